@@ -1,0 +1,130 @@
+//go:build !cgo
+
+package vk
+
+import (
+	"context"
+	"errors"
+)
+
+// Available reports whether this build can use Vulkan at all (it was built with cgo).
+const Available = false
+
+var errNoCgo = errors.New("built without cgo (CGO_ENABLED=0)")
+
+func unavailable() error { return errors.Join(ErrUnavailable, errNoCgo) }
+
+// Instance is a Vulkan instance; without cgo none can be created.
+type Instance struct{}
+
+// Open always fails without cgo.
+func Open(Options) (*Instance, error) { return nil, unavailable() }
+
+// Devices describes the physical devices (none without cgo).
+func (*Instance) Devices() []DeviceInfo { return nil }
+
+// Validation reports whether the validation layer is on.
+func (*Instance) Validation() bool { return false }
+
+// Messages drains validation messages (none without cgo).
+func (*Instance) Messages() []string { return nil }
+
+// Close does nothing without cgo.
+func (*Instance) Close() {}
+
+// MessageCount says how many validation messages are waiting (none without cgo).
+func MessageCount() int { return 0 }
+
+// TakeMessages drains the validation messages (none without cgo).
+func TakeMessages() []string { return nil }
+
+// Device is a logical device; without cgo none exists.
+type Device struct{ info DeviceInfo }
+
+// Queue is a device queue.
+type Queue struct{}
+
+// OpenDevice always fails without cgo.
+func (*Instance) OpenDevice(int, int) (*Device, error) { return nil, unavailable() }
+
+// Info describes the device.
+func (d *Device) Info() *DeviceInfo { return &d.info }
+
+// Queues returns the device's compute queues.
+func (*Device) Queues() []*Queue { return nil }
+
+// Close does nothing without cgo.
+func (*Device) Close() {}
+
+// Buffer is a device buffer.
+type Buffer struct{}
+
+// NewBuffer always fails without cgo.
+func (*Device) NewBuffer(uint64, MemKind) (*Buffer, error) { return nil, unavailable() }
+
+// Size is the buffer's size in bytes.
+func (*Buffer) Size() uint64 { return 0 }
+
+// Mapped is the host mapping of the buffer.
+func (*Buffer) Mapped() []byte { return nil }
+
+// Free does nothing without cgo.
+func (*Buffer) Free() {}
+
+// Pipeline is a compute pipeline.
+type Pipeline struct{}
+
+// NewPipeline always fails without cgo.
+func (*Device) NewPipeline([]byte, int, int, []uint32) (*Pipeline, error) { return nil, unavailable() }
+
+// Destroy does nothing without cgo.
+func (*Pipeline) Destroy() {}
+
+// Binding is a buffer range bound to one storage-buffer binding.
+type Binding struct {
+	Buffer *Buffer
+	Offset uint64
+	Range  uint64
+}
+
+// Batch is a submitted command buffer.
+type Batch struct{}
+
+// Wait returns at once without cgo.
+func (*Batch) Wait(context.Context) error { return nil }
+
+// Done is always true without cgo.
+func (*Batch) Done() bool { return true }
+
+// Stream records and submits commands.
+type Stream struct{}
+
+// NewStream always fails without cgo.
+func (*Device) NewStream(*Queue) (*Stream, error) { return nil, unavailable() }
+
+// Commands is the number of commands recorded since the last submit.
+func (*Stream) Commands() int { return 0 }
+
+// Dispatch fails without cgo.
+func (*Stream) Dispatch(*Pipeline, []Binding, []byte, [3]uint32, bool) error { return unavailable() }
+
+// Barrier fails without cgo.
+func (*Stream) Barrier() error { return unavailable() }
+
+// Copy fails without cgo.
+func (*Stream) Copy(*Buffer, uint64, *Buffer, uint64, uint64) error { return unavailable() }
+
+// Submit does nothing without cgo.
+func (*Stream) Submit() (*Batch, error) { return nil, nil }
+
+// Last is the most recently submitted batch.
+func (*Stream) Last() *Batch { return nil }
+
+// Destroy does nothing without cgo.
+func (*Stream) Destroy() {}
+
+// EnableTimestamps fails without cgo.
+func (*Stream) EnableTimestamps(int) error { return unavailable() }
+
+// Timestamps returns nothing without cgo.
+func (*Stream) Timestamps() ([]uint64, error) { return nil, nil }

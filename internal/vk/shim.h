@@ -1,0 +1,127 @@
+// The C half of internal/vk: the parts of Vulkan that vulkan-go does not wrap (properties2, push
+// descriptors, debug utils) and the per-dispatch fast path, which must not allocate per call.
+#ifndef GOAMP_SHIM_H
+#define GOAMP_SHIM_H
+
+#define VK_NO_PROTOTYPES 1
+#include <vulkan/vulkan.h>
+#include <stdint.h>
+
+typedef struct {
+	uint32_t subgroupSize;
+	uint32_t subgroupStages;
+	uint32_t subgroupOps;
+	uint32_t driverID;
+	char driverName[VK_MAX_DRIVER_NAME_SIZE];
+	char driverInfo[VK_MAX_DRIVER_INFO_SIZE];
+	uint8_t deviceUUID[VK_UUID_SIZE];
+	uint32_t maxSharedMemorySize; // repeated from limits for convenience
+	uint32_t pushDescriptor;      // VK_KHR_push_descriptor present
+	uint32_t timelineSemaphore;
+} AmpDeviceExtra;
+
+// AmpDevice holds a logical device and the device-level entry points the shim calls.
+typedef struct AmpDevice {
+	VkPhysicalDevice phys;
+	VkDevice dev;
+	uint32_t family;
+	PFN_vkDestroyDevice DestroyDevice;
+	PFN_vkGetDeviceQueue GetDeviceQueue;
+	PFN_vkCreateBuffer CreateBuffer;
+	PFN_vkDestroyBuffer DestroyBuffer;
+	PFN_vkGetBufferMemoryRequirements GetBufferMemoryRequirements;
+	PFN_vkAllocateMemory AllocateMemory;
+	PFN_vkFreeMemory FreeMemory;
+	PFN_vkBindBufferMemory BindBufferMemory;
+	PFN_vkMapMemory MapMemory;
+	PFN_vkUnmapMemory UnmapMemory;
+	PFN_vkCreateShaderModule CreateShaderModule;
+	PFN_vkDestroyShaderModule DestroyShaderModule;
+	PFN_vkCreateDescriptorSetLayout CreateDescriptorSetLayout;
+	PFN_vkDestroyDescriptorSetLayout DestroyDescriptorSetLayout;
+	PFN_vkCreatePipelineLayout CreatePipelineLayout;
+	PFN_vkDestroyPipelineLayout DestroyPipelineLayout;
+	PFN_vkCreateComputePipelines CreateComputePipelines;
+	PFN_vkDestroyPipeline DestroyPipeline;
+	PFN_vkCreateCommandPool CreateCommandPool;
+	PFN_vkDestroyCommandPool DestroyCommandPool;
+	PFN_vkAllocateCommandBuffers AllocateCommandBuffers;
+	PFN_vkFreeCommandBuffers FreeCommandBuffers;
+	PFN_vkBeginCommandBuffer BeginCommandBuffer;
+	PFN_vkEndCommandBuffer EndCommandBuffer;
+	PFN_vkResetCommandBuffer ResetCommandBuffer;
+	PFN_vkCmdBindPipeline CmdBindPipeline;
+	PFN_vkCmdPushConstants CmdPushConstants;
+	PFN_vkCmdPushDescriptorSetKHR CmdPushDescriptorSetKHR;
+	PFN_vkCmdDispatch CmdDispatch;
+	PFN_vkCmdPipelineBarrier CmdPipelineBarrier;
+	PFN_vkCmdCopyBuffer CmdCopyBuffer;
+	PFN_vkCmdFillBuffer CmdFillBuffer;
+	PFN_vkCmdWriteTimestamp CmdWriteTimestamp;
+	PFN_vkCmdResetQueryPool CmdResetQueryPool;
+	PFN_vkCreateQueryPool CreateQueryPool;
+	PFN_vkDestroyQueryPool DestroyQueryPool;
+	PFN_vkGetQueryPoolResults GetQueryPoolResults;
+	PFN_vkCreateFence CreateFence;
+	PFN_vkDestroyFence DestroyFence;
+	PFN_vkResetFences ResetFences;
+	PFN_vkWaitForFences WaitForFences;
+	PFN_vkGetFenceStatus GetFenceStatus;
+	PFN_vkQueueSubmit QueueSubmit;
+	PFN_vkQueueWaitIdle QueueWaitIdle;
+	PFN_vkDeviceWaitIdle DeviceWaitIdle;
+} AmpDevice;
+
+int amp_load(const char *lib, char *err, int errlen);
+void *amp_gipa(void);
+int amp_loaded(void);
+
+const void *amp_messenger_info(void);
+VkResult amp_instance_init(VkInstance inst, int debug);
+void amp_instance_destroy(VkInstance inst);
+int amp_take_messages(char *buf, int len, int *dropped);
+int amp_message_count(void);
+
+void amp_device_extra(VkInstance inst, VkPhysicalDevice phys, uint32_t apiVersion, AmpDeviceExtra *out);
+VkResult amp_device_create(VkInstance inst, VkPhysicalDevice phys, uint32_t family, uint32_t queues,
+	int f64, int i64, int i16, AmpDevice **out);
+void amp_device_destroy(AmpDevice *d);
+VkQueue amp_device_queue(AmpDevice *d, uint32_t index);
+
+VkResult amp_buffer_create(AmpDevice *d, VkDeviceSize size, uint32_t memProps, uint32_t avoidProps,
+	VkBuffer *buf, VkDeviceMemory *mem, void **mapped, uint32_t *memType);
+void amp_buffer_destroy(AmpDevice *d, VkBuffer buf, VkDeviceMemory mem);
+
+VkResult amp_pipeline_create(AmpDevice *d, const uint32_t *code, size_t codeBytes, uint32_t nbind,
+	uint32_t pushSize, const uint32_t *spec, uint32_t nspec, VkPipelineLayout *layout,
+	VkDescriptorSetLayout *dsl, VkPipeline *pipe);
+void amp_pipeline_destroy(AmpDevice *d, VkPipelineLayout layout, VkDescriptorSetLayout dsl, VkPipeline pipe);
+
+VkResult amp_cmdpool_create(AmpDevice *d, VkCommandPool *pool);
+void amp_cmdpool_destroy(AmpDevice *d, VkCommandPool pool);
+VkResult amp_cmdbuf_alloc(AmpDevice *d, VkCommandPool pool, VkCommandBuffer *cb);
+VkResult amp_cmdbuf_begin(AmpDevice *d, VkCommandBuffer cb);
+VkResult amp_fence_create(AmpDevice *d, VkFence *f);
+void amp_fence_destroy(AmpDevice *d, VkFence f);
+VkResult amp_fence_wait(AmpDevice *d, VkFence f, uint64_t timeoutNs);
+VkResult amp_fence_status(AmpDevice *d, VkFence f);
+VkResult amp_fence_reset(AmpDevice *d, VkFence f);
+VkResult amp_submit(AmpDevice *d, VkQueue q, VkCommandBuffer cb, VkFence f);
+VkResult amp_queue_idle(AmpDevice *d, VkQueue q);
+
+// The fast path: one cgo call records barrier (optional), bind, push descriptors, push constants and dispatch.
+void amp_cmd_dispatch(AmpDevice *d, VkCommandBuffer cb, VkPipeline pipe, VkPipelineLayout layout,
+	uint32_t nbuf, const uint64_t *bufs, const uint64_t *offs, const uint64_t *ranges,
+	const void *push, uint32_t pushSize, uint32_t gx, uint32_t gy, uint32_t gz, int barrier,
+	VkQueryPool qp, int32_t query);
+void amp_cmd_barrier(AmpDevice *d, VkCommandBuffer cb);
+void amp_cmd_copy(AmpDevice *d, VkCommandBuffer cb, VkBuffer src, VkBuffer dst, uint64_t srcOff,
+	uint64_t dstOff, uint64_t size);
+
+VkResult amp_querypool_create(AmpDevice *d, uint32_t count, VkQueryPool *qp);
+void amp_querypool_destroy(AmpDevice *d, VkQueryPool qp);
+void amp_cmd_reset_queries(AmpDevice *d, VkCommandBuffer cb, VkQueryPool qp, uint32_t first, uint32_t count);
+VkResult amp_query_results(AmpDevice *d, VkQueryPool qp, uint32_t first, uint32_t count, uint64_t *out);
+
+void amp_memcpy(void *dst, const void *src, size_t n);
+#endif

@@ -1,0 +1,420 @@
+//go:build cgo
+
+package vk
+
+/*
+#cgo LDFLAGS: -ldl
+#include "shim.h"
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *amp_lib;
+static PFN_vkGetInstanceProcAddr amp_GetInstanceProcAddr;
+
+int amp_load(const char *lib, char *err, int errlen) {
+	if (amp_GetInstanceProcAddr) return 1;
+	amp_lib = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	if (!amp_lib) {
+		const char *e = dlerror();
+		snprintf(err, errlen, "%s", e ? e : "dlopen failed");
+		return 0;
+	}
+	amp_GetInstanceProcAddr = (PFN_vkGetInstanceProcAddr)dlsym(amp_lib, "vkGetInstanceProcAddr");
+	if (!amp_GetInstanceProcAddr) {
+		snprintf(err, errlen, "%s has no vkGetInstanceProcAddr", lib);
+		dlclose(amp_lib);
+		amp_lib = NULL;
+		return 0;
+	}
+	return 1;
+}
+
+void *amp_gipa(void) { return (void *)amp_GetInstanceProcAddr; }
+int amp_loaded(void) { return amp_GetInstanceProcAddr != NULL; }
+
+// Validation messages: the callback appends to a bounded buffer that Go drains.
+static pthread_mutex_t amp_msg_mu = PTHREAD_MUTEX_INITIALIZER;
+static char amp_msgs[1 << 16];
+static int amp_msgs_len;
+static int amp_msgs_count;
+static int amp_msgs_dropped;
+
+static VKAPI_ATTR VkBool32 VKAPI_CALL amp_debug_cb(VkDebugUtilsMessageSeverityFlagBitsEXT sev,
+	VkDebugUtilsMessageTypeFlagsEXT type, const VkDebugUtilsMessengerCallbackDataEXT *data, void *user) {
+	(void)type; (void)user;
+	const char *lvl = (sev & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) ? "error" : "warning";
+	pthread_mutex_lock(&amp_msg_mu);
+	int room = (int)sizeof(amp_msgs) - amp_msgs_len;
+	int n = snprintf(amp_msgs + amp_msgs_len, room > 0 ? room : 0, "%s: %s\n", lvl,
+		data && data->pMessage ? data->pMessage : "(no message)");
+	if (n >= room) {
+		amp_msgs_dropped++;
+		if (room > 0) amp_msgs[amp_msgs_len] = 0;
+	} else {
+		amp_msgs_len += n;
+	}
+	amp_msgs_count++;
+	pthread_mutex_unlock(&amp_msg_mu);
+	return VK_FALSE;
+}
+
+static VkDebugUtilsMessengerCreateInfoEXT amp_dbg_info = {
+	.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
+	.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+	.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+		VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
+	.pfnUserCallback = amp_debug_cb,
+};
+
+const void *amp_messenger_info(void) { return &amp_dbg_info; }
+
+int amp_message_count(void) {
+	pthread_mutex_lock(&amp_msg_mu);
+	int n = amp_msgs_count;
+	pthread_mutex_unlock(&amp_msg_mu);
+	return n;
+}
+
+int amp_take_messages(char *buf, int len, int *dropped) {
+	pthread_mutex_lock(&amp_msg_mu);
+	int n = amp_msgs_len < len ? amp_msgs_len : len;
+	memcpy(buf, amp_msgs, n);
+	*dropped = amp_msgs_dropped;
+	amp_msgs_len = 0;
+	amp_msgs_dropped = 0;
+	amp_msgs_count = 0;
+	pthread_mutex_unlock(&amp_msg_mu);
+	return n;
+}
+
+static VkDebugUtilsMessengerEXT amp_messenger;
+static PFN_vkGetPhysicalDeviceProperties2 amp_GetPhysicalDeviceProperties2;
+static PFN_vkCreateDevice amp_CreateDevice;
+static PFN_vkGetDeviceProcAddr amp_GetDeviceProcAddr;
+static PFN_vkGetPhysicalDeviceMemoryProperties amp_GetPhysicalDeviceMemoryProperties;
+static PFN_vkEnumerateDeviceExtensionProperties amp_EnumerateDeviceExtensionProperties;
+
+VkResult amp_instance_init(VkInstance inst, int debug) {
+	amp_GetPhysicalDeviceProperties2 = (PFN_vkGetPhysicalDeviceProperties2)amp_GetInstanceProcAddr(inst, "vkGetPhysicalDeviceProperties2");
+	amp_CreateDevice = (PFN_vkCreateDevice)amp_GetInstanceProcAddr(inst, "vkCreateDevice");
+	amp_GetDeviceProcAddr = (PFN_vkGetDeviceProcAddr)amp_GetInstanceProcAddr(inst, "vkGetDeviceProcAddr");
+	amp_GetPhysicalDeviceMemoryProperties = (PFN_vkGetPhysicalDeviceMemoryProperties)amp_GetInstanceProcAddr(inst, "vkGetPhysicalDeviceMemoryProperties");
+	amp_EnumerateDeviceExtensionProperties = (PFN_vkEnumerateDeviceExtensionProperties)amp_GetInstanceProcAddr(inst, "vkEnumerateDeviceExtensionProperties");
+	if (!amp_CreateDevice || !amp_GetDeviceProcAddr) return VK_ERROR_INITIALIZATION_FAILED;
+	if (debug) {
+		PFN_vkCreateDebugUtilsMessengerEXT create = (PFN_vkCreateDebugUtilsMessengerEXT)amp_GetInstanceProcAddr(inst, "vkCreateDebugUtilsMessengerEXT");
+		if (!create) return VK_ERROR_EXTENSION_NOT_PRESENT;
+		return create(inst, &amp_dbg_info, NULL, &amp_messenger);
+	}
+	return VK_SUCCESS;
+}
+
+void amp_instance_destroy(VkInstance inst) {
+	if (amp_messenger) {
+		PFN_vkDestroyDebugUtilsMessengerEXT destroy = (PFN_vkDestroyDebugUtilsMessengerEXT)amp_GetInstanceProcAddr(inst, "vkDestroyDebugUtilsMessengerEXT");
+		if (destroy) destroy(inst, amp_messenger, NULL);
+		amp_messenger = VK_NULL_HANDLE;
+	}
+	PFN_vkDestroyInstance di = (PFN_vkDestroyInstance)amp_GetInstanceProcAddr(inst, "vkDestroyInstance");
+	if (di) di(inst, NULL);
+}
+
+static int amp_has_ext(VkPhysicalDevice phys, const char *name) {
+	uint32_t n = 0;
+	if (!amp_EnumerateDeviceExtensionProperties) return 0;
+	amp_EnumerateDeviceExtensionProperties(phys, NULL, &n, NULL);
+	VkExtensionProperties *p = calloc(n ? n : 1, sizeof(*p));
+	amp_EnumerateDeviceExtensionProperties(phys, NULL, &n, p);
+	int found = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (strcmp(p[i].extensionName, name) == 0) found = 1;
+	}
+	free(p);
+	return found;
+}
+
+void amp_device_extra(VkInstance inst, VkPhysicalDevice phys, uint32_t apiVersion, AmpDeviceExtra *out) {
+	(void)inst;
+	memset(out, 0, sizeof(*out));
+	out->pushDescriptor = amp_has_ext(phys, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+	if (!amp_GetPhysicalDeviceProperties2 || VK_API_VERSION_MINOR(apiVersion) < 1) return;
+	VkPhysicalDeviceSubgroupProperties sg = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+	VkPhysicalDeviceDriverProperties drv = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+	VkPhysicalDeviceIDProperties id = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
+	VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+	p2.pNext = &sg;
+	sg.pNext = &id;
+	if (VK_API_VERSION_MINOR(apiVersion) >= 2) id.pNext = &drv;
+	amp_GetPhysicalDeviceProperties2(phys, &p2);
+	out->subgroupSize = sg.subgroupSize;
+	out->subgroupStages = sg.supportedStages;
+	out->subgroupOps = sg.supportedOperations;
+	memcpy(out->deviceUUID, id.deviceUUID, VK_UUID_SIZE);
+	if (VK_API_VERSION_MINOR(apiVersion) >= 2) {
+		out->driverID = drv.driverID;
+		memcpy(out->driverName, drv.driverName, sizeof(out->driverName));
+		memcpy(out->driverInfo, drv.driverInfo, sizeof(out->driverInfo));
+	}
+}
+
+#define LOADD(name) d->name = (PFN_vk##name)amp_GetDeviceProcAddr(d->dev, "vk" #name)
+
+VkResult amp_device_create(VkInstance inst, VkPhysicalDevice phys, uint32_t family, uint32_t queues,
+	int f64, int i64, int i16, AmpDevice **out) {
+	(void)inst;
+	float prio[64];
+	if (queues > 64) queues = 64;
+	for (uint32_t i = 0; i < queues; i++) prio[i] = 1.0f;
+	VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+		.queueFamilyIndex = family, .queueCount = queues, .pQueuePriorities = prio};
+	VkPhysicalDeviceFeatures feats = {0};
+	feats.shaderFloat64 = f64 ? VK_TRUE : VK_FALSE;
+	feats.shaderInt64 = i64 ? VK_TRUE : VK_FALSE;
+	feats.shaderInt16 = i16 ? VK_TRUE : VK_FALSE;
+	const char *exts[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+	VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .queueCreateInfoCount = 1,
+		.pQueueCreateInfos = &qci, .enabledExtensionCount = 1, .ppEnabledExtensionNames = exts,
+		.pEnabledFeatures = &feats};
+	VkDevice dev;
+	VkResult r = amp_CreateDevice(phys, &dci, NULL, &dev);
+	if (r != VK_SUCCESS) return r;
+	AmpDevice *d = calloc(1, sizeof(AmpDevice));
+	d->phys = phys;
+	d->dev = dev;
+	d->family = family;
+	LOADD(DestroyDevice); LOADD(GetDeviceQueue); LOADD(CreateBuffer); LOADD(DestroyBuffer);
+	LOADD(GetBufferMemoryRequirements); LOADD(AllocateMemory); LOADD(FreeMemory); LOADD(BindBufferMemory);
+	LOADD(MapMemory); LOADD(UnmapMemory); LOADD(CreateShaderModule); LOADD(DestroyShaderModule);
+	LOADD(CreateDescriptorSetLayout); LOADD(DestroyDescriptorSetLayout); LOADD(CreatePipelineLayout);
+	LOADD(DestroyPipelineLayout); LOADD(CreateComputePipelines); LOADD(DestroyPipeline);
+	LOADD(CreateCommandPool); LOADD(DestroyCommandPool); LOADD(AllocateCommandBuffers);
+	LOADD(FreeCommandBuffers); LOADD(BeginCommandBuffer); LOADD(EndCommandBuffer); LOADD(ResetCommandBuffer);
+	LOADD(CmdBindPipeline); LOADD(CmdPushConstants); LOADD(CmdPushDescriptorSetKHR); LOADD(CmdDispatch);
+	LOADD(CmdPipelineBarrier); LOADD(CmdCopyBuffer); LOADD(CmdFillBuffer); LOADD(CmdWriteTimestamp);
+	LOADD(CmdResetQueryPool); LOADD(CreateQueryPool); LOADD(DestroyQueryPool); LOADD(GetQueryPoolResults);
+	LOADD(CreateFence); LOADD(DestroyFence); LOADD(ResetFences); LOADD(WaitForFences); LOADD(GetFenceStatus);
+	LOADD(QueueSubmit); LOADD(QueueWaitIdle); LOADD(DeviceWaitIdle);
+	*out = d;
+	return VK_SUCCESS;
+}
+
+void amp_device_destroy(AmpDevice *d) {
+	d->DeviceWaitIdle(d->dev);
+	d->DestroyDevice(d->dev, NULL);
+	free(d);
+}
+
+VkQueue amp_device_queue(AmpDevice *d, uint32_t index) {
+	VkQueue q;
+	d->GetDeviceQueue(d->dev, d->family, index, &q);
+	return q;
+}
+
+VkResult amp_buffer_create(AmpDevice *d, VkDeviceSize size, uint32_t memProps, uint32_t avoidProps,
+	VkBuffer *buf, VkDeviceMemory *mem, void **mapped, uint32_t *memType) {
+	VkBufferCreateInfo bci = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size,
+		.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+		.sharingMode = VK_SHARING_MODE_EXCLUSIVE};
+	VkResult r = d->CreateBuffer(d->dev, &bci, NULL, buf);
+	if (r != VK_SUCCESS) return r;
+	VkMemoryRequirements req;
+	d->GetBufferMemoryRequirements(d->dev, *buf, &req);
+	VkPhysicalDeviceMemoryProperties mp;
+	amp_GetPhysicalDeviceMemoryProperties(d->phys, &mp);
+	int chosen = -1;
+	// First pass: all wanted properties and none of the avoided ones; second: wanted only.
+	for (int pass = 0; pass < 2 && chosen < 0; pass++) {
+		for (uint32_t i = 0; i < mp.memoryTypeCount; i++) {
+			if (!(req.memoryTypeBits & (1u << i))) continue;
+			uint32_t f = mp.memoryTypes[i].propertyFlags;
+			if ((f & memProps) != memProps) continue;
+			if (pass == 0 && (f & avoidProps)) continue;
+			chosen = (int)i;
+			break;
+		}
+	}
+	if (chosen < 0) {
+		d->DestroyBuffer(d->dev, *buf, NULL);
+		return VK_ERROR_FEATURE_NOT_PRESENT;
+	}
+	VkMemoryAllocateInfo mai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
+		.memoryTypeIndex = (uint32_t)chosen};
+	r = d->AllocateMemory(d->dev, &mai, NULL, mem);
+	if (r != VK_SUCCESS) {
+		d->DestroyBuffer(d->dev, *buf, NULL);
+		return r;
+	}
+	r = d->BindBufferMemory(d->dev, *buf, *mem, 0);
+	if (r == VK_SUCCESS && (mp.memoryTypes[chosen].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)) {
+		r = d->MapMemory(d->dev, *mem, 0, VK_WHOLE_SIZE, 0, mapped);
+	} else {
+		*mapped = NULL;
+	}
+	if (r != VK_SUCCESS) {
+		d->DestroyBuffer(d->dev, *buf, NULL);
+		d->FreeMemory(d->dev, *mem, NULL);
+		return r;
+	}
+	*memType = (uint32_t)chosen;
+	return VK_SUCCESS;
+}
+
+void amp_buffer_destroy(AmpDevice *d, VkBuffer buf, VkDeviceMemory mem) {
+	d->DestroyBuffer(d->dev, buf, NULL);
+	d->FreeMemory(d->dev, mem, NULL);
+}
+
+VkResult amp_pipeline_create(AmpDevice *d, const uint32_t *code, size_t codeBytes, uint32_t nbind,
+	uint32_t pushSize, const uint32_t *spec, uint32_t nspec, VkPipelineLayout *layout,
+	VkDescriptorSetLayout *dsl, VkPipeline *pipe) {
+	VkShaderModuleCreateInfo smci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+		.codeSize = codeBytes, .pCode = code};
+	VkShaderModule mod;
+	VkResult r = d->CreateShaderModule(d->dev, &smci, NULL, &mod);
+	if (r != VK_SUCCESS) return r;
+	VkDescriptorSetLayoutBinding b[32];
+	if (nbind > 32) nbind = 32;
+	for (uint32_t i = 0; i < nbind; i++) {
+		b[i] = (VkDescriptorSetLayoutBinding){.binding = i, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+			.descriptorCount = 1, .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
+	}
+	VkDescriptorSetLayoutCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+		.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR, .bindingCount = nbind, .pBindings = b};
+	r = d->CreateDescriptorSetLayout(d->dev, &dci, NULL, dsl);
+	if (r != VK_SUCCESS) goto fail_mod;
+	VkPushConstantRange pcr = {.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .offset = 0, .size = pushSize};
+	VkPipelineLayoutCreateInfo plci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+		.setLayoutCount = 1, .pSetLayouts = dsl, .pushConstantRangeCount = pushSize ? 1 : 0,
+		.pPushConstantRanges = &pcr};
+	r = d->CreatePipelineLayout(d->dev, &plci, NULL, layout);
+	if (r != VK_SUCCESS) goto fail_dsl;
+	VkSpecializationMapEntry me[16];
+	if (nspec > 16) nspec = 16;
+	for (uint32_t i = 0; i < nspec; i++) {
+		me[i] = (VkSpecializationMapEntry){.constantID = i, .offset = i * 4, .size = 4};
+	}
+	VkSpecializationInfo si = {.mapEntryCount = nspec, .pMapEntries = me, .dataSize = nspec * 4, .pData = spec};
+	VkComputePipelineCreateInfo cpci = {.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+		.stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+			.module = mod, .pName = "main", .pSpecializationInfo = nspec ? &si : NULL},
+		.layout = *layout};
+	r = d->CreateComputePipelines(d->dev, VK_NULL_HANDLE, 1, &cpci, NULL, pipe);
+	if (r != VK_SUCCESS) goto fail_layout;
+	d->DestroyShaderModule(d->dev, mod, NULL);
+	return VK_SUCCESS;
+fail_layout:
+	d->DestroyPipelineLayout(d->dev, *layout, NULL);
+fail_dsl:
+	d->DestroyDescriptorSetLayout(d->dev, *dsl, NULL);
+fail_mod:
+	d->DestroyShaderModule(d->dev, mod, NULL);
+	return r;
+}
+
+void amp_pipeline_destroy(AmpDevice *d, VkPipelineLayout layout, VkDescriptorSetLayout dsl, VkPipeline pipe) {
+	d->DestroyPipeline(d->dev, pipe, NULL);
+	d->DestroyPipelineLayout(d->dev, layout, NULL);
+	d->DestroyDescriptorSetLayout(d->dev, dsl, NULL);
+}
+
+VkResult amp_cmdpool_create(AmpDevice *d, VkCommandPool *pool) {
+	VkCommandPoolCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+		.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, .queueFamilyIndex = d->family};
+	return d->CreateCommandPool(d->dev, &ci, NULL, pool);
+}
+
+void amp_cmdpool_destroy(AmpDevice *d, VkCommandPool pool) { d->DestroyCommandPool(d->dev, pool, NULL); }
+
+VkResult amp_cmdbuf_alloc(AmpDevice *d, VkCommandPool pool, VkCommandBuffer *cb) {
+	VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+		.commandPool = pool, .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 1};
+	return d->AllocateCommandBuffers(d->dev, &ai, cb);
+}
+
+VkResult amp_cmdbuf_begin(AmpDevice *d, VkCommandBuffer cb) {
+	VkResult r = d->ResetCommandBuffer(cb, 0);
+	if (r != VK_SUCCESS) return r;
+	VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+		.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+	return d->BeginCommandBuffer(cb, &bi);
+}
+
+VkResult amp_fence_create(AmpDevice *d, VkFence *f) {
+	VkFenceCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+	return d->CreateFence(d->dev, &ci, NULL, f);
+}
+void amp_fence_destroy(AmpDevice *d, VkFence f) { d->DestroyFence(d->dev, f, NULL); }
+VkResult amp_fence_wait(AmpDevice *d, VkFence f, uint64_t timeoutNs) {
+	return d->WaitForFences(d->dev, 1, &f, VK_TRUE, timeoutNs);
+}
+VkResult amp_fence_status(AmpDevice *d, VkFence f) { return d->GetFenceStatus(d->dev, f); }
+VkResult amp_fence_reset(AmpDevice *d, VkFence f) { return d->ResetFences(d->dev, 1, &f); }
+
+VkResult amp_submit(AmpDevice *d, VkQueue q, VkCommandBuffer cb, VkFence f) {
+	VkResult r = d->EndCommandBuffer(cb);
+	if (r != VK_SUCCESS) return r;
+	VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cb};
+	return d->QueueSubmit(q, 1, &si, f);
+}
+
+VkResult amp_queue_idle(AmpDevice *d, VkQueue q) { return d->QueueWaitIdle(q); }
+
+static void amp_barrier(AmpDevice *d, VkCommandBuffer cb) {
+	VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+		.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT,
+		.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT};
+	d->CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+		VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+}
+
+void amp_cmd_barrier(AmpDevice *d, VkCommandBuffer cb) { amp_barrier(d, cb); }
+
+void amp_cmd_dispatch(AmpDevice *d, VkCommandBuffer cb, VkPipeline pipe, VkPipelineLayout layout,
+	uint32_t nbuf, const uint64_t *bufs, const uint64_t *offs, const uint64_t *ranges,
+	const void *push, uint32_t pushSize, uint32_t gx, uint32_t gy, uint32_t gz, int barrier,
+	VkQueryPool qp, int32_t query) {
+	VkDescriptorBufferInfo bi[32];
+	VkWriteDescriptorSet w[32];
+	if (nbuf > 32) nbuf = 32;
+	for (uint32_t i = 0; i < nbuf; i++) {
+		bi[i] = (VkDescriptorBufferInfo){.buffer = (VkBuffer)bufs[i], .offset = offs[i], .range = ranges[i]};
+		w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = i,
+			.descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &bi[i]};
+	}
+	if (barrier) amp_barrier(d, cb);
+	if (qp != VK_NULL_HANDLE && query >= 0)
+		d->CmdWriteTimestamp(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, qp, (uint32_t)query);
+	d->CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+	if (nbuf) d->CmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, nbuf, w);
+	if (pushSize) d->CmdPushConstants(cb, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, pushSize, push);
+	d->CmdDispatch(cb, gx, gy, gz);
+	if (qp != VK_NULL_HANDLE && query >= 0)
+		d->CmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, qp, (uint32_t)query + 1);
+}
+
+void amp_cmd_copy(AmpDevice *d, VkCommandBuffer cb, VkBuffer src, VkBuffer dst, uint64_t srcOff,
+	uint64_t dstOff, uint64_t size) {
+	VkBufferCopy c = {.srcOffset = srcOff, .dstOffset = dstOff, .size = size};
+	d->CmdCopyBuffer(cb, src, dst, 1, &c);
+}
+
+VkResult amp_querypool_create(AmpDevice *d, uint32_t count, VkQueryPool *qp) {
+	VkQueryPoolCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+		.queryType = VK_QUERY_TYPE_TIMESTAMP, .queryCount = count};
+	return d->CreateQueryPool(d->dev, &ci, NULL, qp);
+}
+void amp_querypool_destroy(AmpDevice *d, VkQueryPool qp) { d->DestroyQueryPool(d->dev, qp, NULL); }
+void amp_cmd_reset_queries(AmpDevice *d, VkCommandBuffer cb, VkQueryPool qp, uint32_t first, uint32_t count) {
+	d->CmdResetQueryPool(cb, qp, first, count);
+}
+VkResult amp_query_results(AmpDevice *d, VkQueryPool qp, uint32_t first, uint32_t count, uint64_t *out) {
+	return d->GetQueryPoolResults(d->dev, qp, first, count, count * sizeof(uint64_t), out, sizeof(uint64_t),
+		VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+}
+
+void amp_memcpy(void *dst, const void *src, size_t n) { memcpy(dst, src, n); }
+*/
+import "C"

@@ -1,0 +1,231 @@
+package vk
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// DeviceType is the kind of a physical device, as VkPhysicalDeviceType says.
+type DeviceType int
+
+// The Vulkan physical device types.
+const (
+	TypeOther DeviceType = iota
+	TypeIntegratedGPU
+	TypeDiscreteGPU
+	TypeVirtualGPU
+	TypeCPU
+)
+
+func (t DeviceType) String() string {
+	switch t {
+	case TypeIntegratedGPU:
+		return "integrated GPU"
+	case TypeDiscreteGPU:
+		return "discrete GPU"
+	case TypeVirtualGPU:
+		return "virtual GPU"
+	case TypeCPU:
+		return "CPU"
+	}
+	return "other"
+}
+
+// MemoryHeap is one VkMemoryHeap.
+type MemoryHeap struct {
+	Size        uint64 `json:"size"`
+	DeviceLocal bool   `json:"device_local"`
+}
+
+// MemoryType is one VkMemoryType with its property flags spelled out.
+type MemoryType struct {
+	Heap         int  `json:"heap"`
+	DeviceLocal  bool `json:"device_local"`
+	HostVisible  bool `json:"host_visible"`
+	HostCoherent bool `json:"host_coherent"`
+	HostCached   bool `json:"host_cached"`
+}
+
+// Limits are the compute limits of a device that goamp checks before a dispatch.
+type Limits struct {
+	MaxWorkgroupInvocations  uint32    `json:"max_workgroup_invocations"`
+	MaxWorkgroupSize         [3]uint32 `json:"max_workgroup_size"`
+	MaxWorkgroupCount        [3]uint32 `json:"max_workgroup_count"`
+	MaxSharedMemory          uint32    `json:"max_shared_memory"`
+	MaxStorageBufferRange    uint32    `json:"max_storage_buffer_range"`
+	MaxPushConstantsSize     uint32    `json:"max_push_constants_size"`
+	MinStorageBufferAlign    uint64    `json:"min_storage_buffer_offset_alignment"`
+	MaxMemoryAllocationCount uint32    `json:"max_memory_allocation_count"`
+	TimestampPeriodNs        float32   `json:"timestamp_period_ns"`
+	TimestampValidBits       uint32    `json:"timestamp_valid_bits"`
+}
+
+// SubgroupOps are the VkSubgroupFeatureFlags bits.
+type SubgroupOps uint32
+
+var subgroupOpNames = []string{"basic", "vote", "arithmetic", "ballot", "shuffle", "shuffle_relative", "clustered", "quad"}
+
+// Names lists the operations in the set.
+func (s SubgroupOps) Names() []string {
+	var out []string
+	for i, n := range subgroupOpNames {
+		if s&(1<<i) != 0 {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// Has reports whether every named operation is supported ("arithmetic", "shuffle", ...).
+func (s SubgroupOps) Has(name string) bool {
+	for i, n := range subgroupOpNames {
+		if n == name {
+			return s&(1<<i) != 0
+		}
+	}
+	return false
+}
+
+func (s SubgroupOps) String() string { return strings.Join(s.Names(), " ") }
+
+// DeviceInfo is everything goamp reads about one physical device.
+type DeviceInfo struct {
+	Index         int          `json:"index"`
+	Name          string       `json:"name"`
+	Type          DeviceType   `json:"-"`
+	VendorID      uint32       `json:"vendor_id"`
+	DeviceID      uint32       `json:"device_id"`
+	APIVersion    uint32       `json:"-"`
+	DriverVersion uint32       `json:"-"`
+	DriverName    string       `json:"driver_name"`
+	DriverInfo    string       `json:"driver_info"`
+	UUID          [16]byte     `json:"-"`
+	Heaps         []MemoryHeap `json:"memory_heaps"`
+	MemoryTypes   []MemoryType `json:"memory_types"`
+	Limits        Limits       `json:"limits"`
+	SubgroupSize  uint32       `json:"subgroup_size"`
+	SubgroupOps   SubgroupOps  `json:"-"`
+	Float64       bool         `json:"float64"`
+	Int64         bool         `json:"int64"`
+	Int16         bool         `json:"int16"`
+	ComputeFamily int          `json:"compute_queue_family"`
+	ComputeQueues int          `json:"compute_queues"`
+	// PushDescriptor says VK_KHR_push_descriptor is present; goamp needs it to dispatch.
+	PushDescriptor bool `json:"push_descriptor"`
+}
+
+// UUIDString formats the device UUID as 8-4-4-4-12 hex digits.
+func (d *DeviceInfo) UUIDString() string {
+	u := d.UUID
+	return fmt.Sprintf("%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:16])
+}
+
+// DeviceLocalBytes sums the device-local heaps.
+func (d *DeviceInfo) DeviceLocalBytes() uint64 {
+	var n uint64
+	for _, h := range d.Heaps {
+		if h.DeviceLocal {
+			n += h.Size
+		}
+	}
+	return n
+}
+
+// UnifiedMemory reports whether every device-local memory type is also host visible and
+// coherent, as on lavapipe and integrated GPUs: then buffers are mapped directly.
+func (d *DeviceInfo) UnifiedMemory() bool {
+	found := false
+	for _, t := range d.MemoryTypes {
+		if t.DeviceLocal {
+			if !t.HostVisible || !t.HostCoherent {
+				return false
+			}
+			found = true
+		}
+	}
+	return found
+}
+
+// APIVersionString formats a Vulkan API version as major.minor.patch.
+func APIVersionString(v uint32) string {
+	return fmt.Sprintf("%d.%d.%d", (v>>22)&0x7f, (v>>12)&0x3ff, v&0xfff)
+}
+
+// DriverVersionString formats a driver version the way its vendor does (NVIDIA packs
+// 10.8.8.6 bits; others follow the Vulkan API encoding).
+func DriverVersionString(vendor, v uint32) string {
+	if vendor == 0x10de {
+		return fmt.Sprintf("%d.%d.%d", v>>22, (v>>14)&0xff, (v>>6)&0xff)
+	}
+	return APIVersionString(v)
+}
+
+// Error is a failed Vulkan call: the operation and its VkResult.
+type Error struct {
+	Op     string
+	Result int32
+}
+
+// Sentinels that Error values match with errors.Is.
+var (
+	// ErrUnavailable: no Vulkan here (no loader, no cgo, or instance creation failed).
+	ErrUnavailable = errors.New("vulkan unavailable")
+	// ErrOutOfDeviceMemory: VK_ERROR_OUT_OF_DEVICE_MEMORY or VK_ERROR_OUT_OF_HOST_MEMORY.
+	ErrOutOfDeviceMemory = errors.New("out of device memory")
+	// ErrDeviceLost: VK_ERROR_DEVICE_LOST.
+	ErrDeviceLost = errors.New("device lost")
+	// ErrTimeout: a wait ran past its deadline.
+	ErrTimeout = errors.New("timed out waiting for the device")
+)
+
+var resultNames = map[int32]string{
+	1: "VK_NOT_READY", 2: "VK_TIMEOUT", -1: "VK_ERROR_OUT_OF_HOST_MEMORY", -2: "VK_ERROR_OUT_OF_DEVICE_MEMORY",
+	-3: "VK_ERROR_INITIALIZATION_FAILED", -4: "VK_ERROR_DEVICE_LOST", -5: "VK_ERROR_MEMORY_MAP_FAILED",
+	-6: "VK_ERROR_LAYER_NOT_PRESENT", -7: "VK_ERROR_EXTENSION_NOT_PRESENT", -8: "VK_ERROR_FEATURE_NOT_PRESENT",
+	-9: "VK_ERROR_INCOMPATIBLE_DRIVER", -13: "VK_ERROR_UNKNOWN",
+}
+
+func (e *Error) Error() string {
+	name, ok := resultNames[e.Result]
+	if !ok {
+		name = fmt.Sprintf("VkResult %d", e.Result)
+	}
+	return fmt.Sprintf("vulkan: %s: %s", e.Op, name)
+}
+
+// Is matches the sentinels above.
+func (e *Error) Is(target error) bool {
+	switch target {
+	case ErrOutOfDeviceMemory:
+		return e.Result == -1 || e.Result == -2
+	case ErrDeviceLost:
+		return e.Result == -4
+	case ErrTimeout:
+		return e.Result == 2
+	}
+	return false
+}
+
+// MemKind says where a buffer lives.
+type MemKind int
+
+// Buffer memory kinds.
+const (
+	// MemDevice is device-local memory, not necessarily host visible.
+	MemDevice MemKind = iota
+	// MemUpload is host-visible coherent memory for staging host-to-device copies.
+	MemUpload
+	// MemDownload is host-visible cached memory for device-to-host copies.
+	MemDownload
+	// MemShared is device-local memory that the host maps directly (unified memory).
+	MemShared
+)
+
+// Options configure Open.
+type Options struct {
+	// Library is the Vulkan loader to open; "" means libvulkan.so.1.
+	Library string
+	// Validation enables VK_LAYER_KHRONOS_validation and collects its messages.
+	Validation bool
+}

@@ -1,0 +1,290 @@
+package runtime
+
+import (
+	"context"
+	goruntime "runtime"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+)
+
+// IndexKernel is the CPU body of a non-tiled kernel: Each is called once for
+// every index of the compute domain, from many goroutines at once.
+type IndexKernel interface {
+	Each(idx Index)
+}
+
+// TiledKernel is the CPU body of a tiled kernel: Tiled is called once for
+// every thread of every tile. The threads of a tile run concurrently, one
+// goroutine each, and can meet at t.Barrier and share TileStatic storage.
+type TiledKernel interface {
+	Tiled(t TiledIndex)
+}
+
+// maxLiveThreads caps the number of thread goroutines RunTiledCPU keeps
+// alive at once (workers x tile size), well below the race detector's limit
+// of 8128 live goroutines. A single 1024-thread tile already has more
+// runnable goroutines than there are CPUs.
+const maxLiveThreads = 4096
+
+// chunksPerWorker is how many chunks RunCPU makes per worker, so that
+// uneven work balances and cancellation is noticed between chunks.
+const chunksPerWorker = 8
+
+// errGoexit is the KernelPanicError value for a kernel that called
+// runtime.Goexit (for example through testing.T.FailNow).
+const errGoexit = "kernel called runtime.Goexit"
+
+// firstError records the first error of a run and tells workers to stop.
+type firstError struct {
+	stop atomic.Bool
+	mu   sync.Mutex
+	err  error
+}
+
+func (f *firstError) set(err error) {
+	f.mu.Lock()
+	if f.err == nil {
+		f.err = err
+	}
+	f.mu.Unlock()
+	f.stop.Store(true)
+}
+
+func (f *firstError) get() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.err
+}
+
+// RunCPU runs k.Each for every index of domain on the CPU. The index space
+// is split into contiguous row-major chunks handed out to GOMAXPROCS worker
+// goroutines. It returns the *ExtentError of an invalid domain, a
+// *KernelPanicError when the kernel panics (the run stops), or ctx.Err()
+// when ctx is cancelled before every chunk was handed out.
+func RunCPU(ctx context.Context, domain Extent, k IndexKernel) error {
+	if k == nil {
+		return ErrNilKernel
+	}
+	if err := domain.Validate(); err != nil {
+		return err
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	n := domain.Size()
+	workers := min(goruntime.GOMAXPROCS(0), n)
+	chunk := max(1, (n+workers*chunksPerWorker-1)/(workers*chunksPerWorker))
+	chunks := (n + chunk - 1) / chunk
+
+	var (
+		next atomic.Int64
+		errs firstError
+		wg   sync.WaitGroup
+	)
+	for range workers {
+		wg.Go(func() {
+			for !errs.stop.Load() {
+				if err := ctx.Err(); err != nil {
+					errs.set(err)
+					return
+				}
+				c := int(next.Add(1) - 1)
+				if c >= chunks {
+					return
+				}
+				lo := c * chunk
+				if !runChunk(domain, k, lo, min(lo+chunk, n), &errs) {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return errs.get()
+}
+
+// runChunk calls k.Each for the row-major offsets lo..hi-1 of domain. It
+// reports a panic (or Goexit) to errs and returns false.
+func runChunk(domain Extent, k IndexKernel, lo, hi int, errs *firstError) (ok bool) {
+	idx := domain.Delinearize(lo)
+	defer func() {
+		if ok {
+			return
+		}
+		r := recover()
+		var stack []byte
+		if r == nil {
+			r = errGoexit
+		} else {
+			stack = debug.Stack()
+		}
+		errs.set(&KernelPanicError{Value: r, Global: idx, Stack: stack, rank: domain.rank})
+	}()
+	for i := lo; i < hi; i++ {
+		k.Each(idx)
+		domain.next(&idx)
+	}
+	return true
+}
+
+// RunTiledCPU runs k.Tiled for every thread of the tiled domain on the CPU.
+// Whole tiles are handed out to at most GOMAXPROCS worker goroutines; each
+// worker keeps one goroutine per thread of a tile, reused from tile to tile,
+// and the threads of a tile meet at its barrier and share its TileStatic
+// storage, fresh for each tile.
+//
+// It returns the *ComputeDomainError of an invalid domain, a
+// *KernelPanicError when a kernel thread panics, a *BarrierDivergenceError
+// when the threads of a tile do not reach the same barriers, or ctx.Err()
+// when ctx is cancelled before every tile was handed out. A panic or a
+// divergence unblocks the tile's other threads and stops the run.
+func RunTiledCPU(ctx context.Context, domain TiledExtent, k TiledKernel) error {
+	if k == nil {
+		return ErrNilKernel
+	}
+	if err := domain.Validate(); err != nil {
+		return err
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	tiles := domain.Tiles()
+	size := domain.TileSize()
+	grid := domain.counts()
+	workers := min(goruntime.GOMAXPROCS(0), tiles, max(1, maxLiveThreads/size))
+
+	var (
+		next atomic.Int64
+		errs firstError
+		wg   sync.WaitGroup
+	)
+	for range workers {
+		wg.Go(func() {
+			w := startTileWorker(k, domain.Tile)
+			defer w.stop()
+			for !errs.stop.Load() {
+				if err := ctx.Err(); err != nil {
+					errs.set(err)
+					return
+				}
+				t := int(next.Add(1) - 1)
+				if t >= tiles {
+					return
+				}
+				tile := grid.Delinearize(t)
+				var origin Index
+				for d := range domain.Tile.rank {
+					origin[d] = tile[d] * domain.Tile.d[d]
+				}
+				s := newTileState(size, domain.Tile.rank, tile, origin)
+				w.run(s)
+				if err := s.result(); err != nil {
+					errs.set(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return errs.get()
+}
+
+// round is one tile handed by a worker to its thread goroutines. The worker
+// fills s and next, then closes ready; a nil s tells the threads to exit.
+type round struct {
+	ready chan struct{}
+	s     *tileState
+	next  *round
+}
+
+func newRound() *round { return &round{ready: make(chan struct{})} }
+
+// tileWorker runs tiles one after another on a fixed set of thread
+// goroutines, one per thread of a tile.
+type tileWorker struct {
+	k        TiledKernel
+	tileExt  Extent
+	cur      *round         // the next round to publish
+	tileDone sync.WaitGroup // threads still running the current tile
+	exited   sync.WaitGroup // thread goroutines still alive
+}
+
+func startTileWorker(k TiledKernel, tileExt Extent) *tileWorker {
+	w := &tileWorker{k: k, tileExt: tileExt, cur: newRound()}
+	first := w.cur
+	for j := range tileExt.Size() {
+		local := tileExt.Delinearize(j)
+		w.exited.Go(func() { w.thread(first, local) })
+	}
+	return w
+}
+
+// run runs one tile and waits for all its threads to return.
+func (w *tileWorker) run(s *tileState) {
+	r := w.cur
+	w.cur = newRound()
+	r.s, r.next = s, w.cur
+	w.tileDone.Add(s.n)
+	close(r.ready)
+	w.tileDone.Wait()
+}
+
+// stop ends the thread goroutines and waits for them to exit.
+func (w *tileWorker) stop() {
+	close(w.cur.ready)
+	w.exited.Wait()
+}
+
+// thread is the loop of one thread goroutine: it runs its local index of
+// every tile the worker publishes, starting with round first.
+func (w *tileWorker) thread(first *round, local Index) {
+	th := &threadState{local: local}
+	for r := first; ; r = r.next {
+		<-r.ready
+		if r.s == nil {
+			return
+		}
+		w.runThread(r.s, th)
+	}
+}
+
+// runThread runs one thread of tile s and records how it ended.
+func (w *tileWorker) runThread(s *tileState, th *threadState) {
+	th.tile, th.nstatic = s, 0
+	t := TiledIndex{
+		Global:     s.origin.Add(th.local),
+		Local:      th.local,
+		Tile:       s.tile,
+		TileOrigin: s.origin,
+		TileExtent: w.tileExt,
+		Barrier:    Barrier{s: s},
+		thread:     th,
+	}
+	completed := false
+	defer func() {
+		defer w.tileDone.Done()
+		var r any
+		var stack []byte
+		if !completed {
+			r = recover()
+			switch r.(type) {
+			case nil:
+				r = errGoexit
+			case tileAbort:
+			default:
+				stack = debug.Stack()
+			}
+		}
+		s.exit(th, r, stack)
+		th.tile = nil
+	}()
+	w.k.Tiled(t)
+	completed = true
+}

@@ -1,0 +1,173 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Sentinel errors. The structured error types of this package match them
+// through their Is methods, so callers can test with errors.Is.
+var (
+	// ErrInvalidExtent reports an extent whose rank is not 1, 2 or 3, or
+	// that has a dimension smaller than 1. It is matched by *ExtentError.
+	ErrInvalidExtent = errors.New("goamp/runtime: invalid extent")
+
+	// ErrInvalidComputeDomain reports a tiled compute domain that breaks
+	// one of C++ AMP's tiling rules. It is matched by *ComputeDomainError.
+	ErrInvalidComputeDomain = errors.New("goamp/runtime: invalid compute domain")
+
+	// ErrKernelPanic reports a kernel body that panicked. It is matched by
+	// *KernelPanicError.
+	ErrKernelPanic = errors.New("goamp/runtime: kernel panicked")
+
+	// ErrBarrierDivergence reports a tile whose threads did not all reach
+	// the same barriers: a thread returned while others waited at a
+	// barrier, or threads waited a different number of times. It is
+	// matched by *BarrierDivergenceError.
+	ErrBarrierDivergence = errors.New("goamp/runtime: barrier divergence")
+
+	// ErrNilKernel is returned by the executors when the kernel is nil.
+	ErrNilKernel = errors.New("goamp/runtime: nil kernel")
+)
+
+// ExtentError describes an invalid Extent. It matches ErrInvalidExtent.
+type ExtentError struct {
+	// Rank is the rank the extent was built with (possibly 0 or > 3).
+	Rank int
+	// Dims are the recorded dimensions (at most 3).
+	Dims []int
+	// Reason says what is wrong, with the numbers involved.
+	Reason string
+}
+
+// Error implements error.
+func (e *ExtentError) Error() string {
+	return fmt.Sprintf("goamp/runtime: invalid extent %s: %s", formatDims(e.Dims, e.Rank), e.Reason)
+}
+
+// Is reports whether target is ErrInvalidExtent.
+func (e *ExtentError) Is(target error) bool { return target == ErrInvalidExtent }
+
+// ComputeDomainError describes a TiledExtent that breaks one of C++ AMP's
+// tiling rules. It matches ErrInvalidComputeDomain, and unwraps to the
+// underlying *ExtentError when the extent itself is invalid.
+type ComputeDomainError struct {
+	// Extent and Tile are the compute domain that was rejected.
+	Extent Extent
+	Tile   Extent
+	// Reason says what is wrong, with the numbers involved.
+	Reason string
+	// Dim is the dimension concerned, or -1 when the rule is not about a
+	// single dimension.
+	Dim int
+	// Limit is the limit that was exceeded (MaxTileThreads,
+	// MaxTileD0Rank3, the extent rank for a rank mismatch), or 0.
+	Limit int
+	// Value is the offending value: the thread count, the tile dimension,
+	// the tile rank, or the extent dimension that is not divisible.
+	Value int
+	// Err is the underlying cause, if any (an *ExtentError).
+	Err error
+}
+
+// Error implements error.
+func (e *ComputeDomainError) Error() string {
+	return "goamp/runtime: invalid compute domain: " + e.Reason
+}
+
+// Is reports whether target is ErrInvalidComputeDomain.
+func (e *ComputeDomainError) Is(target error) bool { return target == ErrInvalidComputeDomain }
+
+// Unwrap returns the underlying cause, if any.
+func (e *ComputeDomainError) Unwrap() error { return e.Err }
+
+// KernelPanicError reports a kernel body that panicked (or called
+// runtime.Goexit). It matches ErrKernelPanic and unwraps to Value when Value
+// is an error.
+type KernelPanicError struct {
+	// Value is the value passed to panic.
+	Value any
+	// Global is the global index of the thread that panicked.
+	Global Index
+	// Stack is the goroutine stack captured when the panic was recovered.
+	Stack []byte
+
+	rank int // rank of Global, for formatting; 0 means unknown
+}
+
+// Error implements error.
+func (e *KernelPanicError) Error() string {
+	return fmt.Sprintf("goamp/runtime: kernel panicked at global index %s: %v", formatIndex(e.Global, e.rank), e.Value)
+}
+
+// Is reports whether target is ErrKernelPanic.
+func (e *KernelPanicError) Is(target error) bool { return target == ErrKernelPanic }
+
+// Unwrap returns Value when it is an error, else nil.
+func (e *KernelPanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}
+
+// BarrierDivergenceError reports a tile whose threads did not all reach the
+// same barriers. It matches ErrBarrierDivergence.
+type BarrierDivergenceError struct {
+	// Tile is the index of the tile in the grid of tiles.
+	Tile Index
+	// TileOrigin is the global index of the tile's first thread.
+	TileOrigin Index
+	// Reason says what happened.
+	Reason string
+
+	rank int // rank of Tile, for formatting; 0 means unknown
+}
+
+// Error implements error.
+func (e *BarrierDivergenceError) Error() string {
+	return fmt.Sprintf("goamp/runtime: barrier divergence in tile %s (origin %s): %s",
+		formatIndex(e.Tile, e.rank), formatIndex(e.TileOrigin, e.rank), e.Reason)
+}
+
+// Is reports whether target is ErrBarrierDivergence.
+func (e *BarrierDivergenceError) Is(target error) bool { return target == ErrBarrierDivergence }
+
+// formatDims formats dims as "(4, 6)", adding ", ..." when rank says there
+// were more dimensions than recorded.
+func formatDims(dims []int, rank int) string {
+	var b strings.Builder
+	b.WriteByte('(')
+	for i, d := range dims {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Itoa(d))
+	}
+	if rank > len(dims) {
+		if len(dims) > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("...")
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+// formatIndex formats the first rank entries of i; rank outside 1..3
+// formats all three.
+func formatIndex(i Index, rank int) string {
+	if rank < 1 || rank > 3 {
+		rank = 3
+	}
+	return formatDims(i[:rank], rank)
+}
+
+// formatTimes formats dims as "64x32".
+func formatTimes(dims []int) string {
+	s := make([]string, len(dims))
+	for i, d := range dims {
+		s[i] = strconv.Itoa(d)
+	}
+	return strings.Join(s, "x")
+}
