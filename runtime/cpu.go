@@ -42,6 +42,7 @@ type firstError struct {
 	err  error
 }
 
+// set records err if it is the first error and tells the workers to stop.
 func (f *firstError) set(err error) {
 	f.mu.Lock()
 	if f.err == nil {
@@ -51,6 +52,7 @@ func (f *firstError) set(err error) {
 	f.stop.Store(true)
 }
 
+// get returns the first error recorded, or nil.
 func (f *firstError) get() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -204,6 +206,7 @@ type round struct {
 	next  *round
 }
 
+// newRound returns an unpublished round.
 func newRound() *round { return &round{ready: make(chan struct{})} }
 
 // tileWorker runs tiles one after another on a fixed set of thread
@@ -216,6 +219,7 @@ type tileWorker struct {
 	exited   sync.WaitGroup // thread goroutines still alive
 }
 
+// startTileWorker starts one thread goroutine per point of tileExt.
 func startTileWorker(k TiledKernel, tileExt Extent) *tileWorker {
 	w := &tileWorker{k: k, tileExt: tileExt, cur: newRound()}
 	first := w.cur

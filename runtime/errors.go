@@ -62,8 +62,10 @@ type ComputeDomainError struct {
 	// Dim is the dimension concerned, or -1 when the rule is not about a
 	// single dimension.
 	Dim int
-	// Limit is the limit that was exceeded (MaxTileThreads,
-	// MaxTileD0Rank3, the extent rank for a rank mismatch), or 0.
+	// Limit is the bound the value breaks: MaxTileThreads, MaxTileD0Rank3,
+	// 1 (the smallest tile dimension), the extent rank for a rank
+	// mismatch, or the tile dimension an extent dimension must be a
+	// multiple of; 0 for an invalid extent.
 	Limit int
 	// Value is the offending value: the thread count, the tile dimension,
 	// the tile rank, or the extent dimension that is not divisible.

@@ -39,6 +39,15 @@ func (t TiledExtent) round(f func(d, tile int) int) TiledExtent {
 	return out
 }
 
+// ceilDiv returns d / q rounded up, for d >= 0 and q >= 1, without overflow.
+func ceilDiv(d, q int) int {
+	n := d / q
+	if d%q != 0 {
+		n++
+	}
+	return n
+}
+
 // Pad returns t with every extent dimension rounded up to a multiple of the
 // tile dimension, like C++ AMP's tiled_extent::pad. Kernels run on a padded
 // domain must check that their global index is inside the original extent.
@@ -47,7 +56,7 @@ func (t TiledExtent) Pad() TiledExtent {
 		if d <= 0 {
 			return d
 		}
-		return (d + tile - 1) / tile * tile
+		return ceilDiv(d, tile) * tile
 	})
 }
 
@@ -76,8 +85,11 @@ func (t TiledExtent) Validate() error {
 			Dim: dim, Limit: limit, Value: value, Err: cause}
 	}
 	if err := t.Extent.Validate(); err != nil {
-		ee := err.(*ExtentError)
-		return bad(fmt.Sprintf("extent %s: %s", t.Extent, ee.Reason), -1, 0, 0, err)
+		reason := err.Error()
+		if ee, ok := err.(*ExtentError); ok {
+			reason = ee.Reason
+		}
+		return bad(fmt.Sprintf("extent %s: %s", t.Extent, reason), -1, 0, 0, err)
 	}
 	r := t.Extent.rank
 	if t.Tile.rank != r {
@@ -120,7 +132,7 @@ func (t TiledExtent) TileCount() Index {
 	var c Index
 	for k := range t.Extent.stored() {
 		if td := t.Tile.Dim(k); td >= 1 && t.Extent.d[k] > 0 {
-			c[k] = (t.Extent.d[k] + td - 1) / td
+			c[k] = ceilDiv(t.Extent.d[k], td)
 		}
 	}
 	return c
@@ -310,6 +322,7 @@ type tileState struct {
 	statics []staticAlloc
 }
 
+// newTileState returns the state of a tile of n threads.
 func newTileState(n, rank int, tile, origin Index) *tileState {
 	return &tileState{n: n, rank: rank, tile: tile, origin: origin,
 		phase: &phase{done: make(chan struct{})}}

@@ -4,15 +4,13 @@ package vk
 
 import (
 	"context"
-	"errors"
+	"fmt"
 )
 
 // Available reports whether this build can use Vulkan at all (it was built with cgo).
 const Available = false
 
-var errNoCgo = errors.New("built without cgo (CGO_ENABLED=0)")
-
-func unavailable() error { return errors.Join(ErrUnavailable, errNoCgo) }
+func unavailable() error { return fmt.Errorf("%w: built without cgo (CGO_ENABLED=0)", ErrUnavailable) }
 
 // Instance is a Vulkan instance; without cgo none can be created.
 type Instance struct{}

@@ -1,0 +1,71 @@
+# goamp: the README's two commands are `make run` and `make test`; each installs what is
+# missing first (scripts/setup.sh, Debian packages through apt-get).
+
+GO          ?= go
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+GLSLC       ?= glslc
+GLSLFLAGS   := -O --target-env=vulkan1.1 -Ishaders/include
+SHADERS     := $(wildcard shaders/glsl/*.comp)
+SPIRV       := $(patsubst shaders/glsl/%.comp,shaders/spv/%.spv,$(SHADERS))
+# Tests run with the Khronos validation layer on; any message it reports fails them.
+TESTENV     := GOAMP_VALIDATION=1 GOAMP_REQUIRE_VULKAN=1
+
+.PHONY: all setup run test lint fmt-check vet staticcheck shaders shaders-check test-vulkan test-nocgo bench gpu-binaries
+
+all: run
+
+setup:
+	@./scripts/setup.sh
+
+run: setup
+	$(GO) run ./cmd/ampinfo
+	@if [ -d cmd/ampdemo ]; then $(GO) run ./cmd/ampdemo; fi
+
+test: setup lint shaders-check test-vulkan test-nocgo
+
+lint: fmt-check vet staticcheck
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+	CGO_ENABLED=0 $(GO) vet ./...
+
+staticcheck:
+	$(GO) run $(STATICCHECK) ./...
+
+shaders: $(SPIRV)
+
+shaders/spv/%.spv: shaders/glsl/%.comp $(wildcard shaders/include/*.glsl)
+	@mkdir -p shaders/spv
+	$(GLSLC) $(GLSLFLAGS) -o $@ $<
+	spirv-val --target-env vulkan1.1 $@
+
+# CI fails when regenerating changes any committed SPIR-V.
+shaders-check:
+	@tmp=$$(mktemp -d); fail=0; \
+	for s in $(SHADERS); do \
+		n=$$(basename $$s .comp); \
+		$(GLSLC) $(GLSLFLAGS) -o $$tmp/$$n.spv $$s || fail=1; \
+		cmp -s $$tmp/$$n.spv shaders/spv/$$n.spv || { echo "shaders/spv/$$n.spv is stale: run make shaders"; fail=1; }; \
+	done; \
+	for f in shaders/spv/*.spv; do [ -e "$$f" ] || continue; \
+		[ -e shaders/glsl/$$(basename $$f .spv).comp ] || { echo "$$f has no source"; fail=1; }; done; \
+	rm -rf $$tmp; exit $$fail
+
+test-vulkan:
+	$(TESTENV) $(GO) test -race -count=1 ./...
+
+test-nocgo:
+	CGO_ENABLED=0 $(GO) test -count=1 ./...
+
+bench: setup
+	$(GO) test -run '^$$' -bench . -benchtime 2x ./...
+
+# Test binaries for the GPU machine (which has no Go): make gpu-binaries, then carry .gpu.
+gpu-binaries:
+	@mkdir -p .gpu
+	for p in $$($(GO) list ./... ); do n=$$(basename $$p); $(GO) test -c -o .gpu/$$n.test $$p || exit 1; done
+	$(GO) build -o .gpu/ ./cmd/...

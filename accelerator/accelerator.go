@@ -1,0 +1,343 @@
+package accelerator
+
+import (
+	"fmt"
+	"os"
+	goruntime "runtime"
+	"sort"
+	"sync"
+
+	"github.com/goamp/goamp/internal/vk"
+)
+
+// CPUPath is the device path of the goroutine accelerator.
+const CPUPath = "cpu"
+
+// EnvDefault is the environment variable that names the default accelerator's path.
+const EnvDefault = "AMP_DEFAULT_ACCELERATOR"
+
+// EnvValidation turns the Khronos validation layer on when it is "1".
+const EnvValidation = "GOAMP_VALIDATION"
+
+// EnvLibrary names the Vulkan loader to open instead of libvulkan.so.1.
+const EnvLibrary = "GOAMP_VULKAN_LIBRARY"
+
+// Type aliases for the device descriptions kept in the internal Vulkan layer.
+type (
+	// Limits are the compute limits that goamp checks before a dispatch.
+	Limits = vk.Limits
+	// SubgroupOps are the subgroup operations a device supports.
+	SubgroupOps = vk.SubgroupOps
+	// MemoryHeap is one memory heap of a device.
+	MemoryHeap = vk.MemoryHeap
+	// MemoryType is one memory type of a device.
+	MemoryType = vk.MemoryType
+)
+
+// Accelerator is one compute device: a Vulkan physical device or the CPU.
+type Accelerator struct {
+	path string
+	desc string
+	info *vk.DeviceInfo // nil for the CPU
+	reg  *registry
+
+	mu       sync.Mutex
+	dev      *vk.Device
+	devErr   error
+	def      *View
+	nextQ    int
+	pipes    map[PipelineKey]*Pipeline
+	pipeMu   sync.Mutex
+	cpuLimit Limits
+}
+
+type registry struct {
+	inst   *vk.Instance
+	err    error // why there is no Vulkan device, if there is none
+	all    []*Accelerator
+	cpu    *Accelerator
+	defMu  sync.Mutex
+	defSet *Accelerator
+}
+
+var (
+	regOnce sync.Once
+	reg     *registry
+)
+
+func theRegistry() *registry {
+	regOnce.Do(func() {
+		reg = discover(vk.Options{Validation: os.Getenv(EnvValidation) == "1", Library: os.Getenv(EnvLibrary)})
+	})
+	return reg
+}
+
+func discover(o vk.Options) *registry {
+	r := &registry{}
+	inst, err := vk.Open(o)
+	if err != nil {
+		r.err = err
+	} else {
+		r.inst = inst
+		for i := range inst.Devices() {
+			d := &inst.Devices()[i]
+			r.all = append(r.all, &Accelerator{path: fmt.Sprintf("vulkan:%d", d.Index), desc: d.Name, info: d, reg: r})
+		}
+		if len(r.all) == 0 {
+			r.err = fmt.Errorf("%w: the Vulkan loader found no physical device (is a driver such as mesa-vulkan-drivers installed?)", vk.ErrUnavailable)
+		}
+	}
+	r.cpu = &Accelerator{path: CPUPath, desc: fmt.Sprintf("CPU (goroutines, GOMAXPROCS=%d)", goruntime.GOMAXPROCS(0)), reg: r,
+		cpuLimit: Limits{
+			MaxWorkgroupInvocations: 1024,
+			MaxWorkgroupSize:        [3]uint32{1024, 1024, 64},
+			MaxWorkgroupCount:       [3]uint32{1<<31 - 1, 1<<31 - 1, 1<<31 - 1},
+			MaxSharedMemory:         64 << 10,
+			MaxStorageBufferRange:   1<<32 - 1,
+			MaxPushConstantsSize:    1 << 16,
+		}}
+	r.all = append(r.all, r.cpu)
+	return r
+}
+
+// All returns every accelerator: the Vulkan devices in enumeration order, then the CPU.
+func All() []*Accelerator {
+	r := theRegistry()
+	return append([]*Accelerator(nil), r.all...)
+}
+
+// CPU returns the goroutine accelerator.
+func CPU() *Accelerator { return theRegistry().cpu }
+
+// NoVulkanReason says why no Vulkan accelerator exists, or nil when at least one does.
+func NoVulkanReason() error { return theRegistry().err }
+
+// ValidationEnabled reports whether the Khronos validation layer is on.
+func ValidationEnabled() bool {
+	r := theRegistry()
+	return r.inst != nil && r.inst.Validation()
+}
+
+// ValidationMessages drains the messages the validation layer has reported so far.
+func ValidationMessages() []string {
+	theRegistry()
+	return vk.TakeMessages()
+}
+
+// Get returns the accelerator with the given device path.
+func Get(path string) (*Accelerator, error) {
+	r := theRegistry()
+	return r.get(path, "")
+}
+
+func (r *registry) get(path, source string) (*Accelerator, error) {
+	for _, a := range r.all {
+		if a.path == path {
+			return a, nil
+		}
+	}
+	known := make([]string, len(r.all))
+	for i, a := range r.all {
+		known[i] = a.path
+	}
+	return nil, &PathError{Path: path, Known: known, Source: source}
+}
+
+// Default returns the default accelerator: the one SetDefault chose, else the one named by
+// AMP_DEFAULT_ACCELERATOR (an error if it names none), else the non-emulated device with the
+// most dedicated memory, else the emulated Vulkan device with the most memory, else the CPU.
+func Default() (*Accelerator, error) {
+	r := theRegistry()
+	r.defMu.Lock()
+	set := r.defSet
+	r.defMu.Unlock()
+	if set != nil {
+		return set, nil
+	}
+	if p, ok := os.LookupEnv(EnvDefault); ok && p != "" {
+		return r.get(p, EnvDefault)
+	}
+	return r.heuristic(), nil
+}
+
+func (r *registry) heuristic() *Accelerator {
+	var cands []*Accelerator
+	for _, a := range r.all {
+		if a.info != nil && a.info.PushDescriptor && a.info.ComputeFamily >= 0 {
+			cands = append(cands, a)
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		if cands[i].IsEmulated() != cands[j].IsEmulated() {
+			return !cands[i].IsEmulated()
+		}
+		return cands[i].DedicatedMemory() > cands[j].DedicatedMemory()
+	})
+	if len(cands) > 0 {
+		return cands[0]
+	}
+	return r.cpu
+}
+
+// SetDefault makes the accelerator with the given path the default for this process.
+// It returns a *PathError when no accelerator has that path.
+func SetDefault(path string) error {
+	r := theRegistry()
+	a, err := r.get(path, "")
+	if err != nil {
+		return err
+	}
+	r.defMu.Lock()
+	r.defSet = a
+	r.defMu.Unlock()
+	return nil
+}
+
+// ResetDefault forgets SetDefault's choice, so that Default applies its rules again.
+func ResetDefault() {
+	r := theRegistry()
+	r.defMu.Lock()
+	r.defSet = nil
+	r.defMu.Unlock()
+}
+
+// Path is the accelerator's device path: "cpu" or "vulkan:N".
+func (a *Accelerator) Path() string { return a.path }
+
+// Description is the device's name.
+func (a *Accelerator) Description() string { return a.desc }
+
+// String is "path (description)".
+func (a *Accelerator) String() string { return a.path + " (" + a.desc + ")" }
+
+// IsCPU reports whether this is the goroutine accelerator.
+func (a *Accelerator) IsCPU() bool { return a.info == nil }
+
+// IsEmulated reports whether the accelerator is the CPU in disguise: the goroutine
+// accelerator, or a Vulkan device of CPU type such as lavapipe.
+func (a *Accelerator) IsEmulated() bool { return a.info == nil || a.info.Type == vk.TypeCPU }
+
+// DedicatedMemory is the size in bytes of the device-local memory heaps (0 for the CPU).
+func (a *Accelerator) DedicatedMemory() uint64 {
+	if a.info == nil {
+		return 0
+	}
+	return a.info.DeviceLocalBytes()
+}
+
+// SupportsDoublePrecision reports full float64 support in kernels.
+func (a *Accelerator) SupportsDoublePrecision() bool { return a.info == nil || a.info.Float64 }
+
+// SupportsLimitedDoublePrecision reports float64 arithmetic without the full set of
+// float64 operations; in Vulkan it is the same feature as full double precision.
+func (a *Accelerator) SupportsLimitedDoublePrecision() bool { return a.SupportsDoublePrecision() }
+
+// SupportsCPUSharedMemory reports whether the host maps the device's memory directly
+// (unified memory: lavapipe, integrated GPUs, the CPU), so no staging copies are needed.
+func (a *Accelerator) SupportsCPUSharedMemory() bool { return a.info == nil || a.info.UnifiedMemory() }
+
+// Version is the Vulkan API version the device supports ("1.3.230"), or the Go version for the CPU.
+func (a *Accelerator) Version() string {
+	if a.info == nil {
+		return goruntime.Version()
+	}
+	return vk.APIVersionString(a.info.APIVersion)
+}
+
+// DriverVersion is the driver's version in its vendor's format ("" for the CPU).
+func (a *Accelerator) DriverVersion() string {
+	if a.info == nil {
+		return ""
+	}
+	return vk.DriverVersionString(a.info.VendorID, a.info.DriverVersion)
+}
+
+// Limits are the compute limits of the device.
+func (a *Accelerator) Limits() Limits {
+	if a.info == nil {
+		return a.cpuLimit
+	}
+	return a.info.Limits
+}
+
+// SubgroupSize is the device's default subgroup (warp, wave) size; 1 for the CPU.
+func (a *Accelerator) SubgroupSize() uint32 {
+	if a.info == nil {
+		return 1
+	}
+	return a.info.SubgroupSize
+}
+
+// SubgroupOps are the subgroup operations the device supports in compute shaders.
+func (a *Accelerator) SubgroupOps() SubgroupOps {
+	if a.info == nil {
+		return 0
+	}
+	return a.info.SubgroupOps
+}
+
+// Properties is a description of an accelerator, for printing and JSON.
+type Properties struct {
+	Path                    string       `json:"path"`
+	Description             string       `json:"description"`
+	Default                 bool         `json:"default"`
+	Type                    string       `json:"type"`
+	IsEmulated              bool         `json:"is_emulated"`
+	DedicatedMemory         uint64       `json:"dedicated_memory"`
+	SupportsDouble          bool         `json:"supports_double_precision"`
+	SupportsLimitedDouble   bool         `json:"supports_limited_double_precision"`
+	SupportsCPUSharedMemory bool         `json:"supports_cpu_shared_memory"`
+	Version                 string       `json:"version"`
+	DriverVersion           string       `json:"driver_version,omitempty"`
+	DriverName              string       `json:"driver_name,omitempty"`
+	DriverInfo              string       `json:"driver_info,omitempty"`
+	VendorID                uint32       `json:"vendor_id"`
+	DeviceID                uint32       `json:"device_id"`
+	UUID                    string       `json:"uuid,omitempty"`
+	SubgroupSize            uint32       `json:"subgroup_size"`
+	SubgroupOps             []string     `json:"subgroup_operations"`
+	Int64                   bool         `json:"int64"`
+	Limits                  Limits       `json:"limits"`
+	MemoryHeaps             []MemoryHeap `json:"memory_heaps,omitempty"`
+	MemoryTypes             []MemoryType `json:"memory_types,omitempty"`
+}
+
+// Properties describes the accelerator.
+func (a *Accelerator) Properties() Properties {
+	p := Properties{
+		Path: a.path, Description: a.desc, Type: "CPU (goroutines)", IsEmulated: a.IsEmulated(),
+		DedicatedMemory: a.DedicatedMemory(), SupportsDouble: a.SupportsDoublePrecision(),
+		SupportsLimitedDouble: a.SupportsLimitedDoublePrecision(), SupportsCPUSharedMemory: a.SupportsCPUSharedMemory(),
+		Version: a.Version(), DriverVersion: a.DriverVersion(), SubgroupSize: a.SubgroupSize(),
+		SubgroupOps: a.SubgroupOps().Names(), Int64: true, Limits: a.Limits(),
+	}
+	if d, err := Default(); err == nil && d == a {
+		p.Default = true
+	}
+	if a.info != nil {
+		p.Type = a.info.Type.String()
+		p.DriverName, p.DriverInfo = a.info.DriverName, a.info.DriverInfo
+		p.VendorID, p.DeviceID = a.info.VendorID, a.info.DeviceID
+		p.UUID = a.info.UUIDString()
+		p.Int64 = a.info.Int64
+		p.MemoryHeaps, p.MemoryTypes = a.info.Heaps, a.info.MemoryTypes
+	}
+	if p.SubgroupOps == nil {
+		p.SubgroupOps = []string{}
+	}
+	return p
+}
+
+// device opens the logical device on first use.
+func (a *Accelerator) device() (*vk.Device, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.dev != nil || a.devErr != nil {
+		return a.dev, a.devErr
+	}
+	a.dev, a.devErr = a.reg.inst.OpenDevice(a.info.Index, 8)
+	if a.devErr != nil {
+		a.devErr = fmt.Errorf("accelerator %s: %w", a.path, a.devErr)
+	}
+	return a.dev, a.devErr
+}

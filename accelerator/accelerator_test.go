@@ -1,0 +1,245 @@
+package accelerator
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"testing"
+
+	"github.com/goamp/goamp/internal/vk"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if msgs := ValidationMessages(); len(msgs) > 0 {
+		for _, s := range msgs {
+			os.Stderr.WriteString("validation: " + s + "\n")
+		}
+		code = 1
+	}
+	os.Exit(code)
+}
+
+func TestVulkanRequired(t *testing.T) {
+	if os.Getenv("GOAMP_REQUIRE_VULKAN") == "1" {
+		require.NoError(t, NoVulkanReason(), "GOAMP_REQUIRE_VULKAN=1")
+		require.Greater(t, len(All()), 1)
+		if os.Getenv(EnvValidation) == "1" {
+			require.True(t, ValidationEnabled())
+		}
+	}
+}
+
+func TestCPUAlwaysPresent(t *testing.T) {
+	all := All()
+	require.NotEmpty(t, all)
+	cpu := all[len(all)-1]
+	assert.Equal(t, CPUPath, cpu.Path())
+	assert.Same(t, CPU(), cpu)
+	got, err := Get("cpu")
+	require.NoError(t, err)
+	assert.Same(t, cpu, got)
+}
+
+// TestPropertiesEveryAccelerator checks every property of every accelerator present.
+func TestPropertiesEveryAccelerator(t *testing.T) {
+	for _, a := range All() {
+		t.Run(a.Path(), func(t *testing.T) {
+			p := a.Properties()
+			assert.Equal(t, a.Path(), p.Path)
+			assert.NotEmpty(t, p.Description)
+			assert.NotEmpty(t, p.Version)
+			l := a.Limits()
+			assert.GreaterOrEqual(t, l.MaxWorkgroupInvocations, uint32(128), "Vulkan guarantees 128")
+			assert.GreaterOrEqual(t, l.MaxWorkgroupSize[2], uint32(64))
+			assert.GreaterOrEqual(t, l.MaxWorkgroupCount[0], uint32(65535))
+			assert.GreaterOrEqual(t, l.MaxSharedMemory, uint32(16384))
+			assert.GreaterOrEqual(t, l.MaxPushConstantsSize, uint32(128))
+			assert.GreaterOrEqual(t, l.MaxStorageBufferRange, uint32(1<<27))
+			assert.GreaterOrEqual(t, a.SubgroupSize(), uint32(1))
+			if a.IsCPU() {
+				assert.True(t, a.IsEmulated())
+				assert.True(t, a.SupportsCPUSharedMemory())
+				assert.True(t, a.SupportsDoublePrecision())
+				assert.Zero(t, a.DedicatedMemory())
+				assert.Equal(t, "", a.DriverVersion())
+				return
+			}
+			info := a.info
+			assert.Regexp(t, `^vulkan:\d+$`, p.Path)
+			assert.Regexp(t, `^1\.\d+\.\d+$`, p.Version)
+			assert.Equal(t, info.Type == vk.TypeCPU, a.IsEmulated())
+			assert.Greater(t, a.DedicatedMemory(), uint64(0))
+			assert.NotEmpty(t, p.MemoryHeaps)
+			assert.NotEmpty(t, p.MemoryTypes)
+			assert.True(t, a.SubgroupOps().Has("basic"), "subgroup basic is required in Vulkan 1.1")
+			assert.GreaterOrEqual(t, a.SubgroupSize(), uint32(4))
+			assert.NotZero(t, l.TimestampPeriodNs)
+			assert.Equal(t, info.Float64, a.SupportsDoublePrecision())
+			assert.Equal(t, info.UnifiedMemory(), a.SupportsCPUSharedMemory())
+			assert.Regexp(t, `^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`, p.UUID)
+		})
+	}
+}
+
+func TestDefaultSelection(t *testing.T) {
+	defer ResetDefault()
+	r := theRegistry()
+	want := r.heuristic()
+	tests := []struct {
+		name    string
+		env     string
+		set     string
+		want    *Accelerator
+		wantErr bool
+	}{
+		{name: "heuristic", want: want},
+		{name: "env cpu", env: "cpu", want: CPU()},
+		{name: "env first device", env: All()[0].Path(), want: All()[0]},
+		{name: "env bad value", env: "vulkan:99", wantErr: true},
+		{name: "SetDefault wins over env", env: "vulkan:99", set: "cpu", want: CPU()},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ResetDefault()
+			t.Setenv(EnvDefault, tc.env)
+			if tc.set != "" {
+				require.NoError(t, SetDefault(tc.set))
+			}
+			got, err := Default()
+			if tc.wantErr {
+				var pe *PathError
+				require.ErrorAs(t, err, &pe)
+				assert.ErrorIs(t, err, ErrNoSuchAccelerator)
+				assert.Equal(t, tc.env, pe.Path)
+				assert.Contains(t, err.Error(), tc.env)
+				assert.Contains(t, err.Error(), EnvDefault)
+				return
+			}
+			require.NoError(t, err)
+			assert.Same(t, tc.want, got)
+		})
+	}
+}
+
+func TestHeuristicOrder(t *testing.T) {
+	// The heuristic prefers non-emulated devices, then the most memory, then the CPU.
+	r := theRegistry()
+	got := r.heuristic()
+	for _, a := range r.all {
+		if a.info == nil || !a.info.PushDescriptor {
+			continue
+		}
+		if !got.IsEmulated() {
+			if !a.IsEmulated() {
+				assert.GreaterOrEqual(t, got.DedicatedMemory(), a.DedicatedMemory())
+			}
+		} else {
+			assert.True(t, a.IsEmulated(), "%s is not emulated but %s was chosen", a, got)
+		}
+	}
+	if len(r.all) == 1 {
+		assert.Same(t, r.cpu, got)
+	}
+}
+
+func TestSetDefaultUnknown(t *testing.T) {
+	err := SetDefault("gpu:7")
+	var pe *PathError
+	require.ErrorAs(t, err, &pe)
+	assert.Equal(t, "gpu:7", pe.Path)
+	assert.Contains(t, pe.Known, "cpu")
+	_, err = Get("nope")
+	assert.ErrorIs(t, err, ErrNoSuchAccelerator)
+}
+
+// TestNoVulkanPath runs itself in a child process whose loader cannot be opened (the
+// loader is process-wide, so this cannot happen in the parent).
+func TestNoVulkanPath(t *testing.T) {
+	if os.Getenv("GOAMP_TEST_CHILD") == "1" {
+		r := theRegistry()
+		require.Len(t, r.all, 1)
+		assert.Same(t, r.cpu, r.all[0])
+		require.ErrorIs(t, NoVulkanReason(), ErrNoVulkan)
+		if vk.Available {
+			assert.Contains(t, NoVulkanReason().Error(), "libvulkan-missing.so.1")
+		} else {
+			assert.Contains(t, NoVulkanReason().Error(), "CGO_ENABLED=0")
+		}
+		d, err := Default()
+		require.NoError(t, err)
+		assert.Same(t, CPU(), d)
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestNoVulkanPath$", "-test.v")
+	cmd.Env = append(os.Environ(), "GOAMP_TEST_CHILD=1", EnvLibrary+"=libvulkan-missing.so.1", "GOAMP_REQUIRE_VULKAN=0", EnvDefault+"=")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Contains(t, string(out), "--- PASS: TestNoVulkanPath")
+}
+
+func TestViewsEveryAccelerator(t *testing.T) {
+	for _, a := range All() {
+		t.Run(a.Path(), func(t *testing.T) {
+			v, err := a.DefaultView()
+			require.NoError(t, err)
+			v2, err := a.DefaultView()
+			require.NoError(t, err)
+			assert.Same(t, v, v2)
+			assert.Equal(t, Automatic, v.Mode())
+			iv, err := a.CreateView(Immediate)
+			require.NoError(t, err)
+			assert.Equal(t, Immediate, iv.Mode())
+			require.NoError(t, iv.Flush())
+			require.NoError(t, iv.Wait())
+			m, err := iv.CreateMarker()
+			require.NoError(t, err)
+			require.NoError(t, m.Wait(context.Background()))
+			assert.True(t, m.Done())
+			require.NoError(t, iv.Close())
+			require.NoError(t, iv.Close(), "second Close is a no-op")
+			assert.ErrorIs(t, iv.Flush(), ErrViewClosed)
+			assert.ErrorIs(t, iv.Wait(), ErrViewClosed)
+			_, err = iv.CreateMarker()
+			assert.ErrorIs(t, err, ErrViewClosed)
+			if a.IsCPU() {
+				_, err := iv.Alloc(16)
+				assert.ErrorIs(t, err, ErrViewClosed)
+				_, err = v.Alloc(16)
+				assert.ErrorIs(t, err, ErrUnsupportedFeature)
+			}
+		})
+	}
+}
+
+func TestBufferRoundTripEveryDevice(t *testing.T) {
+	for _, a := range All() {
+		if a.IsCPU() {
+			continue
+		}
+		t.Run(a.Path(), func(t *testing.T) {
+			v, err := a.CreateView(Automatic)
+			require.NoError(t, err)
+			defer v.Close()
+			const n = 3<<20 + 12
+			b, err := v.Alloc(n)
+			require.NoError(t, err)
+			src := make([]byte, n)
+			for i := range src {
+				src[i] = byte(i * 7)
+			}
+			require.NoError(t, b.Upload(0, src))
+			dst := make([]byte, n-100)
+			require.NoError(t, b.Download(100, dst))
+			assert.Equal(t, src[100:], dst)
+			assert.Error(t, b.Upload(n-1, []byte{1, 2}), "overrun")
+			s := v.Stats()
+			assert.Equal(t, uint64(n), s.BytesUp)
+			assert.Equal(t, uint64(n-100), s.BytesDown)
+			require.NoError(t, b.Free())
+			assert.Error(t, b.Upload(0, src[:4]), "use after free")
+		})
+	}
+}

@@ -1,0 +1,19 @@
+// Package accelerator is goamp's C++ AMP accelerator and accelerator_view: discovery of the
+// machine's compute devices (one Accelerator per Vulkan physical device, plus the CPU, which
+// runs kernels on goroutines), the choice of the default one, and Views: command streams on a
+// device queue with their device memory and submission.
+//
+// The CPU accelerator, path "cpu", is always present. Vulkan devices have paths "vulkan:N"
+// (N is the Vulkan enumeration index). The default is chosen as C++ AMP chooses it: the
+// AMP_DEFAULT_ACCELERATOR environment variable (a path) first, then the non-emulated device
+// with the most dedicated memory, then an emulated Vulkan device (such as lavapipe), then
+// the CPU. No Vulkan loader, no driver or no device is not an error: the CPU remains, and
+// NoVulkanReason says why.
+//
+// GOAMP_VULKAN_LIBRARY names another Vulkan loader to open. Setting GOAMP_VALIDATION=1 turns on the Khronos validation layer; ValidationMessages
+// drains what it reported (the test suite fails on any).
+//
+// The View methods that take buffers and pipelines (Alloc, Dispatch, Upload, Download) are
+// the contract that the runtime and arrayview packages build on; ordinary programs use
+// those packages instead.
+package accelerator

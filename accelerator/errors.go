@@ -1,0 +1,57 @@
+package accelerator
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/goamp/goamp/internal/vk"
+)
+
+// Sentinel errors, usable with errors.Is.
+var (
+	// ErrNoSuchAccelerator: a device path names no accelerator (see *PathError).
+	ErrNoSuchAccelerator = errors.New("no such accelerator")
+	// ErrViewClosed: the accelerator view was closed.
+	ErrViewClosed = errors.New("accelerator view closed")
+	// ErrOutOfMemory: the device (or the host, for it) ran out of memory (C++ AMP out_of_memory).
+	ErrOutOfMemory = vk.ErrOutOfDeviceMemory
+	// ErrViewRemoved: the device was lost (C++ AMP accelerator_view_removed).
+	ErrViewRemoved = vk.ErrDeviceLost
+	// ErrNoVulkan: Vulkan cannot be used here; only the CPU accelerator exists.
+	ErrNoVulkan = vk.ErrUnavailable
+	// ErrUnsupportedFeature: the accelerator lacks something the operation needs (C++ AMP unsupported_feature).
+	ErrUnsupportedFeature = errors.New("unsupported feature")
+)
+
+// PathError is returned for a device path that names no accelerator.
+type PathError struct {
+	Path  string
+	Known []string
+	// Source says where the path came from, e.g. "AMP_DEFAULT_ACCELERATOR".
+	Source string
+}
+
+func (e *PathError) Error() string {
+	src := ""
+	if e.Source != "" {
+		src = " (from " + e.Source + ")"
+	}
+	return fmt.Sprintf("accelerator: no accelerator with path %q%s; known: %s", e.Path, src, strings.Join(e.Known, ", "))
+}
+
+// Is matches ErrNoSuchAccelerator.
+func (e *PathError) Is(target error) bool { return target == ErrNoSuchAccelerator }
+
+// FeatureError says which feature an accelerator lacks.
+type FeatureError struct {
+	Accelerator string
+	Feature     string
+}
+
+func (e *FeatureError) Error() string {
+	return fmt.Sprintf("accelerator %s does not support %s", e.Accelerator, e.Feature)
+}
+
+// Is matches ErrUnsupportedFeature.
+func (e *FeatureError) Is(target error) bool { return target == ErrUnsupportedFeature }

@@ -1,0 +1,270 @@
+package accelerator
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/goamp/goamp/internal/vk"
+)
+
+// Buffer is device memory owned by one view. It is mapped for direct host access on
+// devices with unified memory; otherwise data moves through the view's staging buffers.
+type Buffer struct {
+	view *View
+	vb   *vk.Buffer
+	size uint64
+	// lastUse is the sequence number of the last batch of the view that used the buffer.
+	lastUse uint64
+}
+
+// Size is the buffer's size in bytes.
+func (b *Buffer) Size() uint64 { return b.size }
+
+// View is the view that owns the buffer.
+func (b *Buffer) View() *View { return b.view }
+
+// stagingSize is the size of each of a view's two staging buffers.
+const stagingSize = 32 << 20
+
+// Alloc allocates a device buffer of size bytes on the view.
+func (v *View) Alloc(size uint64) (*Buffer, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if err := v.checkOpen(); err != nil {
+		return nil, err
+	}
+	if v.stream == nil {
+		return nil, &FeatureError{Accelerator: v.acc.path, Feature: "device buffers (the CPU uses host memory)"}
+	}
+	dev, err := v.acc.device()
+	if err != nil {
+		return nil, err
+	}
+	kind := vk.MemDevice
+	if v.acc.SupportsCPUSharedMemory() {
+		kind = vk.MemShared
+	}
+	vb, err := dev.NewBuffer(size, kind)
+	if err != nil {
+		return nil, fmt.Errorf("accelerator %s: %w", v.acc.path, err)
+	}
+	return &Buffer{view: v, vb: vb, size: size}, nil
+}
+
+// Free releases the buffer once the device no longer uses it.
+func (b *Buffer) Free() error {
+	v := b.view
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if b.vb == nil {
+		return nil
+	}
+	var err error
+	if !v.closed {
+		err = v.waitSeq(context.Background(), b.lastUse)
+		delete(v.reads, b)
+		delete(v.writes, b)
+	}
+	b.vb.Free()
+	b.vb = nil
+	return err
+}
+
+// Upload copies src into the buffer at byte offset off. It returns once src may be reused.
+func (b *Buffer) Upload(off uint64, src []byte) error {
+	if err := b.bounds(off, len(src)); err != nil {
+		return err
+	}
+	v := b.view
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if err := v.checkOpen(); err != nil {
+		return err
+	}
+	defer v.countUp(len(src))
+	if m := b.vb.Mapped(); m != nil {
+		// Direct: the device must be done with the buffer before the host overwrites it.
+		if err := v.waitSeq(context.Background(), b.lastUse); err != nil {
+			return err
+		}
+		parallelCopy(m[off:off+uint64(len(src))], src)
+		return nil
+	}
+	for done := 0; done < len(src); {
+		n := min(len(src)-done, stagingSize)
+		st, err := v.stagingSlot()
+		if err != nil {
+			return err
+		}
+		parallelCopy(st.buf.Mapped()[:n], src[done:done+n])
+		if err := v.recordCopy(st.buf, 0, b.vb, off+uint64(done), uint64(n), nil, b); err != nil {
+			return err
+		}
+		st.seq = v.seq
+		if err := v.submit(); err != nil {
+			return err
+		}
+		done += n
+	}
+	return nil
+}
+
+// Download copies the buffer's bytes at offset off into dst, after the commands that write
+// them have run.
+func (b *Buffer) Download(off uint64, dst []byte) error {
+	if err := b.bounds(off, len(dst)); err != nil {
+		return err
+	}
+	v := b.view
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if err := v.checkOpen(); err != nil {
+		return err
+	}
+	defer v.countDown(len(dst))
+	if m := b.vb.Mapped(); m != nil {
+		if err := v.waitSeq(context.Background(), b.lastUse); err != nil {
+			return err
+		}
+		parallelCopy(dst, m[off:off+uint64(len(dst))])
+		return nil
+	}
+	// Two staging buffers: the device fills one while the host drains the other.
+	type pending struct {
+		st       *staging
+		seq      uint64
+		at, size int
+	}
+	var prev *pending
+	drain := func(p *pending) error {
+		if err := v.waitSeq(context.Background(), p.seq); err != nil {
+			return err
+		}
+		parallelCopy(dst[p.at:p.at+p.size], p.st.buf.Mapped()[:p.size])
+		return nil
+	}
+	for done := 0; done < len(dst); {
+		n := min(len(dst)-done, stagingSize)
+		st, err := v.stagingSlot()
+		if err != nil {
+			return err
+		}
+		if err := v.recordCopy(b.vb, off+uint64(done), st.buf, 0, uint64(n), b, nil); err != nil {
+			return err
+		}
+		st.seq = v.seq
+		cur := &pending{st: st, seq: v.seq, at: done, size: n}
+		if err := v.submit(); err != nil {
+			return err
+		}
+		if prev != nil {
+			if err := drain(prev); err != nil {
+				return err
+			}
+		}
+		prev = cur
+		done += n
+	}
+	if prev != nil {
+		return drain(prev)
+	}
+	return nil
+}
+
+func (b *Buffer) bounds(off uint64, n int) error {
+	if b.vb == nil {
+		return fmt.Errorf("accelerator: buffer used after Free")
+	}
+	if off+uint64(n) > b.size {
+		return fmt.Errorf("accelerator: %d bytes at offset %d overrun a %d-byte buffer", n, off, b.size)
+	}
+	return nil
+}
+
+// stagingSlot returns the staging buffer whose last use is oldest, waiting for that use to
+// finish; v.mu is held.
+func (v *View) stagingSlot() (*staging, error) {
+	s := &v.staging[0]
+	if v.staging[1].seq < s.seq {
+		s = &v.staging[1]
+	}
+	if s.buf == nil {
+		dev, err := v.acc.device()
+		if err != nil {
+			return nil, err
+		}
+		s.buf, err = dev.NewBuffer(stagingSize, vk.MemUpload)
+		if err != nil {
+			return nil, fmt.Errorf("accelerator %s: staging: %w", v.acc.path, err)
+		}
+		return s, nil
+	}
+	return s, v.waitSeq(context.Background(), s.seq)
+}
+
+// recordCopy records a buffer copy; read and written name the tracked buffers involved
+// (nil for staging buffers, which are tracked by sequence number); v.mu is held.
+func (v *View) recordCopy(src *vk.Buffer, srcOff uint64, dst *vk.Buffer, dstOff, n uint64, read, written *Buffer) error {
+	if (read != nil && v.hazard(read, Read)) || (written != nil && v.hazard(written, Write)) {
+		if err := v.stream.Barrier(); err != nil {
+			return err
+		}
+		v.clearHazards()
+	}
+	if read != nil {
+		v.track(read, Read)
+	}
+	if written != nil {
+		v.track(written, Write)
+	}
+	return v.stream.Copy(src, srcOff, dst, dstOff, n)
+}
+
+// hazard reports whether using b with access acc must wait for earlier commands of the
+// batch: a read after a write, or a write after a read or write; v.mu is held.
+func (v *View) hazard(b *Buffer, acc Access) bool {
+	_, w := v.writes[b]
+	if acc&Write != 0 {
+		_, r := v.reads[b]
+		return w || r
+	}
+	return w
+}
+
+func (v *View) clearHazards() {
+	clear(v.reads)
+	clear(v.writes)
+}
+
+func (v *View) track(b *Buffer, acc Access) {
+	if acc&Read != 0 {
+		v.reads[b] = struct{}{}
+	}
+	if acc&Write != 0 {
+		v.writes[b] = struct{}{}
+	}
+	b.lastUse = v.seq
+}
+
+// parallelCopy copies with several goroutines for large sizes, since one core cannot fill
+// the memory bandwidth that a staging copy needs.
+func parallelCopy(dst, src []byte) {
+	const chunk = 4 << 20
+	if len(src) < 2*chunk {
+		copy(dst, src)
+		return
+	}
+	var wg sync.WaitGroup
+	parts := min(8, len(src)/chunk)
+	step := (len(src) + parts - 1) / parts
+	for i := 0; i < len(src); i += step {
+		j := min(i+step, len(src))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			copy(dst[i:j], src[i:j])
+		}()
+	}
+	wg.Wait()
+}

@@ -1,0 +1,285 @@
+package accelerator
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/goamp/goamp/internal/vk"
+)
+
+// QueuingMode says when a view submits the commands it records.
+type QueuingMode int
+
+const (
+	// Automatic batches commands and submits them when the host needs a result, on Flush or
+	// Wait, or when the batch grows large (C++ AMP queuing_mode_automatic).
+	Automatic QueuingMode = iota
+	// Immediate submits every command as soon as it is recorded (queuing_mode_immediate).
+	Immediate
+)
+
+func (m QueuingMode) String() string {
+	if m == Immediate {
+		return "immediate"
+	}
+	return "automatic"
+}
+
+// maxBatch is the number of commands after which an automatic view submits on its own.
+const maxBatch = 512
+
+// Access is how a dispatch uses a buffer.
+type Access int
+
+// Buffer accesses.
+const (
+	Read Access = 1 << iota
+	Write
+	ReadWrite = Read | Write
+)
+
+// View is a C++ AMP accelerator_view: a queue of one accelerator with its command stream.
+// Its methods are safe for concurrent use.
+type View struct {
+	acc  *Accelerator
+	mode QueuingMode
+
+	mu      sync.Mutex
+	closed  bool
+	stream  *vk.Stream
+	seq     uint64 // sequence number of the batch being recorded
+	batches []seqBatch
+	reads   map[*Buffer]struct{} // used since the last barrier
+	writes  map[*Buffer]struct{}
+	binds   []vk.Binding
+	staging [2]staging
+
+	stats Stats
+}
+
+type seqBatch struct {
+	seq   uint64
+	batch *vk.Batch
+}
+
+type staging struct {
+	buf *vk.Buffer
+	seq uint64
+}
+
+// Stats count what moved between the host and a view. Read them with View.Stats.
+type Stats struct {
+	BytesUp, BytesDown         uint64
+	TransfersUp, TransfersDown uint64
+	Dispatches, Submits        uint64
+}
+
+// Accelerator is the view's accelerator.
+func (v *View) Accelerator() *Accelerator { return v.acc }
+
+// Mode is the view's queuing mode.
+func (v *View) Mode() QueuingMode { return v.mode }
+
+// String names the view.
+func (v *View) String() string { return fmt.Sprintf("%s view (%s)", v.acc.path, v.mode) }
+
+// Stats returns the transfer and dispatch counters of the view.
+func (v *View) Stats() Stats {
+	return Stats{
+		BytesUp: atomic.LoadUint64(&v.stats.BytesUp), BytesDown: atomic.LoadUint64(&v.stats.BytesDown),
+		TransfersUp: atomic.LoadUint64(&v.stats.TransfersUp), TransfersDown: atomic.LoadUint64(&v.stats.TransfersDown),
+		Dispatches: atomic.LoadUint64(&v.stats.Dispatches), Submits: atomic.LoadUint64(&v.stats.Submits),
+	}
+}
+
+// CountUp adds a host-to-device transfer of n bytes to the view's counters (used by the
+// CPU view, whose "transfers" are no-ops, and by Upload).
+func (v *View) countUp(n int) {
+	atomic.AddUint64(&v.stats.BytesUp, uint64(n))
+	atomic.AddUint64(&v.stats.TransfersUp, 1)
+}
+
+func (v *View) countDown(n int) {
+	atomic.AddUint64(&v.stats.BytesDown, uint64(n))
+	atomic.AddUint64(&v.stats.TransfersDown, 1)
+}
+
+// DefaultView returns the accelerator's default view (automatic queuing), creating it on first use.
+func (a *Accelerator) DefaultView() (*View, error) {
+	a.mu.Lock()
+	if a.def != nil {
+		d := a.def
+		a.mu.Unlock()
+		return d, nil
+	}
+	a.mu.Unlock()
+	v, err := a.CreateView(Automatic)
+	if err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.def == nil {
+		a.def = v
+	} else {
+		_ = v.Close()
+	}
+	return a.def, nil
+}
+
+// CreateView creates a new view with its own command stream on one of the device's compute
+// queues (shared round robin when the device has fewer queues than views).
+func (a *Accelerator) CreateView(mode QueuingMode) (*View, error) {
+	v := &View{acc: a, mode: mode, seq: 1}
+	if a.IsCPU() {
+		return v, nil
+	}
+	dev, err := a.device()
+	if err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	q := dev.Queues()[a.nextQ%len(dev.Queues())]
+	a.nextQ++
+	a.mu.Unlock()
+	v.stream, err = dev.NewStream(q)
+	if err != nil {
+		return nil, fmt.Errorf("accelerator %s: %w", a.path, err)
+	}
+	v.reads = map[*Buffer]struct{}{}
+	v.writes = map[*Buffer]struct{}{}
+	return v, nil
+}
+
+func (v *View) checkOpen() error {
+	if v.closed {
+		return fmt.Errorf("%w: %s", ErrViewClosed, v)
+	}
+	return nil
+}
+
+// Flush submits the recorded commands without waiting for them.
+func (v *View) Flush() error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if err := v.checkOpen(); err != nil {
+		return err
+	}
+	return v.submit()
+}
+
+// Wait submits the recorded commands and waits until the device has run everything
+// submitted on this view.
+func (v *View) Wait() error { return v.WaitContext(context.Background()) }
+
+// WaitContext is Wait with a context that bounds the wait.
+func (v *View) WaitContext(ctx context.Context) error {
+	m, err := v.CreateMarker()
+	if err != nil {
+		return err
+	}
+	return m.Wait(ctx)
+}
+
+// Marker is a point in a view's command stream (C++ AMP create_marker).
+type Marker struct {
+	batch *vk.Batch
+}
+
+// Wait blocks until every command recorded before the marker has run, or ctx is done.
+func (m *Marker) Wait(ctx context.Context) error { return m.batch.Wait(ctx) }
+
+// Done reports whether the commands before the marker have run.
+func (m *Marker) Done() bool { return m.batch.Done() }
+
+// CreateMarker submits the recorded commands and returns a marker after them.
+func (v *View) CreateMarker() (*Marker, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if err := v.checkOpen(); err != nil {
+		return nil, err
+	}
+	if err := v.submit(); err != nil {
+		return nil, err
+	}
+	if v.stream == nil {
+		return &Marker{}, nil
+	}
+	return &Marker{batch: v.stream.Last()}, nil
+}
+
+// Close waits for the view's work and releases its stream and staging memory. The default
+// view of an accelerator should not be closed while the program still uses it.
+func (v *View) Close() error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.closed {
+		return nil
+	}
+	err := v.submit()
+	v.closed = true
+	if v.stream != nil {
+		v.stream.Destroy()
+		for _, s := range v.staging {
+			if s.buf != nil {
+				s.buf.Free()
+			}
+		}
+	}
+	v.acc.mu.Lock()
+	if v.acc.def == v {
+		v.acc.def = nil
+	}
+	v.acc.mu.Unlock()
+	return err
+}
+
+// submit sends the open batch; v.mu is held.
+func (v *View) submit() error {
+	if v.stream == nil || v.stream.Commands() == 0 {
+		return nil
+	}
+	b, err := v.stream.Submit()
+	if err != nil {
+		return fmt.Errorf("accelerator %s: %w", v.acc.path, err)
+	}
+	atomic.AddUint64(&v.stats.Submits, 1)
+	v.batches = append(v.batches, seqBatch{v.seq, b})
+	v.seq++
+	// Forget finished batches from the front.
+	i := 0
+	for i < len(v.batches)-1 && v.batches[i].batch.Done() {
+		i++
+	}
+	v.batches = v.batches[i:]
+	// A new batch starts with no hazards pending from the host's point of view, but the
+	// device may still run the previous batch: keep the barrier sets, since batches on one
+	// queue may overlap without a barrier.
+	return nil
+}
+
+// waitSeq waits until the batch with sequence number seq has run; v.mu is held.
+func (v *View) waitSeq(ctx context.Context, seq uint64) error {
+	if seq == 0 {
+		return nil
+	}
+	if seq >= v.seq {
+		if err := v.submit(); err != nil {
+			return err
+		}
+	}
+	for _, sb := range v.batches {
+		if sb.seq == seq {
+			if err := sb.batch.Wait(ctx); err != nil {
+				return fmt.Errorf("accelerator %s: %w", v.acc.path, err)
+			}
+			return nil
+		}
+		if sb.seq > seq {
+			break
+		}
+	}
+	return nil // already pruned: it finished
+}
