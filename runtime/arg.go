@@ -1,0 +1,53 @@
+package runtime
+
+import "github.com/goamp/goamp/accelerator"
+
+// Access is how a kernel uses one of its data arguments.
+type Access = accelerator.Access
+
+// The accesses a kernel argument declares.
+const (
+	Read      = accelerator.Read
+	Write     = accelerator.Write
+	ReadWrite = accelerator.ReadWrite
+)
+
+// Arg is what a kernel's data field must provide so that ParallelForEach can run the kernel
+// on any accelerator without knowing the arrayview package (which implements it). A kernel
+// struct's fields that implement Arg are its data arguments; the n-th such field is bound to
+// storage-buffer binding n of the kernel's GLSL body.
+type Arg interface {
+	// ArgInfo describes the argument: its rank, element size, the access it declares (Read
+	// for read-only views, ReadWrite for writable ones) and, for data that lives on one
+	// accelerator view (an arrayview.Array), that view.
+	ArgInfo() ArgInfo
+	// BindHost makes the argument's host memory hold the current data for a CPU dispatch
+	// that uses it with access acc, and marks what the dispatch may write.
+	BindHost(acc Access) error
+	// BindDevice makes a buffer on view v hold the data for a dispatch with access acc:
+	// it uploads only what is stale there and was not discarded, and marks what the
+	// dispatch writes as modified on v.
+	BindDevice(v *accelerator.View, acc Access) (Binding, error)
+}
+
+// ArgInfo describes one data argument of a kernel.
+type ArgInfo struct {
+	Rank     int
+	ElemSize int
+	Access   Access
+	// Home is the accelerator view the data lives on (arrays), or nil (views over host data).
+	Home *accelerator.View
+	// Float64 says the element type contains float64 values, which need device support.
+	Float64 bool
+}
+
+// Binding is where a bound argument lives on the device and how a kernel addresses it:
+// element i of a rank-3 view is at Base + i0*Strides[0] + i1*Strides[1] + i2 in the buffer
+// range (rank 2: Base + i0*Strides[0] + i1; rank 1: Base + i0), counted in elements.
+type Binding struct {
+	Buffer  *accelerator.Buffer
+	Offset  uint64
+	Range   uint64
+	Base    uint32
+	Strides [2]uint32
+}
