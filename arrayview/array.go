@@ -1,0 +1,97 @@
+package arrayview
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/runtime"
+)
+
+// Array is a C++ AMP array: data owned by one accelerator view. Kernels that capture it run
+// on that view (ParallelForEach picks it when no view is given, and refuses a different
+// one). The host reaches its data through CopyTo, Synchronize or element access; the
+// embedded View is a view of the whole array.
+type Array[T any] struct {
+	*View[T]
+	av *accelerator.View
+}
+
+// NewArray creates an array of extent ext on view av. With data non-nil, its elements
+// (row-major, exactly ext.Size() of them) are copied into the array and uploaded now;
+// with data nil the array starts zeroed.
+func NewArray[T any](av *accelerator.View, ext runtime.Extent, data []T) (*Array[T], error) {
+	info := checkElem[T]()
+	if info.err != nil {
+		return nil, info.err
+	}
+	if err := ext.Validate(); err != nil {
+		return nil, err
+	}
+	if av == nil {
+		return nil, fmt.Errorf("arrayview: NewArray needs an accelerator view")
+	}
+	if data != nil && len(data) != ext.Size() {
+		return nil, &LengthError{Extent: ext, Len: len(data)}
+	}
+	if info.float64 && !av.Accelerator().SupportsDoublePrecision() {
+		return nil, &accelerator.FeatureError{Accelerator: av.Accelerator().Path(), Feature: "double precision"}
+	}
+	own := make([]T, ext.Size())
+	copy(own, data)
+	src := &source{host: unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(own))), len(own)*info.size),
+		esize: info.size, n: len(own), f64: info.float64, home: av}
+	src.state = newSegments(src.n, hostBit)
+	a := &Array[T]{View: newView(own, src, rowMajor(ext), info), av: av}
+	if !av.Accelerator().IsCPU() {
+		src.mu.Lock()
+		err := src.acquire(av, accelerator.Read, a.fp)
+		src.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+// AcceleratorView is the view the array lives on.
+func (a *Array[T]) AcceleratorView() *accelerator.View { return a.av }
+
+// Copy copies src's elements into dst (C++ AMP copy): both must have the same extent.
+// Data moves through the host; dst's previous contents are not read.
+func Copy[T any](dst, src *View[T]) error {
+	if !dst.g.ext.Equal(src.g.ext) {
+		return &RangeError{What: fmt.Sprintf("a copy from extent %v", src.g.ext), Extent: dst.g.ext}
+	}
+	if dst.readOnly {
+		return fmt.Errorf("arrayview: copy into a read-only view")
+	}
+	tmp := make([]T, src.g.ext.Size())
+	if err := src.CopyTo(tmp); err != nil {
+		return err
+	}
+	return dst.CopyFrom(tmp)
+}
+
+// CopyAsync starts Copy and returns its future.
+func CopyAsync[T any](dst, src *View[T]) *Future { return async(func() error { return Copy(dst, src) }) }
+
+// CopyFrom copies exactly Extent().Size() elements, row-major, from data into the view.
+func (v *View[T]) CopyFrom(data []T) error {
+	if len(data) != v.g.ext.Size() {
+		return &LengthError{Extent: v.g.ext, Len: len(data)}
+	}
+	if v.readOnly {
+		return fmt.Errorf("arrayview: copy into a read-only view")
+	}
+	// Every element is overwritten: discard first so that nothing is copied back for it.
+	v.DiscardData()
+	if err := v.host(accelerator.ReadWrite); err != nil {
+		return err
+	}
+	k := 0
+	for _, r := range v.fp {
+		k += copy(v.data[r.lo:r.hi], data[k:])
+	}
+	return nil
+}

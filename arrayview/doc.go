@@ -1,0 +1,30 @@
+// Package arrayview is goamp's C++ AMP array and array_view: data wrapped for kernels, and
+// its coherence between the Go slice on the host and copies on accelerator views.
+//
+// A View wraps a Go slice with a rank 1-3 extent. Kernels read and write it on any
+// accelerator; the runtime copies data only when it must. Each data source (the slice) keeps
+// one validity mask per element range and location (the host, and each accelerator view it
+// was used on): a location whose bit is set holds the current data. A read at a location
+// copies only the ranges it lacks; a write leaves the writer's copy the only valid one (MSI:
+// modified, shared, invalid). Sections and projections share their source's state for
+// their range. Views created on the same slice share one source, so they stay coherent.
+//
+// When data reaches the host: Go has no destructors, so nothing happens at the end of a
+// scope. Results written on a device reach the Go slice on Synchronize, on Data, on element
+// access (At, Set) and on Close. Reading the slice directly before one of those sees stale
+// data; writing it directly must be followed by Refresh, which tells the view that the host
+// copy is the only valid one.
+//
+// DiscardData says the current contents do not matter (C++ AMP discard_data): the next
+// device access uploads nothing, and a discarded view copies nothing back. The discard is
+// transient: the next write makes the range valid again.
+//
+// Memory: each source gets one device buffer per accelerator view that uses it. Devices with
+// unified memory (lavapipe, integrated GPUs) map that buffer and copy with memcpy; discrete
+// GPUs copy through the view's staging buffers. A kernel binds a view's own byte window
+// of the buffer, so a source larger than the device's maxStorageBufferRange works as long as
+// each view bound to a kernel fits in it; a view that does not fit gets a *TooLargeError.
+//
+// Element types: int32, uint32, float32, float64 and structs of those (and fixed arrays of
+// them), which Go lays out as GLSL's std430 does. Anything else is rejected with a *TypeError.
+package arrayview

@@ -1,0 +1,424 @@
+package arrayview
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/runtime"
+)
+
+// span is a contiguous range [lo, hi) of a source's elements.
+type span struct{ lo, hi int }
+
+// geom places a view in its source: element i is at base + i0*st[0] + i1*st[1] + i2*st[2],
+// with st[rank-1] == 1 and unused strides 0.
+type geom struct {
+	ext  runtime.Extent
+	base int
+	st   [3]int
+}
+
+func rowMajor(ext runtime.Extent) geom {
+	g := geom{ext: ext}
+	stride := 1
+	for d := ext.Rank() - 1; d >= 0; d-- {
+		g.st[d] = stride
+		stride *= ext.Dim(d)
+	}
+	return g
+}
+
+func (g *geom) offset(i runtime.Index) int {
+	return g.base + i[0]*g.st[0] + i[1]*g.st[1] + i[2]*g.st[2]
+}
+
+// footprint lists the view's element ranges in the source, merging adjacent rows.
+func (g *geom) footprint() []span {
+	r := g.ext.Rank()
+	row := g.ext.Dim(r - 1)
+	var out []span
+	add := func(lo int) {
+		if n := len(out); n > 0 && out[n-1].hi == lo {
+			out[n-1].hi = lo + row
+			return
+		}
+		out = append(out, span{lo, lo + row})
+	}
+	switch r {
+	case 1:
+		add(g.base)
+	case 2:
+		for a := 0; a < g.ext.Dim(0); a++ {
+			add(g.base + a*g.st[0])
+		}
+	case 3:
+		for a := 0; a < g.ext.Dim(0); a++ {
+			for b := 0; b < g.ext.Dim(1); b++ {
+				add(g.base + a*g.st[0] + b*g.st[1])
+			}
+		}
+	}
+	return out
+}
+
+// View is a C++ AMP array_view: a rank 1-3 window on a Go slice (or on an Array's data)
+// that kernels read and write on any accelerator. Create one with New. Its methods are
+// safe for concurrent use; element access from kernels running on the CPU is lock-free.
+type View[T any] struct {
+	data []T // the whole source as T
+	src  *source
+	g    geom
+	fp   []span
+	info elemInfo
+	// hostR and hostW hold the source version at which the host copy was last made
+	// current for reading (and writing) through this view: the lock-free fast path.
+	hostR, hostW atomic.Uint64
+	closed       bool
+	readOnly     bool
+}
+
+// New wraps data, laid out row-major, in a view of extent ext. The slice's length must equal
+// ext.Size(); views made on the same slice share their coherence state.
+func New[T any](ext runtime.Extent, data []T) (*View[T], error) {
+	info := checkElem[T]()
+	if info.err != nil {
+		return nil, info.err
+	}
+	if err := ext.Validate(); err != nil {
+		return nil, err
+	}
+	if len(data) != ext.Size() {
+		return nil, &LengthError{Extent: ext, Len: len(data)}
+	}
+	src := sourceFor(unsafe.Pointer(unsafe.SliceData(data)), len(data)*info.size, info.size, info.float64)
+	return newView(data, src, rowMajor(ext), info), nil
+}
+
+// MustNew is New for data known to be right; it panics on error.
+func MustNew[T any](ext runtime.Extent, data []T) *View[T] {
+	v, err := New(ext, data)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+func newView[T any](data []T, src *source, g geom, info elemInfo) *View[T] {
+	v := &View[T]{data: data, src: src, g: g, fp: g.footprint(), info: info}
+	v.hostR.Store(^uint64(0))
+	v.hostW.Store(^uint64(0))
+	src.mu.Lock()
+	src.open++
+	src.mu.Unlock()
+	return v
+}
+
+// Extent is the view's extent.
+func (v *View[T]) Extent() runtime.Extent { return v.g.ext }
+
+// Rank is the view's rank.
+func (v *View[T]) Rank() int { return v.g.ext.Rank() }
+
+// String describes the view.
+func (v *View[T]) String() string {
+	var z T
+	return fmt.Sprintf("View[%T]%v", z, v.g.ext)
+}
+
+// Section returns the view of extent ext starting at origin, sharing this view's data.
+func (v *View[T]) Section(origin runtime.Index, ext runtime.Extent) (*View[T], error) {
+	if err := ext.Validate(); err != nil {
+		return nil, err
+	}
+	if ext.Rank() != v.Rank() {
+		return nil, &RangeError{What: fmt.Sprintf("a rank-%d section", ext.Rank()), Extent: v.g.ext}
+	}
+	for d := 0; d < ext.Rank(); d++ {
+		if origin[d] < 0 || origin[d]+ext.Dim(d) > v.g.ext.Dim(d) {
+			return nil, &RangeError{What: fmt.Sprintf("section %v at %v", ext, origin[:ext.Rank()]), Extent: v.g.ext}
+		}
+	}
+	g := v.g
+	g.base = v.g.offset(origin)
+	g.ext = ext
+	s := newView(v.data, v.src, g, v.info)
+	s.readOnly = v.readOnly
+	return s, nil
+}
+
+// Project returns the rank N-1 view at index i of dimension 0 (C++ AMP's view[i]).
+func (v *View[T]) Project(i int) (*View[T], error) {
+	r := v.Rank()
+	if r < 2 {
+		return nil, &RangeError{What: "a projection of a rank-1 view", Extent: v.g.ext}
+	}
+	if i < 0 || i >= v.g.ext.Dim(0) {
+		return nil, &RangeError{What: fmt.Sprintf("projection at %d", i), Extent: v.g.ext}
+	}
+	dims := v.g.ext.Dims()[1:]
+	g := geom{ext: runtime.Ext(dims...), base: v.g.base + i*v.g.st[0], st: [3]int{v.g.st[1], v.g.st[2], 0}}
+	p := newView(v.data, v.src, g, v.info)
+	p.readOnly = v.readOnly
+	return p, nil
+}
+
+func (v *View[T]) index(i runtime.Index) int {
+	e := &v.g.ext
+	for d := 0; d < e.Rank(); d++ {
+		if uint(i[d]) >= uint(e.Dim(d)) {
+			panic(fmt.Sprintf("arrayview: index %v outside extent %v", i[:e.Rank()], *e))
+		}
+	}
+	return v.g.offset(i)
+}
+
+// At returns the element at i, first bringing the host copy up to date if a device holds
+// newer data. It panics if i lies outside the extent, like a slice index.
+func (v *View[T]) At(i runtime.Index) T {
+	if v.hostR.Load() != v.src.version.Load() {
+		v.mustHost(accelerator.Read)
+	}
+	return v.data[v.index(i)]
+}
+
+// Set stores x at i on the host, making the host copy the only valid one for this view's
+// range. It panics if i lies outside the extent or the view is read-only.
+func (v *View[T]) Set(i runtime.Index, x T) {
+	if v.readOnly {
+		panic("arrayview: Set on a read-only view")
+	}
+	if v.hostW.Load() != v.src.version.Load() {
+		v.mustHost(accelerator.ReadWrite)
+	}
+	v.data[v.index(i)] = x
+}
+
+func (v *View[T]) mustHost(acc accelerator.Access) {
+	if err := v.host(acc); err != nil {
+		panic(fmt.Sprintf("arrayview: bringing %v to the host: %v", v, err))
+	}
+}
+
+// host makes the host copy of the view current for access acc and arms the fast path.
+func (v *View[T]) host(acc accelerator.Access) error {
+	s := v.src
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.acquire(nil, acc, v.fp); err != nil {
+		return err
+	}
+	ver := s.version.Load()
+	v.hostR.Store(ver)
+	if acc&accelerator.Write != 0 {
+		v.hostW.Store(ver)
+	}
+	return nil
+}
+
+// Synchronize copies data that a device modified back to the Go slice, for this view's range.
+func (v *View[T]) Synchronize() error { return v.host(accelerator.Read) }
+
+// SynchronizeTo makes accelerator view av hold the current data of this view's range.
+func (v *View[T]) SynchronizeTo(av *accelerator.View) error {
+	v.src.mu.Lock()
+	defer v.src.mu.Unlock()
+	return v.src.acquire(av, accelerator.Read, v.fp)
+}
+
+// Future is the result of an asynchronous operation (C++ AMP completion_future).
+type Future struct {
+	done chan struct{}
+	err  error
+}
+
+// Wait blocks until the operation has finished or ctx is done.
+func (f *Future) Wait(ctx context.Context) error {
+	select {
+	case <-f.done:
+		return f.err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Done reports whether the operation has finished.
+func (f *Future) Done() bool {
+	select {
+	case <-f.done:
+		return true
+	default:
+		return false
+	}
+}
+
+func async(fn func() error) *Future {
+	f := &Future{done: make(chan struct{})}
+	go func() {
+		f.err = fn()
+		close(f.done)
+	}()
+	return f
+}
+
+// SynchronizeAsync starts Synchronize and returns its future.
+func (v *View[T]) SynchronizeAsync() *Future { return async(v.Synchronize) }
+
+// Refresh tells the view that the Go slice was changed directly, behind its back: the host
+// copy becomes the only valid one for this view's range.
+func (v *View[T]) Refresh() { v.src.set(v.fp, hostBit) }
+
+// DiscardData declares the view's current contents meaningless: no device access uploads
+// them and no synchronization copies them back, until the next write makes them valid.
+func (v *View[T]) DiscardData() { v.src.set(v.fp, 0) }
+
+// Data brings the host copy up to date and returns the view's elements as a slice of the
+// underlying data, for views whose elements are contiguous (rank 1, or full rows). Writes
+// through the slice are seen by later kernels, since Data marks the host copy as modified.
+func (v *View[T]) Data() ([]T, error) {
+	if len(v.fp) != 1 {
+		return nil, &RangeError{What: "Data of a non-contiguous section", Extent: v.g.ext}
+	}
+	if err := v.host(accelerator.ReadWrite); err != nil {
+		return nil, err
+	}
+	return v.data[v.fp[0].lo:v.fp[0].hi:v.fp[0].hi], nil
+}
+
+// CopyTo copies the view's elements, row-major, into dst, which must hold exactly
+// Extent().Size() elements.
+func (v *View[T]) CopyTo(dst []T) error {
+	if len(dst) != v.g.ext.Size() {
+		return &LengthError{Extent: v.g.ext, Len: len(dst)}
+	}
+	if err := v.Synchronize(); err != nil {
+		return err
+	}
+	k := 0
+	for _, r := range v.fp {
+		k += copy(dst[k:], v.data[r.lo:r.hi])
+	}
+	return nil
+}
+
+// Close synchronizes what a device modified back to the host (nothing, if it was
+// discarded) and, when no other view of the same data is open, frees its device memory.
+func (v *View[T]) Close() error {
+	s := v.src
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v.closed {
+		return nil
+	}
+	err := s.acquire(nil, accelerator.Read, v.fp)
+	v.closed = true
+	s.open--
+	if rerr := s.release(); err == nil {
+		err = rerr
+	}
+	return err
+}
+
+// ReadOnly returns a read-only view of the same data (C++ AMP array_view<const T>). A
+// kernel field of that type is bound for reading only, so a dispatch never marks it
+// modified and never copies it back; Set on it panics.
+func (v *View[T]) ReadOnly() *ReadView[T] {
+	r := newView(v.data, v.src, v.g, v.info)
+	r.readOnly = true
+	return &ReadView[T]{v: r}
+}
+
+// ArgInfo describes the view as a kernel argument (runtime.Arg).
+func (v *View[T]) ArgInfo() runtime.ArgInfo {
+	acc := accelerator.ReadWrite
+	if v.readOnly {
+		acc = accelerator.Read
+	}
+	return runtime.ArgInfo{Rank: v.Rank(), ElemSize: v.info.size, Access: acc, Home: v.src.home, Float64: v.info.float64}
+}
+
+// BindHost makes the host copy current for a dispatch on the CPU (runtime.Arg).
+func (v *View[T]) BindHost(acc accelerator.Access) error {
+	if v.closed {
+		return fmt.Errorf("%w: %v", ErrClosed, v)
+	}
+	return v.host(acc)
+}
+
+// BindDevice makes av's buffer current for a dispatch and says where the view lies in it
+// (runtime.Arg).
+func (v *View[T]) BindDevice(av *accelerator.View, acc accelerator.Access) (runtime.Binding, error) {
+	if v.closed {
+		return runtime.Binding{}, fmt.Errorf("%w: %v", ErrClosed, v)
+	}
+	if av == nil || av.Accelerator().IsCPU() {
+		return runtime.Binding{}, fmt.Errorf("arrayview: BindDevice needs a Vulkan accelerator view, got %v", av)
+	}
+	s := v.src
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.acquire(av, acc, v.fp); err != nil {
+		return runtime.Binding{}, err
+	}
+	_, l, _ := s.bit(av)
+	es := uint64(s.esize)
+	lo, hi := uint64(v.fp[0].lo), uint64(v.fp[len(v.fp)-1].hi)
+	limit := av.Accelerator().Limits().MaxStorageBufferRange
+	b := runtime.Binding{Buffer: l.buf, Range: uint64(len(s.host)), Base: uint32(v.g.base), Strides: [2]uint32{uint32(v.g.st[0]), uint32(v.g.st[1])}}
+	if b.Range <= uint64(limit) {
+		return b, nil
+	}
+	// Bind the view's own window: an offset that is a multiple of both the element size
+	// and the device's offset alignment.
+	align := av.Accelerator().Limits().MinStorageBufferAlign
+	if align == 0 {
+		align = 1
+	}
+	step := lcm(es, align)
+	b.Offset = lo * es / step * step
+	b.Range = hi*es - b.Offset
+	b.Base = uint32(uint64(v.g.base) - b.Offset/es)
+	if b.Range > uint64(limit) {
+		return runtime.Binding{}, &TooLargeError{Bytes: b.Range, Limit: limit, View: av.String()}
+	}
+	return b, nil
+}
+
+func lcm(a, b uint64) uint64 {
+	x, y := a, b
+	for y != 0 {
+		x, y = y, x%y
+	}
+	return a / x * b
+}
+
+// ReadView is a read-only view (C++ AMP array_view<const T>), made by View.ReadOnly.
+type ReadView[T any] struct{ v *View[T] }
+
+// At returns the element at i (see View.At).
+func (r *ReadView[T]) At(i runtime.Index) T { return r.v.At(i) }
+
+// Extent is the view's extent.
+func (r *ReadView[T]) Extent() runtime.Extent { return r.v.g.ext }
+
+// Synchronize brings the host copy up to date (see View.Synchronize).
+func (r *ReadView[T]) Synchronize() error { return r.v.Synchronize() }
+
+// CopyTo copies the view's elements into dst (see View.CopyTo).
+func (r *ReadView[T]) CopyTo(dst []T) error { return r.v.CopyTo(dst) }
+
+// Close releases the view (see View.Close).
+func (r *ReadView[T]) Close() error { return r.v.Close() }
+
+// ArgInfo describes the view as a read-only kernel argument (runtime.Arg).
+func (r *ReadView[T]) ArgInfo() runtime.ArgInfo { return r.v.ArgInfo() }
+
+// BindHost prepares the host copy for reading (runtime.Arg).
+func (r *ReadView[T]) BindHost(accelerator.Access) error { return r.v.BindHost(accelerator.Read) }
+
+// BindDevice prepares a device copy for reading (runtime.Arg).
+func (r *ReadView[T]) BindDevice(av *accelerator.View, _ accelerator.Access) (runtime.Binding, error) {
+	return r.v.BindDevice(av, accelerator.Read)
+}
