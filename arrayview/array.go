@@ -74,7 +74,9 @@ func Copy[T any](dst, src *View[T]) error {
 }
 
 // CopyAsync starts Copy and returns its future.
-func CopyAsync[T any](dst, src *View[T]) *Future { return async(func() error { return Copy(dst, src) }) }
+func CopyAsync[T any](dst, src *View[T]) *Future {
+	return async(func() error { return Copy(dst, src) })
+}
 
 // CopyFrom copies exactly Extent().Size() elements, row-major, from data into the view.
 func (v *View[T]) CopyFrom(data []T) error {
