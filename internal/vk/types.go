@@ -156,7 +156,7 @@ func APIVersionString(v uint32) string {
 // 10.8.8.6 bits; others follow the Vulkan API encoding).
 func DriverVersionString(vendor, v uint32) string {
 	if vendor == 0x10de {
-		return fmt.Sprintf("%d.%d.%d", v>>22, (v>>14)&0xff, (v>>6)&0xff)
+		return fmt.Sprintf("%d.%d.%02d", v>>22, (v>>14)&0xff, (v>>6)&0xff)
 	}
 	return APIVersionString(v)
 }

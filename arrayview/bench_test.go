@@ -1,0 +1,63 @@
+package arrayview
+
+import (
+	"testing"
+
+	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/runtime"
+	"github.com/stretchr/testify/require"
+)
+
+// BenchmarkSynchronize measures Synchronize of 256 MiB from a plain Go slice, host to
+// device (Refresh, then SynchronizeTo) and device to host (a device write, then
+// Synchronize), on every Vulkan accelerator present.
+func BenchmarkSynchronize(b *testing.B) {
+	const bytes = 256 << 20
+	for _, a := range accelerator.All() {
+		if a.IsCPU() {
+			continue
+		}
+		av, err := a.CreateView(accelerator.Automatic)
+		require.NoError(b, err)
+		data := make([]float32, bytes/4)
+		for i := range data {
+			data[i] = float32(i)
+		}
+		v := MustNew(runtime.Ext(len(data)), data)
+		require.NoError(b, v.SynchronizeTo(av))
+		// Sections that each fit one storage-buffer binding stand in for a kernel's output.
+		var parts []*View[float32]
+		step := int(min(uint64(a.Limits().MaxStorageBufferRange), bytes) / 4)
+		for at := 0; at < len(data); at += step {
+			s, err := v.Section(runtime.Idx(at), runtime.Ext(min(step, len(data)-at)))
+			require.NoError(b, err)
+			parts = append(parts, s)
+		}
+		b.Run(a.Path()+"/host-to-device", func(b *testing.B) {
+			b.SetBytes(bytes)
+			for b.Loop() {
+				v.Refresh()
+				if err := v.SynchronizeTo(av); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(bytes)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+		})
+		b.Run(a.Path()+"/device-to-host", func(b *testing.B) {
+			b.SetBytes(bytes)
+			for b.Loop() {
+				for _, p := range parts {
+					if _, err := p.BindDevice(av, accelerator.ReadWrite); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := v.Synchronize(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(bytes)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
+		})
+		require.NoError(b, v.Close())
+		require.NoError(b, av.Close())
+	}
+}
