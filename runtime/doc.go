@@ -21,9 +21,23 @@
 // their tile's Barrier (tile_barrier); AllMemoryFence, GlobalMemoryFence and
 // TileStaticMemoryFence are the fences without a barrier.
 //
-// ParallelForEach, C++ AMP's parallel_for_each, dispatches a kernel to the
-// GPU or to the goroutine executor; it lives in another file of this
-// package.
+// # ParallelForEach
+//
+// ParallelForEach and ParallelForEachTiled are C++ AMP's parallel_for_each
+// over an Extent and a TiledExtent. They are two functions rather than one
+// taking "any domain", so that the compiler checks that a kernel has the Go
+// body the domain needs (IndexKernel or TiledKernel). A kernel is a struct
+// whose fields are its captures: fields implementing Arg are its data (the
+// arrayview package implements Arg), int32, uint32 and float32 fields are
+// scalars, fields tagged `amp:"-"` are ignored. A kernel that also implements
+// GPUKernel has a GPU body, a Program of SPIR-V compiled from GLSL (package
+// shaders), and runs on Vulkan accelerators; on the CPU accelerator the Go body
+// runs on the goroutine executor. The accelerator view is the one passed, else
+// the one the data lives on, else the default accelerator's (C++ AMP's rule).
+// GPU dispatches are recorded, not waited for: the view submits when the host
+// needs a result. The binding and push-constant convention between the Go
+// kernel and its GLSL body is described in package shaders and in
+// shaders/include/amp.glsl.
 //
 // # Goroutine executor
 //

@@ -1,0 +1,594 @@
+package runtime
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+	"sync"
+	"unsafe"
+
+	"github.com/goamp/goamp/accelerator"
+)
+
+// Dispatch conventions shared with shaders/include/amp.glsl.
+const (
+	// MaxPushConstantBytes is the largest push-constant block a kernel may use: the 128
+	// bytes every Vulkan device supports. The block holds a 16-byte domain, 16 bytes per
+	// data argument and 4 bytes per scalar, rounded up to 16, so a kernel has at most 7
+	// data arguments.
+	MaxPushConstantBytes = 128
+	// GroupSize is the workgroup size (local_size_x) of non-tiled GPU dispatches; the
+	// workgroup grid is linearized and folded into x and y (see ParallelForEach).
+	GroupSize = 64
+)
+
+// More sentinel errors, matched by the error types of ParallelForEach.
+var (
+	// ErrInvalidKernel reports a kernel that ParallelForEach cannot run: not a struct (or
+	// pointer to one), a field of an unsupported type, a nil data argument, no GPU body
+	// where one is needed. It is matched by *KernelError.
+	ErrInvalidKernel = errors.New("goamp/runtime: invalid kernel")
+
+	// ErrAcceleratorMismatch reports a kernel whose data arguments live on different
+	// accelerator views, or on a view other than the one passed to ParallelForEach (C++
+	// AMP raises a runtime_exception for mismatched accelerators). It is matched by
+	// *AcceleratorMismatchError.
+	ErrAcceleratorMismatch = errors.New("goamp/runtime: accelerator mismatch")
+)
+
+// Program is a kernel's GPU body: SPIR-V compiled from GLSL (see package shaders and
+// shaders/include/amp.glsl for the binding and push-constant convention).
+type Program struct {
+	// Name identifies the program in each accelerator's pipeline cache; it must be unique
+	// among the programs of a process (package shaders uses the file's base name).
+	Name string
+	// SPIRV is the compiled module, entry point "main".
+	SPIRV []byte
+	// Rank, when not 0, is the rank of the compute domain the GLSL body is written for
+	// (ampIndex2, ampGlobal2, ...); ParallelForEach rejects a domain of another rank on
+	// every accelerator, like C++ AMP rejects a kernel whose index<N> does not match.
+	Rank int
+}
+
+// GPUKernel is a kernel with a GPU body. ParallelForEach needs it on Vulkan
+// accelerators; the CPU runs the Go body (IndexKernel or TiledKernel) instead.
+type GPUKernel interface {
+	Program() *Program
+}
+
+// SharedMemoryKernel is implemented by tiled kernels that declare how many bytes of
+// shared (tile_static) memory their GPU body uses for a tile of the given dimensions
+// (C++ order, dimension 0 first, missing dimensions 1). ParallelForEachTiled checks the
+// number against the device's maxComputeSharedMemorySize.
+type SharedMemoryKernel interface {
+	SharedBytes(tile [3]int) int
+}
+
+// KernelError reports a kernel that cannot be run, naming its type and, where the
+// problem is a field, the field and its type. It matches ErrInvalidKernel and unwraps to
+// Err.
+type KernelError struct {
+	// Kernel is the kernel's Go type, e.g. "main.TileAverage".
+	Kernel string
+	// Field and FieldType name the offending field, or are empty.
+	Field, FieldType string
+	// Reason says what is wrong.
+	Reason string
+	// Err is the underlying cause, if any.
+	Err error
+}
+
+// Error implements error.
+func (e *KernelError) Error() string {
+	var b strings.Builder
+	b.WriteString("goamp/runtime: invalid kernel ")
+	b.WriteString(e.Kernel)
+	if e.Field != "" {
+		fmt.Fprintf(&b, ": field %s (%s)", e.Field, e.FieldType)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Reason)
+	if e.Err != nil {
+		b.WriteString(": ")
+		b.WriteString(e.Err.Error())
+	}
+	return b.String()
+}
+
+// Is reports whether target is ErrInvalidKernel.
+func (e *KernelError) Is(target error) bool { return target == ErrInvalidKernel }
+
+// Unwrap returns the underlying cause, if any.
+func (e *KernelError) Unwrap() error { return e.Err }
+
+// AcceleratorMismatchError reports a data argument whose home view differs from the view
+// the kernel must run on. It matches ErrAcceleratorMismatch.
+type AcceleratorMismatchError struct {
+	// Kernel is the kernel's Go type.
+	Kernel string
+	// Want is the view chosen first, and WantFrom where it came from: "the view passed
+	// to ParallelForEach" or "field NAME".
+	Want     *accelerator.View
+	WantFrom string
+	// Field is the field whose data lives on Got.
+	Field string
+	Got   *accelerator.View
+}
+
+// Error implements error.
+func (e *AcceleratorMismatchError) Error() string {
+	return fmt.Sprintf("goamp/runtime: accelerator mismatch in kernel %s: %s is on %s, but field %s lives on %s",
+		e.Kernel, e.WantFrom, e.Want, e.Field, e.Got)
+}
+
+// Is reports whether target is ErrAcceleratorMismatch.
+func (e *AcceleratorMismatchError) Is(target error) bool { return target == ErrAcceleratorMismatch }
+
+// ParallelForEach runs kernel once for every index of domain, like C++ AMP's
+// parallel_for_each(view, extent, kernel). It is ParallelForEachContext with
+// context.Background().
+func ParallelForEach(view *accelerator.View, domain Extent, kernel IndexKernel) error {
+	return ParallelForEachContext(context.Background(), view, domain, kernel)
+}
+
+// ParallelForEachTiled runs kernel once for every thread of every tile of domain, like
+// C++ AMP's parallel_for_each(view, tiled_extent, kernel). It is
+// ParallelForEachTiledContext with context.Background().
+func ParallelForEachTiled(view *accelerator.View, domain TiledExtent, kernel TiledKernel) error {
+	return ParallelForEachTiledContext(context.Background(), view, domain, kernel)
+}
+
+// ParallelForEachContext runs a non-tiled kernel over domain.
+//
+// A kernel is a Go struct (or a non-nil pointer to one) whose fields are its captures:
+//   - fields whose type implements Arg are its data arguments: the n-th such field is
+//     storage-buffer binding n of the GPU body, and its ArgInfo().Access is how the
+//     kernel uses it;
+//   - fields of kind int32, uint32 or float32 (exported or not) are scalars, passed to
+//     the GPU body in push constants after the views, 4 bytes each, in field order;
+//   - fields tagged `amp:"-"` are ignored, and the fields of an embedded struct (that is
+//     not itself an Arg) count as the kernel's own, in place;
+//   - any other field is an error (*KernelError). The reflected layout is cached per type.
+//
+// The accelerator view is view when it is not nil, else the view the data arguments
+// live on (ArgInfo().Home; all must agree), else the default view of
+// accelerator.Default(). A data argument that lives on another view is an
+// *AcceleratorMismatchError.
+//
+// On the CPU accelerator every argument is bound with BindHost and RunCPU runs the Go
+// body. On a Vulkan accelerator the kernel must also implement GPUKernel: every argument
+// is bound with BindDevice and the dispatch is recorded on the view's command stream,
+// without waiting (the view submits when the host needs data, on Flush or Wait, or at
+// once in Immediate mode). The domain is linearized: workgroups of GroupSize threads,
+// the workgroup grid folded into x (up to maxComputeWorkGroupCount[0]) and y, and the
+// GPU body recomputes and bounds-checks the linear index (ampIndex1/2/3 in amp.glsl).
+//
+// Errors are typed and name the values involved: *ComputeDomainError (an invalid extent,
+// a rank other than the Program's, a device limit), *KernelError,
+// *AcceleratorMismatchError, *accelerator.FeatureError (float64 data on a device
+// without it), and on the CPU the executor's errors and ctx.Err().
+func ParallelForEachContext(ctx context.Context, view *accelerator.View, domain Extent, kernel IndexKernel) error {
+	if isNil(kernel) {
+		return ErrNilKernel
+	}
+	if err := domain.Validate(); err != nil {
+		reason := err.Error()
+		if ee, ok := err.(*ExtentError); ok {
+			reason = fmt.Sprintf("extent %s: %s", domain, ee.Reason)
+		}
+		return &ComputeDomainError{Extent: domain, Reason: reason, Dim: -1, Err: err}
+	}
+	return run(ctx, view, domain, Extent{}, kernel)
+}
+
+// ParallelForEachTiledContext runs a tiled kernel over domain. Kernels, views and
+// errors are as for ParallelForEachContext; the CPU runs RunTiledCPU. On a Vulkan
+// accelerator a tile is a workgroup: for a domain of rank r, Vulkan's x axis is
+// dimension r-1 (the fastest), y is r-2 and z is r-3, and the tile dimensions are the
+// specialization constants 0, 1, 2 (local_size_x_id, _y_id, _z_id). Besides C++ AMP's
+// rules (TiledExtent.Validate) the tile must fit the device's maxComputeWorkGroupSize
+// and maxComputeWorkGroupInvocations, the tile counts its maxComputeWorkGroupCount, and
+// a SharedMemoryKernel's shared bytes its maxComputeSharedMemorySize.
+func ParallelForEachTiledContext(ctx context.Context, view *accelerator.View, domain TiledExtent, kernel TiledKernel) error {
+	if isNil(kernel) {
+		return ErrNilKernel
+	}
+	if err := domain.Validate(); err != nil {
+		return err
+	}
+	return run(ctx, view, domain.Extent, domain.Tile, kernel)
+}
+
+// isNil reports whether k is nil or a nil pointer, map, func, ... in an interface.
+func isNil(k any) bool {
+	if k == nil {
+		return true
+	}
+	v := reflect.ValueOf(k)
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Func, reflect.Slice, reflect.Chan, reflect.Interface:
+		return v.IsNil()
+	}
+	return false
+}
+
+var argType = reflect.TypeFor[Arg]()
+
+// argField is a data argument field of a kernel type.
+type argField struct {
+	name    string
+	typ     reflect.Type
+	offset  uintptr
+	addr    bool // the field's pointer implements Arg, its value does not
+	nilable bool // the field's kind can be nil (pointer, interface, ...)
+}
+
+// kernelLayout is the reflected layout of a kernel type.
+type kernelLayout struct {
+	name     string
+	args     []argField
+	scalars  []uintptr // offsets of the 4-byte scalar fields
+	pushSize int       // bytes of push constants, rounded up to 16
+	err      error     // why the type is not a valid kernel
+}
+
+var layouts sync.Map // reflect.Type -> *kernelLayout
+
+// layoutOf returns the cached layout of kernel type t (the kernel's dynamic type).
+func layoutOf(t reflect.Type) *kernelLayout {
+	if l, ok := layouts.Load(t); ok {
+		return l.(*kernelLayout)
+	}
+	l, _ := layouts.LoadOrStore(t, buildLayout(t))
+	return l.(*kernelLayout)
+}
+
+func buildLayout(t reflect.Type) *kernelLayout {
+	l := &kernelLayout{name: t.String()}
+	st := t
+	if st.Kind() == reflect.Pointer {
+		st = st.Elem()
+	}
+	if st.Kind() != reflect.Struct {
+		l.err = &KernelError{Kernel: l.name,
+			Reason: fmt.Sprintf("a kernel must be a struct or a pointer to one (its fields are its captures), not a %s", t.Kind())}
+		return l
+	}
+	if err := l.addFields(st, 0, ""); err != nil {
+		l.err = err
+		return l
+	}
+	size := 16 + 16*len(l.args) + 4*len(l.scalars)
+	l.pushSize = (size + 15) &^ 15
+	return l
+}
+
+// addFields adds the fields of struct type st, at offset base in the kernel, to the
+// layout; embedded structs that are not Args contribute their fields in place.
+func (l *kernelLayout) addFields(st reflect.Type, base uintptr, prefix string) error {
+	for i := range st.NumField() {
+		f := st.Field(i)
+		if f.Tag.Get("amp") == "-" {
+			continue
+		}
+		name, off := prefix+f.Name, base+f.Offset
+		switch {
+		case f.Type.Implements(argType):
+			k := f.Type.Kind()
+			nilable := k == reflect.Pointer || k == reflect.Interface || k == reflect.Map || k == reflect.Slice ||
+				k == reflect.Func || k == reflect.Chan
+			l.args = append(l.args, argField{name: name, typ: f.Type, offset: off, nilable: nilable})
+		case reflect.PointerTo(f.Type).Implements(argType):
+			l.args = append(l.args, argField{name: name, typ: f.Type, offset: off, addr: true})
+		case f.Anonymous && f.Type.Kind() == reflect.Struct:
+			if err := l.addFields(f.Type, off, name+"."); err != nil {
+				return err
+			}
+		default:
+			switch f.Type.Kind() {
+			case reflect.Int32, reflect.Uint32, reflect.Float32:
+				l.scalars = append(l.scalars, off)
+			default:
+				return &KernelError{Kernel: l.name, Field: name, FieldType: f.Type.String(),
+					Reason: "a kernel field must implement runtime.Arg, be an int32, uint32 or float32 scalar, " +
+						"be an embedded struct of such fields, or be tagged `amp:\"-\"`"}
+			}
+		}
+	}
+	return nil
+}
+
+// dispatchScratch is reused from call to call. push is a separate allocation: cgo's
+// pointer check rejects memory passed to C that shares an object with Go pointers.
+type dispatchScratch struct {
+	args  []Arg
+	infos []ArgInfo
+	vargs []accelerator.Arg
+	push  []byte
+}
+
+var scratchPool = sync.Pool{New: func() any {
+	return &dispatchScratch{push: make([]byte, MaxPushConstantBytes)}
+}}
+
+func (s *dispatchScratch) release() {
+	clear(s.args)
+	clear(s.infos)
+	clear(s.vargs)
+	s.args, s.infos, s.vargs = s.args[:0], s.infos[:0], s.vargs[:0]
+	scratchPool.Put(s)
+}
+
+// run is the common body of the ParallelForEach functions; tile has rank 0 for a
+// non-tiled domain. The domain is already valid by C++ AMP's rules.
+func run(ctx context.Context, view *accelerator.View, ext, tile Extent, kernel any) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	kv := reflect.ValueOf(kernel)
+	l := layoutOf(kv.Type())
+	if l.err != nil {
+		return l.err
+	}
+	// base points to the kernel struct: the pointer passed, or an addressable copy.
+	var base unsafe.Pointer
+	if kv.Kind() == reflect.Pointer {
+		base = kv.UnsafePointer()
+	} else {
+		c := reflect.New(kv.Type())
+		c.Elem().Set(kv)
+		base = c.UnsafePointer()
+	}
+
+	s := scratchPool.Get().(*dispatchScratch)
+	defer s.release()
+	for _, f := range l.args {
+		p := reflect.NewAt(f.typ, unsafe.Add(base, f.offset))
+		var a Arg
+		if f.addr {
+			a = p.Interface().(Arg)
+		} else {
+			e := p.Elem()
+			if f.nilable && e.IsNil() {
+				return &KernelError{Kernel: l.name, Field: f.name, FieldType: f.typ.String(), Reason: "data argument is nil"}
+			}
+			a = e.Interface().(Arg)
+			if isNil(a) {
+				return &KernelError{Kernel: l.name, Field: f.name, FieldType: f.typ.String(), Reason: "data argument is nil"}
+			}
+		}
+		info := a.ArgInfo()
+		if info.Access&ReadWrite == 0 || info.Access&^ReadWrite != 0 {
+			return &KernelError{Kernel: l.name, Field: f.name, FieldType: f.typ.String(),
+				Reason: fmt.Sprintf("ArgInfo().Access is %d; it must be Read, Write or ReadWrite", info.Access)}
+		}
+		s.args = append(s.args, a)
+		s.infos = append(s.infos, info)
+	}
+
+	prog, gpuErr := program(kernel, l)
+	if prog != nil && prog.Rank != 0 && prog.Rank != ext.rank {
+		return &ComputeDomainError{Extent: ext, Tile: tile, Dim: -1, Limit: prog.Rank, Value: ext.rank,
+			Reason: fmt.Sprintf("kernel %s: program %s is written for rank %d, the domain %s has rank %d",
+				l.name, prog.Name, prog.Rank, ext, ext.rank)}
+	}
+	if prog != nil && l.pushSize > MaxPushConstantBytes {
+		return &KernelError{Kernel: l.name, Reason: fmt.Sprintf(
+			"%d data arguments and %d scalars need %d bytes of push constants; the portable limit is %d",
+			len(l.args), len(l.scalars), l.pushSize, MaxPushConstantBytes)}
+	}
+
+	view, err := chooseView(view, l, s)
+	if err != nil {
+		return err
+	}
+	acc := view.Accelerator()
+	if tile.rank != 0 {
+		if err := checkTileLimits(acc.Limits(), ext, tile, kernel, l.name); err != nil {
+			return err
+		}
+	}
+
+	if acc.IsCPU() {
+		for i, a := range s.args {
+			if err := a.BindHost(s.infos[i].Access); err != nil {
+				return fmt.Errorf("goamp/runtime: kernel %s: field %s: %w", l.name, l.args[i].name, err)
+			}
+		}
+		if tile.rank == 0 {
+			return RunCPU(ctx, ext, kernel.(IndexKernel))
+		}
+		return RunTiledCPU(ctx, TiledExtent{Extent: ext, Tile: tile}, kernel.(TiledKernel))
+	}
+
+	if gpuErr != nil {
+		return gpuErr
+	}
+	lim := acc.Limits()
+	if uint32(l.pushSize) > lim.MaxPushConstantsSize {
+		return &KernelError{Kernel: l.name, Reason: fmt.Sprintf(
+			"%d bytes of push constants exceed maxPushConstantsSize %d of %s", l.pushSize, lim.MaxPushConstantsSize, acc.Path())}
+	}
+	for i, info := range s.infos {
+		if info.Float64 && !acc.SupportsDoublePrecision() {
+			return &accelerator.FeatureError{Accelerator: acc.Path(),
+				Feature: fmt.Sprintf("double precision (float64 data in field %s of kernel %s)", l.args[i].name, l.name)}
+		}
+	}
+
+	spec, groups, err := grid(lim, ext, tile)
+	if err != nil {
+		return err
+	}
+
+	// Push constants: the domain, one AmpView per argument, then the scalars.
+	push := s.push[:l.pushSize]
+	clear(push)
+	dims := [3]int{1, 1, 1}
+	copy(dims[:], ext.d[:ext.rank])
+	le := binary.LittleEndian
+	le.PutUint32(push[0:], uint32(dims[0]))
+	le.PutUint32(push[4:], uint32(dims[1]))
+	le.PutUint32(push[8:], uint32(dims[2]))
+	le.PutUint32(push[12:], uint32(ext.Size()))
+
+	for i, a := range s.args {
+		b, err := a.BindDevice(view, s.infos[i].Access)
+		if err != nil {
+			return fmt.Errorf("goamp/runtime: kernel %s: field %s: %w", l.name, l.args[i].name, err)
+		}
+		if b.Buffer == nil {
+			return &KernelError{Kernel: l.name, Field: l.args[i].name, FieldType: l.args[i].typ.String(),
+				Reason: "BindDevice returned no buffer"}
+		}
+		if b.Range > uint64(lim.MaxStorageBufferRange) {
+			return &accelerator.FeatureError{Accelerator: acc.Path(), Feature: fmt.Sprintf(
+				"a storage buffer range of %d bytes (field %s of kernel %s; maxStorageBufferRange is %d)",
+				b.Range, l.args[i].name, l.name, lim.MaxStorageBufferRange)}
+		}
+		o := 16 + 16*i
+		le.PutUint32(push[o:], b.Base)
+		le.PutUint32(push[o+4:], b.Strides[0])
+		le.PutUint32(push[o+8:], b.Strides[1])
+		s.vargs = append(s.vargs, accelerator.Arg{Buffer: b.Buffer, Offset: b.Offset, Range: b.Range, Access: s.infos[i].Access})
+	}
+	o := 16 + 16*len(l.args)
+	for _, off := range l.scalars {
+		le.PutUint32(push[o:], *(*uint32)(unsafe.Add(base, off)))
+		o += 4
+	}
+
+	pipe, err := acc.Pipeline(accelerator.PipelineKey{Program: prog.Name, Spec: spec}, prog.SPIRV, len(l.args), l.pushSize)
+	if err != nil {
+		return fmt.Errorf("goamp/runtime: kernel %s: %w", l.name, err)
+	}
+	if pipe.Bindings() != len(l.args) {
+		return &KernelError{Kernel: l.name, Reason: fmt.Sprintf(
+			"program %s was first used with %d data arguments, this kernel has %d; program names must be unique",
+			prog.Name, pipe.Bindings(), len(l.args))}
+	}
+	if err := view.Dispatch(pipe, s.vargs, push, groups); err != nil {
+		return fmt.Errorf("goamp/runtime: kernel %s: %w", l.name, err)
+	}
+	return nil
+}
+
+// program returns the kernel's GPU body, or nil and the error to report if a GPU
+// needs it.
+func program(kernel any, l *kernelLayout) (*Program, error) {
+	g, ok := kernel.(GPUKernel)
+	if !ok {
+		return nil, &KernelError{Kernel: l.name, Reason: "it has no GPU body (it does not implement runtime.GPUKernel), " +
+			"so it runs only on the CPU accelerator", Err: accelerator.ErrUnsupportedFeature}
+	}
+	p := g.Program()
+	if p == nil || len(p.SPIRV) == 0 || p.Name == "" {
+		return nil, &KernelError{Kernel: l.name, Reason: "Program() returned no program (nil, no name or no SPIR-V)"}
+	}
+	return p, nil
+}
+
+// chooseView applies C++ AMP's rule: the view passed, else the one the arguments live
+// on (all must agree), else the default accelerator's default view.
+func chooseView(view *accelerator.View, l *kernelLayout, s *dispatchScratch) (*accelerator.View, error) {
+	from := "the view passed to ParallelForEach"
+	for i, info := range s.infos {
+		if info.Home == nil {
+			continue
+		}
+		if view == nil {
+			view, from = info.Home, "field "+l.args[i].name
+			continue
+		}
+		if info.Home != view {
+			return nil, &AcceleratorMismatchError{Kernel: l.name, Want: view, WantFrom: from, Field: l.args[i].name, Got: info.Home}
+		}
+	}
+	if view != nil {
+		return view, nil
+	}
+	acc, err := accelerator.Default()
+	if err != nil {
+		return nil, err
+	}
+	return acc.DefaultView()
+}
+
+// checkTileLimits checks a valid tiled domain against the device's limits, on every
+// accelerator (the CPU's limits are C++ AMP's own, so only shared memory can fail there).
+func checkTileLimits(lim accelerator.Limits, ext, tile Extent, kernel any, name string) error {
+	bad := func(dim, limit, value int, format string, args ...any) error {
+		return &ComputeDomainError{Extent: ext, Tile: tile, Dim: dim, Limit: limit, Value: value,
+			Reason: fmt.Sprintf(format, args...)}
+	}
+	r := ext.rank
+	td := formatTimes(tile.Dims())
+	for axis := range r {
+		d := r - 1 - axis
+		if t := tile.d[d]; uint64(t) > uint64(lim.MaxWorkgroupSize[axis]) {
+			return bad(d, int(lim.MaxWorkgroupSize[axis]), t,
+				"tile %s has dimension %d = %d; the device's maxComputeWorkGroupSize[%d] is %d",
+				td, d, t, axis, lim.MaxWorkgroupSize[axis])
+		}
+	}
+	if n := tile.Size(); uint64(n) > uint64(lim.MaxWorkgroupInvocations) {
+		return bad(-1, int(lim.MaxWorkgroupInvocations), n,
+			"tile %s has %d threads; the device's maxComputeWorkGroupInvocations is %d", td, n, lim.MaxWorkgroupInvocations)
+	}
+	for axis := range r {
+		d := r - 1 - axis
+		if c := ext.d[d] / tile.d[d]; uint64(c) > uint64(lim.MaxWorkgroupCount[axis]) {
+			return bad(d, int(lim.MaxWorkgroupCount[axis]), c,
+				"domain %s tiled %s has %d tiles in dimension %d; the device's maxComputeWorkGroupCount[%d] is %d",
+				ext, td, c, d, axis, lim.MaxWorkgroupCount[axis])
+		}
+	}
+	if sk, ok := kernel.(SharedMemoryKernel); ok {
+		t3 := [3]int{1, 1, 1}
+		copy(t3[:], tile.d[:r])
+		if n := sk.SharedBytes(t3); n < 0 || uint64(n) > uint64(lim.MaxSharedMemory) {
+			return bad(-1, int(lim.MaxSharedMemory), n,
+				"kernel %s uses %d bytes of shared memory for tile %s; the device's maxComputeSharedMemorySize is %d",
+				name, n, td, lim.MaxSharedMemory)
+		}
+	}
+	return nil
+}
+
+// grid returns the specialization constants (workgroup size x, y, z) and the workgroup
+// counts of a GPU dispatch.
+func grid(lim accelerator.Limits, ext, tile Extent) (spec [4]uint32, groups [3]uint32, err error) {
+	if tile.rank != 0 {
+		spec = [4]uint32{1, 1, 1, 0}
+		groups = [3]uint32{1, 1, 1}
+		r := ext.rank
+		for axis := range r {
+			d := r - 1 - axis
+			spec[axis] = uint32(tile.d[d])
+			groups[axis] = uint32(ext.d[d] / tile.d[d])
+		}
+		return spec, groups, nil
+	}
+	spec = [4]uint32{GroupSize, 1, 1, 0}
+	n := uint64(ext.Size())
+	if n > math.MaxUint32 {
+		return spec, groups, &ComputeDomainError{Extent: ext, Dim: -1, Limit: math.MaxUint32, Value: int(n),
+			Reason: fmt.Sprintf("extent %s has %d points; a GPU dispatch handles at most %d", ext, n, uint64(math.MaxUint32))}
+	}
+	total := (n + GroupSize - 1) / GroupSize
+	gx := min(total, uint64(lim.MaxWorkgroupCount[0]))
+	gy := (total + gx - 1) / gx
+	if gy > uint64(lim.MaxWorkgroupCount[1]) {
+		return spec, groups, &ComputeDomainError{Extent: ext, Dim: -1, Limit: int(lim.MaxWorkgroupCount[1]), Value: int(gy),
+			Reason: fmt.Sprintf("extent %s needs %d workgroups of %d; folded into %d x %d, which exceeds maxComputeWorkGroupCount[1] %d",
+				ext, total, GroupSize, gx, gy, lim.MaxWorkgroupCount[1])}
+	}
+	return spec, [3]uint32{uint32(gx), uint32(gy), 1}, nil
+}

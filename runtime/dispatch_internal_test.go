@@ -1,0 +1,106 @@
+package runtime
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/goamp/goamp/accelerator"
+)
+
+// TestDeviceLimits checks the device-limit rules against limits smaller than C++ AMP's,
+// which no device present here has (every Vulkan device allows tiles of 1024 threads).
+func TestDeviceLimits(t *testing.T) {
+	small := accelerator.Limits{
+		MaxWorkgroupInvocations: 256,
+		MaxWorkgroupSize:        [3]uint32{128, 64, 16},
+		MaxWorkgroupCount:       [3]uint32{100, 10, 5},
+		MaxSharedMemory:         16384,
+	}
+	tests := []struct {
+		name              string
+		te                TiledExtent
+		dim, limit, value int
+		msg               string
+	}{
+		{"x size", Ext(512).Tile(256), 0, 128, 256, "tile 256 has dimension 0 = 256; the device's maxComputeWorkGroupSize[0] is 128"},
+		{"y size", Ext(128, 2).Tile(128, 2), 0, 64, 128, "maxComputeWorkGroupSize[1] is 64"},
+		{"z size", Ext(32, 1, 1).Tile(32, 1, 1), 0, 16, 32, "maxComputeWorkGroupSize[2] is 16"},
+		{"invocations", Ext(16, 32).Tile(16, 32), -1, 256, 512, "tile 16x32 has 512 threads; the device's maxComputeWorkGroupInvocations is 256"},
+		{"x count", Ext(101).Tile(1), 0, 100, 101, "has 101 tiles in dimension 0; the device's maxComputeWorkGroupCount[0] is 100"},
+		{"y count", Ext(11, 1).Tile(1, 1), 0, 10, 11, "maxComputeWorkGroupCount[1] is 10"},
+		{"z count", Ext(6, 1, 1).Tile(1, 1, 1), 0, 5, 6, "maxComputeWorkGroupCount[2] is 5"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.NoError(t, tt.te.Validate())
+			err := checkTileLimits(small, tt.te.Extent, tt.te.Tile, nil, "k")
+			require.ErrorIs(t, err, ErrInvalidComputeDomain)
+			var ce *ComputeDomainError
+			require.True(t, errors.As(err, &ce))
+			assert.Equal(t, tt.dim, ce.Dim)
+			assert.Equal(t, tt.limit, ce.Limit)
+			assert.Equal(t, tt.value, ce.Value)
+			assert.Contains(t, err.Error(), tt.msg)
+		})
+	}
+	assert.NoError(t, checkTileLimits(small, Ext(100, 64), Ext(10, 16), nil, "k"))
+}
+
+// TestGrid checks the mapping of domains to workgroups.
+func TestGrid(t *testing.T) {
+	lim := accelerator.Limits{MaxWorkgroupCount: [3]uint32{65535, 65535, 65535}}
+	spec, groups, err := grid(lim, Ext(128, 8, 4), Ext(64, 4, 2))
+	require.NoError(t, err)
+	assert.Equal(t, [4]uint32{2, 4, 64, 0}, spec, "x is the last dimension")
+	assert.Equal(t, [3]uint32{2, 2, 2}, groups)
+	spec, groups, err = grid(lim, Ext(6, 4), Ext(3, 2))
+	require.NoError(t, err)
+	assert.Equal(t, [4]uint32{2, 3, 1, 0}, spec)
+	assert.Equal(t, [3]uint32{2, 2, 1}, groups)
+
+	spec, groups, err = grid(lim, Ext(64*70000+3), Extent{})
+	require.NoError(t, err)
+	assert.Equal(t, [4]uint32{GroupSize, 1, 1, 0}, spec)
+	assert.Equal(t, [3]uint32{65535, 2, 1}, groups, "70001 groups folded")
+	_, groups, err = grid(lim, Ext(3, 5), Extent{})
+	require.NoError(t, err)
+	assert.Equal(t, [3]uint32{1, 1, 1}, groups)
+
+	tiny := accelerator.Limits{MaxWorkgroupCount: [3]uint32{10, 3, 1}}
+	_, groups, err = grid(tiny, Ext(64*30), Extent{})
+	require.NoError(t, err)
+	assert.Equal(t, [3]uint32{10, 3, 1}, groups)
+	_, _, err = grid(tiny, Ext(64*30+1), Extent{})
+	require.ErrorIs(t, err, ErrInvalidComputeDomain)
+	assert.ErrorContains(t, err, "needs 31 workgroups of 64; folded into 10 x 4, which exceeds maxComputeWorkGroupCount[1] 3")
+}
+
+// TestLayout checks the reflected layout of kernel types.
+func TestLayout(t *testing.T) {
+	type inner struct {
+		B float32
+		C Arg
+	}
+	type k struct {
+		A Arg
+		x int32
+		inner
+		D uint32
+		E []int `amp:"-"`
+	}
+	_ = k{}.x // read only through reflection
+	l := layoutOf(typeOf[k]())
+	require.NoError(t, l.err)
+	require.Len(t, l.args, 2)
+	assert.Equal(t, "A", l.args[0].name)
+	assert.Equal(t, "inner.C", l.args[1].name)
+	assert.Len(t, l.scalars, 3)
+	assert.Equal(t, 16+2*16+3*4+4, l.pushSize)
+	assert.Same(t, l, layoutOf(typeOf[*k]().Elem()), "cached")
+}
+
+func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
