@@ -16,6 +16,8 @@ type Buffer struct {
 	size uint64
 	// lastUse is the sequence number of the last batch of the view that used the buffer.
 	lastUse uint64
+	// readEpoch and writeEpoch are the view's barrier epochs of the last read and write.
+	readEpoch, writeEpoch uint64
 }
 
 // Size is the buffer's size in bytes.
@@ -49,7 +51,7 @@ func (v *View) Alloc(size uint64) (*Buffer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("accelerator %s: %w", v.acc.path, err)
 	}
-	return &Buffer{view: v, vb: vb, size: size}, nil
+	return &Buffer{view: v, vb: vb, size: size, readEpoch: ^uint64(0), writeEpoch: ^uint64(0)}, nil
 }
 
 // Free releases the buffer once the device no longer uses it.
@@ -63,8 +65,6 @@ func (b *Buffer) Free() error {
 	var err error
 	if !v.closed {
 		err = v.waitSeq(context.Background(), b.lastUse)
-		delete(v.reads, b)
-		delete(v.writes, b)
 	}
 	b.vb.Free()
 	b.vb = nil
@@ -222,27 +222,26 @@ func (v *View) recordCopy(src *vk.Buffer, srcOff uint64, dst *vk.Buffer, dstOff,
 }
 
 // hazard reports whether using b with access acc must wait for earlier commands of the
-// batch: a read after a write, or a write after a read or write; v.mu is held.
+// view: a read after a write, or a write after a read or write, since the last barrier;
+// v.mu is held. Buffers remember the barrier epoch in which they were last read and
+// written, so the check allocates nothing.
 func (v *View) hazard(b *Buffer, acc Access) bool {
-	_, w := v.writes[b]
+	w := b.writeEpoch == v.epoch
 	if acc&Write != 0 {
-		_, r := v.reads[b]
-		return w || r
+		return w || b.readEpoch == v.epoch
 	}
 	return w
 }
 
-func (v *View) clearHazards() {
-	clear(v.reads)
-	clear(v.writes)
-}
+// clearHazards starts a new barrier epoch: nothing recorded before it is a hazard.
+func (v *View) clearHazards() { v.epoch++ }
 
 func (v *View) track(b *Buffer, acc Access) {
 	if acc&Read != 0 {
-		v.reads[b] = struct{}{}
+		b.readEpoch = v.epoch
 	}
 	if acc&Write != 0 {
-		v.writes[b] = struct{}{}
+		b.writeEpoch = v.epoch
 	}
 	b.lastUse = v.seq
 }

@@ -51,8 +51,7 @@ type View struct {
 	stream  *vk.Stream
 	seq     uint64 // sequence number of the batch being recorded
 	batches []seqBatch
-	reads   map[*Buffer]struct{} // used since the last barrier
-	writes  map[*Buffer]struct{}
+	epoch   uint64 // barrier epoch: bumped by every barrier recorded (see hazard)
 	binds   []vk.Binding
 	staging [2]staging
 
@@ -148,8 +147,6 @@ func (a *Accelerator) CreateView(mode QueuingMode) (*View, error) {
 	if err != nil {
 		return nil, fmt.Errorf("accelerator %s: %w", a.path, err)
 	}
-	v.reads = map[*Buffer]struct{}{}
-	v.writes = map[*Buffer]struct{}{}
 	return v, nil
 }
 

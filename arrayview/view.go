@@ -78,6 +78,14 @@ type View[T any] struct {
 	hostR, hostW atomic.Uint64
 	closed       bool
 	readOnly     bool
+	// bound caches the last device binding: while the source's version is unchanged, the
+	// same binding needs no coherence work (guarded by src.mu).
+	bound struct {
+		av  *accelerator.View
+		acc accelerator.Access
+		ver uint64
+		b   runtime.Binding
+	}
 }
 
 // New wraps data, laid out row-major, in a view of extent ext. The slice's length must equal
@@ -359,9 +367,22 @@ func (v *View[T]) BindDevice(av *accelerator.View, acc accelerator.Access) (runt
 	s := v.src
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if c := &v.bound; c.av == av && c.acc == acc && c.ver == s.version.Load() {
+		return c.b, nil
+	}
 	if err := s.acquire(av, acc, v.fp); err != nil {
 		return runtime.Binding{}, err
 	}
+	b, err := v.binding(av)
+	if err == nil {
+		v.bound.av, v.bound.acc, v.bound.ver, v.bound.b = av, acc, s.version.Load(), b
+	}
+	return b, err
+}
+
+// binding says where the view lies in av's buffer; v.src.mu is held.
+func (v *View[T]) binding(av *accelerator.View) (runtime.Binding, error) {
+	s := v.src
 	_, l, _ := s.bit(av)
 	es := uint64(s.esize)
 	lo, hi := uint64(v.fp[0].lo), uint64(v.fp[len(v.fp)-1].hi)

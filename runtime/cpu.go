@@ -59,6 +59,9 @@ func (f *firstError) get() error {
 	return f.err
 }
 
+// minChunk is the fewest points RunCPU gives one worker.
+const minChunk = 2048
+
 // RunCPU runs k.Each for every index of domain on the CPU. The index space
 // is split into contiguous row-major chunks handed out to GOMAXPROCS worker
 // goroutines. It returns the *ExtentError of an invalid domain, a
@@ -78,7 +81,9 @@ func RunCPU(ctx context.Context, domain Extent, k IndexKernel) error {
 		return err
 	}
 	n := domain.Size()
-	workers := min(goruntime.GOMAXPROCS(0), n)
+	// Small domains are not worth waking every core for: each worker gets at least
+	// minChunk points.
+	workers := min(goruntime.GOMAXPROCS(0), (n+minChunk-1)/minChunk)
 	chunk := max(1, (n+workers*chunksPerWorker-1)/(workers*chunksPerWorker))
 	chunks := (n + chunk - 1) / chunk
 

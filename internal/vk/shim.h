@@ -112,8 +112,13 @@ VkResult amp_queue_idle(AmpDevice *d, VkQueue q);
 // The fast path: one cgo call records barrier (optional), bind, push descriptors, push constants and dispatch.
 void amp_cmd_dispatch(AmpDevice *d, VkCommandBuffer cb, VkPipeline pipe, VkPipelineLayout layout,
 	uint32_t nbuf, const uint64_t *bufs, const uint64_t *offs, const uint64_t *ranges,
-	const void *push, uint32_t pushSize, uint32_t gx, uint32_t gy, uint32_t gz, int barrier,
+	const void *push, uint32_t pushSize, uint32_t gx, uint32_t gy, uint32_t gz, int flags,
 	VkQueryPool qp, int32_t query);
+
+// amp_cmd_dispatch flags.
+#define AMP_BARRIER 1
+#define AMP_BIND_PIPELINE 2
+#define AMP_PUSH_DESCRIPTORS 4
 void amp_cmd_barrier(AmpDevice *d, VkCommandBuffer cb);
 void amp_cmd_copy(AmpDevice *d, VkCommandBuffer cb, VkBuffer src, VkBuffer dst, uint64_t srcOff,
 	uint64_t dstOff, uint64_t size);

@@ -354,6 +354,13 @@ VkResult amp_fence_status(AmpDevice *d, VkFence f) { return d->GetFenceStatus(d-
 VkResult amp_fence_reset(AmpDevice *d, VkFence f) { return d->ResetFences(d->dev, 1, &f); }
 
 VkResult amp_submit(AmpDevice *d, VkQueue q, VkCommandBuffer cb, VkFence f) {
+	// Make the batch's device writes available to the host, which reads mapped memory once
+	// the fence has signaled.
+	VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+		.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+		.dstAccessMask = VK_ACCESS_HOST_READ_BIT};
+	d->CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+		VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
 	VkResult r = d->EndCommandBuffer(cb);
 	if (r != VK_SUCCESS) return r;
 	VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cb};
@@ -374,21 +381,23 @@ void amp_cmd_barrier(AmpDevice *d, VkCommandBuffer cb) { amp_barrier(d, cb); }
 
 void amp_cmd_dispatch(AmpDevice *d, VkCommandBuffer cb, VkPipeline pipe, VkPipelineLayout layout,
 	uint32_t nbuf, const uint64_t *bufs, const uint64_t *offs, const uint64_t *ranges,
-	const void *push, uint32_t pushSize, uint32_t gx, uint32_t gy, uint32_t gz, int barrier,
+	const void *push, uint32_t pushSize, uint32_t gx, uint32_t gy, uint32_t gz, int flags,
 	VkQueryPool qp, int32_t query) {
-	VkDescriptorBufferInfo bi[32];
-	VkWriteDescriptorSet w[32];
-	if (nbuf > 32) nbuf = 32;
-	for (uint32_t i = 0; i < nbuf; i++) {
-		bi[i] = (VkDescriptorBufferInfo){.buffer = (VkBuffer)bufs[i], .offset = offs[i], .range = ranges[i]};
-		w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = i,
-			.descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &bi[i]};
-	}
-	if (barrier) amp_barrier(d, cb);
+	if (flags & AMP_BARRIER) amp_barrier(d, cb);
 	if (qp != VK_NULL_HANDLE && query >= 0)
 		d->CmdWriteTimestamp(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, qp, (uint32_t)query);
-	d->CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
-	if (nbuf) d->CmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, nbuf, w);
+	if (flags & AMP_BIND_PIPELINE) d->CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+	if (nbuf && (flags & AMP_PUSH_DESCRIPTORS)) {
+		VkDescriptorBufferInfo bi[32];
+		VkWriteDescriptorSet w[32];
+		if (nbuf > 32) nbuf = 32;
+		for (uint32_t i = 0; i < nbuf; i++) {
+			bi[i] = (VkDescriptorBufferInfo){.buffer = (VkBuffer)bufs[i], .offset = offs[i], .range = ranges[i]};
+			w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = i,
+				.descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &bi[i]};
+		}
+		d->CmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, nbuf, w);
+	}
 	if (pushSize) d->CmdPushConstants(cb, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, pushSize, push);
 	d->CmdDispatch(cb, gx, gy, gz);
 	if (qp != VK_NULL_HANDLE && query >= 0)

@@ -463,9 +463,13 @@ type Stream struct {
 	inflight []*Batch
 	last     *Batch
 	scratch  [3][32]C.uint64_t
-	qp       C.VkQueryPool
-	qcount   int
-	qnext    int
+	// What the open command buffer has bound, so that a dispatch rebinds only what changed.
+	boundPipe  *Pipeline
+	boundBinds [32]Binding
+	boundN     int
+	qp         C.VkQueryPool
+	qcount     int
+	qnext      int
 }
 
 // NewStream creates a command stream on queue q of the device.
@@ -504,6 +508,7 @@ func (s *Stream) begin() error {
 	}
 	s.open = c
 	s.commands = 0
+	s.boundPipe, s.boundN = nil, 0
 	if s.qp != nil {
 		C.amp_cmd_reset_queries(s.dev.d, c.cb, s.qp, 0, C.uint32_t(s.qcount))
 		s.qnext = 0
@@ -540,18 +545,32 @@ func (s *Stream) Dispatch(p *Pipeline, binds []Binding, push []byte, groups [3]u
 	if len(binds) != p.bindings {
 		return fmt.Errorf("vulkan: pipeline has %d bindings, dispatch gives %d", p.bindings, len(binds))
 	}
+	flags := C.int(0)
+	if barrier {
+		flags |= C.AMP_BARRIER
+	}
+	if s.boundPipe != p {
+		flags |= C.AMP_BIND_PIPELINE
+	}
+	// Push descriptors survive a pipeline change only between compatible layouts: every
+	// pipeline has its own layout, so a new pipeline always pushes them again.
+	same := s.boundPipe == p && s.boundN == len(binds)
 	for i, b := range binds {
+		if same && s.boundBinds[i] != b {
+			same = false
+		}
 		s.scratch[0][i] = C.uint64_t(uintptr(unsafe.Pointer(b.Buffer.buf)))
 		s.scratch[1][i] = C.uint64_t(b.Offset)
 		s.scratch[2][i] = C.uint64_t(b.Range)
 	}
+	if !same {
+		flags |= C.AMP_PUSH_DESCRIPTORS
+		s.boundN = copy(s.boundBinds[:], binds)
+	}
+	s.boundPipe = p
 	var pp unsafe.Pointer
 	if len(push) > 0 {
 		pp = unsafe.Pointer(&push[0])
-	}
-	br := C.int(0)
-	if barrier {
-		br = 1
 	}
 	query := C.int32_t(-1)
 	if s.qp != nil && s.qnext+2 <= s.qcount {
@@ -559,7 +578,7 @@ func (s *Stream) Dispatch(p *Pipeline, binds []Binding, push []byte, groups [3]u
 		s.qnext += 2
 	}
 	C.amp_cmd_dispatch(s.dev.d, s.open.cb, p.pipe, p.layout, C.uint32_t(len(binds)), &s.scratch[0][0], &s.scratch[1][0],
-		&s.scratch[2][0], pp, C.uint32_t(len(push)), C.uint32_t(groups[0]), C.uint32_t(groups[1]), C.uint32_t(groups[2]), br, s.qp, query)
+		&s.scratch[2][0], pp, C.uint32_t(len(push)), C.uint32_t(groups[0]), C.uint32_t(groups[1]), C.uint32_t(groups[2]), flags, s.qp, query)
 	s.commands++
 	return nil
 }
@@ -587,7 +606,7 @@ func (s *Stream) Copy(src *Buffer, srcOff uint64, dst *Buffer, dstOff, size uint
 // Submit ends the open command buffer and submits it. With nothing recorded it returns the
 // last batch (possibly nil).
 func (s *Stream) Submit() (*Batch, error) {
-	if s.open == nil {
+	if s.open == nil || s.commands == 0 {
 		return s.last, nil
 	}
 	c := s.open
@@ -602,6 +621,14 @@ func (s *Stream) Submit() (*Batch, error) {
 	b := &Batch{s: s, cb: c, queries: s.qnext}
 	s.inflight = append(s.inflight, b)
 	s.last = b
+	// Open the next command buffer now, while the device runs this one, so that the next
+	// dispatch only records. Without timestamps (whose pool is reset per batch and read
+	// after it) this is safe to do early.
+	if s.qp == nil {
+		if err := s.begin(); err != nil {
+			return b, err
+		}
+	}
 	return b, nil
 }
 
@@ -630,6 +657,9 @@ func (s *Stream) Destroy() {
 	s.inflight, s.free, s.open = nil, nil, nil
 }
 
+// spinWait is how long Batch.Wait polls its fence before it blocks.
+const spinWait = 200 * time.Microsecond
+
 // Wait blocks until the batch has run, ctx is done, or the device is lost.
 func (b *Batch) Wait(ctx context.Context) error {
 	if b == nil {
@@ -639,6 +669,15 @@ func (b *Batch) Wait(ctx context.Context) error {
 	defer b.mu.Unlock()
 	if b.done {
 		return b.err
+	}
+	// Poll briefly before blocking: a blocking fence wait costs tens of microseconds of
+	// wake-up latency on some drivers, more than a short kernel takes.
+	deadline := time.Now().Add(spinWait)
+	for time.Now().Before(deadline) {
+		if C.amp_fence_status(b.s.dev.d, b.cb.fence) == C.VK_SUCCESS {
+			b.done = true
+			return nil
+		}
 	}
 	for {
 		r := C.amp_fence_wait(b.s.dev.d, b.cb.fence, C.uint64_t(50*time.Millisecond))

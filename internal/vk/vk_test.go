@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -78,5 +79,67 @@ func TestDispatchEveryDevice(t *testing.T) {
 				require.Equal(t, uint32(6*i+i), binary.LittleEndian.Uint32(dst.Mapped()[4*i:]), "element %d", i)
 			}
 		})
+	}
+}
+
+// BenchmarkPhases times the phases of one tiny dispatch on every device: recording it,
+// submitting the batch, and waiting for its fence; and recording alone, back to back.
+func BenchmarkPhases(b *testing.B) {
+	in, err := Open(Options{})
+	if err != nil {
+		b.Skipf("no Vulkan: %v", err)
+	}
+	defer in.Close()
+	spv, err := os.ReadFile("testdata/iota.spv")
+	require.NoError(b, err)
+	for _, info := range in.Devices() {
+		dev, err := in.OpenDevice(info.Index, 1)
+		require.NoError(b, err)
+		kind := MemDevice
+		if info.UnifiedMemory() {
+			kind = MemShared
+		}
+		buf, err := dev.NewBuffer(4096, kind)
+		require.NoError(b, err)
+		p, err := dev.NewPipeline(spv, 2, 8, []uint32{64})
+		require.NoError(b, err)
+		s, err := dev.NewStream(dev.Queues()[0])
+		require.NoError(b, err)
+		push := make([]byte, 8)
+		binds := []Binding{{buf, 0, 4096}, {buf, 0, 4096}}
+		b.Run(info.Name+"/record", func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				require.NoError(b, s.Dispatch(p, binds, push, [3]uint32{1, 1, 1}, false))
+				if i%512 == 511 {
+					bt, err := s.Submit()
+					require.NoError(b, err)
+					require.NoError(b, bt.Wait(context.Background()))
+				}
+			}
+			bt, _ := s.Submit()
+			require.NoError(b, bt.Wait(context.Background()))
+		})
+		var rec, sub, wait time.Duration
+		b.Run(info.Name+"/record-submit-wait", func(b *testing.B) {
+			for b.Loop() {
+				t0 := time.Now()
+				require.NoError(b, s.Dispatch(p, binds, push, [3]uint32{1, 1, 1}, false))
+				t1 := time.Now()
+				bt, err := s.Submit()
+				require.NoError(b, err)
+				t2 := time.Now()
+				require.NoError(b, bt.Wait(context.Background()))
+				t3 := time.Now()
+				rec, sub, wait = rec+t1.Sub(t0), sub+t2.Sub(t1), wait+t3.Sub(t2)
+			}
+			n := float64(b.N) * 1e3
+			b.ReportMetric(float64(rec)/n, "us-record")
+			b.ReportMetric(float64(sub)/n, "us-submit")
+			b.ReportMetric(float64(wait)/n, "us-wait")
+		})
+		s.Destroy()
+		p.Destroy()
+		buf.Free()
+		dev.Close()
 	}
 }

@@ -1,0 +1,65 @@
+package arrayview_test
+
+import (
+	"testing"
+
+	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/runtime"
+	"github.com/goamp/goamp/shaders"
+	"github.com/stretchr/testify/require"
+)
+
+// iota writes i*Scale + Add + int(FAdd) (shaders/glsl/test_iota.comp).
+type iota struct {
+	Out   *arrayview.View[int32]
+	Scale int32
+	Add   uint32
+	FAdd  float32
+}
+
+func (k iota) Each(i runtime.Index) {
+	k.Out.Set(i, int32(i[0])*k.Scale+int32(k.Add)+int32(k.FAdd))
+}
+
+func (iota) Program() *runtime.Program { return shaders.MustProgram("test_iota", 1) }
+
+// BenchmarkDispatchView is the user's path for dispatch overhead: back-to-back
+// ParallelForEach of a tiny kernel over an arrayview.View (the data stays on the device),
+// and one dispatch plus a wait.
+func BenchmarkDispatchView(b *testing.B) {
+	for _, a := range accelerator.All() {
+		av, err := a.CreateView(accelerator.Automatic)
+		require.NoError(b, err)
+		v := arrayview.MustNew(runtime.Ext(64), make([]int32, 64))
+		k := iota{Out: v, Scale: 2}
+		require.NoError(b, runtime.ParallelForEach(av, v.Extent(), k))
+		require.NoError(b, av.Wait())
+		b.Run(a.Path()+"/back-to-back", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := runtime.ParallelForEach(av, v.Extent(), k); err != nil {
+					b.Fatal(err)
+				}
+			}
+			require.NoError(b, av.Wait())
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e3, "us/dispatch")
+		})
+		b.Run(a.Path()+"/with-wait", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := runtime.ParallelForEach(av, v.Extent(), k); err != nil {
+					b.Fatal(err)
+				}
+				if err := av.Wait(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e3, "us/dispatch")
+		})
+		require.NoError(b, v.Synchronize())
+		require.Equal(b, int32(126), v.At(runtime.Idx(63)))
+		require.NoError(b, v.Close())
+		require.NoError(b, av.Close())
+	}
+}
