@@ -118,6 +118,15 @@ func RunCPU(ctx context.Context, domain Extent, k IndexKernel) error {
 // reports a panic (or Goexit) to errs and returns false.
 func runChunk(domain Extent, k IndexKernel, lo, hi int, errs *firstError) (ok bool) {
 	idx := domain.Delinearize(lo)
+	if rk, yes := k.(RangeKernel); yes && !perThread(k) {
+		defer func() {
+			if !ok {
+				errs.set(panicError(recover(), idx, domain.rank))
+			}
+		}()
+		rk.EachRange(domain, lo, hi)
+		return true
+	}
 	defer func() {
 		if ok {
 			return
@@ -165,6 +174,9 @@ func RunTiledCPU(ctx context.Context, domain TiledExtent, k TiledKernel) error {
 	tiles := domain.Tiles()
 	size := domain.TileSize()
 	grid := domain.counts()
+	if tk, ok := k.(TileKernel); ok && !perThread(k) {
+		return runWholeTiles(ctx, domain, tk, tiles, grid)
+	}
 	workers := min(goruntime.GOMAXPROCS(0), tiles, max(1, maxLiveThreads/size))
 
 	var (
@@ -296,4 +308,92 @@ func (w *tileWorker) runThread(s *tileState, th *threadState) {
 	}()
 	w.k.Tiled(t)
 	completed = true
+}
+
+// RangeKernel is an optional faster CPU body of a non-tiled kernel: EachRange does what
+// Each does for every row-major offset lo..hi-1 of the domain, in one call, so that it can
+// loop over slices without a call per index. RunCPU uses it when the kernel has it. Each
+// stays the kernel's definition (and what single-source translation reads); the
+// conformance tests check that both bodies agree (see PerThread).
+type RangeKernel interface {
+	IndexKernel
+	EachRange(domain Extent, lo, hi int)
+}
+
+// TileKernel is an optional faster CPU body of a tiled kernel: EachTile runs every thread
+// of the tile at index tile on the calling goroutine, its barriers turned into the
+// boundaries between loops over the tile's threads and its tile_static storage into
+// local slices. RunTiledCPU uses it when the kernel has it, with no thread goroutines and
+// no barriers. Tiled stays the kernel's definition (see RangeKernel).
+type TileKernel interface {
+	TiledKernel
+	EachTile(domain TiledExtent, tile Index)
+}
+
+// PerThreadKernel wraps a kernel so that the CPU executor ignores its RangeKernel or
+// TileKernel body and runs Each or Tiled per index, as the GPU does. Tests use it to
+// check that the fast bodies agree with the definition.
+type PerThreadKernel struct{ Kernel any }
+
+// Each forwards to the wrapped kernel's Each.
+func (p PerThreadKernel) Each(i Index) { p.Kernel.(IndexKernel).Each(i) }
+
+// Tiled forwards to the wrapped kernel's Tiled.
+func (p PerThreadKernel) Tiled(t TiledIndex) { p.Kernel.(TiledKernel).Tiled(t) }
+
+func perThread(k any) bool {
+	_, ok := k.(PerThreadKernel)
+	return ok
+}
+
+func panicError(r any, at Index, rank int) error {
+	var stack []byte
+	if r == nil {
+		r = errGoexit
+	} else {
+		stack = debug.Stack()
+	}
+	return &KernelPanicError{Value: r, Global: at, Stack: stack, rank: rank}
+}
+
+// runWholeTiles hands whole tiles to GOMAXPROCS workers that each call EachTile.
+func runWholeTiles(ctx context.Context, domain TiledExtent, k TileKernel, tiles int, grid Extent) error {
+	var (
+		next atomic.Int64
+		errs firstError
+		wg   sync.WaitGroup
+	)
+	for range min(goruntime.GOMAXPROCS(0), tiles) {
+		wg.Go(func() {
+			for !errs.stop.Load() {
+				if err := ctx.Err(); err != nil {
+					errs.set(err)
+					return
+				}
+				t := int(next.Add(1) - 1)
+				if t >= tiles {
+					return
+				}
+				if !runOneTile(domain, k, grid.Delinearize(t), &errs) {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return errs.get()
+}
+
+func runOneTile(domain TiledExtent, k TileKernel, tile Index, errs *firstError) (ok bool) {
+	defer func() {
+		if !ok {
+			var origin Index
+			for d := range domain.Tile.rank {
+				origin[d] = tile[d] * domain.Tile.d[d]
+			}
+			errs.set(panicError(recover(), origin, domain.Tile.rank))
+		}
+	}()
+	k.EachTile(domain, tile)
+	return true
 }

@@ -332,6 +332,12 @@ func run(ctx context.Context, view *accelerator.View, ext, tile Extent, kernel a
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	exec := kernel // what the CPU executor runs
+	if p, ok := kernel.(PerThreadKernel); ok {
+		if kernel = p.Kernel; isNil(kernel) {
+			return ErrNilKernel
+		}
+	}
 	kv := reflect.ValueOf(kernel)
 	l := layoutOf(kv.Type())
 	if l.err != nil {
@@ -403,9 +409,9 @@ func run(ctx context.Context, view *accelerator.View, ext, tile Extent, kernel a
 			}
 		}
 		if tile.rank == 0 {
-			return RunCPU(ctx, ext, kernel.(IndexKernel))
+			return RunCPU(ctx, ext, exec.(IndexKernel))
 		}
-		return RunTiledCPU(ctx, TiledExtent{Extent: ext, Tile: tile}, kernel.(TiledKernel))
+		return RunTiledCPU(ctx, TiledExtent{Extent: ext, Tile: tile}, exec.(TiledKernel))
 	}
 
 	if gpuErr != nil {

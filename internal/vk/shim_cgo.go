@@ -398,7 +398,7 @@ void amp_cmd_dispatch(AmpDevice *d, VkCommandBuffer cb, VkPipeline pipe, VkPipel
 		}
 		d->CmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, nbuf, w);
 	}
-	if (pushSize) d->CmdPushConstants(cb, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, pushSize, push);
+	if (pushSize && (flags & AMP_PUSH_CONSTANTS)) d->CmdPushConstants(cb, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, pushSize, push);
 	d->CmdDispatch(cb, gx, gy, gz);
 	if (qp != VK_NULL_HANDLE && query >= 0)
 		d->CmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, qp, (uint32_t)query + 1);

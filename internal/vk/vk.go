@@ -467,6 +467,8 @@ type Stream struct {
 	boundPipe  *Pipeline
 	boundBinds [32]Binding
 	boundN     int
+	boundPush  [256]byte
+	pushN      int
 	qp         C.VkQueryPool
 	qcount     int
 	qnext      int
@@ -508,7 +510,7 @@ func (s *Stream) begin() error {
 	}
 	s.open = c
 	s.commands = 0
-	s.boundPipe, s.boundN = nil, 0
+	s.boundPipe, s.boundN, s.pushN = nil, 0, -1
 	if s.qp != nil {
 		C.amp_cmd_reset_queries(s.dev.d, c.cb, s.qp, 0, C.uint32_t(s.qcount))
 		s.qnext = 0
@@ -566,6 +568,11 @@ func (s *Stream) Dispatch(p *Pipeline, binds []Binding, push []byte, groups [3]u
 	if !same {
 		flags |= C.AMP_PUSH_DESCRIPTORS
 		s.boundN = copy(s.boundBinds[:], binds)
+	}
+	// Push constants persist between dispatches of one pipeline: push only changes.
+	if !(s.boundPipe == p && s.pushN == len(push) && string(s.boundPush[:s.pushN]) == string(push)) {
+		flags |= C.AMP_PUSH_CONSTANTS
+		s.pushN = copy(s.boundPush[:], push)
 	}
 	s.boundPipe = p
 	var pp unsafe.Pointer
