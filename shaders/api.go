@@ -1,0 +1,43 @@
+package shaders
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Number is an element type the built-in numeric kernels accept.
+type Number interface {
+	~int32 | ~uint32 | ~float32
+}
+
+// ErrShape is matched by every *ShapeError.
+var ErrShape = errors.New("goamp/shaders: bad shape")
+
+// ShapeError reports arguments whose shapes do not fit an operation, naming them.
+type ShapeError struct {
+	Op     string // the operation, e.g. "MatMul"
+	Reason string // what is wrong, with the numbers
+}
+
+func (e *ShapeError) Error() string { return fmt.Sprintf("goamp/shaders: %s: %s", e.Op, e.Reason) }
+
+// Is matches ErrShape.
+func (e *ShapeError) Is(target error) bool { return target == ErrShape }
+
+func shapeErr(op, format string, args ...any) error {
+	return &ShapeError{Op: op, Reason: fmt.Sprintf(format, args...)}
+}
+
+// typeCode is the GLSL element type index of T (0 int32, 1 uint32, 2 float32), which the
+// built-in programs receive as a specialization or push constant where one program serves
+// several types.
+func typeCode[T Number]() int32 {
+	var z T
+	switch any(z).(type) {
+	case int32:
+		return 0
+	case uint32:
+		return 1
+	}
+	return 2
+}
