@@ -1,0 +1,88 @@
+package arrayview_test
+
+import (
+	"fmt"
+
+	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/runtime"
+	"github.com/goamp/goamp/shaders"
+)
+
+// TileAverage is the C++ AMP tile_static sample as a Go kernel: its fields are what it
+// captures; Tiled is its CPU body and shaders/glsl/tile_average.comp its GPU body.
+type TileAverage struct {
+	Sample  *arrayview.ReadView[int32] // bound read-only: never copied back
+	Average *arrayview.View[int32]     // bound read-write
+}
+
+func (TileAverage) Program() *runtime.Program { return shaders.MustProgram("tile_average", 2) }
+
+func (k TileAverage) Tiled(t runtime.TiledIndex) {
+	nums := runtime.TileStatic[int32](t, 4) // tile_static int nums[2][2]
+	nums[t.Local[1]*2+t.Local[0]] = k.Sample.At(t.Global)
+	t.Barrier.Wait()
+	k.Average.Set(t.Global, (nums[0]+nums[1]+nums[2]+nums[3])/4)
+}
+
+// Example runs the tile-average kernel on the default accelerator (a GPU, lavapipe or the
+// CPU: the output is the same).
+func Example() {
+	acc, err := accelerator.Default()
+	if err != nil {
+		panic(err)
+	}
+	av, err := acc.DefaultView()
+	if err != nil {
+		panic(err)
+	}
+	sampledata := []int32{
+		2, 2, 9, 7, 1, 4,
+		4, 4, 8, 8, 3, 4,
+		1, 5, 1, 2, 5, 2,
+		6, 8, 3, 2, 7, 2}
+	averagedata := make([]int32, 24)
+	sample := arrayview.MustNew(runtime.Ext(4, 6), sampledata)
+	average := arrayview.MustNew(runtime.Ext(4, 6), averagedata)
+	average.DiscardData() // output only: nothing is uploaded
+	k := TileAverage{Sample: sample.ReadOnly(), Average: average}
+	if err := runtime.ParallelForEachTiled(av, sample.Extent().Tile(2, 2), k); err != nil {
+		panic(err)
+	}
+	if err := average.Synchronize(); err != nil { // the results reach averagedata
+		panic(err)
+	}
+	for r := 0; r < 4; r++ {
+		fmt.Println(averagedata[r*6 : r*6+6])
+	}
+	// Output:
+	// [3 3 8 8 3 3]
+	// [3 3 8 8 3 3]
+	// [5 5 2 2 4 4]
+	// [5 5 2 2 4 4]
+}
+
+// ExampleView_DiscardData shows guideline A of C++ AMP's discard_data: an output view
+// discarded before the kernel writes it uploads nothing, on every accelerator.
+func ExampleView_DiscardData() {
+	for _, a := range accelerator.All() {
+		av, err := a.CreateView(accelerator.Automatic)
+		if err != nil {
+			panic(err)
+		}
+		out := arrayview.MustNew(runtime.Ext(1024), make([]int32, 1024))
+		out.DiscardData()
+		before := av.Stats().BytesUp
+		if err := runtime.ParallelForEach(av, out.Extent(), iota{Out: out, Scale: 3}); err != nil {
+			panic(err)
+		}
+		if got := out.At(runtime.Idx(1000)); got != 3000 || av.Stats().BytesUp != before {
+			fmt.Println(a.Path(), "uploaded", av.Stats().BytesUp-before, "bytes; element 1000 =", got)
+		}
+		_ = out.Close()
+		_ = av.Close()
+	}
+	fmt.Println("no accelerator uploaded the discarded output")
+	// Output:
+	// no accelerator uploaded the discarded output
+}
