@@ -2,8 +2,8 @@ package arrayview
 
 import (
 	"encoding/binary"
+	"github.com/goamp/goamp/internal/amptest"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/goamp/goamp/accelerator"
@@ -12,16 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if msgs := accelerator.ValidationMessages(); len(msgs) > 0 {
-		for _, s := range msgs {
-			os.Stderr.WriteString("validation: " + s + "\n")
-		}
-		code = 1
-	}
-	os.Exit(code)
-}
+// TestMain fails the run when the Vulkan validation layer reported anything.
+func TestMain(m *testing.M) { amptest.Main(m) }
 
 // everyView runs fn on a fresh automatic view of every accelerator present.
 func everyView(t *testing.T, fn func(t *testing.T, av *accelerator.View)) {

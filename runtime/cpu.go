@@ -59,6 +59,9 @@ func (f *firstError) get() error {
 	return f.err
 }
 
+// noWorkerState is shareWork's start for workers that keep no state.
+func noWorkerState() (struct{}, func()) { return struct{}{}, func() {} }
+
 // minChunk is the fewest points RunCPU gives one worker.
 const minChunk = 2048
 
@@ -87,6 +90,17 @@ func RunCPU(ctx context.Context, domain Extent, k IndexKernel) error {
 	chunk := max(1, (n+workers*chunksPerWorker-1)/(workers*chunksPerWorker))
 	chunks := (n + chunk - 1) / chunk
 
+	return shareWork(ctx, workers, chunks, noWorkerState, func(_ struct{}, c int, errs *firstError) bool {
+		lo := c * chunk
+		return runChunk(domain, k, lo, min(lo+chunk, n), errs)
+	})
+}
+
+// shareWork has workers goroutines take the items 0..items-1 in turn and call do on
+// each, until do returns false (it reported an error to errs) or ctx is cancelled. Each
+// worker gets its own state from start, released by the function start returns. It
+// returns the first error.
+func shareWork[W any](ctx context.Context, workers, items int, start func() (W, func()), do func(w W, item int, errs *firstError) bool) error {
 	var (
 		next atomic.Int64
 		errs firstError
@@ -94,17 +108,15 @@ func RunCPU(ctx context.Context, domain Extent, k IndexKernel) error {
 	)
 	for range workers {
 		wg.Go(func() {
+			w, stop := start()
+			defer stop()
 			for !errs.stop.Load() {
 				if err := ctx.Err(); err != nil {
 					errs.set(err)
 					return
 				}
-				c := int(next.Add(1) - 1)
-				if c >= chunks {
-					return
-				}
-				lo := c * chunk
-				if !runChunk(domain, k, lo, min(lo+chunk, n), &errs) {
+				i := int(next.Add(1) - 1)
+				if i >= items || !do(w, i, &errs) {
 					return
 				}
 			}
@@ -178,41 +190,24 @@ func RunTiledCPU(ctx context.Context, domain TiledExtent, k TiledKernel) error {
 		return runWholeTiles(ctx, domain, tk, tiles, grid)
 	}
 	workers := min(goruntime.GOMAXPROCS(0), tiles, max(1, maxLiveThreads/size))
-
-	var (
-		next atomic.Int64
-		errs firstError
-		wg   sync.WaitGroup
-	)
-	for range workers {
-		wg.Go(func() {
-			w := startTileWorker(k, domain.Tile)
-			defer w.stop()
-			for !errs.stop.Load() {
-				if err := ctx.Err(); err != nil {
-					errs.set(err)
-					return
-				}
-				t := int(next.Add(1) - 1)
-				if t >= tiles {
-					return
-				}
-				tile := grid.Delinearize(t)
-				var origin Index
-				for d := range domain.Tile.rank {
-					origin[d] = tile[d] * domain.Tile.d[d]
-				}
-				s := newTileState(size, domain.Tile.rank, tile, origin)
-				w.run(s)
-				if err := s.result(); err != nil {
-					errs.set(err)
-					return
-				}
-			}
-		})
+	start := func() (*tileWorker, func()) {
+		w := startTileWorker(k, domain.Tile)
+		return w, w.stop
 	}
-	wg.Wait()
-	return errs.get()
+	return shareWork(ctx, workers, tiles, start, func(w *tileWorker, t int, errs *firstError) bool {
+		tile := grid.Delinearize(t)
+		var origin Index
+		for d := range domain.Tile.rank {
+			origin[d] = tile[d] * domain.Tile.d[d]
+		}
+		s := newTileState(size, domain.Tile.rank, tile, origin)
+		w.run(s)
+		if err := s.result(); err != nil {
+			errs.set(err)
+			return false
+		}
+		return true
+	})
 }
 
 // round is one tile handed by a worker to its thread goroutines. The worker
@@ -358,30 +353,9 @@ func panicError(r any, at Index, rank int) error {
 
 // runWholeTiles hands whole tiles to GOMAXPROCS workers that each call EachTile.
 func runWholeTiles(ctx context.Context, domain TiledExtent, k TileKernel, tiles int, grid Extent) error {
-	var (
-		next atomic.Int64
-		errs firstError
-		wg   sync.WaitGroup
-	)
-	for range min(goruntime.GOMAXPROCS(0), tiles) {
-		wg.Go(func() {
-			for !errs.stop.Load() {
-				if err := ctx.Err(); err != nil {
-					errs.set(err)
-					return
-				}
-				t := int(next.Add(1) - 1)
-				if t >= tiles {
-					return
-				}
-				if !runOneTile(domain, k, grid.Delinearize(t), &errs) {
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	return errs.get()
+	return shareWork(ctx, min(goruntime.GOMAXPROCS(0), tiles), tiles, noWorkerState, func(_ struct{}, t int, errs *firstError) bool {
+		return runOneTile(domain, k, grid.Delinearize(t), errs)
+	})
 }
 
 func runOneTile(domain TiledExtent, k TileKernel, tile Index, errs *firstError) (ok bool) {

@@ -3,6 +3,7 @@ package runtime_test
 import (
 	"context"
 	"fmt"
+	"github.com/goamp/goamp/internal/amptest"
 	"os"
 	"sync"
 	"testing"
@@ -17,16 +18,7 @@ import (
 )
 
 // TestMain fails the run when the Vulkan validation layer reported anything.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if msgs := accelerator.ValidationMessages(); len(msgs) > 0 {
-		for _, s := range msgs {
-			os.Stderr.WriteString("validation: " + s + "\n")
-		}
-		code = 1
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { amptest.Main(m) }
 
 // devArg is a small but real runtime.Arg over an []int32: a host copy and one device
 // buffer per view, uploaded when stale and downloaded when the host needs the data. It

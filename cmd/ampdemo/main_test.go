@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"flag"
+	"github.com/goamp/goamp/internal/amptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,14 +18,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/am
 
 func TestMain(m *testing.M) {
 	flag.Parse()
-	code := m.Run()
-	if msgs := accelerator.ValidationMessages(); len(msgs) > 0 {
-		for _, s := range msgs {
-			os.Stderr.WriteString("validation: " + s + "\n")
-		}
-		code = 1
-	}
-	os.Exit(code)
+	amptest.Main(m)
 }
 
 // golden names the golden file of a sample on an accelerator: the samples print the same
