@@ -7,6 +7,7 @@ import (
 	"github.com/goamp/goamp/arrayview"
 	"github.com/goamp/goamp/runtime"
 	"github.com/goamp/goamp/shaders"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -61,5 +62,44 @@ func BenchmarkDispatchView(b *testing.B) {
 		require.Equal(b, int32(126), v.At(runtime.Idx(63)))
 		require.NoError(b, v.Close())
 		require.NoError(b, av.Close())
+	}
+}
+
+// pair captures two arrays; it exists to be dispatched with arrays on different views.
+type pair struct {
+	A, B *arrayview.Array[int32]
+}
+
+func (k pair) Each(i runtime.Index)    { k.B.Set(i, k.A.At(i)) }
+func (pair) Program() *runtime.Program { return shaders.MustProgram("test_scale", 1) }
+
+// TestArraysOnDifferentViews: data that lives on different accelerator views cannot meet in
+// one kernel (seed 002); the error names both and leaves the data as it was.
+func TestArraysOnDifferentViews(t *testing.T) {
+	all := accelerator.All()
+	for _, a := range all {
+		for _, b := range all {
+			va, err := a.CreateView(accelerator.Automatic)
+			require.NoError(t, err)
+			vb, err := b.CreateView(accelerator.Automatic)
+			require.NoError(t, err)
+			x, err := arrayview.NewArray(va, runtime.Ext(8), []int32{1, 2, 3, 4, 5, 6, 7, 8})
+			require.NoError(t, err)
+			y, err := arrayview.NewArray[int32](vb, runtime.Ext(8), nil)
+			require.NoError(t, err)
+			err = runtime.ParallelForEach(nil, runtime.Ext(8), pair{x, y})
+			require.ErrorIs(t, err, runtime.ErrAcceleratorMismatch, "%s and %s", a.Path(), b.Path())
+			assert.Contains(t, err.Error(), a.Path())
+			assert.Contains(t, err.Error(), b.Path())
+			err = runtime.ParallelForEach(va, runtime.Ext(8), pair{x, y})
+			require.ErrorIs(t, err, runtime.ErrAcceleratorMismatch)
+			got := make([]int32, 8)
+			require.NoError(t, x.CopyTo(got))
+			assert.Equal(t, []int32{1, 2, 3, 4, 5, 6, 7, 8}, got)
+			require.NoError(t, y.CopyTo(got))
+			assert.Equal(t, make([]int32, 8), got)
+			require.NoError(t, va.Close())
+			require.NoError(t, vb.Close())
+		}
 	}
 }

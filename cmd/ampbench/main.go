@@ -1,0 +1,226 @@
+// Command ampbench runs goamp's built-in kernels at chosen sizes on a chosen accelerator,
+// checks every result against a plain Go reference, and prints a table of time and
+// throughput (GB/s or GFLOP/s), with the ratio to a reference run (PyTorch on the same
+// machine, from scripts/torch_bench.py) when one is given. Progress goes to standard
+// error; -json writes the results.
+//
+//	ampbench [-accelerator PATH] [-kernels a,b,...] [-n N] [-mat N] [-img N] [-reps N] [-ref torch.json] [-json out.json]
+//
+// -n is the element count of the vector kernels (reduce, scan, sort, ...), -mat the side of
+// the square matrices, -img the side of the square image of the convolution and the
+// transpose; scripts/torch_bench.py takes the same flags.
+//
+// Times are wall time per call, including the wait for the result; with -profile, the
+// device time from Vulkan timestamp queries is reported beside it.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/goamp/goamp/accelerator"
+)
+
+// Result is one kernel's measurement.
+type Result struct {
+	Kernel    string  `json:"kernel"`
+	Size      string  `json:"size"`
+	Seconds   float64 `json:"seconds"`
+	DeviceSec float64 `json:"device_seconds,omitempty"`
+	Rate      float64 `json:"rate"`
+	Unit      string  `json:"unit"`
+	RefRate   float64 `json:"reference_rate,omitempty"`
+	Ratio     float64 `json:"ratio,omitempty"`
+	Checked   bool    `json:"checked"`
+}
+
+// Report is what -json writes.
+type Report struct {
+	Accelerator string    `json:"accelerator"`
+	Description string    `json:"description"`
+	Date        string    `json:"date"`
+	Sizes       sizes     `json:"sizes"`
+	Results     []Result  `json:"results"`
+	Reference   string    `json:"reference,omitempty"`
+}
+
+// refRates maps kernel name to the reference's rate (same unit).
+type refRates map[string]float64
+
+// sizes are the problem sizes of a run.
+type sizes struct {
+	N   int `json:"n"`
+	Mat int `json:"mat"`
+	Img int `json:"img"`
+}
+
+type options struct {
+	path    string
+	kernels []string
+	sizes   sizes
+	reps    int
+	ref     string
+	jsonOut string
+	profile bool
+}
+
+func main() {
+	var o options
+	var kernels string
+	flag.StringVar(&o.path, "accelerator", "", "accelerator path (default: the default accelerator)")
+	flag.StringVar(&kernels, "kernels", "", "comma-separated kernels to run (default all): "+strings.Join(caseNames(), ","))
+	flag.IntVar(&o.sizes.N, "n", 1<<20, "elements of the vector kernels")
+	flag.IntVar(&o.sizes.Mat, "mat", 256, "side of the square matrices of matmul")
+	flag.IntVar(&o.sizes.Img, "img", 1024, "side of the square image of conv2d and transpose")
+	flag.IntVar(&o.reps, "reps", 5, "timed repetitions after one warm-up")
+	flag.StringVar(&o.ref, "ref", "", "reference results (JSON from scripts/torch_bench.py) to print ratios against")
+	flag.StringVar(&o.jsonOut, "json", "", "write the results as JSON to this file")
+	flag.BoolVar(&o.profile, "profile", false, "also report device time from timestamp queries (Vulkan accelerators)")
+	flag.Parse()
+	if kernels != "" {
+		o.kernels = strings.Split(kernels, ",")
+	}
+	if err := run(os.Stdout, os.Stderr, o); err != nil {
+		fmt.Fprintln(os.Stderr, "ampbench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(w, progress io.Writer, o options) error {
+	var acc *accelerator.Accelerator
+	var err error
+	if o.path == "" {
+		acc, err = accelerator.Default()
+	} else {
+		acc, err = accelerator.Get(o.path)
+	}
+	if err != nil {
+		return err
+	}
+	av, err := acc.CreateView(accelerator.Automatic)
+	if err != nil {
+		return err
+	}
+	defer av.Close()
+	if o.profile && !acc.IsCPU() {
+		if err := av.EnableProfiling(256); err != nil {
+			return err
+		}
+	}
+	rep := Report{Accelerator: acc.Path(), Description: acc.Description(), Date: time.Now().UTC().Format(time.RFC3339), Sizes: o.sizes}
+	var refs refRates
+	if o.ref != "" {
+		if refs, err = loadRef(o.ref); err != nil {
+			return err
+		}
+		rep.Reference = o.ref
+	}
+	todo, err := selectCases(o.kernels)
+	if err != nil {
+		return err
+	}
+	for i, c := range todo {
+		fmt.Fprintf(progress, "[%d/%d] %s on %s ...\n", i+1, len(todo), c.name, acc.Path())
+		r, err := measure(av, c, o)
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.name, err)
+		}
+		if ref, ok := refs[r.Kernel]; ok && ref > 0 {
+			r.RefRate, r.Ratio = ref, r.Rate/ref
+		}
+		rep.Results = append(rep.Results, r)
+	}
+	printTable(w, rep)
+	if o.jsonOut != "" {
+		b, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(o.jsonOut, append(b, '\n'), 0o644)
+	}
+	return nil
+}
+
+func loadRef(path string) (refRates, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r struct {
+		Results []Result `json:"results"`
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("reference %s: %w", path, err)
+	}
+	out := refRates{}
+	for _, x := range r.Results {
+		out[x.Kernel] = x.Rate
+	}
+	return out, nil
+}
+
+// measure runs one case: set up, one warm-up call checked against the reference, then
+// o.reps timed calls; the best time counts.
+func measure(av *accelerator.View, c benchCase, o options) (Result, error) {
+	inst, err := c.setup(av, o.sizes)
+	if err != nil {
+		return Result{}, err
+	}
+	defer inst.cleanup()
+	if err := inst.run(); err != nil {
+		return Result{}, err
+	}
+	if err := inst.check(); err != nil {
+		return Result{}, fmt.Errorf("result check failed: %w", err)
+	}
+	best, bestDev := time.Duration(1<<62), 0.0
+	for range max(1, o.reps) {
+		t0 := time.Now()
+		if err := inst.run(); err != nil {
+			return Result{}, err
+		}
+		if err := av.Wait(); err != nil {
+			return Result{}, err
+		}
+		if d := time.Since(t0); d < best {
+			best = d
+			if o.profile && !av.Accelerator().IsCPU() {
+				ns, err := av.DispatchTimes()
+				if err != nil {
+					return Result{}, err
+				}
+				bestDev = 0
+				for _, x := range ns {
+					bestDev += x / 1e9
+				}
+			}
+		}
+	}
+	r := Result{Kernel: c.name, Size: inst.size, Seconds: best.Seconds(), DeviceSec: bestDev, Unit: inst.unit, Checked: true}
+	r.Rate = inst.work / best.Seconds() / 1e9
+	return r, nil
+}
+
+func printTable(w io.Writer, rep Report) {
+	fmt.Fprintf(w, "ampbench on %s (%s), n=%d mat=%d img=%d, %s\n", rep.Accelerator, rep.Description, rep.Sizes.N, rep.Sizes.Mat, rep.Sizes.Img, rep.Date)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "kernel\tsize\ttime (ms)\tdevice (ms)\trate\tunit\treference\tratio\t")
+	for _, r := range rep.Results {
+		dev, ref, ratio := "-", "-", "-"
+		if r.DeviceSec > 0 {
+			dev = fmt.Sprintf("%.3f", r.DeviceSec*1e3)
+		}
+		if r.RefRate > 0 {
+			ref = fmt.Sprintf("%.1f", r.RefRate)
+			ratio = fmt.Sprintf("%.2f", r.Ratio)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.3f\t%s\t%.1f\t%s\t%s\t%s\t\n", r.Kernel, r.Size, r.Seconds*1e3, dev, r.Rate, r.Unit, ref, ratio)
+	}
+	tw.Flush()
+}

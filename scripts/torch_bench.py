@@ -1,0 +1,83 @@
+"""PyTorch reference for cmd/ampbench: the same operations at the same sizes on the CUDA
+device, written as JSON that `ampbench -ref` reads to print ratios.
+
+    python3 scripts/torch_bench.py [-n N] [-mat N] [-img N] [-reps N] [-json out.json]
+
+Kernel names, sizes and the bytes or FLOPs each one counts match cmd/ampbench/cases.go.
+TF32 is off for matmul. Times are the best of -reps, each including a synchronize."""
+import argparse
+import json
+import time
+
+import torch
+
+
+def best(fn, reps):
+    fn()
+    torch.cuda.synchronize()
+    t_best = float("inf")
+    for _ in range(reps):
+        t = time.perf_counter()
+        fn()
+        torch.cuda.synchronize()
+        t_best = min(t_best, time.perf_counter() - t)
+    return t_best
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("-n", type=int, default=1 << 20)
+    p.add_argument("-mat", type=int, default=256)
+    p.add_argument("-img", type=int, default=1024)
+    p.add_argument("-reps", type=int, default=5)
+    p.add_argument("-json", default="")
+    a = p.parse_args()
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    dev = "cuda"
+    n, m, img = a.n, a.mat, a.img
+    g = torch.Generator(device=dev).manual_seed(1)
+    x = torch.rand(n, device=dev, generator=g)
+    y = torch.rand(n, device=dev, generator=g)
+    out = torch.empty_like(x)
+    xi = torch.randint(-1000, 1000, (n,), device=dev, dtype=torch.int32, generator=g)
+    A = torch.rand(m, m, device=dev, generator=g)
+    B = torch.rand(m, m, device=dev, generator=g)
+    Ai = torch.randint(-8, 8, (m, m), device=dev, dtype=torch.int32, generator=g)
+    Bi = torch.randint(-8, 8, (m, m), device=dev, dtype=torch.int32, generator=g)
+    im = torch.rand(1, 1, img, img, device=dev, generator=g)
+    krow = torch.rand(1, 1, 1, 9, device=dev, generator=g)
+    kcol = torch.rand(1, 1, 9, 1, device=dev, generator=g)
+    f4 = 4.0
+    cases = [
+        ("vadd-f32", lambda: torch.add(x, y, out=out), 3 * 4 * n, "GB/s"),
+        ("saxpy-f32", lambda: y.add_(x, alpha=2.0), 3 * 4 * n, "GB/s"),
+        ("fill-f32", lambda: out.fill_(1.5), 4 * n, "GB/s"),
+        ("reduce-sum-f32", lambda: x.sum().item(), 4 * n, "GB/s"),
+        ("reduce-min-f32", lambda: x.min().item(), 4 * n, "GB/s"),
+        ("reduce-max-f32", lambda: x.max().item(), 4 * n, "GB/s"),
+        ("reduce-sum-i32", lambda: xi.sum().item(), 4 * n, "GB/s"),
+        ("scan-inclusive-f32", lambda: torch.cumsum(x, 0, out=out), 2 * 4 * n, "GB/s"),
+        ("histogram-f32", lambda: torch.histc(x, bins=256, min=0.0, max=1.0), 4 * n, "GB/s"),
+        ("sort-f32", lambda: torch.sort(x), 2 * 4 * n, "GB/s"),
+        ("sort-i32", lambda: torch.sort(xi), 2 * 4 * n, "GB/s"),
+        ("transpose-f32", lambda: im[0, 0].t().contiguous(), 2 * f4 * img * img, "GB/s"),
+        ("matmul-f32", lambda: torch.matmul(A, B), 2.0 * m * m * m, "GFLOP/s"),
+        ("matmul-i32", lambda: torch.matmul(Ai.double(), Bi.double()), 2.0 * m * m * m, "GFLOP/s"),
+        ("conv2d-f32", lambda: torch.nn.functional.conv2d(torch.nn.functional.conv2d(im, krow, padding=(0, 4)), kcol, padding=(4, 0)),
+         2 * f4 * img * img, "GB/s"),
+    ]
+    results = []
+    for name, fn, work, unit in cases:
+        t = best(fn, a.reps)
+        rate = work / t / 1e9
+        results.append({"kernel": name, "seconds": t, "rate": rate, "unit": unit})
+        print(f"{name:20s} {t * 1e3:10.3f} ms {rate:10.1f} {unit}", flush=True)
+    rep = {"device": torch.cuda.get_device_name(), "sizes": {"n": n, "mat": m, "img": img}, "results": results}
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(rep, f, indent=2)
+
+
+if __name__ == "__main__":
+    main()
