@@ -3,6 +3,7 @@ package accelerator
 import (
 	"context"
 	"fmt"
+	goruntime "runtime"
 	"sync"
 
 	"github.com/goamp/goamp/internal/vk"
@@ -26,8 +27,12 @@ func (b *Buffer) Size() uint64 { return b.size }
 // View is the view that owns the buffer.
 func (b *Buffer) View() *View { return b.view }
 
-// stagingSize is the size of each of a view's two staging buffers.
-const stagingSize = 32 << 20
+// stagingSize is the size of each of a view's staging buffers (stagingSlots of them): the
+// host fills one while the device copies out of the others.
+const (
+	stagingSize  = 16 << 20
+	stagingSlots = 4
+)
 
 // Alloc allocates a device buffer of size bytes on the view.
 func (v *View) Alloc(size uint64) (*Buffer, error) {
@@ -186,8 +191,10 @@ func (b *Buffer) bounds(off uint64, n int) error {
 // finish; v.mu is held.
 func (v *View) stagingSlot() (*staging, error) {
 	s := &v.staging[0]
-	if v.staging[1].seq < s.seq {
-		s = &v.staging[1]
+	for i := range v.staging {
+		if v.staging[i].seq < s.seq {
+			s = &v.staging[i]
+		}
 	}
 	if s.buf == nil {
 		dev, err := v.acc.device()
@@ -249,13 +256,13 @@ func (v *View) track(b *Buffer, acc Access) {
 // parallelCopy copies with several goroutines for large sizes, since one core cannot fill
 // the memory bandwidth that a staging copy needs.
 func parallelCopy(dst, src []byte) {
-	const chunk = 4 << 20
+	const chunk = 1 << 20
 	if len(src) < 2*chunk {
 		copy(dst, src)
 		return
 	}
 	var wg sync.WaitGroup
-	parts := min(8, len(src)/chunk)
+	parts := min(goruntime.GOMAXPROCS(0), 16, len(src)/chunk)
 	step := (len(src) + parts - 1) / parts
 	for i := 0; i < len(src); i += step {
 		j := min(i+step, len(src))

@@ -53,7 +53,7 @@ type View struct {
 	batches []seqBatch
 	epoch   uint64 // barrier epoch: bumped by every barrier recorded (see hazard)
 	binds   []vk.Binding
-	staging [2]staging
+	staging [stagingSlots]staging
 
 	stats Stats
 }
