@@ -28,7 +28,8 @@ func (b *Buffer) Size() uint64 { return b.size }
 func (b *Buffer) View() *View { return b.view }
 
 // stagingSize is the size of each of a view's staging buffers (stagingSlots of them): the
-// host fills one while the device copies out of the others.
+// host fills one while the device copies out of the others. They are host-cached memory,
+// which the host reads fast (write-combined memory reads slowly) and writes as fast.
 const (
 	stagingSize  = 16 << 20
 	stagingSlots = 4
@@ -201,7 +202,7 @@ func (v *View) stagingSlot() (*staging, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.buf, err = dev.NewBuffer(stagingSize, vk.MemUpload)
+		s.buf, err = dev.NewBuffer(stagingSize, vk.MemDownload)
 		if err != nil {
 			return nil, fmt.Errorf("accelerator %s: staging: %w", v.acc.path, err)
 		}
