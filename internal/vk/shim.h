@@ -120,6 +120,8 @@ void amp_cmd_dispatch(AmpDevice *d, VkCommandBuffer cb, VkPipeline pipe, VkPipel
 #define AMP_BIND_PIPELINE 2
 #define AMP_PUSH_DESCRIPTORS 4
 #define AMP_PUSH_CONSTANTS 8
+// With AMP_BARRIER: the barrier also orders transfers (a copy was recorded since the last one).
+#define AMP_BARRIER_TRANSFER 16
 void amp_cmd_barrier(AmpDevice *d, VkCommandBuffer cb);
 void amp_cmd_copy(AmpDevice *d, VkCommandBuffer cb, VkBuffer src, VkBuffer dst, uint64_t srcOff,
 	uint64_t dstOff, uint64_t size);

@@ -383,7 +383,19 @@ void amp_cmd_dispatch(AmpDevice *d, VkCommandBuffer cb, VkPipeline pipe, VkPipel
 	uint32_t nbuf, const uint64_t *bufs, const uint64_t *offs, const uint64_t *ranges,
 	const void *push, uint32_t pushSize, uint32_t gx, uint32_t gy, uint32_t gz, int flags,
 	VkQueryPool qp, int32_t query) {
-	if (flags & AMP_BARRIER) amp_barrier(d, cb);
+	if (flags & AMP_BARRIER) {
+		if (flags & AMP_BARRIER_TRANSFER) {
+			amp_barrier(d, cb);
+		} else {
+			// Dispatch after dispatch: a compute-to-compute dependency is enough, and
+			// lighter for the driver than one that also drains the transfer stage.
+			VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+				.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT,
+				.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
+			d->CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+				0, 1, &mb, 0, NULL, 0, NULL);
+		}
+	}
 	if (qp != VK_NULL_HANDLE && query >= 0)
 		d->CmdWriteTimestamp(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, qp, (uint32_t)query);
 	if (flags & AMP_BIND_PIPELINE) d->CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);

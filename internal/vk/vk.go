@@ -469,6 +469,9 @@ type Stream struct {
 	boundN     int
 	boundPush  [256]byte
 	pushN      int
+	// copied says a copy was recorded since the last barrier, so the next barrier must
+	// order transfers too.
+	copied bool
 	qp         C.VkQueryPool
 	qcount     int
 	qnext      int
@@ -511,6 +514,9 @@ func (s *Stream) begin() error {
 	s.open = c
 	s.commands = 0
 	s.boundPipe, s.boundN, s.pushN = nil, 0, -1
+	// Copies of the previous batch are ordered by submission; a barrier in this one
+	// still orders them (its first scope covers earlier submissions), so be safe.
+	s.copied = true
 	if s.qp != nil {
 		C.amp_cmd_reset_queries(s.dev.d, c.cb, s.qp, 0, C.uint32_t(s.qcount))
 		s.qnext = 0
@@ -550,6 +556,10 @@ func (s *Stream) Dispatch(p *Pipeline, binds []Binding, push []byte, groups [3]u
 	flags := C.int(0)
 	if barrier {
 		flags |= C.AMP_BARRIER
+		if s.copied {
+			flags |= C.AMP_BARRIER_TRANSFER
+			s.copied = false
+		}
 	}
 	if s.boundPipe != p {
 		flags |= C.AMP_BIND_PIPELINE
@@ -596,6 +606,7 @@ func (s *Stream) Barrier() error {
 		return err
 	}
 	C.amp_cmd_barrier(s.dev.d, s.open.cb)
+	s.copied = false
 	s.commands++
 	return nil
 }
@@ -606,6 +617,7 @@ func (s *Stream) Copy(src *Buffer, srcOff uint64, dst *Buffer, dstOff, size uint
 		return err
 	}
 	C.amp_cmd_copy(s.dev.d, s.open.cb, src.buf, dst.buf, C.uint64_t(srcOff), C.uint64_t(dstOff), C.uint64_t(size))
+	s.copied = true
 	s.commands++
 	return nil
 }
