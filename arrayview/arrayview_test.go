@@ -359,6 +359,24 @@ func TestDataAndCopyFrom(t *testing.T) {
 	})
 }
 
+func TestReadDataKeepsDeviceCopy(t *testing.T) {
+	everyView(t, func(t *testing.T, av *accelerator.View) {
+		data := iota32(16)
+		v := MustNew(runtime.Ext(16), data)
+		require.NoError(t, v.SynchronizeTo(av))
+		got, err := v.ReadOnly().ReadData()
+		require.NoError(t, err)
+		assert.Equal(t, data, got)
+		before := av.Stats().BytesUp
+		require.NoError(t, v.SynchronizeTo(av))
+		assert.Zero(t, av.Stats().BytesUp-before, "reading on the host left the device copy valid")
+		sec, err := MustNew(runtime.Ext(4, 4), data).Section(runtime.Idx(1, 1), runtime.Ext(2, 2))
+		require.NoError(t, err)
+		_, err = sec.ReadData()
+		assert.ErrorIs(t, err, ErrOutOfRange)
+	})
+}
+
 func TestFloat64NeedsDevice(t *testing.T) {
 	everyView(t, func(t *testing.T, av *accelerator.View) {
 		a, err := NewArray(av, runtime.Ext(3), []float64{1, math.Pi, 3})

@@ -295,6 +295,19 @@ func (v *View[T]) Data() ([]T, error) {
 	return v.data[v.fp[0].lo:v.fp[0].hi:v.fp[0].hi], nil
 }
 
+// ReadData is Data for reading only: it brings the host copy up to date without marking it
+// modified, so device copies stay valid. The slice must not be written. CPU kernel bodies
+// use it to loop over their inputs.
+func (v *View[T]) ReadData() ([]T, error) {
+	if len(v.fp) != 1 {
+		return nil, &RangeError{What: "ReadData of a non-contiguous section", Extent: v.g.ext}
+	}
+	if err := v.host(accelerator.Read); err != nil {
+		return nil, err
+	}
+	return v.data[v.fp[0].lo:v.fp[0].hi:v.fp[0].hi], nil
+}
+
 // CopyTo copies the view's elements, row-major, into dst, which must hold exactly
 // Extent().Size() elements.
 func (v *View[T]) CopyTo(dst []T) error {
@@ -417,6 +430,9 @@ func lcm(a, b uint64) uint64 {
 
 // ReadView is a read-only view (C++ AMP array_view<const T>), made by View.ReadOnly.
 type ReadView[T any] struct{ v *View[T] }
+
+// ReadData returns the view's elements for reading (see View.ReadData).
+func (r *ReadView[T]) ReadData() ([]T, error) { return r.v.ReadData() }
 
 // At returns the element at i (see View.At).
 func (r *ReadView[T]) At(i runtime.Index) T { return r.v.At(i) }
