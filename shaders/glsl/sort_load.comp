@@ -1,0 +1,26 @@
+#version 450
+// Sort, first pass: dst[i] = key(src[i]) for i < n and the sentinel 0xFFFFFFFF (larger
+// than or equal to every key) for n <= i < the padded length. key maps an int32, uint32
+// or float32 (amp.type, shaders typeCode) to a uint32 whose unsigned order is the
+// element's order (float32: IEEE 754 totalOrder, so -0 < +0 and NaNs sort by sign past
+// the infinities). src and dst may be the same view (n a power of two).
+// Go body: shaders sortLoadKernel.
+#include "amp.glsl"
+AMP_WORKGROUP
+AMP_BUFFER(0, readonly, uint, srcData);
+AMP_BUFFER(1, , uint, dstData);
+AMP_PUSH_BEGIN AmpView src; AmpView dst; uint n; int type; AMP_PUSH_END
+
+uint key(uint x) {
+	if (amp.type == 0) return x ^ 0x80000000u;
+	if (amp.type == 2) return (x & 0x80000000u) != 0u ? ~x : x | 0x80000000u;
+	return x;
+}
+
+void main() {
+	int i;
+	if (!ampIndex1(i)) return;
+	uint v = 0xFFFFFFFFu;
+	if (uint(i) < amp.n) v = key(srcData[ampAt1(amp.src, i)]);
+	dstData[ampAt1(amp.dst, i)] = v;
+}

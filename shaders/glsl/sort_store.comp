@@ -1,0 +1,20 @@
+#version 450
+// Sort, last pass: dst[i] = element(src[i]), the inverse of sort_load's key map.
+// Go body: shaders sortStoreKernel.
+#include "amp.glsl"
+AMP_WORKGROUP
+AMP_BUFFER(0, readonly, uint, srcData);
+AMP_BUFFER(1, , uint, dstData);
+AMP_PUSH_BEGIN AmpView src; AmpView dst; int type; AMP_PUSH_END
+
+uint element(uint k) {
+	if (amp.type == 0) return k ^ 0x80000000u;
+	if (amp.type == 2) return (k & 0x80000000u) != 0u ? k & 0x7FFFFFFFu : ~k;
+	return k;
+}
+
+void main() {
+	int i;
+	if (!ampIndex1(i)) return;
+	dstData[ampAt1(amp.dst, i)] = element(srcData[ampAt1(amp.src, i)]);
+}

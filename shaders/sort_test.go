@@ -1,0 +1,131 @@
+package shaders
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/runtime"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// sortLengths add powers of two (sorted in place) and multi-block lengths to ewLengths.
+var sortLengths = append(slices.Clone(ewLengths), 1024, 2048, 4096, 4097)
+
+// sortRef is the reference: slices.Sort, except that float32 values are ordered by IEEE
+// 754 totalOrder (what Sort documents) instead of slices.Sort's NaNs-first order.
+func sortRef[T Number](s []T) []T {
+	ref := slices.Clone(s)
+	var z T
+	if _, ok := any(z).(float32); ok {
+		slices.SortFunc(ref, func(a, b T) int {
+			return cmp.Compare(sortKey(ewBitsOf(a), 2), sortKey(ewBitsOf(b), 2))
+		})
+		return ref
+	}
+	slices.Sort(ref)
+	return ref
+}
+
+func testSort[T Number](t *testing.T, av *accelerator.View, perThread bool, n int, dups bool) {
+	r := rand.New(rand.NewPCG(uint64(n), 5))
+	data := ewRandom[T](r, n, dups)
+	want := sortRef(data)
+	// The view is a section, so that its data does not start at element 0.
+	backing := make([]T, n+2)
+	copy(backing[1:], data)
+	whole := arrayview.MustNew(runtime.Ext(n+2), backing)
+	v, err := whole.Section(runtime.Idx(1), runtime.Ext(n))
+	require.NoError(t, err)
+	require.NoError(t, sortOp(av, v, perThread))
+	require.NoError(t, whole.Synchronize())
+	got := backing[1 : n+1]
+	for i := range got {
+		if ewBitsOf(got[i]) != ewBitsOf(want[i]) {
+			require.Equal(t, want[i], got[i], "element %d of %d", i, n)
+		}
+	}
+	assert.True(t, slices.IsSorted(got), "agrees with slices.Sort's order (no NaNs)")
+	assert.Equal(t, T(0), backing[0])
+	assert.Equal(t, T(0), backing[n+1])
+}
+
+func TestSort(t *testing.T) {
+	// The per-thread bodies run 512 goroutines a tile under the race detector: up to 1025
+	// keys (1025: padding, a global step and a merge), and big lengths with duplicates
+	// only, keep the test fast.
+	ewCases(t, sortLengths, 1025, func(t *testing.T, av *accelerator.View, perThread bool, n int) {
+		dupsCases := []bool{false, true}
+		if n > 4097 || perThread && n > 3 {
+			dupsCases = []bool{n%2 == 1}
+		}
+		for _, dups := range dupsCases {
+			t.Run(fmt.Sprintf("int32/dups=%v", dups), func(t *testing.T) { testSort[int32](t, av, perThread, n, dups) })
+			t.Run(fmt.Sprintf("uint32/dups=%v", dups), func(t *testing.T) { testSort[uint32](t, av, perThread, n, dups) })
+			t.Run(fmt.Sprintf("float32/dups=%v", dups), func(t *testing.T) { testSort[float32](t, av, perThread, n, dups) })
+		}
+	})
+}
+
+// TestSortFloatSpecials checks the documented float32 order: -NaN < -Inf < ... < -0 <
+// +0 < ... < +Inf < +NaN.
+func TestSortFloatSpecials(t *testing.T) {
+	negNaN := math.Float32frombits(0xFFC00000)
+	posNaN := math.Float32frombits(0x7FC00000)
+	negZero := float32(math.Copysign(0, -1))
+	inf := float32(math.Inf(1))
+	in := []float32{posNaN, 1, negZero, -inf, 0, negNaN, inf, -1, negZero, 0, -3.5, 3.5}
+	want := []float32{negNaN, -inf, -3.5, -1, negZero, negZero, 0, 0, 1, 3.5, inf, posNaN}
+	for _, av := range ewViews(t) {
+		for _, perThread := range []bool{false, true} {
+			if perThread && !av.Accelerator().IsCPU() {
+				continue
+			}
+			t.Run(fmt.Sprintf("%s/perthread=%v", av.Accelerator().Path(), perThread), func(t *testing.T) {
+				data := slices.Clone(in)
+				v := arrayview.MustNew(runtime.Ext(len(data)), data)
+				require.NoError(t, sortOp(av, v, perThread))
+				require.NoError(t, v.Synchronize())
+				for i := range want {
+					assert.Equal(t, math.Float32bits(want[i]), math.Float32bits(data[i]), "element %d: %v", i, data[i])
+				}
+			})
+		}
+	}
+}
+
+// TestSortExtremes sorts the smallest and largest keys, which meet the padding sentinel.
+func TestSortExtremes(t *testing.T) {
+	for _, av := range ewViews(t) {
+		t.Run(av.Accelerator().Path(), func(t *testing.T) {
+			u := []uint32{math.MaxUint32, 0, 5, math.MaxUint32, 1}
+			vu := arrayview.MustNew(runtime.Ext(len(u)), u)
+			require.NoError(t, Sort(av, vu))
+			require.NoError(t, vu.Synchronize())
+			assert.Equal(t, []uint32{0, 1, 5, math.MaxUint32, math.MaxUint32}, u)
+			i := []int32{math.MaxInt32, math.MinInt32, -1, 0, math.MaxInt32}
+			v := arrayview.MustNew(runtime.Ext(len(i)), i)
+			require.NoError(t, Sort(av, v))
+			require.NoError(t, v.Synchronize())
+			assert.Equal(t, []int32{math.MinInt32, -1, 0, math.MaxInt32, math.MaxInt32}, i)
+		})
+	}
+}
+
+func TestSortShapeErrors(t *testing.T) {
+	m := arrayview.MustNew(runtime.Ext(2, 2), []int32{4, 3, 2, 1})
+	err := Sort(nil, m)
+	require.ErrorIs(t, err, ErrShape)
+	assert.Contains(t, err.Error(), "Sort")
+	assert.Contains(t, err.Error(), "v has rank 2")
+	got := make([]int32, 4)
+	require.NoError(t, m.CopyTo(got))
+	assert.Equal(t, []int32{4, 3, 2, 1}, got)
+	require.ErrorIs(t, Sort[float32](nil, nil), ErrShape)
+}
