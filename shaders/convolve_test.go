@@ -1,0 +1,156 @@
+package shaders
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/runtime"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// convReference is the plain Go separable convolution with clamp-to-edge borders.
+func convReference(in []float32, rows, cols int, rk, ck []float32) []float32 {
+	tmp, out := make([]float32, rows*cols), make([]float32, rows*cols)
+	rr, cr := len(rk)/2, len(ck)/2
+	for y := range rows {
+		for x := range cols {
+			var s float32
+			for i, w := range rk {
+				s += w * in[y*cols+convClamp(x+i-rr, cols)]
+			}
+			tmp[y*cols+x] = s
+		}
+	}
+	for y := range rows {
+		for x := range cols {
+			var s float32
+			for j, w := range ck {
+				s += w * tmp[convClamp(y+j-cr, rows)*cols+x]
+			}
+			out[y*cols+x] = s
+		}
+	}
+	return out
+}
+
+func convRandom(r *rand.Rand, n int) []float32 {
+	s := make([]float32, n)
+	for i := range s {
+		s[i] = r.Float32()*2 - 1
+	}
+	return s
+}
+
+func TestConvolve2D(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	sizes := [][2]int{{1, 1}, {3, 5}, {17, 70}, {65, 33}, {130, 129}}
+	kernels := [][2]int{{1, 1}, {3, 5}, {9, 9}, {65, 7}}
+	for _, av := range mmViews(t) {
+		for _, perThread := range []bool{false, true} {
+			if perThread && !av.Accelerator().IsCPU() {
+				continue
+			}
+			for _, sz := range sizes {
+				for _, ks := range kernels {
+					if perThread && sz[0]*sz[1] > 2500 || ks[0] > 9 && sz[0]*sz[1] > 2500 {
+						continue // keep -race fast
+					}
+					name := av.Accelerator().Path() + "/" + runtime.Ext(sz[0], sz[1]).String() + "/" + runtime.Ext(ks[0], ks[1]).String()
+					if perThread {
+						name += "/perthread"
+					}
+					t.Run(name, func(t *testing.T) {
+						rows, cols := sz[0], sz[1]
+						in := convRandom(r, rows*cols)
+						rk, ck := convRandom(r, ks[0]), convRandom(r, ks[1])
+						in0, rk0, ck0 := append([]float32(nil), in...), append([]float32(nil), rk...), append([]float32(nil), ck...)
+						out := make([]float32, rows*cols)
+						iv, ov := arrayview.MustNew(runtime.Ext(rows, cols), in), arrayview.MustNew(runtime.Ext(rows, cols), out)
+						require.NoError(t, convolveOp(av, iv, ov, rk, ck, perThread))
+						require.NoError(t, ov.Synchronize())
+						want := convReference(in0, rows, cols, rk0, ck0)
+						for i := range want {
+							require.LessOrEqual(t, math.Abs(float64(want[i]-out[i])), 1e-4*float64(ks[0]*ks[1]), "element %d: want %v, got %v", i, want[i], out[i])
+						}
+						assert.Equal(t, in0, in, "in is unchanged")
+						assert.Equal(t, rk0, rk)
+						assert.Equal(t, ck0, ck)
+						require.NoError(t, iv.Close())
+						require.NoError(t, ov.Close())
+					})
+				}
+			}
+		}
+	}
+}
+
+// TestConvolve2DSections filters a section into a section: strided rows on both sides.
+func TestConvolve2DSections(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	const rows, cols = 23, 37
+	for _, av := range mmViews(t) {
+		t.Run(av.Accelerator().Path(), func(t *testing.T) {
+			big := convRandom(r, (rows+2)*(cols+3))
+			obig := make([]float32, (rows+1)*(cols+2))
+			bv, ob := arrayview.MustNew(runtime.Ext(rows+2, cols+3), big), arrayview.MustNew(runtime.Ext(rows+1, cols+2), obig)
+			is, err := bv.Section(runtime.Idx(2, 1), runtime.Ext(rows, cols))
+			require.NoError(t, err)
+			os, err := ob.Section(runtime.Idx(1, 1), runtime.Ext(rows, cols))
+			require.NoError(t, err)
+			rk, ck := []float32{0.25, 0.5, 0.25}, []float32{1, 2, 3, 2, 1}
+			require.NoError(t, Convolve2D(av, is, os, rk, ck))
+			require.NoError(t, ob.Synchronize())
+			in := make([]float32, rows*cols)
+			require.NoError(t, is.CopyTo(in))
+			want := convReference(in, rows, cols, rk, ck)
+			for y := range rows + 1 {
+				for x := range cols + 2 {
+					got := obig[y*(cols+2)+x]
+					if y >= 1 && x >= 1 && x <= cols {
+						require.InDelta(t, want[(y-1)*cols+x-1], got, 1e-4, "(%d, %d)", y, x)
+					} else {
+						require.Zero(t, got, "outside the section (%d, %d)", y, x)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestConvolve2DShapeErrors(t *testing.T) {
+	v := func(r, c int) *arrayview.View[float32] {
+		return arrayview.MustNew(runtime.Ext(r, c), make([]float32, r*c))
+	}
+	long := make([]float32, ConvolveMaxKernel+2)
+	for _, av := range mmViews(t) {
+		for _, tt := range []struct {
+			name    string
+			in, out *arrayview.View[float32]
+			rk, ck  []float32
+			want    []string
+		}{
+			{"extent", v(4, 5), v(5, 4), []float32{1}, []float32{1}, []string{"(4, 5)", "(5, 4)"}},
+			{"rank", arrayview.MustNew(runtime.Ext(20), make([]float32, 20)), v(4, 5), []float32{1}, []float32{1}, []string{"(20)", "rank 2"}},
+			{"even", v(4, 5), v(4, 5), []float32{1, 2}, []float32{1}, []string{"row kernel", "length 2"}},
+			{"empty", v(4, 5), v(4, 5), []float32{1}, nil, []string{"column kernel", "length 0"}},
+			{"long", v(4, 5), v(4, 5), []float32{1}, long, []string{"length 67", "65"}},
+			{"nil", nil, v(4, 5), []float32{1}, []float32{1}, []string{"nil"}},
+		} {
+			t.Run(av.Accelerator().Path()+"/"+tt.name, func(t *testing.T) {
+				tt.out.Set(runtime.Idx(0, 0), 7)
+				err := Convolve2D(av, tt.in, tt.out, tt.rk, tt.ck)
+				require.ErrorIs(t, err, ErrShape)
+				var se *ShapeError
+				require.ErrorAs(t, err, &se)
+				assert.Equal(t, "Convolve2D", se.Op)
+				for _, w := range tt.want {
+					assert.Contains(t, err.Error(), w)
+				}
+				assert.Equal(t, float32(7), tt.out.At(runtime.Idx(0, 0)), "out is intact")
+			})
+		}
+	}
+}

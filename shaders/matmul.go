@@ -1,0 +1,440 @@
+package shaders
+
+import (
+	"fmt"
+
+	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/runtime"
+)
+
+// MatMulElem is an element type MatMul accepts.
+type MatMulElem interface {
+	~int32 | ~float32
+}
+
+// MatMulMicroTile is the side of the block of C that one thread of the tiled matrix
+// multiply computes in registers: a tile of R x C threads computes an
+// (8R) x (8C) block of C.
+const MatMulMicroTile = 8
+
+// matMulBK is the tiled kernel's step along K (BK in matmul_tiled.comp).
+const matMulBK = 8
+
+// DefaultMatMulTile is the tiled kernel's default tile (rows, columns of threads): 512
+// threads computing a 256 x 128 block of C, the fastest of those tried on an H100
+// (16 x 16 was within 2%, 8 x 16 and 16 x 8 20-30% slower).
+var DefaultMatMulTile = [2]int{32, 16}
+
+// MatMulOptions selects the kernel MatMulWith runs.
+type MatMulOptions struct {
+	// Simple selects the one-thread-per-element kernel (matmul_simple.comp) instead of
+	// the tiled one.
+	Simple bool
+	// Tile is the tiled kernel's tile (rows, columns of threads); each thread computes an
+	// 8 x 8 block of C. The zero value means DefaultMatMulTile. Its product must be at
+	// most 1024 and the shared memory it needs (see MatMulSharedBytes) must fit the
+	// device.
+	Tile [2]int
+}
+
+// MatMulSharedBytes is the shared (tile_static) memory the tiled matrix multiply uses for
+// a tile of rows x cols threads: double-buffered BK x (8 rows + 4) and BK x (8 cols)
+// blocks of 4-byte elements.
+func MatMulSharedBytes(rows, cols int) int {
+	return 2 * matMulBK * ((8*rows + 4) + 8*cols) * 4
+}
+
+// MatMul computes c = a x b on av with the tiled kernel and DefaultMatMulTile. It is
+// MatMulWith with zero options.
+func MatMul[T MatMulElem](av *accelerator.View, a, b, c *arrayview.View[T]) error {
+	return MatMulWith(av, a, b, c, MatMulOptions{})
+}
+
+// MatMulSimple computes c = a x b on av with the one-thread-per-element kernel.
+func MatMulSimple[T MatMulElem](av *accelerator.View, a, b, c *arrayview.View[T]) error {
+	return MatMulWith(av, a, b, c, MatMulOptions{Simple: true})
+}
+
+// MatMulWith computes c = a x b on av (nil: where the views live, else the default
+// accelerator; see runtime.ParallelForEach): a is M x K, b is K x N and c is M x N, all
+// rank 2, any sizes from 1 up; int32 arithmetic wraps like Go's, float32 sums run in k
+// order (rounding may differ between accelerators: the GPU fuses multiply-adds).
+//
+// c is output-only: following C++ AMP's guideline A, MatMulWith calls c.DiscardData()
+// before the dispatch, so c's old contents are never uploaded; the result reaches the Go
+// slice on c.Synchronize, c.Data or element access. c must therefore not share data with
+// a or b. Shape errors (*ShapeError naming the extents, matching ErrShape) are reported
+// before anything is discarded, so that user data stays intact. The dispatch is
+// asynchronous on a GPU, like runtime.ParallelForEach.
+func MatMulWith[T MatMulElem](av *accelerator.View, a, b, c *arrayview.View[T], opt MatMulOptions) error {
+	return matMulOp(av, a, b, c, opt, false)
+}
+
+// matMulOp is MatMulWith; perThread runs the kernels' per-thread definitions on the CPU
+// (runtime.PerThreadKernel), for the conformance tests.
+func matMulOp[T MatMulElem](av *accelerator.View, a, b, c *arrayview.View[T], opt MatMulOptions, perThread bool) error {
+	const op = "MatMul"
+	if a == nil || b == nil || c == nil {
+		return shapeErr(op, "nil view (a %v, b %v, c %v)", a != nil, b != nil, c != nil)
+	}
+	ae, be, ce := a.Extent(), b.Extent(), c.Extent()
+	if ae.Rank() != 2 || be.Rank() != 2 || ce.Rank() != 2 {
+		return shapeErr(op, "a %v, b %v and c %v must all be rank 2", ae, be, ce)
+	}
+	m, k, n := ae.Dim(0), ae.Dim(1), be.Dim(1)
+	if be.Dim(0) != k || ce.Dim(0) != m || ce.Dim(1) != n {
+		return shapeErr(op, "a %v x b %v does not give c %v (want a M x K, b K x N, c M x N)", ae, be, ce)
+	}
+	tile := opt.Tile
+	if tile == [2]int{} {
+		tile = DefaultMatMulTile
+	}
+	if !opt.Simple && (tile[0] < 1 || tile[1] < 1 || tile[0]*tile[1] > 1024) {
+		return shapeErr(op, "tile %dx%d: each dimension must be at least 1 and the product at most 1024", tile[0], tile[1])
+	}
+
+	// On the CPU the fast bodies work on plain copies of a and b (O(MK + KN) copying
+	// for O(MNK) arithmetic) and on c's slice when it is contiguous.
+	var host *matMulHost[T]
+	if av != nil && av.Accelerator().IsCPU() {
+		host = &matMulHost[T]{m: m, n: n, k: k, a: make([]T, m*k), b: make([]T, k*n)}
+		if err := a.CopyTo(host.a); err != nil {
+			return err
+		}
+		if err := b.CopyTo(host.b); err != nil {
+			return err
+		}
+	}
+	c.DiscardData() // guideline A: c is output-only, nothing to upload
+	if host != nil {
+		if d, err := c.Data(); err == nil {
+			host.c = d
+		}
+	}
+	args := matMulArgs[T]{A: a.ReadOnly(), B: b.ReadOnly(), C: c, M: int32(m), N: int32(n), K: int32(k), host: host}
+	if opt.Simple {
+		var kern runtime.IndexKernel = matMulSimple[T]{args}
+		if perThread {
+			kern = runtime.PerThreadKernel{Kernel: kern}
+		}
+		return runtime.ParallelForEach(av, ce, kern)
+	}
+	var kern runtime.TiledKernel = matMulTiled[T]{args}
+	if perThread {
+		kern = runtime.PerThreadKernel{Kernel: kern}
+	}
+	rows, cols := matMulCeil(m, 8*tile[0])*tile[0], matMulCeil(n, 8*tile[1])*tile[1]
+	return runtime.ParallelForEachTiled(av, runtime.Ext(rows, cols).Tile(tile[0], tile[1]), kern)
+}
+
+// matMulCeil is a / b rounded up.
+func matMulCeil(a, b int) int { return (a + b - 1) / b }
+
+// matMulArgs are the captures of both matrix-multiply kernels: the bindings A, B, C (0,
+// 1, 2) and the push constants M, N, K.
+type matMulArgs[T MatMulElem] struct {
+	A       *arrayview.ReadView[T]
+	B       *arrayview.ReadView[T]
+	C       *arrayview.View[T]
+	M, N, K int32
+	host    *matMulHost[T] `amp:"-"` // host data for the fast CPU bodies
+}
+
+// matMulHost holds row-major host copies of A (m x k) and B (k x n) and, when C is
+// contiguous, C's slice (else nil: results go through C.Set).
+type matMulHost[T MatMulElem] struct {
+	m, n, k int
+	a, b, c []T
+}
+
+// program returns the program for T: name, or name_i32 for int32.
+func matMulProgram[T MatMulElem](name string) *runtime.Program {
+	var z T
+	if _, ok := any(z).(int32); ok {
+		return MustProgram(name+"_i32", 2)
+	}
+	return MustProgram(name, 2)
+}
+
+// matMulSimple is the one-thread-per-element kernel over the M x N domain of C.
+type matMulSimple[T MatMulElem] struct{ matMulArgs[T] }
+
+// Program is the GPU body: glsl/matmul_simple.comp (matmul_simple_i32.comp for int32).
+func (matMulSimple[T]) Program() *runtime.Program { return matMulProgram[T]("matmul_simple") }
+
+// Each is the definition: C(i, j) = sum over p of A(i, p) * B(p, j).
+func (k matMulSimple[T]) Each(idx runtime.Index) {
+	var sum T
+	for p := 0; p < int(k.K); p++ {
+		sum += k.A.At(runtime.Idx(idx[0], p)) * k.B.At(runtime.Idx(p, idx[1]))
+	}
+	k.C.Set(idx, sum)
+}
+
+// EachRange is the fast CPU body: the row-major offsets lo..hi-1 of C, as full-width
+// row blocks and partial first and last rows, through the blocked kernel.
+func (k matMulSimple[T]) EachRange(domain runtime.Extent, lo, hi int) {
+	n := domain.Dim(1)
+	for lo < hi {
+		i, j := lo/n, lo%n
+		if j == 0 && hi-lo >= n {
+			rows := (hi - lo) / n
+			k.host.block(k.C, i, i+rows, 0, n)
+			lo += rows * n
+			continue
+		}
+		end := min(n, j+hi-lo)
+		k.host.block(k.C, i, i+1, j, end)
+		lo += end - j
+	}
+}
+
+// matMulTiled is the tiled kernel: its domain is padded to whole tiles of WY x WX
+// threads, each thread computes an 8 x 8 block of C (rows ty*4+r and BM/2+ty*4+r,
+// columns tx*4+c and BN/2+tx*4+c of its tile's BM x BN block, r, c < 4).
+type matMulTiled[T MatMulElem] struct{ matMulArgs[T] }
+
+// Program is the GPU body: glsl/matmul_tiled.comp (matmul_tiled_i32.comp for int32).
+func (matMulTiled[T]) Program() *runtime.Program { return matMulProgram[T]("matmul_tiled") }
+
+// SharedBytes is the GPU body's shared memory for a tile (runtime.SharedMemoryKernel).
+func (matMulTiled[T]) SharedBytes(tile [3]int) int { return MatMulSharedBytes(tile[0], tile[1]) }
+
+// loadA is A(m, p), zero outside A (the GPU body's loadA, one element).
+func (k matMulTiled[T]) loadA(m, p int) T {
+	if m < int(k.M) && p < int(k.K) {
+		return k.A.At(runtime.Idx(m, p))
+	}
+	return 0
+}
+
+// loadB is B(p, n), zero outside B.
+func (k matMulTiled[T]) loadB(p, n int) T {
+	if p < int(k.K) && n < int(k.N) {
+		return k.B.At(runtime.Idx(p, n))
+	}
+	return 0
+}
+
+// Tiled is the definition, step for step the GPU body (shared memory in floats rather
+// than vec4s: the A block transposed with rows of BM+4, the B block with rows of BN).
+func (k matMulTiled[T]) Tiled(t runtime.TiledIndex) {
+	wy, wx := t.TileExtent.Dim(0), t.TileExtent.Dim(1)
+	nt := wy * wx
+	bm, bn := 8*wy, 8*wx
+	arow, asize, bsize := bm+4, matMulBK*(bm+4), matMulBK*bn
+	as := runtime.TileStatic[T](t, 2*asize)
+	bs := runtime.TileStatic[T](t, 2*bsize)
+	tid := t.Local[0]*wx + t.Local[1]
+	// The thread's place (ty, tx) in the micro-tile layout: warps of 32 threads cover 4 x
+	// 8 places when the tile allows (see matmul_tiled.comp), else the local index.
+	ty, tx := t.Local[0], t.Local[1]
+	if wx%8 == 0 && wy%4 == 0 {
+		w, lane := tid/32, tid%32
+		ty, tx = (w/(wx/8))*4+lane/8, (w%(wx/8))*8+lane%8
+	}
+	m0, n0 := t.Tile[0]*bm, t.Tile[1]*bn
+	aq, bq := bm*matMulBK/4, matMulBK*bn/4 // vec4s per block
+	aloads, bloads := (aq+nt-1)/nt, (bq+nt-1)/nt
+
+	// The registers: the next step's A and B vec4s, and the 8 x 8 accumulators.
+	ra := make([]T, 4*aloads)
+	rb := make([]T, 4*bloads)
+	load := func(k0 int) {
+		for i := 0; i < aloads; i++ {
+			l := tid + i*nt
+			for j := 0; j < 4; j++ {
+				ra[4*i+j] = 0
+				if l < aq {
+					ra[4*i+j] = k.loadA(m0+l/(matMulBK/4), k0+(l%(matMulBK/4))*4+j)
+				}
+			}
+		}
+		for i := 0; i < bloads; i++ {
+			l := tid + i*nt
+			for j := 0; j < 4; j++ {
+				rb[4*i+j] = 0
+				if l < bq {
+					rb[4*i+j] = k.loadB(k0+l/(bn/4), n0+(l%(bn/4))*4+j)
+				}
+			}
+		}
+	}
+	var acc [8][8]T
+	load(0)
+	steps := (int(k.K) + matMulBK - 1) / matMulBK
+	for s := 0; s < steps; s++ {
+		cur := s & 1
+		for i := 0; i < aloads; i++ {
+			if l := tid + i*nt; l < aq {
+				m, kq := l/(matMulBK/4), (l%(matMulBK/4))*4
+				for j := 0; j < 4; j++ {
+					as[cur*asize+(kq+j)*arow+m] = ra[4*i+j]
+				}
+			}
+		}
+		for i := 0; i < bloads; i++ {
+			if l := tid + i*nt; l < bq {
+				copy(bs[cur*bsize+4*l:cur*bsize+4*l+4], rb[4*i:4*i+4])
+			}
+		}
+		t.Barrier.WaitWithTileStaticMemoryFence()
+		if s+1 < steps {
+			load((s + 1) * matMulBK)
+		}
+		for p := 0; p < matMulBK; p++ {
+			a := as[cur*asize+p*arow:]
+			b := bs[cur*bsize+p*bn:]
+			for r := 0; r < 4; r++ {
+				for c := 0; c < 4; c++ {
+					acc[r][c] += a[ty*4+r] * b[tx*4+c]
+					acc[r][c+4] += a[ty*4+r] * b[bn/2+tx*4+c]
+					acc[r+4][c] += a[bm/2+ty*4+r] * b[tx*4+c]
+					acc[r+4][c+4] += a[bm/2+ty*4+r] * b[bn/2+tx*4+c]
+				}
+			}
+		}
+	}
+	for r := 0; r < 8; r++ {
+		m := m0 + ty*4 + r
+		if r >= 4 {
+			m = m0 + bm/2 + ty*4 + r - 4
+		}
+		for c := 0; c < 8; c++ {
+			n := n0 + tx*4 + c
+			if c >= 4 {
+				n = n0 + bn/2 + tx*4 + c - 4
+			}
+			if m < int(k.M) && n < int(k.N) {
+				k.C.Set(runtime.Idx(m, n), acc[r][c])
+			}
+		}
+	}
+}
+
+// EachTile is the fast CPU body: the tile's BM x BN block of C through the blocked
+// kernel.
+func (k matMulTiled[T]) EachTile(domain runtime.TiledExtent, tile runtime.Index) {
+	bm, bn := 8*domain.Tile.Dim(0), 8*domain.Tile.Dim(1)
+	m0, n0 := tile[0]*bm, tile[1]*bn
+	h := k.host
+	if m0 >= h.m || n0 >= h.n {
+		return
+	}
+	h.block(k.C, m0, min(m0+bm, h.m), n0, min(n0+bn, h.n))
+}
+
+// matMulKC is the depth of the blocked CPU kernel's panels.
+const matMulKC = 256
+
+// block computes C(i, j) for i in [i0, i1), j in [j0, j1) on the host: for each panel of
+// K (matMulKC deep), it packs 4 rows of A and 2 columns of B per micro-panel, zero-padded
+// to an even depth, and runs a 4 x 2 register micro-kernel, accumulating in a local block
+// that is stored once at the end: into h.c, or through c.Set when C is not contiguous.
+func (h *matMulHost[T]) block(c *arrayview.View[T], i0, i1, j0, j1 int) {
+	rows, cols := i1-i0, j1-j0
+	if rows <= 0 || cols <= 0 {
+		return
+	}
+	rows4, cols2 := (rows+3)&^3, (cols+1)&^1
+	acc := make([]T, rows4*cols2)
+	kc := min(matMulKC, h.k)
+	depth := (kc + 1) &^ 1
+	ap := make([]T, 4*depth)
+	bp := make([]T, depth*cols2)
+	for p0 := 0; p0 < h.k; p0 += kc {
+		pc := min(kc, h.k-p0)
+		pe := (pc + 1) &^ 1 // even depth; the padding stays zero
+		clear(ap)
+		clear(bp)
+		// B panel: group g holds columns j0+2g and j0+2g+1, 2 per row p.
+		for g := 0; g < cols2/2; g++ {
+			dst := bp[g*2*pe : (g+1)*2*pe]
+			for p := 0; p < pc; p++ {
+				row := h.b[(p0+p)*h.n:]
+				dst[2*p] = row[j0+2*g]
+				if j0+2*g+1 < j1 {
+					dst[2*p+1] = row[j0+2*g+1]
+				}
+			}
+		}
+		for i := 0; i < rows4; i += 4 {
+			for r := 0; r < 4; r++ {
+				if i0+i+r < i1 {
+					row := h.a[(i0+i+r)*h.k+p0 : (i0+i+r)*h.k+p0+pc]
+					for p, v := range row {
+						ap[4*p+r] = v
+					}
+				} else {
+					for p := 0; p < pc; p++ {
+						ap[4*p+r] = 0
+					}
+				}
+			}
+			for g := 0; g < cols2/2; g++ {
+				matMulMicro4x2(ap[:4*pe], bp[g*2*pe:(g+1)*2*pe], acc[i*cols2+2*g:], cols2)
+			}
+		}
+	}
+	for r := 0; r < rows; r++ {
+		src := acc[r*cols2 : r*cols2+cols]
+		if h.c != nil {
+			copy(h.c[(i0+r)*h.n+j0:], src)
+			continue
+		}
+		for j, v := range src {
+			c.Set(runtime.Idx(i0+r, j0+j), v)
+		}
+	}
+}
+
+// matMulMicro4x2 adds the product of a 4 x d panel of A (packed by column: a[4p+r]) and a
+// d x 2 panel of B (packed by row: b[2p+c]), d even, to the 4 x 2 block at c (row stride
+// ldc). Eight accumulators and six operands fit amd64's registers; two steps of p per
+// iteration and slices advanced in place keep bounds checks out of the loop.
+func matMulMicro4x2[T MatMulElem](a, b, c []T, ldc int) {
+	s00, s01 := c[0], c[1]
+	s10, s11 := c[ldc], c[ldc+1]
+	s20, s21 := c[2*ldc], c[2*ldc+1]
+	s30, s31 := c[3*ldc], c[3*ldc+1]
+	for len(a) >= 8 && len(b) >= 4 {
+		b0, b1 := b[0], b[1]
+		a0, a1, a2, a3 := a[0], a[1], a[2], a[3]
+		s00 += a0 * b0
+		s01 += a0 * b1
+		s10 += a1 * b0
+		s11 += a1 * b1
+		s20 += a2 * b0
+		s21 += a2 * b1
+		s30 += a3 * b0
+		s31 += a3 * b1
+		b0, b1 = b[2], b[3]
+		a0, a1, a2, a3 = a[4], a[5], a[6], a[7]
+		s00 += a0 * b0
+		s01 += a0 * b1
+		s10 += a1 * b0
+		s11 += a1 * b1
+		s20 += a2 * b0
+		s21 += a2 * b1
+		s30 += a3 * b0
+		s31 += a3 * b1
+		a, b = a[8:], b[4:]
+	}
+	c[0], c[1] = s00, s01
+	c[ldc], c[ldc+1] = s10, s11
+	c[2*ldc], c[2*ldc+1] = s20, s21
+	c[3*ldc], c[3*ldc+1] = s30, s31
+}
+
+// String names the kernel's shape in errors and benchmarks.
+func (o MatMulOptions) String() string {
+	if o.Simple {
+		return "simple"
+	}
+	t := o.Tile
+	if t == [2]int{} {
+		t = DefaultMatMulTile
+	}
+	return fmt.Sprintf("tiled%dx%d", t[0], t[1])
+}

@@ -1,0 +1,75 @@
+package shaders_test
+
+import (
+	"fmt"
+
+	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/runtime"
+	"github.com/goamp/goamp/shaders"
+)
+
+// ExampleMatMul multiplies a 2 x 3 by a 3 x 2 matrix on the CPU accelerator (any
+// accelerator view works the same way).
+func ExampleMatMul() {
+	av, err := accelerator.CPU().DefaultView()
+	if err != nil {
+		panic(err)
+	}
+	a := arrayview.MustNew(runtime.Ext(2, 3), []float32{1, 2, 3, 4, 5, 6})
+	b := arrayview.MustNew(runtime.Ext(3, 2), []float32{7, 8, 9, 10, 11, 12})
+	cdata := make([]float32, 4)
+	c := arrayview.MustNew(runtime.Ext(2, 2), cdata)
+	if err := shaders.MatMul(av, a, b, c); err != nil {
+		panic(err)
+	}
+	if err := c.Synchronize(); err != nil { // the result reaches cdata here
+		panic(err)
+	}
+	fmt.Println(cdata)
+
+	// The simple kernel, int32, and a shape error.
+	ai := arrayview.MustNew(runtime.Ext(1, 2), []int32{2, 3})
+	bi := arrayview.MustNew(runtime.Ext(2, 1), []int32{4, 5})
+	ci := arrayview.MustNew(runtime.Ext(1, 1), make([]int32, 1))
+	if err := shaders.MatMulSimple(av, ai, bi, ci); err != nil {
+		panic(err)
+	}
+	fmt.Println(ci.At(runtime.Idx(0, 0)))
+	fmt.Println(shaders.MatMul(av, ai, ai, ci))
+	// Output:
+	// [58 64 139 154]
+	// 23
+	// goamp/shaders: MatMul: a (1, 2) x b (1, 2) does not give c (1, 1) (want a M x K, b K x N, c M x N)
+}
+
+// ExampleConvolve2D blurs a 3 x 4 image with a separable box filter; the borders clamp
+// to the edge.
+func ExampleConvolve2D() {
+	av, err := accelerator.CPU().DefaultView()
+	if err != nil {
+		panic(err)
+	}
+	in := arrayview.MustNew(runtime.Ext(3, 4), []float32{
+		0, 0, 0, 0,
+		0, 6, 0, 0,
+		0, 0, 0, 3,
+	})
+	outData := make([]float32, 12)
+	out := arrayview.MustNew(runtime.Ext(3, 4), outData)
+	row := []float32{1, 1, 1} // sum of three neighbours in a row
+	col := []float32{1, 1, 1} // then in a column
+	if err := shaders.Convolve2D(av, in, out, row, col); err != nil {
+		panic(err)
+	}
+	if err := out.Synchronize(); err != nil {
+		panic(err)
+	}
+	for r := range 3 {
+		fmt.Println(outData[4*r : 4*r+4])
+	}
+	// Output:
+	// [6 6 6 0]
+	// [6 6 9 6]
+	// [6 6 12 12]
+}
