@@ -42,12 +42,12 @@ type Result struct {
 
 // Report is what -json writes.
 type Report struct {
-	Accelerator string    `json:"accelerator"`
-	Description string    `json:"description"`
-	Date        string    `json:"date"`
-	Sizes       sizes     `json:"sizes"`
-	Results     []Result  `json:"results"`
-	Reference   string    `json:"reference,omitempty"`
+	Accelerator string   `json:"accelerator"`
+	Description string   `json:"description"`
+	Date        string   `json:"date"`
+	Sizes       sizes    `json:"sizes"`
+	Results     []Result `json:"results"`
+	Reference   string   `json:"reference,omitempty"`
 }
 
 // refRates maps kernel name to the reference's rate (same unit).
