@@ -3,6 +3,7 @@ package shaders
 import (
 	"errors"
 	"fmt"
+	"reflect"
 )
 
 // Number is an element type the built-in numeric kernels accept.
@@ -28,15 +29,14 @@ func shapeErr(op, format string, args ...any) error {
 	return &ShapeError{Op: op, Reason: fmt.Sprintf(format, args...)}
 }
 
-// typeCode is the GLSL element type index of T (0 int32, 1 uint32, 2 float32), which the
-// built-in programs receive as a specialization or push constant where one program serves
-// several types.
+// typeCode is the GLSL element type index of T (0 int32, 1 uint32, 2 float32) by its
+// underlying kind, so that named types (type Celsius float32) get their kind's arithmetic.
+// Programs that serve several types receive it as a push constant.
 func typeCode[T Number]() int32 {
-	var z T
-	switch any(z).(type) {
-	case int32:
+	switch reflect.TypeFor[T]().Kind() {
+	case reflect.Int32:
 		return 0
-	case uint32:
+	case reflect.Uint32:
 		return 1
 	}
 	return 2

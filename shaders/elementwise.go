@@ -1,7 +1,6 @@
 package shaders
 
 import (
-	"reflect"
 	"unsafe"
 
 	"github.com/goamp/goamp/accelerator"
@@ -107,18 +106,6 @@ func ewBits[T Number](s []T) []uint32 {
 // ewBitsOf returns the raw 32-bit word of x.
 func ewBitsOf[T Number](x T) uint32 { return *(*uint32)(unsafe.Pointer(&x)) }
 
-// ewType is the GLSL element type index of T (0 int32, 1 uint32, 2 float32) by its
-// underlying kind, so that named types (type Celsius float32) get their kind's arithmetic.
-func ewType[T Number]() int32 {
-	switch reflect.TypeFor[T]().Kind() {
-	case reflect.Int32:
-		return 0
-	case reflect.Uint32:
-		return 1
-	}
-	return 2
-}
-
 // Add computes out[i] = a[i] + b[i] on accelerator view av (nil: the view the data lives
 // on, else the default accelerator's), like C++ AMP's vector-addition sample. a, b and out
 // must be rank-1 views of one length (else a *ShapeError); out may be a or b. Integer
@@ -133,7 +120,7 @@ func addOp[T Number](av *accelerator.View, a, b, out *arrayview.View[T], perThre
 	if err != nil {
 		return err
 	}
-	k := addKernel[T]{A: ewRead[T]{a}, B: ewRead[T]{b}, Out: out, Type: ewType[T]()}
+	k := addKernel[T]{A: ewRead[T]{a}, B: ewRead[T]{b}, Out: out, Type: typeCode[T]()}
 	return ewIndex(av, runtime.Ext(n), k, perThread)
 }
 
@@ -141,7 +128,7 @@ func addOp[T Number](av *accelerator.View, a, b, out *arrayview.View[T], perThre
 type addKernel[T Number] struct {
 	A, B ewRead[T]
 	Out  *arrayview.View[T]
-	Type int32 // ewType[T]
+	Type int32 // typeCode[T]
 }
 
 // Program is the GPU body: glsl/vadd.comp.

@@ -44,7 +44,7 @@ func sortOp[T Number](av *accelerator.View, v *arrayview.View[T], perThread bool
 		return nil
 	}
 	p := 1 << bits.Len(uint(n-1)) // the padded length, a power of two >= 2
-	tc := ewType[T]()
+	tc := typeCode[T]()
 	work := v
 	if p != n {
 		// The padded keys: host memory that is never touched on a GPU (discarded, so it
