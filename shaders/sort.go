@@ -101,7 +101,7 @@ func sortNetwork[T Number](av *accelerator.View, work *arrayview.View[T], p int,
 func ewFromBits[T Number](u uint32) T { return *(*T)(unsafe.Pointer(&u)) }
 
 // sortKey maps an element's bits to a key whose unsigned order is the element order
-// (tc: ewType).
+// (tc: typeCode).
 func sortKey(x uint32, tc int32) uint32 {
 	switch tc {
 	case 0:
