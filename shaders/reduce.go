@@ -1,0 +1,565 @@
+package shaders
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	goruntime "runtime"
+	"slices"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/runtime"
+)
+
+// The reduction family: Reduce (reduce.go), InclusiveScan and ExclusiveScan (scan.go) and
+// Histogram (histogram.go) over rank-1 views (sections included), on any accelerator.
+//
+// Each is built from tiled kernels with three bodies: a GLSL body in glsl/ (shared memory
+// and barriers, with a second program that does the workgroup step with subgroup
+// arithmetic, used where the device has it), a per-thread Go body (Tiled) that is the
+// kernel's definition and mirrors the shared-memory program, and a fast CPU body
+// (EachTile) that does a whole tile in plain loops over the host slices. The conformance
+// tests check all of them against a plain Go reference.
+//
+// The GPU passes read their input with 16-byte vector loads where the view's first element
+// is 16-byte aligned in its buffer (whole views always are; a section at an odd offset is
+// read one element at a time, as fast on most devices but not all), and keep their
+// temporary data (partial results, block sums) in a small scratch view per accelerator
+// view and element type that is reused from call to call (see getScratch). Reduce and
+// Histogram return their result, so they wait for the device (on a GPU by polling for up
+// to 20 ms, like CUDA's default synchronization, see famAwait); the scans leave theirs in
+// out, where reading it waits for the device.
+
+// Op is the operator of a reduction.
+type Op int
+
+// The operators of Reduce.
+const (
+	// Sum adds the elements. Integer sums wrap around (modulo 2^32) like Go's int32 and
+	// uint32 arithmetic, so they are exact and the same on every accelerator. Float32
+	// sums are accumulated in float32 in a tree whose shape depends on the accelerator
+	// and on the length, not left to right: they differ from a sequential sum by rounding
+	// (for data of one sign, typically by a relative 1e-6 or less) and are NaN if any
+	// element is.
+	Sum Op = iota
+	// Min is the smallest element. For float32, -0 and +0 compare equal and the result
+	// of a view holding a NaN is unspecified (GLSL's min leaves it open).
+	Min
+	// Max is the largest element, with Min's caveats for float32.
+	Max
+)
+
+// String returns "Sum", "Min", "Max" or "Op(n)".
+func (o Op) String() string {
+	switch o {
+	case Sum:
+		return "Sum"
+	case Min:
+		return "Min"
+	case Max:
+		return "Max"
+	}
+	return fmt.Sprintf("Op(%d)", int(o))
+}
+
+// ErrUnknownOp reports an Op other than Sum, Min and Max.
+var ErrUnknownOp = errors.New("goamp/shaders: unknown reduction operator")
+
+// The tiling of Reduce's passes (variables so that the benchmarks can tune them).
+var (
+	// reduceTile is the workgroup size of a pass, a power of two.
+	reduceTile = 256
+	// reducePerThread is the number of elements per thread a GPU pass aims at; it sets
+	// the number of workgroups, ceil(n / (reduceTile*reducePerThread)), so that every
+	// thread has several vector loads to overlap and the partial results are few.
+	reducePerThread = 64
+	// reduceMaxGroups caps the workgroups of a GPU pass (the longer the input, the more
+	// elements per thread).
+	reduceMaxGroups = 16384
+	// cpuGroupsPerProc and cpuMinChunk set the tiles of a pass on the CPU accelerator:
+	// cpuGroupsPerProc per GOMAXPROCS, each of at least cpuMinChunk elements, so that the
+	// workers balance and small inputs take one tile.
+	cpuGroupsPerProc = 4
+	cpuMinChunk      = 1 << 15
+)
+
+// maxLen is the longest view the family accepts: element indices, and the GPU bodies'
+// index arithmetic (i + 4*4*tile), stay within uint32.
+const maxLen = 1 << 31
+
+// Reduce returns the Sum, Min or Max of the elements of the rank-1 view in (a section
+// too), computed on accelerator view av (nil: the view in lives on, else the default
+// accelerator's). It waits for the result.
+//
+// On a GPU, Reduce is a tree of passes: each workgroup of the first pass combines a
+// contiguous slice of in with several 16-byte loads in flight per thread, then combines
+// its threads' values with subgroup operations (or in shared memory where the device has
+// none) and writes one partial result to a scratch view; the next pass reduces the partial
+// results the same way, until one workgroup is left, whose value Reduce reads back (4
+// bytes). On the CPU the passes are the same kernels, each tile summed by a plain loop.
+//
+// in must be a non-nil rank-1 view (else a *ShapeError); op must be Sum, Min or Max
+// (else an error matching ErrUnknownOp). in is only read.
+func Reduce[T Number](av *accelerator.View, in *arrayview.View[T], op Op) (T, error) {
+	return reduceOp(av, in, op, famOpts{})
+}
+
+func reduceOp[T Number](av *accelerator.View, in *arrayview.View[T], op Op, o famOpts) (T, error) {
+	var zero T
+	if op != Sum && op != Min && op != Max {
+		return zero, fmt.Errorf("%w: %v (want Sum, Min or Max)", ErrUnknownOp, op)
+	}
+	n, err := famVector("Reduce", "in", in)
+	if err != nil {
+		return zero, err
+	}
+	av, err = famView(av, in)
+	if err != nil {
+		return zero, err
+	}
+	plan := reducePlan(av.Accelerator(), n)
+	s, err := getScratch[T](av, planScratch(plan))
+	if err != nil {
+		return zero, err
+	}
+	defer putScratch(av, s)
+	at, err := reducePasses(av, redRead[T]{in}, 0, n, op, plan, s, 0, o)
+	if err != nil {
+		return zero, err
+	}
+	if err := famAwait(av); err != nil {
+		return zero, err
+	}
+	return readOne(s.v, at)
+}
+
+// reduceGrid is one pass of a reduction: groups workgroups of tile threads, workgroup g
+// combining the elements [g*chunk, (g+1)*chunk).
+type reduceGrid struct {
+	groups, chunk, tile int
+}
+
+// reducePlan returns the passes that reduce n elements on acc to one value: each pass's
+// groups are the next one's elements, and the last pass has one group.
+func reducePlan(acc *accelerator.Accelerator, n int) []reduceGrid {
+	var plan []reduceGrid
+	for {
+		g := reduceGridFor(acc, n, reduceTile, reducePerThread, reduceMaxGroups)
+		plan = append(plan, g)
+		if g.groups == 1 {
+			return plan
+		}
+		n = g.groups
+	}
+}
+
+// planScratch is the scratch length plan needs: one element per workgroup of each pass.
+func planScratch(plan []reduceGrid) int {
+	n := 0
+	for _, g := range plan {
+		n += g.groups
+	}
+	return n
+}
+
+// reduceGridFor spreads n elements over workgroups of tile threads: on a GPU about
+// perThread elements per thread and at most maxGroups workgroups, on the CPU
+// cpuGroupsPerProc tiles per GOMAXPROCS of at least cpuMinChunk elements. Each chunk is
+// a multiple of 4*tile, so that every thread has the same number of vec4s.
+func reduceGridFor(acc *accelerator.Accelerator, n, tile, perThread, maxGroups int) reduceGrid {
+	groups := min(famCeilDiv(n, tile*perThread), maxGroups)
+	if acc.IsCPU() {
+		groups = min(famCeilDiv(n, cpuMinChunk), cpuGroupsPerProc*goruntime.GOMAXPROCS(0))
+	}
+	groups = max(groups, 1)
+	chunk := famCeilDiv(famCeilDiv(n, groups), 4*tile) * 4 * tile
+	return reduceGrid{groups: famCeilDiv(n, chunk), chunk: chunk, tile: tile}
+}
+
+// reducePasses runs plan over the n elements of in starting at element inOff, writing
+// each pass's partial results to s after position at, and returns the index in s of the
+// result.
+func reducePasses[T Number](av *accelerator.View, in redRead[T], inOff, n int, op Op, plan []reduceGrid,
+	s *scratch[T], at int, o famOpts) (int, error) {
+	sg := o.subgroups(av)
+	for _, g := range plan {
+		k := reduceKernel[T]{In: in, Out: s.v, N: uint32(n), Chunk: uint32(g.chunk), InOff: uint32(inOff),
+			OutOff: uint32(at), Op: int32(op), Type: famType[T](), sg: sg}
+		dom := runtime.Ext(g.groups * g.tile).Tile(g.tile)
+		if err := famTiled(av, dom, k, o); err != nil {
+			return 0, err
+		}
+		in, inOff, n = redRead[T]{s.v}, at, g.groups
+		at += g.groups
+	}
+	return inOff, nil
+}
+
+// reduceKernel is one pass of Reduce, tiled 1-D: workgroup g writes to Out[OutOff+g] the
+// combination by Op of the elements [g*Chunk, min((g+1)*Chunk, N)) of In, whose element i
+// is In[InOff+i]. Chunk is a multiple of 4. sg selects the GPU body with subgroup
+// operations.
+type reduceKernel[T Number] struct {
+	In     redRead[T]
+	Out    *arrayview.View[T]
+	N      uint32
+	Chunk  uint32
+	InOff  uint32
+	OutOff uint32
+	Op     int32
+	Type   int32 // famType[T]
+	sg     bool  `amp:"-"`
+}
+
+// Program is the GPU body: glsl/reduce_sg.comp with subgroup arithmetic, else
+// glsl/reduce.comp.
+func (k reduceKernel[T]) Program() *runtime.Program {
+	if k.sg {
+		return MustProgram("reduce_sg", 1)
+	}
+	return MustProgram("reduce", 1)
+}
+
+// SharedBytes is the GPU body's shared memory: a word per thread.
+func (reduceKernel[T]) SharedBytes(tile [3]int) int { return 4 * tile[0] }
+
+// bounds returns the elements [lo, hi) of the workgroup's slice.
+func (k reduceKernel[T]) bounds(group int) (lo, hi int) {
+	lo = group * int(k.Chunk)
+	return lo, min(lo+int(k.Chunk), int(k.N))
+}
+
+// Tiled is the definition, the shared-memory GPU body: thread l combines the vec4s at l,
+// l+size, ... of its group's slice and one of the <4 trailing elements, then the group
+// combines its threads' values in a shared-memory tree and thread 0 writes the result.
+func (k reduceKernel[T]) Tiled(t runtime.TiledIndex) {
+	op, size, l := Op(k.Op), t.TileExtent.Dim(0), t.Local[0]
+	lo, hi := k.bounds(t.Tile[0])
+	in := func(i int) T { return k.In.v.At(runtime.Idx(int(k.InOff) + i)) }
+	acc := identity[T](op)
+	for i := lo + 4*l; i+3 < hi; i += 4 * size {
+		acc = combine(op, acc, combine(op, combine(op, in(i), in(i+1)), combine(op, in(i+2), in(i+3))))
+	}
+	if i := lo + (hi-lo)&^3 + l; i < hi {
+		acc = combine(op, acc, in(i))
+	}
+	part := runtime.TileStatic[T](t, size)
+	part[l] = acc
+	t.Barrier.WaitWithTileStaticMemoryFence()
+	for s := size / 2; s > 0; s /= 2 {
+		if l < s {
+			part[l] = combine(op, part[l], part[l+s])
+		}
+		t.Barrier.WaitWithTileStaticMemoryFence()
+	}
+	if l == 0 {
+		k.Out.Set(runtime.Idx(int(k.OutOff)+t.Tile[0]), part[0])
+	}
+}
+
+// EachTile is the fast CPU body: the group's slice combined by one loop over In's host
+// slice.
+func (k reduceKernel[T]) EachTile(_ runtime.TiledExtent, tile runtime.Index) {
+	op := Op(k.Op)
+	lo, hi := k.bounds(tile[0])
+	off := int(k.InOff)
+	var r T
+	if in, err := k.In.v.Data(); err == nil {
+		r = reduceSlice(op, in[off+lo:off+hi])
+	} else {
+		r = identity[T](op)
+		for i := lo; i < hi; i++ {
+			r = combine(op, r, k.In.v.At(runtime.Idx(off+i)))
+		}
+	}
+	k.Out.Set(runtime.Idx(int(k.OutOff)+tile[0]), r)
+}
+
+// combine applies op to a and b.
+func combine[T Number](op Op, a, b T) T {
+	switch op {
+	case Min:
+		return min(a, b)
+	case Max:
+		return max(a, b)
+	}
+	return a + b
+}
+
+// identity is op's identity element: 0, T's largest value (+Inf) or its smallest (-Inf).
+func identity[T Number](op Op) T {
+	var bits uint32
+	switch k := reflect.TypeFor[T]().Kind(); {
+	case op == Min && k == reflect.Int32:
+		bits = math.MaxInt32
+	case op == Min && k == reflect.Uint32:
+		bits = math.MaxUint32
+	case op == Min:
+		bits = math.Float32bits(float32(math.Inf(1)))
+	case op == Max && k == reflect.Int32:
+		bits = 1 << 31
+	case op == Max && k == reflect.Float32:
+		bits = math.Float32bits(float32(math.Inf(-1)))
+	}
+	return *(*T)(unsafe.Pointer(&bits))
+}
+
+// reduceSlice combines the elements of s by op, with several accumulators so that the
+// loop is not one long chain of dependent operations.
+func reduceSlice[T Number](op Op, s []T) T {
+	switch op {
+	case Min:
+		a0, a1, a2, a3 := identity[T](op), identity[T](op), identity[T](op), identity[T](op)
+		for ; len(s) >= 4; s = s[4:] {
+			a0, a1, a2, a3 = min(a0, s[0]), min(a1, s[1]), min(a2, s[2]), min(a3, s[3])
+		}
+		for _, x := range s {
+			a0 = min(a0, x)
+		}
+		return min(min(a0, a1), min(a2, a3))
+	case Max:
+		a0, a1, a2, a3 := identity[T](op), identity[T](op), identity[T](op), identity[T](op)
+		for ; len(s) >= 4; s = s[4:] {
+			a0, a1, a2, a3 = max(a0, s[0]), max(a1, s[1]), max(a2, s[2]), max(a3, s[3])
+		}
+		for _, x := range s {
+			a0 = max(a0, x)
+		}
+		return max(max(a0, a1), max(a2, a3))
+	}
+	var a0, a1, a2, a3, a4, a5, a6, a7 T
+	for ; len(s) >= 8; s = s[8:] {
+		a0 += s[0]
+		a1 += s[1]
+		a2 += s[2]
+		a3 += s[3]
+		a4 += s[4]
+		a5 += s[5]
+		a6 += s[6]
+		a7 += s[7]
+	}
+	for _, x := range s {
+		a0 += x
+	}
+	return ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
+}
+
+// What the family's kernels share.
+
+// redRead binds a view for reading only (C++ AMP array_view<const T>) without making a
+// second view of its data (View.ReadOnly's view would have to be closed, which copies
+// device data back): a dispatch never marks it modified, and the fast CPU bodies keep
+// the *View for its host slice.
+type redRead[T any] struct{ v *arrayview.View[T] }
+
+// ArgInfo describes the view as a read-only argument (runtime.Arg).
+func (r redRead[T]) ArgInfo() runtime.ArgInfo {
+	i := r.v.ArgInfo()
+	i.Access = runtime.Read
+	return i
+}
+
+// BindHost makes the host copy current for reading (runtime.Arg).
+func (r redRead[T]) BindHost(runtime.Access) error { return r.v.BindHost(runtime.Read) }
+
+// BindDevice makes av's copy current for reading (runtime.Arg).
+func (r redRead[T]) BindDevice(av *accelerator.View, _ runtime.Access) (runtime.Binding, error) {
+	return r.v.BindDevice(av, runtime.Read)
+}
+
+// famOpts are the choices the conformance tests vary; the exported functions use the
+// zero value.
+type famOpts struct {
+	// perThread runs the per-thread Go bodies (the definition) on the CPU instead of the
+	// fast ones.
+	perThread bool
+	// noSubgroups runs the shared-memory GPU programs on devices with subgroup arithmetic.
+	noSubgroups bool
+}
+
+// subgroups reports whether to run the GPU programs with subgroup operations on av.
+func (o famOpts) subgroups(av *accelerator.View) bool {
+	ops := av.Accelerator().SubgroupOps()
+	return !o.noSubgroups && ops.Has("basic") && ops.Has("arithmetic")
+}
+
+// famTiled runs a tiled kernel of the family, its per-thread Tiled body on the CPU when
+// o.perThread is set.
+func famTiled(av *accelerator.View, dom runtime.TiledExtent, k runtime.TiledKernel, o famOpts) error {
+	if o.perThread {
+		return runtime.ParallelForEachTiled(av, dom, runtime.PerThreadKernel{Kernel: k})
+	}
+	return runtime.ParallelForEachTiled(av, dom, k)
+}
+
+// famVector checks that v, the argument called name of op, is a non-nil rank-1 view of at
+// most maxLen elements and returns its length.
+func famVector[T any](op, name string, v *arrayview.View[T]) (int, error) {
+	if v == nil {
+		return 0, shapeErr(op, "%s is nil", name)
+	}
+	if r := v.Rank(); r != 1 {
+		return 0, shapeErr(op, "%s has rank %d (extent %s); %s needs a rank-1 view", name, r, v.Extent(), op)
+	}
+	n := v.Extent().Dim(0)
+	if n > maxLen {
+		return 0, shapeErr(op, "%s has %d elements; %s handles at most %d", name, n, op, maxLen)
+	}
+	return n, nil
+}
+
+// famView returns the accelerator view to run on: av, else the view v lives on (an
+// Array's), else the default accelerator's default view (the choice ParallelForEach
+// makes), which the family needs up front for its scratch data.
+func famView[T any](av *accelerator.View, v *arrayview.View[T]) (*accelerator.View, error) {
+	if av != nil {
+		return av, nil
+	}
+	if home := v.ArgInfo().Home; home != nil {
+		return home, nil
+	}
+	acc, err := accelerator.Default()
+	if err != nil {
+		return nil, err
+	}
+	return acc.DefaultView()
+}
+
+// famType is the GLSL element type index of T (0 int32, 1 uint32, 2 float32) by its
+// underlying kind, so that named types (type Celsius float32) get their kind's arithmetic.
+func famType[T Number]() int32 {
+	switch reflect.TypeFor[T]().Kind() {
+	case reflect.Int32:
+		return 0
+	case reflect.Uint32:
+		return 1
+	}
+	return 2
+}
+
+// famCeilDiv is a/b rounded up, for positive a and b.
+func famCeilDiv(a, b int) int { return (a + b - 1) / b }
+
+// famSpin is how long famAwait polls for a GPU's work.
+var famSpin = 20 * time.Millisecond
+
+// famAwait waits for the work recorded on av before a result is read back. On a GPU it
+// submits the work and polls for its end (yielding between polls) for up to famSpin, as
+// CUDA's default synchronization spins, before leaving the rest of the wait to the read
+// back: the accelerator's wait polls only briefly before it blocks in the driver, and a
+// blocked wait can wake up hundreds of microseconds after the device is done, longer than
+// a reduction of a GiB takes on an H100. On emulated devices (lavapipe, the CPU) polling
+// would take a core from the device itself, so famAwait does nothing there.
+func famAwait(av *accelerator.View) error {
+	if av.Accelerator().IsEmulated() || famSpin <= 0 {
+		return nil
+	}
+	m, err := av.CreateMarker()
+	if err != nil {
+		return err
+	}
+	for end := time.Now().Add(famSpin); !m.Done() && time.Now().Before(end); {
+		goruntime.Gosched()
+	}
+	return nil
+}
+
+// readOne reads element i of the rank-1 view v: a one-element section's copy, so that
+// only 4 bytes come back from a device.
+func readOne[T any](v *arrayview.View[T], i int) (T, error) {
+	var out [1]T
+	sec, err := v.Section(runtime.Idx(i), runtime.Ext(1))
+	if err != nil {
+		return out[0], err
+	}
+	err = sec.CopyTo(out[:])
+	if cerr := sec.Close(); err == nil {
+		err = cerr
+	}
+	return out[0], err
+}
+
+// scratch is temporary storage of the family's passes (partial results, block sums): a
+// rank-1 view over a Go slice, discarded when made, so that nothing is ever uploaded for
+// it: only the kernels of one accelerator view write it, and only the element holding a
+// result is read back. It is reused from call to call (getScratch, putScratch), which
+// saves a device allocation per call.
+type scratch[T Number] struct {
+	v *arrayview.View[T]
+	n int
+}
+
+// scratchKey identifies the scratch views of one accelerator view and element type.
+type scratchKey struct {
+	av *accelerator.View
+	t  reflect.Type
+}
+
+// scratchPool holds the idle scratch views of one key.
+type scratchPool struct {
+	mu   sync.Mutex
+	free []any // *scratch[T]
+}
+
+// scratchPools maps scratchKey to *scratchPool. An entry lives as long as the program: a
+// few views of a few KiB (Reduce) or n/4096 elements (the scans) per accelerator view used.
+var scratchPools sync.Map
+
+// scratchKeep is the most idle scratch views a pool keeps; concurrent calls make more.
+const scratchKeep = 2
+
+// getScratch returns a scratch view of at least n elements for work on av, reusing an
+// idle one when it is long enough.
+func getScratch[T Number](av *accelerator.View, n int) (*scratch[T], error) {
+	p, _ := scratchPools.LoadOrStore(scratchKey{av, reflect.TypeFor[T]()}, &scratchPool{})
+	pool := p.(*scratchPool)
+	pool.mu.Lock()
+	for i, f := range pool.free {
+		if s := f.(*scratch[T]); s.n >= n {
+			pool.free = slices.Delete(pool.free, i, i+1)
+			pool.mu.Unlock()
+			return s, nil
+		}
+	}
+	pool.mu.Unlock()
+	size := 1024
+	for size < n {
+		size *= 2
+	}
+	v, err := arrayview.New(runtime.Ext(size), make([]T, size))
+	if err != nil {
+		return nil, err
+	}
+	v.DiscardData()
+	return &scratch[T]{v: v, n: size}, nil
+}
+
+// putScratch returns s to its pool; when the pool holds more than scratchKeep views, the
+// shortest is closed (its device memory freed, nothing copied back).
+func putScratch[T Number](av *accelerator.View, s *scratch[T]) {
+	p, _ := scratchPools.Load(scratchKey{av, reflect.TypeFor[T]()})
+	pool := p.(*scratchPool)
+	pool.mu.Lock()
+	pool.free = append(pool.free, s)
+	var drop *scratch[T]
+	if len(pool.free) > scratchKeep {
+		j := 0
+		for i, f := range pool.free {
+			if f.(*scratch[T]).n < pool.free[j].(*scratch[T]).n {
+				j = i
+			}
+		}
+		drop = pool.free[j].(*scratch[T])
+		pool.free = slices.Delete(pool.free, j, j+1)
+	}
+	pool.mu.Unlock()
+	if drop != nil {
+		drop.v.DiscardData()
+		_ = drop.v.Close() // nothing to copy back; a failure to free leaves only a leak
+	}
+}

@@ -1,0 +1,180 @@
+package shaders
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/runtime"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// refScan is the reference: a left-to-right running sum (float32 data summed in float64).
+func refScan[T Number](s []T, exclusive bool) ([]T, []float64) {
+	out := make([]T, len(s))
+	f64 := make([]float64, len(s))
+	var run T
+	var runF float64
+	for i, x := range s {
+		if exclusive {
+			out[i], f64[i] = run, runF
+		}
+		run += x
+		runF += float64(x)
+		if !exclusive {
+			out[i], f64[i] = run, runF
+		}
+	}
+	return out, f64
+}
+
+// checkScan compares got, the scan of s, with the reference: exactly for integers, within
+// a relative 1e-5 (plus 1e-6) of the float64 sums for float32.
+func checkScan[T Number](t *testing.T, s, got []T, exclusive bool) {
+	t.Helper()
+	want, f64 := refScan(s, exclusive)
+	if famType[T]() != 2 {
+		if !assert.Equal(t, want, got) {
+			for i := range want {
+				if want[i] != got[i] {
+					t.Logf("first difference at %d of %d: got %v, want %v", i, len(want), got[i], want[i])
+					break
+				}
+			}
+		}
+		return
+	}
+	for i := range f64 {
+		if d := float64(got[i]) - f64[i]; d > 1e-5*f64[i]+1e-6 || -d > 1e-5*f64[i]+1e-6 {
+			t.Fatalf("element %d of %d: got %v, want %v", i, len(f64), got[i], f64[i])
+		}
+	}
+}
+
+// scanLengths are the scans' conformance lengths: 1, small, around the vec4 width, a
+// row (1024) and a block (4096) of the block pass, primes and 2^k+1.
+var scanLengths = []int{1, 2, 3, 5, 17, 1023, 4095, 4096, 4097, 12289, 65537}
+
+func testScan[T Number](t *testing.T) {
+	for _, c := range famCases(t) {
+		for _, n := range scanLengths {
+			if c.perThread && n > famPerThreadMax {
+				continue
+			}
+			for _, exclusive := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/exclusive=%v/n=%d", c, exclusive, n), func(t *testing.T) {
+					s := famData[T](n, uint64(n))
+					keep := append([]T(nil), s...)
+					out := make([]T, n)
+					in, ov := arrayview.MustNew(runtime.Ext(n), s), arrayview.MustNew(runtime.Ext(n), out)
+					ov.DiscardData()
+					require.NoError(t, scanOp(c.av, in, ov, exclusive, c.famOpts))
+					require.NoError(t, ov.Close())
+					require.NoError(t, in.Close())
+					require.Equal(t, keep, s, "the scan changed its input")
+					checkScan(t, s, out, exclusive)
+				})
+			}
+		}
+	}
+}
+
+func TestScanInt32(t *testing.T)   { testScan[int32](t) }
+func TestScanUint32(t *testing.T)  { testScan[uint32](t) }
+func TestScanFloat32(t *testing.T) { testScan[float32](t) }
+
+// TestScanInPlace scans a view into itself, through the exported functions too.
+func TestScanInPlace(t *testing.T) {
+	for _, c := range famCases(t) {
+		for _, n := range []int{1, 4097, 30001} {
+			if c.perThread && n > famPerThreadMax {
+				continue
+			}
+			for _, exclusive := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%s/exclusive=%v/n=%d", c, exclusive, n), func(t *testing.T) {
+					s := famData[int32](n, 11)
+					keep := append([]int32(nil), s...)
+					v := arrayview.MustNew(runtime.Ext(n), s)
+					require.NoError(t, scanOp(c.av, v, v, exclusive, c.famOpts))
+					require.NoError(t, v.Close())
+					checkScan(t, keep, s, exclusive)
+				})
+			}
+		}
+	}
+}
+
+// TestScanSections scans sections at every alignment into sections of another view (the
+// GPU body's vector loads and stores need both 16-byte aligned).
+func TestScanSections(t *testing.T) {
+	const n = 20000
+	for _, c := range famCases(t) {
+		for _, offs := range [][2]int{{0, 0}, {1, 0}, {0, 3}, {2, 2}, {4, 8}} {
+			m := n - 10
+			if c.perThread {
+				m = famPerThreadMax - 10
+			}
+			t.Run(fmt.Sprintf("%s/in=%d/out=%d", c, offs[0], offs[1]), func(t *testing.T) {
+				s := famData[float32](n, 12)
+				out := make([]float32, n)
+				in, err := arrayview.MustNew(runtime.Ext(n), s).Section(runtime.Idx(offs[0]), runtime.Ext(m))
+				require.NoError(t, err)
+				ov, err := arrayview.MustNew(runtime.Ext(n), out).Section(runtime.Idx(offs[1]), runtime.Ext(m))
+				require.NoError(t, err)
+				require.NoError(t, scanOp(c.av, in, ov, false, c.famOpts))
+				require.NoError(t, ov.Close())
+				checkScan(t, s[offs[0]:offs[0]+m], out[offs[1]:offs[1]+m], false)
+				assert.Zero(t, out[offs[1]+m], "past the output section")
+				if offs[1] > 0 {
+					assert.Zero(t, out[offs[1]-1], "before the output section")
+				}
+			})
+		}
+	}
+}
+
+// TestScanLevels shrinks the blocks so that the block sums are scanned recursively, two
+// levels deep, with small workgroups.
+func TestScanLevels(t *testing.T) {
+	defer func(tile, rtile int) { scanTile, reduceTile = tile, rtile }(scanTile, reduceTile)
+	scanTile, reduceTile = 32, 32
+	const n = 300007 // 586 blocks of 512, then 2 blocks of block sums, then 1
+	require.Equal(t, 1+586+2, scanScratch(n))
+	s := famData[uint32](n, 13)
+	f := famData[float32](n, 14)
+	for _, c := range famCases(t) {
+		if c.perThread {
+			continue
+		}
+		t.Run(c.String(), func(t *testing.T) {
+			out := make([]uint32, n)
+			ov := arrayview.MustNew(runtime.Ext(n), out)
+			require.NoError(t, scanOp(c.av, arrayview.MustNew(runtime.Ext(n), s), ov, false, c.famOpts))
+			require.NoError(t, ov.Synchronize())
+			checkScan(t, s, out, false)
+			outF := make([]float32, n)
+			ovF := arrayview.MustNew(runtime.Ext(n), outF)
+			require.NoError(t, scanOp(c.av, arrayview.MustNew(runtime.Ext(n), f), ovF, true, c.famOpts))
+			require.NoError(t, ovF.Synchronize())
+			checkScan(t, f, outF, true)
+		})
+	}
+}
+
+func TestScanErrors(t *testing.T) {
+	a := arrayview.MustNew(runtime.Ext(5), make([]int32, 5))
+	b := arrayview.MustNew(runtime.Ext(6), make([]int32, 6))
+	err := InclusiveScan(nil, a, b)
+	require.ErrorIs(t, err, ErrShape)
+	assert.Contains(t, err.Error(), "InclusiveScan: in has 5 elements, out has 6")
+	err = ExclusiveScan(nil, a, nil)
+	require.ErrorIs(t, err, ErrShape)
+	assert.Contains(t, err.Error(), "ExclusiveScan: out is nil")
+	m := arrayview.MustNew(runtime.Ext(2, 3), make([]int32, 6))
+	err = ExclusiveScan(nil, m, b)
+	require.ErrorIs(t, err, ErrShape)
+	assert.Contains(t, err.Error(), "in has rank 2")
+}
+
+func TestScanSourcesInSync(t *testing.T) { famVariantsInSync(t, "scan.comp", "scan_sg.comp") }
