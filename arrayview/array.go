@@ -63,9 +63,6 @@ func Copy[T any](dst, src *View[T]) error {
 	if !dst.g.ext.Equal(src.g.ext) {
 		return &RangeError{What: fmt.Sprintf("a copy from extent %v", src.g.ext), Extent: dst.g.ext}
 	}
-	if dst.readOnly {
-		return fmt.Errorf("arrayview: copy into a read-only view")
-	}
 	tmp := make([]T, src.g.ext.Size())
 	if err := src.CopyTo(tmp); err != nil {
 		return err
@@ -82,9 +79,6 @@ func CopyAsync[T any](dst, src *View[T]) *Future {
 func (v *View[T]) CopyFrom(data []T) error {
 	if len(data) != v.g.ext.Size() {
 		return &LengthError{Extent: v.g.ext, Len: len(data)}
-	}
-	if v.readOnly {
-		return fmt.Errorf("arrayview: copy into a read-only view")
 	}
 	// Every element is overwritten: discard first so that nothing is copied back for it.
 	v.DiscardData()

@@ -77,7 +77,6 @@ type View[T any] struct {
 	// current for reading (and writing) through this view: the lock-free fast path.
 	hostR, hostW atomic.Uint64
 	closed       bool
-	readOnly     bool
 	// bound caches the last device binding: while the source's version is unchanged, the
 	// same binding needs no coherence work (guarded by src.mu).
 	bound struct {
@@ -152,9 +151,7 @@ func (v *View[T]) Section(origin runtime.Index, ext runtime.Extent) (*View[T], e
 	g := v.g
 	g.base = v.g.offset(origin)
 	g.ext = ext
-	s := newView(v.data, v.src, g, v.info)
-	s.readOnly = v.readOnly
-	return s, nil
+	return newView(v.data, v.src, g, v.info), nil
 }
 
 // Project returns the rank N-1 view at index i of dimension 0 (C++ AMP's view[i]).
@@ -168,9 +165,7 @@ func (v *View[T]) Project(i int) (*View[T], error) {
 	}
 	dims := v.g.ext.Dims()[1:]
 	g := geom{ext: runtime.Ext(dims...), base: v.g.base + i*v.g.st[0], st: [3]int{v.g.st[1], v.g.st[2], 0}}
-	p := newView(v.data, v.src, g, v.info)
-	p.readOnly = v.readOnly
-	return p, nil
+	return newView(v.data, v.src, g, v.info), nil
 }
 
 func (v *View[T]) index(i runtime.Index) int {
@@ -193,11 +188,8 @@ func (v *View[T]) At(i runtime.Index) T {
 }
 
 // Set stores x at i on the host, making the host copy the only valid one for this view's
-// range. It panics if i lies outside the extent or the view is read-only.
+// range. It panics if i lies outside the extent.
 func (v *View[T]) Set(i runtime.Index, x T) {
-	if v.readOnly {
-		panic("arrayview: Set on a read-only view")
-	}
 	if v.hostW.Load() != v.src.version.Load() {
 		v.mustHost(accelerator.ReadWrite)
 	}
@@ -342,22 +334,15 @@ func (v *View[T]) Close() error {
 	return err
 }
 
-// ReadOnly returns a read-only view of the same data (C++ AMP array_view<const T>). A
-// kernel field of that type is bound for reading only, so a dispatch never marks it
-// modified and never copies it back; Set on it panics.
-func (v *View[T]) ReadOnly() *ReadView[T] {
-	r := newView(v.data, v.src, v.g, v.info)
-	r.readOnly = true
-	return &ReadView[T]{v: r}
-}
+// ReadOnly returns a read-only handle on the view (C++ AMP array_view<const T>). A kernel
+// field of that type is bound for reading only, so a dispatch never marks the data modified
+// and never copies it back. The handle shares the view's lifetime: it needs no Close of
+// its own.
+func (v *View[T]) ReadOnly() *ReadView[T] { return &ReadView[T]{v: v} }
 
-// ArgInfo describes the view as a kernel argument (runtime.Arg).
+// ArgInfo describes the view as a read-write kernel argument (runtime.Arg).
 func (v *View[T]) ArgInfo() runtime.ArgInfo {
-	acc := accelerator.ReadWrite
-	if v.readOnly {
-		acc = accelerator.Read
-	}
-	return runtime.ArgInfo{Rank: v.Rank(), ElemSize: v.info.size, Access: acc, Home: v.src.home, Float64: v.info.float64}
+	return runtime.ArgInfo{Rank: v.Rank(), ElemSize: v.info.size, Access: accelerator.ReadWrite, Home: v.src.home, Float64: v.info.float64}
 }
 
 // BindHost makes the host copy current for a dispatch on the CPU (runtime.Arg).
@@ -446,11 +431,15 @@ func (r *ReadView[T]) Synchronize() error { return r.v.Synchronize() }
 // CopyTo copies the view's elements into dst (see View.CopyTo).
 func (r *ReadView[T]) CopyTo(dst []T) error { return r.v.CopyTo(dst) }
 
-// Close releases the view (see View.Close).
-func (r *ReadView[T]) Close() error { return r.v.Close() }
+// View is the writable view the handle reads.
+func (r *ReadView[T]) View() *View[T] { return r.v }
 
 // ArgInfo describes the view as a read-only kernel argument (runtime.Arg).
-func (r *ReadView[T]) ArgInfo() runtime.ArgInfo { return r.v.ArgInfo() }
+func (r *ReadView[T]) ArgInfo() runtime.ArgInfo {
+	i := r.v.ArgInfo()
+	i.Access = accelerator.Read
+	return i
+}
 
 // BindHost prepares the host copy for reading (runtime.Arg).
 func (r *ReadView[T]) BindHost(accelerator.Access) error { return r.v.BindHost(accelerator.Read) }

@@ -14,26 +14,6 @@ import (
 // or Tiled) and a fast CPU body (EachRange or EachTile) that loops over the views' host
 // slices; the conformance tests check that all three agree.
 
-// ewRead binds a view for reading only (C++ AMP array_view<const T>) without making a
-// second view of its data: a dispatch never marks it modified, so nothing is copied back
-// for it, and the caller keeps the *View for the fast CPU bodies.
-type ewRead[T any] struct{ v *arrayview.View[T] }
-
-// ArgInfo describes the view as a read-only argument (runtime.Arg).
-func (r ewRead[T]) ArgInfo() runtime.ArgInfo {
-	i := r.v.ArgInfo()
-	i.Access = runtime.Read
-	return i
-}
-
-// BindHost makes the host copy current for reading (runtime.Arg).
-func (r ewRead[T]) BindHost(runtime.Access) error { return r.v.BindHost(runtime.Read) }
-
-// BindDevice makes av's copy current for reading (runtime.Arg).
-func (r ewRead[T]) BindDevice(av *accelerator.View, _ runtime.Access) (runtime.Binding, error) {
-	return r.v.BindDevice(av, runtime.Read)
-}
-
 // ewIndex runs a non-tiled kernel; perThread forces its per-thread Each body on the CPU
 // (the conformance tests' check of the fast body).
 func ewIndex(av *accelerator.View, ext runtime.Extent, k runtime.IndexKernel, perThread bool) error {
@@ -120,13 +100,13 @@ func addOp[T Number](av *accelerator.View, a, b, out *arrayview.View[T], perThre
 	if err != nil {
 		return err
 	}
-	k := addKernel[T]{A: ewRead[T]{a}, B: ewRead[T]{b}, Out: out, Type: typeCode[T]()}
+	k := addKernel[T]{A: a.ReadOnly(), B: b.ReadOnly(), Out: out, Type: typeCode[T]()}
 	return ewIndex(av, runtime.Ext(n), k, perThread)
 }
 
 // addKernel is Add's kernel: Out[i] = A[i] + B[i].
 type addKernel[T Number] struct {
-	A, B ewRead[T]
+	A, B *arrayview.ReadView[T]
 	Out  *arrayview.View[T]
 	Type int32 // typeCode[T]
 }
@@ -135,12 +115,12 @@ type addKernel[T Number] struct {
 func (addKernel[T]) Program() *runtime.Program { return MustProgram("vadd", 1) }
 
 // Each is the definition.
-func (k addKernel[T]) Each(i runtime.Index) { k.Out.Set(i, k.A.v.At(i)+k.B.v.At(i)) }
+func (k addKernel[T]) Each(i runtime.Index) { k.Out.Set(i, k.A.At(i)+k.B.At(i)) }
 
 // EachRange is the fast CPU body.
 func (k addKernel[T]) EachRange(_ runtime.Extent, lo, hi int) {
-	a, err1 := k.A.v.Data()
-	b, err2 := k.B.v.Data()
+	a, err1 := k.A.ReadData()
+	b, err2 := k.B.ReadData()
 	o, err3 := k.Out.Data()
 	if err1 != nil || err2 != nil || err3 != nil {
 		for i := lo; i < hi; i++ {
@@ -169,12 +149,12 @@ func saxpyOp(av *accelerator.View, alpha float32, x, y *arrayview.View[float32],
 	if err != nil {
 		return err
 	}
-	return ewIndex(av, runtime.Ext(n), saxpyKernel{X: ewRead[float32]{x}, Y: y, Alpha: alpha}, perThread)
+	return ewIndex(av, runtime.Ext(n), saxpyKernel{X: x.ReadOnly(), Y: y, Alpha: alpha}, perThread)
 }
 
 // saxpyKernel is Saxpy's kernel: Y[i] = Alpha*X[i] + Y[i].
 type saxpyKernel struct {
-	X     ewRead[float32]
+	X     *arrayview.ReadView[float32]
 	Y     *arrayview.View[float32]
 	Alpha float32
 }
@@ -183,11 +163,11 @@ type saxpyKernel struct {
 func (saxpyKernel) Program() *runtime.Program { return MustProgram("saxpy", 1) }
 
 // Each is the definition.
-func (k saxpyKernel) Each(i runtime.Index) { k.Y.Set(i, float32(k.Alpha*k.X.v.At(i))+k.Y.At(i)) }
+func (k saxpyKernel) Each(i runtime.Index) { k.Y.Set(i, float32(k.Alpha*k.X.At(i))+k.Y.At(i)) }
 
 // EachRange is the fast CPU body.
 func (k saxpyKernel) EachRange(_ runtime.Extent, lo, hi int) {
-	x, err1 := k.X.v.Data()
+	x, err1 := k.X.ReadData()
 	y, err2 := k.Y.Data()
 	if err1 != nil || err2 != nil {
 		for i := lo; i < hi; i++ {

@@ -129,7 +129,7 @@ func histogramOp(av *accelerator.View, in *arrayview.View[float32], bins int, lo
 	counts := make([]uint32, bins)
 	err = cv.CopyFrom(counts)
 	if err == nil {
-		k := histogramKernel{In: redRead[float32]{in}, Out: cv, N: uint32(n), Chunk: uint32(g.chunk),
+		k := histogramKernel{In: in.ReadOnly(), Out: cv, N: uint32(n), Chunk: uint32(g.chunk),
 			Bins: uint32(bins), Lo: lo, Hi: hi, Scale: scale}
 		err = famTiled(av, runtime.Ext(g.groups*g.tile).Tile(g.tile), k, o)
 	}
@@ -152,7 +152,7 @@ func histogramOp(av *accelerator.View, in *arrayview.View[float32], bins int, lo
 // [g*Chunk, min((g+1)*Chunk, N)) of In (Chunk a multiple of 4) into the Bins counters of
 // Out, which start at zero.
 type histogramKernel struct {
-	In    redRead[float32]
+	In    *arrayview.ReadView[float32]
 	Out   *arrayview.View[uint32]
 	N     uint32
 	Chunk uint32
@@ -191,7 +191,7 @@ func (k histogramKernel) Tiled(t runtime.TiledIndex) {
 	lo := t.Tile[0] * int(k.Chunk)
 	hi := min(lo+int(k.Chunk), int(k.N))
 	count := func(i int) {
-		if b, ok := k.bin(k.In.v.At(runtime.Idx(i))); ok {
+		if b, ok := k.bin(k.In.At(runtime.Idx(i))); ok {
 			atomic.AddUint32(&hist[b], 1)
 		}
 	}
@@ -217,7 +217,7 @@ func (k histogramKernel) EachTile(_ runtime.TiledExtent, tile runtime.Index) {
 	hist := make([]uint32, k.Bins)
 	lo := tile[0] * int(k.Chunk)
 	hi := min(lo+int(k.Chunk), int(k.N))
-	if in, err := k.In.v.Data(); err == nil {
+	if in, err := k.In.ReadData(); err == nil {
 		for _, x := range in[lo:hi] {
 			if b, ok := k.bin(x); ok {
 				hist[b]++
@@ -225,7 +225,7 @@ func (k histogramKernel) EachTile(_ runtime.TiledExtent, tile runtime.Index) {
 		}
 	} else {
 		for i := lo; i < hi; i++ {
-			if b, ok := k.bin(k.In.v.At(runtime.Idx(i))); ok {
+			if b, ok := k.bin(k.In.At(runtime.Idx(i))); ok {
 				hist[b]++
 			}
 		}

@@ -128,7 +128,7 @@ func reduceOp[T Number](av *accelerator.View, in *arrayview.View[T], op Op, o fa
 		return zero, err
 	}
 	defer putScratch(av, s)
-	at, err := reducePasses(av, redRead[T]{in}, 0, n, op, plan, s, 0, o)
+	at, err := reducePasses(av, in.ReadOnly(), 0, n, op, plan, s, 0, o)
 	if err != nil {
 		return zero, err
 	}
@@ -184,7 +184,7 @@ func reduceGridFor(acc *accelerator.Accelerator, n, tile, perThread, maxGroups i
 // reducePasses runs plan over the n elements of in starting at element inOff, writing
 // each pass's partial results to s after position at, and returns the index in s of the
 // result.
-func reducePasses[T Number](av *accelerator.View, in redRead[T], inOff, n int, op Op, plan []reduceGrid,
+func reducePasses[T Number](av *accelerator.View, in *arrayview.ReadView[T], inOff, n int, op Op, plan []reduceGrid,
 	s *scratch[T], at int, o famOpts) (int, error) {
 	sg := o.subgroups(av)
 	for _, g := range plan {
@@ -194,7 +194,7 @@ func reducePasses[T Number](av *accelerator.View, in redRead[T], inOff, n int, o
 		if err := famTiled(av, dom, k, o); err != nil {
 			return 0, err
 		}
-		in, inOff, n = redRead[T]{s.v}, at, g.groups
+		in, inOff, n = s.v.ReadOnly(), at, g.groups
 		at += g.groups
 	}
 	return inOff, nil
@@ -205,7 +205,7 @@ func reducePasses[T Number](av *accelerator.View, in redRead[T], inOff, n int, o
 // is In[InOff+i]. Chunk is a multiple of 4. sg selects the GPU body with subgroup
 // operations.
 type reduceKernel[T Number] struct {
-	In     redRead[T]
+	In     *arrayview.ReadView[T]
 	Out    *arrayview.View[T]
 	N      uint32
 	Chunk  uint32
@@ -240,7 +240,7 @@ func (k reduceKernel[T]) bounds(group int) (lo, hi int) {
 func (k reduceKernel[T]) Tiled(t runtime.TiledIndex) {
 	op, size, l := Op(k.Op), t.TileExtent.Dim(0), t.Local[0]
 	lo, hi := k.bounds(t.Tile[0])
-	in := func(i int) T { return k.In.v.At(runtime.Idx(int(k.InOff) + i)) }
+	in := func(i int) T { return k.In.At(runtime.Idx(int(k.InOff) + i)) }
 	acc := identity[T](op)
 	for i := lo + 4*l; i+3 < hi; i += 4 * size {
 		acc = combine(op, acc, combine(op, combine(op, in(i), in(i+1)), combine(op, in(i+2), in(i+3))))
@@ -269,12 +269,12 @@ func (k reduceKernel[T]) EachTile(_ runtime.TiledExtent, tile runtime.Index) {
 	lo, hi := k.bounds(tile[0])
 	off := int(k.InOff)
 	var r T
-	if in, err := k.In.v.Data(); err == nil {
+	if in, err := k.In.ReadData(); err == nil {
 		r = reduceSlice(op, in[off+lo:off+hi])
 	} else {
 		r = identity[T](op)
 		for i := lo; i < hi; i++ {
-			r = combine(op, r, k.In.v.At(runtime.Idx(off+i)))
+			r = combine(op, r, k.In.At(runtime.Idx(off+i)))
 		}
 	}
 	k.Out.Set(runtime.Idx(int(k.OutOff)+tile[0]), r)
@@ -350,27 +350,6 @@ func reduceSlice[T Number](op Op, s []T) T {
 }
 
 // What the family's kernels share.
-
-// redRead binds a view for reading only (C++ AMP array_view<const T>) without making a
-// second view of its data (View.ReadOnly's view would have to be closed, which copies
-// device data back): a dispatch never marks it modified, and the fast CPU bodies keep
-// the *View for its host slice.
-type redRead[T any] struct{ v *arrayview.View[T] }
-
-// ArgInfo describes the view as a read-only argument (runtime.Arg).
-func (r redRead[T]) ArgInfo() runtime.ArgInfo {
-	i := r.v.ArgInfo()
-	i.Access = runtime.Read
-	return i
-}
-
-// BindHost makes the host copy current for reading (runtime.Arg).
-func (r redRead[T]) BindHost(runtime.Access) error { return r.v.BindHost(runtime.Read) }
-
-// BindDevice makes av's copy current for reading (runtime.Arg).
-func (r redRead[T]) BindDevice(av *accelerator.View, _ runtime.Access) (runtime.Binding, error) {
-	return r.v.BindDevice(av, runtime.Read)
-}
 
 // famOpts are the choices the conformance tests vary; the exported functions use the
 // zero value.

@@ -75,7 +75,7 @@ func scanOp[T Number](av *accelerator.View, in, out *arrayview.View[T], exclusiv
 	}
 	defer putScratch(av, s)
 	sc := scanner[T]{av: av, s: s, o: o}
-	return sc.scan(redRead[T]{in}, 0, out, 0, n, exclusive, 0)
+	return sc.scan(in.ReadOnly(), 0, out, 0, n, exclusive, 0)
 }
 
 // scanBlock is the number of elements a workgroup of the block pass scans.
@@ -101,10 +101,10 @@ type scanner[T Number] struct {
 
 // scan scans the n elements of in from element inOff into out from element outOff, using
 // the scratch view from element at for the block sums.
-func (c scanner[T]) scan(in redRead[T], inOff int, out *arrayview.View[T], outOff, n int, exclusive bool, at int) error {
+func (c scanner[T]) scan(in *arrayview.ReadView[T], inOff int, out *arrayview.View[T], outOff, n int, exclusive bool, at int) error {
 	b := scanBlock()
 	blocks := famCeilDiv(n, b)
-	k := scanKernel[T]{In: in, Out: out, Pre: redRead[T]{c.s.v}, N: uint32(n), InOff: uint32(inOff),
+	k := scanKernel[T]{In: in, Out: out, Pre: c.s.v.ReadOnly(), N: uint32(n), InOff: uint32(inOff),
 		OutOff: uint32(outOff), PreOff: uint32(at), Exclusive: boolInt(exclusive), Type: famType[T](), sg: c.o.subgroups(c.av)}
 	if blocks > 1 {
 		// The block sums, then their exclusive scan in place: the sum before each block.
@@ -112,7 +112,7 @@ func (c scanner[T]) scan(in redRead[T], inOff int, out *arrayview.View[T], outOf
 		if _, err := reducePasses(c.av, in, inOff, n, Sum, []reduceGrid{g}, c.s, at, c.o); err != nil {
 			return err
 		}
-		if err := c.scan(redRead[T]{c.s.v}, at, c.s.v, at, blocks, true, at+blocks); err != nil {
+		if err := c.scan(c.s.v.ReadOnly(), at, c.s.v, at, blocks, true, at+blocks); err != nil {
 			return err
 		}
 		k.UsePre = 1
@@ -132,9 +132,9 @@ func boolInt(b bool) int32 {
 // Out (from Out[OutOff]), inclusive or Exclusive, starting from Pre[PreOff+g] when UsePre
 // is set. sg selects the GPU body with subgroup operations.
 type scanKernel[T Number] struct {
-	In        redRead[T]
+	In        *arrayview.ReadView[T]
 	Out       *arrayview.View[T]
-	Pre       redRead[T]
+	Pre       *arrayview.ReadView[T]
 	N         uint32
 	InOff     uint32
 	OutOff    uint32
@@ -172,7 +172,7 @@ func (k scanKernel[T]) Tiled(t runtime.TiledIndex) {
 		e := first + 4*(r*size+l)
 		for c := range 4 {
 			if e+c < n {
-				x[r][c] = k.In.v.At(runtime.Idx(int(k.InOff) + e + c))
+				x[r][c] = k.In.At(runtime.Idx(int(k.InOff) + e + c))
 			}
 		}
 		total[r] = (x[r][0] + x[r][1]) + (x[r][2] + x[r][3])
@@ -198,7 +198,7 @@ func (k scanKernel[T]) Tiled(t runtime.TiledIndex) {
 	}
 	var run T
 	if k.UsePre != 0 {
-		run = k.Pre.v.At(runtime.Idx(int(k.PreOff) + t.Tile[0]))
+		run = k.Pre.At(runtime.Idx(int(k.PreOff) + t.Tile[0]))
 	}
 	for r := range x {
 		acc := run + before[r]
@@ -224,13 +224,13 @@ func (k scanKernel[T]) EachTile(d runtime.TiledExtent, tile runtime.Index) {
 	hi := min(lo+b, int(k.N))
 	var run T
 	if k.UsePre != 0 {
-		run = k.Pre.v.At(runtime.Idx(int(k.PreOff) + tile[0]))
+		run = k.Pre.At(runtime.Idx(int(k.PreOff) + tile[0]))
 	}
-	in, err1 := k.In.v.Data()
+	in, err1 := k.In.ReadData()
 	out, err2 := k.Out.Data()
 	if err1 != nil || err2 != nil {
 		for i := lo; i < hi; i++ {
-			v := k.In.v.At(runtime.Idx(int(k.InOff) + i))
+			v := k.In.At(runtime.Idx(int(k.InOff) + i))
 			if k.Exclusive == 0 {
 				run += v
 			}

@@ -61,18 +61,18 @@ func sortOp[T Number](av *accelerator.View, v *arrayview.View[T], perThread bool
 			}
 		}()
 	}
-	load := sortLoadKernel[T]{Src: ewRead[T]{v}, Dst: work, N: uint32(n), Type: tc}
+	load := sortLoadKernel[T]{Src: v.ReadOnly(), Dst: work, N: uint32(n), Type: tc}
 	if err := ewIndex(av, runtime.Ext(p), load, perThread); err != nil {
 		return err
 	}
 	if err := sortNetwork(av, work, p, perThread); err != nil {
 		if p == n {
 			// v holds keys now: map them back so that v keeps its elements.
-			err = errors.Join(err, ewIndex(av, runtime.Ext(n), sortStoreKernel[T]{Src: ewRead[T]{v}, Dst: v, Type: tc}, perThread))
+			err = errors.Join(err, ewIndex(av, runtime.Ext(n), sortStoreKernel[T]{Src: v.ReadOnly(), Dst: v, Type: tc}, perThread))
 		}
 		return err
 	}
-	return ewIndex(av, runtime.Ext(n), sortStoreKernel[T]{Src: ewRead[T]{work}, Dst: v, Type: tc}, perThread)
+	return ewIndex(av, runtime.Ext(n), sortStoreKernel[T]{Src: work.ReadOnly(), Dst: v, Type: tc}, perThread)
 }
 
 // sortNetwork runs the bitonic network over the p keys of work (p a power of two >= 2).
@@ -131,7 +131,7 @@ func sortElem(k uint32, tc int32) uint32 {
 
 // sortLoadKernel maps Src's N elements to keys in Dst and pads Dst with the largest key.
 type sortLoadKernel[T Number] struct {
-	Src  ewRead[T]
+	Src  *arrayview.ReadView[T]
 	Dst  *arrayview.View[T]
 	N    uint32
 	Type int32
@@ -144,14 +144,14 @@ func (sortLoadKernel[T]) Program() *runtime.Program { return MustProgram("sort_l
 func (k sortLoadKernel[T]) Each(i runtime.Index) {
 	key := ^uint32(0)
 	if i[0] < int(k.N) {
-		key = sortKey(ewBitsOf(k.Src.v.At(i)), k.Type)
+		key = sortKey(ewBitsOf(k.Src.At(i)), k.Type)
 	}
 	k.Dst.Set(i, ewFromBits[T](key))
 }
 
 // EachRange is the fast CPU body.
 func (k sortLoadKernel[T]) EachRange(_ runtime.Extent, lo, hi int) {
-	src, err1 := k.Src.v.Data()
+	src, err1 := k.Src.ReadData()
 	dst, err2 := k.Dst.Data()
 	if err1 != nil || err2 != nil {
 		for i := lo; i < hi; i++ {
@@ -184,7 +184,7 @@ func (k sortLoadKernel[T]) EachRange(_ runtime.Extent, lo, hi int) {
 
 // sortStoreKernel maps Src's keys back to elements in Dst.
 type sortStoreKernel[T Number] struct {
-	Src  ewRead[T]
+	Src  *arrayview.ReadView[T]
 	Dst  *arrayview.View[T]
 	Type int32
 }
@@ -194,12 +194,12 @@ func (sortStoreKernel[T]) Program() *runtime.Program { return MustProgram("sort_
 
 // Each is the definition.
 func (k sortStoreKernel[T]) Each(i runtime.Index) {
-	k.Dst.Set(i, ewFromBits[T](sortElem(ewBitsOf(k.Src.v.At(i)), k.Type)))
+	k.Dst.Set(i, ewFromBits[T](sortElem(ewBitsOf(k.Src.At(i)), k.Type)))
 }
 
 // EachRange is the fast CPU body.
 func (k sortStoreKernel[T]) EachRange(_ runtime.Extent, lo, hi int) {
-	src, err1 := k.Src.v.Data()
+	src, err1 := k.Src.ReadData()
 	dst, err2 := k.Dst.Data()
 	if err1 != nil || err2 != nil {
 		for i := lo; i < hi; i++ {

@@ -49,14 +49,14 @@ func transposeOp[T Number](av *accelerator.View, in, out *arrayview.View[T], per
 	br := (rows + transposeDim - 1) / transposeDim // blocks down
 	bc := (cols + transposeDim - 1) / transposeDim // blocks across
 	dom := runtime.Ext(br*transposeRows, bc*transposeDim).Tile(transposeRows, transposeDim)
-	k := transposeKernel[T]{In: ewRead[T]{in}, Out: out, Rows: int32(rows), Cols: int32(cols)}
+	k := transposeKernel[T]{In: in.ReadOnly(), Out: out, Rows: int32(rows), Cols: int32(cols)}
 	return ewTiled(av, dom, k, perThread)
 }
 
 // transposeKernel is Transpose's kernel, tiled transposeRows x transposeDim over the
 // padded grid of blocks: Out[c][r] = In[r][c] for the Rows x Cols elements of In.
 type transposeKernel[T Number] struct {
-	In         ewRead[T]
+	In         *arrayview.ReadView[T]
 	Out        *arrayview.View[T]
 	Rows, Cols int32
 }
@@ -77,7 +77,7 @@ func (k transposeKernel[T]) Tiled(t runtime.TiledIndex) {
 	rows, cols := int(k.Rows), int(k.Cols)
 	for d := 0; d < transposeDim; d += transposeRows {
 		if r, c := r0+ly+d, c0+lx; r < rows && c < cols {
-			tile[(ly+d)*stride+lx] = k.In.v.At(runtime.Idx(r, c))
+			tile[(ly+d)*stride+lx] = k.In.At(runtime.Idx(r, c))
 		}
 	}
 	t.Barrier.WaitWithTileStaticMemoryFence()
@@ -94,12 +94,12 @@ func (k transposeKernel[T]) EachTile(_ runtime.TiledExtent, tile runtime.Index) 
 	rows, cols := int(k.Rows), int(k.Cols)
 	r0, c0 := tile[0]*transposeDim, tile[1]*transposeDim
 	r1, c1 := min(r0+transposeDim, rows), min(c0+transposeDim, cols)
-	in, err1 := k.In.v.Data()
+	in, err1 := k.In.ReadData()
 	out, err2 := k.Out.Data()
 	if err1 != nil || err2 != nil {
 		for r := r0; r < r1; r++ {
 			for c := c0; c < c1; c++ {
-				k.Out.Set(runtime.Idx(c, r), k.In.v.At(runtime.Idx(r, c)))
+				k.Out.Set(runtime.Idx(c, r), k.In.At(runtime.Idx(r, c)))
 			}
 		}
 		return
