@@ -243,3 +243,26 @@ func TestBufferRoundTripEveryDevice(t *testing.T) {
 		})
 	}
 }
+
+// TestProfilingAfterUse turns timestamps on for a view that has already run commands.
+func TestProfilingAfterUse(t *testing.T) {
+	for _, a := range All() {
+		if a.IsCPU() {
+			continue
+		}
+		t.Run(a.Path(), func(t *testing.T) {
+			v, err := a.CreateView(Automatic)
+			require.NoError(t, err)
+			defer v.Close()
+			b, err := v.Alloc(1 << 20)
+			require.NoError(t, err)
+			defer b.Free()
+			require.NoError(t, b.Upload(0, make([]byte, 1<<20)))
+			require.NoError(t, v.Wait())
+			require.NoError(t, v.EnableProfiling(8))
+			times, err := v.DispatchTimes()
+			require.NoError(t, err)
+			assert.Empty(t, times, "no dispatch profiled yet")
+		})
+	}
+}

@@ -134,9 +134,6 @@ func histogramOp(av *accelerator.View, in *arrayview.View[float32], bins int, lo
 		err = famTiled(av, runtime.Ext(g.groups*g.tile).Tile(g.tile), k, o)
 	}
 	if err == nil {
-		err = famAwait(av)
-	}
-	if err == nil {
 		err = cv.CopyTo(counts)
 	}
 	if cerr := cv.Close(); err == nil {

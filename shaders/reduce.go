@@ -8,7 +8,6 @@ import (
 	goruntime "runtime"
 	"slices"
 	"sync"
-	"time"
 	"unsafe"
 
 	"github.com/goamp/goamp/accelerator"
@@ -31,8 +30,7 @@ import (
 // read one element at a time, as fast on most devices but not all), and keep their
 // temporary data (partial results, block sums) in a small scratch view per accelerator
 // view and element type that is reused from call to call (see getScratch). Reduce and
-// Histogram return their result, so they wait for the device (on a GPU by polling for up
-// to 20 ms, like CUDA's default synchronization, see famAwait); the scans leave theirs in
+// Histogram return their result, so they wait for the device; the scans leave theirs in
 // out, where reading it waits for the device.
 
 // Op is the operator of a reduction.
@@ -130,9 +128,6 @@ func reduceOp[T Number](av *accelerator.View, in *arrayview.View[T], op Op, o fa
 	defer putScratch(av, s)
 	at, err := reducePasses(av, in.ReadOnly(), 0, n, op, plan, s, 0, o)
 	if err != nil {
-		return zero, err
-	}
-	if err := famAwait(av); err != nil {
 		return zero, err
 	}
 	return readOne(s.v, at)
@@ -423,30 +418,6 @@ func famType[T Number]() int32 {
 
 // famCeilDiv is a/b rounded up, for positive a and b.
 func famCeilDiv(a, b int) int { return (a + b - 1) / b }
-
-// famSpin is how long famAwait polls for a GPU's work.
-var famSpin = 20 * time.Millisecond
-
-// famAwait waits for the work recorded on av before a result is read back. On a GPU it
-// submits the work and polls for its end (yielding between polls) for up to famSpin, as
-// CUDA's default synchronization spins, before leaving the rest of the wait to the read
-// back: the accelerator's wait polls only briefly before it blocks in the driver, and a
-// blocked wait can wake up hundreds of microseconds after the device is done, longer than
-// a reduction of a GiB takes on an H100. On emulated devices (lavapipe, the CPU) polling
-// would take a core from the device itself, so famAwait does nothing there.
-func famAwait(av *accelerator.View) error {
-	if av.Accelerator().IsEmulated() || famSpin <= 0 {
-		return nil
-	}
-	m, err := av.CreateMarker()
-	if err != nil {
-		return err
-	}
-	for end := time.Now().Add(famSpin); !m.Done() && time.Now().Before(end); {
-		goruntime.Gosched()
-	}
-	return nil
-}
 
 // readOne reads element i of the rank-1 view v: a one-element section's copy, so that
 // only 4 bytes come back from a device.

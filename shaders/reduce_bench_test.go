@@ -22,24 +22,20 @@ import (
 //
 //	shaders.test -test.run '^$' -test.bench 'Reduce|Scan|Histogram' -reduce.bytes 1073741824
 //
-// -reduce.tile, -reduce.perthread and -reduce.groups override Reduce's tiling,
-// -reduce.spin the polling of famAwait; -reduce.accel vulkan skips the CPU.
+// -reduce.tile, -reduce.perthread and -reduce.groups override Reduce's tiling;
+// -reduce.accel vulkan skips the CPU.
 var (
 	famBenchBytes     = flag.Int("reduce.bytes", 64<<20, "input bytes of the Reduce, scan and Histogram benchmarks")
 	famBenchTile      = flag.Int("reduce.tile", 0, "Reduce benchmarks: workgroup size of a pass (0: the default)")
 	famBenchPerThread = flag.Int("reduce.perthread", 0, "Reduce benchmarks: elements per thread of a GPU pass (0: the default)")
 	famBenchGroups    = flag.Int("reduce.groups", 0, "Reduce benchmarks: most workgroups of a GPU pass (0: the default)")
 	famBenchProfiled  = flag.Int("reduce.profiled", 5, "calls profiled with device timestamps after each benchmark (0: none)")
-	famBenchSpin      = flag.Duration("reduce.spin", famSpin, "how long Reduce and Histogram poll for a GPU's work before the read back blocks (0: not at all)")
 	famBenchAccel     = flag.String("reduce.accel", "", "run the benchmarks only on accelerators whose path contains this")
 )
 
 // famBench runs f on a new view of every accelerator present (those -reduce.accel
-// selects), with famSpin set by -reduce.spin.
+// selects).
 func famBench(b *testing.B, f func(b *testing.B, av *accelerator.View)) {
-	spin := famSpin
-	famSpin = *famBenchSpin
-	defer func() { famSpin = spin }()
 	for _, a := range accelerator.All() {
 		if !strings.Contains(a.Path(), *famBenchAccel) {
 			continue
@@ -78,9 +74,6 @@ func famBenchLoop(b *testing.B, av *accelerator.View, bytes int, call func(av *a
 		return // no timestamps on this device
 	}
 	require.NoError(b, call(pv)) // uploads to pv
-	spin := famSpin
-	famSpin = 0 // keep each call's dispatches in the batch whose times DispatchTimes reports
-	defer func() { famSpin = spin }()
 	var best, first float64
 	for range *famBenchProfiled {
 		require.NoError(b, call(pv))
@@ -157,9 +150,6 @@ func BenchmarkInclusiveScan(b *testing.B) {
 		out.DiscardData()
 		famBenchLoop(b, av, *famBenchBytes, func(av *accelerator.View) error {
 			if err := InclusiveScan(av, in, out); err != nil {
-				return err
-			}
-			if err := famAwait(av); err != nil { // as Reduce waits
 				return err
 			}
 			return av.Wait()
