@@ -41,4 +41,22 @@
 //
 // with, on the Go side, a struct with two Arg fields and an int32 field whose
 // Program method returns shaders.MustProgram("scale", 1).
+//
+// # Built-in kernels
+//
+// Each runs on every accelerator: a GLSL body on Vulkan devices and, on the CPU, its Go
+// body (the per-thread definition, and a faster RangeKernel or TileKernel body):
+//
+//	Add, Saxpy, Fill                      elementwise, rank 1
+//	Transpose                             rank 2, a padded shared-memory tile
+//	Reduce (Sum, Min, Max)                int32, uint32, float32, any length
+//	InclusiveScan, ExclusiveScan          any length
+//	Histogram                             float32, like torch.histc
+//	Sort                                  ascending, int32, uint32, float32, any length
+//	MatMul, MatMulSimple, MatMulWith      float32 and int32, any M, N, K
+//	Convolve2D                            separable, clamp-to-edge borders
+//
+// Bad shapes return a *ShapeError (errors.Is(err, ErrShape)) that names them; the data
+// is left as it was. Outputs are written as C++ AMP's guideline A advises: discarded
+// first, so nothing is uploaded for them. cmd/ampbench measures every one of them.
 package shaders
