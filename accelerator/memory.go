@@ -79,7 +79,32 @@ func (b *Buffer) Free() error {
 
 // Upload copies src into the buffer at byte offset off. It returns once src may be reused.
 func (b *Buffer) Upload(off uint64, src []byte) error {
-	if err := b.bounds(off, len(src)); err != nil {
+	return b.transfer(off, len(src), (*View).countUp, func(m []byte) { parallelCopy(m, src) }, func(v *View) error {
+		for done := 0; done < len(src); {
+			n := min(len(src)-done, stagingSize)
+			st, err := v.stagingSlot()
+			if err != nil {
+				return err
+			}
+			parallelCopy(st.buf.Mapped()[:n], src[done:done+n])
+			if err := v.recordCopy(st.buf, 0, b.vb, off+uint64(done), uint64(n), nil, b); err != nil {
+				return err
+			}
+			st.seq = v.seq
+			if err := v.submit(); err != nil {
+				return err
+			}
+			done += n
+		}
+		return nil
+	})
+}
+
+// transfer moves n bytes at offset off between the host and the buffer with the view
+// locked: direct copies through the mapping once the device is done with the buffer (unified
+// memory), staged goes through the view's staging buffers otherwise; count records it.
+func (b *Buffer) transfer(off uint64, n int, count func(*View, int), direct func(mapped []byte), staged func(*View) error) error {
+	if err := b.bounds(off, n); err != nil {
 		return err
 	}
 	v := b.view
@@ -88,55 +113,28 @@ func (b *Buffer) Upload(off uint64, src []byte) error {
 	if err := v.checkOpen(); err != nil {
 		return err
 	}
-	defer v.countUp(len(src))
+	defer count(v, n)
 	if m := b.vb.Mapped(); m != nil {
-		// Direct: the device must be done with the buffer before the host overwrites it.
 		if err := v.waitSeq(context.Background(), b.lastUse); err != nil {
 			return err
 		}
-		parallelCopy(m[off:off+uint64(len(src))], src)
+		direct(m[off : off+uint64(n)])
 		return nil
 	}
-	for done := 0; done < len(src); {
-		n := min(len(src)-done, stagingSize)
-		st, err := v.stagingSlot()
-		if err != nil {
-			return err
-		}
-		parallelCopy(st.buf.Mapped()[:n], src[done:done+n])
-		if err := v.recordCopy(st.buf, 0, b.vb, off+uint64(done), uint64(n), nil, b); err != nil {
-			return err
-		}
-		st.seq = v.seq
-		if err := v.submit(); err != nil {
-			return err
-		}
-		done += n
-	}
-	return nil
+	return staged(v)
 }
 
 // Download copies the buffer's bytes at offset off into dst, after the commands that write
 // them have run.
 func (b *Buffer) Download(off uint64, dst []byte) error {
-	if err := b.bounds(off, len(dst)); err != nil {
-		return err
-	}
-	v := b.view
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	if err := v.checkOpen(); err != nil {
-		return err
-	}
-	defer v.countDown(len(dst))
-	if m := b.vb.Mapped(); m != nil {
-		if err := v.waitSeq(context.Background(), b.lastUse); err != nil {
-			return err
-		}
-		parallelCopy(dst, m[off:off+uint64(len(dst))])
-		return nil
-	}
-	// Two staging buffers: the device fills one while the host drains the other.
+	return b.transfer(off, len(dst), (*View).countDown, func(m []byte) { parallelCopy(dst, m) }, func(v *View) error {
+		return b.downloadStaged(v, off, dst)
+	})
+}
+
+// downloadStaged is Download through the staging buffers; v.mu is held.
+func (b *Buffer) downloadStaged(v *View, off uint64, dst []byte) error {
+	// The device fills one staging buffer while the host drains the one before it.
 	type pending struct {
 		st       *staging
 		seq      uint64
