@@ -59,6 +59,21 @@ func (f *firstError) get() error {
 	return f.err
 }
 
+// startRun checks what RunCPU and RunTiledCPU are given: a kernel (nilKernel says it is
+// missing), a valid domain and a live context (nil means context.Background()).
+func startRun(ctx context.Context, nilKernel bool, validate func() error) (context.Context, error) {
+	if nilKernel {
+		return nil, ErrNilKernel
+	}
+	if err := validate(); err != nil {
+		return nil, err
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return ctx, ctx.Err()
+}
+
 // noWorkerState is shareWork's start for workers that keep no state.
 func noWorkerState() (struct{}, func()) { return struct{}{}, func() {} }
 
@@ -71,16 +86,8 @@ const minChunk = 2048
 // *KernelPanicError when the kernel panics (the run stops), or ctx.Err()
 // when ctx is cancelled before every chunk was handed out.
 func RunCPU(ctx context.Context, domain Extent, k IndexKernel) error {
-	if k == nil {
-		return ErrNilKernel
-	}
-	if err := domain.Validate(); err != nil {
-		return err
-	}
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	if err := ctx.Err(); err != nil {
+	ctx, err := startRun(ctx, k == nil, domain.Validate)
+	if err != nil {
 		return err
 	}
 	n := domain.Size()
@@ -171,16 +178,8 @@ func runChunk(domain Extent, k IndexKernel, lo, hi int, errs *firstError) (ok bo
 // when ctx is cancelled before every tile was handed out. A panic or a
 // divergence unblocks the tile's other threads and stops the run.
 func RunTiledCPU(ctx context.Context, domain TiledExtent, k TiledKernel) error {
-	if k == nil {
-		return ErrNilKernel
-	}
-	if err := domain.Validate(); err != nil {
-		return err
-	}
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	if err := ctx.Err(); err != nil {
+	ctx, err := startRun(ctx, k == nil, domain.Validate)
+	if err != nil {
 		return err
 	}
 	tiles := domain.Tiles()
