@@ -38,7 +38,7 @@ staticcheck:
 
 shaders: $(SPIRV)
 
-shaders/spv/%.spv: shaders/glsl/%.comp $(wildcard shaders/include/*.glsl)
+shaders/spv/%.spv: shaders/glsl/%.comp $(wildcard shaders/include/*.glsl) $(wildcard shaders/glsl/*.glsl)
 	@mkdir -p shaders/spv
 	$(GLSLC) $(GLSLFLAGS) -o $@ $<
 	spirv-val --target-env vulkan1.1 $@
