@@ -354,6 +354,8 @@ type famOpts struct {
 	perThread bool
 	// noSubgroups runs the shared-memory GPU programs on devices with subgroup arithmetic.
 	noSubgroups bool
+	// scan chooses the scans' algorithm: scanAuto, scanMultiPass or scanSinglePass.
+	scan int
 }
 
 // subgroups reports whether to run the GPU programs with subgroup operations on av.

@@ -40,6 +40,12 @@ func (c famCase) String() string {
 	if c.noSubgroups {
 		s += "/shared"
 	}
+	switch c.scan {
+	case scanMultiPass:
+		s += "/multipass"
+	case scanSinglePass:
+		s += "/singlepass"
+	}
 	return s
 }
 

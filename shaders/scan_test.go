@@ -57,7 +57,7 @@ func checkScan[T Number](t *testing.T, s, got []T, exclusive bool) {
 var scanLengths = []int{1, 2, 3, 5, 17, 1023, 4095, 4096, 4097, 12289, 65537}
 
 func testScan[T Number](t *testing.T) {
-	for _, c := range famCases(t) {
+	for _, c := range scanCases(t) {
 		for _, n := range scanLengths {
 			if c.perThread && n > famPerThreadMax {
 				continue
@@ -80,13 +80,34 @@ func testScan[T Number](t *testing.T) {
 	}
 }
 
+// scanCases are famCases with the scans' two algorithms: on a GPU each case also with
+// reduce-then-scan (the single pass is the default there), on the CPU the single pass's
+// per-thread definition too.
+func scanCases(t testing.TB) []famCase {
+	var cases []famCase
+	for _, c := range famCases(t) {
+		cases = append(cases, c)
+		switch {
+		case !c.av.Accelerator().IsCPU():
+			m := c
+			m.scan = scanMultiPass
+			cases = append(cases, m)
+		case c.perThread:
+			m := c
+			m.scan = scanSinglePass
+			cases = append(cases, m)
+		}
+	}
+	return cases
+}
+
 func TestScanInt32(t *testing.T)   { testScan[int32](t) }
 func TestScanUint32(t *testing.T)  { testScan[uint32](t) }
 func TestScanFloat32(t *testing.T) { testScan[float32](t) }
 
 // TestScanInPlace scans a view into itself, through the exported functions too.
 func TestScanInPlace(t *testing.T) {
-	for _, c := range famCases(t) {
+	for _, c := range scanCases(t) {
 		for _, n := range []int{1, 4097, 30001} {
 			if c.perThread && n > famPerThreadMax {
 				continue
@@ -109,7 +130,7 @@ func TestScanInPlace(t *testing.T) {
 // GPU body's vector loads and stores need both 16-byte aligned).
 func TestScanSections(t *testing.T) {
 	const n = 20000
-	for _, c := range famCases(t) {
+	for _, c := range scanCases(t) {
 		for _, offs := range [][2]int{{0, 0}, {1, 0}, {0, 3}, {2, 2}, {4, 8}} {
 			m := n - 10
 			if c.perThread {
@@ -135,15 +156,15 @@ func TestScanSections(t *testing.T) {
 }
 
 // TestScanLevels shrinks the blocks so that the block sums are scanned recursively, two
-// levels deep, with small workgroups.
+// levels deep, with small workgroups (the single pass: 586 blocks to look back over).
 func TestScanLevels(t *testing.T) {
-	defer func(tile, rtile int) { scanTile, reduceTile = tile, rtile }(scanTile, reduceTile)
-	scanTile, reduceTile = 32, 32
+	defer func(tile, rtile, lbtile int) { scanTile, reduceTile, scanLBTile = tile, rtile, lbtile }(scanTile, reduceTile, scanLBTile)
+	scanTile, reduceTile, scanLBTile = 32, 32, 32
 	const n = 300007 // 586 blocks of 512, then 2 blocks of block sums, then 1
 	require.Equal(t, 1+586+2, scanScratch(n))
 	s := famData[uint32](n, 13)
 	f := famData[float32](n, 14)
-	for _, c := range famCases(t) {
+	for _, c := range scanCases(t) {
 		if c.perThread {
 			continue
 		}
@@ -159,6 +180,30 @@ func TestScanLevels(t *testing.T) {
 			require.NoError(t, ovF.Synchronize())
 			checkScan(t, f, outF, true)
 		})
+	}
+}
+
+// TestScanFallback runs the single pass with a spin limit of 0, so that every workgroup
+// reduces the blocks before it itself (as when their workgroups do not run), and of 1.
+func TestScanFallback(t *testing.T) {
+	defer func(limit, tile int) { scanSpinLimit, scanLBTile = limit, tile }(scanSpinLimit, scanLBTile)
+	scanLBTile = 32
+	for _, c := range scanCases(t) {
+		if !c.scanLookback(c.av, false) {
+			continue
+		}
+		for _, limit := range []int{0, 1} {
+			scanSpinLimit = limit
+			t.Run(fmt.Sprintf("%s/limit=%d", c, limit), func(t *testing.T) {
+				const n = 4000 // 8 blocks of 512
+				s := famData[int32](n, 15)
+				out := make([]int32, n)
+				ov := arrayview.MustNew(runtime.Ext(n), out)
+				require.NoError(t, scanOp(c.av, arrayview.MustNew(runtime.Ext(n), s), ov, false, c.famOpts))
+				require.NoError(t, ov.Synchronize())
+				checkScan(t, s, out, false)
+			})
+		}
 	}
 }
 
