@@ -2,6 +2,8 @@ package shaders
 
 import (
 	"errors"
+	"slices"
+	"sync"
 
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/arrayview"
@@ -31,20 +33,23 @@ var (
 // Kernels are applied as correlation (not flipped), like cuDNN and PyTorch's conv2d; a
 // symmetric kernel gives the same result either way. in and out are rank-2 views of the
 // same extent that must not share data; kernel lengths must be odd and at most
-// ConvolveMaxKernel (*ShapeError otherwise, reported before anything changes).
+// ConvolveMaxKernel (*ShapeError otherwise, reported before anything changes; so is a view
+// living on another accelerator view than av, as *runtime.AcceleratorMismatchError).
 //
 // Each pass is a tiled kernel that loads its tile and an apron of r elements into
-// shared memory (glsl/conv_rows.comp, conv_cols.comp); the intermediate is a temporary
-// that is discarded, never copied to the host. out is output-only: Convolve2D calls
-// out.DiscardData() first (C++ AMP's guideline A). Convolve2D frees its temporaries
-// before it returns, so on a GPU it waits for the two passes to finish; the result
-// reaches the Go slice on out.Synchronize, out.Data or element access.
+// shared memory (glsl/conv_rows.comp, conv_cols.comp). The intermediate image and the
+// coefficients live in scratch views that are kept per accelerator view and image size
+// and reused by later calls, so that a call allocates nothing once warm; the intermediate
+// is discarded, never copied to the host. out is output-only: Convolve2D calls
+// out.DiscardData() first (C++ AMP's guideline A). On a GPU, Convolve2D returns with the
+// two passes queued, like runtime.ParallelForEach; the result reaches the Go slice on
+// out.Synchronize, out.Data or element access.
 func Convolve2D(av *accelerator.View, in, out *arrayview.View[float32], rowKernel, colKernel []float32) error {
 	return convolveOp(av, in, out, rowKernel, colKernel, false)
 }
 
 // convolveOp is Convolve2D; perThread runs the per-thread definitions on the CPU.
-func convolveOp(av *accelerator.View, in, out *arrayview.View[float32], rowKernel, colKernel []float32, perThread bool) (err error) {
+func convolveOp(av *accelerator.View, in, out *arrayview.View[float32], rowKernel, colKernel []float32, perThread bool) error {
 	const op = "Convolve2D"
 	if in == nil || out == nil {
 		return shapeErr(op, "nil view (in %v, out %v)", in != nil, out != nil)
@@ -62,33 +67,30 @@ func convolveOp(av *accelerator.View, in, out *arrayview.View[float32], rowKerne
 		}
 	}
 	rows, cols := ie.Dim(0), ie.Dim(1)
-
-	coefData := append(append([]float32(nil), rowKernel...), colKernel...)
-	coef, err := arrayview.New(runtime.Ext(len(coefData)), coefData)
+	av, err := opView(op, av, []string{"in", "out"}, in, out)
 	if err != nil {
 		return err
 	}
-	tmpData := make([]float32, rows*cols)
-	tmp, err := arrayview.New(runtime.Ext(rows, cols), tmpData)
+	s, err := getConvScratch(av, rows, cols)
 	if err != nil {
-		return errors.Join(err, coef.Close())
+		return err
 	}
-	defer func() {
-		tmp.DiscardData() // guideline B: the intermediate is never copied back
-		err = errors.Join(err, tmp.Close(), coef.Close())
-	}()
-	tmp.DiscardData()
+	// The scratch goes back to its pool once both passes are queued: later work on av
+	// runs after them, so the next call may reuse it at once.
+	defer putConvScratch(s)
+	s.setCoef(rowKernel, colKernel)
+	s.tmp.DiscardData() // guideline B: the intermediate's old contents are never uploaded
 
 	rowTile, colTile := convRowTileGPU, convColTileGPU
 	var h1, h2 *convHost
-	if av != nil && av.Accelerator().IsCPU() {
+	if av.Accelerator().IsCPU() {
 		rowTile, colTile = convRowTileCPU, convColTileCPU
-		inData := make([]float32, rows*cols)
-		if err := in.CopyTo(inData); err != nil {
+		inData, err := matMulRows(in)
+		if err != nil {
 			return err
 		}
-		h1 = &convHost{in: inData, out: tmpData, coef: rowKernel}
-		h2 = &convHost{in: tmpData, coef: colKernel}
+		h1 = &convHost{in: inData, out: s.tmpData, coef: rowKernel}
+		h2 = &convHost{in: s.tmpData, coef: colKernel}
 	}
 	out.DiscardData() // guideline A: out is output-only
 	if h2 != nil {
@@ -96,10 +98,10 @@ func convolveOp(av *accelerator.View, in, out *arrayview.View[float32], rowKerne
 			h2.out = d
 		}
 	}
-	ro := coef.ReadOnly()
-	pass1 := convArgs{In: in.ReadOnly(), Out: tmp, Coef: ro, Rows: int32(rows), Cols: int32(cols),
+	ro := s.coef.ReadOnly()
+	pass1 := convArgs{In: in.ReadOnly(), Out: s.tmp, Coef: ro, Rows: int32(rows), Cols: int32(cols),
 		R: int32(len(rowKernel) / 2), CoefOff: 0, host: h1}
-	pass2 := convArgs{In: tmp.ReadOnly(), Out: out, Coef: ro, Rows: int32(rows), Cols: int32(cols),
+	pass2 := convArgs{In: s.tmp.ReadOnly(), Out: out, Coef: ro, Rows: int32(rows), Cols: int32(cols),
 		R: int32(len(colKernel) / 2), CoefOff: int32(len(rowKernel)), host: h2}
 	domain := func(tile [2]int) runtime.TiledExtent {
 		return runtime.Ext(rows, cols).Tile(tile[0], tile[1]).Pad()
@@ -111,7 +113,98 @@ func convolveOp(av *accelerator.View, in, out *arrayview.View[float32], rowKerne
 	if err := runtime.ParallelForEachTiled(av, domain(rowTile), k1); err != nil {
 		return err
 	}
-	return runtime.ParallelForEachTiled(av, domain(colTile), k2)
+	err = runtime.ParallelForEachTiled(av, domain(colTile), k2)
+	s.tmp.DiscardData() // nothing of the intermediate is ever copied back
+	return err
+}
+
+// convScratch holds the temporary data of one Convolve2D call on one accelerator view:
+// the intermediate image (rows x cols) and the coefficients (the row kernel, then the
+// column kernel). Both are views over Go slices made once and reused by later calls
+// (getConvScratch, putConvScratch), which saves two device allocations and frees per
+// call; a free would also wait for the device to finish with the buffer.
+type convScratch struct {
+	key      convKey
+	tmp      *arrayview.View[float32]
+	tmpData  []float32
+	coef     *arrayview.View[float32]
+	coefData []float32
+	coefLen  int // the coefficients in coefData; -1 before the first call
+}
+
+// convKey identifies the scratch views of one accelerator view and image size.
+type convKey struct {
+	av         *accelerator.View
+	rows, cols int
+}
+
+// convPool holds the idle scratch views of every key, most recently used last.
+var convPool struct {
+	mu   sync.Mutex
+	free []*convScratch
+}
+
+// convKeep is the most idle scratch views convPool keeps (each holds an image-sized
+// buffer on its accelerator view): the least recently used beyond it are freed.
+const convKeep = 4
+
+// getConvScratch returns scratch views for an image of rows x cols on av: an idle one of
+// that key when there is one, else new ones.
+func getConvScratch(av *accelerator.View, rows, cols int) (*convScratch, error) {
+	key := convKey{av, rows, cols}
+	convPool.mu.Lock()
+	for i := len(convPool.free) - 1; i >= 0; i-- {
+		if s := convPool.free[i]; s.key == key {
+			convPool.free = slices.Delete(convPool.free, i, i+1)
+			convPool.mu.Unlock()
+			return s, nil
+		}
+	}
+	convPool.mu.Unlock()
+	s := &convScratch{key: key, tmpData: make([]float32, rows*cols), coefData: make([]float32, 2*ConvolveMaxKernel), coefLen: -1}
+	var err error
+	if s.tmp, err = arrayview.New(runtime.Ext(rows, cols), s.tmpData); err != nil {
+		return nil, err
+	}
+	if s.coef, err = arrayview.New(runtime.Ext(len(s.coefData)), s.coefData); err != nil {
+		return nil, errors.Join(err, s.tmp.Close())
+	}
+	s.tmp.DiscardData()
+	return s, nil
+}
+
+// putConvScratch makes s idle again; beyond convKeep idle scratch views, the least
+// recently used is closed (its device memory freed, nothing copied back).
+func putConvScratch(s *convScratch) {
+	convPool.mu.Lock()
+	convPool.free = append(convPool.free, s)
+	var drop *convScratch
+	if len(convPool.free) > convKeep {
+		drop = convPool.free[0]
+		convPool.free = slices.Delete(convPool.free, 0, 1)
+	}
+	convPool.mu.Unlock()
+	if drop != nil {
+		drop.tmp.DiscardData()
+		// Nothing to copy back; a failure to free leaves only a leak.
+		_ = errors.Join(drop.tmp.Close(), drop.coef.Close())
+	}
+}
+
+// setCoef stores the row kernel then the column kernel in the coefficient view. When they
+// differ from the last call's, the host copy is marked as the current one, so that the
+// dispatch uploads it (in order with earlier work on the stream); else the device copy
+// stands and nothing is uploaded.
+func (s *convScratch) setCoef(rowKernel, colKernel []float32) {
+	n := len(rowKernel) + len(colKernel)
+	if n == s.coefLen && slices.Equal(s.coefData[:len(rowKernel)], rowKernel) &&
+		slices.Equal(s.coefData[len(rowKernel):n], colKernel) {
+		return
+	}
+	copy(s.coefData, rowKernel)
+	copy(s.coefData[len(rowKernel):], colKernel)
+	s.coefLen = n
+	s.coef.Refresh()
 }
 
 // convArgs are the captures of both passes: bindings In, Out, Coef (0, 1, 2) and push

@@ -154,3 +154,58 @@ func TestConvolve2DShapeErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestConvolve2DQueued makes several calls on one accelerator view without reading
+// anything back in between: they share the cached scratch views (the intermediate and the
+// coefficients), so each call must see its own kernels and input, in call order, also
+// when the kernels repeat (no new upload) and when the size changes.
+func TestConvolve2DQueued(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	type call struct {
+		rows, cols int
+		rk, ck     []float32
+	}
+	k3, k5 := convRandom(r, 3), convRandom(r, 5)
+	calls := []call{{20, 30, k3, k5}, {20, 30, k5, k3}, {20, 30, k5, k3}, {9, 7, k3, k3}, {20, 30, k3, k5}}
+	for _, av := range mmViews(t) {
+		t.Run(av.Accelerator().Path(), func(t *testing.T) {
+			var ins, outs [][]float32
+			var views []*arrayview.View[float32]
+			for _, c := range calls {
+				in, out := convRandom(r, c.rows*c.cols), make([]float32, c.rows*c.cols)
+				iv, ov := arrayview.MustNew(runtime.Ext(c.rows, c.cols), in), arrayview.MustNew(runtime.Ext(c.rows, c.cols), out)
+				require.NoError(t, Convolve2D(av, iv, ov, c.rk, c.ck))
+				ins, outs, views = append(ins, in), append(outs, out), append(views, iv, ov)
+			}
+			for i, c := range calls {
+				require.NoError(t, views[2*i+1].Synchronize())
+				want := convReference(ins[i], c.rows, c.cols, c.rk, c.ck)
+				for j := range want {
+					require.InDelta(t, want[j], outs[i][j], 1e-4, "call %d, element %d", i, j)
+				}
+			}
+			for _, v := range views {
+				require.NoError(t, v.Close())
+			}
+		})
+	}
+}
+
+// TestConvolve2DMismatch passes an image that lives on another accelerator view: the
+// error comes before out is discarded.
+func TestConvolve2DMismatch(t *testing.T) {
+	views := mmViews(t)
+	if len(views) < 2 {
+		t.Skip("one accelerator")
+	}
+	arr, err := arrayview.NewArray(views[0], runtime.Ext(4, 5), make([]float32, 20))
+	require.NoError(t, err)
+	defer arr.Close()
+	out := arrayview.MustNew(runtime.Ext(4, 5), make([]float32, 20))
+	out.Set(runtime.Idx(0, 0), 7)
+	err = Convolve2D(views[1], arr.View, out, []float32{1}, []float32{1})
+	var me *runtime.AcceleratorMismatchError
+	require.ErrorAs(t, err, &me)
+	assert.Equal(t, "in", me.Field)
+	assert.Equal(t, float32(7), out.At(runtime.Idx(0, 0)), "out is intact")
+}

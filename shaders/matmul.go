@@ -2,6 +2,8 @@ package shaders
 
 import (
 	"fmt"
+	"reflect"
+	"unsafe"
 
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/arrayview"
@@ -19,12 +21,17 @@ type MatMulElem interface {
 const MatMulMicroTile = 8
 
 // matMulBK is the tiled kernel's step along K (BK in matmul_tiled.comp).
-const matMulBK = 8
+const matMulBK = 16
 
 // DefaultMatMulTile is the tiled kernel's default tile (rows, columns of threads): 512
-// threads computing a 256 x 128 block of C, the fastest of those tried on an H100
-// (16 x 16 was within 2%, 8 x 16 and 16 x 8 20-30% slower).
+// threads computing a 256 x 128 block of C, the fastest of those tried on an H100 (tiles
+// of 256 threads were markedly slower there with BK = 16). On a device whose shared
+// memory is too small for it (48 KiB, see MatMulSharedBytes), the default is 16 x 16
+// (32 KiB) instead.
 var DefaultMatMulTile = [2]int{32, 16}
+
+// matMulSmallTile is the default tile on devices with less than 48 KiB of shared memory.
+var matMulSmallTile = [2]int{16, 16}
 
 // MatMulOptions selects the kernel MatMulWith runs.
 type MatMulOptions struct {
@@ -39,10 +46,10 @@ type MatMulOptions struct {
 }
 
 // MatMulSharedBytes is the shared (tile_static) memory the tiled matrix multiply uses for
-// a tile of rows x cols threads: double-buffered BK x (8 rows + 4) and BK x (8 cols)
-// blocks of 4-byte elements.
+// a tile of rows x cols threads: double-buffered BK x (8 rows) and BK x (8 cols) blocks
+// of 4-byte elements, BK = 16 (32 KiB for 16 x 16 threads, 48 KiB for 32 x 16).
 func MatMulSharedBytes(rows, cols int) int {
-	return 2 * matMulBK * ((8*rows + 4) + 8*cols) * 4
+	return 2 * matMulBK * (8*rows + 8*cols) * 4
 }
 
 // MatMul computes c = a x b on av with the tiled kernel and DefaultMatMulTile. It is
@@ -86,23 +93,32 @@ func matMulOp[T MatMulElem](av *accelerator.View, a, b, c *arrayview.View[T], op
 	if be.Dim(0) != k || ce.Dim(0) != m || ce.Dim(1) != n {
 		return shapeErr(op, "a %v x b %v does not give c %v (want a M x K, b K x N, c M x N)", ae, be, ce)
 	}
+	av, err := opView(op, av, []string{"a", "b", "c"}, a, b, c)
+	if err != nil {
+		return err
+	}
 	tile := opt.Tile
 	if tile == [2]int{} {
 		tile = DefaultMatMulTile
+		if !opt.Simple && MatMulSharedBytes(tile[0], tile[1]) > int(av.Accelerator().Limits().MaxSharedMemory) {
+			tile = matMulSmallTile
+		}
 	}
 	if !opt.Simple && (tile[0] < 1 || tile[1] < 1 || tile[0]*tile[1] > 1024) {
 		return shapeErr(op, "tile %dx%d: each dimension must be at least 1 and the product at most 1024", tile[0], tile[1])
 	}
 
-	// On the CPU the fast bodies work on plain copies of a and b (O(MK + KN) copying
-	// for O(MNK) arithmetic) and on c's slice when it is contiguous.
+	// On the CPU the fast bodies read a and b as row-major slices (the views' own data when
+	// contiguous, else copies: O(MK + KN) copying for O(MNK) arithmetic) and write c's
+	// slice when it is contiguous.
 	var host *matMulHost[T]
-	if av != nil && av.Accelerator().IsCPU() {
-		host = &matMulHost[T]{m: m, n: n, k: k, a: make([]T, m*k), b: make([]T, k*n)}
-		if err := a.CopyTo(host.a); err != nil {
+	if av.Accelerator().IsCPU() {
+		host = &matMulHost[T]{m: m, n: n, k: k}
+		var err error
+		if host.a, err = matMulRows(a); err != nil {
 			return err
 		}
-		if err := b.CopyTo(host.b); err != nil {
+		if host.b, err = matMulRows(b); err != nil {
 			return err
 		}
 	}
@@ -128,6 +144,43 @@ func matMulOp[T MatMulElem](av *accelerator.View, a, b, c *arrayview.View[T], op
 	return runtime.ParallelForEachTiled(av, runtime.Ext(rows, cols).Tile(tile[0], tile[1]), kern)
 }
 
+// opView returns the accelerator view an operation runs on, by runtime.ParallelForEach's
+// rule: av, else the view its data lives on (an arrayview.Array's), else the default
+// accelerator's default view. The operations need it up front (for scratch views, or a
+// tile that fits the device), and a view living elsewhere is reported here
+// (*runtime.AcceleratorMismatchError), before an output is discarded.
+func opView[T any](op string, av *accelerator.View, names []string, views ...*arrayview.View[T]) (*accelerator.View, error) {
+	from := "the view passed to " + op
+	for i, v := range views {
+		home := v.ArgInfo().Home
+		switch {
+		case home == nil:
+		case av == nil:
+			av, from = home, names[i]
+		case home != av:
+			return nil, &runtime.AcceleratorMismatchError{Kernel: "shaders." + op, Want: av, WantFrom: from, Field: names[i], Got: home}
+		}
+	}
+	if av != nil {
+		return av, nil
+	}
+	acc, err := accelerator.Default()
+	if err != nil {
+		return nil, err
+	}
+	return acc.DefaultView()
+}
+
+// matMulRows returns v's elements, row-major, for reading: its data when contiguous,
+// else a copy.
+func matMulRows[T MatMulElem](v *arrayview.View[T]) ([]T, error) {
+	if d, err := v.ReadData(); err == nil {
+		return d, nil
+	}
+	d := make([]T, v.Extent().Size())
+	return d, v.CopyTo(d)
+}
+
 // matMulCeil is a / b rounded up.
 func matMulCeil(a, b int) int { return (a + b - 1) / b }
 
@@ -148,10 +201,10 @@ type matMulHost[T MatMulElem] struct {
 	a, b, c []T
 }
 
-// program returns the program for T: name, or name_i32 for int32.
+// matMulProgram returns the program for T: name, or name_i32 for T of underlying type
+// int32.
 func matMulProgram[T MatMulElem](name string) *runtime.Program {
-	var z T
-	if _, ok := any(z).(int32); ok {
+	if matMulIsInt[T]() {
 		return MustProgram(name+"_i32", 2)
 	}
 	return MustProgram(name, 2)
@@ -218,12 +271,13 @@ func (k matMulTiled[T]) loadB(p, n int) T {
 }
 
 // Tiled is the definition, step for step the GPU body (shared memory in floats rather
-// than vec4s: the A block transposed with rows of BM+4, the B block with rows of BN).
+// than vec4s: the A block transposed with rows of BM, not swizzled, the B block with rows
+// of BN).
 func (k matMulTiled[T]) Tiled(t runtime.TiledIndex) {
 	wy, wx := t.TileExtent.Dim(0), t.TileExtent.Dim(1)
 	nt := wy * wx
 	bm, bn := 8*wy, 8*wx
-	arow, asize, bsize := bm+4, matMulBK*(bm+4), matMulBK*bn
+	arow, asize, bsize := bm, matMulBK*bm, matMulBK*bn
 	as := runtime.TileStatic[T](t, 2*asize)
 	bs := runtime.TileStatic[T](t, 2*bsize)
 	tid := t.Local[0]*wx + t.Local[1]
@@ -329,34 +383,41 @@ func (k matMulTiled[T]) EachTile(domain runtime.TiledExtent, tile runtime.Index)
 const matMulKC = 256
 
 // block computes C(i, j) for i in [i0, i1), j in [j0, j1) on the host: for each panel of
-// K (matMulKC deep), it packs 4 rows of A and 2 columns of B per micro-panel, zero-padded
-// to an even depth, and runs a 4 x 2 register micro-kernel, accumulating in a local block
-// that is stored once at the end: into h.c, or through c.Set when C is not contiguous.
+// K (matMulKC deep), it packs 4 rows of A and nr columns of B per micro-panel, zero-padded
+// (to an even depth for the portable kernel), and runs a 4 x nr register micro-kernel,
+// accumulating in a local block that is stored once at the end: into h.c, or through
+// c.Set when C is not contiguous. nr is 16 with the AVX2 kernels (matMulWide), else 2.
 func (h *matMulHost[T]) block(c *arrayview.View[T], i0, i1, j0, j1 int) {
 	rows, cols := i1-i0, j1-j0
 	if rows <= 0 || cols <= 0 {
 		return
 	}
-	rows4, cols2 := (rows+3)&^3, (cols+1)&^1
-	acc := make([]T, rows4*cols2)
+	nr, micro := 2, matMulMicro4x2[T]
+	if matMulWide {
+		nr, micro = 16, matMulMicro4x16[T]
+	}
+	rows4, colsR := (rows+3)&^3, (cols+nr-1)/nr*nr
+	acc := make([]T, rows4*colsR)
 	kc := min(matMulKC, h.k)
 	depth := (kc + 1) &^ 1
 	ap := make([]T, 4*depth)
-	bp := make([]T, depth*cols2)
+	bp := make([]T, depth*colsR)
 	for p0 := 0; p0 < h.k; p0 += kc {
 		pc := min(kc, h.k-p0)
-		pe := (pc + 1) &^ 1 // even depth; the padding stays zero
+		pe := pc
+		if nr == 2 {
+			pe = (pc + 1) &^ 1 // even depth; the padding stays zero
+		}
 		clear(ap)
 		clear(bp)
-		// B panel: group g holds columns j0+2g and j0+2g+1, 2 per row p.
-		for g := 0; g < cols2/2; g++ {
-			dst := bp[g*2*pe : (g+1)*2*pe]
+		// B panel: group g holds columns j0+nr*g .. j0+nr*g+nr-1, nr per row p.
+		for g := 0; g < colsR/nr; g++ {
+			dst := bp[g*nr*pe : (g+1)*nr*pe]
+			jg := j0 + nr*g
+			w := min(nr, j1-jg)
 			for p := 0; p < pc; p++ {
-				row := h.b[(p0+p)*h.n:]
-				dst[2*p] = row[j0+2*g]
-				if j0+2*g+1 < j1 {
-					dst[2*p+1] = row[j0+2*g+1]
-				}
+				row := h.b[(p0+p)*h.n+jg:]
+				copy(dst[nr*p:nr*p+w], row[:w])
 			}
 		}
 		for i := 0; i < rows4; i += 4 {
@@ -372,13 +433,13 @@ func (h *matMulHost[T]) block(c *arrayview.View[T], i0, i1, j0, j1 int) {
 					}
 				}
 			}
-			for g := 0; g < cols2/2; g++ {
-				matMulMicro4x2(ap[:4*pe], bp[g*2*pe:(g+1)*2*pe], acc[i*cols2+2*g:], cols2)
+			for g := 0; g < colsR/nr; g++ {
+				micro(ap[:4*pe], bp[g*nr*pe:(g+1)*nr*pe], acc[i*colsR+nr*g:], colsR)
 			}
 		}
 	}
 	for r := 0; r < rows; r++ {
-		src := acc[r*cols2 : r*cols2+cols]
+		src := acc[r*colsR : r*colsR+cols]
 		if h.c != nil {
 			copy(h.c[(i0+r)*h.n+j0:], src)
 			continue
@@ -388,6 +449,25 @@ func (h *matMulHost[T]) block(c *arrayview.View[T], i0, i1, j0, j1 int) {
 		}
 	}
 }
+
+// matMulMicro4x16 adds the product of a 4 x d panel of A (packed by column: a[4p+r]) and
+// a d x 16 panel of B (packed by row: b[16p+j]) to the 4 x 16 block at c (row stride
+// ldc) with the AVX2 kernels of matmul_amd64.s (matMulWide only).
+func matMulMicro4x16[T MatMulElem](a, b, c []T, ldc int) {
+	d := len(a) / 4
+	if d == 0 {
+		return
+	}
+	_, _ = b[16*d-1], c[3*ldc+15] // the kernels' extent, checked
+	if matMulIsInt[T]() {
+		matMulI32x16((*int32)(unsafe.Pointer(&a[0])), (*int32)(unsafe.Pointer(&b[0])), (*int32)(unsafe.Pointer(&c[0])), ldc, d)
+		return
+	}
+	matMulF32x16((*float32)(unsafe.Pointer(&a[0])), (*float32)(unsafe.Pointer(&b[0])), (*float32)(unsafe.Pointer(&c[0])), ldc, d)
+}
+
+// matMulIsInt reports whether T's underlying type is int32 (else it is float32).
+func matMulIsInt[T MatMulElem]() bool { return reflect.TypeFor[T]().Kind() == reflect.Int32 }
 
 // matMulMicro4x2 adds the product of a 4 x d panel of A (packed by column: a[4p+r]) and a
 // d x 2 panel of B (packed by row: b[2p+c]), d even, to the 4 x 2 block at c (row stride
@@ -434,7 +514,7 @@ func (o MatMulOptions) String() string {
 	}
 	t := o.Tile
 	if t == [2]int{} {
-		t = DefaultMatMulTile
+		return "tiled" // the default: DefaultMatMulTile, or 16 x 16 where it does not fit
 	}
 	return fmt.Sprintf("tiled%dx%d", t[0], t[1])
 }

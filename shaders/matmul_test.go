@@ -68,17 +68,27 @@ func mmCheck[T MatMulElem](t *testing.T, want, got []T, k int) {
 	}
 }
 
-var mmSizes = [][3]int{{1, 1, 1}, {3, 5, 7}, {4, 4, 4}, {65, 33, 17}, {129, 130, 131}, {17, 129, 4}}
+// mmSizes are M, N, K: edges of every kind, and blocks wholly inside (the GPU's unchecked
+// path: aligned rows, K a multiple of the step) with the 4 x 4 tile (32 x 32) and the
+// default one (128 x 128).
+var mmSizes = [][3]int{{1, 1, 1}, {3, 5, 7}, {4, 4, 4}, {65, 33, 17}, {129, 130, 131}, {17, 129, 4}, {32, 32, 32}, {130, 132, 64}}
 
 // mmKernels are the kernel choices every size is tested with.
 var mmKernels = []MatMulOptions{{Simple: true}, {}, {Tile: [2]int{16, 16}}, {Tile: [2]int{8, 16}}, {Tile: [2]int{4, 4}}}
 
-func testMatMul[T MatMulElem](t *testing.T) {
+func testMatMul[T MatMulElem](t *testing.T) { testMatMulOn[T](t, false) }
+
+// testMatMulOn runs the conformance tests of T on every accelerator, or only the CPU's
+// fast bodies (the blocked kernel).
+func testMatMulOn[T MatMulElem](t *testing.T, cpuOnly bool) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, av := range mmViews(t) {
+		if cpuOnly && !av.Accelerator().IsCPU() {
+			continue
+		}
 		for _, opt := range mmKernels {
 			for _, perThread := range []bool{false, true} {
-				if perThread && !av.Accelerator().IsCPU() {
+				if perThread && (cpuOnly || !av.Accelerator().IsCPU()) {
 					continue
 				}
 				for _, sz := range mmSizes {
@@ -118,6 +128,49 @@ func testMatMul[T MatMulElem](t *testing.T) {
 
 func TestMatMulInt32(t *testing.T)   { testMatMul[int32](t) }
 func TestMatMulFloat32(t *testing.T) { testMatMul[float32](t) }
+
+// TestMatMulPortable runs the CPU's blocked kernel without the wide (AVX2) micro-kernels,
+// where they are used.
+func TestMatMulPortable(t *testing.T) {
+	if !matMulWide {
+		t.Skip("the portable kernel is the only one here")
+	}
+	matMulWide = false
+	defer func() { matMulWide = true }()
+	t.Run("int32", func(t *testing.T) { testMatMulOn[int32](t, true) })
+	t.Run("float32", func(t *testing.T) { testMatMulOn[float32](t, true) })
+}
+
+// mmInt is a named element type: it gets int32's program and kernels.
+type mmInt int32
+
+// TestMatMulNamedType multiplies matrices of a named int32 type, with values whose
+// products wrap.
+func TestMatMulNamedType(t *testing.T) {
+	const m, n, k = 9, 21, 13
+	a, b := make([]mmInt, m*k), make([]mmInt, k*n)
+	for i := range a {
+		a[i] = mmInt(int32(i*2654435761) | 1)
+	}
+	for i := range b {
+		b[i] = mmInt(int32(i*40503) - 7)
+	}
+	want := mmReference(a, b, m, n, k)
+	for _, av := range mmViews(t) {
+		for _, opt := range mmKernels[:2] {
+			t.Run(av.Accelerator().Path()+"/"+opt.String(), func(t *testing.T) {
+				c := make([]mmInt, m*n)
+				av1, bv, cv := arrayview.MustNew(runtime.Ext(m, k), a), arrayview.MustNew(runtime.Ext(k, n), b), arrayview.MustNew(runtime.Ext(m, n), c)
+				require.NoError(t, MatMulWith(av, av1, bv, cv, opt))
+				require.NoError(t, cv.Synchronize())
+				assert.Equal(t, want, c)
+				for _, v := range []*arrayview.View[mmInt]{av1, bv, cv} {
+					require.NoError(t, v.Close())
+				}
+			})
+		}
+	}
+}
 
 // TestMatMulSections multiplies sections whose rows are not 16-byte aligned (the GPU's
 // scalar path) into a section of a larger C, whose other elements must stay untouched.

@@ -5,11 +5,16 @@
 // conflict-free). The K dimension is walked in steps of BK: the A block is stored
 // transposed and the B block as is in double-buffered shared memory, the next step's
 // blocks are loaded from global memory into registers while the current ones are
-// multiplied, and one barrier per step separates the two buffers' uses. Edges are
-// bounds-checked (zeros are loaded past M, N, K and nothing is stored there); vec4 global
-// loads and stores are used when every row of a matrix starts on a 16-byte boundary, else
-// scalar ones. Go body: shaders/matmul.go (matMulTiled.Tiled); the int32 program
+// multiplied, and one barrier per step separates the two buffers' uses. The transposed A
+// block has no padding: its rows are XOR-swizzled by vec4 instead (row k stores vec4 q at
+// q ^ swz(k)), which keeps the transposing stores conflict-free and the shared memory at
+// 2 BK (BM + BN) floats. Blocks wholly inside the matrices (with K a multiple of BK and
+// every row 16-byte aligned) take an unchecked path; edge blocks are bounds-checked
+// (zeros are loaded past M, N, K and nothing is stored there), with vec4 global loads and
+// stores when every row of a matrix starts on a 16-byte boundary, else scalar ones.
+// Go body: shaders/matmul.go (matMulTiled.Tiled); the int32 program
 // matmul_tiled_i32.comp is this file with the element type replaced (a test checks it).
+#extension GL_EXT_control_flow_attributes : require
 #include "amp.glsl"
 AMP_WORKGROUP
 AMP_BUFFER(0, readonly, vec4, A4);
@@ -17,40 +22,48 @@ AMP_BUFFER(1, readonly, vec4, B4);
 AMP_BUFFER(2, writeonly, vec4, C4);
 AMP_PUSH_BEGIN AmpView a; AmpView b; AmpView c; uint M; uint N; uint K; AMP_PUSH_END
 
-// The tile (workgroup) is WY x WX threads; the block of C is BM x BN; BK is the K step.
+// The tile (workgroup) is WY x WX threads; the block of C is BM x BN; BK is the K step
+// (shaders.matMulBK).
 const uint WX = gl_WorkGroupSize.x;
 const uint WY = gl_WorkGroupSize.y;
 const uint NT = WX * WY;
 const uint BM = 8 * WY;
 const uint BN = 8 * WX;
-const uint BK = 8;
-// Shared rows in vec4s: the transposed A block has one vec4 of padding per row, so that
-// the transposing stores of rows kq and kq+4 fall in different banks.
-const uint AROW = BM / 4 + 1;
+const uint BK = 16;
+// Shared rows in vec4s: the transposed A block (BK rows of BM) and the B block (BK rows
+// of BN), each double-buffered.
+const uint AROW = BM / 4;
 const uint BROW = BN / 4;
 const uint ASIZE = BK * AROW;
 const uint BSIZE = BK * BROW;
-// vec4 loads per thread and step: the A block is BM x BK, the B block BK x BN.
-const uint ALOADS = (BM * BK / 4 + NT - 1) / NT;
-const uint BLOADS = (BK * BN / 4 + NT - 1) / NT;
+// vec4s per block, and vec4 loads per thread and step.
+const uint AQ = BM * BK / 4;
+const uint BQ = BK * BN / 4;
+const uint ALOADS = (AQ + NT - 1) / NT;
+const uint BLOADS = (BQ + NT - 1) / NT;
 const bool WARPTILE = WX % 8 == 0 && WY % 4 == 0;
 
 shared vec4 As[2 * ASIZE];
 shared vec4 Bs[2 * BSIZE];
 
-bool vecA, vecB, vecC;
+// The step's A and B vec4s, loaded into registers a step ahead.
+vec4 ra[ALOADS];
+vec4 rb[BLOADS];
+bool vecA, vecB, vecC, full;
+uint tid, m0, n0, swzMask;
 
 // loadA returns A(m, k..k+3), zero past the edges.
 vec4 loadA(uint m, uint k) {
 	vec4 v = vec4(0);
-	if (m >= amp.M) return v;
 	uint e = amp.a.base + m * amp.a.s0 + k;
-	if (vecA) {
-		if (k < amp.K) v = A4[e >> 2];
-		return v;
-	}
-	for (uint i = 0; i < 4; i++) {
-		if (k + i < amp.K) v[i] = A4[(e + i) >> 2][(e + i) & 3];
+	if (m < amp.M) {
+		if (vecA) {
+			if (k < amp.K) v = A4[e >> 2];
+		} else {
+			[[unroll]] for (uint i = 0; i < 4; i++) {
+				if (k + i < amp.K) v[i] = A4[(e + i) >> 2][(e + i) & 3];
+			}
+		}
 	}
 	return v;
 }
@@ -58,36 +71,76 @@ vec4 loadA(uint m, uint k) {
 // loadB returns B(k, n..n+3), zero past the edges.
 vec4 loadB(uint k, uint n) {
 	vec4 v = vec4(0);
-	if (k >= amp.K) return v;
 	uint e = amp.b.base + k * amp.b.s0 + n;
-	if (vecB) {
-		if (n < amp.N) v = B4[e >> 2];
-		return v;
-	}
-	for (uint i = 0; i < 4; i++) {
-		if (n + i < amp.N) v[i] = B4[(e + i) >> 2][(e + i) & 3];
+	if (k < amp.K) {
+		if (vecB) {
+			if (n < amp.N) v = B4[e >> 2];
+		} else {
+			[[unroll]] for (uint i = 0; i < 4; i++) {
+				if (n + i < amp.N) v[i] = B4[(e + i) >> 2][(e + i) & 3];
+			}
+		}
 	}
 	return v;
 }
 
-// storeC stores C(m, n..n+3) = v within the edges.
+// storeC stores C(m, n..n+3) = v within the edges. (No early returns here or in the
+// loads: the unrolled loops that call them must stay unrollable.)
 void storeC(uint m, uint n, vec4 v) {
-	if (m >= amp.M) return;
 	uint e = amp.c.base + m * amp.c.s0 + n;
-	if (vecC) {
-		if (n < amp.N) C4[e >> 2] = v;
-		return;
-	}
-	for (uint i = 0; i < 4; i++) {
-		if (n + i < amp.N) C4[(e + i) >> 2][(e + i) & 3] = v[i];
+	if (full || (vecC && m < amp.M && n < amp.N)) {
+		C4[e >> 2] = v;
+	} else if (!vecC && m < amp.M) {
+		[[unroll]] for (uint i = 0; i < 4; i++) {
+			if (n + i < amp.N) C4[(e + i) >> 2][(e + i) & 3] = v[i];
+		}
 	}
 }
+
+// fetch loads the blocks of step k0 / BK into ra and rb: thread l loads
+// A(m0 + l / (BK/4), k0 + (l % (BK/4)) * 4) and B(k0 + l / BROW, n0 + (l % BROW) * 4),
+// then l + NT, ...; unchecked in a block wholly inside the matrices.
+void fetch(uint k0) {
+	if (full) {
+		for (uint i = 0; i < ALOADS; i++) {
+			uint l = tid + i * NT;
+			if (ALOADS * NT == AQ || l < AQ) {
+				ra[i] = A4[(amp.a.base + (m0 + l / (BK / 4)) * amp.a.s0 + k0 + (l % (BK / 4)) * 4) >> 2];
+			}
+		}
+		for (uint i = 0; i < BLOADS; i++) {
+			uint l = tid + i * NT;
+			if (BLOADS * NT == BQ || l < BQ) {
+				rb[i] = B4[(amp.b.base + (k0 + l / BROW) * amp.b.s0 + n0 + (l % BROW) * 4) >> 2];
+			}
+		}
+	} else {
+		for (uint i = 0; i < ALOADS; i++) {
+			uint l = tid + i * NT;
+			ra[i] = l < AQ ? loadA(m0 + l / (BK / 4), k0 + (l % (BK / 4)) * 4) : vec4(0);
+		}
+		for (uint i = 0; i < BLOADS; i++) {
+			uint l = tid + i * NT;
+			rb[i] = l < BQ ? loadB(k0 + l / BROW, n0 + (l % BROW) * 4) : vec4(0);
+		}
+	}
+}
+
+// swz is the swizzle of row k of the transposed A block: the 32 threads of a warp store
+// 128 / BK consecutive rows m of A at BK / 4 column groups kq; XORing vec4 columns by
+// (kq / 4) * (32 / BK) spreads them over all 32 banks.
+uint swz(uint k) { return ((k / 4) * (32 / BK)) & swzMask; }
 
 void main() {
 	vecA = amp.a.base % 4 == 0 && amp.a.s0 % 4 == 0 && amp.K % 4 == 0;
 	vecB = amp.b.base % 4 == 0 && amp.b.s0 % 4 == 0 && amp.N % 4 == 0;
 	vecC = amp.c.base % 4 == 0 && amp.c.s0 % 4 == 0 && amp.N % 4 == 0;
-	uint tid = gl_LocalInvocationIndex;
+	tid = gl_LocalInvocationIndex;
+	m0 = gl_WorkGroupID.y * BM;
+	n0 = gl_WorkGroupID.x * BN;
+	full = vecA && vecB && vecC && m0 + BM <= amp.M && n0 + BN <= amp.N && amp.K % BK == 0;
+	// The swizzle stays within aligned groups of 8 vec4s: rows of fewer are not swizzled.
+	swzMask = AROW % 8 == 0 ? 7 : 0;
 	// The thread's place (ty, tx) in the micro-tile layout: when the tile allows, each
 	// 32-thread warp covers 4 x 8 places, so that it reads only 4 distinct vec4s of A and 8
 	// of B per k from shared memory; else the place is the local index.
@@ -99,24 +152,12 @@ void main() {
 		ty = (w / (WX / 8)) * 4 + lane / 8;
 		tx = (w % (WX / 8)) * 8 + lane % 8;
 	}
-	uint m0 = gl_WorkGroupID.y * BM;
-	uint n0 = gl_WorkGroupID.x * BN;
 
-	// Thread l loads A(m0 + l / (BK/4), k0 + (l % (BK/4)) * 4) and
-	// B(k0 + l / BROW, n0 + (l % BROW) * 4), then l + NT, ...
-	vec4 ra[ALOADS];
-	vec4 rb[BLOADS];
-	for (uint i = 0; i < ALOADS; i++) {
-		uint l = tid + i * NT;
-		ra[i] = l < BM * BK / 4 ? loadA(m0 + l / (BK / 4), (l % (BK / 4)) * 4) : vec4(0);
-	}
-	for (uint i = 0; i < BLOADS; i++) {
-		uint l = tid + i * NT;
-		rb[i] = l < BK * BN / 4 ? loadB(l / BROW, n0 + (l % BROW) * 4) : vec4(0);
-	}
-
+	fetch(0);
+	// Loops over acc are unrolled here in SPIR-V, so that it is indexed by constants only and
+	// lives in registers whatever the driver's unrolling heuristics.
 	vec4 acc[8][2];
-	for (uint i = 0; i < 8; i++) {
+	[[unroll]] for (uint i = 0; i < 8; i++) {
 		acc[i][0] = vec4(0);
 		acc[i][1] = vec4(0);
 	}
@@ -127,37 +168,27 @@ void main() {
 		// Store the registers loaded for step s into buffer cur: A transposed.
 		for (uint i = 0; i < ALOADS; i++) {
 			uint l = tid + i * NT;
-			if (l < BM * BK / 4) {
+			if (ALOADS * NT == AQ || l < AQ) {
 				uint m = l / (BK / 4);
 				uint kq = (l % (BK / 4)) * 4;
-				for (uint j = 0; j < 4; j++) {
-					As[cur * ASIZE + (kq + j) * AROW + m / 4][m % 4] = ra[i][j];
+				[[unroll]] for (uint j = 0; j < 4; j++) {
+					As[cur * ASIZE + (kq + j) * AROW + ((m / 4) ^ swz(kq + j))][m % 4] = ra[i][j];
 				}
 			}
 		}
 		for (uint i = 0; i < BLOADS; i++) {
 			uint l = tid + i * NT;
-			if (l < BK * BN / 4) Bs[cur * BSIZE + l] = rb[i];
+			if (BLOADS * NT == BQ || l < BQ) Bs[cur * BSIZE + l] = rb[i];
 		}
 		ampWaitWithTileStaticMemoryFence();
 		// Load step s+1 into registers while step s is multiplied.
-		if (s + 1 < steps) {
-			uint k0 = (s + 1) * BK;
-			for (uint i = 0; i < ALOADS; i++) {
-				uint l = tid + i * NT;
-				ra[i] = l < BM * BK / 4 ? loadA(m0 + l / (BK / 4), k0 + (l % (BK / 4)) * 4) : vec4(0);
-			}
-			for (uint i = 0; i < BLOADS; i++) {
-				uint l = tid + i * NT;
-				rb[i] = l < BK * BN / 4 ? loadB(k0 + l / BROW, n0 + (l % BROW) * 4) : vec4(0);
-			}
-		}
-		for (uint k = 0; k < BK; k++) {
-			vec4 a0 = As[cur * ASIZE + k * AROW + ty];
-			vec4 a1 = As[cur * ASIZE + k * AROW + BM / 8 + ty];
+		if (s + 1 < steps) fetch((s + 1) * BK);
+		[[unroll]] for (uint k = 0; k < BK; k++) {
+			vec4 a0 = As[cur * ASIZE + k * AROW + (ty ^ swz(k))];
+			vec4 a1 = As[cur * ASIZE + k * AROW + ((BM / 8 + ty) ^ swz(k))];
 			vec4 b0 = Bs[cur * BSIZE + k * BROW + tx];
 			vec4 b1 = Bs[cur * BSIZE + k * BROW + BN / 8 + tx];
-			for (uint i = 0; i < 4; i++) {
+			[[unroll]] for (uint i = 0; i < 4; i++) {
 				acc[i][0] += a0[i] * b0;
 				acc[i][1] += a0[i] * b1;
 				acc[i + 4][0] += a1[i] * b0;
@@ -166,7 +197,7 @@ void main() {
 		}
 	}
 
-	for (uint i = 0; i < 8; i++) {
+	[[unroll]] for (uint i = 0; i < 8; i++) {
 		uint m = m0 + (i < 4 ? ty * 4 + i : BM / 2 + ty * 4 + i - 4);
 		storeC(m, n0 + tx * 4, acc[i][0]);
 		storeC(m, n0 + BN / 2 + tx * 4, acc[i][1]);

@@ -1,0 +1,150 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// The AVX2 micro-kernels of the CPU's blocked matrix multiply (see matmul_amd64.go): C's
+// 4 x 16 block lives in Y0..Y7 (two registers per row), each step p loads 16 elements of
+// B (Y8, Y9), broadcasts each of A's 4 elements (Y10) and adds the products.
+
+// func matMulCPUID(eax, ecx uint32) (a, b, c, d uint32)
+TEXT ·matMulCPUID(SB), NOSPLIT, $0-24
+	MOVL eax+0(FP), AX
+	MOVL ecx+4(FP), CX
+	CPUID
+	MOVL AX, a+8(FP)
+	MOVL BX, b+12(FP)
+	MOVL CX, c+16(FP)
+	MOVL DX, d+20(FP)
+	RET
+
+// func matMulXGETBV() (lo, hi uint32)
+TEXT ·matMulXGETBV(SB), NOSPLIT, $0-8
+	MOVL $0, CX
+	XGETBV
+	MOVL AX, lo+0(FP)
+	MOVL DX, hi+4(FP)
+	RET
+
+// func matMulI32x16(a, b, c *T, ldc, depth int)
+TEXT ·matMulI32x16(SB), NOSPLIT, $0-40
+	MOVQ a+0(FP), SI
+	MOVQ b+8(FP), DI
+	MOVQ c+16(FP), DX
+	MOVQ ldc+24(FP), R8
+	SHLQ $2, R8
+	MOVQ depth+32(FP), CX
+	LEAQ (DX)(R8*1), R9
+	LEAQ (R9)(R8*1), R10
+	LEAQ (R10)(R8*1), R11
+	VMOVDQU (DX), Y0
+	VMOVDQU 32(DX), Y1
+	VMOVDQU (R9), Y2
+	VMOVDQU 32(R9), Y3
+	VMOVDQU (R10), Y4
+	VMOVDQU 32(R10), Y5
+	VMOVDQU (R11), Y6
+	VMOVDQU 32(R11), Y7
+	TESTQ CX, CX
+	JEQ matMulI32x16_store
+
+matMulI32x16_loop:
+	VMOVDQU (DI), Y8
+	VMOVDQU 32(DI), Y9
+	VPBROADCASTD (SI), Y10
+	VPMULLD Y8, Y10, Y11
+	VPMULLD Y9, Y10, Y12
+	VPADDD Y11, Y0, Y0
+	VPADDD Y12, Y1, Y1
+	VPBROADCASTD 4(SI), Y10
+	VPMULLD Y8, Y10, Y11
+	VPMULLD Y9, Y10, Y12
+	VPADDD Y11, Y2, Y2
+	VPADDD Y12, Y3, Y3
+	VPBROADCASTD 8(SI), Y10
+	VPMULLD Y8, Y10, Y11
+	VPMULLD Y9, Y10, Y12
+	VPADDD Y11, Y4, Y4
+	VPADDD Y12, Y5, Y5
+	VPBROADCASTD 12(SI), Y10
+	VPMULLD Y8, Y10, Y11
+	VPMULLD Y9, Y10, Y12
+	VPADDD Y11, Y6, Y6
+	VPADDD Y12, Y7, Y7
+	ADDQ $16, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNE matMulI32x16_loop
+
+matMulI32x16_store:
+	VMOVDQU Y0, (DX)
+	VMOVDQU Y1, 32(DX)
+	VMOVDQU Y2, (R9)
+	VMOVDQU Y3, 32(R9)
+	VMOVDQU Y4, (R10)
+	VMOVDQU Y5, 32(R10)
+	VMOVDQU Y6, (R11)
+	VMOVDQU Y7, 32(R11)
+	VZEROUPPER
+	RET
+
+// func matMulF32x16(a, b, c *T, ldc, depth int)
+TEXT ·matMulF32x16(SB), NOSPLIT, $0-40
+	MOVQ a+0(FP), SI
+	MOVQ b+8(FP), DI
+	MOVQ c+16(FP), DX
+	MOVQ ldc+24(FP), R8
+	SHLQ $2, R8
+	MOVQ depth+32(FP), CX
+	LEAQ (DX)(R8*1), R9
+	LEAQ (R9)(R8*1), R10
+	LEAQ (R10)(R8*1), R11
+	VMOVDQU (DX), Y0
+	VMOVDQU 32(DX), Y1
+	VMOVDQU (R9), Y2
+	VMOVDQU 32(R9), Y3
+	VMOVDQU (R10), Y4
+	VMOVDQU 32(R10), Y5
+	VMOVDQU (R11), Y6
+	VMOVDQU 32(R11), Y7
+	TESTQ CX, CX
+	JEQ matMulF32x16_store
+
+matMulF32x16_loop:
+	VMOVDQU (DI), Y8
+	VMOVDQU 32(DI), Y9
+	VPBROADCASTD (SI), Y10
+	VMULPS Y8, Y10, Y11
+	VMULPS Y9, Y10, Y12
+	VADDPS Y11, Y0, Y0
+	VADDPS Y12, Y1, Y1
+	VPBROADCASTD 4(SI), Y10
+	VMULPS Y8, Y10, Y11
+	VMULPS Y9, Y10, Y12
+	VADDPS Y11, Y2, Y2
+	VADDPS Y12, Y3, Y3
+	VPBROADCASTD 8(SI), Y10
+	VMULPS Y8, Y10, Y11
+	VMULPS Y9, Y10, Y12
+	VADDPS Y11, Y4, Y4
+	VADDPS Y12, Y5, Y5
+	VPBROADCASTD 12(SI), Y10
+	VMULPS Y8, Y10, Y11
+	VMULPS Y9, Y10, Y12
+	VADDPS Y11, Y6, Y6
+	VADDPS Y12, Y7, Y7
+	ADDQ $16, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNE matMulF32x16_loop
+
+matMulF32x16_store:
+	VMOVDQU Y0, (DX)
+	VMOVDQU Y1, 32(DX)
+	VMOVDQU Y2, (R9)
+	VMOVDQU Y3, 32(R9)
+	VMOVDQU Y4, (R10)
+	VMOVDQU Y5, 32(R10)
+	VMOVDQU Y6, (R11)
+	VMOVDQU Y7, 32(R11)
+	VZEROUPPER
+	RET
