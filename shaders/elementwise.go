@@ -86,6 +86,44 @@ func ewBits[T Number](s []T) []uint32 {
 // ewBitsOf returns the raw 32-bit word of x.
 func ewBitsOf[T Number](x T) uint32 { return *(*uint32)(unsafe.Pointer(&x)) }
 
+// The elementwise kernels' GPU launch: tiles of ewTile threads, each thread handling
+// chunks of ewVec consecutive elements (one vec4 load or store per view when the views
+// start on 16-byte boundaries), grid-stride over at most ewMaxGroups tiles, so that the
+// launch rate of workgroups never limits a bandwidth-bound kernel.
+const (
+	ewTile = 256
+	ewVec  = 4
+)
+
+// ewMaxGroups is the elementwise kernels' largest number of tiles (a few per multiprocessor
+// of a large GPU); a variable so that benchmarks can tune it.
+var ewMaxGroups = 4096
+
+// ewGrid returns the tiled domain of an elementwise kernel over n elements and its
+// number of threads (the grid stride, in chunks).
+func ewGrid(n int) (runtime.TiledExtent, int) {
+	chunks := (n + ewVec - 1) / ewVec
+	groups := max(1, min(ewMaxGroups, (chunks+ewTile-1)/ewTile))
+	return runtime.Ext(groups * ewTile).Tile(ewTile), groups * ewTile
+}
+
+// ewThreadChunks calls f(lo, hi) for the element ranges that the thread at global index
+// g of a grid of threads threads handles: chunk c = g, g+threads, ... of ewVec elements,
+// the last one cut at n. It is the definition of the GLSL bodies' loop.
+func ewThreadChunks(g, threads, n int, f func(lo, hi int)) {
+	for c := g; c*ewVec < n; c += threads {
+		f(c*ewVec, min(c*ewVec+ewVec, n))
+	}
+}
+
+// ewTileRanges calls f(lo, hi) for the element ranges that the threads of tile tile
+// handle together: ewTile consecutive chunks per round of the grid stride.
+func ewTileRanges(tile, threads, n int, f func(lo, hi int)) {
+	for c := tile * ewTile; c*ewVec < n; c += threads {
+		f(c*ewVec, min((c+ewTile)*ewVec, n))
+	}
+}
+
 // Add computes out[i] = a[i] + b[i] on accelerator view av (nil: the view the data lives
 // on, else the default accelerator's), like C++ AMP's vector-addition sample. a, b and out
 // must be rank-1 views of one length (else a *ShapeError); out may be a or b. Integer
@@ -100,40 +138,52 @@ func addOp[T Number](av *accelerator.View, a, b, out *arrayview.View[T], perThre
 	if err != nil {
 		return err
 	}
-	k := addKernel[T]{A: a.ReadOnly(), B: b.ReadOnly(), Out: out, Type: typeCode[T]()}
-	return ewIndex(av, runtime.Ext(n), k, perThread)
+	dom, threads := ewGrid(n)
+	k := addKernel[T]{A: a.ReadOnly(), B: b.ReadOnly(), Out: out, N: uint32(n), Type: typeCode[T](), threads: threads}
+	return ewTiled(av, dom, k, perThread)
 }
 
-// addKernel is Add's kernel: Out[i] = A[i] + B[i].
+// addKernel is Add's kernel: Out[i] = A[i] + B[i] for the N elements, each thread
+// handling the chunks of ewThreadChunks.
 type addKernel[T Number] struct {
-	A, B *arrayview.ReadView[T]
-	Out  *arrayview.View[T]
-	Type int32 // typeCode[T]
+	A, B    *arrayview.ReadView[T]
+	Out     *arrayview.View[T]
+	N       uint32
+	Type    int32 // typeCode[T]
+	threads int   `amp:"-"`
 }
 
 // Program is the GPU body: glsl/vadd.comp.
 func (addKernel[T]) Program() *runtime.Program { return MustProgram("vadd", 1) }
 
-// Each is the definition.
-func (k addKernel[T]) Each(i runtime.Index) { k.Out.Set(i, k.A.At(i)+k.B.At(i)) }
+// Tiled is the definition.
+func (k addKernel[T]) Tiled(t runtime.TiledIndex) {
+	ewThreadChunks(t.Global[0], k.threads, int(k.N), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			k.Out.Set(runtime.Idx(i), k.A.At(runtime.Idx(i))+k.B.At(runtime.Idx(i)))
+		}
+	})
+}
 
-// EachRange is the fast CPU body.
-func (k addKernel[T]) EachRange(_ runtime.Extent, lo, hi int) {
+// EachTile is the fast CPU body: the tile's ranges over the host slices.
+func (k addKernel[T]) EachTile(_ runtime.TiledExtent, tile runtime.Index) {
 	a, err1 := k.A.ReadData()
 	b, err2 := k.B.ReadData()
 	o, err3 := k.Out.Data()
-	if err1 != nil || err2 != nil || err3 != nil {
-		for i := lo; i < hi; i++ {
-			k.Each(runtime.Idx(i))
+	ewTileRanges(tile[0], k.threads, int(k.N), func(lo, hi int) {
+		if err1 != nil || err2 != nil || err3 != nil {
+			for i := lo; i < hi; i++ {
+				k.Out.Set(runtime.Idx(i), k.A.At(runtime.Idx(i))+k.B.At(runtime.Idx(i)))
+			}
+			return
 		}
-		return
-	}
-	a, b, o = a[lo:hi], b[lo:hi], o[lo:hi]
-	b = b[:len(a)]
-	o = o[:len(a)]
-	for i, x := range a {
-		o[i] = x + b[i]
-	}
+		a, b, o := a[lo:hi], b[lo:hi], o[lo:hi]
+		b = b[:len(a)]
+		o = o[:len(a)]
+		for i, x := range a {
+			o[i] = x + b[i]
+		}
+	})
 }
 
 // Saxpy computes y[i] = alpha*x[i] + y[i] on accelerator view av (nil: the view the data
@@ -149,38 +199,50 @@ func saxpyOp(av *accelerator.View, alpha float32, x, y *arrayview.View[float32],
 	if err != nil {
 		return err
 	}
-	return ewIndex(av, runtime.Ext(n), saxpyKernel{X: x.ReadOnly(), Y: y, Alpha: alpha}, perThread)
+	dom, threads := ewGrid(n)
+	return ewTiled(av, dom, saxpyKernel{X: x.ReadOnly(), Y: y, N: uint32(n), Alpha: alpha, threads: threads}, perThread)
 }
 
-// saxpyKernel is Saxpy's kernel: Y[i] = Alpha*X[i] + Y[i].
+// saxpyKernel is Saxpy's kernel: Y[i] = Alpha*X[i] + Y[i] for the N elements, each
+// thread handling the chunks of ewThreadChunks.
 type saxpyKernel struct {
-	X     *arrayview.ReadView[float32]
-	Y     *arrayview.View[float32]
-	Alpha float32
+	X       *arrayview.ReadView[float32]
+	Y       *arrayview.View[float32]
+	N       uint32
+	Alpha   float32
+	threads int `amp:"-"`
 }
 
 // Program is the GPU body: glsl/saxpy.comp.
 func (saxpyKernel) Program() *runtime.Program { return MustProgram("saxpy", 1) }
 
-// Each is the definition.
-func (k saxpyKernel) Each(i runtime.Index) { k.Y.Set(i, float32(k.Alpha*k.X.At(i))+k.Y.At(i)) }
+// Tiled is the definition.
+func (k saxpyKernel) Tiled(t runtime.TiledIndex) {
+	ewThreadChunks(t.Global[0], k.threads, int(k.N), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			k.Y.Set(runtime.Idx(i), float32(k.Alpha*k.X.At(runtime.Idx(i)))+k.Y.At(runtime.Idx(i)))
+		}
+	})
+}
 
-// EachRange is the fast CPU body.
-func (k saxpyKernel) EachRange(_ runtime.Extent, lo, hi int) {
+// EachTile is the fast CPU body: the tile's ranges over the host slices.
+func (k saxpyKernel) EachTile(_ runtime.TiledExtent, tile runtime.Index) {
 	x, err1 := k.X.ReadData()
 	y, err2 := k.Y.Data()
-	if err1 != nil || err2 != nil {
-		for i := lo; i < hi; i++ {
-			k.Each(runtime.Idx(i))
-		}
-		return
-	}
-	x, y = x[lo:hi], y[lo:hi]
-	y = y[:len(x)]
 	a := k.Alpha
-	for i, v := range x {
-		y[i] = float32(a*v) + y[i]
-	}
+	ewTileRanges(tile[0], k.threads, int(k.N), func(lo, hi int) {
+		if err1 != nil || err2 != nil {
+			for i := lo; i < hi; i++ {
+				k.Y.Set(runtime.Idx(i), float32(a*k.X.At(runtime.Idx(i)))+k.Y.At(runtime.Idx(i)))
+			}
+			return
+		}
+		x, y := x[lo:hi], y[lo:hi]
+		y = y[:len(x)]
+		for i, v := range x {
+			y[i] = float32(a*v) + y[i]
+		}
+	})
 }
 
 // Fill sets every element of v to value on accelerator view av (nil: the view the data
@@ -201,34 +263,46 @@ func fillOp[T Number](av *accelerator.View, v *arrayview.View[T], value T, perTh
 		return err
 	}
 	v.DiscardData()
-	return ewIndex(av, runtime.Ext(n), fillKernel[T]{V: v, Bits: ewBitsOf(value), Value: value}, perThread)
+	dom, threads := ewGrid(n)
+	return ewTiled(av, dom, fillKernel[T]{V: v, N: uint32(n), Bits: ewBitsOf(value), Value: value, threads: threads}, perThread)
 }
 
-// fillKernel is Fill's kernel: V[i] = Value (whose bits the GPU body gets in Bits).
+// fillKernel is Fill's kernel: V[i] = Value (whose bits the GPU body gets in Bits) for
+// the N elements, each thread handling the chunks of ewThreadChunks.
 type fillKernel[T Number] struct {
-	V     *arrayview.View[T]
-	Bits  uint32
-	Value T `amp:"-"`
+	V       *arrayview.View[T]
+	N       uint32
+	Bits    uint32
+	Value   T   `amp:"-"`
+	threads int `amp:"-"`
 }
 
 // Program is the GPU body: glsl/fill.comp.
 func (fillKernel[T]) Program() *runtime.Program { return MustProgram("fill", 1) }
 
-// Each is the definition.
-func (k fillKernel[T]) Each(i runtime.Index) { k.V.Set(i, k.Value) }
-
-// EachRange is the fast CPU body.
-func (k fillKernel[T]) EachRange(_ runtime.Extent, lo, hi int) {
-	v, err := k.V.Data()
-	if err != nil {
+// Tiled is the definition.
+func (k fillKernel[T]) Tiled(t runtime.TiledIndex) {
+	ewThreadChunks(t.Global[0], k.threads, int(k.N), func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			k.Each(runtime.Idx(i))
+			k.V.Set(runtime.Idx(i), k.Value)
 		}
-		return
-	}
-	v = v[lo:hi]
+	})
+}
+
+// EachTile is the fast CPU body: the tile's ranges over the host slice.
+func (k fillKernel[T]) EachTile(_ runtime.TiledExtent, tile runtime.Index) {
+	v, err := k.V.Data()
 	x := k.Value
-	for i := range v {
-		v[i] = x
-	}
+	ewTileRanges(tile[0], k.threads, int(k.N), func(lo, hi int) {
+		if err != nil {
+			for i := lo; i < hi; i++ {
+				k.V.Set(runtime.Idx(i), x)
+			}
+			return
+		}
+		v := v[lo:hi]
+		for i := range v {
+			v[i] = x
+		}
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/goamp/goamp/accelerator"
@@ -260,4 +261,48 @@ func TestTypeCode(t *testing.T) {
 	assert.Equal(t, int32(1), typeCode[uint32]())
 	assert.Equal(t, int32(2), typeCode[float32]())
 	assert.Equal(t, int32(0), typeCode[ewCelsius]())
+}
+
+// TestElementwiseSections runs Add, Saxpy and Fill on sections that start at every offset
+// modulo 4 (the GPU bodies use vec4 accesses only when every view starts on a 16-byte
+// boundary) and lengths around the vec4 chunk and the tile.
+func TestElementwiseSections(t *testing.T) {
+	ewCases(t, []int{1, 4, 7, 1029, 4100}, 1029, func(t *testing.T, av *accelerator.View, perThread bool, n int) {
+		for _, offs := range [][3]int{{0, 0, 0}, {1, 1, 1}, {0, 4, 8}, {3, 0, 2}, {2, 2, 0}} {
+			t.Run(fmt.Sprint(offs), func(t *testing.T) {
+				r := rand.New(rand.NewPCG(uint64(n), uint64(offs[0]+4*offs[1]+16*offs[2])))
+				sec := func(off int) ([]float32, *arrayview.View[float32]) {
+					back := make([]float32, n+11)
+					for i := range back {
+						back[i] = float32(r.IntN(1000))
+					}
+					v, err := arrayview.MustNew(runtime.Ext(len(back)), back).Section(runtime.Idx(off), runtime.Ext(n))
+					require.NoError(t, err)
+					return back, v
+				}
+				a, va := sec(offs[0])
+				b, vb := sec(offs[1])
+				o, vo := sec(offs[2])
+				wantO := slices.Clone(o)
+				wantB := slices.Clone(b)
+				for i := range n {
+					wantO[offs[2]+i] = a[offs[0]+i] + b[offs[1]+i]
+					wantB[offs[1]+i] = float32(2*a[offs[0]+i]) + b[offs[1]+i]
+				}
+				require.NoError(t, addOp(av, va, vb, vo, perThread))
+				require.NoError(t, vo.Synchronize())
+				require.Equal(t, wantO, o, "Add")
+				require.NoError(t, saxpyOp(av, 2, va, vb, perThread))
+				require.NoError(t, vb.Synchronize())
+				require.Equal(t, wantB, b, "Saxpy (exact: small integers)")
+				wantA := slices.Clone(a)
+				for i := range n {
+					wantA[offs[0]+i] = -3
+				}
+				require.NoError(t, fillOp(av, va, -3, perThread))
+				require.NoError(t, va.Synchronize())
+				require.Equal(t, wantA, a, "Fill")
+			})
+		}
+	})
 }

@@ -3,7 +3,10 @@ package shaders
 import (
 	"errors"
 	"math/bits"
+	goruntime "runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/goamp/goamp/accelerator"
@@ -24,18 +27,40 @@ const sortTile = 512
 // or before -Inf (NaNs with the sign bit set; NaNs are ordered by their bits). Go's
 // slices.Sort puts every NaN first and leaves -0 and +0 in input order.
 //
-// The GPU body is a bitonic sort of 32-bit keys whose unsigned order is the element
-// order (glsl/sort_load.comp maps the elements to those keys): a shared-memory sort of
-// blocks of 1024 keys, then for each further stage k one dispatch per step j >= 1024
-// (glsl/sort_bitonic_step.comp) and one shared-memory dispatch for the steps j < 1024.
-// A length that is not a power of two is padded, in a temporary buffer of the next power
-// of two, with the largest key; a power of two is sorted in place. Sort waits for the
-// device only when it frees that temporary (lengths that are not powers of two).
+// Both algorithms sort 32-bit keys whose unsigned order is the element order (sortKey).
+// From sortRadixMin elements on, Sort is an LSD radix sort: four passes of 8-bit digits,
+// each a per-block digit histogram (glsl/sort_radix_hist.comp), an exclusive scan of the
+// histograms (glsl/sort_radix_scan.comp) and a stable scatter
+// (glsl/sort_radix_scatter_sg.comp with subgroup ballots, else sort_radix_scatter.comp),
+// ping-ponging between two temporaries; the first pass maps the elements to keys as it
+// reads them and the last maps the keys back as it writes v. Shorter inputs use a
+// bitonic sort: a shared-memory sort of blocks of 1024 keys, then for each further stage
+// k one dispatch per step j >= 1024 (glsl/sort_bitonic_step.comp) and one shared-memory
+// dispatch for the steps j < 1024, glsl/sort_load.comp and sort_store.comp mapping the
+// elements; a length that is not a power of two is padded, in a temporary buffer of the
+// next power of two, with the largest key. Sort waits for the device when it frees its
+// temporaries (the radix sort, and bitonic lengths that are not powers of two).
 func Sort[T Number](av *accelerator.View, v *arrayview.View[T]) error {
 	return sortOp(av, v, false)
 }
 
-func sortOp[T Number](av *accelerator.View, v *arrayview.View[T], perThread bool) (err error) {
+// The algorithms sortWith can be told to use.
+const (
+	sortAuto = iota
+	sortBitonic
+	sortRadix         // the radix sort with the best scatter the device has
+	sortRadixFallback // the radix sort with the scatter without subgroup operations
+)
+
+// sortRadixMin is the length from which Sort uses the radix sort.
+const sortRadixMin = 1 << 13
+
+func sortOp[T Number](av *accelerator.View, v *arrayview.View[T], perThread bool) error {
+	return sortWith(av, v, perThread, sortAuto)
+}
+
+// sortWith is Sort with the algorithm chosen (sortAuto: by length).
+func sortWith[T Number](av *accelerator.View, v *arrayview.View[T], perThread bool, algo int) (err error) {
 	n, err := ewVector("Sort", "v", v)
 	if err != nil {
 		return err
@@ -43,23 +68,27 @@ func sortOp[T Number](av *accelerator.View, v *arrayview.View[T], perThread bool
 	if n < 2 {
 		return nil
 	}
+	if algo == sortAuto {
+		algo = sortBitonic
+		if n >= sortRadixMin {
+			algo = sortRadix
+		}
+	}
+	if algo != sortBitonic {
+		return radixSort(av, v, n, perThread, algo == sortRadixFallback)
+	}
 	p := 1 << bits.Len(uint(n-1)) // the padded length, a power of two >= 2
 	tc := typeCode[T]()
 	work := v
 	if p != n {
 		// The padded keys: host memory that is never touched on a GPU (discarded, so it
 		// is neither uploaded nor copied back).
-		work, err = arrayview.New(runtime.Ext(p), make([]T, p))
+		var free func(*error)
+		work, free, err = sortTemp[T](p)
 		if err != nil {
 			return err
 		}
-		work.DiscardData()
-		defer func() {
-			work.DiscardData()
-			if cerr := work.Close(); err == nil {
-				err = cerr
-			}
-		}()
+		defer free(&err)
 	}
 	load := sortLoadKernel[T]{Src: v.ReadOnly(), Dst: work, N: uint32(n), Type: tc}
 	if err := ewIndex(av, runtime.Ext(p), load, perThread); err != nil {
@@ -73,6 +102,39 @@ func sortOp[T Number](av *accelerator.View, v *arrayview.View[T], perThread bool
 		return err
 	}
 	return ewIndex(av, runtime.Ext(n), sortStoreKernel[T]{Src: work.ReadOnly(), Dst: v, Type: tc}, perThread)
+}
+
+// sortPool keeps the host memory of Sort's temporaries (*[]uint32) between calls: Go
+// must zero a new large slice, which costs more than a large sort on a GPU. A temporary's
+// contents are never read before they are written.
+var sortPool sync.Pool
+
+// sortTemp returns a temporary view of n 32-bit elements, whose host memory is never
+// touched on a GPU (discarded, so it is neither uploaded nor copied back), and the
+// function that frees it: it discards and closes the view (waiting for the device's work
+// on it), keeping the first error in *err, and returns the memory to sortPool.
+func sortTemp[T Number](n int) (*arrayview.View[T], func(*error), error) {
+	var buf []uint32
+	if p, ok := sortPool.Get().(*[]uint32); ok && cap(*p) >= n {
+		buf = (*p)[:n]
+	} else {
+		buf = make([]uint32, n)
+	}
+	t, err := arrayview.New(runtime.Ext(n), unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(buf))), n))
+	if err != nil {
+		return nil, nil, err
+	}
+	t.DiscardData()
+	return t, func(err *error) {
+		t.DiscardData()
+		cerr := t.Close()
+		if cerr == nil {
+			sortPool.Put(&buf)
+		}
+		if *err == nil {
+			*err = cerr
+		}
+	}, nil
 }
 
 // sortNetwork runs the bitonic network over the p keys of work (p a power of two >= 2).
@@ -350,4 +412,460 @@ func (k bitonicStepKernel[T]) EachRange(_ runtime.Extent, lo, hi int) {
 		bitonicPass(u, t, end, j, i&kk == 0)
 		t = end
 	}
+}
+
+// The radix sort's layout: 8-bit digits; workgroups of radixTile threads (one per digit);
+// blocks of a multiple of radixSub keys per workgroup, at most radixMaxBlocks of them;
+// the scatter moves radixSub = radixTile*radixKPT keys at a time.
+const (
+	radixBins = 256
+	radixTile = radixBins
+	radixKPT  = 8
+	radixSub  = radixTile * radixKPT
+)
+
+// radixMaxBlocks is the radix sort's largest number of blocks (workgroups); a variable
+// so that tests can make blocks of several sub-tiles with few keys.
+var radixMaxBlocks = 1024
+
+// radixCPUBlocks is the radix sort's number of blocks per worker on the CPU.
+const radixCPUBlocks = 4
+
+// radixBlocks returns the radix sort's block length (keys per workgroup, a multiple of
+// radixSub) and number of blocks for n keys.
+func radixBlocks(n, maxBlocks int) (blockLen, blocks int) {
+	subs := (n + radixSub - 1) / radixSub
+	per := (subs + maxBlocks - 1) / maxBlocks
+	blockLen = per * radixSub
+	return blockLen, (n + blockLen - 1) / blockLen
+}
+
+// radixScatterSG says whether the accelerator of av runs the ballot scatter
+// (glsl/sort_radix_scatter_sg.comp): a GPU with subgroup ballots and arithmetic and
+// subgroups of 8 to 128 invocations (at most 32 subgroups a workgroup, as it assumes).
+func radixScatterSG(av *accelerator.View) bool {
+	a := av.Accelerator()
+	if a.IsCPU() {
+		return false
+	}
+	ops, size := a.SubgroupOps(), a.SubgroupSize()
+	return ops.Has("ballot") && ops.Has("arithmetic") && size >= 8 && size <= 128
+}
+
+// sortView resolves the accelerator view a kernel over v runs on when av is nil: v's home,
+// else the default accelerator's default view.
+func sortView[T any](av *accelerator.View, v *arrayview.View[T]) (*accelerator.View, error) {
+	if av != nil {
+		return av, nil
+	}
+	if h := v.ArgInfo().Home; h != nil {
+		return h, nil
+	}
+	acc, err := accelerator.Default()
+	if err != nil {
+		return nil, err
+	}
+	return acc.DefaultView()
+}
+
+// radixSort sorts the n >= 2 elements of v with four passes of 8-bit digits, v and a
+// temporary taking turns as source and destination: v (elements, mapped to keys as they
+// are read) to tmp, tmp to v (keys), v to tmp, tmp to v (keys mapped back to elements).
+// fallback forces the scatter without subgroup operations.
+func radixSort[T Number](av *accelerator.View, v *arrayview.View[T], n int, perThread, fallback bool) (err error) {
+	if err := ewHomes("Sort", av, []string{"v"}, v); err != nil {
+		return err
+	}
+	if av, err = sortView(av, v); err != nil {
+		return err
+	}
+	maxBlocks := radixMaxBlocks
+	if av.Accelerator().IsCPU() && !perThread {
+		// Fewer, longer blocks scatter to fewer places at once: better for caches.
+		maxBlocks = min(maxBlocks, radixCPUBlocks*goruntime.GOMAXPROCS(0))
+	}
+	blockLen, blocks := radixBlocks(n, maxBlocks)
+	tmp, freeTmp, err := sortTemp[T](n)
+	if err != nil {
+		return err
+	}
+	defer freeTmp(&err)
+	// The histogram: radixBins rows of blocks counts, then the rows' totals.
+	hist, freeHist, err := sortTemp[uint32](radixBins*blocks + radixBins)
+	if err != nil {
+		return err
+	}
+	defer freeHist(&err)
+
+	sg := !fallback && radixScatterSG(av)
+	tc := typeCode[T]()
+	grid := runtime.Ext(blocks * radixTile).Tile(radixTile)
+	team := radixScanTeam(blocks)
+	rows := runtime.Ext(team * radixTile).Tile(radixTile) // radixBins/(radixTile/team) tiles
+	vKeys := false                                        // v holds keys (after pass 1, until pass 3 writes elements)
+	for pass := range 4 {
+		src, dst := v, tmp
+		if pass%2 == 1 {
+			src, dst = tmp, v
+		}
+		in, out := int32(1), int32(1) // typeCode of uint32: keys stay keys
+		if pass == 0 {
+			in = tc
+		}
+		if pass == 3 {
+			out = tc
+		}
+		shift := uint32(8 * pass)
+		h := radixHistKernel[T]{Src: src.ReadOnly(), Hist: hist, N: uint32(n), Shift: shift, BlockLen: uint32(blockLen), Type: in}
+		err = ewTiled(av, grid, h, perThread)
+		if err == nil {
+			err = ewTiled(av, rows, radixScanKernel{Hist: hist, Blocks: uint32(blocks), Team: uint32(team)}, perThread)
+		}
+		if err == nil {
+			sc := radixScatterKernel[T]{Src: src.ReadOnly(), Dst: dst, Hist: hist.ReadOnly(), N: uint32(n), Shift: shift,
+				BlockLen: uint32(blockLen), InType: in, OutType: out, blocks: blocks}
+			var k runtime.TiledKernel = sc
+			if sg {
+				k = radixScatterSGKernel[T]{sc}
+			}
+			err = ewTiled(av, grid, k, perThread)
+		}
+		if err != nil {
+			if vKeys {
+				// Map v's keys back, so that v keeps its elements.
+				err = errors.Join(err, ewIndex(av, runtime.Ext(n), sortStoreKernel[T]{Src: v.ReadOnly(), Dst: v, Type: tc}, perThread))
+			}
+			return err
+		}
+		vKeys = pass == 1 || pass == 2
+	}
+	return nil
+}
+
+// radixRange returns block b's keys lo..hi-1.
+func radixRange(b, blockLen, n int) (lo, hi int) {
+	lo = min(b*blockLen, n)
+	return lo, min(lo+blockLen, n)
+}
+
+// radixHistKernel counts the digits (key >> Shift) & 255 of each block of BlockLen keys of
+// Src (elements mapped to keys by Type, a typeCode) into Hist[digit*blocks + block].
+type radixHistKernel[T Number] struct {
+	Src                *arrayview.ReadView[T]
+	Hist               *arrayview.View[uint32]
+	N, Shift, BlockLen uint32
+	Type               int32
+}
+
+// Program is the GPU body: glsl/sort_radix_hist.comp.
+func (radixHistKernel[T]) Program() *runtime.Program { return MustProgram("sort_radix_hist", 1) }
+
+// SharedBytes is the GPU body's shared histogram.
+func (radixHistKernel[T]) SharedBytes([3]int) int { return 4 * radixBins }
+
+// Tiled is the definition: thread t counts keys t, t+radixTile, ... of the block in runs
+// of equal digits, adding each run to the shared count of its digit, then writes the
+// count of digit t.
+func (k radixHistKernel[T]) Tiled(t runtime.TiledIndex) {
+	h := runtime.TileStatic[uint32](t, radixBins)
+	l, b := t.Local[0], t.Tile[0]
+	t.Barrier.WaitWithTileStaticMemoryFence() // h is zeroed; the GPU body zeroes it
+	lo, hi := radixRange(b, int(k.BlockLen), int(k.N))
+	var cur, run uint32
+	for i := lo + l; i < hi; i += radixTile {
+		d := sortKey(ewBitsOf(k.Src.At(runtime.Idx(i))), k.Type) >> k.Shift & (radixBins - 1)
+		if d != cur {
+			if run != 0 {
+				atomic.AddUint32(&h[cur], run)
+			}
+			cur, run = d, 0
+		}
+		run++
+	}
+	if run != 0 {
+		atomic.AddUint32(&h[cur], run)
+	}
+	t.Barrier.WaitWithTileStaticMemoryFence()
+	blocks := (int(k.N) + int(k.BlockLen) - 1) / int(k.BlockLen)
+	k.Hist.Set(runtime.Idx(l*blocks+b), h[l])
+}
+
+// EachTile is the fast CPU body.
+func (k radixHistKernel[T]) EachTile(_ runtime.TiledExtent, tile runtime.Index) {
+	n, blockLen := int(k.N), int(k.BlockLen)
+	lo, hi := radixRange(tile[0], blockLen, n)
+	var h [radixBins]uint32
+	if src, err := k.Src.ReadData(); err == nil {
+		s := ewBits(src)[lo:hi]
+		if k.Type == 1 {
+			for _, x := range s {
+				h[x>>k.Shift&(radixBins-1)]++
+			}
+		} else {
+			for _, x := range s {
+				h[sortKey(x, k.Type)>>k.Shift&(radixBins-1)]++
+			}
+		}
+	} else {
+		for i := lo; i < hi; i++ {
+			h[sortKey(ewBitsOf(k.Src.At(runtime.Idx(i))), k.Type)>>k.Shift&(radixBins-1)]++
+		}
+	}
+	blocks := (n + blockLen - 1) / blockLen
+	hist, err := k.Hist.Data()
+	if err != nil {
+		panic(err) // Sort's histogram is a contiguous temporary
+	}
+	for d, c := range h {
+		hist[d*blocks+tile[0]] = c
+	}
+}
+
+// radixScanKernel replaces each row of Hist (radixBins rows of Blocks counts,
+// digit-major) with its exclusive scan and writes the row's total to
+// Hist[radixBins*Blocks + row]. A team of Team threads (a power of two up to radixTile)
+// scans a row; a tile of radixTile threads holds radixTile/Team teams.
+type radixScanKernel struct {
+	Hist         *arrayview.View[uint32]
+	Blocks, Team uint32
+}
+
+// radixScanTeam returns the scan's team size for blocks blocks: about blocks/4, a power
+// of two from 1 to radixTile.
+func radixScanTeam(blocks int) int {
+	return min(radixTile, 1<<bits.Len(uint(blocks/4)))
+}
+
+// Program is the GPU body: glsl/sort_radix_scan.comp.
+func (radixScanKernel) Program() *runtime.Program { return MustProgram("sort_radix_scan", 1) }
+
+// SharedBytes is the GPU body's scan buffer.
+func (radixScanKernel) SharedBytes([3]int) int { return 8 * radixTile }
+
+// radixTileScan is the definition of the GLSL bodies' workgroup scan (Hillis-Steele over
+// a ping-pong buffer sc of 2*radixTile values): thread l's exclusive prefix of x over the
+// tile's threads, and their total.
+func radixTileScan(t runtime.TiledIndex, sc []uint32, x uint32) (excl, total uint32) {
+	l := t.Local[0]
+	cur := 0
+	sc[l] = x
+	t.Barrier.WaitWithTileStaticMemoryFence()
+	for off := 1; off < radixTile; off <<= 1 {
+		v := sc[cur+l]
+		if l >= off {
+			v += sc[cur+l-off]
+		}
+		sc[cur^radixTile+l] = v
+		t.Barrier.WaitWithTileStaticMemoryFence()
+		cur ^= radixTile
+	}
+	incl, total := sc[cur+l], sc[cur+radixTile-1]
+	t.Barrier.WaitWithTileStaticMemoryFence()
+	return incl - x, total
+}
+
+// Tiled is the definition: thread i of its team scans its run of at most
+// ceil(Blocks/Team) counts of the team's row, starting from the team's scan of the runs'
+// sums.
+func (k radixScanKernel) Tiled(t runtime.TiledIndex) {
+	sc := runtime.TileStatic[uint32](t, 2*radixTile)
+	l, blocks, team := t.Local[0], int(k.Blocks), int(k.Team)
+	d := t.Tile[0]*(radixTile/team) + l/team
+	lt := l & (team - 1)
+	per := (blocks + team - 1) / team
+	first := min(lt*per, blocks)
+	last := min(first+per, blocks)
+	var s uint32
+	for i := first; i < last; i++ {
+		s += k.Hist.At(runtime.Idx(d*blocks + i))
+	}
+	cur := 0
+	sc[l] = s
+	t.Barrier.WaitWithTileStaticMemoryFence()
+	for off := 1; off < team; off <<= 1 {
+		v := sc[cur+l]
+		if lt >= off {
+			v += sc[cur+l-off]
+		}
+		sc[cur^radixTile+l] = v
+		t.Barrier.WaitWithTileStaticMemoryFence()
+		cur ^= radixTile
+	}
+	incl := sc[cur+l]
+	run := incl - s
+	for i := first; i < last; i++ {
+		at := runtime.Idx(d*blocks + i)
+		c := k.Hist.At(at)
+		k.Hist.Set(at, run)
+		run += c
+	}
+	if lt == team-1 {
+		k.Hist.Set(runtime.Idx(radixBins*blocks+d), incl)
+	}
+}
+
+// EachTile is the fast CPU body: the tile's rows, serially.
+func (k radixScanKernel) EachTile(_ runtime.TiledExtent, tile runtime.Index) {
+	h, err := k.Hist.Data()
+	if err != nil {
+		panic(err) // Sort's histogram is a contiguous temporary
+	}
+	blocks, rows := int(k.Blocks), radixTile/int(k.Team)
+	for d := tile[0] * rows; d < (tile[0]+1)*rows; d++ {
+		var run uint32
+		for i, c := range h[d*blocks : (d+1)*blocks] {
+			h[d*blocks+i] = run
+			run += c
+		}
+		h[radixBins*blocks+d] = run
+	}
+}
+
+// radixScatterKernel moves each block of BlockLen keys of Src, in order, to Dst at the
+// positions of its scanned digit histogram Hist: a stable scatter by digit
+// (key >> Shift) & 255. InType maps Src's elements to keys and OutType the keys to Dst's
+// elements (typeCodes; 1 is the identity).
+type radixScatterKernel[T Number] struct {
+	Src                *arrayview.ReadView[T]
+	Dst                *arrayview.View[T]
+	Hist               *arrayview.ReadView[uint32]
+	N, Shift, BlockLen uint32
+	InType, OutType    int32
+	blocks             int `amp:"-"`
+}
+
+// Program is the GPU body: glsl/sort_radix_scatter.comp.
+func (radixScatterKernel[T]) Program() *runtime.Program {
+	return MustProgram("sort_radix_scatter", 1)
+}
+
+// SharedBytes is the GPU body's shared memory: two sub-tiles, the scan buffer and three
+// digit tables.
+func (radixScatterKernel[T]) SharedBytes([3]int) int {
+	return 4 * (2*radixSub + 2*radixTile + 3*radixBins)
+}
+
+// Tiled is the definition, as glsl/sort_radix_scatter.comp does it: radixSub keys at a
+// time, loaded into tile_static memory, sorted there stably by digit with eight one-bit
+// splits, then written to base[digit] + (position - start[digit]).
+func (k radixScatterKernel[T]) Tiled(t runtime.TiledIndex) {
+	sk := runtime.TileStatic[uint32](t, 2*radixSub)
+	sc := runtime.TileStatic[uint32](t, 2*radixTile)
+	gBase := runtime.TileStatic[uint32](t, radixBins)
+	tCnt := runtime.TileStatic[uint32](t, radixBins)
+	tStart := runtime.TileStatic[uint32](t, radixBins)
+	wait := t.Barrier.WaitWithTileStaticMemoryFence
+	scan := func(x uint32) (excl, total uint32) { return radixTileScan(t, sc, x) }
+	l, b := t.Local[0], t.Tile[0]
+	shift := k.Shift
+	start, _ := scan(k.Hist.At(runtime.Idx(radixBins*k.blocks + l)))
+	gBase[l] = k.Hist.At(runtime.Idx(l*k.blocks+b)) + start
+	lo, hi := radixRange(b, int(k.BlockLen), int(k.N))
+	for sub := lo; sub < hi; sub += radixSub {
+		n := min(radixSub, hi-sub)
+		tCnt[l] = 0
+		wait()
+		var dig, run uint32
+		for j := range radixKPT {
+			i := l + radixTile*j
+			key := ^uint32(0)
+			if i < n {
+				key = sortKey(ewBitsOf(k.Src.At(runtime.Idx(sub+i))), k.InType)
+				if d := key >> shift & (radixBins - 1); d != dig {
+					if run != 0 {
+						atomic.AddUint32(&tCnt[dig], run)
+					}
+					dig, run = d, 0
+				}
+				run++
+			}
+			sk[i] = key
+		}
+		if run != 0 {
+			atomic.AddUint32(&tCnt[dig], run)
+		}
+		wait()
+		cur := 0
+		for bit := shift; bit < shift+8; bit++ {
+			var zeros uint32
+			for j := range radixKPT {
+				zeros += 1 - sk[cur+l*radixKPT+j]>>bit&1
+			}
+			zp, z := scan(zeros)
+			op := z + uint32(l*radixKPT) - zp
+			other := cur ^ radixSub
+			for j := range radixKPT {
+				key := sk[cur+l*radixKPT+j]
+				if key>>bit&1 == 0 {
+					sk[other+int(zp)] = key
+					zp++
+				} else {
+					sk[other+int(op)] = key
+					op++
+				}
+			}
+			wait()
+			cur = other
+		}
+		tStart[l], _ = scan(tCnt[l])
+		wait()
+		for i := l; i < n; i += radixTile {
+			key := sk[i]
+			d := key >> shift & (radixBins - 1)
+			k.Dst.Set(runtime.Idx(int(gBase[d]+uint32(i)-tStart[d])), ewFromBits[T](sortElem(key, k.OutType)))
+		}
+		wait()
+		gBase[l] += tCnt[l]
+	}
+}
+
+// EachTile is the fast CPU body: a counting scatter of the block in order.
+func (k radixScatterKernel[T]) EachTile(_ runtime.TiledExtent, tile runtime.Index) {
+	b := tile[0]
+	hist, err1 := k.Hist.ReadData()
+	src, err2 := k.Src.ReadData()
+	dst, err3 := k.Dst.Data()
+	if err1 != nil || err2 != nil || err3 != nil {
+		panic(errors.Join(err1, err2, err3)) // Sort's views are contiguous rank-1 views
+	}
+	var base [radixBins]uint32
+	var start uint32
+	for d := range base {
+		base[d] = hist[d*k.blocks+b] + start
+		start += hist[radixBins*k.blocks+d]
+	}
+	lo, hi := radixRange(b, int(k.BlockLen), int(k.N))
+	s, o := ewBits(src)[lo:hi], ewBits(dst)
+	shift := k.Shift
+	if k.InType == 1 && k.OutType == 1 {
+		for _, key := range s {
+			d := key >> shift & (radixBins - 1)
+			o[base[d]] = key
+			base[d]++
+		}
+		return
+	}
+	for _, x := range s {
+		key := sortKey(x, k.InType)
+		d := key >> shift & (radixBins - 1)
+		o[base[d]] = sortElem(key, k.OutType)
+		base[d]++
+	}
+}
+
+// radixScatterSGKernel is radixScatterKernel with the GPU body that ranks keys with
+// subgroup ballots (glsl/sort_radix_scatter_sg.comp); its CPU bodies are the same.
+type radixScatterSGKernel[T Number] struct {
+	radixScatterKernel[T]
+}
+
+// Program is the GPU body: glsl/sort_radix_scatter_sg.comp.
+func (radixScatterSGKernel[T]) Program() *runtime.Program {
+	return MustProgram("sort_radix_scatter_sg", 1)
+}
+
+// SharedBytes is the GPU body's shared memory: a sub-tile, the subgroups' digit counts,
+// their sums and three digit tables.
+func (radixScatterSGKernel[T]) SharedBytes([3]int) int {
+	return 4 * (radixSub + 4096 + 32 + 3*radixBins)
 }

@@ -129,3 +129,125 @@ func TestSortShapeErrors(t *testing.T) {
 	assert.Equal(t, []int32{4, 3, 2, 1}, got)
 	require.ErrorIs(t, Sort[float32](nil, nil), ErrShape)
 }
+
+// radixPattern makes n keys of T: random, from a small range, all equal, sorted or
+// reversed.
+func radixPattern[T Number](r *rand.Rand, n int, pattern string) []T {
+	switch pattern {
+	case "equal":
+		s := make([]T, n)
+		for i := range s {
+			s[i] = T(7)
+		}
+		return s
+	case "sorted", "reversed":
+		s := sortRef(ewRandom[T](r, n, true))
+		if pattern == "reversed" {
+			slices.Reverse(s)
+		}
+		return s
+	}
+	return ewRandom[T](r, n, pattern == "dups")
+}
+
+func testRadix[T Number](t *testing.T, av *accelerator.View, perThread bool, algo, n int, pattern string) {
+	r := rand.New(rand.NewPCG(uint64(n), 11))
+	data := radixPattern[T](r, n, pattern)
+	want := sortRef(data)
+	backing := make([]T, n+3)
+	copy(backing[3:], data)
+	whole := arrayview.MustNew(runtime.Ext(n+3), backing)
+	v, err := whole.Section(runtime.Idx(3), runtime.Ext(n)) // a section at an odd offset
+	require.NoError(t, err)
+	require.NoError(t, sortWith(av, v, perThread, algo))
+	require.NoError(t, whole.Synchronize())
+	got := backing[3:]
+	for i := range got {
+		if ewBitsOf(got[i]) != ewBitsOf(want[i]) {
+			require.Equal(t, want[i], got[i], "element %d of %d", i, n)
+		}
+	}
+	assert.Equal(t, []T{0, 0, 0}, backing[:3])
+}
+
+// TestSortRadix runs the radix sort (both scatter bodies on a GPU) around its digit,
+// sub-tile (2048 keys) and block boundaries.
+func TestSortRadix(t *testing.T) {
+	lengths := []int{2, 3, 255, 256, 257, 2047, 2048, 2049, 6143, 6145, 20000}
+	ewCases(t, lengths, 2049, func(t *testing.T, av *accelerator.View, perThread bool, n int) {
+		if perThread && n != 3 && n != 2049 {
+			return // the per-thread bodies are slow under the race detector
+		}
+		algos := []int{sortRadix}
+		if !av.Accelerator().IsCPU() && radixScatterSG(av) {
+			algos = append(algos, sortRadixFallback)
+		}
+		patterns := []string{"random", "dups", "equal", "sorted", "reversed"}
+		if perThread {
+			patterns = []string{[]string{"random", "dups"}[n%2]}
+		}
+		for _, algo := range algos {
+			for _, p := range patterns {
+				t.Run(fmt.Sprintf("algo=%d/%s", algo, p), func(t *testing.T) {
+					t.Run("int32", func(t *testing.T) { testRadix[int32](t, av, perThread, algo, n, p) })
+					t.Run("uint32", func(t *testing.T) { testRadix[uint32](t, av, perThread, algo, n, p) })
+					t.Run("float32", func(t *testing.T) { testRadix[float32](t, av, perThread, algo, n, p) })
+				})
+			}
+		}
+	})
+}
+
+// TestSortRadixBlocks makes the radix sort's blocks span several sub-tiles, by allowing
+// it few blocks.
+func TestSortRadixBlocks(t *testing.T) {
+	defer func(m int) { radixMaxBlocks = m }(radixMaxBlocks)
+	radixMaxBlocks = 2
+	blockLen, blocks := radixBlocks(10000, radixMaxBlocks)
+	require.Equal(t, 3*radixSub, blockLen)
+	require.Equal(t, 2, blocks)
+	ewCases(t, []int{4097, 10000}, 4097, func(t *testing.T, av *accelerator.View, perThread bool, n int) {
+		algos := []int{sortRadix}
+		if !av.Accelerator().IsCPU() {
+			algos = append(algos, sortRadixFallback)
+		}
+		for _, algo := range algos {
+			t.Run(fmt.Sprint("algo=", algo), func(t *testing.T) {
+				testRadix[float32](t, av, perThread, algo, n, "random")
+				if !perThread {
+					testRadix[int32](t, av, perThread, algo, n, "dups")
+				}
+			})
+		}
+	})
+}
+
+// TestSortRadixFloatSpecials checks the radix sort's float32 order, NaNs, infinities and
+// both zeros included, over several sub-tiles.
+func TestSortRadixFloatSpecials(t *testing.T) {
+	specials := []float32{math.Float32frombits(0x7FC00000), math.Float32frombits(0xFFC00000),
+		float32(math.Copysign(0, -1)), 0, float32(math.Inf(1)), float32(math.Inf(-1)), -1, 1, -3.5, 3.5,
+		-math.SmallestNonzeroFloat32, math.SmallestNonzeroFloat32, -math.MaxFloat32, math.MaxFloat32}
+	const n = 5000
+	r := rand.New(rand.NewPCG(1, 2))
+	in := make([]float32, n)
+	for i := range in {
+		in[i] = specials[r.IntN(len(specials))]
+	}
+	want := sortRef(in)
+	for _, av := range ewViews(t) {
+		for _, algo := range []int{sortRadix, sortRadixFallback} {
+			t.Run(fmt.Sprintf("%s/algo=%d", av.Accelerator().Path(), algo), func(t *testing.T) {
+				data := slices.Clone(in)
+				v := arrayview.MustNew(runtime.Ext(n), data)
+				require.NoError(t, sortWith(av, v, false, algo))
+				require.NoError(t, v.Synchronize())
+				for i := range want {
+					if math.Float32bits(want[i]) != math.Float32bits(data[i]) {
+						require.Equal(t, math.Float32bits(want[i]), math.Float32bits(data[i]), "element %d: %v", i, data[i])
+					}
+				}
+			})
+		}
+	}
+}

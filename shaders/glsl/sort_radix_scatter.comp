@@ -1,0 +1,127 @@
+#version 450
+// Radix sort, pass step 3: the stable scatter by digit (key >> amp.shift) & 255, without
+// subgroup operations (sort_radix_scatter_sg.comp is the faster body for devices with
+// subgroup ballots). Workgroup b of the 256-thread workgroups moves the keys of its block
+// (b*blockLen .. min((b+1)*blockLen, n)-1 of src, blockLen a multiple of SUB) in order,
+// SUB = 2048 keys at a time:
+//   1. load the sub-tile into shared memory (coalesced; past its end the sentinel
+//      0xFFFFFFFF) and count its digits (shared atomics, per run of equal digits);
+//   2. sort it stably by digit in shared memory: 8 one-bit splits, thread t owning keys
+//      8t .. 8t+7, each split a workgroup scan of the threads' zero counts;
+//   3. scan the digit counts; the i-th key of the sorted sub-tile, of digit d, goes to
+//      base[d] + i - start[d], base[d] being the block's next position for digit d (the
+//      scanned histogram at first); consecutive threads write consecutive positions.
+// src elements are mapped to keys by amp.inType, the keys written back to elements by
+// amp.outType (shaders typeCode; 1 is the identity). Go body: shaders radixScatterKernel.
+#extension GL_EXT_control_flow_attributes : require
+#include "amp.glsl"
+AMP_BUFFER(0, readonly, uint, srcData);
+AMP_BUFFER(1, writeonly, uint, dstData);
+AMP_BUFFER(2, readonly, uint, histData);
+AMP_PUSH_BEGIN AmpView src; AmpView dst; AmpView hist; uint n; uint shift; uint blockLen;
+	int inType; int outType; AMP_PUSH_END
+
+#define SUB 2048u
+#define KPT 8u
+
+shared uint sk[2u * SUB];  // the sub-tile and the split's output (ping-pong halves)
+shared uint sc[512];       // the workgroup scan's ping-pong buffer
+shared uint gBase[256];    // the block's next output position per digit
+shared uint tCnt[256];     // the sub-tile's digit counts
+shared uint tStart[256];   // their exclusive scan
+
+uint toKey(uint x) {
+	if (amp.inType == 0) return x ^ 0x80000000u;
+	if (amp.inType == 2) return (x & 0x80000000u) != 0u ? ~x : x | 0x80000000u;
+	return x;
+}
+
+uint toElem(uint k) {
+	if (amp.outType == 0) return k ^ 0x80000000u;
+	if (amp.outType == 2) return (k & 0x80000000u) != 0u ? k & 0x7FFFFFFFu : ~k;
+	return k;
+}
+
+// scan returns the exclusive prefix of x over the workgroup's threads and sets total.
+uint scan(uint t, uint x, out uint total) {
+	uint cur = 0u;
+	sc[t] = x;
+	ampWaitWithTileStaticMemoryFence();
+	for (uint off = 1u; off < 256u; off <<= 1) {
+		uint v = sc[cur + t];
+		if (t >= off) v += sc[cur + t - off];
+		sc[(cur ^ 256u) + t] = v;
+		ampWaitWithTileStaticMemoryFence();
+		cur ^= 256u;
+	}
+	uint incl = sc[cur + t];
+	total = sc[cur + 255u];
+	ampWaitWithTileStaticMemoryFence();
+	return incl - x;
+}
+
+void main() {
+	uint t = gl_LocalInvocationID.x;
+	uint b = gl_WorkGroupID.x;
+	uint shift = amp.shift;
+	uint G = gl_NumWorkGroups.x;
+	uint all;
+	uint start = scan(t, histData[amp.hist.base + 256u * G + t], all);
+	gBase[t] = histData[amp.hist.base + t * G + b] + start;
+	uint lo = b * amp.blockLen;
+	uint hi = min(lo + amp.blockLen, amp.n);
+	for (uint sub = lo; sub < hi; sub += SUB) {
+		uint len = min(SUB, hi - sub);
+		tCnt[t] = 0u;
+		ampWaitWithTileStaticMemoryFence();
+		uint cur = 0u;
+		uint run = 0u;
+		[[unroll]] for (uint j = 0u; j < KPT; j++) {
+			uint i = t + 256u * j;
+			uint k = 0xFFFFFFFFu;
+			if (i < len) {
+				k = toKey(srcData[amp.src.base + sub + i]);
+				uint d = (k >> shift) & 255u;
+				if (d != cur) {
+					if (run != 0u) atomicAdd(tCnt[cur], run);
+					cur = d;
+					run = 0u;
+				}
+				run++;
+			}
+			sk[i] = k;
+		}
+		if (run != 0u) atomicAdd(tCnt[cur], run);
+		ampWaitWithTileStaticMemoryFence();
+		cur = 0u;
+		for (uint bit = shift; bit < shift + 8u; bit++) {
+			uint zeros = 0u;
+			[[unroll]] for (uint j = 0u; j < KPT; j++) zeros += 1u - ((sk[cur + t * KPT + j] >> bit) & 1u);
+			uint z;
+			uint zp = scan(t, zeros, z);
+			uint op = z + t * KPT - zp;
+			uint other = cur ^ SUB;
+			[[unroll]] for (uint j = 0u; j < KPT; j++) {
+				uint k = sk[cur + t * KPT + j];
+				if (((k >> bit) & 1u) == 0u) {
+					sk[other + zp] = k;
+					zp++;
+				} else {
+					sk[other + op] = k;
+					op++;
+				}
+			}
+			ampWaitWithTileStaticMemoryFence();
+			cur = other;
+		}
+		tStart[t] = scan(t, tCnt[t], all);
+		ampWaitWithTileStaticMemoryFence();
+		for (uint i = t; i < len; i += 256u) {
+			uint k = sk[i];
+			uint d = (k >> shift) & 255u;
+			dstData[amp.dst.base + gBase[d] + i - tStart[d]] = toElem(k);
+		}
+		ampWaitWithTileStaticMemoryFence();
+		gBase[t] += tCnt[t];
+	}
+}

@@ -1,0 +1,132 @@
+#version 450
+// Radix sort, pass step 3, with subgroup ballots and arithmetic (at least 8 invocations
+// per subgroup): what sort_radix_scatter.comp does, with the stable ranking of step 2
+// done by subgroup ballots instead of one-bit splits. Subgroup w owns the keys
+// w*S*8 .. (w+1)*S*8-1 of the sub-tile (S = gl_SubgroupSize), S at a time: eight ballots
+// find the lanes with the same digit, the lowest of them adds their number to the
+// subgroup's count for the digit (16-bit counters, two per word, in shared memory), and
+// each key's rank is the count before it plus the lanes of its digit below it. A scan of
+// the subgroups' counts per digit then gives each subgroup's offset within a digit, and
+// the keys are placed in shared memory sorted by digit, then written out as there.
+// Go body: shaders radixScatterKernel (the result is the same).
+#extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_EXT_control_flow_attributes : require
+#include "amp.glsl"
+AMP_BUFFER(0, readonly, uint, srcData);
+AMP_BUFFER(1, writeonly, uint, dstData);
+AMP_BUFFER(2, readonly, uint, histData);
+AMP_PUSH_BEGIN AmpView src; AmpView dst; AmpView hist; uint n; uint shift; uint blockLen;
+	int inType; int outType; AMP_PUSH_END
+
+#define SUB 2048u
+#define KPT 8u
+
+shared uint sk[SUB];      // the sub-tile sorted by digit
+shared uint wcnt[4096];   // per subgroup (at most 32): 256 16-bit digit counts, 2 per word
+shared uint wsum[32];     // the subgroups' sums in the digit-count scan
+shared uint gBase[256];   // the block's next output position per digit
+shared uint tCnt[256];    // the sub-tile's digit counts
+shared uint tStart[256];  // their exclusive scan
+
+uint toKey(uint x) {
+	if (amp.inType == 0) return x ^ 0x80000000u;
+	if (amp.inType == 2) return (x & 0x80000000u) != 0u ? ~x : x | 0x80000000u;
+	return x;
+}
+
+uint toElem(uint k) {
+	if (amp.outType == 0) return k ^ 0x80000000u;
+	if (amp.outType == 2) return (k & 0x80000000u) != 0u ? k & 0x7FFFFFFFu : ~k;
+	return k;
+}
+
+void main() {
+	uint t = gl_LocalInvocationID.x;
+	uint b = gl_WorkGroupID.x;
+	uint shift = amp.shift;
+	uint w = gl_SubgroupID;
+	uint l = gl_SubgroupInvocationID;
+	uint S = gl_SubgroupSize;
+	uint wbase = w * 128u;
+	// The block's first position per digit: its scanned row entry plus the digit's first
+	// position, the exclusive scan of the row totals.
+	uint G = gl_NumWorkGroups.x;
+	uint c0 = histData[amp.hist.base + 256u * G + t];
+	uint inc0 = subgroupInclusiveAdd(c0);
+	if (l == S - 1u) wsum[w] = inc0;
+	ampWaitWithTileStaticMemoryFence();
+	uint pre0 = 0u;
+	for (uint x = 0u; x < w; x++) pre0 += wsum[x];
+	gBase[t] = histData[amp.hist.base + t * G + b] + pre0 + inc0 - c0;
+	uint lo = b * amp.blockLen;
+	uint hi = min(lo + amp.blockLen, amp.n);
+	for (uint sub = lo; sub < hi; sub += SUB) {
+		uint len = min(SUB, hi - sub);
+		for (uint i = l; i < 128u; i += S) wcnt[wbase + i] = 0u;
+		subgroupMemoryBarrierShared();
+		subgroupBarrier();
+		uint first = w * S * KPT;
+		uint keys[KPT];
+		[[unroll]] for (uint j = 0u; j < KPT; j++) {
+			uint i = first + j * S + l;
+			keys[j] = i < len ? toKey(srcData[amp.src.base + sub + i]) : 0u;
+		}
+		uint ranks[KPT];
+		[[unroll]] for (uint j = 0u; j < KPT; j++) {
+			bool valid = first + j * S + l < len;
+			uint d = (keys[j] >> shift) & 255u;
+			uvec4 peers = subgroupBallot(valid);
+			[[unroll]] for (uint bit = 0u; bit < 8u; bit++) {
+				bool on = ((d >> bit) & 1u) != 0u;
+				uvec4 v = subgroupBallot(on);
+				peers &= on ? v : ~v;
+			}
+			uint sh = (d & 1u) * 16u;
+			uint at = wbase + (d >> 1);
+			ranks[j] = ((wcnt[at] >> sh) & 0xFFFFu) + subgroupBallotExclusiveBitCount(peers);
+			subgroupMemoryBarrierShared();
+			subgroupBarrier();
+			if (valid && subgroupBallotFindLSB(peers) == l) atomicAdd(wcnt[at], subgroupBallotBitCount(peers) << sh);
+			subgroupMemoryBarrierShared();
+			subgroupBarrier();
+		}
+		ampWaitWithTileStaticMemoryFence();
+		if (t < 128u) {
+			// Digits 2t and 2t+1: the subgroups' exclusive offsets, and the totals.
+			uint r0 = 0u, r1 = 0u;
+			for (uint x = 0u; x < gl_NumSubgroups; x++) {
+				uint v = wcnt[x * 128u + t];
+				wcnt[x * 128u + t] = r0 | (r1 << 16);
+				r0 += v & 0xFFFFu;
+				r1 += v >> 16;
+			}
+			tCnt[2u * t] = r0;
+			tCnt[2u * t + 1u] = r1;
+		}
+		ampWaitWithTileStaticMemoryFence();
+		uint c = tCnt[t];
+		uint incl = subgroupInclusiveAdd(c);
+		if (l == S - 1u) wsum[w] = incl;
+		ampWaitWithTileStaticMemoryFence();
+		uint pre = 0u;
+		for (uint x = 0u; x < w; x++) pre += wsum[x];
+		tStart[t] = pre + incl - c;
+		ampWaitWithTileStaticMemoryFence();
+		[[unroll]] for (uint j = 0u; j < KPT; j++) {
+			if (first + j * S + l < len) {
+				uint d = (keys[j] >> shift) & 255u;
+				uint off = (wcnt[wbase + (d >> 1)] >> ((d & 1u) * 16u)) & 0xFFFFu;
+				sk[tStart[d] + off + ranks[j]] = keys[j];
+			}
+		}
+		ampWaitWithTileStaticMemoryFence();
+		for (uint i = t; i < len; i += 256u) {
+			uint k = sk[i];
+			uint d = (k >> shift) & 255u;
+			dstData[amp.dst.base + gBase[d] + i - tStart[d]] = toElem(k);
+		}
+		ampWaitWithTileStaticMemoryFence();
+		gBase[t] += tCnt[t];
+	}
+}
