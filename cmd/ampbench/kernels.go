@@ -169,8 +169,8 @@ func sortCase[T float32 | int32](av *accelerator.View, sz sizes) (*instance, err
 	slices.Sort(want)
 	return &instance{
 		size: fmt.Sprint(sz.N), work: 8 * float64(sz.N), unit: "GB/s",
-		// The warm-up call sorts the random keys and is checked; the timed calls sort the
-		// sorted keys again in place, which costs a bitonic network the same work.
+		// The first call sorts the random keys and is checked; the timed calls sort the
+		// sorted keys again in place, which costs the radix sort the same passes.
 		run: func() error { return shaders.Sort(av, v) },
 		check: func() error {
 			if err := v.Synchronize(); err != nil {
