@@ -234,6 +234,9 @@ type kernelLayout struct {
 	scalars  []uintptr // offsets of the 4-byte scalar fields
 	pushSize int       // bytes of push constants, rounded up to 16
 	err      error     // why the type is not a valid kernel
+	// copies recycles addressable copies of value kernels, so that a dispatch does not
+	// allocate one.
+	copies sync.Pool
 }
 
 var layouts sync.Map // reflect.Type -> *kernelLayout
@@ -348,9 +351,18 @@ func run(ctx context.Context, view *accelerator.View, ext, tile Extent, kernel a
 	if kv.Kind() == reflect.Pointer {
 		base = kv.UnsafePointer()
 	} else {
-		c := reflect.New(kv.Type())
+		var c reflect.Value
+		if p := l.copies.Get(); p != nil {
+			c = reflect.ValueOf(p)
+		} else {
+			c = reflect.New(kv.Type())
+		}
 		c.Elem().Set(kv)
 		base = c.UnsafePointer()
+		defer func() {
+			c.Elem().SetZero()          // drop the references the kernel holds
+			l.copies.Put(c.Interface()) // a pointer: no allocation
+		}()
 	}
 
 	s := scratchPool.Get().(*dispatchScratch)
