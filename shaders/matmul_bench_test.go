@@ -14,11 +14,12 @@ import (
 	"github.com/goamp/goamp/runtime"
 )
 
-// Benchmark flags: go test -bench MatMul -matmul.size 4096 -matmul.tiles 16x16,8x16.
+// Benchmark flags: go test -bench MatMul -matmul.size 4096 -matmul.tiles default,16x16 -matmul.int32=false.
 var (
 	mmBenchSize  = flag.String("matmul.size", "256", "BenchmarkMatMul sizes: comma-separated N (N x N x N) or MxNxK")
 	mmBenchTiles = flag.String("matmul.tiles", "default", "BenchmarkMatMul tiles of the tiled kernel (rows x columns of threads, or default: the zero option), comma-separated")
 	mmBenchSimpl = flag.Bool("matmul.simple", true, "BenchmarkMatMul: also run the simple kernel")
+	mmBenchInt   = flag.Bool("matmul.int32", true, "BenchmarkMatMul: also run int32")
 )
 
 // mmParse parses "AxB" or "A" (A x A, or A x A x A with three wanted) into want ints.
@@ -63,6 +64,7 @@ func BenchmarkMatMul(b *testing.B) {
 		}
 		opts = append(opts, MatMulOptions{Tile: [2]int{t[0], t[1]}})
 	}
+
 	for _, ss := range strings.Split(*mmBenchSize, ",") {
 		sz, err := mmParse(ss, 3)
 		if err != nil {
@@ -72,7 +74,9 @@ func BenchmarkMatMul(b *testing.B) {
 			for _, opt := range opts {
 				name := fmt.Sprintf("%s/%dx%dx%d/%s", av.Accelerator().Path(), sz[0], sz[1], sz[2], opt)
 				b.Run(name+"/float32", func(b *testing.B) { benchMatMul[float32](b, av, sz, opt) })
-				b.Run(name+"/int32", func(b *testing.B) { benchMatMul[int32](b, av, sz, opt) })
+				if *mmBenchInt {
+					b.Run(name+"/int32", func(b *testing.B) { benchMatMul[int32](b, av, sz, opt) })
+				}
 			}
 		}
 	}
