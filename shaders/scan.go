@@ -194,21 +194,7 @@ func (k scanKernel[T]) Tiled(t runtime.TiledIndex) {
 	if k.UsePre != 0 {
 		run = k.Pre.At(runtime.Idx(int(k.PreOff) + t.Tile[0]))
 	}
-	for r := range x {
-		acc := run + before[r]
-		e := first + 4*(r*size+l)
-		for c := 0; c < 4 && e+c < n; c++ {
-			v := x[r][c]
-			if k.Exclusive != 0 {
-				k.Out.Set(runtime.Idx(int(k.OutOff)+e+c), acc)
-				acc += v
-			} else {
-				acc += v
-				k.Out.Set(runtime.Idx(int(k.OutOff)+e+c), acc)
-			}
-		}
-		run += sums[r]
-	}
+	scanWriteRows(k.Out, int(k.OutOff), k.Exclusive != 0, x[:], before[:], sums[:], run, first, size, l, n)
 }
 
 // EachTile is the fast CPU body: the block scanned left to right over the host slices.
@@ -437,21 +423,7 @@ func (k scanLBKernel[T]) Tiled(t runtime.TiledIndex) {
 		}
 	}
 	n := int(k.N)
-	for r := range x {
-		acc := run + before[r]
-		e := first + 4*(r*size+l)
-		for c := 0; c < 4 && e+c < n; c++ {
-			v := x[r][c]
-			if k.Exclusive != 0 {
-				k.Out.Set(runtime.Idx(int(k.OutOff)+e+c), acc)
-				acc += v
-			} else {
-				acc += v
-				k.Out.Set(runtime.Idx(int(k.OutOff)+e+c), acc)
-			}
-		}
-		run += sums[r]
-	}
+	scanWriteRows(k.Out, int(k.OutOff), k.Exclusive != 0, x[:], before[:], sums[:], run, first, size, l, n)
 }
 
 // loadRows returns thread l's vec4 of each row of the block from element first (zeros past
@@ -544,3 +516,25 @@ func famBits[T Number](v T) uint32 { return *(*uint32)(unsafe.Pointer(&v)) }
 
 // famFromBits is the T with raw bits b.
 func famFromBits[T Number](b uint32) T { return *(*T)(unsafe.Pointer(&b)) }
+
+// scanWriteRows is the last step of a scan tile's per-thread body, shared by both scan
+// programs: thread l writes its four elements of each row r (at first + 4*(r*size+l)),
+// offset by the tile's running total run, the row's prefix before[r] and, across rows, the
+// row sums; only the elements below n are written.
+func scanWriteRows[T Number](out *arrayview.View[T], outOff int, exclusive bool, x [][4]T, before, sums []T, run T, first, size, l, n int) {
+	for r := range x {
+		acc := run + before[r]
+		e := first + 4*(r*size+l)
+		for c := 0; c < 4 && e+c < n; c++ {
+			v := x[r][c]
+			if exclusive {
+				out.Set(runtime.Idx(outOff+e+c), acc)
+				acc += v
+			} else {
+				acc += v
+				out.Set(runtime.Idx(outOff+e+c), acc)
+			}
+		}
+		run += sums[r]
+	}
+}
