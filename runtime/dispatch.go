@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/goamp/goamp/accelerator"
@@ -237,6 +238,16 @@ type kernelLayout struct {
 	// copies recycles addressable copies of value kernels, so that a dispatch does not
 	// allocate one.
 	copies sync.Pool
+	// pipe remembers the pipeline of the kernel's last GPU dispatch, which the next one
+	// most often reuses, sparing the accelerator's locked cache.
+	pipe atomic.Pointer[lastPipeline]
+}
+
+// lastPipeline is a kernelLayout's remembered pipeline.
+type lastPipeline struct {
+	acc  *accelerator.Accelerator
+	key  accelerator.PipelineKey
+	pipe *accelerator.Pipeline
 }
 
 var layouts sync.Map // reflect.Type -> *kernelLayout
@@ -483,9 +494,15 @@ func run(ctx context.Context, view *accelerator.View, ext, tile Extent, kernel a
 		o += 4
 	}
 
-	pipe, err := acc.Pipeline(accelerator.PipelineKey{Program: prog.Name, Spec: spec}, prog.SPIRV, len(l.args), l.pushSize)
-	if err != nil {
-		return fmt.Errorf("goamp/runtime: kernel %s: %w", l.name, err)
+	key := accelerator.PipelineKey{Program: prog.Name, Spec: spec}
+	var pipe *accelerator.Pipeline
+	if c := l.pipe.Load(); c != nil && c.acc == acc && c.key == key {
+		pipe = c.pipe
+	} else {
+		if pipe, err = acc.Pipeline(key, prog.SPIRV, len(l.args), l.pushSize); err != nil {
+			return fmt.Errorf("goamp/runtime: kernel %s: %w", l.name, err)
+		}
+		l.pipe.Store(&lastPipeline{acc: acc, key: key, pipe: pipe})
 	}
 	if pipe.Bindings() != len(l.args) {
 		return &KernelError{Kernel: l.name, Reason: fmt.Sprintf(
