@@ -266,3 +266,15 @@ func TestProfilingAfterUse(t *testing.T) {
 		})
 	}
 }
+
+func TestAtClose(t *testing.T) {
+	for _, a := range All() {
+		v, err := a.CreateView(Automatic)
+		require.NoError(t, err)
+		calls := 0
+		v.AtClose(func() { calls++ })
+		require.NoError(t, v.Close())
+		require.NoError(t, v.Close())
+		assert.Equal(t, 1, calls, "%s: closers run once", a.Path())
+	}
+}

@@ -56,6 +56,9 @@ type View struct {
 	staging [stagingSlots]staging
 
 	stats Stats
+
+	closersMu sync.Mutex
+	closers   []func()
 }
 
 type seqBatch struct {
@@ -207,9 +210,25 @@ func (v *View) CreateMarker() (*Marker, error) {
 	return &Marker{batch: v.stream.Last()}, nil
 }
 
-// Close waits for the view's work and releases its stream and staging memory. The default
-// view of an accelerator should not be closed while the program still uses it.
+// AtClose registers f to run when the view is closed, before it stops taking work, so that
+// caches of device data kept per view (the built-in kernels' scratch memory) can free it.
+func (v *View) AtClose(f func()) {
+	v.closersMu.Lock()
+	v.closers = append(v.closers, f)
+	v.closersMu.Unlock()
+}
+
+// Close runs the functions registered with AtClose, waits for the view's work and releases
+// its stream and staging memory. The default view of an accelerator should not be closed
+// while the program still uses it.
 func (v *View) Close() error {
+	v.closersMu.Lock()
+	closers := v.closers
+	v.closers = nil
+	v.closersMu.Unlock()
+	for _, f := range closers {
+		f()
+	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.closed {

@@ -161,6 +161,9 @@ func getConvScratch(av *accelerator.View, rows, cols int) (*convScratch, error) 
 		}
 	}
 	convPool.mu.Unlock()
+	if _, seen := convViews.LoadOrStore(av, true); !seen {
+		av.AtClose(func() { freeConvScratch(av) })
+	}
 	s := &convScratch{key: key, tmpData: make([]float32, rows*cols), coefData: make([]float32, 2*ConvolveMaxKernel), coefLen: -1}
 	var err error
 	if s.tmp, err = arrayview.New(runtime.Ext(rows, cols), s.tmpData); err != nil {
@@ -176,6 +179,10 @@ func getConvScratch(av *accelerator.View, rows, cols int) (*convScratch, error) 
 // putConvScratch makes s idle again; beyond convKeep idle scratch views, the least
 // recently used is closed (its device memory freed, nothing copied back).
 func putConvScratch(s *convScratch) {
+	if _, open := convViews.Load(s.key.av); !open { // the view was closed meanwhile
+		s.free()
+		return
+	}
 	convPool.mu.Lock()
 	convPool.free = append(convPool.free, s)
 	var drop *convScratch
@@ -185,10 +192,38 @@ func putConvScratch(s *convScratch) {
 	}
 	convPool.mu.Unlock()
 	if drop != nil {
-		drop.tmp.DiscardData()
-		// Nothing to copy back; a failure to free leaves only a leak.
-		_ = errors.Join(drop.tmp.Close(), drop.coef.Close())
+		drop.free()
 	}
+}
+
+// convViews records the accelerator views whose closing frees their idle scratch views.
+var convViews sync.Map
+
+// freeConvScratch frees the idle scratch views of accelerator view av (at its Close).
+func freeConvScratch(av *accelerator.View) {
+	convViews.Delete(av)
+	convPool.mu.Lock()
+	var drop []*convScratch
+	keep := convPool.free[:0]
+	for _, s := range convPool.free {
+		if s.key.av == av {
+			drop = append(drop, s)
+		} else {
+			keep = append(keep, s)
+		}
+	}
+	convPool.free = keep
+	convPool.mu.Unlock()
+	for _, s := range drop {
+		s.free()
+	}
+}
+
+// free closes the scratch views: their device memory is freed, nothing is copied back;
+// a failure to free leaves only a leak.
+func (s *convScratch) free() {
+	s.tmp.DiscardData()
+	_ = errors.Join(s.tmp.Close(), s.coef.Close())
 }
 
 // setCoef stores the row kernel then the column kernel in the coefficient view. When they

@@ -458,8 +458,8 @@ type scratchPool struct {
 	free []any // *scratch[T]
 }
 
-// scratchPools maps scratchKey to *scratchPool. An entry lives as long as the program: a
-// few views of a few KiB (Reduce) or n/4096 elements (the scans) per accelerator view used.
+// scratchPools maps scratchKey to *scratchPool: a few views of a few KiB (Reduce) or n/4096
+// elements (the scans) per accelerator view used, freed when that view is closed.
 var scratchPools sync.Map
 
 // scratchKeep is the most idle scratch views a pool keeps; concurrent calls make more.
@@ -468,8 +468,21 @@ const scratchKeep = 2
 // getScratch returns a scratch view of at least n elements for work on av, reusing an
 // idle one when it is long enough.
 func getScratch[T Number](av *accelerator.View, n int) (*scratch[T], error) {
-	p, _ := scratchPools.LoadOrStore(scratchKey{av, reflect.TypeFor[T]()}, &scratchPool{})
+	key := scratchKey{av, reflect.TypeFor[T]()}
+	p, loaded := scratchPools.LoadOrStore(key, &scratchPool{})
 	pool := p.(*scratchPool)
+	if !loaded {
+		av.AtClose(func() {
+			scratchPools.Delete(key)
+			pool.mu.Lock()
+			free := pool.free
+			pool.free = nil
+			pool.mu.Unlock()
+			for _, f := range free {
+				f.(*scratch[T]).free()
+			}
+		})
+	}
 	pool.mu.Lock()
 	for i, f := range pool.free {
 		if s := f.(*scratch[T]); s.n >= n {
@@ -494,7 +507,11 @@ func getScratch[T Number](av *accelerator.View, n int) (*scratch[T], error) {
 // putScratch returns s to its pool; when the pool holds more than scratchKeep views, the
 // shortest is closed (its device memory freed, nothing copied back).
 func putScratch[T Number](av *accelerator.View, s *scratch[T]) {
-	p, _ := scratchPools.Load(scratchKey{av, reflect.TypeFor[T]()})
+	p, ok := scratchPools.Load(scratchKey{av, reflect.TypeFor[T]()})
+	if !ok { // the view was closed meanwhile
+		s.free()
+		return
+	}
 	pool := p.(*scratchPool)
 	pool.mu.Lock()
 	pool.free = append(pool.free, s)
@@ -511,7 +528,13 @@ func putScratch[T Number](av *accelerator.View, s *scratch[T]) {
 	}
 	pool.mu.Unlock()
 	if drop != nil {
-		drop.v.DiscardData()
-		_ = drop.v.Close() // nothing to copy back; a failure to free leaves only a leak
+		drop.free()
 	}
+}
+
+// free closes the scratch view: its device memory is freed and nothing is copied back; a
+// failure to free leaves only a leak.
+func (s *scratch[T]) free() {
+	s.v.DiscardData()
+	_ = s.v.Close()
 }
