@@ -112,26 +112,7 @@ func benchMatMul[T MatMulElem](b *testing.B, av *accelerator.View, sz []int, opt
 	if err := av.Wait(); err != nil {
 		b.Fatal(err)
 	}
-	var dev float64
-	b.ResetTimer()
-	for range b.N {
-		if err := MatMulWith(av, a, bv, c, opt); err != nil {
-			b.Fatal(err)
-		}
-		if err := av.Wait(); err != nil {
-			b.Fatal(err)
-		}
-		if gpu {
-			ts, err := av.DispatchTimes()
-			if err != nil {
-				b.Fatal(err)
-			}
-			for _, t := range ts {
-				dev += t
-			}
-		}
-	}
-	b.StopTimer()
+	dev := timedCalls(b, av, gpu, func() error { return MatMulWith(av, a, bv, c, opt) })
 	flops := 2 * float64(m) * float64(n) * float64(k)
 	b.ReportMetric(flops*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "GFLOP/s")
 	if gpu && dev > 0 {
@@ -193,10 +174,29 @@ func benchConvolve(b *testing.B, av *accelerator.View, rows, cols, ks int) {
 	if err := av.Wait(); err != nil {
 		b.Fatal(err)
 	}
-	var dev float64
+	dev := timedCalls(b, av, gpu, func() error { return Convolve2D(av, in, out, rk, ck) })
+	bytes := 8 * float64(rows) * float64(cols)
+	b.SetBytes(int64(bytes))
+	b.ReportMetric(bytes*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "GB/s")
+	if gpu && dev > 0 {
+		b.ReportMetric(bytes*float64(b.N)/dev, "dev-GB/s")
+	}
+	in.DiscardData()
+	out.DiscardData()
+	if err := in.Close(); err != nil {
+		b.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// timedCalls times b.N calls of call, each waited for, and returns the summed device time
+// of their dispatches (from the view's timestamps) when gpu is set.
+func timedCalls(b *testing.B, av *accelerator.View, gpu bool, call func() error) (dev float64) {
 	b.ResetTimer()
 	for range b.N {
-		if err := Convolve2D(av, in, out, rk, ck); err != nil {
+		if err := call(); err != nil {
 			b.Fatal(err)
 		}
 		if err := av.Wait(); err != nil {
@@ -213,18 +213,5 @@ func benchConvolve(b *testing.B, av *accelerator.View, rows, cols, ks int) {
 		}
 	}
 	b.StopTimer()
-	bytes := 8 * float64(rows) * float64(cols)
-	b.SetBytes(int64(bytes))
-	b.ReportMetric(bytes*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "GB/s")
-	if gpu && dev > 0 {
-		b.ReportMetric(bytes*float64(b.N)/dev, "dev-GB/s")
-	}
-	in.DiscardData()
-	out.DiscardData()
-	if err := in.Close(); err != nil {
-		b.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		b.Fatal(err)
-	}
+	return dev
 }

@@ -643,23 +643,25 @@ func (radixScanKernel) Program() *runtime.Program { return MustProgram("sort_rad
 func (radixScanKernel) SharedBytes([3]int) int { return 8 * radixTile }
 
 // radixTileScan is the definition of the GLSL bodies' workgroup scan (Hillis-Steele over
-// a ping-pong buffer sc of 2*radixTile values): thread l's exclusive prefix of x over the
-// tile's threads, and their total.
-func radixTileScan(t runtime.TiledIndex, sc []uint32, x uint32) (excl, total uint32) {
+// a ping-pong buffer sc of 2*radixTile values) in teams of width threads (a power of two
+// dividing radixTile; radixTile for the whole tile): thread l's exclusive prefix of x over
+// its team, and the team's total.
+func radixTileScan(t runtime.TiledIndex, sc []uint32, x uint32, width int) (excl, total uint32) {
 	l := t.Local[0]
+	lt := l & (width - 1)
 	cur := 0
 	sc[l] = x
 	t.Barrier.WaitWithTileStaticMemoryFence()
-	for off := 1; off < radixTile; off <<= 1 {
+	for off := 1; off < width; off <<= 1 {
 		v := sc[cur+l]
-		if l >= off {
+		if lt >= off {
 			v += sc[cur+l-off]
 		}
 		sc[cur^radixTile+l] = v
 		t.Barrier.WaitWithTileStaticMemoryFence()
 		cur ^= radixTile
 	}
-	incl, total := sc[cur+l], sc[cur+radixTile-1]
+	incl, total := sc[cur+l], sc[cur+l-lt+width-1]
 	t.Barrier.WaitWithTileStaticMemoryFence()
 	return incl - x, total
 }
@@ -679,20 +681,8 @@ func (k radixScanKernel) Tiled(t runtime.TiledIndex) {
 	for i := first; i < last; i++ {
 		s += k.Hist.At(runtime.Idx(d*blocks + i))
 	}
-	cur := 0
-	sc[l] = s
-	t.Barrier.WaitWithTileStaticMemoryFence()
-	for off := 1; off < team; off <<= 1 {
-		v := sc[cur+l]
-		if lt >= off {
-			v += sc[cur+l-off]
-		}
-		sc[cur^radixTile+l] = v
-		t.Barrier.WaitWithTileStaticMemoryFence()
-		cur ^= radixTile
-	}
-	incl := sc[cur+l]
-	run := incl - s
+	run, _ := radixTileScan(t, sc, s, team)
+	incl := run + s
 	for i := first; i < last; i++ {
 		at := runtime.Idx(d*blocks + i)
 		c := k.Hist.At(at)
@@ -755,7 +745,7 @@ func (k radixScatterKernel[T]) Tiled(t runtime.TiledIndex) {
 	tCnt := runtime.TileStatic[uint32](t, radixBins)
 	tStart := runtime.TileStatic[uint32](t, radixBins)
 	wait := t.Barrier.WaitWithTileStaticMemoryFence
-	scan := func(x uint32) (excl, total uint32) { return radixTileScan(t, sc, x) }
+	scan := func(x uint32) (excl, total uint32) { return radixTileScan(t, sc, x, radixTile) }
 	l, b := t.Local[0], t.Tile[0]
 	shift := k.Shift
 	start, _ := scan(k.Hist.At(runtime.Idx(radixBins*k.blocks + l)))
