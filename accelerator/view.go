@@ -76,6 +76,9 @@ type Stats struct {
 	BytesUp, BytesDown         uint64
 	TransfersUp, TransfersDown uint64
 	Dispatches, Submits        uint64
+	// Replays counts the submits that sent an earlier small batch again instead of
+	// recording the same commands anew (a dispatch-and-wait loop, for one).
+	Replays uint64
 }
 
 // Accelerator is the view's accelerator.
@@ -93,6 +96,7 @@ func (v *View) Stats() Stats {
 		BytesUp: atomic.LoadUint64(&v.stats.BytesUp), BytesDown: atomic.LoadUint64(&v.stats.BytesDown),
 		TransfersUp: atomic.LoadUint64(&v.stats.TransfersUp), TransfersDown: atomic.LoadUint64(&v.stats.TransfersDown),
 		Dispatches: atomic.LoadUint64(&v.stats.Dispatches), Submits: atomic.LoadUint64(&v.stats.Submits),
+		Replays: atomic.LoadUint64(&v.stats.Replays),
 	}
 }
 
@@ -257,11 +261,15 @@ func (v *View) submit() error {
 	if v.stream == nil || v.stream.Commands() == 0 {
 		return nil
 	}
+	replays := v.stream.Replays()
 	b, err := v.stream.Submit()
 	if err != nil {
 		return fmt.Errorf("accelerator %s: %w", v.acc.path, err)
 	}
 	atomic.AddUint64(&v.stats.Submits, 1)
+	if v.stream.Replays() != replays {
+		atomic.AddUint64(&v.stats.Replays, 1)
+	}
 	v.batches = append(v.batches, seqBatch{v.seq, b})
 	v.seq++
 	// Forget finished batches from the front.

@@ -118,6 +118,9 @@ func (*Stream) Submit() (*Batch, error) { return nil, nil }
 // Last is the most recently submitted batch.
 func (*Stream) Last() *Batch { return nil }
 
+// Replays is the number of batches submitted again without recording them.
+func (*Stream) Replays() uint64 { return 0 }
+
 // Destroy does nothing without cgo.
 func (*Stream) Destroy() {}
 

@@ -70,6 +70,11 @@ typedef struct AmpDevice {
 	PFN_vkQueueSubmit QueueSubmit;
 	PFN_vkQueueWaitIdle QueueWaitIdle;
 	PFN_vkDeviceWaitIdle DeviceWaitIdle;
+	// Timeline semaphores (Vulkan 1.2), loaded when the device has them.
+	PFN_vkCreateSemaphore CreateSemaphore;
+	PFN_vkDestroySemaphore DestroySemaphore;
+	PFN_vkGetSemaphoreCounterValue GetSemaphoreCounterValue;
+	PFN_vkWaitSemaphores WaitSemaphores;
 } AmpDevice;
 
 int amp_load(const char *lib, char *err, int errlen);
@@ -84,7 +89,7 @@ int amp_message_count(void);
 
 void amp_device_extra(VkInstance inst, VkPhysicalDevice phys, uint32_t apiVersion, AmpDeviceExtra *out);
 VkResult amp_device_create(VkInstance inst, VkPhysicalDevice phys, uint32_t family, uint32_t queues,
-	int f64, int i64, int i16, AmpDevice **out);
+	int f64, int i64, int i16, int timeline, AmpDevice **out);
 void amp_device_destroy(AmpDevice *d);
 VkQueue amp_device_queue(AmpDevice *d, uint32_t index);
 
@@ -106,13 +111,24 @@ void amp_fence_destroy(AmpDevice *d, VkFence f);
 VkResult amp_fence_wait(AmpDevice *d, VkFence f, uint64_t timeoutNs);
 VkResult amp_fence_status(AmpDevice *d, VkFence f);
 VkResult amp_fence_reset(AmpDevice *d, VkFence f);
-VkResult amp_submit(AmpDevice *d, VkQueue q, VkCommandBuffer cb, VkFence f);
+// amp_submit submits cb, signaling fence f or, when sem is not null, timeline semaphore sem
+// with value. With end, it first closes cb: AMP_END_HOST adds a barrier that makes the
+// batch's writes visible to the host, for batches that write host-visible memory. A command
+// buffer submitted again is already closed (end 0).
+#define AMP_END 1
+#define AMP_END_HOST 2
+VkResult amp_submit(AmpDevice *d, VkQueue q, VkCommandBuffer cb, int end, VkFence f, VkSemaphore sem, uint64_t value);
+VkResult amp_semaphore_create(AmpDevice *d, VkSemaphore *s);
+void amp_semaphore_destroy(AmpDevice *d, VkSemaphore s);
+// amp_semaphore_value returns the semaphore's counter, or a VkResult error code (negative).
+int64_t amp_semaphore_value(AmpDevice *d, VkSemaphore s);
+VkResult amp_semaphore_wait(AmpDevice *d, VkSemaphore s, uint64_t value, uint64_t timeoutNs);
 VkResult amp_queue_idle(AmpDevice *d, VkQueue q);
 
 // The fast path: one cgo call records barrier (optional), bind, push descriptors, push constants and dispatch.
 void amp_cmd_dispatch(AmpDevice *d, VkCommandBuffer cb, VkPipeline pipe, VkPipelineLayout layout,
 	uint32_t nbuf, const uint64_t *bufs, const uint64_t *offs, const uint64_t *ranges,
-	const void *push, uint32_t pushSize, uint32_t gx, uint32_t gy, uint32_t gz, int flags,
+	const uint8_t *push, uint32_t pushSize, uint32_t gx, uint32_t gy, uint32_t gz, int flags,
 	VkQueryPool qp, int32_t query);
 
 // amp_cmd_dispatch flags.

@@ -96,6 +96,7 @@ static PFN_vkCreateDevice amp_CreateDevice;
 static PFN_vkGetDeviceProcAddr amp_GetDeviceProcAddr;
 static PFN_vkGetPhysicalDeviceMemoryProperties amp_GetPhysicalDeviceMemoryProperties;
 static PFN_vkEnumerateDeviceExtensionProperties amp_EnumerateDeviceExtensionProperties;
+static PFN_vkGetPhysicalDeviceFeatures2 amp_GetPhysicalDeviceFeatures2;
 
 VkResult amp_instance_init(VkInstance inst, int debug) {
 	amp_GetPhysicalDeviceProperties2 = (PFN_vkGetPhysicalDeviceProperties2)amp_GetInstanceProcAddr(inst, "vkGetPhysicalDeviceProperties2");
@@ -103,6 +104,7 @@ VkResult amp_instance_init(VkInstance inst, int debug) {
 	amp_GetDeviceProcAddr = (PFN_vkGetDeviceProcAddr)amp_GetInstanceProcAddr(inst, "vkGetDeviceProcAddr");
 	amp_GetPhysicalDeviceMemoryProperties = (PFN_vkGetPhysicalDeviceMemoryProperties)amp_GetInstanceProcAddr(inst, "vkGetPhysicalDeviceMemoryProperties");
 	amp_EnumerateDeviceExtensionProperties = (PFN_vkEnumerateDeviceExtensionProperties)amp_GetInstanceProcAddr(inst, "vkEnumerateDeviceExtensionProperties");
+	amp_GetPhysicalDeviceFeatures2 = (PFN_vkGetPhysicalDeviceFeatures2)amp_GetInstanceProcAddr(inst, "vkGetPhysicalDeviceFeatures2");
 	if (!amp_CreateDevice || !amp_GetDeviceProcAddr) return VK_ERROR_INITIALIZATION_FAILED;
 	if (debug) {
 		PFN_vkCreateDebugUtilsMessengerEXT create = (PFN_vkCreateDebugUtilsMessengerEXT)amp_GetInstanceProcAddr(inst, "vkCreateDebugUtilsMessengerEXT");
@@ -153,6 +155,12 @@ void amp_device_extra(VkInstance inst, VkPhysicalDevice phys, uint32_t apiVersio
 	out->subgroupStages = sg.supportedStages;
 	out->subgroupOps = sg.supportedOperations;
 	memcpy(out->deviceUUID, id.deviceUUID, VK_UUID_SIZE);
+	if (VK_API_VERSION_MINOR(apiVersion) >= 2 && amp_GetPhysicalDeviceFeatures2) {
+		VkPhysicalDeviceTimelineSemaphoreFeatures tf = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
+		VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &tf};
+		amp_GetPhysicalDeviceFeatures2(phys, &f2);
+		out->timelineSemaphore = tf.timelineSemaphore;
+	}
 	if (VK_API_VERSION_MINOR(apiVersion) >= 2) {
 		out->driverID = drv.driverID;
 		memcpy(out->driverName, drv.driverName, sizeof(out->driverName));
@@ -163,7 +171,7 @@ void amp_device_extra(VkInstance inst, VkPhysicalDevice phys, uint32_t apiVersio
 #define LOADD(name) d->name = (PFN_vk##name)amp_GetDeviceProcAddr(d->dev, "vk" #name)
 
 VkResult amp_device_create(VkInstance inst, VkPhysicalDevice phys, uint32_t family, uint32_t queues,
-	int f64, int i64, int i16, AmpDevice **out) {
+	int f64, int i64, int i16, int timeline, AmpDevice **out) {
 	(void)inst;
 	float prio[64];
 	if (queues > 64) queues = 64;
@@ -175,7 +183,9 @@ VkResult amp_device_create(VkInstance inst, VkPhysicalDevice phys, uint32_t fami
 	feats.shaderInt64 = i64 ? VK_TRUE : VK_FALSE;
 	feats.shaderInt16 = i16 ? VK_TRUE : VK_FALSE;
 	const char *exts[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
-	VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .queueCreateInfoCount = 1,
+	VkPhysicalDeviceTimelineSemaphoreFeatures tf = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES,
+		.timelineSemaphore = VK_TRUE};
+	VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = timeline ? &tf : NULL, .queueCreateInfoCount = 1,
 		.pQueueCreateInfos = &qci, .enabledExtensionCount = 1, .ppEnabledExtensionNames = exts,
 		.pEnabledFeatures = &feats};
 	VkDevice dev;
@@ -197,6 +207,9 @@ VkResult amp_device_create(VkInstance inst, VkPhysicalDevice phys, uint32_t fami
 	LOADD(CmdResetQueryPool); LOADD(CreateQueryPool); LOADD(DestroyQueryPool); LOADD(GetQueryPoolResults);
 	LOADD(CreateFence); LOADD(DestroyFence); LOADD(ResetFences); LOADD(WaitForFences); LOADD(GetFenceStatus);
 	LOADD(QueueSubmit); LOADD(QueueWaitIdle); LOADD(DeviceWaitIdle);
+	if (timeline) {
+		LOADD(CreateSemaphore); LOADD(DestroySemaphore); LOADD(GetSemaphoreCounterValue); LOADD(WaitSemaphores);
+	}
 	*out = d;
 	return VK_SUCCESS;
 }
@@ -337,8 +350,8 @@ VkResult amp_cmdbuf_alloc(AmpDevice *d, VkCommandPool pool, VkCommandBuffer *cb)
 VkResult amp_cmdbuf_begin(AmpDevice *d, VkCommandBuffer cb) {
 	VkResult r = d->ResetCommandBuffer(cb, 0);
 	if (r != VK_SUCCESS) return r;
-	VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-		.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+	// Not one-time: a stream may submit a small batch again without recording it (see replay).
+	VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
 	return d->BeginCommandBuffer(cb, &bi);
 }
 
@@ -353,18 +366,47 @@ VkResult amp_fence_wait(AmpDevice *d, VkFence f, uint64_t timeoutNs) {
 VkResult amp_fence_status(AmpDevice *d, VkFence f) { return d->GetFenceStatus(d->dev, f); }
 VkResult amp_fence_reset(AmpDevice *d, VkFence f) { return d->ResetFences(d->dev, 1, &f); }
 
-VkResult amp_submit(AmpDevice *d, VkQueue q, VkCommandBuffer cb, VkFence f) {
-	// Make the batch's device writes available to the host, which reads mapped memory once
-	// the fence has signaled.
-	VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-		.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
-		.dstAccessMask = VK_ACCESS_HOST_READ_BIT};
-	d->CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-		VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
-	VkResult r = d->EndCommandBuffer(cb);
-	if (r != VK_SUCCESS) return r;
+VkResult amp_submit(AmpDevice *d, VkQueue q, VkCommandBuffer cb, int end, VkFence f, VkSemaphore sem, uint64_t value) {
+	if (end == AMP_END_HOST) {
+		// Make the batch's device writes available to the host, which reads mapped memory
+		// once the batch is seen finished.
+		VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+			.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+			.dstAccessMask = VK_ACCESS_HOST_READ_BIT};
+		d->CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+			VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+	}
+	if (end) {
+		VkResult r = d->EndCommandBuffer(cb);
+		if (r != VK_SUCCESS) return r;
+	}
+	VkTimelineSemaphoreSubmitInfo ts = {.sType = VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+		.signalSemaphoreValueCount = 1, .pSignalSemaphoreValues = &value};
 	VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cb};
+	if (sem != VK_NULL_HANDLE) {
+		si.pNext = &ts;
+		si.signalSemaphoreCount = 1;
+		si.pSignalSemaphores = &sem;
+	}
 	return d->QueueSubmit(q, 1, &si, f);
+}
+
+VkResult amp_semaphore_create(AmpDevice *d, VkSemaphore *s) {
+	VkSemaphoreTypeCreateInfo ti = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO,
+		.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE};
+	VkSemaphoreCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, .pNext = &ti};
+	return d->CreateSemaphore(d->dev, &ci, NULL, s);
+}
+void amp_semaphore_destroy(AmpDevice *d, VkSemaphore s) { d->DestroySemaphore(d->dev, s, NULL); }
+int64_t amp_semaphore_value(AmpDevice *d, VkSemaphore s) {
+	uint64_t v = 0;
+	VkResult r = d->GetSemaphoreCounterValue(d->dev, s, &v);
+	return r == VK_SUCCESS ? (int64_t)v : (int64_t)r;
+}
+VkResult amp_semaphore_wait(AmpDevice *d, VkSemaphore s, uint64_t value, uint64_t timeoutNs) {
+	VkSemaphoreWaitInfo wi = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, .semaphoreCount = 1,
+		.pSemaphores = &s, .pValues = &value};
+	return d->WaitSemaphores(d->dev, &wi, timeoutNs);
 }
 
 VkResult amp_queue_idle(AmpDevice *d, VkQueue q) { return d->QueueWaitIdle(q); }
@@ -381,7 +423,7 @@ void amp_cmd_barrier(AmpDevice *d, VkCommandBuffer cb) { amp_barrier(d, cb); }
 
 void amp_cmd_dispatch(AmpDevice *d, VkCommandBuffer cb, VkPipeline pipe, VkPipelineLayout layout,
 	uint32_t nbuf, const uint64_t *bufs, const uint64_t *offs, const uint64_t *ranges,
-	const void *push, uint32_t pushSize, uint32_t gx, uint32_t gy, uint32_t gz, int flags,
+	const uint8_t *push, uint32_t pushSize, uint32_t gx, uint32_t gy, uint32_t gz, int flags,
 	VkQueryPool qp, int32_t query) {
 	if (flags & AMP_BARRIER) {
 		if (flags & AMP_BARRIER_TRANSFER) {

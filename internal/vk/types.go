@@ -113,6 +113,9 @@ type DeviceInfo struct {
 	ComputeQueues int          `json:"compute_queues"`
 	// PushDescriptor says VK_KHR_push_descriptor is present; goamp needs it to dispatch.
 	PushDescriptor bool `json:"push_descriptor"`
+	// TimelineSemaphore says the device has timeline semaphores (Vulkan 1.2); streams then
+	// learn that a batch finished by reading a counter instead of polling a fence.
+	TimelineSemaphore bool `json:"timeline_semaphore"`
 }
 
 // UUIDString formats the device UUID as 8-4-4-4-12 hex digits.

@@ -143,3 +143,93 @@ func BenchmarkPhases(b *testing.B) {
 		dev.Close()
 	}
 }
+
+// TestReplay: a batch that repeats the last small one is submitted again without recording,
+// and still computes with the data as it is now; batches that differ from it, in any
+// command or in length, are recorded and computed as given.
+func TestReplay(t *testing.T) {
+	in := openTest(t)
+	spv, err := os.ReadFile("testdata/iota.spv")
+	require.NoError(t, err)
+	for _, info := range in.Devices() {
+		t.Run(info.Name, func(t *testing.T) {
+			dev, err := in.OpenDevice(info.Index, 1)
+			require.NoError(t, err)
+			defer dev.Close()
+			const n = 256
+			var bufs [3]*Buffer // src, dst0, dst1: all host visible
+			for i := range bufs {
+				bufs[i], err = dev.NewBuffer(4*n, MemUpload)
+				require.NoError(t, err)
+				defer bufs[i].Free()
+				clear(bufs[i].Mapped())
+			}
+			p, err := dev.NewPipeline(spv, 2, 8, []uint32{64})
+			require.NoError(t, err)
+			defer p.Destroy()
+			s, err := dev.NewStream(dev.Queues()[0])
+			require.NoError(t, err)
+			defer s.Destroy()
+
+			type op struct {
+				dst   int    // 1 or 2: which buffer the dispatch writes
+				scale uint32 // push constant
+				copy  bool   // instead: copy dst0 into dst1
+			}
+			steps := []struct {
+				name   string
+				ops    []op
+				replay bool
+			}{
+				{"first", []op{{dst: 1, scale: 3}}, false},
+				{"same", []op{{dst: 1, scale: 3}}, true},
+				{"same again", []op{{dst: 1, scale: 3}}, true},
+				{"other push constant", []op{{dst: 1, scale: 4}}, false},
+				{"other buffer", []op{{dst: 2, scale: 4}}, false},
+				{"longer", []op{{dst: 2, scale: 4}, {dst: 1, scale: 5}}, false},
+				{"two commands again", []op{{dst: 2, scale: 4}, {dst: 1, scale: 5}}, true},
+				{"prefix only", []op{{dst: 2, scale: 4}}, false},
+				{"with a copy", []op{{dst: 1, scale: 6}, {copy: true}}, false},
+				{"with a copy again", []op{{dst: 1, scale: 6}, {copy: true}}, true},
+				{"too long to keep", []op{{dst: 1, scale: 2}, {dst: 2, scale: 2}, {dst: 1, scale: 7}, {dst: 2, scale: 7}, {dst: 1, scale: 8}}, false},
+				{"too long again", []op{{dst: 1, scale: 2}, {dst: 2, scale: 2}, {dst: 1, scale: 7}, {dst: 2, scale: 7}, {dst: 1, scale: 8}}, false},
+			}
+			want := [3][n]uint32{}
+			for k, st := range steps {
+				// New source data every step: a replayed batch must read it.
+				for i := 0; i < n; i++ {
+					want[0][i] = uint32(i*7 + k)
+					binary.LittleEndian.PutUint32(bufs[0].Mapped()[4*i:], want[0][i])
+				}
+				before := s.Replays()
+				for j, o := range st.ops {
+					if o.copy {
+						// The copy reads what the dispatch before it wrote: order them.
+						require.NoError(t, s.Barrier())
+						require.NoError(t, s.Copy(bufs[1], 0, bufs[2], 0, 4*n))
+						want[2] = want[1]
+						continue
+					}
+					push := make([]byte, 8)
+					binary.LittleEndian.PutUint32(push, n)
+					binary.LittleEndian.PutUint32(push[4:], o.scale)
+					binds := []Binding{{bufs[0], 0, 4 * n}, {bufs[o.dst], 0, 4 * n}}
+					require.NoError(t, s.Dispatch(p, binds, push, [3]uint32{n / 64, 1, 1}, j > 0))
+					for i := 0; i < n; i++ {
+						want[o.dst][i] = want[0][i]*o.scale + uint32(i)
+					}
+				}
+				b, err := s.Submit()
+				require.NoError(t, err)
+				require.NoError(t, b.Wait(context.Background()))
+				replayed := s.Replays() - before
+				require.Equal(t, st.replay, replayed == 1, "step %q replayed %d", st.name, replayed)
+				for d := 1; d <= 2; d++ {
+					for i := 0; i < n; i++ {
+						require.Equal(t, want[d][i], binary.LittleEndian.Uint32(bufs[d].Mapped()[4*i:]), "step %q buffer %d element %d", st.name, d, i)
+					}
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,639 @@
+//go:build cgo
+
+package vk
+
+/*
+#include "shim.h"
+*/
+import "C"
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	goruntime "runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+)
+
+type cmdBuf struct {
+	cb    C.VkCommandBuffer
+	fence C.VkFence // nil on devices with timeline semaphores
+	// pinned: the stream keeps this command buffer recorded to submit it again (replay),
+	// so a finished batch of it does not return it to the free list.
+	pinned bool
+}
+
+// Batch is one submitted command buffer; Wait blocks until the device has run it.
+type Batch struct {
+	s     *Stream
+	cb    *cmdBuf
+	value uint64 // the value the stream's timeline semaphore reaches when the batch is done
+	mu    sync.Mutex
+	done  bool
+	err   error
+	// reaped: the stream no longer tracks the batch (its command buffer was recycled, or
+	// kept for replay).
+	reaped bool
+	// Queries is the number of timestamp queries the batch wrote (two per profiled dispatch).
+	queries int
+}
+
+// Replay limits: a batch of at most maxReplay commands, each binding at most replayBinds
+// buffers with at most replayPush bytes of push constants, is kept recorded; when the next
+// batch is the same commands, the stream submits the recorded one again instead of recording
+// it anew (the dispatch-and-wait loop of an application, one iteration after another).
+const (
+	maxReplay   = 4
+	replayBinds = 8
+	replayPush  = 128
+)
+
+type cmdKind uint8
+
+const (
+	cmdDispatch cmdKind = iota
+	cmdBarrier
+	cmdCopy
+)
+
+// command is one command of a batch as the stream's owner gave it: enough to record it
+// later and to tell whether two batches are the same.
+type command struct {
+	kind    cmdKind
+	barrier bool
+	nbind   uint8
+	npush   uint8
+	pipe    *Pipeline
+	groups  [3]uint32
+	binds   [replayBinds]Binding
+	push    [replayPush]byte
+	// Copies.
+	src, dst             *Buffer
+	srcOff, dstOff, size uint64
+}
+
+// Stream records commands into a command buffer and submits them to a queue. A Stream is
+// not safe for concurrent use; its owner serializes access.
+type Stream struct {
+	dev      *Device
+	queue    *Queue
+	pool     C.VkCommandPool
+	open     *cmdBuf
+	commands int
+	free     []*cmdBuf
+	inflight []*Batch
+	last     *Batch
+	scratch  [3][32]C.uint64_t
+	// sem is the stream's timeline semaphore (nil on devices without them, which use a
+	// fence per command buffer); batch n signals value n.
+	sem   C.VkSemaphore
+	value uint64
+	// seen is the last counter value read from sem, so that asking after batches already
+	// known finished costs no driver call. Batches of other goroutines (markers) update it
+	// too; a stale value only costs a read.
+	seen atomic.Uint64
+	// What the open command buffer has bound, so that a dispatch rebinds only what changed.
+	boundPipe  *Pipeline
+	boundBinds [32]Binding
+	boundN     int
+	boundPush  [256]byte
+	pushN      int
+	// copied says a copy was recorded since the last barrier, so the next barrier must
+	// order transfers too.
+	copied bool
+	// hostWrites says the open batch may write host-visible memory: it then ends with a
+	// barrier that makes those writes visible to the host (which costs the device about a
+	// microsecond, so batches that write only device memory go without).
+	hostWrites bool
+	qp         C.VkQueryPool
+	qcount int
+	qnext  int
+
+	// The open batch's commands while it can still be replayed (replayable), and how many
+	// of them (match) equal the start of the replay batch and so are not recorded yet; -1
+	// once they differ.
+	log        [maxReplay]command
+	nlog       int
+	replayable bool
+	match      int
+	// The replay batch: a small batch kept recorded, its commands, and its last submission.
+	rep      *cmdBuf
+	repLog   [maxReplay]command
+	repN     int
+	repBatch *Batch
+	replays  uint64
+}
+
+// NewStream creates a command stream on queue q of the device.
+func (dev *Device) NewStream(q *Queue) (*Stream, error) {
+	s := &Stream{dev: dev, queue: q, match: -1}
+	if err := check("vkCreateCommandPool", C.amp_cmdpool_create(dev.d, &s.pool)); err != nil {
+		return nil, err
+	}
+	if dev.info.TimelineSemaphore {
+		if err := check("vkCreateSemaphore", C.amp_semaphore_create(dev.d, &s.sem)); err != nil {
+			C.amp_cmdpool_destroy(dev.d, s.pool)
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+func (s *Stream) begin() error {
+	if s.open != nil {
+		return nil
+	}
+	s.reap()
+	var c *cmdBuf
+	if n := len(s.free); n > 0 {
+		c = s.free[n-1]
+		s.free = s.free[:n-1]
+		if c.fence != nil {
+			if err := check("vkResetFences", C.amp_fence_reset(s.dev.d, c.fence)); err != nil {
+				return err
+			}
+		}
+	} else {
+		c = &cmdBuf{}
+		if err := check("vkAllocateCommandBuffers", C.amp_cmdbuf_alloc(s.dev.d, s.pool, &c.cb)); err != nil {
+			return err
+		}
+		if s.sem == nil {
+			if err := check("vkCreateFence", C.amp_fence_create(s.dev.d, &c.fence)); err != nil {
+				return err
+			}
+		}
+	}
+	if err := check("vkBeginCommandBuffer", C.amp_cmdbuf_begin(s.dev.d, c.cb)); err != nil {
+		s.free = append(s.free, c)
+		return err
+	}
+	s.open = c
+	s.commands = 0
+	s.boundPipe, s.boundN, s.pushN = nil, 0, -1
+	// Copies of the previous batch are ordered by submission; a barrier in this one
+	// still orders them (its first scope covers earlier submissions), so be safe.
+	s.copied = true
+	s.hostWrites = false
+	if s.qp != nil {
+		C.amp_cmd_reset_queries(s.dev.d, c.cb, s.qp, 0, C.uint32_t(s.qcount))
+		s.qnext = 0
+	}
+	s.startLog()
+	return nil
+}
+
+// startLog starts the command log of a new batch.
+func (s *Stream) startLog() {
+	s.nlog = 0
+	s.replayable = s.qp == nil
+	s.match = -1
+	if s.rep != nil {
+		s.match = 0
+	}
+}
+
+// reap recycles the command buffers of finished batches. A batch's completion includes
+// every command submitted before it on the queue, so the scan stops at the first batch
+// still running.
+func (s *Stream) reap() {
+	n := 0
+	for _, b := range s.inflight {
+		if !b.Done() {
+			break
+		}
+		b.reaped = true
+		if !b.cb.pinned {
+			s.free = append(s.free, b.cb)
+		}
+		n++
+	}
+	if n > 0 {
+		m := copy(s.inflight, s.inflight[n:])
+		clear(s.inflight[m:])
+		s.inflight = s.inflight[:m]
+	}
+}
+
+// Commands is the number of commands recorded since the last submit.
+func (s *Stream) Commands() int { return s.commands }
+
+// note adds c, filled in by fill, to the open batch's log and reports whether recording it
+// can wait because it is the next command of the replay batch. When the batch stops being
+// replayable, the commands that waited are recorded.
+func (s *Stream) note(fits bool, fill func(c *command)) bool {
+	if !s.replayable {
+		return false
+	}
+	if !fits || s.nlog == maxReplay {
+		s.diverge()
+		s.replayable = false
+		return false
+	}
+	c := &s.log[s.nlog]
+	*c = command{}
+	fill(c)
+	s.nlog++
+	if s.match >= 0 && s.match == s.nlog-1 && s.match < s.repN && *c == s.repLog[s.match] {
+		s.match++
+		return true
+	}
+	s.diverge()
+	return false
+}
+
+// diverge records the commands that waited on a replay that is not going to happen.
+func (s *Stream) diverge() {
+	for i := 0; i < s.match; i++ {
+		c := &s.log[i]
+		switch c.kind {
+		case cmdDispatch:
+			s.recordDispatch(c.pipe, c.binds[:c.nbind], c.push[:c.npush], c.groups, c.barrier)
+		case cmdBarrier:
+			s.recordBarrier()
+		case cmdCopy:
+			s.recordCopy(c.src, c.srcOff, c.dst, c.dstOff, c.size)
+		}
+	}
+	s.match = -1
+}
+
+// Dispatch records a compute dispatch; barrier inserts a full memory barrier before it.
+func (s *Stream) Dispatch(p *Pipeline, binds []Binding, push []byte, groups [3]uint32, barrier bool) error {
+	if err := s.begin(); err != nil {
+		return err
+	}
+	if len(binds) != p.bindings {
+		return fmt.Errorf("vulkan: pipeline has %d bindings, dispatch gives %d", p.bindings, len(binds))
+	}
+	s.commands++
+	if s.replayable && s.note(len(binds) <= replayBinds && len(push) <= replayPush, func(c *command) {
+		c.kind, c.pipe, c.groups, c.barrier = cmdDispatch, p, groups, barrier
+		c.nbind = uint8(copy(c.binds[:], binds))
+		c.npush = uint8(copy(c.push[:], push))
+	}) {
+		return nil
+	}
+	s.recordDispatch(p, binds, push, groups, barrier)
+	return nil
+}
+
+func (s *Stream) recordDispatch(p *Pipeline, binds []Binding, push []byte, groups [3]uint32, barrier bool) {
+	flags := C.int(0)
+	if barrier {
+		flags |= C.AMP_BARRIER
+		if s.copied {
+			flags |= C.AMP_BARRIER_TRANSFER
+			s.copied = false
+		}
+	}
+	if s.boundPipe != p {
+		flags |= C.AMP_BIND_PIPELINE
+	}
+	// Push descriptors survive a pipeline change only between compatible layouts: every
+	// pipeline has its own layout, so a new pipeline always pushes them again.
+	same := s.boundPipe == p && s.boundN == len(binds)
+	for i, b := range binds {
+		if same && s.boundBinds[i] != b {
+			same = false
+		}
+		// The stream does not know which bindings the kernel writes: any host-visible one may be.
+		s.hostWrites = s.hostWrites || b.Buffer.mapped != nil
+		s.scratch[0][i] = C.uint64_t(uintptr(unsafe.Pointer(b.Buffer.buf)))
+		s.scratch[1][i] = C.uint64_t(b.Offset)
+		s.scratch[2][i] = C.uint64_t(b.Range)
+	}
+	if !same {
+		flags |= C.AMP_PUSH_DESCRIPTORS
+		s.boundN = copy(s.boundBinds[:], binds)
+	}
+	// Push constants persist between dispatches of one pipeline: push only changes.
+	if !(s.boundPipe == p && s.pushN == len(push) && string(s.boundPush[:s.pushN]) == string(push)) {
+		flags |= C.AMP_PUSH_CONSTANTS
+		s.pushN = copy(s.boundPush[:], push)
+	}
+	s.boundPipe = p
+	// A typed pointer: cgo then checks only the bytes, not the struct they may sit in.
+	var pp *C.uint8_t
+	if len(push) > 0 {
+		pp = (*C.uint8_t)(&push[0])
+	}
+	query := C.int32_t(-1)
+	if s.qp != nil && s.qnext+2 <= s.qcount {
+		query = C.int32_t(s.qnext)
+		s.qnext += 2
+	}
+	C.amp_cmd_dispatch(s.dev.d, s.open.cb, p.pipe, p.layout, C.uint32_t(len(binds)), &s.scratch[0][0], &s.scratch[1][0],
+		&s.scratch[2][0], pp, C.uint32_t(len(push)), C.uint32_t(groups[0]), C.uint32_t(groups[1]), C.uint32_t(groups[2]), flags, s.qp, query)
+}
+
+// Barrier records a full compute/transfer memory barrier.
+func (s *Stream) Barrier() error {
+	if err := s.begin(); err != nil {
+		return err
+	}
+	s.commands++
+	if s.replayable && s.note(true, func(c *command) { c.kind = cmdBarrier }) {
+		return nil
+	}
+	s.recordBarrier()
+	return nil
+}
+
+func (s *Stream) recordBarrier() {
+	C.amp_cmd_barrier(s.dev.d, s.open.cb)
+	s.copied = false
+}
+
+// Copy records a buffer-to-buffer copy.
+func (s *Stream) Copy(src *Buffer, srcOff uint64, dst *Buffer, dstOff, size uint64) error {
+	if err := s.begin(); err != nil {
+		return err
+	}
+	s.commands++
+	if s.replayable && s.note(true, func(c *command) {
+		c.kind, c.src, c.srcOff, c.dst, c.dstOff, c.size = cmdCopy, src, srcOff, dst, dstOff, size
+	}) {
+		return nil
+	}
+	s.recordCopy(src, srcOff, dst, dstOff, size)
+	return nil
+}
+
+func (s *Stream) recordCopy(src *Buffer, srcOff uint64, dst *Buffer, dstOff, size uint64) {
+	C.amp_cmd_copy(s.dev.d, s.open.cb, src.buf, dst.buf, C.uint64_t(srcOff), C.uint64_t(dstOff), C.uint64_t(size))
+	s.copied = true
+	s.hostWrites = s.hostWrites || dst.mapped != nil
+}
+
+// canReplay reports whether the open batch is the replay batch, and that one has finished.
+// (The replay log holds its buffers and pipelines, so none of them can have been freed and
+// another allocated in its place: a batch that uses a freed one is the caller's error.)
+func (s *Stream) canReplay() bool {
+	return s.match > 0 && s.match == s.commands && s.match == s.repN && s.repBatch.Done()
+}
+
+// Submit ends the open command buffer and submits it. With nothing recorded it returns the
+// last batch (possibly nil). A batch that repeats the last small one submits that one's
+// command buffer again.
+func (s *Stream) Submit() (*Batch, error) {
+	if s.open == nil || s.commands == 0 {
+		return s.last, nil
+	}
+	if s.canReplay() {
+		s.reap()
+		b, err := s.submit(s.rep, false)
+		if err != nil {
+			return nil, err
+		}
+		s.repBatch = b
+		s.replays++
+		// The open command buffer stays open, empty, for the next batch.
+		s.commands = 0
+		s.startLog()
+		return b, nil
+	}
+	s.diverge()
+	c := s.open
+	s.open = nil
+	b, err := s.submit(c, true)
+	if err != nil {
+		s.free = append(s.free, c)
+		return nil, err
+	}
+	if s.replayable && s.nlog == s.commands {
+		s.keepForReplay(c, b)
+	}
+	// Open the next command buffer now, while the device runs this one, so that the next
+	// dispatch only records. Without timestamps (whose pool is reset per batch and read
+	// after it) this is safe to do early.
+	if s.qp == nil {
+		if err := s.begin(); err != nil {
+			return b, err
+		}
+	}
+	return b, nil
+}
+
+// submit submits command buffer c (closing it first with end) and tracks the batch.
+func (s *Stream) submit(c *cmdBuf, end bool) (*Batch, error) {
+	if c.fence != nil && !end {
+		// Submitted again: its previous batch finished; the fence is still signaled.
+		if err := check("vkResetFences", C.amp_fence_reset(s.dev.d, c.fence)); err != nil {
+			return nil, err
+		}
+	}
+	e := C.int(0)
+	if end {
+		e = C.AMP_END
+		if s.hostWrites {
+			e = C.AMP_END_HOST
+		}
+	}
+	value := s.value + 1
+	s.queue.mu.Lock()
+	r := C.amp_submit(s.dev.d, s.queue.q, c.cb, e, c.fence, s.sem, C.uint64_t(value))
+	s.queue.mu.Unlock()
+	if err := check("vkQueueSubmit", r); err != nil {
+		return nil, err
+	}
+	s.value = value
+	b := &Batch{s: s, cb: c, value: value, queries: s.qnext}
+	s.inflight = append(s.inflight, b)
+	s.last = b
+	return b, nil
+}
+
+// keepForReplay makes c, just submitted as batch b, the replay batch, releasing the one
+// before it.
+func (s *Stream) keepForReplay(c *cmdBuf, b *Batch) {
+	if old := s.rep; old != nil {
+		old.pinned = false
+		if s.repBatch.reaped {
+			s.free = append(s.free, old)
+		}
+	}
+	c.pinned = true
+	s.rep, s.repBatch = c, b
+	s.repN = copy(s.repLog[:], s.log[:s.nlog])
+}
+
+// Replays is the number of batches the stream submitted again without recording them.
+func (s *Stream) Replays() uint64 { return s.replays }
+
+// Last is the most recently submitted batch, or nil.
+func (s *Stream) Last() *Batch { return s.last }
+
+// Destroy waits for the stream's work and frees it.
+func (s *Stream) Destroy() {
+	for _, b := range s.inflight {
+		_ = b.Wait(context.Background())
+	}
+	if s.qp != nil {
+		C.amp_querypool_destroy(s.dev.d, s.qp)
+		s.qp = nil
+	}
+	bufs := append([]*cmdBuf(nil), s.free...)
+	for _, b := range s.inflight {
+		if !b.cb.pinned {
+			bufs = append(bufs, b.cb)
+		}
+	}
+	if s.open != nil {
+		bufs = append(bufs, s.open)
+	}
+	if s.rep != nil {
+		bufs = append(bufs, s.rep)
+	}
+	for _, c := range bufs {
+		if c.fence != nil {
+			C.amp_fence_destroy(s.dev.d, c.fence)
+		}
+	}
+	if s.sem != nil {
+		C.amp_semaphore_destroy(s.dev.d, s.sem)
+		s.sem = nil
+	}
+	C.amp_cmdpool_destroy(s.dev.d, s.pool)
+	s.inflight, s.free, s.open, s.rep, s.repBatch = nil, nil, nil, nil, nil
+}
+
+// spinWait is how long Batch.Wait polls (yielding between polls) before it blocks: a
+// blocked wait was seen to wake up 20-230 us late on the H100, longer than most kernels
+// take, so like CUDA's default synchronization it spins first.
+const spinWait = 2 * time.Millisecond
+
+// poll reports whether the batch has finished, without blocking. b.mu is held.
+func (b *Batch) poll() bool {
+	if b.done {
+		return true
+	}
+	var r C.VkResult
+	if s := b.s; s.sem != nil {
+		if s.seen.Load() >= b.value {
+			b.done = true
+			return true
+		}
+		// Returned, not written through a pointer: the poll loop must not allocate.
+		v := int64(C.amp_semaphore_value(s.dev.d, s.sem))
+		if v >= 0 {
+			s.seen.Store(uint64(v))
+			b.done = uint64(v) >= b.value
+			return b.done
+		}
+		r = C.VkResult(v)
+	} else if r = C.amp_fence_status(s.dev.d, b.cb.fence); r == C.VK_SUCCESS {
+		b.done = true
+		return true
+	} else if r == C.VK_NOT_READY {
+		return false
+	}
+	// The device is lost (or out of memory): the batch will never finish.
+	b.err = check("waiting for a batch", r)
+	b.done = true
+	return true
+}
+
+// block waits up to timeout for the batch; it reports whether the wait timed out. b.mu is held.
+func (b *Batch) block(timeout time.Duration) bool {
+	s := b.s
+	var r C.VkResult
+	if s.sem != nil {
+		r = C.amp_semaphore_wait(s.dev.d, s.sem, C.uint64_t(b.value), C.uint64_t(timeout))
+	} else {
+		r = C.amp_fence_wait(s.dev.d, b.cb.fence, C.uint64_t(timeout))
+	}
+	switch r {
+	case C.VK_SUCCESS:
+		b.done = true
+	case C.VK_TIMEOUT:
+		return true
+	default:
+		b.err = check("waiting for a batch", r)
+		b.done = true
+	}
+	return false
+}
+
+// Wait blocks until the batch has run, ctx is done, or the device is lost.
+func (b *Batch) Wait(ctx context.Context) error {
+	if b == nil {
+		return nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	// Poll briefly before blocking: a blocking wait costs tens of microseconds of wake-up
+	// latency on some drivers, more than a short kernel takes. A CPU device (lavapipe)
+	// runs on the cores a spin would take from it: block at once. With other Ps to run
+	// other goroutines the poll does not yield, which would let the goroutine move to
+	// another thread and find the driver's data cold in that core's caches.
+	spin := spinWait
+	if b.s.dev.info.Type == TypeCPU {
+		spin = 0
+	}
+	if b.poll() {
+		return b.err
+	}
+	yield := goruntime.GOMAXPROCS(0) == 1
+	for deadline := time.Now().Add(spin); time.Now().Before(deadline); {
+		if yield {
+			goruntime.Gosched()
+		}
+		if b.poll() {
+			return b.err
+		}
+	}
+	for b.block(50 * time.Millisecond) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+	}
+	return b.err
+}
+
+// Done reports whether the batch has finished, without blocking.
+func (b *Batch) Done() bool {
+	if b == nil {
+		return true
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.poll()
+}
+
+// EnableTimestamps turns on per-dispatch timestamp queries for up to n dispatches a batch.
+func (s *Stream) EnableTimestamps(n int) error {
+	if s.qp != nil || n <= 0 {
+		return nil
+	}
+	if s.open != nil && s.commands > 0 {
+		return errors.New("vulkan: enable timestamps between batches (submit first)")
+	}
+	if err := check("vkCreateQueryPool", C.amp_querypool_create(s.dev.d, C.uint32_t(2*n), &s.qp)); err != nil {
+		return err
+	}
+	s.qcount = 2 * n
+	s.replayable, s.match = false, -1
+	if s.open != nil {
+		// The command buffer opened early after the last submit: reset the queries in it.
+		C.amp_cmd_reset_queries(s.dev.d, s.open.cb, s.qp, 0, C.uint32_t(s.qcount))
+		s.qnext = 0
+	}
+	return nil
+}
+
+// Timestamps returns the raw begin/end timestamp pairs of the last batch's profiled dispatches.
+// The batch must have finished.
+func (s *Stream) Timestamps() ([]uint64, error) {
+	if s.qp == nil || s.last == nil || s.last.queries == 0 {
+		return nil, nil
+	}
+	out := make([]uint64, s.last.queries)
+	if err := check("vkGetQueryPoolResults", C.amp_query_results(s.dev.d, s.qp, 0, C.uint32_t(len(out)), (*C.uint64_t)(unsafe.Pointer(&out[0])))); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
