@@ -109,8 +109,8 @@ type Stream struct {
 	// microsecond, so batches that write only device memory go without).
 	hostWrites bool
 	qp         C.VkQueryPool
-	qcount int
-	qnext  int
+	qcount     int
+	qnext      int
 
 	// The open batch's commands while it can still be replayed (replayable), and how many
 	// of them (match) equal the start of the replay batch and so are not recorded yet; -1
