@@ -30,6 +30,7 @@ static VkPipelineLayout layout;
 static VkBuffer buf, counter;
 static volatile uint32_t *counterMap;
 static PFN_vkCmdPushDescriptorSetKHR pushDesc;
+static VkShaderModule shaderModule;
 
 static int cmp(const void *a, const void *b) {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -193,6 +194,7 @@ static void setup(int argc, char **argv) {
 	VkShaderModuleCreateInfo smci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = codeBytes, .pCode = code};
 	VkShaderModule mod;
 	CHECK(vkCreateShaderModule(dev, &smci, NULL, &mod));
+	shaderModule = mod;
 	VkDescriptorSetLayoutBinding b[2];
 	for (int i = 0; i < 2; i++)
 		b[i] = (VkDescriptorSetLayoutBinding){.binding = i, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
@@ -293,6 +295,113 @@ static void perCallCosts(VkCommandBuffer cb) {
 	printf("\n");
 }
 
+// realisticCosts: the CPU cost of what goamp records per dispatch when a dispatch binds other
+// buffers and push constants than the one before: push descriptors against bound descriptor
+// sets, and a barrier every eighth dispatch.
+static void realisticCosts(VkCommandBuffer cb, VkPhysicalDeviceMemoryProperties *mp) {
+	enum { N = 512, K = 8 };
+	VkBuffer outs[K];
+	for (int k = 0; k < K; k++) {
+		VkBufferCreateInfo bci = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = 4096,
+			.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
+		CHECK(vkCreateBuffer(dev, &bci, NULL, &outs[k]));
+		VkMemoryRequirements req;
+		vkGetBufferMemoryRequirements(dev, outs[k], &req);
+		uint32_t t = 0;
+		while (!(req.memoryTypeBits & (1u << t))) t++;
+		VkMemoryAllocateInfo mai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size, .memoryTypeIndex = t};
+		VkDeviceMemory mem;
+		CHECK(vkAllocateMemory(dev, &mai, NULL, &mem));
+		CHECK(vkBindBufferMemory(dev, outs[k], mem, 0));
+	}
+	(void)mp;
+	// A second layout with ordinary descriptor sets, and K sets, one per output buffer.
+	VkDescriptorSetLayoutBinding b[2];
+	for (int i = 0; i < 2; i++)
+		b[i] = (VkDescriptorSetLayoutBinding){.binding = i, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+			.descriptorCount = 1, .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
+	VkDescriptorSetLayoutCreateInfo dslci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = 2, .pBindings = b};
+	VkDescriptorSetLayout dsl2;
+	CHECK(vkCreateDescriptorSetLayout(dev, &dslci, NULL, &dsl2));
+	VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT, 0, 8};
+	VkPipelineLayoutCreateInfo plci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
+		.pSetLayouts = &dsl2, .pushConstantRangeCount = 1, .pPushConstantRanges = &pcr};
+	VkPipelineLayout layout2;
+	CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &layout2));
+	VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * K};
+	VkDescriptorPoolCreateInfo dpci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = K, .poolSizeCount = 1, .pPoolSizes = &ps};
+	VkDescriptorPool dp;
+	CHECK(vkCreateDescriptorPool(dev, &dpci, NULL, &dp));
+	VkDescriptorSetLayout layouts[K];
+	for (int k = 0; k < K; k++) layouts[k] = dsl2;
+	VkDescriptorSetAllocateInfo dsai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, .descriptorPool = dp,
+		.descriptorSetCount = K, .pSetLayouts = layouts};
+	VkDescriptorSet sets[K];
+	CHECK(vkAllocateDescriptorSets(dev, &dsai, sets));
+	for (int k = 0; k < K; k++) {
+		VkDescriptorBufferInfo bi[2] = {{buf, 0, 4096}, {outs[k], 0, 4096}};
+		VkWriteDescriptorSet w[2];
+		for (int i = 0; i < 2; i++)
+			w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = sets[k], .dstBinding = i,
+				.descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &bi[i]};
+		vkUpdateDescriptorSets(dev, 2, w, 0, NULL);
+	}
+	uint32_t local = 64;
+	VkSpecializationMapEntry me = {0, 0, 4};
+	VkSpecializationInfo si = {1, &me, 4, &local};
+	VkComputePipelineCreateInfo cpci = {.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+		.stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+			.module = shaderModule, .pName = "main", .pSpecializationInfo = &si}, .layout = layout2};
+	VkPipeline pipe2;
+	CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, NULL, &pipe2));
+
+	const char *names[] = {"push descriptors + push constants + dispatch", "bound descriptor set + push constants + dispatch", "push constants + dispatch", "dispatch"};
+	for (int variant = 0; variant < 4; variant++) {
+		uint64_t best = 0;
+		for (int rep = 0; rep < 50; rep++) {
+			begin(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+			vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, variant == 1 ? pipe2 : pipe);
+			if (variant >= 2) {
+				VkDescriptorBufferInfo bi[2] = {{buf, 0, 4096}, {outs[0], 0, 4096}};
+				VkWriteDescriptorSet w[2];
+				for (int i = 0; i < 2; i++)
+					w[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = i,
+						.descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &bi[i]};
+				pushDesc(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 2, w);
+			}
+			if (variant == 3) {
+				uint32_t pc[2] = {64, 1};
+				vkCmdPushConstants(cb, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 8, pc);
+			}
+			uint64_t a = now();
+			for (int i = 0; i < N; i++) {
+				if (i % K == 0 && i > 0) computeBarrier(cb, B_FULL);
+				if (variant == 0) {
+					VkDescriptorBufferInfo bi[2] = {{buf, 0, 4096}, {outs[i % K], 0, 4096}};
+					VkWriteDescriptorSet w[2];
+					for (int j = 0; j < 2; j++)
+						w[j] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstBinding = j,
+							.descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &bi[j]};
+					pushDesc(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 2, w);
+				} else if (variant == 1) {
+					vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout2, 0, 1, &sets[i % K], 0, NULL);
+				}
+				if (variant <= 2) {
+					uint32_t pc[2] = {64, (uint32_t)i};
+					vkCmdPushConstants(cb, variant == 1 ? layout2 : layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 8, pc);
+				}
+				vkCmdDispatch(cb, 1, 1, 1);
+			}
+			uint64_t t = now() - a;
+			finish(cb, 0, 0);
+			submit(cb, fence, VK_NULL_HANDLE, 0);
+			fenceWait(fence);
+			if (rep == 0 || t < best) best = t;
+		}
+		printf("CPU per dispatch, %s (barrier every %d): %.3f us\n", names[variant], K, best / (double)N / 1e3);
+	}
+}
+
 static double batchGPU(VkCommandBuffer cb, int n, int barrier) {
 	for (int r = 0; r < REPS / 8; r++) {
 		begin(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
@@ -320,7 +429,10 @@ int main(int argc, char **argv) {
 		CHECK(vkAllocateCommandBuffers(dev, &cai, cb));
 		printf("== queue family %u (flags 0x%x)\n", fams[f], qflags[f]);
 		warm(cb[0], f == 0 ? 1.0 : 0.2);
-		if (f == 0) perCallCosts(cb[0]);
+		if (f == 0) {
+			perCallCosts(cb[0]);
+			realisticCosts(cb[0], NULL);
+		}
 		double one = batchGPU(cb[0], 1, B_NONE);
 		for (int k = 0; k < NBARRIERS; k++) {
 			double many = batchGPU(cb[0], 512, k);

@@ -125,22 +125,36 @@ int64_t amp_semaphore_value(AmpDevice *d, VkSemaphore s);
 VkResult amp_semaphore_wait(AmpDevice *d, VkSemaphore s, uint64_t value, uint64_t timeoutNs);
 VkResult amp_queue_idle(AmpDevice *d, VkQueue q);
 
-// The fast path: one cgo call records barrier (optional), bind, push descriptors, push constants and dispatch.
-void amp_cmd_dispatch(AmpDevice *d, VkCommandBuffer cb, VkPipeline pipe, VkPipelineLayout layout,
-	uint32_t nbuf, const uint64_t *bufs, const uint64_t *offs, const uint64_t *ranges,
-	const uint8_t *push, uint32_t pushSize, uint32_t gx, uint32_t gy, uint32_t gz, int flags,
-	VkQueryPool qp, int32_t query);
+// Commands are encoded by Go into a byte arena and recorded by one cgo call per batch (or
+// per full arena), so that recording costs no cgo call per command and the driver's code
+// stays hot in the cache. A record is an AmpRec; a dispatch's is followed by nbuf buffer
+// handles, nbuf offsets and nbuf ranges (uint64 each) and its push constants padded to 8
+// bytes.
+typedef struct {
+	uint32_t kind;
+	int32_t flags;
+	uint32_t nbuf, pushSize;
+	uint32_t gx, gy, gz;
+	int32_t query; // timestamp query pair of a profiled dispatch, or -1
+	uint64_t pipe, layout;
+	uint64_t src, dst, srcOff, dstOff, size;
+} AmpRec;
 
-// amp_cmd_dispatch flags.
+// AmpRec kinds.
+#define AMP_REC_DISPATCH 1
+#define AMP_REC_BARRIER 2
+#define AMP_REC_COPY 3
+
+// Dispatch flags.
 #define AMP_BARRIER 1
 #define AMP_BIND_PIPELINE 2
 #define AMP_PUSH_DESCRIPTORS 4
 #define AMP_PUSH_CONSTANTS 8
 // With AMP_BARRIER: the barrier also orders transfers (a copy was recorded since the last one).
 #define AMP_BARRIER_TRANSFER 16
-void amp_cmd_barrier(AmpDevice *d, VkCommandBuffer cb);
-void amp_cmd_copy(AmpDevice *d, VkCommandBuffer cb, VkBuffer src, VkBuffer dst, uint64_t srcOff,
-	uint64_t dstOff, uint64_t size);
+
+// amp_record records the n bytes of encoded commands at p into cb.
+void amp_record(AmpDevice *d, VkCommandBuffer cb, VkQueryPool qp, const uint8_t *p, size_t n);
 
 VkResult amp_querypool_create(AmpDevice *d, uint32_t count, VkQueryPool *qp);
 void amp_querypool_destroy(AmpDevice *d, VkQueryPool qp);

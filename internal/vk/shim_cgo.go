@@ -419,9 +419,7 @@ static void amp_barrier(AmpDevice *d, VkCommandBuffer cb) {
 		VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
 }
 
-void amp_cmd_barrier(AmpDevice *d, VkCommandBuffer cb) { amp_barrier(d, cb); }
-
-void amp_cmd_dispatch(AmpDevice *d, VkCommandBuffer cb, VkPipeline pipe, VkPipelineLayout layout,
+static void amp_cmd_dispatch(AmpDevice *d, VkCommandBuffer cb, VkPipeline pipe, VkPipelineLayout layout,
 	uint32_t nbuf, const uint64_t *bufs, const uint64_t *offs, const uint64_t *ranges,
 	const uint8_t *push, uint32_t pushSize, uint32_t gx, uint32_t gy, uint32_t gz, int flags,
 	VkQueryPool qp, int32_t query) {
@@ -458,10 +456,31 @@ void amp_cmd_dispatch(AmpDevice *d, VkCommandBuffer cb, VkPipeline pipe, VkPipel
 		d->CmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, qp, (uint32_t)query + 1);
 }
 
-void amp_cmd_copy(AmpDevice *d, VkCommandBuffer cb, VkBuffer src, VkBuffer dst, uint64_t srcOff,
-	uint64_t dstOff, uint64_t size) {
-	VkBufferCopy c = {.srcOffset = srcOff, .dstOffset = dstOff, .size = size};
-	d->CmdCopyBuffer(cb, src, dst, 1, &c);
+void amp_record(AmpDevice *d, VkCommandBuffer cb, VkQueryPool qp, const uint8_t *p, size_t n) {
+	size_t off = 0;
+	while (off + sizeof(AmpRec) <= n) {
+		const AmpRec *r = (const AmpRec *)(p + off);
+		off += sizeof(AmpRec);
+		switch (r->kind) {
+		case AMP_REC_DISPATCH: {
+			const uint64_t *h = (const uint64_t *)(p + off);
+			off += 24 * (size_t)r->nbuf;
+			const uint8_t *push = p + off;
+			off += (r->pushSize + 7u) & ~7u;
+			amp_cmd_dispatch(d, cb, (VkPipeline)(uintptr_t)r->pipe, (VkPipelineLayout)(uintptr_t)r->layout, r->nbuf,
+				h, h + r->nbuf, h + 2 * r->nbuf, push, r->pushSize, r->gx, r->gy, r->gz, r->flags, qp, r->query);
+			break;
+		}
+		case AMP_REC_BARRIER:
+			amp_barrier(d, cb);
+			break;
+		case AMP_REC_COPY: {
+			VkBufferCopy c = {.srcOffset = r->srcOff, .dstOffset = r->dstOff, .size = r->size};
+			d->CmdCopyBuffer(cb, (VkBuffer)(uintptr_t)r->src, (VkBuffer)(uintptr_t)r->dst, 1, &c);
+			break;
+		}
+		}
+	}
 }
 
 VkResult amp_querypool_create(AmpDevice *d, uint32_t count, VkQueryPool *qp) {

@@ -4,6 +4,7 @@ package vk
 
 /*
 #include "shim.h"
+#include <stdlib.h>
 */
 import "C"
 
@@ -86,7 +87,11 @@ type Stream struct {
 	free     []*cmdBuf
 	inflight []*Batch
 	last     *Batch
-	scratch  [3][32]C.uint64_t
+	// arena holds the open batch's commands, encoded (AmpRec records, in C memory) until
+	// they are recorded into the command buffer in one call: at submit, or when it is full.
+	arena   []byte
+	off     int
+	flushed bool // some of the open batch's commands are recorded already
 	// sem is the stream's timeline semaphore (nil on devices without them, which use a
 	// fence per command buffer); batch n signals value n.
 	sem   C.VkSemaphore
@@ -133,6 +138,7 @@ func (dev *Device) NewStream(q *Queue) (*Stream, error) {
 	if err := check("vkCreateCommandPool", C.amp_cmdpool_create(dev.d, &s.pool)); err != nil {
 		return nil, err
 	}
+	s.arena = unsafe.Slice((*byte)(C.malloc(arenaSize)), arenaSize)
 	if dev.info.TimelineSemaphore {
 		if err := check("vkCreateSemaphore", C.amp_semaphore_create(dev.d, &s.sem)); err != nil {
 			C.amp_cmdpool_destroy(dev.d, s.pool)
@@ -173,17 +179,23 @@ func (s *Stream) begin() error {
 	}
 	s.open = c
 	s.commands = 0
-	s.boundPipe, s.boundN, s.pushN = nil, 0, -1
-	// Copies of the previous batch are ordered by submission; a barrier in this one
-	// still orders them (its first scope covers earlier submissions), so be safe.
-	s.copied = true
-	s.hostWrites = false
+	s.off, s.flushed = 0, false
+	s.resetBound()
 	if s.qp != nil {
 		C.amp_cmd_reset_queries(s.dev.d, c.cb, s.qp, 0, C.uint32_t(s.qcount))
 		s.qnext = 0
 	}
 	s.startLog()
 	return nil
+}
+
+// resetBound forgets what the open command buffer has bound: nothing, at its start.
+func (s *Stream) resetBound() {
+	s.boundPipe, s.boundN, s.pushN = nil, 0, -1
+	// Copies of the previous batch are ordered by submission; a barrier in this one
+	// still orders them (its first scope covers earlier submissions), so be safe.
+	s.copied = true
+	s.hostWrites = false
 }
 
 // startLog starts the command log of a new batch.
@@ -221,44 +233,51 @@ func (s *Stream) reap() {
 // Commands is the number of commands recorded since the last submit.
 func (s *Stream) Commands() int { return s.commands }
 
-// note adds c, filled in by fill, to the open batch's log and reports whether recording it
-// can wait because it is the next command of the replay batch. When the batch stops being
-// replayable, the commands that waited are recorded.
-func (s *Stream) note(fits bool, fill func(c *command)) bool {
-	if !s.replayable {
-		return false
-	}
+// note adds c, filled in by fill, to the open batch's log, and follows whether the batch
+// so far is the start of the replay batch. A command that does not fit the log makes the
+// batch one that is not kept.
+func (s *Stream) note(fits bool, fill func(c *command)) {
 	if !fits || s.nlog == maxReplay {
-		s.diverge()
-		s.replayable = false
-		return false
+		s.replayable, s.match = false, -1
+		return
 	}
 	c := &s.log[s.nlog]
 	*c = command{}
 	fill(c)
 	s.nlog++
-	if s.match >= 0 && s.match == s.nlog-1 && s.match < s.repN && *c == s.repLog[s.match] {
+	if s.match == s.nlog-1 && s.match < s.repN && *c == s.repLog[s.match] {
 		s.match++
-		return true
+	} else {
+		s.match = -1
 	}
-	s.diverge()
-	return false
 }
 
-// diverge records the commands that waited on a replay that is not going to happen.
-func (s *Stream) diverge() {
-	for i := 0; i < s.match; i++ {
-		c := &s.log[i]
-		switch c.kind {
-		case cmdDispatch:
-			s.recordDispatch(c.pipe, c.binds[:c.nbind], c.push[:c.npush], c.groups, c.barrier)
-		case cmdBarrier:
-			s.recordBarrier()
-		case cmdCopy:
-			s.recordCopy(c.src, c.srcOff, c.dst, c.dstOff, c.size)
-		}
+// Encoding. recSize is the size of an AmpRec; maxRecord bounds one encoded command.
+const (
+	recSize   = int(unsafe.Sizeof(C.AmpRec{}))
+	maxRecord = recSize + 24*32 + 256
+	arenaSize = 64 << 10
+)
+
+// alloc returns n bytes of the arena for a record, recording what it holds first when it
+// is full.
+func (s *Stream) alloc(n int) unsafe.Pointer {
+	if s.off+n > len(s.arena) {
+		s.flush()
 	}
-	s.match = -1
+	p := unsafe.Pointer(&s.arena[s.off])
+	s.off += n
+	return p
+}
+
+// flush records the encoded commands into the open command buffer.
+func (s *Stream) flush() {
+	if s.off == 0 {
+		return
+	}
+	C.amp_record(s.dev.d, s.open.cb, s.qp, (*C.uint8_t)(unsafe.Pointer(&s.arena[0])), C.size_t(s.off))
+	s.off = 0
+	s.flushed = true
 }
 
 // Dispatch records a compute dispatch; barrier inserts a full memory barrier before it.
@@ -269,19 +288,22 @@ func (s *Stream) Dispatch(p *Pipeline, binds []Binding, push []byte, groups [3]u
 	if len(binds) != p.bindings {
 		return fmt.Errorf("vulkan: pipeline has %d bindings, dispatch gives %d", p.bindings, len(binds))
 	}
-	s.commands++
-	if s.replayable && s.note(len(binds) <= replayBinds && len(push) <= replayPush, func(c *command) {
-		c.kind, c.pipe, c.groups, c.barrier = cmdDispatch, p, groups, barrier
-		c.nbind = uint8(copy(c.binds[:], binds))
-		c.npush = uint8(copy(c.push[:], push))
-	}) {
-		return nil
+	if len(push) > 256 {
+		return fmt.Errorf("vulkan: %d bytes of push constants (at most 256)", len(push))
 	}
-	s.recordDispatch(p, binds, push, groups, barrier)
+	s.commands++
+	if s.replayable {
+		s.note(len(binds) <= replayBinds && len(push) <= replayPush, func(c *command) {
+			c.kind, c.pipe, c.groups, c.barrier = cmdDispatch, p, groups, barrier
+			c.nbind = uint8(copy(c.binds[:], binds))
+			c.npush = uint8(copy(c.push[:], push))
+		})
+	}
+	s.encodeDispatch(p, binds, push, groups, barrier)
 	return nil
 }
 
-func (s *Stream) recordDispatch(p *Pipeline, binds []Binding, push []byte, groups [3]uint32, barrier bool) {
+func (s *Stream) encodeDispatch(p *Pipeline, binds []Binding, push []byte, groups [3]uint32, barrier bool) {
 	flags := C.int(0)
 	if barrier {
 		flags |= C.AMP_BARRIER
@@ -302,9 +324,6 @@ func (s *Stream) recordDispatch(p *Pipeline, binds []Binding, push []byte, group
 		}
 		// The stream does not know which bindings the kernel writes: any host-visible one may be.
 		s.hostWrites = s.hostWrites || b.Buffer.mapped != nil
-		s.scratch[0][i] = C.uint64_t(uintptr(unsafe.Pointer(b.Buffer.buf)))
-		s.scratch[1][i] = C.uint64_t(b.Offset)
-		s.scratch[2][i] = C.uint64_t(b.Range)
 	}
 	if !same {
 		flags |= C.AMP_PUSH_DESCRIPTORS
@@ -316,18 +335,23 @@ func (s *Stream) recordDispatch(p *Pipeline, binds []Binding, push []byte, group
 		s.pushN = copy(s.boundPush[:], push)
 	}
 	s.boundPipe = p
-	// A typed pointer: cgo then checks only the bytes, not the struct they may sit in.
-	var pp *C.uint8_t
-	if len(push) > 0 {
-		pp = (*C.uint8_t)(&push[0])
-	}
 	query := C.int32_t(-1)
 	if s.qp != nil && s.qnext+2 <= s.qcount {
 		query = C.int32_t(s.qnext)
 		s.qnext += 2
 	}
-	C.amp_cmd_dispatch(s.dev.d, s.open.cb, p.pipe, p.layout, C.uint32_t(len(binds)), &s.scratch[0][0], &s.scratch[1][0],
-		&s.scratch[2][0], pp, C.uint32_t(len(push)), C.uint32_t(groups[0]), C.uint32_t(groups[1]), C.uint32_t(groups[2]), flags, s.qp, query)
+	n := len(binds)
+	at := s.alloc(recSize + 24*n + (len(push)+7)&^7)
+	*(*C.AmpRec)(at) = C.AmpRec{kind: C.AMP_REC_DISPATCH, flags: flags, nbuf: C.uint32_t(n), pushSize: C.uint32_t(len(push)),
+		gx: C.uint32_t(groups[0]), gy: C.uint32_t(groups[1]), gz: C.uint32_t(groups[2]), query: query,
+		pipe: C.uint64_t(uintptr(unsafe.Pointer(p.pipe))), layout: C.uint64_t(uintptr(unsafe.Pointer(p.layout)))}
+	h := unsafe.Slice((*uint64)(unsafe.Add(at, recSize)), 3*n)
+	for i, b := range binds {
+		h[i] = uint64(uintptr(unsafe.Pointer(b.Buffer.buf)))
+		h[n+i] = b.Offset
+		h[2*n+i] = b.Range
+	}
+	copy(unsafe.Slice((*byte)(unsafe.Add(at, recSize+24*n)), len(push)), push)
 }
 
 // Barrier records a full compute/transfer memory barrier.
@@ -336,16 +360,12 @@ func (s *Stream) Barrier() error {
 		return err
 	}
 	s.commands++
-	if s.replayable && s.note(true, func(c *command) { c.kind = cmdBarrier }) {
-		return nil
+	if s.replayable {
+		s.note(true, func(c *command) { c.kind = cmdBarrier })
 	}
-	s.recordBarrier()
-	return nil
-}
-
-func (s *Stream) recordBarrier() {
-	C.amp_cmd_barrier(s.dev.d, s.open.cb)
+	*(*C.AmpRec)(s.alloc(recSize)) = C.AmpRec{kind: C.AMP_REC_BARRIER}
 	s.copied = false
+	return nil
 }
 
 // Copy records a buffer-to-buffer copy.
@@ -354,26 +374,24 @@ func (s *Stream) Copy(src *Buffer, srcOff uint64, dst *Buffer, dstOff, size uint
 		return err
 	}
 	s.commands++
-	if s.replayable && s.note(true, func(c *command) {
-		c.kind, c.src, c.srcOff, c.dst, c.dstOff, c.size = cmdCopy, src, srcOff, dst, dstOff, size
-	}) {
-		return nil
+	if s.replayable {
+		s.note(true, func(c *command) {
+			c.kind, c.src, c.srcOff, c.dst, c.dstOff, c.size = cmdCopy, src, srcOff, dst, dstOff, size
+		})
 	}
-	s.recordCopy(src, srcOff, dst, dstOff, size)
-	return nil
-}
-
-func (s *Stream) recordCopy(src *Buffer, srcOff uint64, dst *Buffer, dstOff, size uint64) {
-	C.amp_cmd_copy(s.dev.d, s.open.cb, src.buf, dst.buf, C.uint64_t(srcOff), C.uint64_t(dstOff), C.uint64_t(size))
+	*(*C.AmpRec)(s.alloc(recSize)) = C.AmpRec{kind: C.AMP_REC_COPY,
+		src: C.uint64_t(uintptr(unsafe.Pointer(src.buf))), dst: C.uint64_t(uintptr(unsafe.Pointer(dst.buf))),
+		srcOff: C.uint64_t(srcOff), dstOff: C.uint64_t(dstOff), size: C.uint64_t(size)}
 	s.copied = true
 	s.hostWrites = s.hostWrites || dst.mapped != nil
+	return nil
 }
 
 // canReplay reports whether the open batch is the replay batch, and that one has finished.
 // (The replay log holds its buffers and pipelines, so none of them can have been freed and
 // another allocated in its place: a batch that uses a freed one is the caller's error.)
 func (s *Stream) canReplay() bool {
-	return s.match > 0 && s.match == s.commands && s.match == s.repN && s.repBatch.Done()
+	return s.match > 0 && !s.flushed && s.match == s.commands && s.match == s.repN && s.repBatch.Done()
 }
 
 // Submit ends the open command buffer and submits it. With nothing recorded it returns the
@@ -391,12 +409,14 @@ func (s *Stream) Submit() (*Batch, error) {
 		}
 		s.repBatch = b
 		s.replays++
-		// The open command buffer stays open, empty, for the next batch.
-		s.commands = 0
+		// Drop the encoded commands: the open command buffer stays open, empty, for the
+		// next batch.
+		s.commands, s.off = 0, 0
+		s.resetBound()
 		s.startLog()
 		return b, nil
 	}
-	s.diverge()
+	s.flush()
 	c := s.open
 	s.open = nil
 	b, err := s.submit(c, true)
@@ -498,6 +518,8 @@ func (s *Stream) Destroy() {
 		s.sem = nil
 	}
 	C.amp_cmdpool_destroy(s.dev.d, s.pool)
+	C.free(unsafe.Pointer(&s.arena[0]))
+	s.arena = nil
 	s.inflight, s.free, s.open, s.rep, s.repBatch = nil, nil, nil, nil, nil
 }
 

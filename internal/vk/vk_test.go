@@ -233,3 +233,48 @@ func TestReplay(t *testing.T) {
 		})
 	}
 }
+
+// TestLongBatch: a batch of many dependent dispatches, longer than the stream's command
+// arena holds, is recorded in full and in order: each dispatch adds i to element i of the
+// buffer the one before it wrote.
+func TestLongBatch(t *testing.T) {
+	in := openTest(t)
+	spv, err := os.ReadFile("testdata/iota.spv")
+	require.NoError(t, err)
+	for _, info := range in.Devices() {
+		t.Run(info.Name, func(t *testing.T) {
+			dev, err := in.OpenDevice(info.Index, 1)
+			require.NoError(t, err)
+			defer dev.Close()
+			const n, k = 128, 1501
+			var ab [2]*Buffer
+			for i := range ab {
+				ab[i], err = dev.NewBuffer(4*n, MemUpload)
+				require.NoError(t, err)
+				defer ab[i].Free()
+				clear(ab[i].Mapped())
+			}
+			p, err := dev.NewPipeline(spv, 2, 8, []uint32{64})
+			require.NoError(t, err)
+			defer p.Destroy()
+			s, err := dev.NewStream(dev.Queues()[0])
+			require.NoError(t, err)
+			defer s.Destroy()
+			push := make([]byte, 8)
+			binary.LittleEndian.PutUint32(push, n)
+			binary.LittleEndian.PutUint32(push[4:], 1)
+			for j := 0; j < k; j++ {
+				binds := []Binding{{ab[j%2], 0, 4 * n}, {ab[(j+1)%2], 0, 4 * n}}
+				require.NoError(t, s.Dispatch(p, binds, push, [3]uint32{n / 64, 1, 1}, j > 0))
+			}
+			require.Equal(t, k, s.Commands())
+			b, err := s.Submit()
+			require.NoError(t, err)
+			require.NoError(t, b.Wait(context.Background()))
+			out := ab[k%2].Mapped()
+			for i := 0; i < n; i++ {
+				require.Equal(t, uint32(k*i), binary.LittleEndian.Uint32(out[4*i:]), "element %d", i)
+			}
+		})
+	}
+}
