@@ -83,7 +83,8 @@ func TestDispatchEveryDevice(t *testing.T) {
 }
 
 // BenchmarkPhases times the phases of one tiny dispatch on every device: recording it,
-// submitting the batch, and waiting for its fence; and recording alone, back to back.
+// submitting the batch, and waiting until it is seen finished, with the batch recorded
+// anew or replayed; and recording alone, back to back.
 func BenchmarkPhases(b *testing.B) {
 	in, err := Open(Options{})
 	if err != nil {
@@ -119,24 +120,38 @@ func BenchmarkPhases(b *testing.B) {
 			bt, _ := s.Submit()
 			require.NoError(b, bt.Wait(context.Background()))
 		})
-		var rec, sub, wait time.Duration
-		b.Run(info.Name+"/record-submit-wait", func(b *testing.B) {
-			for b.Loop() {
-				t0 := time.Now()
-				require.NoError(b, s.Dispatch(p, binds, push, [3]uint32{1, 1, 1}, false))
-				t1 := time.Now()
-				bt, err := s.Submit()
-				require.NoError(b, err)
-				t2 := time.Now()
-				require.NoError(b, bt.Wait(context.Background()))
-				t3 := time.Now()
-				rec, sub, wait = rec+t1.Sub(t0), sub+t2.Sub(t1), wait+t3.Sub(t2)
+		// One dispatch, submitted and waited for: recorded anew each time (the push constant
+		// alternates, so no batch repeats the one before it), or the same batch each time,
+		// which the stream submits again without recording.
+		for _, replay := range []bool{false, true} {
+			name := info.Name + "/round-trip-recorded"
+			if replay {
+				name = info.Name + "/round-trip-replayed"
 			}
-			n := float64(b.N) * 1e3
-			b.ReportMetric(float64(rec)/n, "us-record")
-			b.ReportMetric(float64(sub)/n, "us-submit")
-			b.ReportMetric(float64(wait)/n, "us-wait")
-		})
+			b.Run(name, func(b *testing.B) {
+				var rec, sub, wait time.Duration
+				replays := s.Replays()
+				for i := 0; b.Loop(); i++ {
+					if !replay {
+						push[4] = byte(i & 1)
+					}
+					t0 := time.Now()
+					require.NoError(b, s.Dispatch(p, binds, push, [3]uint32{1, 1, 1}, false))
+					t1 := time.Now()
+					bt, err := s.Submit()
+					require.NoError(b, err)
+					t2 := time.Now()
+					require.NoError(b, bt.Wait(context.Background()))
+					t3 := time.Now()
+					rec, sub, wait = rec+t1.Sub(t0), sub+t2.Sub(t1), wait+t3.Sub(t2)
+				}
+				n := float64(b.N) * 1e3
+				b.ReportMetric(float64(rec)/n, "us-record")
+				b.ReportMetric(float64(sub)/n, "us-submit")
+				b.ReportMetric(float64(wait)/n, "us-wait")
+				b.ReportMetric(float64(s.Replays()-replays)/float64(b.N), "replayed/op")
+			})
+		}
 		s.Destroy()
 		p.Destroy()
 		buf.Free()
