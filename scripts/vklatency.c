@@ -127,6 +127,29 @@ static uint32_t fams[16], qflags[16], nfam;
 static VkFence fence;
 static VkSemaphore tl;
 
+// makePipeline builds the iota pipeline: two storage buffers (in a push-descriptor set
+// layout, or an ordinary one, returned in dsl) and 8 bytes of push constants.
+static void makePipeline(VkShaderModule mod, int pushDescriptors, VkDescriptorSetLayout *dsl, VkPipelineLayout *pl, VkPipeline *pp) {
+	VkDescriptorSetLayoutBinding b[2];
+	for (int i = 0; i < 2; i++)
+		b[i] = (VkDescriptorSetLayoutBinding){.binding = i, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+			.descriptorCount = 1, .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
+	VkDescriptorSetLayoutCreateInfo dslci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+		.flags = pushDescriptors ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR : 0, .bindingCount = 2, .pBindings = b};
+	CHECK(vkCreateDescriptorSetLayout(dev, &dslci, NULL, dsl));
+	VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT, 0, 8};
+	VkPipelineLayoutCreateInfo plci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
+		.pSetLayouts = dsl, .pushConstantRangeCount = 1, .pPushConstantRanges = &pcr};
+	CHECK(vkCreatePipelineLayout(dev, &plci, NULL, pl));
+	uint32_t local = 64;
+	VkSpecializationMapEntry me = {0, 0, 4};
+	VkSpecializationInfo si = {1, &me, 4, &local};
+	VkComputePipelineCreateInfo cpci = {.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+		.stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+			.module = mod, .pName = "main", .pSpecializationInfo = &si}, .layout = *pl};
+	CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, NULL, pp));
+}
+
 static void setup(int argc, char **argv) {
 	if (argc < 2) {
 		fprintf(stderr, "usage: vklatency SPV [device-index]\n");
@@ -195,25 +218,8 @@ static void setup(int argc, char **argv) {
 	VkShaderModule mod;
 	CHECK(vkCreateShaderModule(dev, &smci, NULL, &mod));
 	shaderModule = mod;
-	VkDescriptorSetLayoutBinding b[2];
-	for (int i = 0; i < 2; i++)
-		b[i] = (VkDescriptorSetLayoutBinding){.binding = i, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-			.descriptorCount = 1, .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
-	VkDescriptorSetLayoutCreateInfo dslci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-		.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR, .bindingCount = 2, .pBindings = b};
 	VkDescriptorSetLayout dsl;
-	CHECK(vkCreateDescriptorSetLayout(dev, &dslci, NULL, &dsl));
-	VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT, 0, 8};
-	VkPipelineLayoutCreateInfo plci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
-		.pSetLayouts = &dsl, .pushConstantRangeCount = 1, .pPushConstantRanges = &pcr};
-	CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &layout));
-	uint32_t local = 64;
-	VkSpecializationMapEntry me = {0, 0, 4};
-	VkSpecializationInfo si = {1, &me, 4, &local};
-	VkComputePipelineCreateInfo cpci = {.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-		.stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-			.module = mod, .pName = "main", .pSpecializationInfo = &si}, .layout = layout};
-	CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, NULL, &pipe));
+	makePipeline(mod, 1, &dsl, &layout, &pipe);
 	VkFenceCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
 	CHECK(vkCreateFence(dev, &fci, NULL, &fence));
 	VkSemaphoreTypeCreateInfo stci = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO, .semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE};
@@ -298,8 +304,13 @@ static void perCallCosts(VkCommandBuffer cb) {
 // realisticCosts: the CPU cost of what goamp records per dispatch when a dispatch binds other
 // buffers and push constants than the one before: push descriptors against bound descriptor
 // sets, and a barrier every eighth dispatch.
+enum { K = 8 };
+static VkPipelineLayout layout2;
+static VkDescriptorSet sets[K];
+static VkPipeline pipe2;
+
 static void realisticCosts(VkCommandBuffer cb, VkPhysicalDeviceMemoryProperties *mp) {
-	enum { N = 512, K = 8 };
+	enum { N = 512 };
 	VkBuffer outs[K];
 	for (int k = 0; k < K; k++) {
 		VkBufferCreateInfo bci = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = 4096,
@@ -316,18 +327,8 @@ static void realisticCosts(VkCommandBuffer cb, VkPhysicalDeviceMemoryProperties 
 	}
 	(void)mp;
 	// A second layout with ordinary descriptor sets, and K sets, one per output buffer.
-	VkDescriptorSetLayoutBinding b[2];
-	for (int i = 0; i < 2; i++)
-		b[i] = (VkDescriptorSetLayoutBinding){.binding = i, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-			.descriptorCount = 1, .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
-	VkDescriptorSetLayoutCreateInfo dslci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = 2, .pBindings = b};
 	VkDescriptorSetLayout dsl2;
-	CHECK(vkCreateDescriptorSetLayout(dev, &dslci, NULL, &dsl2));
-	VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT, 0, 8};
-	VkPipelineLayoutCreateInfo plci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
-		.pSetLayouts = &dsl2, .pushConstantRangeCount = 1, .pPushConstantRanges = &pcr};
-	VkPipelineLayout layout2;
-	CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &layout2));
+	makePipeline(shaderModule, 0, &dsl2, &layout2, &pipe2);
 	VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * K};
 	VkDescriptorPoolCreateInfo dpci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = K, .poolSizeCount = 1, .pPoolSizes = &ps};
 	VkDescriptorPool dp;
@@ -336,7 +337,6 @@ static void realisticCosts(VkCommandBuffer cb, VkPhysicalDeviceMemoryProperties 
 	for (int k = 0; k < K; k++) layouts[k] = dsl2;
 	VkDescriptorSetAllocateInfo dsai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, .descriptorPool = dp,
 		.descriptorSetCount = K, .pSetLayouts = layouts};
-	VkDescriptorSet sets[K];
 	CHECK(vkAllocateDescriptorSets(dev, &dsai, sets));
 	for (int k = 0; k < K; k++) {
 		VkDescriptorBufferInfo bi[2] = {{buf, 0, 4096}, {outs[k], 0, 4096}};
@@ -346,14 +346,6 @@ static void realisticCosts(VkCommandBuffer cb, VkPhysicalDeviceMemoryProperties 
 				.descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &bi[i]};
 		vkUpdateDescriptorSets(dev, 2, w, 0, NULL);
 	}
-	uint32_t local = 64;
-	VkSpecializationMapEntry me = {0, 0, 4};
-	VkSpecializationInfo si = {1, &me, 4, &local};
-	VkComputePipelineCreateInfo cpci = {.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-		.stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-			.module = shaderModule, .pName = "main", .pSpecializationInfo = &si}, .layout = layout2};
-	VkPipeline pipe2;
-	CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, NULL, &pipe2));
 
 	const char *names[] = {"push descriptors + push constants + dispatch", "bound descriptor set + push constants + dispatch", "push constants + dispatch", "dispatch"};
 	for (int variant = 0; variant < 4; variant++) {
@@ -441,19 +433,29 @@ int main(int argc, char **argv) {
 		// Round-trip floors: nothing, an empty command buffer, one dispatch without and with the
 		// host barrier, all pre-recorded; then recorded afresh each time, with a fence.
 		printf("round trip, no command buffer: %.2f us\n", roundTrip(VK_NULL_HANDLE, REPS));
-		begin(cb[1], 0);
-		host = 0;
-		finish(cb[1], 0, 0);
-		printf("round trip, empty command buffer: %.2f us\n", roundTrip(cb[1], REPS));
-		begin(cb[1], 0);
-		record(cb[1], 1, B_NONE);
-		finish(cb[1], 0, 0);
-		printf("round trip, one dispatch, no host barrier: %.2f us\n", roundTrip(cb[1], REPS));
+		struct { const char *name; int n, barrier, host, sets; } pre[] = {
+			{"empty command buffer", 0, B_NONE, 0, 0},
+			{"one dispatch, no host barrier", 1, B_NONE, 0, 0},
+			{"one dispatch, host barrier", 1, B_NONE, 1, 0},
+			{"one dispatch with a bound descriptor set, no host barrier", 1, B_NONE, 0, 1},
+			{"two dependent dispatches, no host barrier", 2, B_FULL, 0, 0},
+		};
+		for (size_t i = 0; i < sizeof(pre) / sizeof(pre[0]); i++) {
+			begin(cb[1], 0);
+			if (pre[i].sets) {
+				vkCmdBindPipeline(cb[1], VK_PIPELINE_BIND_POINT_COMPUTE, pipe2);
+				vkCmdBindDescriptorSets(cb[1], VK_PIPELINE_BIND_POINT_COMPUTE, layout2, 0, 1, &sets[0], 0, NULL);
+				uint32_t pc[2] = {64, 2};
+				vkCmdPushConstants(cb[1], layout2, VK_SHADER_STAGE_COMPUTE_BIT, 0, 8, pc);
+				vkCmdDispatch(cb[1], 1, 1, 1);
+			} else if (pre[i].n > 0) {
+				record(cb[1], pre[i].n, pre[i].barrier);
+			}
+			host = pre[i].host;
+			finish(cb[1], 0, 0);
+			printf("round trip, %s: %.2f us\n", pre[i].name, roundTrip(cb[1], REPS));
+		}
 		host = 1;
-		begin(cb[1], 0);
-		record(cb[1], 1, B_NONE);
-		finish(cb[1], 0, 0);
-		printf("round trip, one dispatch, host barrier: %.2f us\n", roundTrip(cb[1], REPS));
 		for (int r = 0; r < REPS; r++) {
 			uint64_t t0 = now();
 			begin(cb[0], VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);

@@ -159,32 +159,49 @@ func BenchmarkPhases(b *testing.B) {
 	}
 }
 
+// iotaRig is a device with the iota test pipeline, a stream, and zeroed host-visible
+// buffers of n uint32 each, all released when the test ends.
+type iotaRig struct {
+	dev  *Device
+	p    *Pipeline
+	s    *Stream
+	bufs []*Buffer
+}
+
+func newIotaRig(t *testing.T, in *Instance, info DeviceInfo, nbuf, n int) *iotaRig {
+	t.Helper()
+	spv, err := os.ReadFile("testdata/iota.spv")
+	require.NoError(t, err)
+	r := &iotaRig{}
+	r.dev, err = in.OpenDevice(info.Index, 1)
+	require.NoError(t, err)
+	t.Cleanup(r.dev.Close)
+	for range nbuf {
+		b, err := r.dev.NewBuffer(uint64(4*n), MemUpload)
+		require.NoError(t, err)
+		t.Cleanup(b.Free)
+		clear(b.Mapped())
+		r.bufs = append(r.bufs, b)
+	}
+	r.p, err = r.dev.NewPipeline(spv, 2, 8, []uint32{64})
+	require.NoError(t, err)
+	t.Cleanup(r.p.Destroy)
+	r.s, err = r.dev.NewStream(r.dev.Queues()[0])
+	require.NoError(t, err)
+	t.Cleanup(r.s.Destroy)
+	return r
+}
+
 // TestReplay: a batch that repeats the last small one is submitted again without recording,
 // and still computes with the data as it is now; batches that differ from it, in any
 // command or in length, are recorded and computed as given.
 func TestReplay(t *testing.T) {
 	in := openTest(t)
-	spv, err := os.ReadFile("testdata/iota.spv")
-	require.NoError(t, err)
 	for _, info := range in.Devices() {
 		t.Run(info.Name, func(t *testing.T) {
-			dev, err := in.OpenDevice(info.Index, 1)
-			require.NoError(t, err)
-			defer dev.Close()
 			const n = 256
-			var bufs [3]*Buffer // src, dst0, dst1: all host visible
-			for i := range bufs {
-				bufs[i], err = dev.NewBuffer(4*n, MemUpload)
-				require.NoError(t, err)
-				defer bufs[i].Free()
-				clear(bufs[i].Mapped())
-			}
-			p, err := dev.NewPipeline(spv, 2, 8, []uint32{64})
-			require.NoError(t, err)
-			defer p.Destroy()
-			s, err := dev.NewStream(dev.Queues()[0])
-			require.NoError(t, err)
-			defer s.Destroy()
+			r := newIotaRig(t, in, info, 3, n) // src, dst0, dst1
+			bufs, p, s := r.bufs, r.p, r.s
 
 			type op struct {
 				dst   int    // 1 or 2: which buffer the dispatch writes
@@ -254,27 +271,11 @@ func TestReplay(t *testing.T) {
 // buffer the one before it wrote.
 func TestLongBatch(t *testing.T) {
 	in := openTest(t)
-	spv, err := os.ReadFile("testdata/iota.spv")
-	require.NoError(t, err)
 	for _, info := range in.Devices() {
 		t.Run(info.Name, func(t *testing.T) {
-			dev, err := in.OpenDevice(info.Index, 1)
-			require.NoError(t, err)
-			defer dev.Close()
 			const n, k = 128, 1501
-			var ab [2]*Buffer
-			for i := range ab {
-				ab[i], err = dev.NewBuffer(4*n, MemUpload)
-				require.NoError(t, err)
-				defer ab[i].Free()
-				clear(ab[i].Mapped())
-			}
-			p, err := dev.NewPipeline(spv, 2, 8, []uint32{64})
-			require.NoError(t, err)
-			defer p.Destroy()
-			s, err := dev.NewStream(dev.Queues()[0])
-			require.NoError(t, err)
-			defer s.Destroy()
+			r := newIotaRig(t, in, info, 2, n)
+			ab, p, s := r.bufs, r.p, r.s
 			push := make([]byte, 8)
 			binary.LittleEndian.PutUint32(push, n)
 			binary.LittleEndian.PutUint32(push[4:], 1)
