@@ -7,6 +7,7 @@ import (
 	"os"
 	"sync"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/stretchr/testify/assert"
@@ -708,13 +709,15 @@ func BenchmarkDispatch(b *testing.B) {
 		require.NoError(b, v.Wait())
 		b.ReportAllocs()
 		b.ResetTimer()
+		t0 := time.Now()
 		for b.Loop() {
 			if err := amprt.ParallelForEach(v, amprt.Ext(64), k); err != nil {
 				b.Fatal(err)
 			}
 		}
 		require.NoError(b, v.Wait())
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/dispatch")
+		// b.Loop stops the benchmark's timer before the wait: count it here.
+		b.ReportMetric(float64(time.Since(t0).Nanoseconds())/float64(b.N), "ns/dispatch")
 	})
 }
 
