@@ -61,13 +61,22 @@ static void bind(VkCommandBuffer cb) {
 }
 
 // Barrier kinds between dependent dispatches.
-enum { B_NONE, B_FULL, B_WAW, B_RAW, B_EXEC, B_BUFFER, NBARRIERS };
-static const char *barrierName[] = {"none", "full (rw->rw)", "write->write", "write->read", "execution only", "buffer range w->rw"};
+enum { B_NONE, B_FULL, B_WAW, B_RAW, B_EXEC, B_BUFFER, B_SYNC2, NBARRIERS };
+static const char *barrierName[] = {"none", "full (rw->rw)", "write->write", "write->read", "execution only", "buffer range w->rw", "sync2 (rw->rw)"};
+static PFN_vkCmdPipelineBarrier2 barrier2; // null without synchronization2
 
 static void computeBarrier(VkCommandBuffer cb, int kind) {
 	VkAccessFlags src = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT, dst = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
 	if (kind == B_WAW) src = dst = VK_ACCESS_SHADER_WRITE_BIT;
 	if (kind == B_RAW) src = VK_ACCESS_SHADER_WRITE_BIT, dst = VK_ACCESS_SHADER_READ_BIT;
+	if (kind == B_SYNC2) {
+		VkMemoryBarrier2 m2 = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER_2,
+			.srcStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, .srcAccessMask = VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_SHADER_READ_BIT,
+			.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, .dstAccessMask = VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_SHADER_READ_BIT};
+		VkDependencyInfo di = {.sType = VK_STRUCTURE_TYPE_DEPENDENCY_INFO, .memoryBarrierCount = 1, .pMemoryBarriers = &m2};
+		barrier2(cb, &di);
+		return;
+	}
 	VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER, .srcAccessMask = src, .dstAccessMask = dst};
 	VkBufferMemoryBarrier bb = {.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER, .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
 		.dstAccessMask = dst, .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED, .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
@@ -161,7 +170,7 @@ static void setup(int argc, char **argv) {
 	size_t codeBytes = fread(code, 1, sizeof(code), fp);
 	fclose(fp);
 
-	VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .apiVersion = VK_API_VERSION_1_2};
+	VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .apiVersion = VK_API_VERSION_1_3};
 	VkInstanceCreateInfo ici = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app};
 	VkInstance inst;
 	CHECK(vkCreateInstance(&ici, NULL, &inst));
@@ -187,12 +196,15 @@ static void setup(int argc, char **argv) {
 			qflags[nfam] = qf[i].queueFlags;
 			fams[nfam++] = i;
 		}
-	VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, .timelineSemaphore = VK_TRUE};
+	VkPhysicalDeviceVulkan13Features f13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES, .synchronization2 = VK_TRUE};
+	VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, .timelineSemaphore = VK_TRUE,
+		.pNext = props.apiVersion >= VK_API_VERSION_1_3 ? &f13 : NULL};
 	const char *exts[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
 	VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &f12, .queueCreateInfoCount = nfam,
 		.pQueueCreateInfos = qcis, .enabledExtensionCount = 1, .ppEnabledExtensionNames = exts};
 	CHECK(vkCreateDevice(pd, &dci, NULL, &dev));
 	pushDesc = (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(dev, "vkCmdPushDescriptorSetKHR");
+	if (props.apiVersion >= VK_API_VERSION_1_3) barrier2 = (PFN_vkCmdPipelineBarrier2)vkGetDeviceProcAddr(dev, "vkCmdPipelineBarrier2");
 
 	VkPhysicalDeviceMemoryProperties mp;
 	vkGetPhysicalDeviceMemoryProperties(pd, &mp);
@@ -394,10 +406,14 @@ static void realisticCosts(VkCommandBuffer cb, VkPhysicalDeviceMemoryProperties 
 	}
 }
 
-static double batchGPU(VkCommandBuffer cb, int n, int barrier) {
+// batchGPU returns the median time from submit to done of a batch of n dispatches with
+// the given barrier between them, and in *recordUs the median time to record the batch.
+static double batchGPU(VkCommandBuffer cb, int n, int barrier, double *recordUs) {
 	for (int r = 0; r < REPS / 8; r++) {
 		begin(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
+		uint64_t tr = now();
 		record(cb, n, barrier);
+		rec[r] = now() - tr;
 		finish(cb, 0, 0);
 		uint64_t t0 = now();
 		submit(cb, fence, VK_NULL_HANDLE, 0);
@@ -405,6 +421,7 @@ static double batchGPU(VkCommandBuffer cb, int n, int barrier) {
 		wt[r] = now() - t0;
 		CHECK(vkResetFences(dev, 1, &fence));
 	}
+	if (recordUs) *recordUs = median_us(rec, REPS / 8);
 	return median_us(wt, REPS / 8);
 }
 
@@ -425,10 +442,13 @@ int main(int argc, char **argv) {
 			perCallCosts(cb[0]);
 			realisticCosts(cb[0], NULL);
 		}
-		double one = batchGPU(cb[0], 1, B_NONE);
+		double one = batchGPU(cb[0], 1, B_NONE, NULL);
 		for (int k = 0; k < NBARRIERS; k++) {
-			double many = batchGPU(cb[0], 512, k);
-			printf("GPU time per dispatch, barrier %-20s: %.3f us\n", barrierName[k], (many - one) / 511);
+			if (k == B_SYNC2 && !barrier2) continue;
+			double rec512;
+			double many = batchGPU(cb[0], 512, k, &rec512);
+			printf("GPU time per dispatch, barrier %-20s: %.3f us (recording it with its barrier: %.3f us)\n",
+				barrierName[k], (many - one) / 511, rec512 / 512);
 		}
 		// Round-trip floors: nothing, an empty command buffer, one dispatch without and with the
 		// host barrier, all pre-recorded; then recorded afresh each time, with a fence.
