@@ -532,6 +532,31 @@ func putScratch[T Number](av *accelerator.View, s *scratch[T]) {
 	}
 }
 
+// scratchSection returns the first n elements of a reused scratch view of av, never read
+// before the kernels write them, and the function that gives them back: it discards and
+// closes the section (nothing is copied back), keeping the first error in *err, and returns
+// the scratch view to its pool.
+func scratchSection[T Number](av *accelerator.View, n int) (*arrayview.View[T], func(*error), error) {
+	s, err := getScratch[T](av, n)
+	if err != nil {
+		return nil, nil, err
+	}
+	sec, err := s.v.Section(runtime.Idx(0), runtime.Ext(n))
+	if err != nil {
+		putScratch(av, s)
+		return nil, nil, err
+	}
+	sec.DiscardData()
+	return sec, func(err *error) {
+		sec.DiscardData()
+		cerr := sec.Close()
+		putScratch(av, s)
+		if *err == nil {
+			*err = cerr
+		}
+	}, nil
+}
+
 // free closes the scratch view: its device memory is freed and nothing is copied back; a
 // failure to free leaves only a leak.
 func (s *scratch[T]) free() {

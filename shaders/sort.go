@@ -38,8 +38,10 @@ const sortTile = 512
 // k one dispatch per step j >= 1024 (glsl/sort_bitonic_step.comp) and one shared-memory
 // dispatch for the steps j < 1024, glsl/sort_load.comp and sort_store.comp mapping the
 // elements; a length that is not a power of two is padded, in a temporary buffer of the
-// next power of two, with the largest key. Sort waits for the device when it frees its
-// temporaries (the radix sort, and bitonic lengths that are not powers of two).
+// next power of two, with the largest key. The radix sort's temporaries (n keys and the
+// histograms) are scratch memory of the accelerator view, kept for the next call and freed
+// when the view is closed; the bitonic sort's padded buffer is freed after the call, which
+// waits for the device then.
 func Sort[T Number](av *accelerator.View, v *arrayview.View[T]) error {
 	return sortOp(av, v, false)
 }
@@ -485,13 +487,15 @@ func radixSort[T Number](av *accelerator.View, v *arrayview.View[T], n int, perT
 		maxBlocks = min(maxBlocks, radixCPUBlocks*goruntime.GOMAXPROCS(0))
 	}
 	blockLen, blocks := radixBlocks(n, maxBlocks)
-	tmp, freeTmp, err := sortTemp[T](n)
+	// The temporaries come from the view's reused scratch memory: allocating and freeing
+	// them on every call cost as much as the sort itself on an H100.
+	tmp, freeTmp, err := scratchSection[T](av, n)
 	if err != nil {
 		return err
 	}
 	defer freeTmp(&err)
 	// The histogram: radixBins rows of blocks counts, then the rows' totals.
-	hist, freeHist, err := sortTemp[uint32](radixBins*blocks + radixBins)
+	hist, freeHist, err := scratchSection[uint32](av, radixBins*blocks+radixBins)
 	if err != nil {
 		return err
 	}
