@@ -5,7 +5,6 @@ import (
 	"math/bits"
 	goruntime "runtime"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -38,10 +37,9 @@ const sortTile = 512
 // k one dispatch per step j >= 1024 (glsl/sort_bitonic_step.comp) and one shared-memory
 // dispatch for the steps j < 1024, glsl/sort_load.comp and sort_store.comp mapping the
 // elements; a length that is not a power of two is padded, in a temporary buffer of the
-// next power of two, with the largest key. The radix sort's temporaries (n keys and the
-// histograms) are scratch memory of the accelerator view, kept for the next call and freed
-// when the view is closed; the bitonic sort's padded buffer is freed after the call, which
-// waits for the device then.
+// next power of two, with the largest key. The temporaries (the radix sort's n keys and
+// histograms, the bitonic sort's padded keys) are scratch memory of the accelerator view,
+// kept for the next call and freed when the view is closed.
 func Sort[T Number](av *accelerator.View, v *arrayview.View[T]) error {
 	return sortOp(av, v, false)
 }
@@ -70,6 +68,12 @@ func sortWith[T Number](av *accelerator.View, v *arrayview.View[T], perThread bo
 	if n < 2 {
 		return nil
 	}
+	if err := ewHomes("Sort", av, []string{"v"}, v); err != nil {
+		return err
+	}
+	if av, err = sortView(av, v); err != nil {
+		return err
+	}
 	if algo == sortAuto {
 		algo = sortBitonic
 		if n >= sortRadixMin {
@@ -83,10 +87,9 @@ func sortWith[T Number](av *accelerator.View, v *arrayview.View[T], perThread bo
 	tc := typeCode[T]()
 	work := v
 	if p != n {
-		// The padded keys: host memory that is never touched on a GPU (discarded, so it
-		// is neither uploaded nor copied back).
+		// The padded keys, in the view's scratch memory.
 		var free func(*error)
-		work, free, err = sortTemp[T](p)
+		work, free, err = scratchSection[T](av, p)
 		if err != nil {
 			return err
 		}
@@ -104,39 +107,6 @@ func sortWith[T Number](av *accelerator.View, v *arrayview.View[T], perThread bo
 		return err
 	}
 	return ewIndex(av, runtime.Ext(n), sortStoreKernel[T]{Src: work.ReadOnly(), Dst: v, Type: tc}, perThread)
-}
-
-// sortPool keeps the host memory of Sort's temporaries (*[]uint32) between calls: Go
-// must zero a new large slice, which costs more than a large sort on a GPU. A temporary's
-// contents are never read before they are written.
-var sortPool sync.Pool
-
-// sortTemp returns a temporary view of n 32-bit elements, whose host memory is never
-// touched on a GPU (discarded, so it is neither uploaded nor copied back), and the
-// function that frees it: it discards and closes the view (waiting for the device's work
-// on it), keeping the first error in *err, and returns the memory to sortPool.
-func sortTemp[T Number](n int) (*arrayview.View[T], func(*error), error) {
-	var buf []uint32
-	if p, ok := sortPool.Get().(*[]uint32); ok && cap(*p) >= n {
-		buf = (*p)[:n]
-	} else {
-		buf = make([]uint32, n)
-	}
-	t, err := arrayview.New(runtime.Ext(n), unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(buf))), n))
-	if err != nil {
-		return nil, nil, err
-	}
-	t.DiscardData()
-	return t, func(err *error) {
-		t.DiscardData()
-		cerr := t.Close()
-		if cerr == nil {
-			sortPool.Put(&buf)
-		}
-		if *err == nil {
-			*err = cerr
-		}
-	}, nil
 }
 
 // sortNetwork runs the bitonic network over the p keys of work (p a power of two >= 2).
@@ -475,12 +445,6 @@ func sortView[T any](av *accelerator.View, v *arrayview.View[T]) (*accelerator.V
 // are read) to tmp, tmp to v (keys), v to tmp, tmp to v (keys mapped back to elements).
 // fallback forces the scatter without subgroup operations.
 func radixSort[T Number](av *accelerator.View, v *arrayview.View[T], n int, perThread, fallback bool) (err error) {
-	if err := ewHomes("Sort", av, []string{"v"}, v); err != nil {
-		return err
-	}
-	if av, err = sortView(av, v); err != nil {
-		return err
-	}
 	maxBlocks := radixMaxBlocks
 	if av.Accelerator().IsCPU() && !perThread {
 		// Fewer, longer blocks scatter to fewer places at once: better for caches.
