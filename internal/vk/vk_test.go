@@ -168,13 +168,19 @@ type iotaRig struct {
 	bufs []*Buffer
 }
 
-func newIotaRig(t *testing.T, in *Instance, info DeviceInfo, nbuf, n int) *iotaRig {
+func newIotaRig(t *testing.T, in *Instance, info DeviceInfo, fences bool, nbuf, n int) *iotaRig {
 	t.Helper()
 	spv, err := os.ReadFile("testdata/iota.spv")
 	require.NoError(t, err)
 	r := &iotaRig{}
+	if fences {
+		// As on a device without timeline semaphores: a fence per command buffer.
+		in.devices[info.Index].TimelineSemaphore = false
+		defer func() { in.devices[info.Index].TimelineSemaphore = info.TimelineSemaphore }()
+	}
 	r.dev, err = in.OpenDevice(info.Index, 1)
 	require.NoError(t, err)
+	require.Equal(t, !fences && info.TimelineSemaphore, r.dev.info.TimelineSemaphore)
 	t.Cleanup(r.dev.Close)
 	for range nbuf {
 		b, err := r.dev.NewBuffer(uint64(4*n), MemUpload)
@@ -192,77 +198,91 @@ func newIotaRig(t *testing.T, in *Instance, info DeviceInfo, nbuf, n int) *iotaR
 	return r
 }
 
+// completions are the ways a stream can learn that a batch finished on a device: its
+// timeline semaphore, where the device has them, and a fence per command buffer.
+func completions(info DeviceInfo) map[string]bool {
+	m := map[string]bool{"fences": true}
+	if info.TimelineSemaphore {
+		m["timeline"] = false
+	}
+	return m
+}
+
 // TestReplay: a batch that repeats the last small one is submitted again without recording,
 // and still computes with the data as it is now; batches that differ from it, in any
 // command or in length, are recorded and computed as given.
 func TestReplay(t *testing.T) {
 	in := openTest(t)
 	for _, info := range in.Devices() {
-		t.Run(info.Name, func(t *testing.T) {
-			const n = 256
-			r := newIotaRig(t, in, info, 3, n) // src, dst0, dst1
-			bufs, p, s := r.bufs, r.p, r.s
+		for mode, fences := range completions(info) {
+			t.Run(info.Name+"/"+mode, func(t *testing.T) { testReplay(t, in, info, fences) })
+		}
+	}
+}
 
-			type op struct {
-				dst   int    // 1 or 2: which buffer the dispatch writes
-				scale uint32 // push constant
-				copy  bool   // instead: copy dst0 into dst1
+func testReplay(t *testing.T, in *Instance, info DeviceInfo, fences bool) {
+	const n = 256
+	r := newIotaRig(t, in, info, fences, 3, n) // src, dst0, dst1
+	bufs, p, s := r.bufs, r.p, r.s
+
+	type op struct {
+		dst   int    // 1 or 2: which buffer the dispatch writes
+		scale uint32 // push constant
+		copy  bool   // instead: copy dst0 into dst1
+	}
+	steps := []struct {
+		name   string
+		ops    []op
+		replay bool
+	}{
+		{"first", []op{{dst: 1, scale: 3}}, false},
+		{"same", []op{{dst: 1, scale: 3}}, true},
+		{"same again", []op{{dst: 1, scale: 3}}, true},
+		{"other push constant", []op{{dst: 1, scale: 4}}, false},
+		{"other buffer", []op{{dst: 2, scale: 4}}, false},
+		{"longer", []op{{dst: 2, scale: 4}, {dst: 1, scale: 5}}, false},
+		{"two commands again", []op{{dst: 2, scale: 4}, {dst: 1, scale: 5}}, true},
+		{"prefix only", []op{{dst: 2, scale: 4}}, false},
+		{"with a copy", []op{{dst: 1, scale: 6}, {copy: true}}, false},
+		{"with a copy again", []op{{dst: 1, scale: 6}, {copy: true}}, true},
+		{"too long to keep", []op{{dst: 1, scale: 2}, {dst: 2, scale: 2}, {dst: 1, scale: 7}, {dst: 2, scale: 7}, {dst: 1, scale: 8}}, false},
+		{"too long again", []op{{dst: 1, scale: 2}, {dst: 2, scale: 2}, {dst: 1, scale: 7}, {dst: 2, scale: 7}, {dst: 1, scale: 8}}, false},
+	}
+	want := [3][n]uint32{}
+	for k, st := range steps {
+		// New source data every step: a replayed batch must read it.
+		for i := 0; i < n; i++ {
+			want[0][i] = uint32(i*7 + k)
+			binary.LittleEndian.PutUint32(bufs[0].Mapped()[4*i:], want[0][i])
+		}
+		before := s.Replays()
+		for j, o := range st.ops {
+			if o.copy {
+				// The copy reads what the dispatch before it wrote: order them.
+				require.NoError(t, s.Barrier())
+				require.NoError(t, s.Copy(bufs[1], 0, bufs[2], 0, 4*n))
+				want[2] = want[1]
+				continue
 			}
-			steps := []struct {
-				name   string
-				ops    []op
-				replay bool
-			}{
-				{"first", []op{{dst: 1, scale: 3}}, false},
-				{"same", []op{{dst: 1, scale: 3}}, true},
-				{"same again", []op{{dst: 1, scale: 3}}, true},
-				{"other push constant", []op{{dst: 1, scale: 4}}, false},
-				{"other buffer", []op{{dst: 2, scale: 4}}, false},
-				{"longer", []op{{dst: 2, scale: 4}, {dst: 1, scale: 5}}, false},
-				{"two commands again", []op{{dst: 2, scale: 4}, {dst: 1, scale: 5}}, true},
-				{"prefix only", []op{{dst: 2, scale: 4}}, false},
-				{"with a copy", []op{{dst: 1, scale: 6}, {copy: true}}, false},
-				{"with a copy again", []op{{dst: 1, scale: 6}, {copy: true}}, true},
-				{"too long to keep", []op{{dst: 1, scale: 2}, {dst: 2, scale: 2}, {dst: 1, scale: 7}, {dst: 2, scale: 7}, {dst: 1, scale: 8}}, false},
-				{"too long again", []op{{dst: 1, scale: 2}, {dst: 2, scale: 2}, {dst: 1, scale: 7}, {dst: 2, scale: 7}, {dst: 1, scale: 8}}, false},
+			push := make([]byte, 8)
+			binary.LittleEndian.PutUint32(push, n)
+			binary.LittleEndian.PutUint32(push[4:], o.scale)
+			binds := []Binding{{bufs[0], 0, 4 * n}, {bufs[o.dst], 0, 4 * n}}
+			require.NoError(t, s.Dispatch(p, binds, push, [3]uint32{n / 64, 1, 1}, j > 0))
+			for i := 0; i < n; i++ {
+				want[o.dst][i] = want[0][i]*o.scale + uint32(i)
 			}
-			want := [3][n]uint32{}
-			for k, st := range steps {
-				// New source data every step: a replayed batch must read it.
-				for i := 0; i < n; i++ {
-					want[0][i] = uint32(i*7 + k)
-					binary.LittleEndian.PutUint32(bufs[0].Mapped()[4*i:], want[0][i])
-				}
-				before := s.Replays()
-				for j, o := range st.ops {
-					if o.copy {
-						// The copy reads what the dispatch before it wrote: order them.
-						require.NoError(t, s.Barrier())
-						require.NoError(t, s.Copy(bufs[1], 0, bufs[2], 0, 4*n))
-						want[2] = want[1]
-						continue
-					}
-					push := make([]byte, 8)
-					binary.LittleEndian.PutUint32(push, n)
-					binary.LittleEndian.PutUint32(push[4:], o.scale)
-					binds := []Binding{{bufs[0], 0, 4 * n}, {bufs[o.dst], 0, 4 * n}}
-					require.NoError(t, s.Dispatch(p, binds, push, [3]uint32{n / 64, 1, 1}, j > 0))
-					for i := 0; i < n; i++ {
-						want[o.dst][i] = want[0][i]*o.scale + uint32(i)
-					}
-				}
-				b, err := s.Submit()
-				require.NoError(t, err)
-				require.NoError(t, b.Wait(context.Background()))
-				replayed := s.Replays() - before
-				require.Equal(t, st.replay, replayed == 1, "step %q replayed %d", st.name, replayed)
-				for d := 1; d <= 2; d++ {
-					for i := 0; i < n; i++ {
-						require.Equal(t, want[d][i], binary.LittleEndian.Uint32(bufs[d].Mapped()[4*i:]), "step %q buffer %d element %d", st.name, d, i)
-					}
-				}
+		}
+		b, err := s.Submit()
+		require.NoError(t, err)
+		require.NoError(t, b.Wait(context.Background()))
+		replayed := s.Replays() - before
+		require.Equal(t, st.replay, replayed == 1, "step %q replayed %d", st.name, replayed)
+		for d := 1; d <= 2; d++ {
+			for i := 0; i < n; i++ {
+				require.Equal(t, want[d][i], binary.LittleEndian.Uint32(bufs[d].Mapped()[4*i:]), "step %q buffer %d element %d", st.name, d, i)
 			}
-		})
+		}
 	}
 }
 
@@ -272,25 +292,29 @@ func TestReplay(t *testing.T) {
 func TestLongBatch(t *testing.T) {
 	in := openTest(t)
 	for _, info := range in.Devices() {
-		t.Run(info.Name, func(t *testing.T) {
-			const n, k = 128, 1501
-			r := newIotaRig(t, in, info, 2, n)
-			ab, p, s := r.bufs, r.p, r.s
-			push := make([]byte, 8)
-			binary.LittleEndian.PutUint32(push, n)
-			binary.LittleEndian.PutUint32(push[4:], 1)
-			for j := 0; j < k; j++ {
-				binds := []Binding{{ab[j%2], 0, 4 * n}, {ab[(j+1)%2], 0, 4 * n}}
-				require.NoError(t, s.Dispatch(p, binds, push, [3]uint32{n / 64, 1, 1}, j > 0))
-			}
-			require.Equal(t, k, s.Commands())
-			b, err := s.Submit()
-			require.NoError(t, err)
-			require.NoError(t, b.Wait(context.Background()))
-			out := ab[k%2].Mapped()
-			for i := 0; i < n; i++ {
-				require.Equal(t, uint32(k*i), binary.LittleEndian.Uint32(out[4*i:]), "element %d", i)
-			}
-		})
+		for mode, fences := range completions(info) {
+			t.Run(info.Name+"/"+mode, func(t *testing.T) { testLongBatch(t, in, info, fences) })
+		}
+	}
+}
+
+func testLongBatch(t *testing.T, in *Instance, info DeviceInfo, fences bool) {
+	const n, k = 128, 1501
+	r := newIotaRig(t, in, info, fences, 2, n)
+	ab, p, s := r.bufs, r.p, r.s
+	push := make([]byte, 8)
+	binary.LittleEndian.PutUint32(push, n)
+	binary.LittleEndian.PutUint32(push[4:], 1)
+	for j := 0; j < k; j++ {
+		binds := []Binding{{ab[j%2], 0, 4 * n}, {ab[(j+1)%2], 0, 4 * n}}
+		require.NoError(t, s.Dispatch(p, binds, push, [3]uint32{n / 64, 1, 1}, j > 0))
+	}
+	require.Equal(t, k, s.Commands())
+	b, err := s.Submit()
+	require.NoError(t, err)
+	require.NoError(t, b.Wait(context.Background()))
+	out := ab[k%2].Mapped()
+	for i := 0; i < n; i++ {
+		require.Equal(t, uint32(k*i), binary.LittleEndian.Uint32(out[4*i:]), "element %d", i)
 	}
 }
