@@ -180,11 +180,28 @@ func (v *View) Wait() error { return v.WaitContext(context.Background()) }
 
 // WaitContext is Wait with a context that bounds the wait.
 func (v *View) WaitContext(ctx context.Context) error {
-	m, err := v.CreateMarker()
+	b, err := v.submitLast()
 	if err != nil {
 		return err
 	}
-	return m.Wait(ctx)
+	return b.Wait(ctx)
+}
+
+// submitLast submits the recorded commands and returns the last batch (nil: none, or no
+// device stream).
+func (v *View) submitLast() (*vk.Batch, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if err := v.checkOpen(); err != nil {
+		return nil, err
+	}
+	if err := v.submit(); err != nil {
+		return nil, err
+	}
+	if v.stream == nil {
+		return nil, nil
+	}
+	return v.stream.Last(), nil
 }
 
 // Marker is a point in a view's command stream (C++ AMP create_marker).
@@ -200,18 +217,11 @@ func (m *Marker) Done() bool { return m.batch.Done() }
 
 // CreateMarker submits the recorded commands and returns a marker after them.
 func (v *View) CreateMarker() (*Marker, error) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	if err := v.checkOpen(); err != nil {
+	b, err := v.submitLast()
+	if err != nil {
 		return nil, err
 	}
-	if err := v.submit(); err != nil {
-		return nil, err
-	}
-	if v.stream == nil {
-		return &Marker{}, nil
-	}
-	return &Marker{batch: v.stream.Last()}, nil
+	return &Marker{batch: b}, nil
 }
 
 // AtClose registers f to run when the view is closed, before it stops taking work, so that
@@ -272,12 +282,17 @@ func (v *View) submit() error {
 	}
 	v.batches = append(v.batches, seqBatch{v.seq, b})
 	v.seq++
-	// Forget finished batches from the front.
+	// Forget finished batches from the front (moving the rest down, so that appending
+	// reuses the array).
 	i := 0
 	for i < len(v.batches)-1 && v.batches[i].batch.Done() {
 		i++
 	}
-	v.batches = v.batches[i:]
+	if i > 0 {
+		n := copy(v.batches, v.batches[i:])
+		clear(v.batches[n:])
+		v.batches = v.batches[:n]
+	}
 	// A new batch starts with no hazards pending from the host's point of view, but the
 	// device may still run the previous batch: keep the barrier sets, since batches on one
 	// queue may overlap without a barrier.
