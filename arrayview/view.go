@@ -172,10 +172,16 @@ func (v *View[T]) index(i runtime.Index) int {
 	e := &v.g.ext
 	for d := 0; d < e.Rank(); d++ {
 		if uint(i[d]) >= uint(e.Dim(d)) {
-			panic(fmt.Sprintf("arrayview: index %v outside extent %v", i[:e.Rank()], *e))
+			outside(i, *e)
 		}
 	}
 	return v.g.offset(i)
+}
+
+// outside panics for index i outside extent e. It is a function of its own so that index,
+// which every At and Set calls, does not move i to the heap.
+func outside(i runtime.Index, e runtime.Extent) {
+	panic(fmt.Sprintf("arrayview: index %v outside extent %v", i[:e.Rank()], e))
 }
 
 // At returns the element at i, first bringing the host copy up to date if a device holds
