@@ -435,3 +435,20 @@ func TestSegments(t *testing.T) {
 	s.each(40, 70, func(lo, hi int, m uint32) { got = append(got, piece{lo, hi, m}) })
 	assert.Equal(t, []piece{{40, 50, 1}, {50, 60, 0}, {60, 70, 1}}, got)
 }
+
+// TestAtSetDoNotAllocate: element access on the host, which CPU kernels do for every
+// thread, allocates nothing, for every rank.
+func TestAtSetDoNotAllocate(t *testing.T) {
+	for _, ext := range []runtime.Extent{runtime.Ext(8), runtime.Ext(2, 4), runtime.Ext(2, 2, 2)} {
+		t.Run(ext.String(), func(t *testing.T) {
+			v := MustNew(ext, make([]int32, 8))
+			defer v.Close()
+			last := ext.Delinearize(ext.Size() - 1)
+			allocs := testing.AllocsPerRun(100, func() {
+				v.Set(last, v.At(last)+1)
+			})
+			require.Zero(t, allocs)
+			require.Equal(t, int32(101), v.At(last))
+		})
+	}
+}
