@@ -60,8 +60,9 @@ const (
 	cmdCopy
 )
 
-// command is one command of a batch as the stream's owner gave it: enough to record it
-// later and to tell whether two batches are the same.
+// command is one command of a batch as the stream's owner gave it, to tell whether two
+// batches are the same. It holds the buffers and pipeline themselves, not their Vulkan
+// handles, so that a buffer freed and another allocated at the same handle never match.
 type command struct {
 	kind    cmdKind
 	barrier bool
@@ -118,8 +119,7 @@ type Stream struct {
 	qnext      int
 
 	// The open batch's commands while it can still be replayed (replayable), and how many
-	// of them (match) equal the start of the replay batch and so are not recorded yet; -1
-	// once they differ.
+	// of them (match) equal the start of the replay batch; -1 once they differ.
 	log        [maxReplay]command
 	nlog       int
 	replayable bool
@@ -138,13 +138,13 @@ func (dev *Device) NewStream(q *Queue) (*Stream, error) {
 	if err := check("vkCreateCommandPool", C.amp_cmdpool_create(dev.d, &s.pool)); err != nil {
 		return nil, err
 	}
-	s.arena = unsafe.Slice((*byte)(C.malloc(arenaSize)), arenaSize)
 	if dev.info.TimelineSemaphore {
 		if err := check("vkCreateSemaphore", C.amp_semaphore_create(dev.d, &s.sem)); err != nil {
 			C.amp_cmdpool_destroy(dev.d, s.pool)
 			return nil, err
 		}
 	}
+	s.arena = unsafe.Slice((*byte)(C.malloc(arenaSize)), arenaSize)
 	return s, nil
 }
 
@@ -252,10 +252,10 @@ func (s *Stream) note(fits bool, fill func(c *command)) {
 	}
 }
 
-// Encoding. recSize is the size of an AmpRec; maxRecord bounds one encoded command.
+// Encoding. recSize is the size of an AmpRec; the largest command (32 bindings, 256 bytes
+// of push constants) takes recSize+24*32+256 bytes, far less than the arena.
 const (
 	recSize   = int(unsafe.Sizeof(C.AmpRec{}))
-	maxRecord = recSize + 24*32 + 256
 	arenaSize = 64 << 10
 )
 
@@ -303,6 +303,8 @@ func (s *Stream) Dispatch(p *Pipeline, binds []Binding, push []byte, groups [3]u
 	return nil
 }
 
+// encodeDispatch encodes a dispatch into the arena with what it must record before it: the
+// barrier, and the pipeline, descriptors and push constants that differ from those bound.
 func (s *Stream) encodeDispatch(p *Pipeline, binds []Binding, push []byte, groups [3]uint32, barrier bool) {
 	flags := C.int(0)
 	if barrier {
