@@ -198,27 +198,26 @@ func newIotaRig(t *testing.T, in *Instance, info DeviceInfo, fences bool, nbuf, 
 	return r
 }
 
-// completions are the ways a stream can learn that a batch finished on a device: its
-// timeline semaphore, where the device has them, and a fence per command buffer.
-func completions(info DeviceInfo) map[string]bool {
-	m := map[string]bool{"fences": true}
-	if info.TimelineSemaphore {
-		m["timeline"] = false
+// eachCompletion runs test on every device once for each way a stream can learn that a
+// batch finished there: its timeline semaphore, where the device has them, and a fence per
+// command buffer (fences true).
+func eachCompletion(t *testing.T, test func(t *testing.T, in *Instance, info DeviceInfo, fences bool)) {
+	in := openTest(t)
+	for _, info := range in.Devices() {
+		modes := map[string]bool{"fences": true}
+		if info.TimelineSemaphore {
+			modes["timeline"] = false
+		}
+		for mode, fences := range modes {
+			t.Run(info.Name+"/"+mode, func(t *testing.T) { test(t, in, info, fences) })
+		}
 	}
-	return m
 }
 
 // TestReplay: a batch that repeats the last small one is submitted again without recording,
 // and still computes with the data as it is now; batches that differ from it, in any
 // command or in length, are recorded and computed as given.
-func TestReplay(t *testing.T) {
-	in := openTest(t)
-	for _, info := range in.Devices() {
-		for mode, fences := range completions(info) {
-			t.Run(info.Name+"/"+mode, func(t *testing.T) { testReplay(t, in, info, fences) })
-		}
-	}
-}
+func TestReplay(t *testing.T) { eachCompletion(t, testReplay) }
 
 func testReplay(t *testing.T, in *Instance, info DeviceInfo, fences bool) {
 	const n = 256
@@ -289,14 +288,7 @@ func testReplay(t *testing.T, in *Instance, info DeviceInfo, fences bool) {
 // TestLongBatch: a batch of many dependent dispatches, longer than the stream's command
 // arena holds, is recorded in full and in order: each dispatch adds i to element i of the
 // buffer the one before it wrote.
-func TestLongBatch(t *testing.T) {
-	in := openTest(t)
-	for _, info := range in.Devices() {
-		for mode, fences := range completions(info) {
-			t.Run(info.Name+"/"+mode, func(t *testing.T) { testLongBatch(t, in, info, fences) })
-		}
-	}
-}
+func TestLongBatch(t *testing.T) { eachCompletion(t, testLongBatch) }
 
 func testLongBatch(t *testing.T, in *Instance, info DeviceInfo, fences bool) {
 	const n, k = 128, 1501
