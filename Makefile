@@ -10,7 +10,7 @@ SPIRV       := $(patsubst shaders/glsl/%.comp,shaders/spv/%.spv,$(SHADERS))
 # Tests run with the Khronos validation layer on; any message it reports fails them.
 TESTENV     := GOAMP_VALIDATION=1 GOAMP_REQUIRE_VULKAN=1
 
-.PHONY: all setup run test lint fmt-check vet staticcheck shaders shaders-check test-vulkan test-nocgo bench gpu-binaries
+.PHONY: all setup run test lint fmt-check vet staticcheck vklatency-check shaders shaders-check test-vulkan test-nocgo bench gpu-binaries
 
 all: run
 
@@ -23,7 +23,7 @@ run: setup
 
 test: setup lint shaders-check test-vulkan test-nocgo
 
-lint: fmt-check vet staticcheck
+lint: fmt-check vet staticcheck vklatency-check
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -69,3 +69,8 @@ gpu-binaries:
 	@mkdir -p .gpu
 	for p in $$($(GO) list ./... ); do n=$$(basename $$p); $(GO) test -c -o .gpu/$$n.test $$p || exit 1; done
 	$(GO) build -o .gpu/ ./cmd/...
+	$(CC) -O2 -Wall -o .gpu/vklatency scripts/vklatency.c -lvulkan
+
+# scripts/vklatency.c (the driver-floor probe, RESULTS.md) must keep compiling.
+vklatency-check:
+	$(CC) -O2 -Wall -Werror -o /dev/null scripts/vklatency.c -lvulkan
