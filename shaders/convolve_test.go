@@ -48,7 +48,7 @@ func TestConvolve2D(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	sizes := [][2]int{{1, 1}, {3, 5}, {17, 70}, {65, 33}, {130, 129}}
 	kernels := [][2]int{{1, 1}, {3, 5}, {9, 9}, {65, 7}}
-	for _, av := range mmViews(t) {
+	for _, av := range ewViews(t) {
 		for _, perThread := range []bool{false, true} {
 			if perThread && !av.Accelerator().IsCPU() {
 				continue
@@ -91,7 +91,7 @@ func TestConvolve2D(t *testing.T) {
 func TestConvolve2DSections(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	const rows, cols = 23, 37
-	for _, av := range mmViews(t) {
+	for _, av := range ewViews(t) {
 		t.Run(av.Accelerator().Path(), func(t *testing.T) {
 			big := convRandom(r, (rows+2)*(cols+3))
 			obig := make([]float32, (rows+1)*(cols+2))
@@ -125,7 +125,7 @@ func TestConvolve2DShapeErrors(t *testing.T) {
 		return arrayview.MustNew(runtime.Ext(r, c), make([]float32, r*c))
 	}
 	long := make([]float32, ConvolveMaxKernel+2)
-	for _, av := range mmViews(t) {
+	for _, av := range ewViews(t) {
 		for _, tt := range []struct {
 			name    string
 			in, out *arrayview.View[float32]
@@ -167,7 +167,7 @@ func TestConvolve2DQueued(t *testing.T) {
 	}
 	k3, k5 := convRandom(r, 3), convRandom(r, 5)
 	calls := []call{{20, 30, k3, k5}, {20, 30, k5, k3}, {20, 30, k5, k3}, {9, 7, k3, k3}, {20, 30, k3, k5}}
-	for _, av := range mmViews(t) {
+	for _, av := range ewViews(t) {
 		t.Run(av.Accelerator().Path(), func(t *testing.T) {
 			var ins, outs [][]float32
 			var views []*arrayview.View[float32]
@@ -194,7 +194,7 @@ func TestConvolve2DQueued(t *testing.T) {
 // TestConvolve2DMismatch passes an image that lives on another accelerator view: the
 // error comes before out is discarded.
 func TestConvolve2DMismatch(t *testing.T) {
-	views := mmViews(t)
+	views := ewViews(t)
 	if len(views) < 2 {
 		t.Skip("one accelerator")
 	}

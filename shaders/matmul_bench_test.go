@@ -70,7 +70,7 @@ func BenchmarkMatMul(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, av := range mmViews(b) {
+		for _, av := range ewViews(b) {
 			for _, opt := range opts {
 				name := fmt.Sprintf("%s/%dx%dx%d/%s", av.Accelerator().Path(), sz[0], sz[1], sz[2], opt)
 				b.Run(name+"/float32", func(b *testing.B) { benchMatMul[float32](b, av, sz, opt) })
@@ -143,7 +143,7 @@ func BenchmarkConvolve2D(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, av := range mmViews(b) {
+		for _, av := range ewViews(b) {
 			b.Run(fmt.Sprintf("%s/%dx%d/k%d", av.Accelerator().Path(), sz[0], sz[1], *convBenchK), func(b *testing.B) {
 				benchConvolve(b, av, sz[0], sz[1], *convBenchK)
 			})

@@ -7,25 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/arrayview"
 	"github.com/goamp/goamp/runtime"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// mmViews returns a fresh automatic view of every accelerator present, closed at the end
-// of the test.
-func mmViews(t testing.TB) []*accelerator.View {
-	var views []*accelerator.View
-	for _, a := range accelerator.All() {
-		av, err := a.CreateView(accelerator.Automatic)
-		require.NoError(t, err)
-		t.Cleanup(func() { av.Close() })
-		views = append(views, av)
-	}
-	return views
-}
 
 // mmRandom returns n random elements: small integers, so that float32 sums are nearly exact.
 func mmRandom[T MatMulElem](r *rand.Rand, n int) []T {
@@ -82,7 +68,7 @@ func testMatMul[T MatMulElem](t *testing.T) { testMatMulOn[T](t, false) }
 // fast bodies (the blocked kernel).
 func testMatMulOn[T MatMulElem](t *testing.T, cpuOnly bool) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for _, av := range mmViews(t) {
+	for _, av := range ewViews(t) {
 		if cpuOnly && !av.Accelerator().IsCPU() {
 			continue
 		}
@@ -156,7 +142,7 @@ func TestMatMulNamedType(t *testing.T) {
 		b[i] = mmInt(int32(i*40503) - 7)
 	}
 	want := mmReference(a, b, m, n, k)
-	for _, av := range mmViews(t) {
+	for _, av := range ewViews(t) {
 		for _, opt := range mmKernels[:2] {
 			t.Run(av.Accelerator().Path()+"/"+opt.String(), func(t *testing.T) {
 				c := make([]mmInt, m*n)
@@ -177,7 +163,7 @@ func TestMatMulNamedType(t *testing.T) {
 func TestMatMulSections(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	const m, n, k = 37, 21, 19
-	for _, av := range mmViews(t) {
+	for _, av := range ewViews(t) {
 		for _, opt := range mmKernels[:2] {
 			t.Run(av.Accelerator().Path()+"/"+opt.String(), func(t *testing.T) {
 				abig, bbig := mmRandom[float32](r, (m+1)*(k+3)), mmRandom[float32](r, (k+2)*(n+1))
@@ -215,7 +201,7 @@ func TestMatMulSections(t *testing.T) {
 
 func TestMatMulShapeErrors(t *testing.T) {
 	v := func(r, c int) *arrayview.View[int32] { return arrayview.MustNew(runtime.Ext(r, c), make([]int32, r*c)) }
-	for _, av := range mmViews(t) {
+	for _, av := range ewViews(t) {
 		for _, tt := range []struct {
 			name    string
 			a, b, c *arrayview.View[int32]

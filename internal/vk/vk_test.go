@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func openTest(t *testing.T) *Instance {
+func openTest(t testing.TB) *Instance {
 	t.Helper()
 	in, err := Open(Options{Validation: os.Getenv("GOAMP_VALIDATION") == "1"})
 	if err != nil && os.Getenv("GOAMP_REQUIRE_VULKAN") == "1" {
@@ -86,11 +86,7 @@ func TestDispatchEveryDevice(t *testing.T) {
 // submitting the batch, and waiting until it is seen finished, with the batch recorded
 // anew or replayed; and recording alone, back to back.
 func BenchmarkPhases(b *testing.B) {
-	in, err := Open(Options{})
-	if err != nil {
-		b.Skipf("no Vulkan: %v", err)
-	}
-	defer in.Close()
+	in := openTest(b)
 	spv, err := os.ReadFile("testdata/iota.spv")
 	require.NoError(b, err)
 	for _, info := range in.Devices() {
