@@ -38,6 +38,19 @@ func ewViews(t testing.TB) []*accelerator.View {
 	return views
 }
 
+// apartViews returns two views whose data must not meet in one kernel: views of two
+// accelerators where there are two, else two views of the one there is.
+func apartViews(t *testing.T) (home, other *accelerator.View) {
+	views := ewViews(t)
+	if len(views) >= 2 {
+		return views[0], views[1]
+	}
+	v, err := views[0].Accelerator().CreateView(accelerator.Automatic)
+	require.NoError(t, err)
+	t.Cleanup(func() { assert.NoError(t, v.Close()) })
+	return views[0], v
+}
+
 // ewCases calls f for every accelerator view, CPU body and length (the per-thread body
 // only on the CPU, and only up to maxPerThread elements).
 func ewCases(t *testing.T, lengths []int, maxPerThread int, f func(t *testing.T, av *accelerator.View, perThread bool, n int)) {
