@@ -199,18 +199,7 @@ func (k sortLoadKernel[T]) EachRange(_ runtime.Extent, lo, hi int) {
 	if m > 0 {
 		s = ewBits(src)[lo : lo+m]
 	}
-	switch k.Type {
-	case 0:
-		for i, x := range s {
-			d[i] = x ^ 0x80000000
-		}
-	case 2:
-		for i, x := range s {
-			d[i] = x ^ (uint32(int32(x)>>31) | 0x80000000)
-		}
-	default:
-		copy(d, s)
-	}
+	sortMapBits(d, s, k.Type, true)
 	for i := m; i < len(d); i++ {
 		d[i] = ^uint32(0)
 	}
@@ -242,14 +231,23 @@ func (k sortStoreKernel[T]) EachRange(_ runtime.Extent, lo, hi int) {
 		return
 	}
 	d := ewBits(dst)[lo:hi]
-	s := ewBits(src)[lo:hi]
-	s = s[:len(d)]
-	switch k.Type {
-	case 0:
+	sortMapBits(d, ewBits(src)[lo:hi], k.Type, false)
+}
+
+// sortMapBits writes into d the words of s mapped to keys (toKey: sortKey) or back to
+// elements (sortElem), for element type code tc, without a branch per word.
+func sortMapBits(d, s []uint32, tc int32, toKey bool) {
+	d = d[:len(s)]
+	switch {
+	case tc == 0:
 		for i, x := range s {
 			d[i] = x ^ 0x80000000
 		}
-	case 2:
+	case tc == 2 && toKey:
+		for i, x := range s {
+			d[i] = x ^ (uint32(int32(x)>>31) | 0x80000000)
+		}
+	case tc == 2:
 		for i, x := range s {
 			d[i] = x ^ (uint32(int32(^x)>>31) | 0x80000000)
 		}
