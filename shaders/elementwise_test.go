@@ -38,6 +38,21 @@ func ewViews(t testing.TB) []*accelerator.View {
 	return views
 }
 
+// requireShapeError checks that err is a *ShapeError of operation op (any, when op is "")
+// whose message holds every string of want.
+func requireShapeError(t *testing.T, err error, op string, want []string) {
+	t.Helper()
+	require.ErrorIs(t, err, ErrShape)
+	var se *ShapeError
+	require.ErrorAs(t, err, &se)
+	if op != "" {
+		assert.Equal(t, op, se.Op)
+	}
+	for _, w := range want {
+		assert.Contains(t, err.Error(), w)
+	}
+}
+
 // apartViews returns two views whose data must not meet in one kernel: views of two
 // accelerators where there are two, else two views of the one there is.
 func apartViews(t *testing.T) (home, other *accelerator.View) {
@@ -251,14 +266,7 @@ func TestElementwiseShapeErrors(t *testing.T) {
 		{"Fill rank", Fill(nil, m, 1), []string{"Fill", "v has rank 2"}},
 		{"Fill nil", Fill[int32](nil, nil, 1), []string{"v is nil"}},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			require.ErrorIs(t, c.err, ErrShape)
-			var se *ShapeError
-			require.ErrorAs(t, c.err, &se)
-			for _, w := range c.want {
-				assert.Contains(t, c.err.Error(), w)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { requireShapeError(t, c.err, "", c.want) })
 	}
 	// The data stays intact.
 	got := make([]float32, 4)
