@@ -184,7 +184,7 @@ func reducePasses[T Number](av *accelerator.View, in *arrayview.ReadView[T], inO
 	sg := o.subgroups(av)
 	for _, g := range plan {
 		k := reduceKernel[T]{In: in, Out: s.v, N: uint32(n), Chunk: uint32(g.chunk), InOff: uint32(inOff),
-			OutOff: uint32(at), Op: int32(op), Type: famType[T](), sg: sg}
+			OutOff: uint32(at), Op: int32(op), Type: typeCode[T](), sg: sg}
 		dom := runtime.Ext(g.groups * g.tile).Tile(g.tile)
 		if err := famTiled(av, dom, k, o); err != nil {
 			return 0, err
@@ -207,7 +207,7 @@ type reduceKernel[T Number] struct {
 	InOff  uint32
 	OutOff uint32
 	Op     int32
-	Type   int32 // famType[T]
+	Type   int32 // typeCode[T]
 	sg     bool  `amp:"-"`
 }
 
@@ -404,18 +404,6 @@ func famView[T any](av *accelerator.View, v *arrayview.View[T]) (*accelerator.Vi
 		return nil, err
 	}
 	return acc.DefaultView()
-}
-
-// famType is the GLSL element type index of T (0 int32, 1 uint32, 2 float32) by its
-// underlying kind, so that named types (type Celsius float32) get their kind's arithmetic.
-func famType[T Number]() int32 {
-	switch reflect.TypeFor[T]().Kind() {
-	case reflect.Int32:
-		return 0
-	case reflect.Uint32:
-		return 1
-	}
-	return 2
 }
 
 // famCeilDiv is a/b rounded up, for positive a and b.

@@ -74,7 +74,7 @@ func famData[T Number](n int, seed uint64) []T {
 	r := rand.New(rand.NewPCG(seed, 7))
 	s := make([]T, n)
 	for i := range s {
-		switch famType[T]() {
+		switch typeCode[T]() {
 		case 2:
 			s[i] = T(r.Float32())
 		default:
@@ -101,7 +101,7 @@ func checkReduce[T Number](t *testing.T, c famCase, view *arrayview.View[T], s [
 	got, err := reduceOp(c.av, view, op, c.famOpts)
 	require.NoError(t, err)
 	want, f64 := refReduce(op, s)
-	if famType[T]() == 2 && op == Sum {
+	if typeCode[T]() == 2 && op == Sum {
 		assert.InEpsilon(t, f64, float64(got), 1e-5, "n=%d", len(s))
 	} else {
 		assert.Equal(t, want, got, "n=%d", len(s))

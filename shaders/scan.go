@@ -117,7 +117,7 @@ func (c scanner[T]) scan(in *arrayview.ReadView[T], inOff int, out *arrayview.Vi
 	b := scanBlock()
 	blocks := famCeilDiv(n, b)
 	k := scanKernel[T]{In: in, Out: out, Pre: c.s.v.ReadOnly(), N: uint32(n), InOff: uint32(inOff),
-		OutOff: uint32(outOff), PreOff: uint32(at), Exclusive: boolInt(exclusive), Type: famType[T](), sg: c.o.subgroups(c.av)}
+		OutOff: uint32(outOff), PreOff: uint32(at), Exclusive: boolInt(exclusive), Type: typeCode[T](), sg: c.o.subgroups(c.av)}
 	if blocks > 1 {
 		// The block sums, then their exclusive scan in place: the sum before each block.
 		g := reduceGrid{groups: blocks, chunk: b, tile: reduceTile}
@@ -152,7 +152,7 @@ type scanKernel[T Number] struct {
 	OutOff    uint32
 	PreOff    uint32
 	Exclusive int32
-	Type      int32 // famType[T]
+	Type      int32 // typeCode[T]
 	UsePre    int32
 	sg        bool `amp:"-"`
 }
@@ -318,7 +318,7 @@ func scanLookback[T Number](av *accelerator.View, in *arrayview.ReadView[T], out
 		return err
 	}
 	k := scanLBKernel[T]{In: in, Out: out, State: s.v, N: uint32(n), Exclusive: boolInt(exclusive),
-		SpinLimit: uint32(scanSpinLimit), sg: o.subgroups(av), float: famType[T]() == 2}
+		SpinLimit: uint32(scanSpinLimit), sg: o.subgroups(av), float: typeCode[T]() == 2}
 	return runtime.ParallelForEachTiled(av, runtime.Ext(blocks*tile).Tile(tile), k)
 }
 

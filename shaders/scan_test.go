@@ -34,7 +34,7 @@ func refScan[T Number](s []T, exclusive bool) ([]T, []float64) {
 func checkScan[T Number](t *testing.T, s, got []T, exclusive bool) {
 	t.Helper()
 	want, f64 := refScan(s, exclusive)
-	if famType[T]() != 2 {
+	if typeCode[T]() != 2 {
 		if !assert.Equal(t, want, got) {
 			for i := range want {
 				if want[i] != got[i] {

@@ -71,7 +71,7 @@ func sortWith[T Number](av *accelerator.View, v *arrayview.View[T], perThread bo
 	if err := ewHomes("Sort", av, []string{"v"}, v); err != nil {
 		return err
 	}
-	if av, err = sortView(av, v); err != nil {
+	if av, err = famView(av, v); err != nil {
 		return err
 	}
 	if algo == sortAuto {
@@ -420,22 +420,6 @@ func radixScatterSG(av *accelerator.View) bool {
 	}
 	ops, size := a.SubgroupOps(), a.SubgroupSize()
 	return ops.Has("ballot") && ops.Has("arithmetic") && size >= 8 && size <= 128
-}
-
-// sortView resolves the accelerator view a kernel over v runs on when av is nil: v's home,
-// else the default accelerator's default view.
-func sortView[T any](av *accelerator.View, v *arrayview.View[T]) (*accelerator.View, error) {
-	if av != nil {
-		return av, nil
-	}
-	if h := v.ArgInfo().Home; h != nil {
-		return h, nil
-	}
-	acc, err := accelerator.Default()
-	if err != nil {
-		return nil, err
-	}
-	return acc.DefaultView()
 }
 
 // radixSort sorts the n >= 2 elements of v with four passes of 8-bit digits, v and a
