@@ -34,7 +34,6 @@ typedef struct AmpDevice {
 	PFN_vkFreeMemory FreeMemory;
 	PFN_vkBindBufferMemory BindBufferMemory;
 	PFN_vkMapMemory MapMemory;
-	PFN_vkUnmapMemory UnmapMemory;
 	PFN_vkCreateShaderModule CreateShaderModule;
 	PFN_vkDestroyShaderModule DestroyShaderModule;
 	PFN_vkCreateDescriptorSetLayout CreateDescriptorSetLayout;
@@ -46,7 +45,6 @@ typedef struct AmpDevice {
 	PFN_vkCreateCommandPool CreateCommandPool;
 	PFN_vkDestroyCommandPool DestroyCommandPool;
 	PFN_vkAllocateCommandBuffers AllocateCommandBuffers;
-	PFN_vkFreeCommandBuffers FreeCommandBuffers;
 	PFN_vkBeginCommandBuffer BeginCommandBuffer;
 	PFN_vkEndCommandBuffer EndCommandBuffer;
 	PFN_vkResetCommandBuffer ResetCommandBuffer;
@@ -56,7 +54,6 @@ typedef struct AmpDevice {
 	PFN_vkCmdDispatch CmdDispatch;
 	PFN_vkCmdPipelineBarrier CmdPipelineBarrier;
 	PFN_vkCmdCopyBuffer CmdCopyBuffer;
-	PFN_vkCmdFillBuffer CmdFillBuffer;
 	PFN_vkCmdWriteTimestamp CmdWriteTimestamp;
 	PFN_vkCmdResetQueryPool CmdResetQueryPool;
 	PFN_vkCreateQueryPool CreateQueryPool;

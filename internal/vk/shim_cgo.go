@@ -197,13 +197,13 @@ VkResult amp_device_create(VkInstance inst, VkPhysicalDevice phys, uint32_t fami
 	d->family = family;
 	LOADD(DestroyDevice); LOADD(GetDeviceQueue); LOADD(CreateBuffer); LOADD(DestroyBuffer);
 	LOADD(GetBufferMemoryRequirements); LOADD(AllocateMemory); LOADD(FreeMemory); LOADD(BindBufferMemory);
-	LOADD(MapMemory); LOADD(UnmapMemory); LOADD(CreateShaderModule); LOADD(DestroyShaderModule);
+	LOADD(MapMemory); LOADD(CreateShaderModule); LOADD(DestroyShaderModule);
 	LOADD(CreateDescriptorSetLayout); LOADD(DestroyDescriptorSetLayout); LOADD(CreatePipelineLayout);
 	LOADD(DestroyPipelineLayout); LOADD(CreateComputePipelines); LOADD(DestroyPipeline);
 	LOADD(CreateCommandPool); LOADD(DestroyCommandPool); LOADD(AllocateCommandBuffers);
-	LOADD(FreeCommandBuffers); LOADD(BeginCommandBuffer); LOADD(EndCommandBuffer); LOADD(ResetCommandBuffer);
+	LOADD(BeginCommandBuffer); LOADD(EndCommandBuffer); LOADD(ResetCommandBuffer);
 	LOADD(CmdBindPipeline); LOADD(CmdPushConstants); LOADD(CmdPushDescriptorSetKHR); LOADD(CmdDispatch);
-	LOADD(CmdPipelineBarrier); LOADD(CmdCopyBuffer); LOADD(CmdFillBuffer); LOADD(CmdWriteTimestamp);
+	LOADD(CmdPipelineBarrier); LOADD(CmdCopyBuffer); LOADD(CmdWriteTimestamp);
 	LOADD(CmdResetQueryPool); LOADD(CreateQueryPool); LOADD(DestroyQueryPool); LOADD(GetQueryPoolResults);
 	LOADD(CreateFence); LOADD(DestroyFence); LOADD(ResetFences); LOADD(WaitForFences); LOADD(GetFenceStatus);
 	LOADD(QueueSubmit); LOADD(QueueWaitIdle); LOADD(DeviceWaitIdle);
