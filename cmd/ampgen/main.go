@@ -1,0 +1,143 @@
+// Command ampgen gives a package's kernels their GPU bodies: it translates each kernel's
+// Go body (its Each or Tiled method and what that calls) to GLSL, compiles the GLSL to
+// SPIR-V with glslc, validates it with spirv-val where present, and writes one generated
+// Go file with each kernel's Program method and its SPIR-V embedded.
+//
+// Put this line in a file of the package and run go generate:
+//
+//	//go:generate go run github.com/goamp/goamp/cmd/ampgen
+//
+// Usage:
+//
+//	ampgen [-o amp_gen.go] [-glsl] [-check] [-amp-glsl DIR] [package directories]
+//
+// With no directory it works on the current one (go generate runs it in the package's
+// directory). The generated file is deterministic and meant to be committed, so that
+// `go build` needs no shader compiler. Constructs outside the kernel language are
+// reported as file:line:col: message, one per line, and exit status 1; so is a stale
+// file under -check. See package translate for the kernel language.
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/goamp/goamp/shaders/include"
+	"github.com/goamp/goamp/translate"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is ampgen with arguments, testable.
+func run(args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("ampgen", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	out := fl.String("o", "amp_gen.go", "the generated file's name, in each package's directory")
+	keep := fl.Bool("glsl", false, "also write each kernel's GLSL beside the generated file (amp_gen_TYPE.comp), for reading")
+	check := fl.Bool("check", false, "write nothing; exit 1 when a generated file is missing or differs from what ampgen would write")
+	ampGLSL := fl.String("amp-glsl", "", "write amp.glsl, the include file of hand-written GLSL kernels, into this directory")
+	fl.Usage = func() {
+		fmt.Fprintln(stderr, "usage: ampgen [flags] [package directories]")
+		fl.PrintDefaults()
+	}
+	if err := fl.Parse(args); err != nil {
+		return 2
+	}
+	if *ampGLSL != "" {
+		if err := os.WriteFile(filepath.Join(*ampGLSL, "amp.glsl"), []byte(include.AmpGLSL), 0o644); err != nil {
+			fmt.Fprintln(stderr, "ampgen:", err)
+			return 1
+		}
+		if fl.NArg() == 0 {
+			return 0
+		}
+	}
+	dirs := fl.Args()
+	if len(dirs) == 0 {
+		dirs = []string{"."}
+	}
+	status := 0
+	for _, dir := range dirs {
+		if err := generate(dir, *out, *keep, *check, stdout); err != nil {
+			var l translate.ErrorList
+			if errors.As(err, &l) {
+				for _, e := range l {
+					e.Pos.Filename = relative(e.Pos.Filename)
+					fmt.Fprintln(stderr, e)
+				}
+			} else {
+				fmt.Fprintln(stderr, "ampgen:", err)
+			}
+			status = 1
+		}
+	}
+	return status
+}
+
+// generate writes (or checks) the generated file of the package in dir.
+func generate(dir, out string, keep, check bool, stdout io.Writer) error {
+	p, err := translate.Load(dir, translate.Options{Skip: out})
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(p.Dir, out)
+	if len(p.Kernels) == 0 {
+		fmt.Fprintf(stdout, "ampgen: %s has no kernels to translate\n", p.Path)
+		return nil
+	}
+	spirv := make([][]byte, len(p.Kernels))
+	for i, k := range p.Kernels {
+		if spirv[i], err = translate.Compile(k.Program, k.GLSL); err != nil {
+			return err
+		}
+		if keep && !check {
+			name := filepath.Join(p.Dir, "amp_gen_"+k.Type+typeArgSuffix(k)+".comp")
+			if err := os.WriteFile(name, []byte(k.GLSL), 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	src, err := p.GoFile(spirv)
+	if err != nil {
+		return err
+	}
+	if check {
+		old, err := os.ReadFile(path)
+		if err != nil || !bytes.Equal(old, src) {
+			return fmt.Errorf("%s is stale: run go generate in %s", relative(path), relative(p.Dir))
+		}
+		return nil
+	}
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, src) {
+		return nil
+	}
+	return os.WriteFile(path, src, 0o644)
+}
+
+// typeArgSuffix names a generic kernel's instance in file names.
+func typeArgSuffix(k *translate.Kernel) string {
+	s := ""
+	for _, a := range k.TypeArgs {
+		s += "_" + a
+	}
+	return s
+}
+
+// relative shortens a path against the working directory for messages.
+func relative(p string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return p
+	}
+	if r, err := filepath.Rel(wd, p); err == nil && len(r) < len(p) {
+		return r
+	}
+	return p
+}

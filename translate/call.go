@@ -1,0 +1,358 @@
+package translate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// fmathFuncs maps package fmath's functions to GLSL (a "amp" prefix names a prelude helper).
+var fmathFuncs = map[string]string{
+	"Sqrt": "sqrt", "Rsqrt": "inversesqrt", "Exp": "exp", "Exp2": "exp2", "Log": "log", "Log2": "log2",
+	"Pow": "pow", "Sin": "sin", "Cos": "cos", "Tan": "tan", "Asin": "asin", "Acos": "acos", "Atan": "atan",
+	"Atan2": "atan", "Sinh": "sinh", "Cosh": "cosh", "Tanh": "tanh", "Floor": "floor", "Ceil": "ceil",
+	"Round": "ampRound", "RoundEven": "roundEven", "Trunc": "trunc", "Fract": "fract", "Abs": "abs",
+	"Min": "min", "Max": "max", "Clamp": "clamp", "Mix": "mix", "Fma": "fma", "Sign": "sign", "Step": "step",
+	"Smoothstep": "smoothstep", "Mod": "mod", "IsNaN": "isnan", "IsInf": "isinf",
+}
+
+// mathFuncs maps the standard math package's functions that GLSL has for doubles (and
+// the float32 bit conversions).
+var mathFuncs = map[string]string{
+	"Sqrt": "sqrt", "Floor": "floor", "Ceil": "ceil", "Trunc": "trunc", "Abs": "abs", "Min": "min", "Max": "max",
+	"FMA": "fma", "Round": "ampRound", "RoundToEven": "roundEven",
+	"Float32bits": "floatBitsToUint", "Float32frombits": "uintBitsToFloat",
+}
+
+// atomicFuncs maps the atomic operations (View methods without "Atomic", runtime functions
+// without "Atomic") to GLSL.
+var atomicFuncs = map[string]string{
+	"Add": "atomicAdd", "Min": "atomicMin", "Max": "atomicMax", "And": "atomicAnd", "Or": "atomicOr",
+	"Xor": "atomicXor", "Exchange": "atomicExchange", "CompareExchange": "atomicCompSwap", "Sub": "atomicAdd",
+}
+
+// call translates a call: a conversion, a builtin, a method or function of the kernel
+// language, or a function of the package.
+func (t *tr) call(e *ast.CallExpr) string {
+	fun := unparen(e.Fun)
+	if tv, ok := t.info.Types[fun]; ok && tv.IsType() {
+		return t.conversion(e)
+	}
+	if e.Ellipsis.IsValid() {
+		t.errorf(e.Pos(), "variadic calls with ... are not in the kernel language")
+		return "0"
+	}
+	var id *ast.Ident
+	switch f := fun.(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.IndexExpr:
+		id, _ = unparen(f.X).(*ast.Ident)
+		if s, ok := unparen(f.X).(*ast.SelectorExpr); ok {
+			id = s.Sel
+		}
+	case *ast.IndexListExpr:
+		id, _ = unparen(f.X).(*ast.Ident)
+		if s, ok := unparen(f.X).(*ast.SelectorExpr); ok {
+			id = s.Sel
+		}
+	case *ast.SelectorExpr:
+		if sel := t.info.Selections[f]; sel != nil {
+			return t.methodCall(e, f, sel)
+		}
+		id = f.Sel
+	}
+	if id == nil {
+		t.errorf(e.Pos(), "this call is not in the kernel language")
+		return "0"
+	}
+	switch obj := t.info.Uses[id].(type) {
+	case *types.Builtin:
+		return t.builtin(e, obj.Name())
+	case *types.Func:
+		return t.funcCall(e, id, obj)
+	}
+	t.errorf(e.Pos(), "calling %s is not in the kernel language", id.Name)
+	return "0"
+}
+
+// conversion translates T(x).
+func (t *tr) conversion(e *ast.CallExpr) string {
+	to := t.typeOf(e)
+	from := t.typeOf(e.Args[0])
+	x := t.expr(e.Args[0])
+	gt, ok := t.glslType(to, e.Pos())
+	if !ok {
+		return x
+	}
+	gf, ok := t.glslType(from, e.Args[0].Pos())
+	if !ok || gf == gt {
+		return x
+	}
+	if _, basic := to.Underlying().(*types.Basic); !basic {
+		t.errorf(e.Pos(), "conversion from %s to %s is not in the kernel language", from, to)
+		return x
+	}
+	return gt + "(" + x + ")"
+}
+
+// builtin translates len, min and max.
+func (t *tr) builtin(e *ast.CallExpr, name string) string {
+	switch name {
+	case "min", "max":
+		s := t.expr(e.Args[0])
+		for _, a := range e.Args[1:] {
+			s = name + "(" + s + ", " + t.expr(a) + ")"
+		}
+		return s
+	case "len":
+		if id, ok := unparen(e.Args[0]).(*ast.Ident); ok {
+			if sd, ok := t.sharedV[t.info.Uses[id]]; ok {
+				return "int(" + sd.size + ")"
+			}
+		}
+	}
+	t.errorf(e.Pos(), "builtin %s is not in the kernel language", name)
+	return "0"
+}
+
+// args translates a call's arguments.
+func (t *tr) args(list []ast.Expr) []string {
+	out := make([]string, len(list))
+	for i, a := range list {
+		out[i] = t.expr(a)
+	}
+	return out
+}
+
+// funcCall translates a call of a package-level function: the kernel language's runtime,
+// fmath and math functions, or a function of the kernel's package.
+func (t *tr) funcCall(e *ast.CallExpr, id *ast.Ident, fn *types.Func) string {
+	path := ""
+	if fn.Pkg() != nil {
+		path = fn.Pkg().Path()
+	}
+	name := fn.Name()
+	switch {
+	case path == fmathPath:
+		g, ok := fmathFuncs[name]
+		if !ok {
+			break
+		}
+		if strings.HasPrefix(g, "amp") {
+			t.prelude["round"] = true
+		}
+		return g + "(" + strings.Join(t.args(e.Args), ", ") + ")"
+	case path == "math":
+		g, ok := mathFuncs[name]
+		if !ok {
+			t.errorf(e.Pos(), "math.%s has no GLSL equivalent for float64; use package fmath on float32", name)
+			return "0"
+		}
+		if strings.HasPrefix(g, "amp") {
+			t.prelude["round"] = true
+		}
+		return g + "(" + strings.Join(t.args(e.Args), ", ") + ")"
+	case path == vecPath:
+		if strings.HasPrefix(name, "F") || strings.HasPrefix(name, "I") || strings.HasPrefix(name, "U") {
+			g, _ := t.glslType(t.typeOf(e), e.Pos())
+			return g + "(" + strings.Join(t.args(e.Args), ", ") + ")"
+		}
+	case path == runtimePath:
+		return t.runtimeCall(e, name)
+	case fn.Pkg() == t.pkg:
+		return t.userCall(e, fn, id, "", nil)
+	}
+	t.errorf(e.Pos(), "calls into package %s (%s) are not in the kernel language", path, name)
+	return "0"
+}
+
+// runtimeCall translates runtime.Idx, the fences and the tile_static atomics.
+func (t *tr) runtimeCall(e *ast.CallExpr, name string) string {
+	switch name {
+	case "Idx":
+		a := t.args(e.Args)
+		for len(a) < 3 {
+			a = append(a, "0")
+		}
+		return "ivec3(" + strings.Join(a[:3], ", ") + ")"
+	case "AllMemoryFence":
+		return "memoryBarrier()"
+	case "GlobalMemoryFence":
+		return "memoryBarrierBuffer()"
+	case "TileStaticMemoryFence":
+		return "memoryBarrierShared()"
+	case "TileStatic":
+		t.errorf(e.Pos(), "runtime.TileStatic must be the whole right-hand side of a := at the top level of a Tiled body")
+		return "0"
+	}
+	if op, ok := strings.CutPrefix(name, "Atomic"); ok {
+		if g, ok := atomicFuncs[op]; ok && len(e.Args) >= 3 {
+			id, _ := unparen(e.Args[0]).(*ast.Ident)
+			sd := t.sharedV[t.info.Uses[id]]
+			if id == nil || sd == nil {
+				t.errorf(e.Pos(), "runtime.%s takes a tile_static array by name", name)
+				return "0"
+			}
+			i := t.expr(e.Args[1])
+			return t.atomic(e.Pos(), g, op, sd.name+"["+i+"]", t.typeOf(e.Args[2]), t.args(e.Args[2:]), sd, -1, "int("+i+")")
+		}
+	}
+	t.errorf(e.Pos(), "runtime.%s is not in the kernel language", name)
+	return "0"
+}
+
+// atomic writes one atomic operation on mem (a buffer or shared element) of element type
+// et. Float32 operations go through a compare-exchange loop on the bits.
+func (t *tr) atomic(pos token.Pos, g, op, mem string, et types.Type, args []string, sd *sharedDecl, view int, addr string) string {
+	isFloat := false
+	if b, ok := t.sub(et).Underlying().(*types.Basic); ok && b.Info()&types.IsFloat != 0 {
+		isFloat = true
+	}
+	if op == "Sub" {
+		args[0] = "(" + t.zero(et, 0) + " - " + args[0] + ")"
+	}
+	if !isFloat {
+		return g + "(" + mem + ", " + strings.Join(args, ", ") + ")"
+	}
+	if op != "Add" && op != "Sub" && op != "Exchange" {
+		t.errorf(pos, "atomic %s on float32 is not in the kernel language (Add, Sub and Exchange are)", op)
+		return "0.0"
+	}
+	if sd != nil {
+		if op == "Exchange" {
+			return "uintBitsToFloat(atomicExchange(" + mem + ", floatBitsToUint(" + args[0] + ")))"
+		}
+		return "ampSharedAddF_" + sd.name + "(" + addr + ", " + args[0] + ")"
+	}
+	v := t.views[view]
+	v.atomicF = true
+	if op == "Exchange" {
+		return fmt.Sprintf("ampAtomicXchgF%d(%s, %s)", view, addr, args[0])
+	}
+	return fmt.Sprintf("ampAtomicAddF%d(%s, %s)", view, addr, args[0])
+}
+
+// methodCall translates x.m(...): view access, Index, Extent and Barrier methods, vector
+// methods, and methods declared in the kernel's package.
+func (t *tr) methodCall(e *ast.CallExpr, f *ast.SelectorExpr, sel *types.Selection) string {
+	name := f.Sel.Name
+	if k, ok := unparen(f.X).(*ast.SelectorExpr); ok {
+		if v, ok := t.kernelField(k).(*viewArg); ok {
+			return t.viewCall(e, v, name)
+		}
+		if t.isTiledIndex(k.X) {
+			return t.tiledCall(e, k.Sel.Name, name)
+		}
+	}
+	recv := t.typeOf(f.X)
+	switch {
+	case isRuntime(recv, "Index"):
+		a := t.args(append([]ast.Expr{f.X}, e.Args...))
+		switch name {
+		case "Add":
+			return "(" + a[0] + " + " + a[1] + ")"
+		case "Sub":
+			return "(" + a[0] + " - " + a[1] + ")"
+		}
+	case vecName(recv) != "":
+		return t.vecCall(e, f, recv, name)
+	}
+	if fn, ok := sel.Obj().(*types.Func); ok && fn.Pkg() == t.pkg {
+		if id, ok := unparen(f.X).(*ast.Ident); ok && t.fn.recv != nil && t.info.Uses[id] == t.fn.recv {
+			return t.userCall(e, fn, f.Sel, "kernel", nil)
+		}
+		return t.userCall(e, fn, f.Sel, "", f.X)
+	}
+	t.errorf(e.Pos(), "method %s of %s is not in the kernel language", name, recv)
+	return "0"
+}
+
+// viewCall translates At, Set and the atomics on a data argument.
+func (t *tr) viewCall(e *ast.CallExpr, v *viewArg, name string) string {
+	if len(e.Args) == 0 {
+		t.errorf(e.Pos(), "method %s of a view is not in the kernel language", name)
+		return "0"
+	}
+	addr := fmt.Sprintf("ampAt%d(%s)", v.index, t.expr(e.Args[0]))
+	elem := v.name + "[" + addr + "]"
+	switch name {
+	case "At":
+		v.read = true
+		return elem
+	case "Set":
+		v.written = true
+		return elem + " = " + t.expr(e.Args[1])
+	}
+	if op, ok := strings.CutPrefix(name, "Atomic"); ok {
+		if g, ok := atomicFuncs[op]; ok {
+			v.written, v.read = true, true
+			return t.atomic(e.Pos(), g, op, elem, v.elem, t.args(e.Args[1:]), nil, v.index, addr)
+		}
+	}
+	t.errorf(e.Pos(), "method %s of a view is not in the kernel language (At, Set and the Atomic methods are)", name)
+	return "0"
+}
+
+// tiledCall translates t.TileExtent.Dim/Size/Rank and the t.Barrier waits.
+func (t *tr) tiledCall(e *ast.CallExpr, field, name string) string {
+	t.prelude["tile"] = true
+	switch field + "." + name {
+	case "TileExtent.Dim":
+		if tv := t.info.Types[e.Args[0]]; tv.Value != nil {
+			i, _ := constant.Int64Val(tv.Value)
+			if i >= 0 && i < 3 {
+				return fmt.Sprintf("ampTD%d", i)
+			}
+			return "0"
+		}
+		return "ivec3(ampTD0, ampTD1, ampTD2)[" + t.expr(e.Args[0]) + "]"
+	case "TileExtent.Size":
+		return "ampTileSize"
+	case "TileExtent.Rank":
+		return "int(ampRank)"
+	case "Barrier.Wait", "Barrier.WaitWithAllMemoryFence":
+		t.barrier(e)
+		return "memoryBarrier(); barrier()"
+	case "Barrier.WaitWithGlobalMemoryFence":
+		t.barrier(e)
+		return "memoryBarrierBuffer(); barrier()"
+	case "Barrier.WaitWithTileStaticMemoryFence":
+		t.barrier(e)
+		return "memoryBarrierShared(); barrier()"
+	}
+	t.errorf(e.Pos(), "TiledIndex.%s.%s is not in the kernel language", field, name)
+	return "0"
+}
+
+// vecCall translates the vector methods to GLSL operators and built-ins.
+func (t *tr) vecCall(e *ast.CallExpr, f *ast.SelectorExpr, recv types.Type, name string) string {
+	a := t.args(append([]ast.Expr{f.X}, e.Args...))
+	switch name {
+	case "Add":
+		return "(" + a[0] + " + " + a[1] + ")"
+	case "Sub":
+		return "(" + a[0] + " - " + a[1] + ")"
+	case "Mul", "Scale":
+		return "(" + a[0] + " * " + a[1] + ")"
+	case "Div":
+		return "(" + a[0] + " / " + a[1] + ")"
+	case "Neg":
+		return "(-" + a[0] + ")"
+	case "Min", "Max":
+		return strings.ToLower(name) + "(" + a[0] + ", " + a[1] + ")"
+	case "Dot":
+		if vecComp(recv) != "float" {
+			t.prelude["idot"] = true
+			return "ampDot(" + a[0] + ", " + a[1] + ")"
+		}
+		return "dot(" + a[0] + ", " + a[1] + ")"
+	case "Length", "Normalize", "Cross":
+		return strings.ToLower(name) + "(" + strings.Join(a, ", ") + ")"
+	}
+	t.errorf(e.Pos(), "method %s of %s is not in the kernel language", name, recv)
+	return "0"
+}

@@ -1,0 +1,67 @@
+package translate
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// GlslcFlags are the flags Compile passes to glslc besides the input and output: the
+// same as goamp's own hand-written shaders (see the Makefile).
+var GlslcFlags = []string{"-O", "--target-env=vulkan1.1", "-fshader-stage=compute"}
+
+// ErrNoCompiler reports that glslc is not installed.
+var ErrNoCompiler = errors.New("goamp/translate: glslc not found on PATH: install Debian's glslc package " +
+	"(apt-get install glslc) or the Vulkan SDK")
+
+// Compile compiles GLSL compute-shader source to SPIR-V with glslc and, when spirv-val is
+// on PATH, validates the result for Vulkan 1.1. name labels messages.
+func Compile(name, glsl string) ([]byte, error) {
+	glslc, err := exec.LookPath("glslc")
+	if err != nil {
+		return nil, ErrNoCompiler
+	}
+	dir, err := os.MkdirTemp("", "ampgen")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	src, out := filepath.Join(dir, "kernel.comp"), filepath.Join(dir, "kernel.spv")
+	if err := os.WriteFile(src, []byte(glsl), 0o644); err != nil {
+		return nil, err
+	}
+	var stderr bytes.Buffer
+	cmd := exec.Command(glslc, append(append([]string(nil), GlslcFlags...), "-o", out, src)...)
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("goamp/translate: glslc rejected the GLSL of %s (a translator bug: please report it with the kernel):\n%s\n%s",
+			name, strings.TrimSpace(stderr.String()), numbered(glsl))
+	}
+	spv, err := os.ReadFile(out)
+	if err != nil {
+		return nil, err
+	}
+	if val, err := exec.LookPath("spirv-val"); err == nil {
+		stderr.Reset()
+		cmd := exec.Command(val, "--target-env", "vulkan1.1", out)
+		cmd.Stderr = &stderr
+		cmd.Stdout = &stderr
+		if err := cmd.Run(); err != nil {
+			return nil, fmt.Errorf("goamp/translate: spirv-val rejected the SPIR-V of %s: %s", name, strings.TrimSpace(stderr.String()))
+		}
+	}
+	return spv, nil
+}
+
+// numbered prefixes each line of s with its number, for compiler messages.
+func numbered(s string) string {
+	var b strings.Builder
+	for i, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		fmt.Fprintf(&b, "%4d  %s\n", i+1, l)
+	}
+	return b.String()
+}

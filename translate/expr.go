@@ -1,0 +1,354 @@
+package translate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// expr translates an expression.
+func (t *tr) expr(e ast.Expr) string {
+	if tv, ok := t.info.Types[e]; ok && tv.Value != nil {
+		return t.constLit(tv.Value, t.typeOf(e), e.Pos())
+	}
+	switch e := e.(type) {
+	case *ast.ParenExpr:
+		return "(" + t.expr(e.X) + ")"
+	case *ast.Ident:
+		return t.ident(e)
+	case *ast.BinaryExpr:
+		return t.binary(e)
+	case *ast.UnaryExpr:
+		return t.unary(e)
+	case *ast.CallExpr:
+		return t.call(e)
+	case *ast.SelectorExpr:
+		return t.selector(e)
+	case *ast.IndexExpr:
+		return t.index(e)
+	case *ast.CompositeLit:
+		return t.composite(e)
+	case *ast.FuncLit:
+		t.errorf(e.Pos(), "closures are not in the kernel language: write a package-level function or a method of the kernel")
+	case *ast.SliceExpr:
+		t.errorf(e.Pos(), "slicing is not in the kernel language")
+	case *ast.StarExpr:
+		t.errorf(e.Pos(), "pointers are not in the kernel language")
+	case *ast.TypeAssertExpr:
+		t.errorf(e.Pos(), "interfaces and type assertions are not in the kernel language")
+	default:
+		t.errorf(e.Pos(), "expression %T is not in the kernel language", e)
+	}
+	return "0"
+}
+
+// ident translates a variable reference.
+func (t *tr) ident(e *ast.Ident) string {
+	obj := t.info.Uses[e]
+	if obj == nil {
+		obj = t.info.Defs[e]
+	}
+	switch o := obj.(type) {
+	case *types.Var:
+		switch {
+		case o == t.fn.recv:
+			t.errorf(e.Pos(), "the kernel value %s is used whole; a kernel body uses its fields", e.Name)
+		case o == t.fn.tidx:
+			t.errorf(e.Pos(), "the TiledIndex %s is used whole; use its fields (Global, Local, Tile, TileOrigin, TileExtent) and Barrier", e.Name)
+		case o.Parent() == t.pkg.Scope() || o.Pkg() != t.pkg:
+			t.errorf(e.Pos(), "package-level variable %s is not in the kernel language: use a constant or a kernel field", e.Name)
+		default:
+			if sd, ok := t.sharedV[o]; ok {
+				t.errorf(e.Pos(), "tile_static array %s is used whole; index it", e.Name)
+				return sd.name
+			}
+			return t.localName(o)
+		}
+	case *types.Nil:
+		t.errorf(e.Pos(), "nil is not in the kernel language")
+	case *types.Func:
+		t.errorf(e.Pos(), "function values are not in the kernel language: call %s", e.Name)
+	default:
+		t.errorf(e.Pos(), "%s is not a value in the kernel language", e.Name)
+	}
+	return "0"
+}
+
+// isSigned reports whether ty is a signed integer type (after substitution).
+func (t *tr) isSigned(ty types.Type) bool {
+	b, ok := t.sub(ty).Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0 && b.Info()&types.IsUnsigned == 0
+}
+
+// binary translates a binary expression with Go's semantics.
+func (t *tr) binary(e *ast.BinaryExpr) string {
+	switch e.Op {
+	case token.SHL, token.SHR:
+		return t.shift(t.expr(e.X), e.Op, e.Y, t.typeOf(e.X))
+	}
+	x, y := t.expr(e.X), t.expr(e.Y)
+	return t.binop(x, e.Op, y, t.typeOf(e.X), e.OpPos)
+}
+
+// binop combines two translated operands with Go's semantics.
+func (t *tr) binop(x string, op token.Token, y string, lt types.Type, pos token.Pos) string {
+	switch op {
+	case token.REM:
+		if t.isSigned(lt) {
+			t.prelude["rem"] = true
+			return "ampRem(" + x + ", " + y + ")"
+		}
+	case token.AND_NOT:
+		return "(" + x + " & ~" + y + ")"
+	case token.ADD, token.SUB, token.MUL, token.QUO, token.AND, token.OR, token.XOR, token.LAND, token.LOR,
+		token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+	default:
+		t.errorf(pos, "operator %s is not in the kernel language", op)
+	}
+	if b, ok := t.sub(lt).Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+		t.errorf(pos, "strings are not in the kernel language")
+	}
+	return "(" + x + " " + op.String() + " " + y + ")"
+}
+
+// shift translates x << s or x >> s with Go's semantics for counts of 32 and more.
+func (t *tr) shift(x string, op token.Token, count ast.Expr, lt types.Type) string {
+	if tv := t.info.Types[count]; tv.Value != nil {
+		n, _ := constant.Uint64Val(constant.ToInt(tv.Value))
+		if n < 32 {
+			return fmt.Sprintf("(%s %s %d)", x, op, n)
+		}
+		switch {
+		case op == token.SHL:
+			return t.zero(lt, count.Pos())
+		case t.isSigned(lt):
+			return "(" + x + " >> 31)"
+		default:
+			return "0u"
+		}
+	}
+	t.prelude["shift"] = true
+	name := "ampShl"
+	if op == token.SHR {
+		name = "ampShr"
+	}
+	return fmt.Sprintf("%s(%s, uint(%s))", name, x, t.expr(count))
+}
+
+// unary translates a unary expression.
+func (t *tr) unary(e *ast.UnaryExpr) string {
+	x := t.expr(e.X)
+	switch e.Op {
+	case token.SUB:
+		return "(-" + x + ")"
+	case token.ADD:
+		return x
+	case token.NOT:
+		return "(!" + x + ")"
+	case token.XOR:
+		return "(~" + x + ")"
+	case token.AND:
+		t.errorf(e.Pos(), "pointers are not in the kernel language")
+	case token.ARROW:
+		t.errorf(e.Pos(), "channels are not in the kernel language")
+	default:
+		t.errorf(e.Pos(), "operator %s is not in the kernel language", e.Op)
+	}
+	return x
+}
+
+// fieldPath writes the selection of a struct field (through embedded fields).
+func (t *tr) fieldPath(base string, xt types.Type, path []int) string {
+	cur := t.sub(xt)
+	for _, i := range path {
+		if p, ok := cur.Underlying().(*types.Pointer); ok {
+			cur = p.Elem()
+		}
+		st := cur.Underlying().(*types.Struct)
+		f := st.Field(i)
+		if vecName(cur) != "" {
+			base += "." + strings.ToLower(f.Name())
+		} else {
+			base += "." + glslName(f.Name())
+		}
+		cur = t.sub(f.Type())
+	}
+	return base
+}
+
+// kernelField returns the kernel field a selector on the receiver names, or nil.
+func (t *tr) kernelField(e *ast.SelectorExpr) any {
+	sel := t.info.Selections[e]
+	if sel == nil || sel.Kind() != types.FieldVal {
+		return nil
+	}
+	id, ok := unparen(e.X).(*ast.Ident)
+	if !ok || t.fn.recv == nil || t.info.Uses[id] != t.fn.recv {
+		return nil
+	}
+	f, ok := sel.Obj().(*types.Var)
+	if !ok {
+		return nil
+	}
+	if k, ok := t.fields[f.Origin()]; ok {
+		return k
+	}
+	return nil
+}
+
+// isTiledIndex reports whether x is the kernel's TiledIndex parameter.
+func (t *tr) isTiledIndex(x ast.Expr) bool {
+	id, ok := unparen(x).(*ast.Ident)
+	return ok && t.fn.tidx != nil && t.info.Uses[id] == t.fn.tidx
+}
+
+// selector translates x.f: a kernel field, a TiledIndex field, a struct or vector field.
+func (t *tr) selector(e *ast.SelectorExpr) string {
+	sel := t.info.Selections[e]
+	if sel == nil {
+		t.errorf(e.Pos(), "%s.%s is not in the kernel language (only constants and the functions of runtime, fmath and math may be used from other packages)",
+			exprString(e.X), e.Sel.Name)
+		return "0"
+	}
+	if sel.Kind() != types.FieldVal {
+		t.errorf(e.Pos(), "method values are not in the kernel language: call %s", e.Sel.Name)
+		return "0"
+	}
+	if k := t.kernelField(e); k != nil {
+		switch f := k.(type) {
+		case *scalarArg:
+			return "amp." + f.name
+		case *viewArg:
+			t.errorf(e.Pos(), "view %s is used whole; a kernel uses a view through At, Set and its Atomic methods", e.Sel.Name)
+		case string:
+			t.errorf(e.Pos(), "%s", f)
+		}
+		return "0"
+	}
+	if t.isTiledIndex(e.X) {
+		switch e.Sel.Name {
+		case "Global", "Local", "Tile", "TileOrigin":
+			return "amp" + e.Sel.Name + "()"
+		}
+		t.errorf(e.Pos(), "TiledIndex.%s is used whole; use its methods (TileExtent.Dim, TileExtent.Size, Barrier.Wait)", e.Sel.Name)
+		return "0"
+	}
+	return t.fieldPath(t.expr(e.X), t.typeOf(e.X), sel.Index())
+}
+
+// index translates x[i]: arrays, tile_static arrays and Index components.
+func (t *tr) index(e *ast.IndexExpr) string {
+	if id, ok := unparen(e.X).(*ast.Ident); ok {
+		if sd, ok := t.sharedV[t.info.Uses[id]]; ok {
+			a := sd.name + "[" + t.expr(e.Index) + "]"
+			if sd.bits {
+				return "uintBitsToFloat(" + a + ")"
+			}
+			return a
+		}
+	}
+	xt := t.typeOf(e.X)
+	switch xt.Underlying().(type) {
+	case *types.Array:
+	default:
+		t.errorf(e.Pos(), "indexing a %s is not in the kernel language", xt)
+		return "0"
+	}
+	x := t.expr(e.X)
+	if tv := t.info.Types[e.Index]; tv.Value != nil && isRuntime(xt, "Index") {
+		i, _ := constant.Int64Val(tv.Value)
+		return x + "." + string("xyz"[i])
+	}
+	return x + "[" + t.expr(e.Index) + "]"
+}
+
+// composite translates a struct, array, Index or vector literal.
+func (t *tr) composite(e *ast.CompositeLit) string {
+	ty := t.typeOf(e)
+	g, ok := t.glslType(ty, e.Pos())
+	if !ok {
+		return "0"
+	}
+	if isRuntime(ty, "TiledIndex") || isRuntime(ty, "Extent") {
+		t.errorf(e.Pos(), "%s values are made by the runtime, not by kernels", ty)
+		return "0"
+	}
+	switch u := ty.Underlying().(type) {
+	case *types.Array:
+		parts := make([]string, u.Len())
+		z := t.zero(u.Elem(), e.Pos())
+		for i := range parts {
+			parts[i] = z
+		}
+		next := 0
+		for _, el := range e.Elts {
+			v := el
+			if kv, ok := el.(*ast.KeyValueExpr); ok {
+				k, _ := constant.Int64Val(t.info.Types[kv.Key].Value)
+				next, v = int(k), kv.Value
+			}
+			parts[next] = t.expr(v)
+			next++
+		}
+		if isRuntime(ty, "Index") {
+			return "ivec3(" + strings.Join(parts, ", ") + ")"
+		}
+		return g + "(" + strings.Join(parts, ", ") + ")"
+	case *types.Struct:
+		vals := make([]string, u.NumFields())
+		for i := range vals {
+			vals[i] = t.zero(u.Field(i).Type(), e.Pos())
+		}
+		for i, el := range e.Elts {
+			if kv, ok := el.(*ast.KeyValueExpr); ok {
+				name := kv.Key.(*ast.Ident).Name
+				for j := range u.NumFields() {
+					if u.Field(j).Name() == name {
+						vals[j] = t.expr(kv.Value)
+					}
+				}
+				continue
+			}
+			vals[i] = t.expr(el)
+		}
+		if vn := vecName(ty); vn != "" {
+			n := int(vn[len(vn)-1] - '0')
+			return g + "(" + strings.Join(vals[:n], ", ") + ")"
+		}
+		var parts []string
+		for i, v := range vals {
+			parts = append(parts, v)
+			if is3Vec(u.Field(i).Type()) {
+				parts = append(parts, t.zeroBasic(vecComp(u.Field(i).Type())))
+			}
+		}
+		return g + "(" + strings.Join(parts, ", ") + ")"
+	}
+	t.errorf(e.Pos(), "composite literals of type %s are not in the kernel language", ty)
+	return "0"
+}
+
+// unparen strips parentheses.
+func unparen(e ast.Expr) ast.Expr {
+	for {
+		p, ok := e.(*ast.ParenExpr)
+		if !ok {
+			return e
+		}
+		e = p.X
+	}
+}
+
+// exprString is a short rendering of e for messages.
+func exprString(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return e.Name
+	case *ast.SelectorExpr:
+		return exprString(e.X) + "." + e.Sel.Name
+	}
+	return fmt.Sprintf("%T", e)
+}

@@ -1,0 +1,191 @@
+package translate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// userCall translates a call of a function or method declared in the kernel's package.
+// kind is "kernel" for a method of the kernel (its fields are the GLSL globals), "" for
+// a function, or a method of another type whose receiver recvX becomes the first argument.
+func (t *tr) userCall(e *ast.CallExpr, fn *types.Func, id *ast.Ident, kind string, recvX ast.Expr) string {
+	var targs []types.Type
+	if inst, ok := t.info.Instances[id]; ok {
+		for i := range inst.TypeArgs.Len() {
+			targs = append(targs, t.sub(inst.TypeArgs.At(i)))
+		}
+	}
+	name := t.function(fn, targs, kind, e.Pos())
+	if name == "" {
+		return "0"
+	}
+	var args []string
+	if recvX != nil {
+		args = append(args, t.expr(recvX))
+	}
+	for _, a := range e.Args {
+		if isRuntime(t.typeOf(a), "TiledIndex") {
+			if !t.isTiledIndex(a) {
+				t.errorf(a.Pos(), "a TiledIndex argument must be the kernel's own")
+			}
+			continue
+		}
+		args = append(args, t.expr(a))
+	}
+	if t.barrierF[fn] {
+		t.barrier(e)
+	}
+	return name + "(" + strings.Join(args, ", ") + ")"
+}
+
+// function translates fn (instantiated with targs) once and returns its GLSL name.
+func (t *tr) function(fn *types.Func, targs []types.Type, kind string, pos token.Pos) string {
+	key := fn
+	name := "f_" + fn.Name()
+	if sig := fn.Type().(*types.Signature); sig.Recv() != nil {
+		rt := sig.Recv().Type()
+		if p, ok := rt.(*types.Pointer); ok {
+			rt = p.Elem()
+		}
+		if n, ok := types.Unalias(rt).(*types.Named); ok {
+			name = "m_" + n.Obj().Name() + "_" + fn.Name()
+		}
+	}
+	for _, a := range targs {
+		name += "_" + mangle(a.String())
+	}
+	if t.funcDone[name] {
+		return name
+	}
+	decl := t.funcs0(fn)
+	if decl == nil || decl.Body == nil {
+		t.errorf(pos, "%s has no Go body in this package to translate", fn.Name())
+		return ""
+	}
+	if t.funcBusy[key] {
+		t.errorf(pos, "recursion is not in the kernel language: %s calls itself", fn.Name())
+		return ""
+	}
+	t.funcBusy[key] = true
+	defer delete(t.funcBusy, key)
+	saved, savedUse, savedSubst := t.fn, t.nameUse, t.subst
+	defer func() { t.fn, t.nameUse, t.subst = saved, savedUse, savedSubst }()
+	if len(targs) > 0 {
+		t.subst = map[*types.TypeParam]types.Type{}
+		for k, v := range savedSubst {
+			t.subst[k] = v
+		}
+		sig := fn.Type().(*types.Signature)
+		tps := sig.TypeParams()
+		if tps == nil {
+			tps = sig.RecvTypeParams()
+		}
+		for i := 0; tps != nil && i < tps.Len() && i < len(targs); i++ {
+			t.subst[tps.At(i)] = targs[i]
+		}
+	}
+	fs := &fnState{decl: decl, indent: 1}
+	t.fn, t.nameUse = fs, map[string]int{}
+	params := t.signature(fs, decl, kind)
+	ret := "void"
+	if res := decl.Type.Results; res != nil && len(res.List) > 0 {
+		if len(res.List) > 1 || len(res.List[0].Names) > 1 {
+			t.errorf(res.Pos(), "functions with several results are not in the kernel language")
+		} else if len(res.List[0].Names) == 1 {
+			t.errorf(res.Pos(), "named results are not in the kernel language")
+		} else {
+			ret, _ = t.glslType(t.info.TypeOf(res.List[0].Type), res.Pos())
+		}
+	}
+	fs.varying = t.varyingSet(decl.Body, fs)
+	t.stmts(decl.Body.List)
+	t.barrierF[key] = fs.barrier
+	t.funcDone[name] = true
+	t.funcs = append(t.funcs, fmt.Sprintf("%s %s(%s) {\n%s}\n", ret, name, strings.Join(params, ", "), fs.b.String()))
+	return name
+}
+
+// funcs0 returns fn's declaration (through its generic origin).
+func (t *tr) funcs0(fn *types.Func) *ast.FuncDecl {
+	if d := t.pkgInfo.funcs[fn]; d != nil {
+		return d
+	}
+	return t.pkgInfo.funcs[fn.Origin()]
+}
+
+// signature translates a function's receiver and parameters; a TiledIndex parameter has
+// no GLSL counterpart (the tile's indices are built-ins).
+func (t *tr) signature(fs *fnState, decl *ast.FuncDecl, kind string) []string {
+	var params []string
+	if decl.Recv != nil && len(decl.Recv.List) == 1 {
+		var obj types.Object
+		if len(decl.Recv.List[0].Names) == 1 {
+			obj = t.info.Defs[decl.Recv.List[0].Names[0]]
+		}
+		if kind == "kernel" {
+			fs.recv = obj
+		} else {
+			rt := t.info.TypeOf(decl.Recv.List[0].Type)
+			if _, ok := rt.(*types.Pointer); ok {
+				t.errorf(decl.Recv.Pos(), "pointer receivers are not in the kernel language")
+			}
+			g, _ := t.glslType(rt, decl.Recv.Pos())
+			n := "ampRecv"
+			if obj != nil {
+				n = t.localName(obj)
+			}
+			params = append(params, g+" "+n)
+		}
+	}
+	for _, field := range decl.Type.Params.List {
+		ty := t.info.TypeOf(field.Type)
+		if isRuntime(ty, "TiledIndex") {
+			if len(field.Names) == 1 {
+				fs.tidx = t.info.Defs[field.Names[0]]
+			}
+			continue
+		}
+		g, ok := t.glslType(ty, field.Pos())
+		if !ok {
+			continue
+		}
+		for _, n := range field.Names {
+			params = append(params, g+" "+t.localName(t.info.Defs[n]))
+		}
+	}
+	return params
+}
+
+// mangle turns a type name into identifier characters.
+func mangle(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// barrier checks that a barrier (or a call of a function that contains one) is reached
+// by every thread of the tile: not under control flow that depends on the thread, not
+// after a return, break or continue that does.
+func (t *tr) barrier(e ast.Node) {
+	fs := t.fn
+	fs.barrier = true
+	for _, l := range fs.loops {
+		l.hasBarrier = true
+	}
+	switch {
+	case !t.tiled:
+		t.errorf(e.Pos(), "barriers are only in tiled kernels (a Tiled body)")
+	case fs.divergent > 0:
+		t.errorf(e.Pos(), "barrier in divergent code: this branch or loop depends on the thread's index or on memory, "+
+			"so not every thread of the tile reaches the barrier")
+	case fs.diverged:
+		t.errorf(e.Pos(), "barrier after a return that depends on the thread's index: not every thread of the tile reaches it")
+	}
+}

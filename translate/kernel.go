@@ -1,0 +1,430 @@
+package translate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"reflect"
+	"sort"
+	"strings"
+)
+
+// viewArg is a data field of the kernel: storage-buffer binding index.
+type viewArg struct {
+	field    *types.Var
+	name     string // GLSL name of the buffer array
+	index    int
+	elem     types.Type
+	readOnly bool // a ReadView: the Go type has no Set
+	written  bool // Set or an atomic is used somewhere
+	read     bool
+	atomicF  bool // a float32 atomic is used: the binding gets a uint alias
+}
+
+// scalarArg is a push-constant scalar field of the kernel.
+type scalarArg struct {
+	field *types.Var
+	name  string
+	typ   string
+}
+
+// sharedDecl is a tile_static array.
+type sharedDecl struct {
+	name string
+	elem string
+	size string // a constant expression (spec constants allowed)
+	bits bool   // float32 storage kept as uint bits (float atomics)
+}
+
+// tr translates one kernel instance.
+type tr struct {
+	*pkgInfo
+	named   *types.Named
+	subst   map[*types.TypeParam]types.Type
+	tiled   bool
+	fields  map[*types.Var]any // origin field -> *viewArg, *scalarArg, or string (why it is not on the GPU)
+	views   []*viewArg
+	scalars []scalarArg
+	shared  []*sharedDecl
+	sharedV map[types.Object]*sharedDecl
+	floatSh map[types.Object]bool // tile_static float32 arrays with atomics: stored as bits
+	structs []*types.Named // struct types used, in declaration order (dependencies first)
+	structV map[*types.Named]bool
+	prelude map[string]bool // helper pieces the code needs
+	errs    ErrorList
+
+	funcs    []string                      // translated helper functions, callees first
+	funcDone map[string]bool         // translated functions, by GLSL name
+	funcBusy map[*types.Func]bool    // on the translation stack (recursion)
+	barrierF map[*types.Func]bool    // functions that contain a barrier
+	names    map[types.Object]string // local names
+	nameUse  map[string]int          // per function
+	fn       *fnState                // the function being translated
+}
+
+// fnState is the state of the function being translated.
+type fnState struct {
+	decl      *ast.FuncDecl
+	main      bool // the kernel body
+	recv      types.Object
+	tidx      types.Object // the TiledIndex parameter, if any
+	idx       types.Object // the Each body's Index parameter
+	varying   map[types.Object]bool
+	divergent int  // depth of varying control flow
+	diverged  bool // a return under varying control flow happened
+	inSwitch  int  // switch depth within the innermost loop
+	loops     []*loopState
+	barrier   bool
+	tmp       int
+	indent    int
+	b         strings.Builder
+}
+
+type loopState struct {
+	varyingExit bool // break or continue under varying control flow
+	hasBarrier  bool
+	switchDepth int
+}
+
+// translate translates kernel type named (with type arguments targs) whose body is decl.
+func (pi *pkgInfo) translate(named *types.Named, decl *ast.FuncDecl, tiled bool, targs []types.Type) (*Kernel, error) {
+	t := &tr{pkgInfo: pi, named: named, tiled: tiled, fields: map[*types.Var]any{}, sharedV: map[types.Object]*sharedDecl{},
+		structV: map[*types.Named]bool{}, prelude: map[string]bool{}, funcDone: map[string]bool{},
+		funcBusy: map[*types.Func]bool{}, barrierF: map[*types.Func]bool{},
+		names: map[types.Object]string{}}
+	k := &Kernel{Type: named.Obj().Name(), Tiled: tiled, Program: pi.pkg.Path() + "." + named.Obj().Name()}
+	if len(targs) > 0 {
+		t.subst = map[*types.TypeParam]types.Type{}
+		for i, a := range targs {
+			t.subst[named.TypeParams().At(i)] = a
+			k.TypeArgs = append(k.TypeArgs, a.String())
+		}
+		if recv := decl.Recv; recv != nil {
+			if sig, ok := pi.info.Defs[decl.Name].Type().(*types.Signature); ok && sig.RecvTypeParams() != nil {
+				for i := range sig.RecvTypeParams().Len() {
+					t.subst[sig.RecvTypeParams().At(i)] = targs[i]
+				}
+			}
+		}
+		k.Program += "[" + strings.Join(k.TypeArgs, ",") + "]"
+	}
+	t.collectFields(named.Underlying().(*types.Struct), decl)
+	body := t.mainBody(decl)
+	if len(t.errs) > 0 {
+		return nil, t.errs
+	}
+	k.GLSL = t.assemble(k, body)
+	return k, nil
+}
+
+// errorf records an error at pos.
+func (t *tr) errorf(pos token.Pos, format string, args ...any) {
+	t.errs = append(t.errs, &Error{Pos: t.fset.Position(pos), Msg: fmt.Sprintf(format, args...)})
+}
+
+// collectFields sorts the kernel's fields into views and scalars, in the order the
+// runtime binds them (embedded structs in place, `amp:"-"` fields skipped).
+func (t *tr) collectFields(st *types.Struct, decl *ast.FuncDecl) {
+	for i := range st.NumFields() {
+		f := st.Field(i)
+		tag := reflect.StructTag(st.Tag(i))
+		if tag.Get("amp") == "-" {
+			t.fields[f.Origin()] = fmt.Sprintf("field %s is tagged `amp:\"-\"`: it does not reach the GPU", f.Name())
+			continue
+		}
+		ft := t.sub(f.Type())
+		if vk, elem := viewKind(ft); vk != "" {
+			v := &viewArg{field: f, name: glslName(f.Name()), index: len(t.views), elem: elem, readOnly: vk == "ReadView"}
+			t.views = append(t.views, v)
+			t.fields[f.Origin()] = v
+			continue
+		}
+		if f.Embedded() {
+			if s, ok := ft.Underlying().(*types.Struct); ok {
+				t.collectFields(s, decl)
+				continue
+			}
+		}
+		if b, ok := ft.Underlying().(*types.Basic); ok {
+			switch b.Kind() {
+			case types.Int32, types.Uint32, types.Float32:
+				s := &scalarArg{field: f, name: glslName(f.Name()), typ: basicGLSL(b)}
+				t.scalars = append(t.scalars, *s)
+				t.fields[f.Origin()] = s
+				continue
+			}
+		}
+		t.errorf(f.Pos(), "kernel %s: field %s has type %s; a kernel field must be an arrayview View, ReadView or Array, "+
+			"an int32, uint32 or float32 scalar, or be tagged `amp:\"-\"`", t.named.Obj().Name(), f.Name(), ft)
+	}
+	for i := range t.scalars {
+		t.fields[t.scalars[i].field.Origin()] = &t.scalars[i]
+	}
+}
+
+// viewKind returns "View", "ReadView" or "Array" and the element type when t is a
+// pointer to one of arrayview's data types.
+func viewKind(t types.Type) (string, types.Type) {
+	p, ok := types.Unalias(t).(*types.Pointer)
+	if !ok {
+		return "", nil
+	}
+	n, ok := types.Unalias(p.Elem()).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg().Path() != arrayviewPath {
+		return "", nil
+	}
+	switch n.Obj().Name() {
+	case "View", "ReadView", "Array":
+		if n.TypeArgs().Len() == 1 {
+			return n.Obj().Name(), n.TypeArgs().At(0)
+		}
+	}
+	return "", nil
+}
+
+// sub applies the instance's type arguments to t.
+func (t *tr) sub(ty types.Type) types.Type {
+	if len(t.subst) == 0 {
+		return ty
+	}
+	switch x := types.Unalias(ty).(type) {
+	case *types.TypeParam:
+		if r, ok := t.subst[x]; ok {
+			return r
+		}
+	case *types.Pointer:
+		return types.NewPointer(t.sub(x.Elem()))
+	case *types.Array:
+		return types.NewArray(t.sub(x.Elem()), x.Len())
+	case *types.Slice:
+		return types.NewSlice(t.sub(x.Elem()))
+	case *types.Named:
+		if x.TypeArgs().Len() > 0 {
+			args := make([]types.Type, x.TypeArgs().Len())
+			for i := range args {
+				args[i] = t.sub(x.TypeArgs().At(i))
+			}
+			if inst, err := types.Instantiate(nil, x.Origin(), args, false); err == nil {
+				return inst
+			}
+		}
+	}
+	return ty
+}
+
+// typeOf returns the (substituted) type of expression e.
+func (t *tr) typeOf(e ast.Expr) types.Type { return t.sub(t.info.TypeOf(e)) }
+
+// mainBody translates the kernel's Each or Tiled body into main's statements.
+func (t *tr) mainBody(decl *ast.FuncDecl) string {
+	fs := &fnState{decl: decl, main: true, indent: 1}
+	if decl.Recv != nil && len(decl.Recv.List) == 1 && len(decl.Recv.List[0].Names) == 1 {
+		fs.recv = t.info.Defs[decl.Recv.List[0].Names[0]]
+	}
+	params := decl.Type.Params.List
+	if len(params) == 1 && len(params[0].Names) == 1 {
+		obj := t.info.Defs[params[0].Names[0]]
+		if t.tiled {
+			fs.tidx = obj
+		} else {
+			fs.idx = obj
+			t.names[obj] = "ampIdx"
+		}
+	}
+	t.fn = fs
+	t.nameUse = map[string]int{"ampIdx": 1}
+	t.floatSh = t.floatAtomicShared(decl.Body)
+	fs.varying = t.varyingSet(decl.Body, fs)
+	if !t.tiled {
+		t.prelude["index"] = true
+		fs.line("uint ampN = ampLinearIndex();")
+		fs.line("if (ampN >= amp.domain.w) return;")
+		fs.line("ivec3 ampIdx = ampDelinearize(ampN);")
+	}
+	t.stmts(decl.Body.List)
+	return fs.b.String()
+}
+
+// line writes one line of GLSL at the current indentation.
+func (fs *fnState) line(format string, args ...any) {
+	fs.b.WriteString(strings.Repeat("\t", fs.indent))
+	fmt.Fprintf(&fs.b, format, args...)
+	fs.b.WriteByte('\n')
+}
+
+// localName returns the GLSL name of a local object, unique within its function.
+func (t *tr) localName(obj types.Object) string {
+	if n, ok := t.names[obj]; ok {
+		return n
+	}
+	base := glslName(obj.Name())
+	if base == "_" {
+		base = "ampBlank"
+	}
+	n := base
+	if c := t.nameUse[base]; c > 0 {
+		n = fmt.Sprintf("%s_%d", base, c)
+	}
+	t.nameUse[base]++
+	t.names[obj] = n
+	return n
+}
+
+// tmpName returns a fresh temporary name.
+func (t *tr) tmpName() string {
+	t.fn.tmp++
+	return fmt.Sprintf("ampT%d", t.fn.tmp)
+}
+
+// glslReserved are GLSL keywords and built-in names a Go identifier may collide with.
+var glslReserved = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`attribute const uniform varying buffer shared coherent volatile restrict readonly
+	writeonly atomic_uint layout centroid flat smooth noperspective patch sample break continue do for while switch
+	case default if else subroutine in out inout float double int void bool true false invariant precise discard
+	return mat2 mat3 mat4 dmat2 dmat3 dmat4 vec2 vec3 vec4 ivec2 ivec3 ivec4 bvec2 bvec3 bvec4 dvec2 dvec3 dvec4 uint
+	uvec2 uvec3 uvec4 lowp mediump highp precision sampler1D sampler2D sampler3D struct common partition active asm
+	class union enum typedef template this resource goto inline noinline public static extern external interface long
+	short half fixed unsigned superp input output filter sizeof cast namespace using main abs sign floor ceil trunc
+	round fract mod min max clamp mix step smoothstep sqrt inversesqrt exp exp2 log log2 pow sin cos tan asin acos atan
+	sinh cosh tanh length distance dot cross normalize barrier memoryBarrier texture image`) {
+		glslReserved[w] = true
+	}
+}
+
+// glslName maps a Go identifier to a GLSL one: reserved words, gl_ and amp prefixes and
+// double underscores get a trailing or replaced character.
+func glslName(s string) string {
+	s = strings.ReplaceAll(s, "__", "_x_")
+	if glslReserved[s] || strings.HasPrefix(s, "gl_") || strings.HasPrefix(s, "amp") || strings.HasPrefix(s, "Amp") {
+		return s + "_"
+	}
+	return s
+}
+
+// assemble writes the whole translation unit.
+func (t *tr) assemble(k *Kernel, body string) string {
+	var b strings.Builder
+	b.WriteString("#version 450\n")
+	fmt.Fprintf(&b, "// Code generated by ampgen from %s. DO NOT EDIT.\n", k.Program)
+	b.WriteString("layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;\n")
+	b.WriteString("// AMP_RANKS: bits 0-1 the domain's rank, bits 2+2k the rank of data argument k.\n")
+	b.WriteString("layout(constant_id = 3) const uint AMP_RANKS = 1u;\n")
+	b.WriteString("const uint ampRank = AMP_RANKS & 3u;\n")
+	for _, s := range t.structs {
+		b.WriteString(t.structDecl(s))
+	}
+	for _, v := range t.views {
+		q := ""
+		switch {
+		case !v.written:
+			q = "readonly "
+		case t.tiled && v.read:
+			q = "coherent "
+		}
+		et, _ := t.glslType(v.elem, token.NoPos)
+		fmt.Fprintf(&b, "layout(std430, binding = %d) %sbuffer AmpBuffer%d { %s %s[]; };\n", v.index, q, v.index, et, v.name)
+		if v.atomicF {
+			fmt.Fprintf(&b, "layout(std430, binding = %d) %sbuffer AmpBits%d { uint %s_bits[]; };\n", v.index, q, v.index, v.name)
+		}
+	}
+	b.WriteString("struct AmpView { uint base; uint s0; uint s1; uint pad; };\n")
+	b.WriteString("layout(push_constant) uniform AmpPush {\n\tuvec4 domain;\n")
+	for _, v := range t.views {
+		fmt.Fprintf(&b, "\tAmpView %s;\n", v.name)
+	}
+	for _, s := range t.scalars {
+		fmt.Fprintf(&b, "\t%s %s;\n", s.typ, s.name)
+	}
+	b.WriteString("} amp;\n")
+	if t.prelude["tile"] || len(t.shared) > 0 {
+		t.prelude["tile"] = true
+	}
+	b.WriteString(preludeText(t.prelude))
+	for _, v := range t.views {
+		fmt.Fprintf(&b, "const uint ampR%d = (AMP_RANKS >> %du) & 3u;\n", v.index, 2+2*v.index)
+		fmt.Fprintf(&b, "uint ampAt%d(ivec3 i) { return amp.%s.base + (ampR%d == 1u ? uint(i.x) : ampR%d == 2u ? "+
+			"uint(i.x) * amp.%s.s0 + uint(i.y) : uint(i.x) * amp.%s.s0 + uint(i.y) * amp.%s.s1 + uint(i.z)); }\n",
+			v.index, v.name, v.index, v.index, v.name, v.name, v.name)
+		if v.atomicF {
+			fmt.Fprintf(&b, "float ampAtomicAddF%d(uint a, float x) {\n\tuint old = %s_bits[a];\n\tfor (;;) {\n"+
+				"\t\tuint prev = atomicCompSwap(%s_bits[a], old, floatBitsToUint(uintBitsToFloat(old) + x));\n"+
+				"\t\tif (prev == old) return uintBitsToFloat(old);\n\t\told = prev;\n\t}\n}\n", v.index, v.name, v.name)
+			fmt.Fprintf(&b, "float ampAtomicXchgF%d(uint a, float x) { return uintBitsToFloat(atomicExchange(%s_bits[a], floatBitsToUint(x))); }\n",
+				v.index, v.name)
+		}
+	}
+	for _, s := range t.shared {
+		fmt.Fprintf(&b, "shared %s %s[%s];\n", s.elem, s.name, s.size)
+		if s.bits {
+			fmt.Fprintf(&b, "float ampSharedAddF_%s(int i, float x) {\n\tuint old = %s[i];\n\tfor (;;) {\n"+
+				"\t\tuint prev = atomicCompSwap(%s[i], old, floatBitsToUint(uintBitsToFloat(old) + x));\n"+
+				"\t\tif (prev == old) return uintBitsToFloat(old);\n\t\told = prev;\n\t}\n}\n", s.name, s.name, s.name)
+		}
+	}
+	for _, f := range t.funcs {
+		b.WriteString(f)
+	}
+	b.WriteString("void main() {\n")
+	b.WriteString(body)
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// structDecl declares a Go struct type in GLSL. A 3-vector member is followed by an
+// explicit padding member, as Go's vec.Float3 carries one: the two layouts agree.
+func (t *tr) structDecl(n *types.Named) string {
+	st := n.Underlying().(*types.Struct)
+	var b strings.Builder
+	fmt.Fprintf(&b, "struct %s {\n", glslName(n.Obj().Name()))
+	pad := 0
+	for i := range st.NumFields() {
+		f := st.Field(i)
+		name := glslName(f.Name())
+		if name == "_" {
+			name = fmt.Sprintf("ampPad%d", pad)
+			pad++
+		}
+		ty, _ := t.glslType(f.Type(), f.Pos())
+		fmt.Fprintf(&b, "\t%s %s;\n", ty, name)
+		if is3Vec(f.Type()) {
+			fmt.Fprintf(&b, "\t%s ampPad%d;\n", vecComp(f.Type()), pad)
+			pad++
+		}
+	}
+	b.WriteString("};\n")
+	return b.String()
+}
+
+// sortedKeys returns m's keys, sorted.
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// floatAtomicShared finds the tile_static arrays of float32 that atomics update: GLSL has
+// no atomics on float shared memory, so they are stored as uint bits.
+func (t *tr) floatAtomicShared(body *ast.BlockStmt) map[types.Object]bool {
+	out := map[types.Object]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok || len(c.Args) < 3 || !isAtomicFunc(t, c.Fun) {
+			return true
+		}
+		if id, ok := unparen(c.Args[0]).(*ast.Ident); ok {
+			if s, ok := t.typeOf(id).Underlying().(*types.Slice); ok {
+				if b, ok := t.sub(s.Elem()).Underlying().(*types.Basic); ok && b.Info()&types.IsFloat != 0 {
+					out[t.info.Uses[id]] = true
+				}
+			}
+		}
+		return true
+	})
+	return out
+}

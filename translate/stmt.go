@@ -1,0 +1,646 @@
+package translate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+)
+
+// stmts translates a statement list.
+func (t *tr) stmts(list []ast.Stmt) {
+	for _, s := range list {
+		t.stmt(s)
+	}
+}
+
+// block translates a nested block at one more level of indentation.
+func (t *tr) block(list []ast.Stmt) {
+	t.fn.indent++
+	t.stmts(list)
+	t.fn.indent--
+}
+
+// stmt translates one statement.
+func (t *tr) stmt(s ast.Stmt) {
+	fs := t.fn
+	switch s := s.(type) {
+	case *ast.DeclStmt:
+		t.declStmt(s)
+	case *ast.AssignStmt:
+		if t.tileStatic(s) {
+			return
+		}
+		t.assign(s)
+	case *ast.IncDecStmt:
+		op := token.ADD
+		if s.Tok == token.DEC {
+			op = token.SUB
+		}
+		t.opAssign(s.X, op, "1", t.typeOf(s.X), s.Pos())
+	case *ast.ExprStmt:
+		call, ok := unparen(s.X).(*ast.CallExpr)
+		if !ok {
+			t.errorf(s.Pos(), "an expression statement must be a call")
+			return
+		}
+		fs.line("%s;", t.expr(call))
+	case *ast.BlockStmt:
+		fs.line("{")
+		t.block(s.List)
+		fs.line("}")
+	case *ast.IfStmt:
+		t.ifStmt(s)
+	case *ast.ForStmt:
+		t.forStmt(s)
+	case *ast.RangeStmt:
+		t.rangeStmt(s)
+	case *ast.SwitchStmt:
+		t.switchStmt(s)
+	case *ast.BranchStmt:
+		t.branch(s)
+	case *ast.ReturnStmt:
+		t.returnStmt(s)
+	case *ast.EmptyStmt:
+	case *ast.LabeledStmt:
+		t.errorf(s.Pos(), "labels are not in the kernel language")
+	case *ast.GoStmt:
+		t.errorf(s.Pos(), "goroutines are not in the kernel language")
+	case *ast.DeferStmt:
+		t.errorf(s.Pos(), "defer is not in the kernel language")
+	case *ast.SelectStmt, *ast.SendStmt:
+		t.errorf(s.Pos(), "channels are not in the kernel language")
+	case *ast.TypeSwitchStmt:
+		t.errorf(s.Pos(), "interfaces and type switches are not in the kernel language")
+	default:
+		t.errorf(s.Pos(), "statement %T is not in the kernel language", s)
+	}
+}
+
+// declStmt translates var declarations; constants are inlined where used.
+func (t *tr) declStmt(s *ast.DeclStmt) {
+	g := s.Decl.(*ast.GenDecl)
+	switch g.Tok {
+	case token.CONST:
+		return
+	case token.TYPE:
+		t.errorf(s.Pos(), "type declarations inside kernels are not in the kernel language: declare the type at package level")
+		return
+	}
+	for _, spec := range g.Specs {
+		vs := spec.(*ast.ValueSpec)
+		for i, n := range vs.Names {
+			obj := t.info.Defs[n]
+			if obj == nil {
+				continue
+			}
+			init := ""
+			if i < len(vs.Values) {
+				init = t.expr(vs.Values[i])
+			} else {
+				init = t.zero(obj.Type(), n.Pos())
+			}
+			t.declare(obj, init, n.Pos())
+		}
+	}
+}
+
+// declare writes the declaration of a new local.
+func (t *tr) declare(obj types.Object, init string, pos token.Pos) {
+	g, ok := t.glslType(obj.Type(), pos)
+	if !ok {
+		return
+	}
+	if obj.Name() == "_" {
+		t.fn.line("%s %s = %s;", g, t.tmpName(), init)
+		return
+	}
+	t.fn.line("%s %s = %s;", g, t.localName(obj), init)
+}
+
+// tileStatic translates name := runtime.TileStatic[T](t, n) into a shared array.
+func (t *tr) tileStatic(s *ast.AssignStmt) bool {
+	if len(s.Rhs) != 1 {
+		return false
+	}
+	call, ok := unparen(s.Rhs[0]).(*ast.CallExpr)
+	if !ok || !t.isRuntimeFunc(call.Fun, "TileStatic") {
+		return false
+	}
+	fs := t.fn
+	id, _ := s.Lhs[0].(*ast.Ident)
+	obj := t.info.Defs[id]
+	if !t.tiled || !fs.main || s.Tok != token.DEFINE || len(s.Lhs) != 1 || fs.indent != 1 || obj == nil {
+		t.errorf(s.Pos(), "runtime.TileStatic (tile_static) is only allowed as name := runtime.TileStatic[T](t, n) "+
+			"at the top level of a Tiled kernel body")
+		if obj != nil {
+			t.sharedV[obj] = &sharedDecl{name: "ts_" + glslName(id.Name), size: "1"} // no cascade of errors
+		}
+		return true
+	}
+	elem := obj.Type().(*types.Slice).Elem()
+	g, ok := t.glslType(elem, s.Pos())
+	if !ok {
+		return true
+	}
+	size, ok := t.constSize(call.Args[1])
+	if !ok {
+		t.errorf(call.Args[1].Pos(), "the size of a tile_static array must be a constant or an expression of constants and "+
+			"the tile's dimensions (t.TileExtent.Dim, t.TileExtent.Size)")
+		t.sharedV[obj] = &sharedDecl{name: "ts_" + glslName(id.Name), size: "1"}
+		return true
+	}
+	sd := &sharedDecl{name: "ts_" + glslName(id.Name), elem: g, size: size, bits: t.floatSh[obj]}
+	if sd.bits {
+		sd.elem = "uint"
+	}
+	if n := len(t.shared); n > 0 {
+		sd.name += "_" + string(rune('0'+n))
+	}
+	t.shared = append(t.shared, sd)
+	t.sharedV[obj] = sd
+	t.prelude["tile"] = true
+	return true
+}
+
+// isRuntimeFunc reports whether fun names runtime.name (possibly instantiated).
+func (t *tr) isRuntimeFunc(fun ast.Expr, name string) bool {
+	switch f := unparen(fun).(type) {
+	case *ast.IndexExpr:
+		fun = f.X
+	case *ast.IndexListExpr:
+		fun = f.X
+	}
+	sel, ok := unparen(fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	fn, ok := t.info.Uses[sel.Sel].(*types.Func)
+	return ok && fn.Pkg() != nil && fn.Pkg().Path() == runtimePath && fn.Name() == name
+}
+
+// constSize translates an expression that must be constant at pipeline creation:
+// constants, the tile's dimensions and locals defined once from such expressions.
+func (t *tr) constSize(e ast.Expr) (string, bool) {
+	if tv := t.info.Types[e]; tv.Value != nil {
+		return t.constLit(tv.Value, tv.Type, e.Pos()), true
+	}
+	switch x := unparen(e).(type) {
+	case *ast.BinaryExpr:
+		switch x.Op {
+		case token.ADD, token.SUB, token.MUL, token.QUO:
+			a, ok1 := t.constSize(x.X)
+			b, ok2 := t.constSize(x.Y)
+			return "(" + a + " " + x.Op.String() + " " + b + ")", ok1 && ok2
+		}
+	case *ast.CallExpr:
+		if sel, ok := unparen(x.Fun).(*ast.SelectorExpr); ok {
+			if inner, ok := unparen(sel.X).(*ast.SelectorExpr); ok && t.isTiledIndex(inner.X) && inner.Sel.Name == "TileExtent" {
+				if sel.Sel.Name == "Size" || (sel.Sel.Name == "Dim" && t.info.Types[x.Args[0]].Value != nil) {
+					return t.tiledCall(x, "TileExtent", sel.Sel.Name), true
+				}
+			}
+		}
+	case *ast.Ident:
+		if init := t.onceDefined(x); init != nil {
+			return t.constSize(init)
+		}
+	}
+	return "", false
+}
+
+// onceDefined returns the initializer of a local defined with := and never assigned
+// again in the kernel body, or nil.
+func (t *tr) onceDefined(id *ast.Ident) ast.Expr {
+	obj := t.info.Uses[id]
+	if obj == nil {
+		return nil
+	}
+	var init ast.Expr
+	assigned := 0
+	ast.Inspect(t.fn.decl.Body, func(n ast.Node) bool {
+		switch s := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range s.Lhs {
+				lid, ok := l.(*ast.Ident)
+				if !ok || (t.info.Defs[lid] != obj && t.info.Uses[lid] != obj) {
+					continue
+				}
+				assigned++
+				if s.Tok == token.DEFINE && len(s.Rhs) == len(s.Lhs) {
+					init = s.Rhs[i]
+				}
+			}
+		case *ast.IncDecStmt:
+			if lid, ok := s.X.(*ast.Ident); ok && t.info.Uses[lid] == obj {
+				assigned++
+			}
+		}
+		return true
+	})
+	if assigned != 1 {
+		return nil
+	}
+	return init
+}
+
+// assign translates =, := and the operator assignments.
+func (t *tr) assign(s *ast.AssignStmt) {
+	fs := t.fn
+	if s.Tok != token.ASSIGN && s.Tok != token.DEFINE {
+		op := map[token.Token]token.Token{token.ADD_ASSIGN: token.ADD, token.SUB_ASSIGN: token.SUB,
+			token.MUL_ASSIGN: token.MUL, token.QUO_ASSIGN: token.QUO, token.REM_ASSIGN: token.REM,
+			token.AND_ASSIGN: token.AND, token.OR_ASSIGN: token.OR, token.XOR_ASSIGN: token.XOR,
+			token.SHL_ASSIGN: token.SHL, token.SHR_ASSIGN: token.SHR, token.AND_NOT_ASSIGN: token.AND_NOT}[s.Tok]
+		if op == token.SHL || op == token.SHR {
+			x := t.expr(s.Lhs[0])
+			t.store(s.Lhs[0], t.shift(x, op, s.Rhs[0], t.typeOf(s.Lhs[0])))
+			return
+		}
+		t.opAssign(s.Lhs[0], op, t.expr(s.Rhs[0]), t.typeOf(s.Lhs[0]), s.Pos())
+		return
+	}
+	if len(s.Rhs) != len(s.Lhs) {
+		t.errorf(s.Pos(), "assignments from a multi-valued expression are not in the kernel language")
+		return
+	}
+	if len(s.Lhs) == 1 {
+		t.assignOne(s.Lhs[0], t.expr(s.Rhs[0]), s.Tok)
+		return
+	}
+	// Go evaluates every right-hand side before assigning: go through temporaries.
+	tmps := make([]string, len(s.Rhs))
+	for i, r := range s.Rhs {
+		g, ok := t.glslType(t.typeOf(r), r.Pos())
+		if !ok {
+			return
+		}
+		tmps[i] = t.tmpName()
+		fs.line("%s %s = %s;", g, tmps[i], t.expr(r))
+	}
+	for i, l := range s.Lhs {
+		t.assignOne(l, tmps[i], s.Tok)
+	}
+}
+
+// assignOne assigns the translated value v to lhs, declaring it when := defines it.
+func (t *tr) assignOne(lhs ast.Expr, v string, tok token.Token) {
+	if id, ok := lhs.(*ast.Ident); ok {
+		if id.Name == "_" {
+			t.fn.line("%s;", v)
+			return
+		}
+		if obj := t.info.Defs[id]; obj != nil && tok == token.DEFINE {
+			t.declare(obj, v, id.Pos())
+			return
+		}
+	}
+	t.store(lhs, v)
+}
+
+// store writes lhs = v for an existing variable, array element or field.
+func (t *tr) store(lhs ast.Expr, v string) {
+	if ix, ok := unparen(lhs).(*ast.IndexExpr); ok {
+		if id, ok := unparen(ix.X).(*ast.Ident); ok {
+			if sd, ok := t.sharedV[t.info.Uses[id]]; ok {
+				if sd.bits {
+					v = "floatBitsToUint(" + v + ")"
+				}
+				t.fn.line("%s[%s] = %s;", sd.name, t.expr(ix.Index), v)
+				return
+			}
+		}
+	}
+	if sel, ok := unparen(lhs).(*ast.SelectorExpr); ok && t.kernelField(sel) != nil {
+		t.errorf(lhs.Pos(), "kernel fields are read-only in a kernel body; copy %s into a local", sel.Sel.Name)
+		return
+	}
+	t.fn.line("%s = %s;", t.lvalue(lhs), v)
+}
+
+// lvalue translates an assignable expression.
+func (t *tr) lvalue(e ast.Expr) string {
+	switch x := unparen(e).(type) {
+	case *ast.Ident, *ast.IndexExpr, *ast.SelectorExpr:
+		return t.expr(x)
+	}
+	t.errorf(e.Pos(), "cannot assign to this expression in the kernel language")
+	return "0"
+}
+
+// opAssign translates lhs op= v (and ++, --) with Go's semantics for the operator.
+func (t *tr) opAssign(lhs ast.Expr, op token.Token, v string, lt types.Type, pos token.Pos) {
+	if op == token.ADD && v == "1" || op == token.SUB && v == "1" {
+		v = t.oneOf(lt)
+	}
+	t.store(lhs, t.binop(t.expr(lhs), op, v, lt, pos))
+}
+
+// oneOf is the literal 1 of a numeric type.
+func (t *tr) oneOf(ty types.Type) string {
+	switch g, _ := t.glslType(ty, token.NoPos); g {
+	case "uint":
+		return "1u"
+	case "float":
+		return "1.0"
+	case "double":
+		return "1.0lf"
+	}
+	return "1"
+}
+
+// cond translates a condition and says whether it makes the code under it divergent.
+func (t *tr) cond(e ast.Expr) (string, bool) {
+	return t.expr(e), t.isVarying(e, t.fn.varying)
+}
+
+// ifStmt translates if/else chains.
+func (t *tr) ifStmt(s *ast.IfStmt) {
+	fs := t.fn
+	if s.Init != nil {
+		fs.line("{")
+		fs.indent++
+		t.stmt(s.Init)
+		defer func() { fs.indent--; fs.line("}") }()
+	}
+	c, varying := t.cond(s.Cond)
+	if varying {
+		fs.divergent++
+		defer func() { fs.divergent-- }()
+	}
+	fs.line("if (%s) {", c)
+	t.block(s.Body.List)
+	if s.Else == nil {
+		fs.line("}")
+		return
+	}
+	fs.line("} else {")
+	fs.indent++
+	if b, ok := s.Else.(*ast.BlockStmt); ok {
+		t.stmts(b.List)
+	} else {
+		t.stmt(s.Else)
+	}
+	fs.indent--
+	fs.line("}")
+}
+
+// loop runs body as the translation of a loop's body.
+func (t *tr) loop(varying bool, pos token.Pos, body func()) {
+	fs := t.fn
+	l := &loopState{}
+	fs.loops = append(fs.loops, l)
+	savedSwitch := fs.inSwitch
+	fs.inSwitch = 0
+	if varying {
+		fs.divergent++
+	}
+	body()
+	if varying {
+		fs.divergent--
+	}
+	fs.inSwitch = savedSwitch
+	fs.loops = fs.loops[:len(fs.loops)-1]
+	if l.varyingExit && l.hasBarrier && t.tiled {
+		t.errorf(pos, "barrier in divergent code: this loop has a break or continue that depends on the thread's index "+
+			"or on memory, so not every thread of the tile reaches its barrier")
+	}
+	if len(fs.loops) > 0 && l.hasBarrier {
+		fs.loops[len(fs.loops)-1].hasBarrier = true
+	}
+}
+
+// forStmt translates a three-clause, condition-only or infinite loop.
+func (t *tr) forStmt(s *ast.ForStmt) {
+	fs := t.fn
+	init, post := "", ""
+	if s.Init != nil {
+		init = t.simple(s.Init)
+	}
+	if s.Post != nil {
+		post = t.simple(s.Post)
+	}
+	c, varying := "true", false
+	if s.Cond != nil {
+		c, varying = t.cond(s.Cond)
+	}
+	fs.line("for (%s; %s; %s) {", init, c, post)
+	t.loop(varying, s.Pos(), func() { t.block(s.Body.List) })
+	fs.line("}")
+}
+
+// simple translates a loop's init or post statement into a for-clause (no semicolon).
+func (t *tr) simple(s ast.Stmt) string {
+	fs := t.fn
+	saved := fs.b
+	fs.b = strings.Builder{}
+	savedIndent := fs.indent
+	fs.indent = 0
+	t.stmt(s)
+	out := strings.TrimSpace(fs.b.String())
+	fs.b, fs.indent = saved, savedIndent
+	if strings.Count(out, ";") != 1 || strings.Contains(out, "\n") {
+		t.errorf(s.Pos(), "this loop clause is not in the kernel language: use a single assignment, declaration or ++/--")
+		return ""
+	}
+	return strings.TrimSuffix(out, ";")
+}
+
+// rangeStmt translates range over an integer, an array or a tile_static array.
+func (t *tr) rangeStmt(s *ast.RangeStmt) {
+	fs := t.fn
+	xt := t.typeOf(s.X)
+	n := ""
+	var elem types.Type
+	switch u := xt.Underlying().(type) {
+	case *types.Basic:
+		if u.Info()&types.IsInteger == 0 {
+			t.errorf(s.X.Pos(), "range over %s is not in the kernel language", xt)
+			return
+		}
+		n = t.expr(s.X)
+	case *types.Array:
+		n, elem = itoa(int(u.Len())), u.Elem()
+	case *types.Slice:
+		if id, ok := unparen(s.X).(*ast.Ident); ok {
+			if sd := t.sharedV[t.info.Uses[id]]; sd != nil {
+				n, elem = "int("+sd.size+")", u.Elem()
+				break
+			}
+		}
+		t.errorf(s.X.Pos(), "range over a slice is not in the kernel language")
+		return
+	default:
+		t.errorf(s.X.Pos(), "range over %s is not in the kernel language", xt)
+		return
+	}
+	fs.line("{")
+	fs.indent++
+	defer func() { fs.indent--; fs.line("}") }()
+	ity := "int"
+	if elem == nil {
+		ity, _ = t.glslType(xt, s.X.Pos())
+	}
+	if t.info.Types[s.X].Value == nil && elem == nil {
+		lim := t.tmpName()
+		fs.line("%s %s = %s;", ity, lim, n)
+		n = lim
+	}
+	i := t.tmpName()
+	if id, ok := s.Key.(*ast.Ident); ok && id.Name != "_" {
+		if obj := t.info.Defs[id]; obj != nil {
+			i = t.localName(obj)
+		} else {
+			i = t.expr(id)
+		}
+	}
+	decl := ity + " "
+	if id, ok := s.Key.(*ast.Ident); ok && s.Tok == token.ASSIGN && id.Name != "_" {
+		decl = ""
+	}
+	zero := "0"
+	if ity == "uint" {
+		zero = "0u"
+	}
+	fs.line("for (%s%s = %s; %s < %s; %s++) {", decl, i, zero, i, n, i)
+	t.loop(t.isVarying(s.X, fs.varying), s.Pos(), func() {
+		if s.Value != nil {
+			if id, ok := s.Value.(*ast.Ident); !ok || id.Name != "_" {
+				fs.indent++
+				ix := &ast.IndexExpr{X: s.X, Index: ast.NewIdent("0")}
+				v := t.rangeElem(s.X, ix, i)
+				t.assignOne(s.Value, v, s.Tok)
+				fs.indent--
+			}
+		}
+		t.block(s.Body.List)
+	})
+	fs.line("}")
+}
+
+// rangeElem reads element i of the ranged array.
+func (t *tr) rangeElem(x ast.Expr, _ *ast.IndexExpr, i string) string {
+	if id, ok := unparen(x).(*ast.Ident); ok {
+		if sd := t.sharedV[t.info.Uses[id]]; sd != nil {
+			if sd.bits {
+				return "uintBitsToFloat(" + sd.name + "[" + i + "])"
+			}
+			return sd.name + "[" + i + "]"
+		}
+	}
+	return t.expr(x) + "[" + i + "]"
+}
+
+// switchStmt translates a switch into an if/else chain (Go's cases do not fall through).
+func (t *tr) switchStmt(s *ast.SwitchStmt) {
+	fs := t.fn
+	fs.line("{")
+	fs.indent++
+	defer func() { fs.indent--; fs.line("}") }()
+	if s.Init != nil {
+		t.stmt(s.Init)
+	}
+	tag := ""
+	varying := false
+	if s.Tag != nil {
+		g, _ := t.glslType(t.typeOf(s.Tag), s.Tag.Pos())
+		tag = t.tmpName()
+		fs.line("%s %s = %s;", g, tag, t.expr(s.Tag))
+		varying = t.isVarying(s.Tag, fs.varying)
+	}
+	var def *ast.CaseClause
+	var conds []string
+	var bodies [][]ast.Stmt
+	for _, c := range s.Body.List {
+		cc := c.(*ast.CaseClause)
+		if cc.List == nil {
+			def = cc
+			continue
+		}
+		var parts []string
+		for _, e := range cc.List {
+			varying = varying || t.isVarying(e, fs.varying)
+			if tag != "" {
+				parts = append(parts, "("+tag+" == "+t.expr(e)+")")
+			} else {
+				parts = append(parts, "("+t.expr(e)+")")
+			}
+		}
+		conds = append(conds, strings.Join(parts, " || "))
+		bodies = append(bodies, cc.Body)
+	}
+	if varying {
+		fs.divergent++
+		defer func() { fs.divergent-- }()
+	}
+	fs.inSwitch++
+	defer func() { fs.inSwitch-- }()
+	for i, c := range conds {
+		if i == 0 {
+			fs.line("if (%s) {", c)
+		} else {
+			fs.line("} else if (%s) {", c)
+		}
+		t.block(bodies[i])
+	}
+	if def != nil {
+		if len(conds) > 0 {
+			fs.line("} else {")
+			t.block(def.Body)
+			fs.line("}")
+		} else {
+			fs.line("{")
+			t.block(def.Body)
+			fs.line("}")
+		}
+	} else if len(conds) > 0 {
+		fs.line("}")
+	}
+}
+
+// branch translates break and continue.
+func (t *tr) branch(s *ast.BranchStmt) {
+	fs := t.fn
+	if s.Label != nil {
+		t.errorf(s.Pos(), "labels are not in the kernel language")
+		return
+	}
+	switch s.Tok {
+	case token.BREAK, token.CONTINUE:
+		if s.Tok == token.BREAK && fs.inSwitch > 0 {
+			t.errorf(s.Pos(), "break inside a switch is not in the kernel language: use if/else")
+			return
+		}
+		if fs.divergent > 0 && len(fs.loops) > 0 {
+			fs.loops[len(fs.loops)-1].varyingExit = true
+		}
+		fs.line("%s;", s.Tok)
+	default:
+		t.errorf(s.Pos(), "%s is not in the kernel language", s.Tok)
+	}
+}
+
+// returnStmt translates return.
+func (t *tr) returnStmt(s *ast.ReturnStmt) {
+	fs := t.fn
+	if fs.divergent > 0 {
+		fs.diverged = true
+	}
+	if len(s.Results) == 0 {
+		fs.line("return;")
+		return
+	}
+	fs.line("return %s;", t.expr(s.Results[0]))
+}
+
+// itoa formats a small int.
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; n > 0; n /= 10 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+	}
+	return string(b)
+}

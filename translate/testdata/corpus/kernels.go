@@ -1,0 +1,301 @@
+// Package corpus holds kernels that exercise the kernel language: the translator's tests
+// compare their GLSL with golden files and run each on every accelerator against its CPU
+// run.
+package corpus
+
+//go:generate go run github.com/goamp/goamp/cmd/ampgen
+
+import (
+	"math"
+
+	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/fmath"
+	"github.com/goamp/goamp/runtime"
+	"github.com/goamp/goamp/vec"
+)
+
+// Ints is one element of Arith's output: Go's integer semantics, operation by operation.
+type Ints struct {
+	Quo, Rem, Shl, Shr, UShr, AndNot, Xor, Neg int32
+	FromF                                     int32
+	UQuo, URem                                uint32
+	ToF                                       float32
+}
+
+// Arith checks integer division and remainder with negative operands, shifts by counts
+// of 32 and more, &^, unary ^ and -, and conversions.
+type Arith struct {
+	A, B  *arrayview.ReadView[int32]
+	F     *arrayview.ReadView[float32]
+	Out   *arrayview.View[Ints]
+	Shift uint32
+}
+
+// Each is the kernel.
+func (k Arith) Each(i runtime.Index) {
+	a, b := k.A.At(i), k.B.At(i)
+	var r Ints
+	r.Quo = a / b
+	r.Rem = a % b
+	s := uint32(b&63) + k.Shift
+	r.Shl = a << s
+	r.Shr = a >> s
+	r.UShr = int32(uint32(a) >> s)
+	r.AndNot = a &^ b
+	r.Xor = ^a ^ b
+	r.Neg = -a
+	r.FromF = int32(k.F.At(i))
+	ua, ub := uint32(a), uint32(b)|1
+	r.UQuo, r.URem = ua/ub, ua%ub
+	r.ToF = float32(a) / 3
+	k.Out.Set(i, r)
+}
+
+// Control checks loops with break and continue, a switch with and without a tag, an
+// early return and nested ifs.
+type Control struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+	N   int32
+}
+
+// Each is the kernel.
+func (k Control) Each(i runtime.Index) {
+	x := k.In.At(i)
+	if x < -1000000 {
+		k.Out.Set(i, -1)
+		return
+	}
+	acc := int32(0)
+	for j := int32(0); j < k.N; j++ {
+		if j%3 == 0 {
+			continue
+		}
+		if acc > 1000 {
+			break
+		}
+		acc += j * (x & 7)
+	}
+	switch x & 3 {
+	case 0:
+		acc += 1
+	case 1, 2:
+		acc *= 2
+	default:
+		acc -= 5
+	}
+	switch {
+	case x < 0:
+		acc = -acc
+	case x > 100:
+		acc ^= 0x55
+	}
+	for range 2 {
+		acc++
+	}
+	n := 0
+	for n < 5 {
+		n += 2
+	}
+	k.Out.Set(i, acc+int32(n))
+}
+
+// Pair is a small struct used as a local.
+type Pair struct {
+	Lo, Hi float32
+}
+
+// order returns p with Lo <= Hi.
+func order(p Pair) Pair {
+	if p.Lo > p.Hi {
+		p.Lo, p.Hi = p.Hi, p.Lo
+	}
+	return p
+}
+
+// poly evaluates c[0] + c[1]x + c[2]x^2 + c[3]x^3.
+func poly(c [4]float32, x float32) float32 {
+	r := float32(0)
+	for j := 3; j >= 0; j-- {
+		r = r*x + c[j]
+	}
+	return r
+}
+
+// Funcs checks package functions, kernel methods, struct and array locals and
+// multiple assignment.
+type Funcs struct {
+	X, Y *arrayview.ReadView[float32]
+	Out  *arrayview.View[Pair]
+	Bias float32
+}
+
+// shifted is a method of the kernel: it may read the kernel's fields.
+func (k Funcs) shifted(v float32) float32 { return v + k.Bias }
+
+// Each is the kernel.
+func (k Funcs) Each(i runtime.Index) {
+	p := order(Pair{Lo: k.X.At(i), Hi: k.Y.At(i)})
+	c := [4]float32{1, 0.5, 0.25, 0.125}
+	c[3] = k.shifted(c[3])
+	p.Hi = poly(c, p.Hi)
+	a, b := p.Lo, p.Hi
+	a, b = b, a
+	k.Out.Set(i, Pair{a, b})
+}
+
+// Math applies package fmath's functions, and the float32 bit conversions of package math.
+type Math struct {
+	X   *arrayview.ReadView[float32]
+	Out *arrayview.View[[8]float32]
+}
+
+// Each is the kernel.
+func (k Math) Each(i runtime.Index) {
+	x := k.X.At(i)
+	ax := fmath.Abs(x) + 0.5
+	var r [8]float32
+	r[0] = fmath.Sqrt(ax)
+	r[1] = fmath.Exp(fmath.Clamp(x, -10, 10))
+	r[2] = fmath.Log(ax)
+	r[3] = fmath.Sin(fmath.Mod(x, 6.2831855))
+	r[4] = fmath.Floor(x) + fmath.Round(x*3)
+	r[5] = fmath.Pow(ax, 1.5)
+	r[6] = fmath.Atan2(x, 1.25) + fmath.Tanh(x)
+	r[7] = math.Float32frombits(math.Float32bits(x) ^ 0x80000000)
+	k.Out.Set(i, r)
+}
+
+// Index3 writes a rank-3 domain's indices.
+type Index3 struct {
+	Out *arrayview.View[int32]
+}
+
+// Each is the kernel.
+func (k Index3) Each(i runtime.Index) {
+	k.Out.Set(i, int32(i[0]*10000+i[1]*100+i[2]))
+}
+
+// Number is the element type of the generic kernel.
+type Number interface {
+	~int32 | ~uint32 | ~float32
+}
+
+// Axpy is generic: ampgen translates one GPU body per type of Number.
+type Axpy[T Number] struct {
+	X     *arrayview.ReadView[T]
+	Y     *arrayview.View[T]
+	Alpha T
+}
+
+// Each is the kernel.
+func (k Axpy[T]) Each(i runtime.Index) {
+	k.Y.Set(i, k.Alpha*k.X.At(i)+k.Y.At(i))
+}
+
+// Vectors uses package vec.
+type Vectors struct {
+	A, B *arrayview.ReadView[vec.Float4]
+	P    *arrayview.ReadView[vec.Float3]
+	Out  *arrayview.View[vec.Float4]
+	Dots *arrayview.View[float32]
+}
+
+// Each is the kernel.
+func (k Vectors) Each(i runtime.Index) {
+	a, b := k.A.At(i), k.B.At(i)
+	s := a.Add(b).Scale(0.5).Sub(vec.F4(1, 2, 3, 4))
+	s.W = s.X * s.Y
+	k.Out.Set(i, s.Max(a))
+	p := k.P.At(i)
+	k.Dots.Set(i, a.Dot(b)+p.Dot(p))
+}
+
+// TileSum sums each tile of In in tile_static memory, a tree of barriers, and adds the
+// tile's sum to Total[0] with an atomic; it also counts values above zero per tile.
+type TileSum struct {
+	In    *arrayview.ReadView[int32]
+	Sums  *arrayview.View[int32]
+	Total *arrayview.View[int32]
+}
+
+// Tiled is the kernel.
+func (k TileSum) Tiled(t runtime.TiledIndex) {
+	n := t.TileExtent.Size()
+	s := runtime.TileStatic[int32](t, t.TileExtent.Size())
+	pos := runtime.TileStatic[uint32](t, 1)
+	l := t.Local[0]
+	v := k.In.At(t.Global)
+	s[l] = v
+	if l == 0 {
+		pos[0] = 0
+	}
+	t.Barrier.Wait()
+	if v > 0 {
+		runtime.AtomicAdd(pos, 0, 1)
+	}
+	for stride := n / 2; stride > 0; stride /= 2 {
+		if l < stride {
+			s[l] += s[l+stride]
+		}
+		t.Barrier.WaitWithTileStaticMemoryFence()
+	}
+	if l == 0 {
+		k.Sums.Set(runtime.Idx(t.Tile[0]*2), s[0])
+		k.Sums.Set(runtime.Idx(t.Tile[0]*2+1), int32(pos[0]))
+		k.Total.AtomicAdd(runtime.Idx(0), s[0])
+	}
+}
+
+// Stencil averages each point with its four neighbours (clamped at the edges), loading
+// the tile and its halo into tile_static memory first.
+type Stencil struct {
+	In         *arrayview.ReadView[float32]
+	Out        *arrayview.View[float32]
+	Rows, Cols int32
+}
+
+// at reads In clamped to the domain.
+func (k Stencil) at(r, c int) float32 {
+	r = max(0, min(r, int(k.Rows)-1))
+	c = max(0, min(c, int(k.Cols)-1))
+	return k.In.At(runtime.Idx(r, c))
+}
+
+// Tiled is the kernel.
+func (k Stencil) Tiled(t runtime.TiledIndex) {
+	th, tw := t.TileExtent.Dim(0), t.TileExtent.Dim(1)
+	w := tw + 2
+	halo := runtime.TileStatic[float32](t, (th+2)*(tw+2))
+	// Each thread loads the halo cells of its linear rank, in rounds of the tile's size.
+	for j := t.Local[0]*tw + t.Local[1]; j < (th+2)*w; j += th * tw {
+		halo[j] = k.at(t.TileOrigin[0]+j/w-1, t.TileOrigin[1]+j%w-1)
+	}
+	t.Barrier.Wait()
+	r, c := t.Local[0]+1, t.Local[1]+1
+	sum := halo[r*w+c] + halo[(r-1)*w+c] + halo[(r+1)*w+c] + halo[r*w+c-1] + halo[r*w+c+1]
+	k.Out.Set(t.Global, sum/5)
+}
+
+// FloatAdd accumulates float32 values with atomics on a view and on tile_static memory.
+type FloatAdd struct {
+	In   *arrayview.ReadView[float32]
+	Sum  *arrayview.View[float32]
+	Maxi *arrayview.View[uint32]
+}
+
+// Tiled is the kernel.
+func (k FloatAdd) Tiled(t runtime.TiledIndex) {
+	acc := runtime.TileStatic[float32](t, 1)
+	if t.Local[0] == 0 {
+		acc[0] = 0
+	}
+	t.Barrier.Wait()
+	v := k.In.At(t.Global)
+	runtime.AtomicAdd(acc, 0, v)
+	k.Maxi.AtomicMax(runtime.Idx(0), math.Float32bits(v)&0x7fffffff)
+	t.Barrier.Wait()
+	if t.Local[0] == 0 {
+		k.Sum.AtomicAdd(runtime.Idx(0), acc[0])
+	}
+}

@@ -1,0 +1,234 @@
+// Package negative holds kernels that leave the kernel language, one construct each; the
+// translator's tests check the file:line:col message each gives (errors.golden).
+package negative
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/runtime"
+)
+
+type out struct {
+	V *arrayview.View[int32]
+}
+
+var table = [4]int32{1, 2, 3, 4}
+
+type Map struct{ out }
+
+func (k Map) Each(i runtime.Index) {
+	m := map[int]int32{}
+	k.V.Set(i, m[i[0]])
+}
+
+type Slice struct{ out }
+
+func (k Slice) Each(i runtime.Index) {
+	s := make([]int32, 4)
+	k.V.Set(i, s[0])
+}
+
+type String struct{ out }
+
+func (k String) Each(i runtime.Index) {
+	k.V.Set(i, int32(len(strings.Repeat("x", i[0]))))
+}
+
+type Interface struct{ out }
+
+func (k Interface) Each(i runtime.Index) {
+	var x any = i[0]
+	k.V.Set(i, int32(x.(int)))
+}
+
+type Closure struct{ out }
+
+func (k Closure) Each(i runtime.Index) {
+	f := func(x int32) int32 { return x + 1 }
+	k.V.Set(i, f(1))
+}
+
+type Goroutine struct{ out }
+
+func (k Goroutine) Each(i runtime.Index) {
+	go k.V.Set(i, 1)
+}
+
+type Channel struct{ out }
+
+func (k Channel) Each(i runtime.Index) {
+	c := make(chan int32, 1)
+	c <- 1
+	k.V.Set(i, <-c)
+}
+
+type Defer struct{ out }
+
+func (k Defer) Each(i runtime.Index) {
+	defer k.V.Set(i, 1)
+}
+
+func fact(n int32) int32 {
+	if n <= 1 {
+		return 1
+	}
+	return n * fact(n-1)
+}
+
+type Recursion struct{ out }
+
+func (k Recursion) Each(i runtime.Index) {
+	k.V.Set(i, fact(int32(i[0])))
+}
+
+type Pointer struct{ out }
+
+func (k Pointer) Each(i runtime.Index) {
+	x := int32(1)
+	p := &x
+	k.V.Set(i, *p)
+}
+
+type OtherPackage struct{ out }
+
+func (k OtherPackage) Each(i runtime.Index) {
+	k.V.Set(i, int32(len(fmt.Sprint(i[0]))))
+}
+
+type GlobalVar struct{ out }
+
+func (k GlobalVar) Each(i runtime.Index) {
+	k.V.Set(i, table[i[0]%4])
+}
+
+type StaticInEach struct{ out }
+
+func (k StaticInEach) Each(i runtime.Index) {
+	s := runtime.TileStatic[int32](runtime.TiledIndex{}, 4)
+	k.V.Set(i, s[0])
+}
+
+type DivergentBarrier struct{ out }
+
+func (k DivergentBarrier) Tiled(t runtime.TiledIndex) {
+	if t.Local[0] == 0 {
+		t.Barrier.Wait()
+	}
+	k.V.Set(t.Global, 1)
+}
+
+type BarrierAfterReturn struct{ out }
+
+func (k BarrierAfterReturn) Tiled(t runtime.TiledIndex) {
+	if t.Global[0] > 10 {
+		return
+	}
+	t.Barrier.Wait()
+	k.V.Set(t.Global, 1)
+}
+
+type BarrierInVaryingLoop struct{ out }
+
+func (k BarrierInVaryingLoop) Tiled(t runtime.TiledIndex) {
+	for j := 0; j < t.Local[0]; j++ {
+		t.Barrier.Wait()
+	}
+	k.V.Set(t.Global, 1)
+}
+
+type StaticSize struct {
+	out
+	N int32
+}
+
+func (k StaticSize) Tiled(t runtime.TiledIndex) {
+	s := runtime.TileStatic[int32](t, int(k.N))
+	s[0] = 1
+	k.V.Set(t.Global, s[0])
+}
+
+type StaticInLoop struct{ out }
+
+func (k StaticInLoop) Tiled(t runtime.TiledIndex) {
+	for j := 0; j < 2; j++ {
+		s := runtime.TileStatic[int32](t, 4)
+		s[j] = 1
+	}
+	k.V.Set(t.Global, 1)
+}
+
+type Int64 struct{ out }
+
+func (k Int64) Each(i runtime.Index) {
+	x := int64(i[0])
+	k.V.Set(i, int32(x))
+}
+
+type BadField struct {
+	out
+	Name string
+}
+
+func (k BadField) Each(i runtime.Index) {
+	k.V.Set(i, 1)
+}
+
+type Label struct{ out }
+
+func (k Label) Each(i runtime.Index) {
+outer:
+	for j := 0; j < 3; j++ {
+		for range 2 {
+			if j == 1 {
+				continue outer
+			}
+		}
+	}
+	k.V.Set(i, 1)
+}
+
+type WriteField struct {
+	out
+	N int32
+}
+
+func (k WriteField) Each(i runtime.Index) {
+	k.N = 2
+	k.V.Set(i, k.N)
+}
+
+type BreakInSwitch struct{ out }
+
+func (k BreakInSwitch) Each(i runtime.Index) {
+	switch i[0] {
+	case 1:
+		break
+	}
+	k.V.Set(i, 1)
+}
+
+type Overflow struct{ out }
+
+func (k Overflow) Each(i runtime.Index) {
+	x := 1 << 40
+	k.V.Set(i, int32(x>>20))
+}
+
+type MultiResult struct{ out }
+
+func two() (int32, int32) { return 1, 2 }
+
+func (k MultiResult) Each(i runtime.Index) {
+	a, b := two()
+	k.V.Set(i, a+b)
+}
+
+type FloatMin struct {
+	F *arrayview.View[float32]
+}
+
+func (k FloatMin) Each(i runtime.Index) {
+	k.F.AtomicMin(i, 1)
+}

@@ -1,0 +1,201 @@
+package translate
+
+import (
+	"go/ast"
+	"go/types"
+)
+
+// varyingSet computes the locals of a function whose values may differ between the
+// threads of a tile: those assigned from the thread's index, from memory (views,
+// tile_static arrays, atomics), from a kernel method or from another varying value, or
+// assigned under control flow that depends on one. Parameters of helper functions are
+// varying (the caller's arguments are not followed). It is a fixed point over the body.
+func (t *tr) varyingSet(body *ast.BlockStmt, fs *fnState) map[types.Object]bool {
+	vary := map[types.Object]bool{}
+	if fs.idx != nil {
+		vary[fs.idx] = true
+	}
+	if !fs.main {
+		for _, f := range fs.decl.Type.Params.List {
+			for _, n := range f.Names {
+				if o := t.info.Defs[n]; o != nil && o != fs.tidx {
+					vary[o] = true
+				}
+			}
+		}
+	}
+	for {
+		before := len(vary)
+		t.vwalk(body, false, vary)
+		if len(vary) == before {
+			return vary
+		}
+	}
+}
+
+// mark marks the variable an assignment's left side writes.
+func (t *tr) mark(lhs ast.Expr, vary map[types.Object]bool) {
+	for {
+		switch x := unparen(lhs).(type) {
+		case *ast.IndexExpr:
+			lhs = x.X
+			continue
+		case *ast.SelectorExpr:
+			lhs = x.X
+			continue
+		case *ast.Ident:
+			if o := t.info.Defs[x]; o != nil {
+				vary[o] = true
+			} else if o := t.info.Uses[x]; o != nil {
+				vary[o] = true
+			}
+		}
+		return
+	}
+}
+
+// vwalk walks statements, marking varying assignments; under says the walk is under
+// varying control flow.
+func (t *tr) vwalk(n ast.Node, under bool, vary map[types.Object]bool) {
+	switch s := n.(type) {
+	case *ast.BlockStmt:
+		for _, x := range s.List {
+			t.vwalk(x, under, vary)
+		}
+	case *ast.AssignStmt:
+		for i, l := range s.Lhs {
+			r := s.Rhs[min(i, len(s.Rhs)-1)]
+			if under || t.isVarying(r, vary) {
+				t.mark(l, vary)
+			}
+		}
+	case *ast.IncDecStmt:
+		if under {
+			t.mark(s.X, vary)
+		}
+	case *ast.DeclStmt:
+		if g, ok := s.Decl.(*ast.GenDecl); ok {
+			for _, spec := range g.Specs {
+				if vs, ok := spec.(*ast.ValueSpec); ok {
+					for i, nm := range vs.Names {
+						if under || (i < len(vs.Values) && t.isVarying(vs.Values[i], vary)) {
+							t.mark(nm, vary)
+						}
+					}
+				}
+			}
+		}
+	case *ast.IfStmt:
+		if s.Init != nil {
+			t.vwalk(s.Init, under, vary)
+		}
+		u := under || t.isVarying(s.Cond, vary)
+		t.vwalk(s.Body, u, vary)
+		if s.Else != nil {
+			t.vwalk(s.Else, u, vary)
+		}
+	case *ast.ForStmt:
+		if s.Init != nil {
+			t.vwalk(s.Init, under, vary)
+		}
+		u := under || (s.Cond != nil && t.isVarying(s.Cond, vary))
+		if s.Post != nil {
+			t.vwalk(s.Post, u, vary)
+		}
+		t.vwalk(s.Body, u, vary)
+	case *ast.RangeStmt:
+		u := under || t.isVarying(s.X, vary)
+		if u || s.Value != nil && t.isVaryingRange(s.X) {
+			if s.Key != nil {
+				t.mark(s.Key, vary)
+			}
+			if s.Value != nil {
+				t.mark(s.Value, vary)
+			}
+		}
+		t.vwalk(s.Body, u, vary)
+	case *ast.SwitchStmt:
+		if s.Init != nil {
+			t.vwalk(s.Init, under, vary)
+		}
+		u := under || (s.Tag != nil && t.isVarying(s.Tag, vary))
+		for _, c := range s.Body.List {
+			cc := c.(*ast.CaseClause)
+			cu := u
+			for _, e := range cc.List {
+				cu = cu || t.isVarying(e, vary)
+			}
+			for _, x := range cc.Body {
+				t.vwalk(x, cu, vary)
+			}
+		}
+	}
+}
+
+// isVaryingRange reports whether ranging over x reads memory that may vary (a
+// tile_static array).
+func (t *tr) isVaryingRange(x ast.Expr) bool {
+	if id, ok := unparen(x).(*ast.Ident); ok {
+		_, shared := t.sharedV[t.info.Uses[id]]
+		return shared
+	}
+	return false
+}
+
+// isVarying reports whether the value of e may differ between the threads of a tile.
+func (t *tr) isVarying(e ast.Expr, vary map[types.Object]bool) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch x := n.(type) {
+		case *ast.Ident:
+			if o := t.info.Uses[x]; o != nil && vary[o] {
+				found = true
+			}
+		case *ast.SelectorExpr:
+			if t.isTiledIndex(x.X) && (x.Sel.Name == "Global" || x.Sel.Name == "Local") {
+				found = true
+			}
+		case *ast.IndexExpr:
+			if id, ok := unparen(x.X).(*ast.Ident); ok {
+				if _, shared := t.sharedV[t.info.Uses[id]]; shared {
+					found = true
+				}
+			}
+		case *ast.CallExpr:
+			found = t.callVaries(x)
+		}
+		return !found
+	})
+	return found
+}
+
+// callVaries reports whether a call reads memory or is a method of the kernel (which may):
+// view reads, atomics and kernel methods vary; other calls vary through their arguments.
+func (t *tr) callVaries(c *ast.CallExpr) bool {
+	sel, ok := unparen(c.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return t.isRuntimeFunc(c.Fun, "AtomicAdd") || isAtomicFunc(t, c.Fun)
+	}
+	if inner, ok := unparen(sel.X).(*ast.SelectorExpr); ok {
+		if _, isView := t.kernelField(inner).(*viewArg); isView {
+			return true
+		}
+	}
+	if id, ok := unparen(sel.X).(*ast.Ident); ok && t.fn.recv != nil && t.info.Uses[id] == t.fn.recv {
+		return true
+	}
+	return isAtomicFunc(t, c.Fun)
+}
+
+// isAtomicFunc reports whether fun is one of runtime's tile_static atomics.
+func isAtomicFunc(t *tr, fun ast.Expr) bool {
+	for op := range atomicFuncs {
+		if t.isRuntimeFunc(fun, "Atomic"+op) {
+			return true
+		}
+	}
+	return false
+}
