@@ -49,12 +49,12 @@ type tr struct {
 	shared  []*sharedDecl
 	sharedV map[types.Object]*sharedDecl
 	floatSh map[types.Object]bool // tile_static float32 arrays with atomics: stored as bits
-	structs []*types.Named // struct types used, in declaration order (dependencies first)
+	structs []*types.Named        // struct types used, in declaration order (dependencies first)
 	structV map[*types.Named]bool
 	prelude map[string]bool // helper pieces the code needs
 	errs    ErrorList
 
-	funcs    []string                      // translated helper functions, callees first
+	funcs    []string                // translated helper functions, callees first
 	funcDone map[string]bool         // translated functions, by GLSL name
 	funcBusy map[*types.Func]bool    // on the translation stack (recursion)
 	barrierF map[*types.Func]bool    // functions that contain a barrier

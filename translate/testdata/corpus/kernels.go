@@ -17,9 +17,9 @@ import (
 // Ints is one element of Arith's output: Go's integer semantics, operation by operation.
 type Ints struct {
 	Quo, Rem, Shl, Shr, UShr, AndNot, Xor, Neg int32
-	FromF                                     int32
-	UQuo, URem                                uint32
-	ToF                                       float32
+	FromF                                      int32
+	UQuo, URem                                 uint32
+	ToF                                        float32
 }
 
 // Arith checks integer division and remainder with negative operands, shifts by counts
