@@ -18,9 +18,12 @@
 #include "amp.glsl"
 AMP_WORKGROUP
 AMP_BUFFER(0, readonly, ivec4, A4);
+AMP_BUFFER(0, readonly, int, A); // the same buffers, one element at a time (unaligned rows)
 AMP_BUFFER(1, readonly, ivec4, B4);
+AMP_BUFFER(1, readonly, int, B);
 AMP_BUFFER(2, writeonly, ivec4, C4);
-AMP_PUSH_BEGIN AmpView a; AmpView b; AmpView c; uint M; uint N; uint K; AMP_PUSH_END
+AMP_BUFFER(2, writeonly, int, C);
+AMP_PUSH_BEGIN AmpView a; AmpView b; AmpView c; int M; int N; int K; AMP_PUSH_END // M, N, K >= 1
 
 // The tile (workgroup) is WY x WX threads; the block of C is BM x BN; BK is the K step
 // (shaders.matMulBK).
@@ -56,12 +59,12 @@ uint tid, m0, n0, swzMask;
 ivec4 loadA(uint m, uint k) {
 	ivec4 v = ivec4(0);
 	uint e = amp.a.base + m * amp.a.s0 + k;
-	if (m < amp.M) {
+	if (m < uint(amp.M)) {
 		if (vecA) {
-			if (k < amp.K) v = A4[e >> 2];
+			if (k < uint(amp.K)) v = A4[e >> 2];
 		} else {
 			[[unroll]] for (uint i = 0; i < 4; i++) {
-				if (k + i < amp.K) v[i] = A4[(e + i) >> 2][(e + i) & 3];
+				if (k + i < uint(amp.K)) v[i] = A[e + i];
 			}
 		}
 	}
@@ -72,12 +75,12 @@ ivec4 loadA(uint m, uint k) {
 ivec4 loadB(uint k, uint n) {
 	ivec4 v = ivec4(0);
 	uint e = amp.b.base + k * amp.b.s0 + n;
-	if (k < amp.K) {
+	if (k < uint(amp.K)) {
 		if (vecB) {
-			if (n < amp.N) v = B4[e >> 2];
+			if (n < uint(amp.N)) v = B4[e >> 2];
 		} else {
 			[[unroll]] for (uint i = 0; i < 4; i++) {
-				if (n + i < amp.N) v[i] = B4[(e + i) >> 2][(e + i) & 3];
+				if (n + i < uint(amp.N)) v[i] = B[e + i];
 			}
 		}
 	}
@@ -88,11 +91,11 @@ ivec4 loadB(uint k, uint n) {
 // loads: the unrolled loops that call them must stay unrollable.)
 void storeC(uint m, uint n, ivec4 v) {
 	uint e = amp.c.base + m * amp.c.s0 + n;
-	if (full || (vecC && m < amp.M && n < amp.N)) {
+	if (full || (vecC && m < uint(amp.M) && n < uint(amp.N))) {
 		C4[e >> 2] = v;
-	} else if (!vecC && m < amp.M) {
+	} else if (!vecC && m < uint(amp.M)) {
 		[[unroll]] for (uint i = 0; i < 4; i++) {
-			if (n + i < amp.N) C4[(e + i) >> 2][(e + i) & 3] = v[i];
+			if (n + i < uint(amp.N)) C[e + i] = v[i];
 		}
 	}
 }
@@ -132,13 +135,13 @@ void fetch(uint k0) {
 uint swz(uint k) { return ((k / 4) * (32 / BK)) & swzMask; }
 
 void main() {
-	vecA = amp.a.base % 4 == 0 && amp.a.s0 % 4 == 0 && amp.K % 4 == 0;
-	vecB = amp.b.base % 4 == 0 && amp.b.s0 % 4 == 0 && amp.N % 4 == 0;
-	vecC = amp.c.base % 4 == 0 && amp.c.s0 % 4 == 0 && amp.N % 4 == 0;
+	vecA = amp.a.base % 4 == 0 && amp.a.s0 % 4 == 0 && uint(amp.K) % 4 == 0;
+	vecB = amp.b.base % 4 == 0 && amp.b.s0 % 4 == 0 && uint(amp.N) % 4 == 0;
+	vecC = amp.c.base % 4 == 0 && amp.c.s0 % 4 == 0 && uint(amp.N) % 4 == 0;
 	tid = gl_LocalInvocationIndex;
 	m0 = gl_WorkGroupID.y * BM;
 	n0 = gl_WorkGroupID.x * BN;
-	full = vecA && vecB && vecC && m0 + BM <= amp.M && n0 + BN <= amp.N && amp.K % BK == 0;
+	full = vecA && vecB && vecC && m0 + BM <= uint(amp.M) && n0 + BN <= uint(amp.N) && uint(amp.K) % BK == 0;
 	// The swizzle stays within aligned groups of 8 ivec4s: rows of fewer are not swizzled.
 	swzMask = AROW % 8 == 0 ? 7 : 0;
 	// The thread's place (ty, tx) in the micro-tile layout: when the tile allows, each
@@ -162,7 +165,7 @@ void main() {
 		acc[i][1] = ivec4(0);
 	}
 
-	uint steps = (amp.K + BK - 1) / BK;
+	uint steps = (uint(amp.K) + BK - 1) / BK;
 	for (uint s = 0; s < steps; s++) {
 		uint cur = s & 1;
 		// Store the registers loaded for step s into buffer cur: A transposed.
