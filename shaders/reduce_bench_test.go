@@ -25,7 +25,8 @@ import (
 //	shaders.test -test.run '^$' -test.bench 'Reduce|Scan|Histogram' -reduce.bytes 1073741824
 //
 // -reduce.tile, -reduce.perthread and -reduce.groups override Reduce's tiling,
-// -reduce.scantile the single-pass scan's workgroup size; -reduce.accel vulkan skips the
+// -reduce.scantile the single-pass scan's workgroup size; -reduce.nosubgroups runs the
+// shared-memory programs instead of the subgroup ones; -reduce.accel vulkan skips the
 // CPU. The timed loop runs the GPU back to back, so that its clocks are up: an H100 idles
 // at a 345 MHz SM clock and a few milliseconds of work do not raise it, which halves
 // Reduce's bandwidth.
@@ -38,6 +39,7 @@ var (
 	famBenchAccel     = flag.String("reduce.accel", "", "run the benchmarks only on accelerators whose path contains this")
 	famBenchScanTile  = flag.Int("reduce.scantile", 0, "scan benchmarks: workgroup size of the single pass (0: the default)")
 	famBenchPasses    = flag.Bool("reduce.passes", false, "log the device time of every dispatch of the best profiled call")
+	famBenchNoSG      = flag.Bool("reduce.nosubgroups", false, "Reduce and multi-pass scan benchmarks: the shared-memory GPU programs even where the device has subgroup arithmetic")
 )
 
 // famBench runs f on a new view of every accelerator present (those -reduce.accel
@@ -159,7 +161,7 @@ func BenchmarkReduce(b *testing.B) {
 			famBenchTiling(b)
 			famBench(b, func(b *testing.B, av *accelerator.View) {
 				famBenchLoop(b, av, *famBenchBytes, func(av *accelerator.View) error {
-					_, err := Reduce(av, in, op)
+					_, err := reduceOp(av, in, op, famOpts{noSubgroups: *famBenchNoSG})
 					return err
 				})
 			})
@@ -172,7 +174,7 @@ func BenchmarkReduce(b *testing.B) {
 		famBenchTiling(b)
 		famBench(b, func(b *testing.B, av *accelerator.View) {
 			famBenchLoop(b, av, *famBenchBytes, func(av *accelerator.View) error {
-				_, err := Reduce(av, ii, Sum)
+				_, err := reduceOp(av, ii, Sum, famOpts{noSubgroups: *famBenchNoSG})
 				return err
 			})
 		})
@@ -199,7 +201,7 @@ func BenchmarkInclusiveScan(b *testing.B) {
 				}
 				out.DiscardData()
 				famBenchLoop(b, av, *famBenchBytes, func(av *accelerator.View) error {
-					if err := scanOp(av, in, out, false, famOpts{scan: alg.scan}); err != nil {
+					if err := scanOp(av, in, out, false, famOpts{scan: alg.scan, noSubgroups: *famBenchNoSG}); err != nil {
 						return err
 					}
 					return av.Wait()
