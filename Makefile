@@ -10,7 +10,7 @@ SPIRV       := $(patsubst shaders/glsl/%.comp,shaders/spv/%.spv,$(SHADERS))
 # Tests run with the Khronos validation layer on; any message it reports fails them.
 TESTENV     := GOAMP_VALIDATION=1 GOAMP_REQUIRE_VULKAN=1
 
-.PHONY: all setup run test lint fmt-check vet staticcheck vklatency-check shaders shaders-check test-vulkan test-nocgo bench gpu-binaries
+.PHONY: all setup run test lint fmt-check vet staticcheck vklatency-check shaders shaders-check ampgen-check test-vulkan test-nocgo bench gpu-binaries
 
 all: run
 
@@ -21,7 +21,7 @@ run: setup
 	$(GO) run ./cmd/ampinfo
 	@if [ -d cmd/ampdemo ]; then $(GO) run ./cmd/ampdemo; fi
 
-test: setup lint shaders-check test-vulkan test-nocgo
+test: setup lint shaders-check ampgen-check test-vulkan test-nocgo
 
 lint: fmt-check vet staticcheck vklatency-check
 
@@ -54,6 +54,11 @@ shaders-check:
 	for f in shaders/spv/*.spv; do [ -e "$$f" ] || continue; \
 		[ -e shaders/glsl/$$(basename $$f .spv).comp ] || { echo "$$f has no source"; fail=1; }; done; \
 	rm -rf $$tmp; exit $$fail
+
+# CI fails when regenerating a committed amp_gen.go (ampgen's output) would change it.
+ampgen-check:
+	@dirs=$$(git ls-files '*/amp_gen.go' | xargs -r -n1 dirname | sed 's|^|./|'); \
+	if [ -n "$$dirs" ]; then $(GO) run ./cmd/ampgen -check $$dirs; fi
 
 test-vulkan:
 	$(TESTENV) $(GO) test -race -count=1 ./...
