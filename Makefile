@@ -7,6 +7,8 @@ GLSLC       ?= glslc
 GLSLFLAGS   := -O --target-env=vulkan1.1 -Ishaders/include
 SHADERS     := $(wildcard shaders/glsl/*.comp)
 SPIRV       := $(patsubst shaders/glsl/%.comp,shaders/spv/%.spv,$(SHADERS))
+# Test programs: testdata/*/NAME.comp compiles to NAME.spv beside it.
+TESTSHADERS := $(wildcard runtime/testdata/*/*.comp)
 # Tests run with the Khronos validation layer on; any message it reports fails them.
 TESTENV     := GOAMP_VALIDATION=1 GOAMP_REQUIRE_VULKAN=1
 
@@ -36,7 +38,11 @@ vet:
 staticcheck:
 	$(GO) run $(STATICCHECK) ./...
 
-shaders: $(SPIRV)
+shaders: $(SPIRV) $(TESTSHADERS:.comp=.spv)
+
+runtime/testdata/%.spv: runtime/testdata/%.comp $(wildcard shaders/include/*.glsl)
+	$(GLSLC) $(GLSLFLAGS) -o $@ $<
+	spirv-val --target-env vulkan1.1 $@
 
 shaders/spv/%.spv: shaders/glsl/%.comp $(wildcard shaders/include/*.glsl) $(wildcard shaders/glsl/*.glsl)
 	@mkdir -p shaders/spv
@@ -53,6 +59,10 @@ shaders-check:
 	done; \
 	for f in shaders/spv/*.spv; do [ -e "$$f" ] || continue; \
 		[ -e shaders/glsl/$$(basename $$f .spv).comp ] || { echo "$$f has no source"; fail=1; }; done; \
+	for s in $(TESTSHADERS); do \
+		$(GLSLC) $(GLSLFLAGS) -o $$tmp/t.spv $$s || fail=1; \
+		cmp -s $$tmp/t.spv $${s%.comp}.spv || { echo "$${s%.comp}.spv is stale: run make shaders"; fail=1; }; \
+	done; \
 	rm -rf $$tmp; exit $$fail
 
 # CI fails when regenerating a committed amp_gen.go (ampgen's output) would change it.

@@ -1,0 +1,13 @@
+#version 450
+// Contract test (runtime/contract_test.go): scaled_add.comp's interface with another body,
+// y[i] = alpha * x[i] - y[i] + offset, for two programs that share a name.
+#include "amp.glsl"
+AMP_BUFFER(0, readonly, float, xs);
+AMP_BUFFER(1, , float, ys);
+AMP_PUSH_BEGIN AmpView x; AmpView y; float alpha; int offset; AMP_PUSH_END
+void main() {
+	int i;
+	if (!ampIndex1(i)) return;
+	uint yi = ampAt1(amp.y, i);
+	ys[yi] = amp.alpha * xs[ampAt1(amp.x, i)] - ys[yi] + float(amp.offset);
+}
