@@ -80,6 +80,6 @@ void main() {
 	uint ampT6 = (ua % ub);
 	r.UQuo = ampT5;
 	r.URem = ampT6;
-	r.ToF = (float(a) / 3.0);
+	r.ToF = (float(a) * 0.25);
 	Out[ampAt3(ampIdx)] = r;
 }

@@ -1,0 +1,261 @@
+package translate_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/runtime"
+	"github.com/goamp/goamp/translate/testdata/corpus"
+	"github.com/goamp/goamp/vec"
+)
+
+// views returns the default view of every accelerator present, the CPU's first. Under
+// GOAMP_REQUIRE_VULKAN=1 (CI) a missing Vulkan device fails the test.
+func views(t *testing.T) []*accelerator.View {
+	t.Helper()
+	var out []*accelerator.View
+	accs := accelerator.All()
+	vulkan := 0
+	for _, a := range accs {
+		v, err := a.DefaultView()
+		require.NoError(t, err)
+		if a.IsCPU() {
+			out = append([]*accelerator.View{v}, out...)
+		} else {
+			out = append(out, v)
+			vulkan++
+		}
+	}
+	if vulkan == 0 && os.Getenv("GOAMP_REQUIRE_VULKAN") == "1" {
+		t.Fatal("GOAMP_REQUIRE_VULKAN=1 but no Vulkan accelerator is present")
+	}
+	return out
+}
+
+// in makes a read-only view of data.
+func in[T any](t *testing.T, data []T, dims ...int) *arrayview.ReadView[T] {
+	v, err := arrayview.New(runtime.Ext(dims...), data)
+	require.NoError(t, err)
+	return v.ReadOnly()
+}
+
+// out makes a view of n zeroed elements.
+func out[T any](t *testing.T, dims ...int) (*arrayview.View[T], []T) {
+	e := runtime.Ext(dims...)
+	data := make([]T, e.Size())
+	v, err := arrayview.New(e, data)
+	require.NoError(t, err)
+	return v, data
+}
+
+// sync brings views' results to the host.
+func sync[T any](t *testing.T, vs ...*arrayview.View[T]) {
+	for _, v := range vs {
+		require.NoError(t, v.Synchronize())
+	}
+}
+
+// near compares float32 results within an absolute plus relative tolerance; NaNs match NaNs.
+func near(t *testing.T, want, got []float32, abs, rel float64, what string) {
+	t.Helper()
+	require.Len(t, got, len(want))
+	for i := range want {
+		w, g := float64(want[i]), float64(got[i])
+		if math.IsNaN(w) || math.IsNaN(g) {
+			require.True(t, math.IsNaN(w) && math.IsNaN(g), "%s[%d]: want %v, got %v", what, i, w, g)
+			continue
+		}
+		require.InDelta(t, w, g, abs+rel*math.Abs(w), "%s[%d]", what, i)
+	}
+}
+
+// corpusCase runs one corpus kernel on a view with fixed inputs and returns its outputs.
+type corpusCase struct {
+	name string
+	run  func(t *testing.T, av *accelerator.View, r *rand.Rand) any
+	// cmp compares an accelerator's outputs with the CPU's.
+	cmp func(t *testing.T, cpu, got any)
+}
+
+func exact(t *testing.T, cpu, got any) { require.Equal(t, cpu, got) }
+
+func randInts(r *rand.Rand, n int, lo, hi int32) []int32 {
+	s := make([]int32, n)
+	for i := range s {
+		s[i] = lo + int32(r.Int64N(int64(hi)-int64(lo)+1))
+	}
+	return s
+}
+
+func randFloats(r *rand.Rand, n int, lo, hi float32) []float32 {
+	s := make([]float32, n)
+	for i := range s {
+		s[i] = lo + (hi-lo)*r.Float32()
+	}
+	return s
+}
+
+var corpusCases = []corpusCase{
+	{"Arith", func(t *testing.T, av *accelerator.View, r *rand.Rand) any {
+		const n = 1000
+		b := randInts(r, n, -1000, 1000)
+		for i := range b {
+			if b[i] == 0 {
+				b[i] = 7
+			}
+		}
+		o, data := out[corpus.Ints](t, n)
+		k := corpus.Arith{A: in(t, randInts(r, n, math.MinInt32+1, math.MaxInt32), n), B: in(t, b, n),
+			F: in(t, randFloats(r, n, -1e6, 1e6), n), Out: o, Shift: uint32(r.IntN(8))}
+		require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n), k))
+		sync(t, o)
+		return data
+	}, exact},
+	{"Control", func(t *testing.T, av *accelerator.View, r *rand.Rand) any {
+		const n = 777
+		o, data := out[int32](t, n)
+		k := corpus.Control{In: in(t, randInts(r, n, -2000000, 2000000), n), Out: o, N: 20}
+		require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n), k))
+		sync(t, o)
+		return data
+	}, exact},
+	{"Funcs", func(t *testing.T, av *accelerator.View, r *rand.Rand) any {
+		const n = 500
+		o, data := out[corpus.Pair](t, n)
+		k := corpus.Funcs{X: in(t, randFloats(r, n, -2, 2), n), Y: in(t, randFloats(r, n, -2, 2), n), Out: o, Bias: 0.75}
+		require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n), k))
+		sync(t, o)
+		f := make([]float32, 0, 2*n)
+		for _, p := range data {
+			f = append(f, p.Lo, p.Hi)
+		}
+		return f
+	}, func(t *testing.T, cpu, got any) { near(t, cpu.([]float32), got.([]float32), 1e-6, 1e-5, "pair") }},
+	{"Math", func(t *testing.T, av *accelerator.View, r *rand.Rand) any {
+		const n = 600
+		o, data := out[[8]float32](t, n)
+		k := corpus.Math{X: in(t, randFloats(r, n, -8, 8), n), Out: o}
+		require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n), k))
+		sync(t, o)
+		f := make([]float32, 0, 8*n)
+		for _, p := range data {
+			f = append(f, p[:]...)
+		}
+		return f
+	}, func(t *testing.T, cpu, got any) { near(t, cpu.([]float32), got.([]float32), 2e-3, 1e-4, "math") }},
+	{"Index3", func(t *testing.T, av *accelerator.View, r *rand.Rand) any {
+		o, data := out[int32](t, 5, 7, 9)
+		require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(5, 7, 9), corpus.Index3{Out: o}))
+		sync(t, o)
+		return data
+	}, exact},
+	{"Axpy[int32]", func(t *testing.T, av *accelerator.View, r *rand.Rand) any {
+		const n = 300
+		o, data := out[int32](t, n)
+		copy(data, randInts(r, n, -1e9, 1e9))
+		o.Refresh()
+		k := corpus.Axpy[int32]{X: in(t, randInts(r, n, -1e9, 1e9), n), Y: o, Alpha: -3}
+		require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n), k))
+		sync(t, o)
+		return data
+	}, exact},
+	{"Axpy[uint32]", func(t *testing.T, av *accelerator.View, r *rand.Rand) any {
+		const n = 300
+		x := make([]uint32, n)
+		for i := range x {
+			x[i] = r.Uint32()
+		}
+		o, data := out[uint32](t, n)
+		k := corpus.Axpy[uint32]{X: in(t, x, n), Y: o, Alpha: 0x9e3779b9}
+		require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n), k))
+		sync(t, o)
+		return data
+	}, exact},
+	{"Axpy[float32]", func(t *testing.T, av *accelerator.View, r *rand.Rand) any {
+		const n = 300
+		o, data := out[float32](t, n)
+		copy(data, randFloats(r, n, -1, 1))
+		o.Refresh()
+		k := corpus.Axpy[float32]{X: in(t, randFloats(r, n, -1, 1), n), Y: o, Alpha: 1.5}
+		require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n), k))
+		sync(t, o)
+		return data
+	}, func(t *testing.T, cpu, got any) { near(t, cpu.([]float32), got.([]float32), 1e-6, 1e-6, "y") }},
+	{"Vectors", func(t *testing.T, av *accelerator.View, r *rand.Rand) any {
+		const n = 200
+		v4 := func() []vec.Float4 {
+			s := make([]vec.Float4, n)
+			for i := range s {
+				f := randFloats(r, 4, -4, 4)
+				s[i] = vec.F4(f[0], f[1], f[2], f[3])
+			}
+			return s
+		}
+		p := make([]vec.Float3, n)
+		for i := range p {
+			f := randFloats(r, 3, -4, 4)
+			p[i] = vec.F3(f[0], f[1], f[2])
+		}
+		o, data := out[vec.Float4](t, n)
+		d, dots := out[float32](t, n)
+		k := corpus.Vectors{A: in(t, v4(), n), B: in(t, v4(), n), P: in(t, p, n), Out: o, Dots: d}
+		require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n), k))
+		sync(t, o)
+		sync(t, d)
+		f := append([]float32(nil), dots...)
+		for _, v := range data {
+			f = append(f, v.X, v.Y, v.Z, v.W)
+		}
+		return f
+	}, func(t *testing.T, cpu, got any) { near(t, cpu.([]float32), got.([]float32), 1e-5, 1e-5, "vec") }},
+	{"TileSum", func(t *testing.T, av *accelerator.View, r *rand.Rand) any {
+		const n, tile = 1024, 64
+		sums, s := out[int32](t, 2*n/tile)
+		total, tot := out[int32](t, 1)
+		k := corpus.TileSum{In: in(t, randInts(r, n, -1000, 1000), n), Sums: sums, Total: total}
+		require.NoError(t, runtime.ParallelForEachTiled(av, runtime.Ext(n).Tile(tile), k))
+		sync(t, sums, total)
+		return append(s, tot...)
+	}, exact},
+	{"Stencil", func(t *testing.T, av *accelerator.View, r *rand.Rand) any {
+		const rows, cols = 48, 40
+		o, data := out[float32](t, rows, cols)
+		k := corpus.Stencil{In: in(t, randFloats(r, rows*cols, -1, 1), rows, cols), Out: o, Rows: rows, Cols: cols}
+		require.NoError(t, runtime.ParallelForEachTiled(av, runtime.Ext(rows, cols).Tile(8, 8), k))
+		sync(t, o)
+		return data
+	}, func(t *testing.T, cpu, got any) { near(t, cpu.([]float32), got.([]float32), 1e-6, 1e-6, "stencil") }},
+	{"FloatAdd", func(t *testing.T, av *accelerator.View, r *rand.Rand) any {
+		const n = 2048
+		sum, s := out[float32](t, 1)
+		maxi, m := out[uint32](t, 1)
+		k := corpus.FloatAdd{In: in(t, randFloats(r, n, -1, 1), n), Sum: sum, Maxi: maxi}
+		require.NoError(t, runtime.ParallelForEachTiled(av, runtime.Ext(n).Tile(128), k))
+		sync(t, sum)
+		sync(t, maxi)
+		return []float32{s[0], math.Float32frombits(m[0])}
+	}, func(t *testing.T, cpu, got any) { near(t, cpu.([]float32), got.([]float32), 1e-4, 1e-5, "sum, max") }},
+}
+
+// TestCorpusRuns runs every corpus kernel on every accelerator present, with the same
+// random inputs, and compares each result with the CPU's.
+func TestCorpusRuns(t *testing.T) {
+	avs := views(t)
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	for _, c := range corpusCases {
+		t.Run(c.name, func(t *testing.T) {
+			cpu := c.run(t, avs[0], rand.New(rand.NewPCG(seed, 1)))
+			for _, av := range avs[1:] {
+				got := c.run(t, av, rand.New(rand.NewPCG(seed, 1)))
+				t.Run(av.Accelerator().Path(), func(t *testing.T) { c.cmp(t, cpu, got) })
+			}
+		})
+	}
+}
