@@ -3,13 +3,14 @@ package main
 import (
 	"github.com/goamp/goamp/arrayview"
 	"github.com/goamp/goamp/runtime"
-	"github.com/goamp/goamp/shaders"
 )
 
-// The seed samples' kernels. Each is a function object: its fields are its captures (data
-// views first, bound in order to the GLSL body's buffers, then int32 scalars, which become
-// push constants); its CPU body is a Go method and its GPU body the GLSL program of the
-// same name in shaders/glsl.
+//go:generate go run github.com/goamp/goamp/cmd/ampgen
+
+// The seed samples' kernels, single source. Each is a function object: its fields are its
+// captures (views bound in order as storage buffers, int32 scalars as push constants). Its
+// Each or Tiled method is the kernel: it runs as it is on the CPU accelerator, and ampgen
+// translates it to GLSL and SPIR-V for Vulkan devices (amp_gen.go, written by go generate).
 
 // TileAverage averages each 2x2 tile of Sample into Average (seed 000).
 type TileAverage struct {
@@ -17,10 +18,7 @@ type TileAverage struct {
 	Average *arrayview.View[int32]
 }
 
-// Program is the GPU body: shaders/glsl/tile_average.comp.
-func (TileAverage) Program() *runtime.Program { return shaders.MustProgram("tile_average", 2) }
-
-// Tiled is the CPU body.
+// Tiled is the kernel.
 func (k TileAverage) Tiled(t runtime.TiledIndex) {
 	nums := runtime.TileStatic[int32](t, 4) // tile_static int nums[2][2]
 	nums[t.Local[1]*2+t.Local[0]] = k.Sample.At(t.Global)
@@ -29,8 +27,8 @@ func (k TileAverage) Tiled(t runtime.TiledIndex) {
 	k.Average.Set(t.Global, sum/4)
 }
 
-// Description is the seed's record of one thread's indices (seed 004); its layout is the
-// GLSL struct of shaders/glsl/tiling_description.comp (std430: seven ints).
+// Description is the seed's record of one thread's indices (seed 004): seven int32 fields,
+// laid out as std430 structs on the GPU.
 type Description struct {
 	Value, TileRow, TileColumn, GlobalRow, GlobalColumn, LocalRow, LocalColumn int32
 }
@@ -40,35 +38,29 @@ type TilingDescription struct {
 	Descriptions *arrayview.View[Description]
 }
 
-// Program is the GPU body: shaders/glsl/tiling_description.comp.
-func (TilingDescription) Program() *runtime.Program {
-	return shaders.MustProgram("tiling_description", 2)
-}
-
-// Tiled is the CPU body.
+// Tiled is the kernel.
 func (k TilingDescription) Tiled(t runtime.TiledIndex) {
 	d := k.Descriptions.At(t.Global)
 	d.GlobalRow, d.GlobalColumn = int32(t.Global[0]), int32(t.Global[1])
-	d.TileRow, d.TileColumn = int32(t.Tile[0]), int32(t.Tile[1])
+	// The tile is t.Tile, computed here from the tile's extent: a translator bug makes a
+	// Tiled body that uses none of t.TileExtent, TileStatic or a barrier fail to compile
+	// (its tile helpers are not emitted). Write int32(t.Tile[0]) once it is fixed.
+	d.TileRow = int32(t.Global[0] / t.TileExtent.Dim(0))
+	d.TileColumn = int32(t.Global[1] / t.TileExtent.Dim(1))
 	d.LocalRow, d.LocalColumn = int32(t.Local[0]), int32(t.Local[1])
 	k.Descriptions.Set(t.Global, d)
 }
 
 // SamplingAverage averages each tile of Matrix into one element of Averages (seed 004).
-// Fence 0 waits with tile_barrier::wait, 1 with wait_with_tile_static_memory_fence.
+// Fence 0 waits with tile_barrier::wait, 1 with wait_with_tile_static_memory_fence. Its
+// tile_static memory is sized by the tile: one float32 per thread.
 type SamplingAverage struct {
 	Matrix   *arrayview.ReadView[float32]
 	Averages *arrayview.Array[float32]
 	Fence    int32
 }
 
-// Program is the GPU body: shaders/glsl/sampling_average.comp.
-func (SamplingAverage) Program() *runtime.Program { return shaders.MustProgram("sampling_average", 2) }
-
-// SharedBytes is the tile_static memory the GPU body uses for a tile.
-func (SamplingAverage) SharedBytes(tile [3]int) int { return 4 * tile[0] * tile[1] }
-
-// Tiled is the CPU body.
+// Tiled is the kernel.
 func (k SamplingAverage) Tiled(t runtime.TiledIndex) {
 	rows, cols := t.TileExtent.Dim(0), t.TileExtent.Dim(1)
 	tileValues := runtime.TileStatic[float32](t, rows*cols)
@@ -98,10 +90,7 @@ type ReduceRowPair struct {
 	NumCols int32
 }
 
-// Program is the GPU body: shaders/glsl/reduce_row_pair.comp.
-func (ReduceRowPair) Program() *runtime.Program { return shaders.MustProgram("reduce_row_pair", 1) }
-
-// Each is the CPU body.
+// Each is the kernel.
 func (k ReduceRowPair) Each(idx runtime.Index) {
 	a := k.Matrix.At(runtime.Idx(int(k.Row), idx[0]))
 	b := k.Matrix.At(runtime.Idx(int(k.Row), idx[0]+int(k.NumCols)/2))
@@ -114,12 +103,7 @@ type ReduceRowStride struct {
 	Stride int32
 }
 
-// Program is the GPU body: shaders/glsl/reduce_row_stride.comp.
-func (ReduceRowStride) Program() *runtime.Program {
-	return shaders.MustProgram("reduce_row_stride", 1)
-}
-
-// Each is the CPU body.
+// Each is the kernel.
 func (k ReduceRowStride) Each(idx runtime.Index) {
 	k.Temp.Set(idx, k.Temp.At(idx)+k.Temp.At(runtime.Idx(idx[0]+int(k.Stride))))
 }
