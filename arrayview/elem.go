@@ -1,11 +1,15 @@
 package arrayview
 
 import (
+	"fmt"
 	"reflect"
 	"sync"
+
+	"github.com/goamp/goamp/vec"
 )
 
 type elemInfo struct {
+	typ     reflect.Type
 	size    int
 	float64 bool
 	err     error
@@ -19,8 +23,8 @@ func checkElem[T any]() elemInfo {
 	if v, ok := elemCache.Load(t); ok {
 		return v.(elemInfo)
 	}
-	info := elemInfo{size: int(t.Size())}
-	f64, reason := std430(t)
+	info := elemInfo{typ: t, size: int(t.Size())}
+	_, f64, reason := std430(t)
 	if reason != "" {
 		info.err = &TypeError{Type: t, Reason: reason}
 	}
@@ -29,42 +33,91 @@ func checkElem[T any]() elemInfo {
 	return info
 }
 
-// std430 checks that t is made of 4- and 8-byte scalars that std430 places where Go does.
-func std430(t reflect.Type) (hasF64 bool, reason string) {
+// vecLayout is std430's layout of one of goamp's vector types.
+type vecLayout struct {
+	align uintptr // 8 for the 2-vectors, 16 for the 3- and 4-vectors; their Go alignment is 4
+	size  uintptr // 12 for the 3-vectors, whose Go size (16, padded) is their array stride
+}
+
+// vecTypes lays out the vector types of package vec.
+var vecTypes = map[reflect.Type]vecLayout{
+	reflect.TypeFor[vec.Float2](): {8, 8}, reflect.TypeFor[vec.Int2](): {8, 8}, reflect.TypeFor[vec.Uint2](): {8, 8},
+	reflect.TypeFor[vec.Float3](): {16, 12}, reflect.TypeFor[vec.Int3](): {16, 12}, reflect.TypeFor[vec.Uint3](): {16, 12},
+	reflect.TypeFor[vec.Float4](): {16, 16}, reflect.TypeFor[vec.Int4](): {16, 16}, reflect.TypeFor[vec.Uint4](): {16, 16},
+}
+
+// isVec3 reports whether t is one of the 3-vectors.
+func isVec3(t reflect.Type) bool { return vecTypes[t].size == 12 }
+
+// std430 checks that t is made of 4- and 8-byte scalars and goamp's vectors that std430
+// places where Go does, and returns t's std430 base alignment.
+func std430(t reflect.Type) (align uintptr, hasF64 bool, reason string) {
+	if l, ok := vecTypes[t]; ok {
+		return l.align, false, ""
+	}
 	switch t.Kind() {
 	case reflect.Int32, reflect.Uint32, reflect.Float32:
-		return false, ""
+		return 4, false, ""
 	case reflect.Float64:
-		return true, ""
+		return 8, true, ""
 	case reflect.Array:
 		if t.Len() == 0 {
-			return false, "zero-length arrays have no GLSL equivalent"
+			return 0, false, "zero-length arrays have no GLSL equivalent"
 		}
+		// The element's size is its std430 array stride: checked for structs below,
+		// given for scalars and vectors.
 		return std430(t.Elem())
 	case reflect.Struct:
-		if t.NumField() == 0 {
-			return false, "empty structs have no GLSL equivalent"
-		}
-		off := uintptr(0)
-		for i := 0; i < t.NumField(); i++ {
-			f := t.Field(i)
-			h, r := std430(f.Type)
-			if r != "" {
-				return false, "field " + f.Name + ": " + r
-			}
-			hasF64 = hasF64 || h
-			a := uintptr(f.Type.Align())
-			off = (off + a - 1) / a * a
-			if f.Offset != off {
-				return false, "field " + f.Name + " is not where std430 would place it"
-			}
-			off += f.Type.Size()
-		}
-		return hasF64, ""
+		return std430Struct(t)
 	case reflect.Int, reflect.Uint, reflect.Int64, reflect.Uint64:
-		return false, "64-bit integers are not supported; use int32 or uint32"
+		return 0, false, "64-bit integers are not supported; use int32 or uint32"
 	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.String, reflect.Interface, reflect.Chan, reflect.Func, reflect.UnsafePointer:
-		return false, "kernels cannot use Go references (pointers, slices, maps, strings, interfaces)"
+		return 0, false, "kernels cannot use Go references (pointers, slices, maps, strings, interfaces)"
 	}
-	return false, "only int32, uint32, float32, float64 and structs or arrays of them are supported"
+	return 0, false, "only int32, uint32, float32, float64, goamp's vec types and structs or arrays of them are supported"
+}
+
+// std430Struct checks that each field of struct t sits at the offset std430 gives it, and
+// that t's size is a multiple of its alignment (the largest of its fields'), which is
+// std430's stride of an array of t and where it places the member after a t.
+func std430Struct(t reflect.Type) (align uintptr, hasF64 bool, reason string) {
+	if t.NumField() == 0 {
+		return 0, false, "empty structs have no GLSL equivalent"
+	}
+	off, align := uintptr(0), uintptr(1)
+	var prev reflect.Type
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		a, h, r := std430(f.Type)
+		if r != "" {
+			return 0, false, "field " + f.Name + ": " + r
+		}
+		hasF64 = hasF64 || h
+		align = max(align, a)
+		off = (off + a - 1) / a * a
+		if f.Offset != off {
+			return 0, false, misplaced(f, off, a, prev)
+		}
+		size := f.Type.Size()
+		if l, ok := vecTypes[f.Type]; ok {
+			size = l.size // a vec3 member is 12 bytes: a scalar after it takes its fourth slot
+		}
+		off += size
+		prev = f.Type
+	}
+	if t.Size()%align != 0 {
+		return 0, false, fmt.Sprintf("its size, %d bytes, is not a multiple of its std430 alignment, %d; "+
+			"pad it to %d bytes with blank fields at the end", t.Size(), align, (t.Size()+align-1)/align*align)
+	}
+	return align, hasF64, ""
+}
+
+// misplaced says why field f is not at offset off, where std430 puts it.
+func misplaced(f reflect.StructField, off, align uintptr, prev reflect.Type) string {
+	msg := fmt.Sprintf("field %s (%v) is at byte %d but std430 places it at %d", f.Name, f.Type, f.Offset, off)
+	if f.Offset > off && prev != nil && isVec3(prev) {
+		return msg + fmt.Sprintf(", in the fourth slot of the %v before it; use a 4-vector there, "+
+			"or move %s elsewhere", prev, f.Name)
+	}
+	return msg + fmt.Sprintf("; align it to %d bytes with blank padding fields before it", align)
 }
