@@ -8,11 +8,12 @@ import (
 	"github.com/goamp/goamp/internal/vk"
 )
 
-// PipelineKey identifies a compiled pipeline on one device: the program's name and the
-// specialization constants (tile sizes) it was built with.
+// PipelineKey identifies a compiled pipeline on one device: the module's content (its
+// sha256, so that two programs with one name never share a pipeline) and the
+// specialization constants (tile sizes, ranks) it was built with.
 type PipelineKey struct {
-	Program string
-	Spec    [4]uint32
+	Module [32]byte
+	Spec   [4]uint32
 }
 
 // Pipeline is a compute pipeline on one accelerator.
@@ -25,9 +26,10 @@ type Pipeline struct {
 // Bindings is the number of storage buffers the pipeline binds.
 func (p *Pipeline) Bindings() int { return p.bindings }
 
-// Pipeline returns the pipeline for key, building it from SPIR-V on first use. Pipelines
-// live as long as the accelerator.
-func (a *Accelerator) Pipeline(key PipelineKey, spirv []byte, bindings, pushSize int) (*Pipeline, error) {
+// Pipeline returns the pipeline for key, building it from SPIR-V on first use; name is
+// the program's, for messages. key.Module must be the sha256 of spirv. Pipelines live as
+// long as the accelerator.
+func (a *Accelerator) Pipeline(key PipelineKey, name string, spirv []byte, bindings, pushSize int) (*Pipeline, error) {
 	if a.IsCPU() {
 		return nil, &FeatureError{Accelerator: a.path, Feature: "SPIR-V pipelines"}
 	}
@@ -42,7 +44,7 @@ func (a *Accelerator) Pipeline(key PipelineKey, spirv []byte, bindings, pushSize
 	}
 	vp, err := dev.NewPipeline(spirv, bindings, pushSize, key.Spec[:])
 	if err != nil {
-		return nil, fmt.Errorf("accelerator %s: program %s: %w", a.path, key.Program, err)
+		return nil, fmt.Errorf("accelerator %s: program %s: %w", a.path, name, err)
 	}
 	if a.pipes == nil {
 		a.pipes = map[PipelineKey]*Pipeline{}

@@ -348,7 +348,8 @@ func (v *View[T]) ReadOnly() *ReadView[T] { return &ReadView[T]{v: v} }
 
 // ArgInfo describes the view as a read-write kernel argument (runtime.Arg).
 func (v *View[T]) ArgInfo() runtime.ArgInfo {
-	return runtime.ArgInfo{Rank: v.Rank(), ElemSize: v.info.size, Access: accelerator.ReadWrite, Home: v.src.home, Float64: v.info.float64}
+	return runtime.ArgInfo{Rank: v.Rank(), ElemSize: v.info.size, Elem: v.info.typ, Access: accelerator.ReadWrite, Home: v.src.home,
+		Float64: v.info.float64}
 }
 
 // BindHost makes the host copy current for a dispatch on the CPU (runtime.Arg).

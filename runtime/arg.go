@@ -1,6 +1,10 @@
 package runtime
 
-import "github.com/goamp/goamp/accelerator"
+import (
+	"reflect"
+
+	"github.com/goamp/goamp/accelerator"
+)
 
 // Access is how a kernel uses one of its data arguments.
 type Access = accelerator.Access
@@ -32,9 +36,18 @@ type Arg interface {
 
 // ArgInfo describes one data argument of a kernel.
 type ArgInfo struct {
-	Rank     int
+	// Rank is the argument's rank (1, 2 or 3).
+	Rank int
+	// ElemSize is the size of an element in bytes.
 	ElemSize int
-	Access   Access
+	// Elem is the Go element type, or nil when the argument does not say. The dispatcher
+	// compares it with the element type of the argument's storage buffer in the program
+	// (see "The contract" in the package documentation); without it, only the size is
+	// compared with the buffer's array stride.
+	Elem reflect.Type
+	// Access is how the kernel uses the argument: Read for read-only views, ReadWrite
+	// for writable ones.
+	Access Access
 	// Home is the accelerator view the data lives on (arrays), or nil (views over host data).
 	Home *accelerator.View
 	// Float64 says the element type contains float64 values, which need device support.

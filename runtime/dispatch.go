@@ -41,22 +41,10 @@ var (
 	ErrAcceleratorMismatch = errors.New("goamp/runtime: accelerator mismatch")
 )
 
-// Program is a kernel's GPU body: SPIR-V compiled from GLSL (see package shaders and
-// shaders/include/amp.glsl for the binding and push-constant convention).
-type Program struct {
-	// Name identifies the program in each accelerator's pipeline cache; it must be unique
-	// among the programs of a process (package shaders uses the file's base name).
-	Name string
-	// SPIRV is the compiled module, entry point "main".
-	SPIRV []byte
-	// Rank, when not 0, is the rank of the compute domain the GLSL body is written for
-	// (ampIndex2, ampGlobal2, ...); ParallelForEach rejects a domain of another rank on
-	// every accelerator, like C++ AMP rejects a kernel whose index<N> does not match.
-	Rank int
-}
-
 // GPUKernel is a kernel with a GPU body. ParallelForEach needs it on Vulkan
-// accelerators; the CPU runs the Go body (IndexKernel or TiledKernel) instead.
+// accelerators; the CPU runs the Go body (IndexKernel or TiledKernel) instead, after
+// checking the kernel against the program all the same. Program should return the same
+// *Program on every call (the checks are cached per program).
 type GPUKernel interface {
 	Program() *Program
 }
@@ -64,7 +52,8 @@ type GPUKernel interface {
 // SharedMemoryKernel is implemented by tiled kernels that declare how many bytes of
 // shared (tile_static) memory their GPU body uses for a tile of the given dimensions
 // (C++ order, dimension 0 first, missing dimensions 1). ParallelForEachTiled checks the
-// number against the device's maxComputeSharedMemorySize.
+// larger of this number and what the program's SPIR-V declares against the device's
+// maxComputeSharedMemorySize.
 type SharedMemoryKernel interface {
 	SharedBytes(tile [3]int) int
 }
@@ -168,10 +157,14 @@ func ParallelForEachTiled(view *accelerator.View, domain TiledExtent, kernel Til
 // the workgroup grid folded into x (up to maxComputeWorkGroupCount[0]) and y, and the
 // GPU body recomputes and bounds-checks the linear index (ampIndex1/2/3 in amp.glsl).
 //
+// Before anything is bound, on every accelerator, a kernel with a Program is checked
+// against the program's interface (see "The contract" in the package documentation).
+//
 // Errors are typed and name the values involved: *ComputeDomainError (an invalid extent,
-// a rank other than the Program's, a device limit), *KernelError,
-// *AcceleratorMismatchError, *accelerator.FeatureError (float64 data on a device
-// without it), and on the CPU the executor's errors and ctx.Err().
+// a rank other than the Program's, a device limit, too much shared memory),
+// *KernelError (a malformed program unwraps to its *SPIRVError), *ContractError,
+// *AcceleratorMismatchError, *accelerator.FeatureError (float64 data or the Float64
+// capability on a device without it), and on the CPU the executor's errors and ctx.Err().
 func ParallelForEachContext(ctx context.Context, view *accelerator.View, domain Extent, kernel IndexKernel) error {
 	if isNil(kernel) {
 		return ErrNilKernel
@@ -193,7 +186,8 @@ func ParallelForEachContext(ctx context.Context, view *accelerator.View, domain 
 // specialization constants 0, 1, 2 (local_size_x_id, _y_id, _z_id). Besides C++ AMP's
 // rules (TiledExtent.Validate) the tile must fit the device's maxComputeWorkGroupSize
 // and maxComputeWorkGroupInvocations, the tile counts its maxComputeWorkGroupCount, and
-// a SharedMemoryKernel's shared bytes its maxComputeSharedMemorySize.
+// the shared memory its maxComputeSharedMemorySize: the larger of what the program
+// declares for the tile and a SharedMemoryKernel's SharedBytes.
 func ParallelForEachTiledContext(ctx context.Context, view *accelerator.View, domain TiledExtent, kernel TiledKernel) error {
 	if isNil(kernel) {
 		return ErrNilKernel
@@ -230,17 +224,28 @@ type argField struct {
 
 // kernelLayout is the reflected layout of a kernel type.
 type kernelLayout struct {
-	name     string
-	args     []argField
-	scalars  []uintptr // offsets of the 4-byte scalar fields
-	pushSize int       // bytes of push constants, rounded up to 16
-	err      error     // why the type is not a valid kernel
+	name    string
+	args    []argField
+	scalars []uintptr // offsets of the 4-byte scalar fields
+	// scalarFields describe the scalar fields, for the contract check.
+	scalarFields []scalarField
+	pushSize     int   // bytes of push constants, rounded up to 16
+	err          error // why the type is not a valid kernel
 	// copies recycles addressable copies of value kernels, so that a dispatch does not
 	// allocate one.
 	copies sync.Pool
 	// pipe remembers the pipeline of the kernel's last GPU dispatch, which the next one
 	// most often reuses, sparing the accelerator's locked cache.
 	pipe atomic.Pointer[lastPipeline]
+	// contract remembers the contract of the kernel's last program.
+	contract atomic.Pointer[contract]
+}
+
+// scalarField is a scalar field of a kernel type.
+type scalarField struct {
+	name string
+	kind reflect.Kind
+	typ  string
 }
 
 // lastPipeline is a kernelLayout's remembered pipeline.
@@ -306,6 +311,7 @@ func (l *kernelLayout) addFields(st reflect.Type, base uintptr, prefix string) e
 			switch f.Type.Kind() {
 			case reflect.Int32, reflect.Uint32, reflect.Float32:
 				l.scalars = append(l.scalars, off)
+				l.scalarFields = append(l.scalarFields, scalarField{name: name, kind: f.Type.Kind(), typ: f.Type.String()})
 			default:
 				return &KernelError{Kernel: l.name, Field: name, FieldType: f.Type.String(),
 					Reason: "a kernel field must implement runtime.Arg, be an int32, uint32 or float32 scalar, " +
@@ -378,6 +384,49 @@ func run(ctx context.Context, view *accelerator.View, ext, tile Extent, kernel a
 
 	s := scratchPool.Get().(*dispatchScratch)
 	defer s.release()
+	if err := s.collect(l, base); err != nil {
+		return err
+	}
+	prog, gpuErr := program(kernel, l)
+	if err := checkProgram(prog, l, ext, tile); err != nil {
+		return err
+	}
+	view, err := chooseView(view, l, s)
+	if err != nil {
+		return err
+	}
+	acc := view.Accelerator()
+	spec := specFor(ext, tile)
+	var c *contract
+	shared := 0
+	if prog != nil {
+		if c, shared, err = checkContract(l, prog, acc, s, &spec, ext.rank, tile.rank != 0); err != nil {
+			return err
+		}
+	}
+	if err := checkLimits(acc.Limits(), ext, tile, kernel, l.name, shared); err != nil {
+		return err
+	}
+
+	if acc.IsCPU() {
+		for i, a := range s.args {
+			if err := a.BindHost(s.infos[i].Access); err != nil {
+				return fmt.Errorf("goamp/runtime: kernel %s: field %s: %w", l.name, l.args[i].name, err)
+			}
+		}
+		if tile.rank == 0 {
+			return RunCPU(ctx, ext, exec.(IndexKernel))
+		}
+		return RunTiledCPU(ctx, TiledExtent{Extent: ext, Tile: tile}, exec.(TiledKernel))
+	}
+	if gpuErr != nil {
+		return gpuErr
+	}
+	return dispatchGPU(view, l, prog, c, s, ext, tile, spec, base)
+}
+
+// collect gathers the kernel's data arguments and their ArgInfo.
+func (s *dispatchScratch) collect(l *kernelLayout, base unsafe.Pointer) error {
 	for _, f := range l.args {
 		p := reflect.NewAt(f.typ, unsafe.Add(base, f.offset))
 		var a Arg
@@ -401,45 +450,57 @@ func run(ctx context.Context, view *accelerator.View, ext, tile Extent, kernel a
 		s.args = append(s.args, a)
 		s.infos = append(s.infos, info)
 	}
+	return nil
+}
 
-	prog, gpuErr := program(kernel, l)
-	if prog != nil && prog.Rank != 0 && prog.Rank != ext.rank {
+// checkProgram checks the program's rank against the domain's and the kernel's push
+// constants against the portable limit.
+func checkProgram(prog *Program, l *kernelLayout, ext, tile Extent) error {
+	if prog == nil {
+		return nil
+	}
+	if prog.Rank != 0 && prog.Rank != ext.rank {
 		return &ComputeDomainError{Extent: ext, Tile: tile, Dim: -1, Limit: prog.Rank, Value: ext.rank,
 			Reason: fmt.Sprintf("kernel %s: program %s is written for rank %d, the domain %s has rank %d",
 				l.name, prog.Name, prog.Rank, ext, ext.rank)}
 	}
-	if prog != nil && l.pushSize > MaxPushConstantBytes {
+	if l.pushSize > MaxPushConstantBytes {
 		return &KernelError{Kernel: l.name, Reason: fmt.Sprintf(
 			"%d data arguments and %d scalars need %d bytes of push constants; the portable limit is %d",
 			len(l.args), len(l.scalars), l.pushSize, MaxPushConstantBytes)}
 	}
+	return nil
+}
 
-	view, err := chooseView(view, l, s)
-	if err != nil {
-		return err
+// checkContract checks the kernel and its arguments against the program's interface
+// (see "The contract" in the package documentation), sets the AMP_RANKS specialization
+// constant when the program declares it, and returns the bytes of shared memory the
+// program declares for spec.
+func checkContract(l *kernelLayout, prog *Program, acc *accelerator.Accelerator, s *dispatchScratch,
+	spec *[4]uint32, rank int, tiled bool) (*contract, int, error) {
+	prog.load()
+	if prog.err != nil {
+		return nil, 0, &KernelError{Kernel: l.name, Reason: fmt.Sprintf("program %s: its SPIR-V cannot be read", prog.Name),
+			Err: prog.err}
 	}
+	c := contractFor(l, prog, s.infos)
+	if err := c.checkArgs(l, s.infos); err != nil {
+		return nil, 0, err
+	}
+	if err := c.checkDevice(l, acc); err != nil {
+		return nil, 0, err
+	}
+	if c.ranks {
+		spec[3] = rankSpec(rank, s.infos)
+	}
+	shared, err := c.forSpec(l, *spec, tiled)
+	return c, shared, err
+}
+
+// dispatchGPU binds the arguments, fills the push constants and records the dispatch.
+func dispatchGPU(view *accelerator.View, l *kernelLayout, prog *Program, c *contract, s *dispatchScratch,
+	ext, tile Extent, spec [4]uint32, base unsafe.Pointer) error {
 	acc := view.Accelerator()
-	if tile.rank != 0 {
-		if err := checkTileLimits(acc.Limits(), ext, tile, kernel, l.name); err != nil {
-			return err
-		}
-	}
-
-	if acc.IsCPU() {
-		for i, a := range s.args {
-			if err := a.BindHost(s.infos[i].Access); err != nil {
-				return fmt.Errorf("goamp/runtime: kernel %s: field %s: %w", l.name, l.args[i].name, err)
-			}
-		}
-		if tile.rank == 0 {
-			return RunCPU(ctx, ext, exec.(IndexKernel))
-		}
-		return RunTiledCPU(ctx, TiledExtent{Extent: ext, Tile: tile}, exec.(TiledKernel))
-	}
-
-	if gpuErr != nil {
-		return gpuErr
-	}
 	lim := acc.Limits()
 	if uint32(l.pushSize) > lim.MaxPushConstantsSize {
 		return &KernelError{Kernel: l.name, Reason: fmt.Sprintf(
@@ -451,8 +512,7 @@ func run(ctx context.Context, view *accelerator.View, ext, tile Extent, kernel a
 				Feature: fmt.Sprintf("double precision (float64 data in field %s of kernel %s)", l.args[i].name, l.name)}
 		}
 	}
-
-	spec, groups, err := grid(lim, ext, tile)
+	_, groups, err := grid(lim, ext, tile)
 	if err != nil {
 		return err
 	}
@@ -467,9 +527,43 @@ func run(ctx context.Context, view *accelerator.View, ext, tile Extent, kernel a
 	le.PutUint32(push[4:], uint32(dims[1]))
 	le.PutUint32(push[8:], uint32(dims[2]))
 	le.PutUint32(push[12:], uint32(ext.Size()))
+	if err := s.bindDevice(view, l, c, push); err != nil {
+		return err
+	}
+	o := 16 + 16*len(l.args)
+	for _, off := range l.scalars {
+		le.PutUint32(push[o:], *(*uint32)(unsafe.Add(base, off)))
+		o += 4
+	}
 
+	key := accelerator.PipelineKey{Module: prog.hash, Spec: spec}
+	var pipe *accelerator.Pipeline
+	if p := l.pipe.Load(); p != nil && p.acc == acc && p.key == key {
+		pipe = p.pipe
+	} else {
+		if pipe, err = acc.Pipeline(key, prog.Name, prog.SPIRV, len(l.args), l.pushSize); err != nil {
+			return fmt.Errorf("goamp/runtime: kernel %s: %w", l.name, err)
+		}
+		l.pipe.Store(&lastPipeline{acc: acc, key: key, pipe: pipe})
+	}
+	if err := view.Dispatch(pipe, s.vargs, push, groups); err != nil {
+		return fmt.Errorf("goamp/runtime: kernel %s: %w", l.name, err)
+	}
+	return nil
+}
+
+// bindDevice binds every argument on view and writes its AmpView into push. A writable
+// argument whose buffer the program never writes is bound for reading only.
+func (s *dispatchScratch) bindDevice(view *accelerator.View, l *kernelLayout, c *contract, push []byte) error {
+	acc := view.Accelerator()
+	lim := acc.Limits()
+	le := binary.LittleEndian
 	for i, a := range s.args {
-		b, err := a.BindDevice(view, s.infos[i].Access)
+		access := s.infos[i].Access
+		if c.readOnly[i] {
+			access = Read
+		}
+		b, err := a.BindDevice(view, access)
 		if err != nil {
 			return fmt.Errorf("goamp/runtime: kernel %s: field %s: %w", l.name, l.args[i].name, err)
 		}
@@ -486,31 +580,7 @@ func run(ctx context.Context, view *accelerator.View, ext, tile Extent, kernel a
 		le.PutUint32(push[o:], b.Base)
 		le.PutUint32(push[o+4:], b.Strides[0])
 		le.PutUint32(push[o+8:], b.Strides[1])
-		s.vargs = append(s.vargs, accelerator.Arg{Buffer: b.Buffer, Offset: b.Offset, Range: b.Range, Access: s.infos[i].Access})
-	}
-	o := 16 + 16*len(l.args)
-	for _, off := range l.scalars {
-		le.PutUint32(push[o:], *(*uint32)(unsafe.Add(base, off)))
-		o += 4
-	}
-
-	key := accelerator.PipelineKey{Program: prog.Name, Spec: spec}
-	var pipe *accelerator.Pipeline
-	if c := l.pipe.Load(); c != nil && c.acc == acc && c.key == key {
-		pipe = c.pipe
-	} else {
-		if pipe, err = acc.Pipeline(key, prog.SPIRV, len(l.args), l.pushSize); err != nil {
-			return fmt.Errorf("goamp/runtime: kernel %s: %w", l.name, err)
-		}
-		l.pipe.Store(&lastPipeline{acc: acc, key: key, pipe: pipe})
-	}
-	if pipe.Bindings() != len(l.args) {
-		return &KernelError{Kernel: l.name, Reason: fmt.Sprintf(
-			"program %s was first used with %d data arguments, this kernel has %d; program names must be unique",
-			prog.Name, pipe.Bindings(), len(l.args))}
-	}
-	if err := view.Dispatch(pipe, s.vargs, push, groups); err != nil {
-		return fmt.Errorf("goamp/runtime: kernel %s: %w", l.name, err)
+		s.vargs = append(s.vargs, accelerator.Arg{Buffer: b.Buffer, Offset: b.Offset, Range: b.Range, Access: access})
 	}
 	return nil
 }
@@ -556,9 +626,25 @@ func chooseView(view *accelerator.View, l *kernelLayout, s *dispatchScratch) (*a
 	return acc.DefaultView()
 }
 
+// checkLimits checks the domain against the device's limits that apply before the GPU
+// path: checkTileLimits for a tiled domain, the shared memory for a non-tiled one.
+func checkLimits(lim accelerator.Limits, ext, tile Extent, kernel any, name string, shared int) error {
+	if tile.rank != 0 {
+		return checkTileLimits(lim, ext, tile, kernel, name, shared)
+	}
+	if uint64(shared) > uint64(lim.MaxSharedMemory) {
+		return &ComputeDomainError{Extent: ext, Dim: -1, Limit: int(lim.MaxSharedMemory), Value: shared,
+			Reason: fmt.Sprintf("kernel %s uses %d bytes of shared memory; the device's maxComputeSharedMemorySize is %d",
+				name, shared, lim.MaxSharedMemory)}
+	}
+	return nil
+}
+
 // checkTileLimits checks a valid tiled domain against the device's limits, on every
 // accelerator (the CPU's limits are C++ AMP's own, so only shared memory can fail there).
-func checkTileLimits(lim accelerator.Limits, ext, tile Extent, kernel any, name string) error {
+// The shared memory is the larger of progShared (what the program declares) and, for a
+// SharedMemoryKernel, its SharedBytes.
+func checkTileLimits(lim accelerator.Limits, ext, tile Extent, kernel any, name string, progShared int) error {
 	bad := func(dim, limit, value int, format string, args ...any) error {
 		return &ComputeDomainError{Extent: ext, Tile: tile, Dim: dim, Limit: limit, Value: value,
 			Reason: fmt.Sprintf(format, args...)}
@@ -585,33 +671,49 @@ func checkTileLimits(lim accelerator.Limits, ext, tile Extent, kernel any, name 
 				ext, td, c, d, axis, lim.MaxWorkgroupCount[axis])
 		}
 	}
+	n := progShared
 	if sk, ok := kernel.(SharedMemoryKernel); ok {
 		t3 := [3]int{1, 1, 1}
 		copy(t3[:], tile.d[:r])
-		if n := sk.SharedBytes(t3); n < 0 || uint64(n) > uint64(lim.MaxSharedMemory) {
-			return bad(-1, int(lim.MaxSharedMemory), n,
-				"kernel %s uses %d bytes of shared memory for tile %s; the device's maxComputeSharedMemorySize is %d",
-				name, n, td, lim.MaxSharedMemory)
+		if m := sk.SharedBytes(t3); m < 0 || m > n {
+			n = m
 		}
+	}
+	if n < 0 || uint64(n) > uint64(lim.MaxSharedMemory) {
+		return bad(-1, int(lim.MaxSharedMemory), n,
+			"kernel %s uses %d bytes of shared memory for tile %s; the device's maxComputeSharedMemorySize is %d",
+			name, n, td, lim.MaxSharedMemory)
 	}
 	return nil
 }
 
-// grid returns the specialization constants (workgroup size x, y, z) and the workgroup
-// counts of a GPU dispatch.
+// specFor returns the specialization constants 0-2 of a dispatch: the workgroup size x,
+// y, z (the tile, x its last dimension; GroupSize, 1, 1 when not tiled). Constant 3 is 0.
+func specFor(ext, tile Extent) [4]uint32 {
+	if tile.rank == 0 {
+		return [4]uint32{GroupSize, 1, 1, 0}
+	}
+	spec := [4]uint32{1, 1, 1, 0}
+	r := ext.rank
+	for axis := range r {
+		spec[axis] = uint32(tile.d[r-1-axis])
+	}
+	return spec
+}
+
+// grid returns the specialization constants (specFor) and the workgroup counts of a GPU
+// dispatch.
 func grid(lim accelerator.Limits, ext, tile Extent) (spec [4]uint32, groups [3]uint32, err error) {
+	spec = specFor(ext, tile)
 	if tile.rank != 0 {
-		spec = [4]uint32{1, 1, 1, 0}
 		groups = [3]uint32{1, 1, 1}
 		r := ext.rank
 		for axis := range r {
 			d := r - 1 - axis
-			spec[axis] = uint32(tile.d[d])
 			groups[axis] = uint32(ext.d[d] / tile.d[d])
 		}
 		return spec, groups, nil
 	}
-	spec = [4]uint32{GroupSize, 1, 1, 0}
 	n := uint64(ext.Size())
 	if n > math.MaxUint32 {
 		return spec, groups, &ComputeDomainError{Extent: ext, Dim: -1, Limit: math.MaxUint32, Value: int(n),

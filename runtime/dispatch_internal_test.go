@@ -37,7 +37,7 @@ func TestDeviceLimits(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			require.NoError(t, tt.te.Validate())
-			err := checkTileLimits(small, tt.te.Extent, tt.te.Tile, nil, "k")
+			err := checkTileLimits(small, tt.te.Extent, tt.te.Tile, nil, "k", 0)
 			require.ErrorIs(t, err, ErrInvalidComputeDomain)
 			var ce *ComputeDomainError
 			require.True(t, errors.As(err, &ce))
@@ -47,7 +47,18 @@ func TestDeviceLimits(t *testing.T) {
 			assert.Contains(t, err.Error(), tt.msg)
 		})
 	}
-	assert.NoError(t, checkTileLimits(small, Ext(100, 64), Ext(10, 16), nil, "k"))
+	assert.NoError(t, checkTileLimits(small, Ext(100, 64), Ext(10, 16), nil, "k", 0))
+
+	// The shared memory a program declares, tiled or not.
+	for _, tile := range []Extent{Ext(16), {}} {
+		err := checkLimits(small, Ext(64), tile, nil, "k", 20000)
+		var ce *ComputeDomainError
+		require.ErrorAs(t, err, &ce)
+		assert.Equal(t, 16384, ce.Limit)
+		assert.Equal(t, 20000, ce.Value)
+		assert.Contains(t, err.Error(), "kernel k uses 20000 bytes of shared memory")
+		assert.NoError(t, checkLimits(small, Ext(64), tile, nil, "k", 16384))
+	}
 }
 
 // TestGrid checks the mapping of domains to workgroups.

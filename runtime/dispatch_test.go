@@ -547,7 +547,12 @@ type (
 		A, B *devArg
 		prog *amprt.Program `amp:"-"`
 	}
-	float64K  struct{ Out *devArg }
+	float64K struct { // the fields of test_iota's push constants
+		Out   *devArg
+		Scale int32
+		Add   uint32
+		FAdd  float32
+	}
 	wrongAccK struct{ Out *devArg }
 )
 

@@ -36,8 +36,67 @@
 // the one the data lives on, else the default accelerator's (C++ AMP's rule).
 // GPU dispatches are recorded, not waited for: the view submits when the host
 // needs a result. The binding and push-constant convention between the Go
-// kernel and its GLSL body is described in package shaders and in
-// shaders/include/amp.glsl.
+// kernel and its GLSL body is described in shaders/include/amp.glsl and
+// checked as described below.
+//
+// # Programs
+//
+// A Program is a SPIR-V compute module. NewProgram (or MustProgram) makes one
+// and reads its Interface at once; names are unique in a process (a name
+// registered with other SPIR-V is a *ProgramError matching
+// ErrDuplicateProgram). A Program written as a struct literal works too, its
+// interface read on first use. Pipelines are cached by the module's sha256,
+// never by name. ReadInterface reads a module's interface without a device or
+// cgo: its storage buffers, push constants, workgroup size, specialization
+// constants, capabilities and shared memory; a malformed module is a
+// *SPIRVError (ErrInvalidSPIRV), never a crash.
+//
+// # The contract
+//
+// Before anything is bound or recorded, on every accelerator (the CPU too, so
+// that a CGO_ENABLED=0 build reports the same errors), ParallelForEach checks
+// a kernel that has a Program against the program's interface. A mismatch is a
+// *ContractError (ErrContract) that names the Go field and describes both
+// sides; the check's tile-independent part is cached per kernel type and
+// program, so that a dispatch stays allocation-free.
+//
+//   - Bindings: the n-th data field is storage-buffer binding n of descriptor
+//     set 0. The module may lack a binding its body never uses (glslc -O
+//     removes unused buffers) but may not have one past the last data field,
+//     nor uniform buffers, images or samplers. Each variable bound there is a
+//     block of one array, T name[] (AMP_BUFFER); several may alias one binding.
+//   - Elements: a variable of the binding holds the Go elements: its array
+//     stride is the Go element's size and its element type has the same
+//     scalars at the same offsets (int32 int, uint32 uint, float32 float,
+//     float64 double, arrays and structs alike), or its elements are K-vectors
+//     (or K-arrays) of such components with a stride of K elements ("vec4 x4[]"
+//     over float32 data). GLSL uints accept any Go element of their size as raw
+//     bits. So a [3]float32 view against a vec3 buffer (stride 16) is an error.
+//   - Access: a read-only argument (arrayview.ReadView) must be bound to a
+//     binding whose every variable is readonly (NonWritable), which catches view
+//     fields in the wrong order. A writable argument whose buffer the body never
+//     writes is bound for reading: it is never marked modified nor copied back.
+//   - Push constants: when the module declares a push-constant block, it is
+//     the uvec4 domain at offset 0, one 16-byte AmpView per data field at 16 +
+//     16k, then one member per scalar field, in field order, at 16 + 16n + 4j,
+//     of the field's type (int32 int, uint32 uint, float32 float), and nothing
+//     else. A missing or extra scalar, or two swapped, is an error.
+//   - Workgroup size: specialization constants 0, 1, 2 (amp.glsl), which the
+//     dispatcher sets to the tile (Vulkan x is the last C++ dimension) or to
+//     (GroupSize, 1, 1), or a fixed local size, which must then equal them: a
+//     body written for 16x16 tiles cannot be dispatched with 8x8 ones.
+//   - AMP_RANKS: when the module declares specialization constant 3, it is set
+//     to the domain's rank in bits 0-1 and data field k's rank in bits 2+2k and
+//     3+2k (0 otherwise), so that a body can specialize its index arithmetic.
+//   - Shared memory: the bytes of the module's shared variables for the
+//     dispatch's specialization values (array lengths may be expressions of
+//     them), or a SharedMemoryKernel's SharedBytes if larger, must fit the
+//     device's maxComputeSharedMemorySize, else *ComputeDomainError.
+//   - Capabilities: a module that declares Float64 on a device without double
+//     precision is an *accelerator.FeatureError.
+//
+// A module that cannot be read is a *KernelError that unwraps to its
+// *SPIRVError.
 //
 // # Goroutine executor
 //

@@ -32,7 +32,9 @@ var programs sync.Map // programKey -> *runtime.Program
 // Program returns the embedded program compiled from glsl/NAME.comp. rank, when not 0,
 // is the rank of the domain its GLSL body is written for (see runtime.Program.Rank). It
 // returns an error matching ErrNoProgram, listing the known names, when there is no
-// such program. Repeated calls return the same *runtime.Program.
+// such program. The program is made with runtime.NewProgram, which reads its interface
+// (an error if the module is malformed) and registers its name. Repeated calls return
+// the same *runtime.Program.
 func Program(name string, rank int) (*runtime.Program, error) {
 	key := programKey{name, rank}
 	if p, ok := programs.Load(key); ok {
@@ -42,7 +44,11 @@ func Program(name string, rank int) (*runtime.Program, error) {
 	if err != nil || strings.ContainsAny(name, "/\\") {
 		return nil, fmt.Errorf("%w: %q (known: %s)", ErrNoProgram, name, strings.Join(Names(), ", "))
 	}
-	p, _ := programs.LoadOrStore(key, &runtime.Program{Name: name, SPIRV: code, Rank: rank})
+	prog, err := runtime.NewProgram(name, code, rank)
+	if err != nil {
+		return nil, err
+	}
+	p, _ := programs.LoadOrStore(key, prog)
 	return p.(*runtime.Program), nil
 }
 

@@ -1,0 +1,458 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync/atomic"
+
+	"github.com/goamp/goamp/accelerator"
+)
+
+// ErrContract reports a kernel whose Go struct, or the tile it is dispatched with, does
+// not match its GPU body's interface. It is matched by *ContractError.
+var ErrContract = errors.New("goamp/runtime: kernel does not match its GPU body")
+
+// ContractError reports a mismatch between a kernel and its program, found before
+// anything is bound or recorded. It names the Go field (or what is checked: "binding 2",
+// "domain", "push constants", "local size") and describes both sides. It matches
+// ErrContract.
+type ContractError struct {
+	// Kernel is the kernel's Go type; Program is the program's name.
+	Kernel, Program string
+	// Field is the Go field concerned, or what is checked when no field is.
+	Field string
+	// Go and GPU describe the two sides, e.g. "int32 at push offset 48" and "float at
+	// offset 48".
+	Go, GPU string
+	// Reason says what the contract requires.
+	Reason string
+}
+
+// Error implements error.
+func (e *ContractError) Error() string {
+	return fmt.Sprintf("goamp/runtime: kernel %s does not match program %s on %s: Go: %s; GPU: %s (%s)",
+		e.Kernel, e.Program, e.Field, e.Go, e.GPU, e.Reason)
+}
+
+// Is reports whether target is ErrContract.
+func (e *ContractError) Is(target error) bool { return target == ErrContract }
+
+// contract is the tile-independent part of the check of one kernel layout against one
+// program, cached in the program per layout.
+type contract struct {
+	prog  *Program
+	iface *Interface
+	// err is a mismatch that depends on neither the arguments' dynamic types nor the tile.
+	err error
+	// buf is, per data argument, its storage buffer, or nil when the module has none
+	// (the body does not use the argument: glslc -O removes unused buffers).
+	buf []*StorageBuffer
+	// readOnly says, per data argument, that the body never writes its buffer.
+	readOnly []bool
+	// elems is, per data argument, the Go element type found to match, or nil.
+	elems   []reflect.Type
+	float64 bool // the module declares the Float64 capability
+	ranks   bool // the module declares SpecId 3 (AMP_RANKS)
+	last    atomic.Pointer[specCheck]
+}
+
+// specCheck is the tile-dependent part of the check for one set of specialization values.
+type specCheck struct {
+	spec   [4]uint32
+	ws     [3]uint32
+	shared int
+	err    error
+}
+
+// contractFor returns the cached contract of layout l with program p.
+func contractFor(l *kernelLayout, p *Program, infos []ArgInfo) *contract {
+	if c := l.contract.Load(); c != nil && c.prog == p {
+		return c
+	}
+	if v, ok := p.checks.Load(l); ok {
+		c := v.(*contract)
+		l.contract.Store(c)
+		return c
+	}
+	v, _ := p.checks.LoadOrStore(l, newContract(l, p, infos))
+	c := v.(*contract)
+	l.contract.Store(c)
+	return c
+}
+
+func newContract(l *kernelLayout, p *Program, infos []ArgInfo) *contract {
+	in := p.iface
+	c := &contract{prog: p, iface: in, float64: in.HasCapability(CapabilityFloat64), ranks: in.HasSpecID(3)}
+	if c.err = c.checkBindings(l); c.err == nil {
+		c.err = c.checkPush(l)
+	}
+	if c.err != nil {
+		return c
+	}
+	c.elems = make([]reflect.Type, len(l.args))
+	c.readOnly = make([]bool, len(l.args))
+	for k, info := range infos {
+		if b := c.buf[k]; b != nil {
+			c.readOnly[k] = b.ReadOnly()
+			if info.Elem != nil && c.elemErr(l, k, info) == nil {
+				c.elems[k] = info.Elem
+			}
+		}
+	}
+	return c
+}
+
+func (c *contract) bad(l *kernelLayout, field, goSide, gpuSide, reason string) *ContractError {
+	return &ContractError{Kernel: l.name, Program: c.prog.Name, Field: field, Go: goSide, GPU: gpuSide, Reason: reason}
+}
+
+// checkBindings checks the storage buffers against the data fields and finds each
+// field's buffer.
+func (c *contract) checkBindings(l *kernelLayout) error {
+	in := c.iface
+	if len(in.OtherBindings) > 0 {
+		b := in.OtherBindings[0]
+		return c.bad(l, fmt.Sprintf("binding %d", b), "storage buffers only",
+			fmt.Sprintf("a uniform buffer, image, sampler or descriptor array at binding %d", b),
+			"the dispatcher binds storage buffers only")
+	}
+	c.buf = make([]*StorageBuffer, len(l.args))
+	for i := range in.Buffers {
+		b := &in.Buffers[i]
+		if b.Binding >= len(l.args) {
+			return c.bad(l, fmt.Sprintf("binding %d", b.Binding), fmt.Sprintf("%d data fields", len(l.args)),
+				fmt.Sprintf("storage buffer %s at binding %d", varNames(b), b.Binding),
+				"binding n is the n-th data field: the GPU body has a buffer that no field fills")
+		}
+		f := l.args[b.Binding]
+		for _, v := range b.Vars {
+			if v.Elem == nil || len(v.Block.Members) != 1 || v.ArrayOffset != 0 {
+				return c.bad(l, f.name, fmt.Sprintf("data field %d (%s)", b.Binding, f.typ),
+					fmt.Sprintf("buffer block %s at binding %d", v.Block, b.Binding),
+					"a data field's buffer must be a block of one array, T name[] (AMP_BUFFER)")
+			}
+		}
+		c.buf[b.Binding] = b
+	}
+	return nil
+}
+
+// varNames lists the names of a binding's variables, or their element types.
+func varNames(b *StorageBuffer) string {
+	s := make([]string, len(b.Vars))
+	for i, v := range b.Vars {
+		s[i] = v.Name
+		if s[i] == "" {
+			s[i] = v.Elem.String() + "[]"
+		}
+	}
+	return strings.Join(s, ", ")
+}
+
+// describeMember describes push-constant member i for messages.
+func describeMember(ms []Member, i int) string {
+	m := ms[i]
+	name := ""
+	if m.Name != "" {
+		name = " " + m.Name
+	}
+	return fmt.Sprintf("member %d,%s %s at offset %d", i, name, m.Type, m.Offset)
+}
+
+// isInts reports whether t is made of n 32-bit integers at offsets 0, 4, ...
+func isInts(t *Type, n int) bool {
+	ls := spvLeaves(t, 0, 0, nil)
+	if len(ls) != n {
+		return false
+	}
+	for i, x := range ls {
+		if x.off != 4*i || x.width != 32 || x.kind != TypeInt && x.kind != TypeUint {
+			return false
+		}
+	}
+	return true
+}
+
+// checkPush checks the push-constant block: the domain, one AmpView per data field,
+// then one member per scalar field, each at its offset and of its type.
+func (c *contract) checkPush(l *kernelLayout) error {
+	p := c.iface.Push
+	if p == nil {
+		return nil // the body reads no push constant (glslc -O removes an unused block)
+	}
+	ms, n := p.Block.Members, len(l.args)
+	if len(ms) == 0 || ms[0].Offset != 0 || ms[0].Type.Kind != TypeVector || !isInts(ms[0].Type, 4) {
+		got := "an empty block"
+		if len(ms) > 0 {
+			got = describeMember(ms, 0)
+		}
+		return c.bad(l, "domain", "uvec4 domain at push offset 0", got,
+			"the push-constant block starts with the uvec4 domain (AMP_PUSH_BEGIN)")
+	}
+	for k, f := range l.args {
+		off, goSide := 16+16*k, fmt.Sprintf("AmpView of data field %d at push offset %d", k, 16+16*k)
+		switch {
+		case 1+k >= len(ms):
+			return c.bad(l, f.name, goSide, fmt.Sprintf("no member %d: the block has %d", 1+k, len(ms)),
+				"the block needs one AmpView per data field, in field order")
+		case ms[1+k].Offset != off || ms[1+k].Type.Kind != TypeStruct || !isInts(ms[1+k].Type, 4):
+			return c.bad(l, f.name, goSide, describeMember(ms, 1+k),
+				"the block needs one AmpView per data field, in field order")
+		}
+	}
+	for j, s := range l.scalarFields {
+		i, off := 1+n+j, 16+16*n+4*j
+		goSide := fmt.Sprintf("%s at push offset %d", s.typ, off)
+		if i >= len(ms) {
+			return c.bad(l, s.name, goSide, fmt.Sprintf("no member %d: the block has %d", i, len(ms)),
+				"the block lacks a member for this scalar field")
+		}
+		if ms[i].Offset != off || !scalarMatches(s.kind, ms[i].Type) {
+			return c.bad(l, s.name, goSide, describeMember(ms, i),
+				"scalar fields are the members after the AmpViews, in field order, of the same type (int32 int, uint32 uint, float32 float)")
+		}
+	}
+	if i := 1 + n + len(l.scalarFields); i < len(ms) {
+		field := fmt.Sprintf("push member %d", i)
+		if ms[i].Name != "" {
+			field = "push member " + ms[i].Name
+		}
+		return c.bad(l, field, fmt.Sprintf("%d data fields and %d scalar fields", n, len(l.scalarFields)),
+			describeMember(ms, i), "the block has a member that no Go field fills")
+	}
+	if p.Size > l.pushSize {
+		return c.bad(l, "push constants", fmt.Sprintf("%d bytes of push constants", l.pushSize),
+			fmt.Sprintf("a %d-byte push-constant block", p.Size), "the block is larger than what the kernel pushes")
+	}
+	return nil
+}
+
+func scalarMatches(k reflect.Kind, t *Type) bool {
+	switch k {
+	case reflect.Int32:
+		return t.Kind == TypeInt && t.Width == 32
+	case reflect.Uint32:
+		return t.Kind == TypeUint && t.Width == 32
+	case reflect.Float32:
+		return t.Kind == TypeFloat && t.Width == 32
+	}
+	return false
+}
+
+// checkArgs checks one dispatch's arguments: element strides and types, and that no
+// read-only argument is bound to a buffer the body writes.
+func (c *contract) checkArgs(l *kernelLayout, infos []ArgInfo) error {
+	if c.err != nil {
+		return c.err
+	}
+	for k, info := range infos {
+		b := c.buf[k]
+		if b == nil {
+			continue
+		}
+		if info.Elem == nil || info.Elem != c.elems[k] {
+			if err := c.elemErr(l, k, info); err != nil {
+				return err
+			}
+		}
+		if info.Access == Read && !c.readOnly[k] {
+			w := ""
+			for _, v := range b.Vars {
+				if !v.NonWritable {
+					w = v.Name
+					break
+				}
+			}
+			return c.bad(l, l.args[k].name, fmt.Sprintf("a read-only argument (%s)", l.args[k].typ),
+				fmt.Sprintf("binding %d is writable (variable %q is not readonly)", k, w),
+				"the body may write the buffer of a read-only view: check the order of the view fields, or declare the buffer readonly")
+		}
+	}
+	return nil
+}
+
+// elemErr checks data argument k's elements against its buffer's variables: one of them
+// must hold the Go elements, either one per array element (the array stride is the Go
+// element's size and the types match) or, vectorized, K per array element (a K-vector
+// or K-array of components that each match the Go element, "vec4 x4[]" over float32).
+func (c *contract) elemErr(l *kernelLayout, k int, info ArgInfo) error {
+	b := c.buf[k]
+	goSide := fmt.Sprintf("%d-byte elements", info.ElemSize)
+	if info.Elem != nil {
+		goSide = fmt.Sprintf("%s elements (%d bytes)", info.Elem, info.ElemSize)
+	}
+	var strided *BufferVariable
+	for i := range b.Vars {
+		v := &b.Vars[i]
+		t := v.Elem
+		if v.ArrayStride != info.ElemSize {
+			if t = vectorized(v, info.ElemSize); t == nil {
+				continue
+			}
+		}
+		if info.Elem == nil || elemMatches(t, info.Elem) {
+			return nil
+		}
+		if strided == nil {
+			strided = v
+		}
+	}
+	if strided == nil {
+		v := b.Vars[0]
+		return c.bad(l, l.args[k].name, goSide,
+			fmt.Sprintf("%s[] with ArrayStride %d at binding %d", v.Elem, v.ArrayStride, k),
+			"no variable of the binding has the Go element's size as its array stride")
+	}
+	return c.bad(l, l.args[k].name, goSide, fmt.Sprintf("%s[] at binding %d", strided.Elem, k),
+		"the element types differ (a GLSL uint, or uints, accept any Go element of their size as raw bits)")
+}
+
+// vectorized returns the component type of v's elements when they are K-vectors or
+// K-arrays of size-byte components with an array stride of K*size, else nil.
+func vectorized(v *BufferVariable, size int) *Type {
+	t := v.Elem
+	if t.Kind != TypeVector && t.Kind != TypeArray || t.Len < 2 || v.ArrayStride != t.Len*size {
+		return nil
+	}
+	if explicitSize(t.Elem, 0) != size || t.Kind == TypeArray && t.Stride != size {
+		return nil
+	}
+	return t.Elem
+}
+
+// leaf is a scalar inside an element: its byte offset, kind and width in bits.
+type leaf struct {
+	off   int
+	kind  TypeKind
+	width int
+}
+
+// maxLeaves bounds the scalars compared per element.
+const maxLeaves = 4096
+
+func goLeaves(t reflect.Type, base int, out []leaf) []leaf {
+	if len(out) >= maxLeaves {
+		return out
+	}
+	switch t.Kind() {
+	case reflect.Int32:
+		return append(out, leaf{base, TypeInt, 32})
+	case reflect.Uint32:
+		return append(out, leaf{base, TypeUint, 32})
+	case reflect.Float32, reflect.Float64:
+		return append(out, leaf{base, TypeFloat, t.Bits()})
+	case reflect.Array:
+		for i := 0; i < t.Len() && len(out) < maxLeaves; i++ {
+			out = goLeaves(t.Elem(), base+i*int(t.Elem().Size()), out)
+		}
+		return out
+	case reflect.Struct:
+		for i := range t.NumField() {
+			f := t.Field(i)
+			out = goLeaves(f.Type, base+int(f.Offset), out)
+		}
+		return out
+	}
+	return append(out, leaf{base, TypeOther, int(t.Size()) * 8})
+}
+
+func spvLeaves(t *Type, base, matrixStride int, out []leaf) []leaf {
+	if len(out) >= maxLeaves {
+		return out
+	}
+	switch t.Kind {
+	case TypeBool, TypeInt, TypeUint, TypeFloat:
+		return append(out, leaf{base, t.Kind, t.Width})
+	case TypeVector, TypeMatrix, TypeArray:
+		step := explicitSize(t.Elem, 0)
+		if t.Kind == TypeMatrix && matrixStride > 0 {
+			step = matrixStride
+		}
+		if t.Kind == TypeArray && t.Stride > 0 {
+			step = t.Stride
+		}
+		for i := range min(t.Len, maxLeaves) {
+			out = spvLeaves(t.Elem, base+i*step, 0, out)
+		}
+		return out
+	case TypeStruct:
+		for _, m := range t.Members {
+			out = spvLeaves(m.Type, base+m.Offset, m.MatrixStride, out)
+		}
+		return out
+	}
+	return append(out, leaf{base, TypeOther, 0})
+}
+
+// elemMatches reports whether GLSL element type s holds Go element type g: the same
+// scalars at the same offsets, or only 32-bit uints covering g's bytes (raw bits).
+func elemMatches(s *Type, g reflect.Type) bool {
+	sl := spvLeaves(s, 0, 0, nil)
+	raw := int(g.Size()) == 4*len(sl)
+	for i, x := range sl {
+		raw = raw && x.kind == TypeUint && x.width == 32 && x.off == 4*i
+	}
+	if raw {
+		return true
+	}
+	gl := goLeaves(g, 0, nil)
+	if len(gl) != len(sl) {
+		return false
+	}
+	for i := range gl {
+		if gl[i] != sl[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// forSpec checks the tile-dependent part of the contract for specialization values spec:
+// the workgroup size, and returns the bytes of shared memory the body declares.
+func (c *contract) forSpec(l *kernelLayout, spec [4]uint32, tiled bool) (int, error) {
+	r := c.last.Load()
+	if r == nil || r.spec != spec {
+		r = &specCheck{spec: spec}
+		r.ws, r.err = c.iface.WorkgroupSize(spec[:])
+		if r.err == nil {
+			r.shared, r.err = c.iface.SharedBytes(spec[:])
+		}
+		c.last.Store(r)
+	}
+	if r.err != nil {
+		return 0, &KernelError{Kernel: l.name, Reason: fmt.Sprintf("program %s: evaluating its workgroup size and shared memory", c.prog.Name), Err: r.err}
+	}
+	if want := [3]uint32(spec[:3]); r.ws != want {
+		goSide := fmt.Sprintf("a non-tiled dispatch (local size %dx%dx%d)", want[0], want[1], want[2])
+		if tiled {
+			goSide = fmt.Sprintf("a tile with Vulkan local size %dx%dx%d (x is the last C++ dimension)", want[0], want[1], want[2])
+		}
+		gpu := fmt.Sprintf("local_size %dx%dx%d", r.ws[0], r.ws[1], r.ws[2])
+		if c.iface.FixedLocalSize() {
+			gpu += " (fixed)"
+		}
+		return 0, c.bad(l, "local size", goSide, gpu, "a body written for a fixed workgroup size must be dispatched with that tile")
+	}
+	return r.shared, nil
+}
+
+// checkDevice checks what the program needs of the device.
+func (c *contract) checkDevice(l *kernelLayout, acc *accelerator.Accelerator) error {
+	if c.float64 && !acc.SupportsDoublePrecision() {
+		return &accelerator.FeatureError{Accelerator: acc.Path(), Feature: fmt.Sprintf(
+			"double precision (program %s of kernel %s declares the Float64 capability)", c.prog.Name, l.name)}
+	}
+	return nil
+}
+
+// rankSpec is specialization constant 3 (AMP_RANKS): the domain's rank in bits 0-1 and
+// data argument k's in bits 2+2k and 3+2k.
+func rankSpec(rank int, infos []ArgInfo) uint32 {
+	v := uint32(rank) & 3
+	for k, info := range infos {
+		v |= (uint32(info.Rank) & 3) << (2 + 2*k)
+	}
+	return v
+}

@@ -1,0 +1,762 @@
+package runtime
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// ErrInvalidSPIRV reports a SPIR-V module that the interface reader cannot read: not
+// SPIR-V, truncated, inconsistent, or outside what a goamp program may be (no GLCompute
+// entry point "main", a descriptor set other than 0). It is matched by *SPIRVError.
+var ErrInvalidSPIRV = errors.New("goamp/runtime: invalid SPIR-V")
+
+// SPIRVError reports a malformed SPIR-V module, with the byte offset of the word or
+// instruction at fault. It matches ErrInvalidSPIRV.
+type SPIRVError struct {
+	// Offset is the byte offset in the module of the offending word or instruction.
+	Offset int
+	// Reason says what is wrong, with the values involved.
+	Reason string
+}
+
+// Error implements error.
+func (e *SPIRVError) Error() string {
+	return fmt.Sprintf("goamp/runtime: invalid SPIR-V at byte %d: %s", e.Offset, e.Reason)
+}
+
+// Is reports whether target is ErrInvalidSPIRV.
+func (e *SPIRVError) Is(target error) bool { return target == ErrInvalidSPIRV }
+
+func spvErr(off int, format string, args ...any) *SPIRVError {
+	return &SPIRVError{Offset: off, Reason: fmt.Sprintf(format, args...)}
+}
+
+// Capability is a SPIR-V capability (the Capability enumerant of the SPIR-V
+// specification).
+type Capability uint32
+
+// The capabilities the contract looks at.
+const (
+	CapabilityShader  Capability = 1
+	CapabilityFloat16 Capability = 9
+	CapabilityFloat64 Capability = 10
+	CapabilityInt64   Capability = 11
+	CapabilityInt16   Capability = 22
+	CapabilityInt8    Capability = 39
+)
+
+// TypeKind is the kind of a SPIR-V type.
+type TypeKind uint8
+
+// The kinds of Type.
+const (
+	// TypeOther is a type the contract does not look into (pointers, images, ...).
+	TypeOther TypeKind = iota
+	TypeBool
+	TypeInt  // a signed integer
+	TypeUint // an unsigned integer
+	TypeFloat
+	TypeVector
+	TypeMatrix
+	TypeArray
+	TypeRuntimeArray
+	TypeStruct
+)
+
+// Type is a SPIR-V data type as the interface reader sees it.
+type Type struct {
+	// Kind is the kind of type.
+	Kind TypeKind
+	// Width is the width in bits of a scalar (0 for booleans).
+	Width int
+	// Len is the number of components of a vector, columns of a matrix or elements of an
+	// array; an array sized by specialization constants has the length their default
+	// values give (Interface.SharedBytes evaluates it for other values).
+	Len int
+	// Elem is the component type of a vector, the column type of a matrix and the
+	// element type of an array.
+	Elem *Type
+	// Stride is the ArrayStride decoration of an array (0 when absent).
+	Stride int
+	// Members are the members of a struct.
+	Members []Member
+	// Name is the type's name (a struct's GLSL name) when the module keeps names.
+	Name string
+
+	lenID uint32 // the id of an array's length
+	size  int    // the size in an explicitly laid out block (explicitSize)
+	sized bool
+}
+
+// Member is a member of a struct type.
+type Member struct {
+	// Name is the member's name when the module keeps names.
+	Name string
+	// Offset is the member's Offset decoration in bytes, or -1 when it has none.
+	Offset int
+	// Type is the member's type.
+	Type *Type
+	// MatrixStride is the member's MatrixStride decoration (0 when absent).
+	MatrixStride int
+	// NonWritable and NonReadable are the member's decorations (GLSL readonly and
+	// writeonly on a buffer block member).
+	NonWritable, NonReadable bool
+}
+
+// String formats the type as GLSL spells it: "uint", "vec3", "float[4]", "int[]",
+// "struct{int@0, float@4}" (or the struct's name when the module keeps it). Very large
+// types are cut short with "...".
+func (t *Type) String() string {
+	var b strings.Builder
+	t.format(&b)
+	return b.String()
+}
+
+// maxTypeString bounds the length of Type.String.
+const maxTypeString = 240
+
+func (t *Type) format(b *strings.Builder) {
+	if b.Len() > maxTypeString {
+		if !strings.HasSuffix(b.String(), "...") {
+			b.WriteString("...")
+		}
+		return
+	}
+	if t == nil {
+		b.WriteString("<none>")
+		return
+	}
+	switch t.Kind {
+	case TypeBool:
+		b.WriteString("bool")
+	case TypeInt, TypeUint, TypeFloat:
+		b.WriteString(scalarName(t.Kind, t.Width))
+	case TypeVector:
+		b.WriteString(vectorPrefix(t.Elem) + "vec" + strconv.Itoa(t.Len))
+	case TypeMatrix:
+		rows := t.Elem.Len
+		b.WriteString(vectorPrefix(t.Elem.Elem) + "mat" + strconv.Itoa(t.Len))
+		if rows != t.Len {
+			b.WriteString("x" + strconv.Itoa(rows))
+		}
+	case TypeArray, TypeRuntimeArray:
+		t.Elem.format(b)
+		if t.Kind == TypeArray {
+			b.WriteString("[" + strconv.Itoa(t.Len) + "]")
+		} else {
+			b.WriteString("[]")
+		}
+	case TypeStruct:
+		if t.Name != "" {
+			b.WriteString(t.Name)
+			return
+		}
+		b.WriteString("struct{")
+		for i, m := range t.Members {
+			if b.Len() > maxTypeString {
+				b.WriteString("...")
+				break
+			}
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			m.Type.format(b)
+			b.WriteString("@" + strconv.Itoa(m.Offset))
+		}
+		b.WriteString("}")
+	default:
+		b.WriteString("opaque")
+	}
+}
+
+func scalarName(k TypeKind, width int) string {
+	switch {
+	case k == TypeInt && width == 32:
+		return "int"
+	case k == TypeUint && width == 32:
+		return "uint"
+	case k == TypeFloat && width == 32:
+		return "float"
+	case k == TypeFloat && width == 64:
+		return "double"
+	case k == TypeInt:
+		return fmt.Sprintf("int%d_t", width)
+	case k == TypeUint:
+		return fmt.Sprintf("uint%d_t", width)
+	}
+	return fmt.Sprintf("float%d_t", width)
+}
+
+// vectorPrefix is GLSL's prefix of vectors and matrices of e: "", "d", "i", "u", "b",
+// "i64", "f16", ...
+func vectorPrefix(e *Type) string {
+	switch {
+	case e == nil:
+		return "?"
+	case e.Kind == TypeBool:
+		return "b"
+	case e.Kind == TypeFloat && e.Width == 32:
+		return ""
+	case e.Kind == TypeFloat && e.Width == 64:
+		return "d"
+	case e.Kind == TypeInt && e.Width == 32:
+		return "i"
+	case e.Kind == TypeUint && e.Width == 32:
+		return "u"
+	case e.Kind == TypeInt:
+		return "i" + strconv.Itoa(e.Width)
+	case e.Kind == TypeUint:
+		return "u" + strconv.Itoa(e.Width)
+	case e.Kind == TypeFloat:
+		return "f" + strconv.Itoa(e.Width)
+	}
+	return "?"
+}
+
+// Interface is what a compute module exposes to the dispatcher: its storage buffers,
+// push constants, workgroup size, specialization constants, capabilities and shared
+// memory. ReadInterface reads it; it is immutable and safe for concurrent use.
+type Interface struct {
+	// Buffers are the storage-buffer bindings (StorageBuffer variables, and Uniform
+	// variables of BufferBlock structs), sorted by binding number.
+	Buffers []StorageBuffer
+	// OtherBindings are the binding numbers of other descriptors: uniform buffers,
+	// images, samplers, arrays of descriptors.
+	OtherBindings []int
+	// Push is the push-constant block, or nil when the module declares none.
+	Push *PushConstants
+	// LocalSize is the workgroup size with the specialization constants' default values:
+	// the LocalSize execution mode, LocalSizeId, or the WorkgroupSize built-in (which
+	// takes precedence, as in Vulkan).
+	LocalSize [3]uint32
+	// LocalSizeSpecIDs is, for each component of the workgroup size, the SpecId of the
+	// specialization constant that is that component, or -1 when it is not one (a
+	// literal, or an expression: see FixedLocalSize).
+	LocalSizeSpecIDs [3]int
+	// SpecIDs are the SpecId decorations of the module, sorted.
+	SpecIDs []int
+	// Capabilities are the module's OpCapability declarations, in order.
+	Capabilities []Capability
+	// Shared are the module's Workgroup (GLSL shared) variables.
+	Shared []SharedVariable
+
+	consts map[uint32]*spvConst
+	ls     localSizeSrc
+	fixed  bool
+}
+
+// StorageBuffer is one storage-buffer binding of descriptor set 0. Several variables may
+// alias one binding (GLSL "uint data[]" and "uvec4 data4[]" over one buffer).
+type StorageBuffer struct {
+	// Binding is the binding number.
+	Binding int
+	// Vars are the variables bound there, in module order.
+	Vars []BufferVariable
+}
+
+// ReadOnly reports whether every variable of the binding is NonWritable: the program
+// never writes the buffer.
+func (b *StorageBuffer) ReadOnly() bool {
+	for i := range b.Vars {
+		if !b.Vars[i].NonWritable {
+			return false
+		}
+	}
+	return true
+}
+
+// BufferVariable is one variable of a storage-buffer binding.
+type BufferVariable struct {
+	// Name is the variable's (or else its block's) name when the module keeps names.
+	Name string
+	// Block is the variable's block struct.
+	Block *Type
+	// Elem is the element type of the block's last member when that member is an array
+	// (GLSL "T name[]"), else nil; ArrayStride and ArrayOffset are that array's stride
+	// and byte offset in the block.
+	Elem        *Type
+	ArrayStride int
+	ArrayOffset int
+	// NonWritable and NonReadable say the variable is never written (readonly) or
+	// never read (writeonly): decorated on the variable, or on every member of its block.
+	NonWritable, NonReadable bool
+	// BufferBlock says the variable is declared the SPIR-V 1.0 way: the Uniform storage
+	// class and a BufferBlock struct.
+	BufferBlock bool
+}
+
+// PushConstants is a module's push-constant block.
+type PushConstants struct {
+	// Name is the block's variable name (or else its type's) when the module keeps names.
+	Name string
+	// Block is the block struct: its Members are the top-level members with offsets.
+	Block *Type
+	// Size is the block's size in bytes: the end of its last member.
+	Size int
+}
+
+// SharedVariable is a Workgroup variable (GLSL shared, C++ AMP tile_static).
+type SharedVariable struct {
+	// Name is the variable's name when the module keeps names.
+	Name string
+	// Type is its type; array lengths may depend on specialization constants.
+	Type *Type
+}
+
+// HasCapability reports whether the module declares capability c.
+func (in *Interface) HasCapability(c Capability) bool { return slices.Contains(in.Capabilities, c) }
+
+// HasSpecID reports whether the module declares a specialization constant with SpecId id.
+func (in *Interface) HasSpecID(id int) bool { return slices.Contains(in.SpecIDs, id) }
+
+// FixedLocalSize reports whether the workgroup size depends on no specialization
+// constant: the body is written for one tile shape only.
+func (in *Interface) FixedLocalSize() bool { return in.fixed }
+
+// localSizeSrc is where the workgroup size comes from.
+type localSizeSrc struct {
+	builtin uint32    // the constant decorated BuiltIn WorkgroupSize, or 0
+	ids     [3]uint32 // LocalSizeId operands, or 0
+	lit     [3]uint32 // LocalSize literals
+}
+
+// SPIR-V opcodes, enumerants and decorations the reader uses.
+const (
+	spvMagic = 0x07230203
+
+	opName                  = 5
+	opMemberName            = 6
+	opEntryPoint            = 15
+	opExecutionMode         = 16
+	opCapability            = 17
+	opTypeVoid              = 19
+	opTypeBool              = 20
+	opTypeInt               = 21
+	opTypeFloat             = 22
+	opTypeVector            = 23
+	opTypeMatrix            = 24
+	opTypeArray             = 28
+	opTypeRuntimeArray      = 29
+	opTypeStruct            = 30
+	opTypePointer           = 32
+	opConstantTrue          = 41
+	opConstantFalse         = 42
+	opConstant              = 43
+	opConstantComposite     = 44
+	opConstantNull          = 46
+	opSpecConstantTrue      = 48
+	opSpecConstantFalse     = 49
+	opSpecConstant          = 50
+	opSpecConstantComposite = 51
+	opSpecConstantOp        = 52
+	opFunction              = 54
+	opFunctionEnd           = 56
+	opFunctionCall          = 57
+	opVariable              = 59
+	opDecorate              = 71
+	opMemberDecorate        = 72
+	opGroupDecorate         = 74
+	opGroupMemberDecorate   = 75
+	opExecutionModeID       = 331
+
+	execGLCompute   = 5
+	modeLocalSize   = 17
+	modeLocalSizeID = 38
+
+	scUniformConstant = 0
+	scUniform         = 2
+	scWorkgroup       = 4
+	scPushConstant    = 9
+	scStorageBuffer   = 12
+
+	decSpecID        = 1
+	decBlock         = 2
+	decBufferBlock   = 3
+	decArrayStride   = 6
+	decMatrixStride  = 7
+	decBuiltIn       = 11
+	decNonWritable   = 24
+	decNonReadable   = 25
+	decBinding       = 33
+	decDescriptorSet = 34
+	decOffset        = 35
+
+	builtinWorkgroupSize = 25
+
+	maxTypeDepth = 64
+)
+
+// spvDeco holds the decorations of an id or of a struct member; -1 means absent.
+type spvDeco struct {
+	specID, binding, set, builtin         int
+	arrayStride, matrixStride, offset     int
+	block, bufferBlock, nonWrite, nonRead bool
+}
+
+func newDeco() *spvDeco {
+	return &spvDeco{specID: -1, binding: -1, set: -1, builtin: -1, arrayStride: -1, matrixStride: -1, offset: -1}
+}
+
+// merge copies the decorations set in g.
+func (d *spvDeco) merge(g *spvDeco) {
+	for _, p := range [][2]*int{{&d.specID, &g.specID}, {&d.binding, &g.binding}, {&d.set, &g.set},
+		{&d.builtin, &g.builtin}, {&d.arrayStride, &g.arrayStride}, {&d.matrixStride, &g.matrixStride},
+		{&d.offset, &g.offset}} {
+		if *p[1] >= 0 {
+			*p[0] = *p[1]
+		}
+	}
+	d.block = d.block || g.block
+	d.bufferBlock = d.bufferBlock || g.bufferBlock
+	d.nonWrite = d.nonWrite || g.nonWrite
+	d.nonRead = d.nonRead || g.nonRead
+}
+
+// spvConst is a constant or specialization constant instruction.
+type spvConst struct {
+	op     uint32
+	typeID uint32
+	typ    *Type
+	args   []uint32 // value words; constituents; or the OpSpecConstantOp opcode and operands
+	specID int
+	off    int
+}
+
+type memberKey struct{ id, member uint32 }
+
+// rawInst is a recorded type declaration or variable.
+type rawInst struct {
+	op   uint32
+	args []uint32
+	off  int
+}
+
+// spvReader holds what one pass over a module collects.
+type spvReader struct {
+	words    []uint32
+	bound    uint32
+	names    map[uint32]string
+	mnames   map[memberKey]string
+	deco     map[uint32]*spvDeco
+	mdeco    map[memberKey]*spvDeco
+	typeDefs map[uint32]rawInst
+	types    map[uint32]*Type
+	consts   map[uint32]*spvConst
+	vars     []rawInst
+	caps     []Capability
+	entry    uint32
+	modes    []rawInst // execution modes: args[0] is the entry point
+	inFunc   bool      // past the first function: the global section is over
+	open     int       // the offset of the function being read, or -1
+	funcs    map[uint32]bool
+	calls    []rawInst // OpFunctionCall: args[2] is the callee
+	depth    int
+}
+
+// ReadInterface reads the interface of a compute module: see Interface. It needs no
+// device and no cgo. A module that is not well-formed SPIR-V as far as the reader goes
+// (bad magic number, a length that is not a multiple of 4, a truncated instruction, a
+// word count of 0, an id at or past the bound, a reference to an undeclared type), that
+// has no GLCompute entry point named "main", or that uses a descriptor set other than 0,
+// is a *SPIRVError; ReadInterface never panics.
+func ReadInterface(spirv []byte) (*Interface, error) {
+	r, err := newSPVReader(spirv)
+	if err != nil {
+		return nil, err
+	}
+	for i := 5; i < len(r.words); {
+		w := r.words[i]
+		n, op, off := int(w>>16), w&0xffff, 4*i
+		if n == 0 {
+			return nil, spvErr(off, "instruction with opcode %d has a word count of 0", op)
+		}
+		if n > len(r.words)-i {
+			return nil, spvErr(off, "instruction with opcode %d is truncated: it has %d words, %d remain", op, n, len(r.words)-i)
+		}
+		if err := r.inst(op, r.words[i+1:i+n], off); err != nil {
+			return nil, err
+		}
+		i += n
+	}
+	return r.build(len(spirv))
+}
+
+func newSPVReader(b []byte) (*spvReader, error) {
+	if len(b)%4 != 0 {
+		return nil, spvErr(len(b)&^3, "the module's length %d is not a multiple of 4", len(b))
+	}
+	if len(b) < 20 {
+		return nil, spvErr(0, "the module has %d bytes, less than the 20-byte header", len(b))
+	}
+	var order binary.ByteOrder = binary.LittleEndian
+	switch binary.LittleEndian.Uint32(b) {
+	case spvMagic:
+	case 0x03022307:
+		order = binary.BigEndian
+	default:
+		return nil, spvErr(0, "bad magic number %#08x (SPIR-V's is %#08x)", binary.LittleEndian.Uint32(b), spvMagic)
+	}
+	words := make([]uint32, len(b)/4)
+	for i := range words {
+		words[i] = order.Uint32(b[4*i:])
+	}
+	return &spvReader{words: words, bound: words[3], names: map[uint32]string{}, mnames: map[memberKey]string{},
+		deco: map[uint32]*spvDeco{}, mdeco: map[memberKey]*spvDeco{}, typeDefs: map[uint32]rawInst{},
+		types: map[uint32]*Type{}, consts: map[uint32]*spvConst{}, open: -1, funcs: map[uint32]bool{}}, nil
+}
+
+// function checks the structure of functions: each OpFunction has its OpFunctionEnd, and
+// (in build) every function called and the entry point are defined, so that a module
+// truncated at an instruction boundary is an error too.
+func (r *spvReader) function(op uint32, args []uint32, off int) error {
+	switch op {
+	case opFunction:
+		if err := need(op, args, 4, off); err != nil {
+			return err
+		}
+		if r.open >= 0 {
+			return spvErr(off, "OpFunction inside the function at byte %d", r.open)
+		}
+		r.inFunc, r.open, r.funcs[args[1]] = true, off, true
+		return r.ids(off, args[1])
+	case opFunctionEnd:
+		if r.open < 0 {
+			return spvErr(off, "OpFunctionEnd outside a function")
+		}
+		r.open = -1
+	default:
+		if err := need(op, args, 3, off); err != nil {
+			return err
+		}
+		r.calls = append(r.calls, rawInst{op: op, args: args, off: off})
+	}
+	return nil
+}
+
+// need checks that an instruction has at least n operand words.
+func need(op uint32, args []uint32, n, off int) error {
+	if len(args) < n {
+		return spvErr(off, "instruction with opcode %d has %d operand words, it needs at least %d", op, len(args), n)
+	}
+	return nil
+}
+
+// ids checks that every id is in (0, bound).
+func (r *spvReader) ids(off int, ids ...uint32) error {
+	for _, id := range ids {
+		if id == 0 || id >= r.bound {
+			return spvErr(off, "id %d is out of range: the module's bound is %d", id, r.bound)
+		}
+	}
+	return nil
+}
+
+// minArgs is the number of operand words of the instructions the reader interprets.
+var minArgs = map[uint32]int{
+	opName: 1, opMemberName: 2, opEntryPoint: 3, opExecutionMode: 2, opExecutionModeID: 2, opCapability: 1,
+	opTypeVoid: 1, opTypeBool: 1, opTypeInt: 3, opTypeFloat: 2, opTypeVector: 3, opTypeMatrix: 3, opTypeArray: 3,
+	opTypeRuntimeArray: 2, opTypeStruct: 1, opTypePointer: 3, opConstantTrue: 2, opConstantFalse: 2, opConstant: 3,
+	opConstantComposite: 2, opConstantNull: 2, opSpecConstantTrue: 2, opSpecConstantFalse: 2, opSpecConstant: 3,
+	opSpecConstantComposite: 2, opSpecConstantOp: 3, opVariable: 3, opDecorate: 2, opMemberDecorate: 3,
+	opGroupDecorate: 1, opGroupMemberDecorate: 1,
+	// Types the reader records as TypeOther: image, sampler, sampled image, opaque,
+	// function, event, device event, reserve id, queue, pipe.
+	25: 1, 26: 1, 27: 1, 31: 1, 33: 1, 34: 1, 35: 1, 36: 1, 37: 1, 38: 1,
+}
+
+// inst records one instruction of the module's global section.
+func (r *spvReader) inst(op uint32, args []uint32, off int) error {
+	if op == opFunction || op == opFunctionEnd || op == opFunctionCall {
+		return r.function(op, args, off)
+	}
+	n, ok := minArgs[op]
+	if r.inFunc || !ok {
+		return nil
+	}
+	if err := need(op, args, n, off); err != nil {
+		return err
+	}
+	switch op {
+	case opName, opMemberName:
+		return r.name(op, args, off)
+	case opEntryPoint:
+		s, _, err := spvString(args[2:], off)
+		if err != nil {
+			return err
+		}
+		if args[0] == execGLCompute && s == "main" {
+			r.entry = args[1]
+		}
+		return r.ids(off, args[1])
+	case opExecutionMode, opExecutionModeID:
+		r.modes = append(r.modes, rawInst{op: op, args: args, off: off})
+		return r.ids(off, args[0])
+	case opCapability:
+		r.caps = append(r.caps, Capability(args[0]))
+	case opDecorate, opMemberDecorate:
+		return r.decorate(op, args, off)
+	case opGroupDecorate, opGroupMemberDecorate:
+		return r.groupDecorate(op, args, off)
+	case opVariable:
+		r.vars = append(r.vars, rawInst{op: op, args: args, off: off})
+		return r.ids(off, args[0], args[1])
+	case opConstantTrue, opConstantFalse, opConstant, opConstantComposite, opConstantNull, opSpecConstantTrue,
+		opSpecConstantFalse, opSpecConstant, opSpecConstantComposite, opSpecConstantOp:
+		return r.constant(op, args, off)
+	default: // types
+		if err := r.ids(off, args[0]); err != nil {
+			return err
+		}
+		if _, dup := r.typeDefs[args[0]]; dup {
+			return spvErr(off, "type id %d is declared twice", args[0])
+		}
+		r.typeDefs[args[0]] = rawInst{op: op, args: args, off: off}
+	}
+	return nil
+}
+
+// spvString decodes a nul-terminated literal string and returns the words after it.
+func spvString(words []uint32, off int) (string, []uint32, error) {
+	var b []byte
+	for i, w := range words {
+		for k := range 4 {
+			c := byte(w >> (8 * k))
+			if c == 0 {
+				return string(b), words[i+1:], nil
+			}
+			b = append(b, c)
+		}
+	}
+	return "", nil, spvErr(off, "literal string %q is not nul-terminated", b)
+}
+
+func (r *spvReader) name(op uint32, args []uint32, off int) error {
+	if op == opName {
+		s, _, err := spvString(args[1:], off)
+		r.names[args[0]] = s
+		return errors.Join(err, r.ids(off, args[0]))
+	}
+	s, _, err := spvString(args[2:], off)
+	r.mnames[memberKey{args[0], args[1]}] = s
+	return errors.Join(err, r.ids(off, args[0]))
+}
+
+func (r *spvReader) decoOf(id uint32) *spvDeco {
+	d := r.deco[id]
+	if d == nil {
+		d = newDeco()
+		r.deco[id] = d
+	}
+	return d
+}
+
+func (r *spvReader) mdecoOf(k memberKey) *spvDeco {
+	d := r.mdeco[k]
+	if d == nil {
+		d = newDeco()
+		r.mdeco[k] = d
+	}
+	return d
+}
+
+// decorate records an OpDecorate or OpMemberDecorate.
+func (r *spvReader) decorate(op uint32, args []uint32, off int) error {
+	if err := r.ids(off, args[0]); err != nil {
+		return err
+	}
+	var d *spvDeco
+	if op == opDecorate {
+		d = r.decoOf(args[0])
+		args = args[1:]
+	} else {
+		d = r.mdecoOf(memberKey{args[0], args[1]})
+		args = args[2:]
+	}
+	var p *int
+	switch args[0] {
+	case decSpecID:
+		p = &d.specID
+	case decArrayStride:
+		p = &d.arrayStride
+	case decMatrixStride:
+		p = &d.matrixStride
+	case decBuiltIn:
+		p = &d.builtin
+	case decBinding:
+		p = &d.binding
+	case decDescriptorSet:
+		p = &d.set
+	case decOffset:
+		p = &d.offset
+	case decBlock:
+		d.block = true
+	case decBufferBlock:
+		d.bufferBlock = true
+	case decNonWritable:
+		d.nonWrite = true
+	case decNonReadable:
+		d.nonRead = true
+	}
+	if p == nil {
+		return nil
+	}
+	if len(args) < 2 {
+		return spvErr(off, "decoration %d needs a literal operand", args[0])
+	}
+	if args[1] > 1<<30 {
+		return spvErr(off, "decoration %d has the out-of-range operand %d", args[0], args[1])
+	}
+	*p = int(args[1])
+	return nil
+}
+
+// groupDecorate applies a decoration group's decorations to its targets.
+func (r *spvReader) groupDecorate(op uint32, args []uint32, off int) error {
+	if err := r.ids(off, args...); op == opGroupDecorate && err != nil {
+		return err
+	}
+	g := r.decoOf(args[0])
+	if op == opGroupDecorate {
+		for _, t := range args[1:] {
+			r.decoOf(t).merge(g)
+		}
+		return nil
+	}
+	if len(args)%2 != 1 {
+		return spvErr(off, "OpGroupMemberDecorate has an odd number of target words")
+	}
+	for i := 1; i < len(args); i += 2 {
+		if err := r.ids(off, args[i]); err != nil {
+			return err
+		}
+		r.mdecoOf(memberKey{args[i], args[i+1]}).merge(g)
+	}
+	return nil
+}
+
+// constant records a constant instruction.
+func (r *spvReader) constant(op uint32, args []uint32, off int) error {
+	if err := r.ids(off, args[0], args[1]); err != nil {
+		return err
+	}
+	if _, dup := r.consts[args[1]]; dup {
+		return spvErr(off, "constant id %d is declared twice", args[1])
+	}
+	c := &spvConst{op: op, typeID: args[0], args: args[2:], specID: -1, off: off}
+	switch op {
+	case opConstantComposite, opSpecConstantComposite:
+		if err := r.ids(off, c.args...); err != nil {
+			return err
+		}
+	case opSpecConstantOp:
+		if err := r.checkSpecOp(c); err != nil {
+			return err
+		}
+	}
+	r.consts[args[1]] = c
+	return nil
+}
