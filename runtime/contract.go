@@ -350,8 +350,9 @@ func goLeaves(t reflect.Type, base int, out []leaf) []leaf {
 		return out
 	case reflect.Struct:
 		for i := range t.NumField() {
-			f := t.Field(i)
-			out = goLeaves(f.Type, base+int(f.Offset), out)
+			if f := t.Field(i); f.Name != "_" { // blank fields are padding (vec.Float3)
+				out = goLeaves(f.Type, base+int(f.Offset), out)
+			}
 		}
 		return out
 	}
@@ -387,7 +388,8 @@ func spvLeaves(t *Type, base, matrixStride int, out []leaf) []leaf {
 }
 
 // elemMatches reports whether GLSL element type s holds Go element type g: the same
-// scalars at the same offsets, or only 32-bit uints covering g's bytes (raw bits).
+// scalars at the same offsets (blank Go fields are padding), or only 32-bit uints
+// covering g's bytes (raw bits).
 func elemMatches(s *Type, g reflect.Type) bool {
 	sl := spvLeaves(s, 0, 0, nil)
 	raw := int(g.Size()) == 4*len(sl)

@@ -68,7 +68,8 @@
 //   - Elements: a variable of the binding holds the Go elements: its array
 //     stride is the Go element's size and its element type has the same
 //     scalars at the same offsets (int32 int, uint32 uint, float32 float,
-//     float64 double, arrays and structs alike), or its elements are K-vectors
+//     float64 double, arrays and structs alike; blank fields are padding, as in
+//     vec.Float3, which matches a vec3), or its elements are K-vectors
 //     (or K-arrays) of such components with a stride of K elements ("vec4 x4[]"
 //     over float32 data). GLSL uints accept any Go element of their size as raw
 //     bits. So a [3]float32 view against a vec3 buffer (stride 16) is an error.

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -483,4 +484,66 @@ func BenchmarkContractCheck(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestElemMatches: which GLSL element types hold which Go element types.
+func TestElemMatches(t *testing.T) {
+	f32 := &Type{Kind: TypeFloat, Width: 32}
+	f64 := &Type{Kind: TypeFloat, Width: 64}
+	i32 := &Type{Kind: TypeInt, Width: 32}
+	u32 := &Type{Kind: TypeUint, Width: 32}
+	vec := func(e *Type, n int) *Type {
+		v := &Type{Kind: TypeVector, Len: n, Elem: e}
+		computeSizes(v)
+		return v
+	}
+	for _, s := range []*Type{f32, f64, i32, u32} {
+		computeSizes(s)
+	}
+	type padded struct {
+		X, Y, Z float32
+		_       float32
+	}
+	type pair struct {
+		A int32
+		B float32
+	}
+	st := &Type{Kind: TypeStruct, Members: []Member{{Type: i32, Offset: 0}, {Type: f32, Offset: 4}}}
+	tests := []struct {
+		name string
+		s    *Type
+		g    reflect.Type
+		want bool
+	}{
+		{"float float32", f32, typeOf[float32](), true},
+		{"double float64", f64, typeOf[float64](), true},
+		{"uint holds float32 bits", u32, typeOf[float32](), true},
+		{"uint holds int32 bits", u32, typeOf[int32](), true},
+		{"int is not float32", i32, typeOf[float32](), false},
+		{"float is not int32", f32, typeOf[int32](), false},
+		{"int is not uint32", i32, typeOf[uint32](), false},
+		{"vec3 and a padded struct", vec(f32, 3), typeOf[padded](), true},
+		{"vec3 and [3]float32", vec(f32, 3), typeOf[[3]float32](), true},
+		{"vec4 is not [3]float32", vec(f32, 4), typeOf[[3]float32](), false},
+		{"struct", st, typeOf[pair](), true},
+		{"struct, members swapped", st, typeOf[struct {
+			B float32
+			A int32
+		}](), false},
+		{"uvec2 holds float64 bits", vec(u32, 2), typeOf[float64](), true},
+		{"uvec2 holds a struct's bits", vec(u32, 2), typeOf[pair](), true},
+		{"uvec4 is not an 8-byte struct", vec(u32, 4), typeOf[pair](), false},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, elemMatches(tt.s, tt.g), tt.name)
+	}
+
+	// Vectorized aliases: K components per array element.
+	arr4 := &Type{Kind: TypeArray, Len: 4, Elem: f32, Stride: 4}
+	computeSizes(arr4)
+	assert.Same(t, f32, vectorized(&BufferVariable{Elem: vec(f32, 4), ArrayStride: 16}, 4), "vec4 x4[] over float32")
+	assert.Same(t, f32, vectorized(&BufferVariable{Elem: arr4, ArrayStride: 16}, 4), "float[4] x4[] over float32")
+	assert.Nil(t, vectorized(&BufferVariable{Elem: vec(f32, 3), ArrayStride: 16}, 4), "vec3's stride is not 3 floats")
+	assert.Nil(t, vectorized(&BufferVariable{Elem: vec(f32, 4), ArrayStride: 16}, 8), "8-byte elements")
+	assert.Nil(t, vectorized(&BufferVariable{Elem: f32, ArrayStride: 16}, 4), "not a vector")
 }
