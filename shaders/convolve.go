@@ -37,7 +37,7 @@ var (
 // living on another accelerator view than av, as *runtime.AcceleratorMismatchError).
 //
 // Each pass is a tiled kernel that loads its tile and an apron of r elements into
-// shared memory (glsl/conv_rows.comp, conv_cols.comp). The intermediate image and the
+// shared memory (convRows, convCols: GPU bodies generated from their Go bodies). The intermediate image and the
 // coefficients live in scratch views that are kept per accelerator view and image size
 // and reused by later calls, so that a call allocates nothing once warm; the intermediate
 // is discarded, never copied to the host. out is output-only: Convolve2D calls
@@ -261,17 +261,16 @@ type convHost struct {
 // convClamp clamps i to [0, n-1].
 func convClamp(i, n int) int { return max(0, min(i, n-1)) }
 
-// convRows is the row pass.
+// convRows is the row pass. Its GPU body is generated from Tiled by ampgen.
 type convRows struct{ convArgs }
-
-// Program is the GPU body: glsl/conv_rows.comp.
-func (convRows) Program() *runtime.Program { return MustProgram("conv_rows", 2) }
 
 // SharedBytes is the GPU body's shared memory: a row of the tile plus the largest
 // apron per tile row.
 func (convRows) SharedBytes(tile [3]int) int { return 4 * tile[0] * (tile[1] + ConvolveMaxKernel - 1) }
 
-// Tiled is the definition, step for step the GPU body.
+// Tiled is the definition and the GPU body: the tile's rows and an apron of R elements on
+// each side (clamped to the edge) go to tile_static memory, then each thread computes one
+// element; threads past the edge of the padded domain load but store nothing.
 func (k convRows) Tiled(t runtime.TiledIndex) {
 	wx := t.TileExtent.Dim(1)
 	srow := wx + ConvolveMaxKernel - 1
@@ -345,17 +344,16 @@ func (h *convHost) store(out *arrayview.View[float32], y, x0, cols int, line []f
 	}
 }
 
-// convCols is the column pass.
+// convCols is the column pass. Its GPU body is generated from Tiled by ampgen.
 type convCols struct{ convArgs }
-
-// Program is the GPU body: glsl/conv_cols.comp.
-func (convCols) Program() *runtime.Program { return MustProgram("conv_cols", 2) }
 
 // SharedBytes is the GPU body's shared memory: the tile's columns plus the largest
 // apron above and below.
 func (convCols) SharedBytes(tile [3]int) int { return 4 * (tile[0] + ConvolveMaxKernel - 1) * tile[1] }
 
-// Tiled is the definition, step for step the GPU body.
+// Tiled is the definition and the GPU body: the tile's columns and an apron of R rows
+// above and below (clamped to the edge) go to tile_static memory, then each thread
+// computes one element; threads past the edge of the padded domain load but store nothing.
 func (k convCols) Tiled(t runtime.TiledIndex) {
 	wy, wx := t.TileExtent.Dim(0), t.TileExtent.Dim(1)
 	s := runtime.TileStatic[float32](t, (wy+ConvolveMaxKernel-1)*wx)

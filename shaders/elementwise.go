@@ -9,10 +9,11 @@ import (
 )
 
 // This file holds the elementwise kernels (Add, Saxpy, Fill) and what the kernels of
-// elementwise.go, transpose.go and sort.go share. Each kernel has a GPU body (the GLSL
-// program of the same name in glsl/), a per-thread Go body that is its definition (Each
-// or Tiled) and a fast CPU body (EachRange or EachTile) that loops over the views' host
-// slices; the conformance tests check that all three agree.
+// elementwise.go, transpose.go and sort.go share. Each kernel has a per-thread Go body
+// that is its definition (Each or Tiled), a GPU body (generated from the Go body by
+// ampgen, or hand-written GLSL in glsl/ for sort.go's) and a fast CPU body (EachRange or
+// EachTile) that loops over the views' host slices; the conformance tests check that all
+// three agree.
 
 // ewIndex runs a non-tiled kernel; perThread forces its per-thread Each body on the CPU
 // (the conformance tests' check of the fast body).
@@ -52,6 +53,9 @@ func ewSameLen[T any](op string, names []string, views ...*arrayview.View[T]) (i
 		}
 		if i == 0 {
 			n = m
+			if n > ewMaxLen {
+				return 0, shapeErr(op, "%s has %d elements; %s handles at most %d", names[0], n, op, ewMaxLen)
+			}
 		} else if m != n {
 			return 0, shapeErr(op, "%s has length %d, %s has length %d; they must match", names[0], n, names[i], m)
 		}
@@ -86,41 +90,40 @@ func ewBits[T Number](s []T) []uint32 {
 // ewBitsOf returns the raw 32-bit word of x.
 func ewBitsOf[T Number](x T) uint32 { return *(*uint32)(unsafe.Pointer(&x)) }
 
-// The elementwise kernels' GPU launch: tiles of ewTile threads, each thread handling
-// chunks of ewVec consecutive elements (one vec4 load or store per view when the views
-// start on 16-byte boundaries), grid-stride over at most ewMaxGroups tiles, so that the
-// launch rate of workgroups never limits a bandwidth-bound kernel.
+// The elementwise kernels' GPU launch: tiles of ewTile threads, grid-stride over at most
+// ewMaxGroups tiles (so that the launch rate of workgroups never limits a bandwidth-bound
+// kernel), sized for ewPer elements per thread. Thread g of the T threads handles the
+// elements g, g+T, g+2T, ... (consecutive threads touch consecutive elements: coalesced
+// scalar accesses), four rounds of the stride at a time, so that each thread has four
+// loads of each input in flight before its stores. (The bodies spell t.Global[0] as
+// t.Tile[0]*t.TileExtent.Dim(0) + t.Local[0]: ampgen's GLSL for a body that uses no other
+// tile built-in lacks ampGlobal.)
 const (
 	ewTile = 256
-	ewVec  = 4
+	ewPer  = 4
 )
+
+// ewMaxLen is the longest view the elementwise kernels take: their GPU bodies' element
+// indices (i + 3*threads) are 32-bit ints.
+const ewMaxLen = 1 << 30
 
 // ewMaxGroups is the elementwise kernels' largest number of tiles (a few per multiprocessor
 // of a large GPU); a variable so that benchmarks can tune it.
 var ewMaxGroups = 4096
 
 // ewGrid returns the tiled domain of an elementwise kernel over n elements and its
-// number of threads (the grid stride, in chunks).
+// number of threads (the grid stride, in elements).
 func ewGrid(n int) (runtime.TiledExtent, int) {
-	chunks := (n + ewVec - 1) / ewVec
-	groups := max(1, min(ewMaxGroups, (chunks+ewTile-1)/ewTile))
+	groups := max(1, min(ewMaxGroups, (n+ewTile*ewPer-1)/(ewTile*ewPer)))
 	return runtime.Ext(groups * ewTile).Tile(ewTile), groups * ewTile
 }
 
-// ewThreadChunks calls f(lo, hi) for the element ranges that the thread at global index
-// g of a grid of threads threads handles: chunk c = g, g+threads, ... of ewVec elements,
-// the last one cut at n. It is the definition of the GLSL bodies' loop.
-func ewThreadChunks(g, threads, n int, f func(lo, hi int)) {
-	for c := g; c*ewVec < n; c += threads {
-		f(c*ewVec, min(c*ewVec+ewVec, n))
-	}
-}
-
 // ewTileRanges calls f(lo, hi) for the element ranges that the threads of tile tile
-// handle together: ewTile consecutive chunks per round of the grid stride.
+// handle together in a grid of threads threads: ewTile consecutive elements per round of
+// the grid stride (the fast CPU bodies' loop).
 func ewTileRanges(tile, threads, n int, f func(lo, hi int)) {
-	for c := tile * ewTile; c*ewVec < n; c += threads {
-		f(c*ewVec, min((c+ewTile)*ewVec, n))
+	for lo := tile * ewTile; lo < n; lo += threads {
+		f(lo, min(lo+ewTile, n))
 	}
 }
 
@@ -139,30 +142,36 @@ func addOp[T Number](av *accelerator.View, a, b, out *arrayview.View[T], perThre
 		return err
 	}
 	dom, threads := ewGrid(n)
-	k := addKernel[T]{A: a.ReadOnly(), B: b.ReadOnly(), Out: out, N: uint32(n), Type: typeCode[T](), threads: threads}
+	k := addKernel[T]{A: a.ReadOnly(), B: b.ReadOnly(), Out: out, N: int32(n), Threads: int32(threads)}
 	return ewTiled(av, dom, k, perThread)
 }
 
-// addKernel is Add's kernel: Out[i] = A[i] + B[i] for the N elements, each thread
-// handling the chunks of ewThreadChunks.
+// addKernel is Add's kernel: Out[i] = A[i] + B[i] for the N elements, grid-stride over
+// Threads threads (see ewGrid). Its GPU body is generated from Tiled by ampgen.
 type addKernel[T Number] struct {
 	A, B    *arrayview.ReadView[T]
 	Out     *arrayview.View[T]
-	N       uint32
-	Type    int32 // typeCode[T]
-	threads int   `amp:"-"`
+	N       int32
+	Threads int32
 }
 
-// Program is the GPU body: glsl/vadd.comp.
-func (addKernel[T]) Program() *runtime.Program { return MustProgram("vadd", 1) }
-
-// Tiled is the definition.
+// Tiled is the definition and the GPU body: thread g adds the elements g, g+Threads, ...,
+// four strides at a time (all loads before the stores).
 func (k addKernel[T]) Tiled(t runtime.TiledIndex) {
-	ewThreadChunks(t.Global[0], k.threads, int(k.N), func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			k.Out.Set(runtime.Idx(i), k.A.At(runtime.Idx(i))+k.B.At(runtime.Idx(i)))
-		}
-	})
+	n, step := int(k.N), int(k.Threads)
+	i := t.Tile[0]*t.TileExtent.Dim(0) + t.Local[0]
+	for ; i+3*step < n; i += 4 * step {
+		i1, i2, i3 := runtime.Idx(i+step), runtime.Idx(i+2*step), runtime.Idx(i+3*step)
+		a0, a1, a2, a3 := k.A.At(runtime.Idx(i)), k.A.At(i1), k.A.At(i2), k.A.At(i3)
+		b0, b1, b2, b3 := k.B.At(runtime.Idx(i)), k.B.At(i1), k.B.At(i2), k.B.At(i3)
+		k.Out.Set(runtime.Idx(i), a0+b0)
+		k.Out.Set(i1, a1+b1)
+		k.Out.Set(i2, a2+b2)
+		k.Out.Set(i3, a3+b3)
+	}
+	for ; i < n; i += step {
+		k.Out.Set(runtime.Idx(i), k.A.At(runtime.Idx(i))+k.B.At(runtime.Idx(i)))
+	}
 }
 
 // EachTile is the fast CPU body: the tile's ranges over the host slices.
@@ -170,7 +179,7 @@ func (k addKernel[T]) EachTile(_ runtime.TiledExtent, tile runtime.Index) {
 	a, err1 := k.A.ReadData()
 	b, err2 := k.B.ReadData()
 	o, err3 := k.Out.Data()
-	ewTileRanges(tile[0], k.threads, int(k.N), func(lo, hi int) {
+	ewTileRanges(tile[0], int(k.Threads), int(k.N), func(lo, hi int) {
 		if err1 != nil || err2 != nil || err3 != nil {
 			for i := lo; i < hi; i++ {
 				k.Out.Set(runtime.Idx(i), k.A.At(runtime.Idx(i))+k.B.At(runtime.Idx(i)))
@@ -200,29 +209,37 @@ func saxpyOp(av *accelerator.View, alpha float32, x, y *arrayview.View[float32],
 		return err
 	}
 	dom, threads := ewGrid(n)
-	return ewTiled(av, dom, saxpyKernel{X: x.ReadOnly(), Y: y, N: uint32(n), Alpha: alpha, threads: threads}, perThread)
+	return ewTiled(av, dom, saxpyKernel{X: x.ReadOnly(), Y: y, N: int32(n), Alpha: alpha, Threads: int32(threads)}, perThread)
 }
 
-// saxpyKernel is Saxpy's kernel: Y[i] = Alpha*X[i] + Y[i] for the N elements, each
-// thread handling the chunks of ewThreadChunks.
+// saxpyKernel is Saxpy's kernel: Y[i] = Alpha*X[i] + Y[i] for the N elements,
+// grid-stride over Threads threads (see ewGrid). Its GPU body is generated from Tiled by
+// ampgen.
 type saxpyKernel struct {
 	X       *arrayview.ReadView[float32]
 	Y       *arrayview.View[float32]
-	N       uint32
+	N       int32
 	Alpha   float32
-	threads int `amp:"-"`
+	Threads int32
 }
 
-// Program is the GPU body: glsl/saxpy.comp.
-func (saxpyKernel) Program() *runtime.Program { return MustProgram("saxpy", 1) }
-
-// Tiled is the definition.
+// Tiled is the definition and the GPU body: thread g updates the elements g, g+Threads,
+// ..., four strides at a time (all loads before the stores).
 func (k saxpyKernel) Tiled(t runtime.TiledIndex) {
-	ewThreadChunks(t.Global[0], k.threads, int(k.N), func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			k.Y.Set(runtime.Idx(i), float32(k.Alpha*k.X.At(runtime.Idx(i)))+k.Y.At(runtime.Idx(i)))
-		}
-	})
+	n, step, a := int(k.N), int(k.Threads), k.Alpha
+	i := t.Tile[0]*t.TileExtent.Dim(0) + t.Local[0]
+	for ; i+3*step < n; i += 4 * step {
+		i1, i2, i3 := runtime.Idx(i+step), runtime.Idx(i+2*step), runtime.Idx(i+3*step)
+		x0, x1, x2, x3 := k.X.At(runtime.Idx(i)), k.X.At(i1), k.X.At(i2), k.X.At(i3)
+		y0, y1, y2, y3 := k.Y.At(runtime.Idx(i)), k.Y.At(i1), k.Y.At(i2), k.Y.At(i3)
+		k.Y.Set(runtime.Idx(i), float32(a*x0)+y0)
+		k.Y.Set(i1, float32(a*x1)+y1)
+		k.Y.Set(i2, float32(a*x2)+y2)
+		k.Y.Set(i3, float32(a*x3)+y3)
+	}
+	for ; i < n; i += step {
+		k.Y.Set(runtime.Idx(i), float32(a*k.X.At(runtime.Idx(i)))+k.Y.At(runtime.Idx(i)))
+	}
 }
 
 // EachTile is the fast CPU body: the tile's ranges over the host slices.
@@ -230,7 +247,7 @@ func (k saxpyKernel) EachTile(_ runtime.TiledExtent, tile runtime.Index) {
 	x, err1 := k.X.ReadData()
 	y, err2 := k.Y.Data()
 	a := k.Alpha
-	ewTileRanges(tile[0], k.threads, int(k.N), func(lo, hi int) {
+	ewTileRanges(tile[0], int(k.Threads), int(k.N), func(lo, hi int) {
 		if err1 != nil || err2 != nil {
 			for i := lo; i < hi; i++ {
 				k.Y.Set(runtime.Idx(i), float32(a*k.X.At(runtime.Idx(i)))+k.Y.At(runtime.Idx(i)))
@@ -255,7 +272,7 @@ func Fill[T Number](av *accelerator.View, v *arrayview.View[T], value T) error {
 }
 
 func fillOp[T Number](av *accelerator.View, v *arrayview.View[T], value T, perThread bool) error {
-	n, err := ewVector("Fill", "v", v)
+	n, err := ewSameLen("Fill", []string{"v"}, v)
 	if err != nil {
 		return err
 	}
@@ -264,36 +281,31 @@ func fillOp[T Number](av *accelerator.View, v *arrayview.View[T], value T, perTh
 	}
 	v.DiscardData()
 	dom, threads := ewGrid(n)
-	return ewTiled(av, dom, fillKernel[T]{V: v, N: uint32(n), Bits: ewBitsOf(value), Value: value, threads: threads}, perThread)
+	return ewTiled(av, dom, fillKernel[T]{V: v, N: int32(n), Value: value, Threads: int32(threads)}, perThread)
 }
 
-// fillKernel is Fill's kernel: V[i] = Value (whose bits the GPU body gets in Bits) for
-// the N elements, each thread handling the chunks of ewThreadChunks.
+// fillKernel is Fill's kernel: V[i] = Value for the N elements, grid-stride over Threads
+// threads (see ewGrid). Its GPU body is generated from Tiled by ampgen.
 type fillKernel[T Number] struct {
 	V       *arrayview.View[T]
-	N       uint32
-	Bits    uint32
-	Value   T   `amp:"-"`
-	threads int `amp:"-"`
+	N       int32
+	Value   T
+	Threads int32
 }
 
-// Program is the GPU body: glsl/fill.comp.
-func (fillKernel[T]) Program() *runtime.Program { return MustProgram("fill", 1) }
-
-// Tiled is the definition.
+// Tiled is the definition and the GPU body: thread g stores the elements g, g+Threads, ....
 func (k fillKernel[T]) Tiled(t runtime.TiledIndex) {
-	ewThreadChunks(t.Global[0], k.threads, int(k.N), func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			k.V.Set(runtime.Idx(i), k.Value)
-		}
-	})
+	n, step, x := int(k.N), int(k.Threads), k.Value
+	for i := t.Tile[0]*t.TileExtent.Dim(0) + t.Local[0]; i < n; i += step {
+		k.V.Set(runtime.Idx(i), x)
+	}
 }
 
 // EachTile is the fast CPU body: the tile's ranges over the host slice.
 func (k fillKernel[T]) EachTile(_ runtime.TiledExtent, tile runtime.Index) {
 	v, err := k.V.Data()
 	x := k.Value
-	ewTileRanges(tile[0], k.threads, int(k.N), func(lo, hi int) {
+	ewTileRanges(tile[0], int(k.Threads), int(k.N), func(lo, hi int) {
 		if err != nil {
 			for i := lo; i < hi; i++ {
 				k.V.Set(runtime.Idx(i), x)

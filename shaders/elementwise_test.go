@@ -284,9 +284,9 @@ func TestTypeCode(t *testing.T) {
 	assert.Equal(t, int32(0), typeCode[ewCelsius]())
 }
 
-// TestElementwiseSections runs Add, Saxpy and Fill on sections that start at every offset
-// modulo 4 (the GPU bodies use vec4 accesses only when every view starts on a 16-byte
-// boundary) and lengths around the vec4 chunk and the tile.
+// TestElementwiseSections runs Add, Saxpy and Fill on sections that start at several
+// offsets (views' bases that are not multiples of 4 elements included) and lengths around
+// the four strides of a thread's round and the tile.
 func TestElementwiseSections(t *testing.T) {
 	ewCases(t, []int{1, 4, 7, 1029, 4100}, 1029, func(t *testing.T, av *accelerator.View, perThread bool, n int) {
 		for _, offs := range [][3]int{{0, 0, 0}, {1, 1, 1}, {0, 4, 8}, {3, 0, 2}, {2, 2, 0}} {
@@ -325,5 +325,39 @@ func TestElementwiseSections(t *testing.T) {
 				require.Equal(t, wantA, a, "Fill")
 			})
 		}
+	})
+}
+
+// TestElementwiseGridStride runs Add, Saxpy and Fill with one tile of ewTile threads (the
+// grid of a GPU with few multiprocessors would be larger), so that each thread loops over
+// many rounds of four strides and a remainder of fewer.
+func TestElementwiseGridStride(t *testing.T) {
+	saved := ewMaxGroups
+	ewMaxGroups = 1
+	t.Cleanup(func() { ewMaxGroups = saved })
+	ewCases(t, []int{ewTile - 1, 4 * ewTile, 4*ewTile + 1, 11*ewTile + 7}, 4096, func(t *testing.T, av *accelerator.View, perThread bool, n int) {
+		r := rand.New(rand.NewPCG(uint64(n), 3))
+		a, b := ewRandom[int32](r, n, false), ewRandom[int32](r, n, false)
+		x, y := make([]float32, n), make([]float32, n)
+		for i := range n {
+			x[i], y[i] = float32(r.IntN(200)-100)/4, float32(r.IntN(200)-100)/4
+		}
+		wantSum, wantY := make([]int32, n), make([]float32, n)
+		for i := range n {
+			wantSum[i] = a[i] + b[i]
+			wantY[i] = float32(0.5*x[i]) + y[i]
+		}
+		out := make([]int32, n)
+		va, vb, vo := arrayview.MustNew(runtime.Ext(n), a), arrayview.MustNew(runtime.Ext(n), b), arrayview.MustNew(runtime.Ext(n), out)
+		require.NoError(t, addOp(av, va, vb, vo, perThread))
+		require.NoError(t, vo.Synchronize())
+		require.Equal(t, wantSum, out, "Add")
+		vx, vy := arrayview.MustNew(runtime.Ext(n), x), arrayview.MustNew(runtime.Ext(n), y)
+		require.NoError(t, saxpyOp(av, 0.5, vx, vy, perThread))
+		require.NoError(t, vy.Synchronize())
+		require.Equal(t, wantY, y, "Saxpy (exact: quarters times a half)")
+		require.NoError(t, fillOp(av, vo, 7, perThread))
+		require.NoError(t, vo.Synchronize())
+		require.Equal(t, slices.Repeat([]int32{7}, n), out, "Fill")
 	})
 }

@@ -22,7 +22,7 @@ var (
 )
 
 // histBinsPerThread is the size of the GPU body's shared histogram per thread of the
-// workgroup (the 16 of glsl/histogram.comp).
+// workgroup.
 const histBinsPerThread = 16
 
 // Histogram counts the elements of the rank-1 float32 view in (a section too) in bins
@@ -40,7 +40,7 @@ const histBinsPerThread = 16
 // with lo == hi == 0, the data's range finite), in a non-nil rank-1 view; else Histogram
 // returns a *ShapeError. in is only read.
 //
-// On a GPU each workgroup counts a contiguous slice of in (vector loads) into a histogram
+// On a GPU each workgroup counts a contiguous slice of in (coalesced loads) into a histogram
 // in shared memory with atomic adds, then adds its non-zero bins to the result with
 // global atomics; on the CPU each tile counts into a local slice and merges the same way.
 // Histogram takes float32 data only, like torch.histc: for integer data the bin of a
@@ -146,8 +146,8 @@ func histogramOp(av *accelerator.View, in *arrayview.View[float32], bins int, lo
 }
 
 // histogramKernel is Histogram's kernel, tiled 1-D: workgroup g counts the elements
-// [g*Chunk, min((g+1)*Chunk, N)) of In (Chunk a multiple of 4) into the Bins counters of
-// Out, which start at zero.
+// [g*Chunk, min((g+1)*Chunk, N)) of In into the Bins counters of Out, which start at
+// zero. Its GPU body is generated from Tiled by ampgen.
 type histogramKernel struct {
 	In    *arrayview.ReadView[float32]
 	Out   *arrayview.View[uint32]
@@ -159,51 +159,65 @@ type histogramKernel struct {
 	Scale float32 // Bins / (Hi - Lo)
 }
 
-// Program is the GPU body: glsl/histogram.comp.
-func (histogramKernel) Program() *runtime.Program { return MustProgram("histogram", 1) }
-
 // SharedBytes is the GPU body's shared histogram: histBinsPerThread counters per thread.
 func (histogramKernel) SharedBytes(tile [3]int) int { return 4 * histBinsPerThread * tile[0] }
 
-// bin returns the bin of x, or false when x is outside [Lo, Hi] or NaN. The arithmetic is
-// the GPU body's, float32 rounding included, so that every accelerator counts alike.
-func (k histogramKernel) bin(x float32) (int, bool) {
+// bin returns the bin of x, or -1 when x is outside [Lo, Hi] or NaN. The arithmetic is
+// float32 on every accelerator, rounding included, so that all count alike (a difference
+// then a product: nothing for a GPU to fuse).
+func (k histogramKernel) bin(x float32) int {
 	if !(x >= k.Lo && x <= k.Hi) {
-		return 0, false
+		return -1
 	}
 	d := float32(x-k.Lo) * k.Scale
 	if d < float32(k.Bins) {
-		return int(d), true
+		return int(d)
 	}
-	return int(k.Bins) - 1, true
+	return int(k.Bins) - 1
 }
 
-// Tiled is the definition, the GPU body: thread l counts the vec4s at l, l+size, ... of its
-// group's slice and one of the <4 trailing elements into the tile's histogram with
-// atomic adds (TileStatic storage starts zeroed, as the GPU body's first loop makes it),
-// then adds the bins l, l+size, ... that are not zero to Out with atomic adds.
+// Tiled is the definition and the GPU body: the tile zeroes its histogram in tile_static
+// memory (histBinsPerThread counters per thread, Bins of them used), thread l counts the
+// elements l, l+size, ... of its group's slice into it with atomic adds (four loads in
+// flight, consecutive threads reading consecutive elements), then adds the bins l,
+// l+size, ... that are not zero to Out with atomic adds.
 func (k histogramKernel) Tiled(t runtime.TiledIndex) {
 	size, l := t.TileExtent.Dim(0), t.Local[0]
-	hist := runtime.TileStatic[uint32](t, int(k.Bins))
-	lo := t.Tile[0] * int(k.Chunk)
-	hi := min(lo+int(k.Chunk), int(k.N))
-	count := func(i int) {
-		if b, ok := k.bin(k.In.At(runtime.Idx(i))); ok {
-			atomic.AddUint32(&hist[b], 1)
-		}
-	}
-	for i := lo + 4*l; i+3 < hi; i += 4 * size {
-		for c := range 4 {
-			count(i + c)
-		}
-	}
-	if i := lo + (hi-lo)&^3 + l; i < hi {
-		count(i)
+	hist := runtime.TileStatic[uint32](t, t.TileExtent.Size()*histBinsPerThread)
+	bins := int(k.Bins)
+	for b := l; b < bins; b += size {
+		hist[b] = 0
 	}
 	t.Barrier.WaitWithTileStaticMemoryFence()
-	for b := l; b < int(k.Bins); b += size {
-		if c := atomic.LoadUint32(&hist[b]); c != 0 {
-			histAdd(k.Out, b, c)
+	lo := t.Tile[0] * int(k.Chunk)
+	hi := min(lo+int(k.Chunk), int(k.N))
+	i := lo + l
+	for ; i+3*size < hi; i += 4 * size {
+		x0, x1 := k.In.At(runtime.Idx(i)), k.In.At(runtime.Idx(i+size))
+		x2, x3 := k.In.At(runtime.Idx(i+2*size)), k.In.At(runtime.Idx(i+3*size))
+		b0, b1, b2, b3 := k.bin(x0), k.bin(x1), k.bin(x2), k.bin(x3)
+		if b0 >= 0 {
+			runtime.AtomicAdd(hist, b0, 1)
+		}
+		if b1 >= 0 {
+			runtime.AtomicAdd(hist, b1, 1)
+		}
+		if b2 >= 0 {
+			runtime.AtomicAdd(hist, b2, 1)
+		}
+		if b3 >= 0 {
+			runtime.AtomicAdd(hist, b3, 1)
+		}
+	}
+	for ; i < hi; i += size {
+		if b := k.bin(k.In.At(runtime.Idx(i))); b >= 0 {
+			runtime.AtomicAdd(hist, b, 1)
+		}
+	}
+	t.Barrier.WaitWithTileStaticMemoryFence()
+	for b := l; b < bins; b += size {
+		if c := hist[b]; c != 0 {
+			k.Out.AtomicAdd(runtime.Idx(b), c)
 		}
 	}
 }
@@ -216,13 +230,13 @@ func (k histogramKernel) EachTile(_ runtime.TiledExtent, tile runtime.Index) {
 	hi := min(lo+int(k.Chunk), int(k.N))
 	if in, err := k.In.ReadData(); err == nil {
 		for _, x := range in[lo:hi] {
-			if b, ok := k.bin(x); ok {
+			if b := k.bin(x); b >= 0 {
 				hist[b]++
 			}
 		}
 	} else {
 		for i := lo; i < hi; i++ {
-			if b, ok := k.bin(k.In.At(runtime.Idx(i))); ok {
+			if b := k.bin(k.In.At(runtime.Idx(i))); b >= 0 {
 				hist[b]++
 			}
 		}

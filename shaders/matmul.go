@@ -37,8 +37,8 @@ var matMulSmallTile = [2]int{8, 8}
 
 // MatMulOptions selects the kernel MatMulWith runs.
 type MatMulOptions struct {
-	// Simple selects the one-thread-per-element kernel (matmul_simple.comp) instead of
-	// the tiled one.
+	// Simple selects the one-thread-per-element kernel (matMulSimple, generated from its
+	// Go body) instead of the tiled one.
 	Simple bool
 	// Tile is the tiled kernel's tile (rows, columns of threads); each thread computes an
 	// 8 x 8 block of C. The zero value means DefaultMatMulTile. Its product must be at
@@ -213,13 +213,11 @@ func matMulProgram[T MatMulElem](name string) *runtime.Program {
 	return MustProgram(name, 2)
 }
 
-// matMulSimple is the one-thread-per-element kernel over the M x N domain of C.
+// matMulSimple is the one-thread-per-element kernel over the M x N domain of C. Its GPU
+// body is generated from Each by ampgen.
 type matMulSimple[T MatMulElem] struct{ matMulArgs[T] }
 
-// Program is the GPU body: glsl/matmul_simple.comp (matmul_simple_i32.comp for int32).
-func (matMulSimple[T]) Program() *runtime.Program { return matMulProgram[T]("matmul_simple") }
-
-// Each is the definition: C(i, j) = sum over p of A(i, p) * B(p, j).
+// Each is the definition and the GPU body: C(i, j) = sum over p of A(i, p) * B(p, j).
 func (k matMulSimple[T]) Each(idx runtime.Index) {
 	var sum T
 	for p := 0; p < int(k.K); p++ {

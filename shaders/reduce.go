@@ -184,9 +184,13 @@ func reducePasses[T Number](av *accelerator.View, in *arrayview.ReadView[T], inO
 	sg := o.subgroups(av)
 	for _, g := range plan {
 		k := reduceKernel[T]{In: in, Out: s.v, N: uint32(n), Chunk: uint32(g.chunk), InOff: uint32(inOff),
-			OutOff: uint32(at), Op: int32(op), Type: typeCode[T](), sg: sg}
+			OutOff: uint32(at), Op: int32(op), Type: typeCode[T]()}
+		var kern runtime.TiledKernel = k
+		if sg {
+			kern = reduceSG[T]{k}
+		}
 		dom := runtime.Ext(g.groups * g.tile).Tile(g.tile)
-		if err := famTiled(av, dom, k, o); err != nil {
+		if err := famTiled(av, dom, kern, o); err != nil {
 			return 0, err
 		}
 		in, inOff, n = s.v.ReadOnly(), at, g.groups
@@ -197,8 +201,9 @@ func reducePasses[T Number](av *accelerator.View, in *arrayview.ReadView[T], inO
 
 // reduceKernel is one pass of Reduce, tiled 1-D: workgroup g writes to Out[OutOff+g] the
 // combination by Op of the elements [g*Chunk, min((g+1)*Chunk, N)) of In, whose element i
-// is In[InOff+i]. Chunk is a multiple of 4. sg selects the GPU body with subgroup
-// operations.
+// is In[InOff+i]; every group has at least one element. Its GPU body, generated from
+// Tiled by ampgen, combines in shared memory; reduceSG runs the same kernel with the
+// subgroup program instead.
 type reduceKernel[T Number] struct {
 	In     *arrayview.ReadView[T]
 	Out    *arrayview.View[T]
@@ -207,18 +212,15 @@ type reduceKernel[T Number] struct {
 	InOff  uint32
 	OutOff uint32
 	Op     int32
-	Type   int32 // typeCode[T]
-	sg     bool  `amp:"-"`
+	Type   int32 // typeCode[T], for glsl/reduce_sg.comp (raw words); the generated bodies are one per type
 }
 
-// Program is the GPU body: glsl/reduce_sg.comp with subgroup arithmetic, else
-// glsl/reduce.comp.
-func (k reduceKernel[T]) Program() *runtime.Program {
-	if k.sg {
-		return MustProgram("reduce_sg", 1)
-	}
-	return MustProgram("reduce", 1)
-}
+// reduceSG is reduceKernel with the GPU body glsl/reduce_sg.comp, which combines a
+// workgroup's values with subgroup arithmetic (for devices that have it).
+type reduceSG[T Number] struct{ reduceKernel[T] }
+
+// Program is the GPU body: glsl/reduce_sg.comp.
+func (reduceSG[T]) Program() *runtime.Program { return MustProgram("reduce_sg", 1) }
 
 // SharedBytes is the GPU body's shared memory: a word per thread.
 func (reduceKernel[T]) SharedBytes(tile [3]int) int { return 4 * tile[0] }
@@ -229,25 +231,59 @@ func (k reduceKernel[T]) bounds(group int) (lo, hi int) {
 	return lo, min(lo+int(k.Chunk), int(k.N))
 }
 
-// Tiled is the definition, the shared-memory GPU body: thread l combines the vec4s at l,
-// l+size, ... of its group's slice and one of the <4 trailing elements, then the group
-// combines its threads' values in a shared-memory tree and thread 0 writes the result.
+// Tiled is the definition and the GPU body: thread l combines the elements l, l+size, ...
+// of its group's slice (consecutive threads read consecutive elements, eight loads in
+// flight per thread, a loop per operator so that none branches per element), then the
+// group combines its threads' values in a shared-memory tree and thread 0 writes the
+// result. Only the first cnt threads have elements (cnt < size in a slice shorter than the
+// tile); the tree combines only theirs, so that no identity element is needed.
 func (k reduceKernel[T]) Tiled(t runtime.TiledIndex) {
 	op, size, l := Op(k.Op), t.TileExtent.Dim(0), t.Local[0]
-	lo, hi := k.bounds(t.Tile[0])
-	in := func(i int) T { return k.In.At(runtime.Idx(int(k.InOff) + i)) }
-	acc := identity[T](op)
-	for i := lo + 4*l; i+3 < hi; i += 4 * size {
-		acc = combine(op, acc, combine(op, combine(op, in(i), in(i+1)), combine(op, in(i+2), in(i+3))))
+	lo := t.Tile[0] * int(k.Chunk)
+	hi := min(lo+int(k.Chunk), int(k.N))
+	cnt := min(size, hi-lo)
+	part := runtime.TileStatic[T](t, t.TileExtent.Size())
+	if l < cnt {
+		i, end := int(k.InOff)+lo+l, int(k.InOff)+hi
+		acc := k.In.At(runtime.Idx(i))
+		var x [8]T
+		switch op {
+		case Min:
+			for i += size; i+7*size < end; i += 8 * size {
+				for j := range 8 {
+					x[j] = k.In.At(runtime.Idx(i + j*size))
+				}
+				acc = min(acc, reduceMin8(x))
+			}
+			for ; i < end; i += size {
+				acc = min(acc, k.In.At(runtime.Idx(i)))
+			}
+		case Max:
+			for i += size; i+7*size < end; i += 8 * size {
+				for j := range 8 {
+					x[j] = k.In.At(runtime.Idx(i + j*size))
+				}
+				acc = max(acc, reduceMax8(x))
+			}
+			for ; i < end; i += size {
+				acc = max(acc, k.In.At(runtime.Idx(i)))
+			}
+		default:
+			for i += size; i+7*size < end; i += 8 * size {
+				for j := range 8 {
+					x[j] = k.In.At(runtime.Idx(i + j*size))
+				}
+				acc += reduceSum8(x)
+			}
+			for ; i < end; i += size {
+				acc += k.In.At(runtime.Idx(i))
+			}
+		}
+		part[l] = acc
 	}
-	if i := lo + (hi-lo)&^3 + l; i < hi {
-		acc = combine(op, acc, in(i))
-	}
-	part := runtime.TileStatic[T](t, size)
-	part[l] = acc
 	t.Barrier.WaitWithTileStaticMemoryFence()
 	for s := size / 2; s > 0; s /= 2 {
-		if l < s {
+		if l+s < cnt && l < s {
 			part[l] = combine(op, part[l], part[l+s])
 		}
 		t.Barrier.WaitWithTileStaticMemoryFence()
@@ -255,6 +291,19 @@ func (k reduceKernel[T]) Tiled(t runtime.TiledIndex) {
 	if l == 0 {
 		k.Out.Set(runtime.Idx(int(k.OutOff)+t.Tile[0]), part[0])
 	}
+}
+
+// reduceSum8, reduceMin8 and reduceMax8 combine eight values in a tree.
+func reduceSum8[T Number](x [8]T) T {
+	return ((x[0] + x[1]) + (x[2] + x[3])) + ((x[4] + x[5]) + (x[6] + x[7]))
+}
+
+func reduceMin8[T Number](x [8]T) T {
+	return min(min(min(x[0], x[1]), min(x[2], x[3])), min(min(x[4], x[5]), min(x[6], x[7])))
+}
+
+func reduceMax8[T Number](x [8]T) T {
+	return max(max(max(x[0], x[1]), max(x[2], x[3])), max(max(x[4], x[5]), max(x[6], x[7])))
 }
 
 // EachTile is the fast CPU body: the group's slice combined by one loop over In's host

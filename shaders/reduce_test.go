@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"strings"
 	"testing"
 
 	"github.com/goamp/goamp/accelerator"
@@ -247,22 +245,3 @@ func TestReduceErrors(t *testing.T) {
 	assert.Contains(t, err.Error(), "Op(7)")
 	assert.Equal(t, "Sum Min Max Op(-1)", fmt.Sprint(Sum, Min, Max, Op(-1)))
 }
-
-// famVariantsInSync checks that two GLSL sources are the same after their #include line
-// except between the BEGIN VARIANT and END VARIANT markers.
-func famVariantsInSync(t *testing.T, a, b string) {
-	strip := func(name string) string {
-		src, err := os.ReadFile("glsl/" + name)
-		require.NoError(t, err)
-		_, body, ok := strings.Cut(string(src), "#include \"amp.glsl\"")
-		require.True(t, ok, name)
-		before, rest, ok := strings.Cut(body, "// BEGIN VARIANT")
-		require.True(t, ok, name)
-		_, after, ok := strings.Cut(rest, "// END VARIANT")
-		require.True(t, ok, name)
-		return before + after
-	}
-	assert.Equal(t, strip(a), strip(b), "%s and %s differ outside their VARIANT sections", a, b)
-}
-
-func TestReduceSourcesInSync(t *testing.T) { famVariantsInSync(t, "reduce.comp", "reduce_sg.comp") }

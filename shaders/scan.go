@@ -10,8 +10,10 @@ import (
 	"github.com/goamp/goamp/runtime"
 )
 
-// The block pass's shape (ROWS in glsl/scan.comp): a block is scanRows rows of
-// 4*tile elements, each thread owning one vec4 of each row, scanEPT elements in all.
+// The shape of a scan block: scanEPT elements per thread of the workgroup. The subgroup
+// and single-pass programs (glsl/scan_sg.comp, scan_lookback_*.comp) see a block as
+// scanRows rows of 4*tile elements, each thread owning one vec4 of each row; the
+// shared-memory block pass (scanKernel) loads it into tile_static memory instead.
 const (
 	scanRows = 4
 	scanEPT  = 4 * scanRows
@@ -117,7 +119,7 @@ func (c scanner[T]) scan(in *arrayview.ReadView[T], inOff int, out *arrayview.Vi
 	b := scanBlock()
 	blocks := famCeilDiv(n, b)
 	k := scanKernel[T]{In: in, Out: out, Pre: c.s.v.ReadOnly(), N: uint32(n), InOff: uint32(inOff),
-		OutOff: uint32(outOff), PreOff: uint32(at), Exclusive: boolInt(exclusive), Type: typeCode[T](), sg: c.o.subgroups(c.av)}
+		OutOff: uint32(outOff), PreOff: uint32(at), Exclusive: boolInt(exclusive), Type: typeCode[T]()}
 	if blocks > 1 {
 		// The block sums, then their exclusive scan in place: the sum before each block.
 		g := reduceGrid{groups: blocks, chunk: b, tile: reduceTile}
@@ -129,7 +131,11 @@ func (c scanner[T]) scan(in *arrayview.ReadView[T], inOff int, out *arrayview.Vi
 		}
 		k.UsePre = 1
 	}
-	return famTiled(c.av, runtime.Ext(blocks*scanTile).Tile(scanTile), k, c.o)
+	var kern runtime.TiledKernel = k
+	if c.o.subgroups(c.av) {
+		kern = scanSG[T]{k}
+	}
+	return famTiled(c.av, runtime.Ext(blocks*scanTile).Tile(scanTile), kern, c.o)
 }
 
 func boolInt(b bool) int32 {
@@ -142,7 +148,9 @@ func boolInt(b bool) int32 {
 // scanKernel is the block pass of the scans, tiled 1-D: workgroup g scans the elements
 // [g*B, min((g+1)*B, N)) of In (element i is In[InOff+i]; B = scanEPT * tile size) into
 // Out (from Out[OutOff]), inclusive or Exclusive, starting from Pre[PreOff+g] when UsePre
-// is set. sg selects the GPU body with subgroup operations.
+// is set. A thread reads only elements of its own block before it writes any, so In and
+// Out may be the same range (an in-place scan). Its GPU body, generated from Tiled by
+// ampgen, scans in shared memory; scanSG runs the same kernel with the subgroup program.
 type scanKernel[T Number] struct {
 	In        *arrayview.ReadView[T]
 	Out       *arrayview.View[T]
@@ -152,49 +160,89 @@ type scanKernel[T Number] struct {
 	OutOff    uint32
 	PreOff    uint32
 	Exclusive int32
-	Type      int32 // typeCode[T]
+	Type      int32 // typeCode[T], for glsl/scan_sg.comp (raw words); the generated bodies are one per type
 	UsePre    int32
-	sg        bool `amp:"-"`
 }
 
-// Program is the GPU body: glsl/scan_sg.comp with subgroup arithmetic, else
-// glsl/scan.comp.
-func (k scanKernel[T]) Program() *runtime.Program {
-	if k.sg {
-		return MustProgram("scan_sg", 1)
-	}
-	return MustProgram("scan", 1)
+// scanSG is scanKernel with the GPU body glsl/scan_sg.comp, which scans a workgroup's row
+// sums with subgroup arithmetic (for devices that have it).
+type scanSG[T Number] struct{ scanKernel[T] }
+
+// Program is the GPU body: glsl/scan_sg.comp.
+func (scanSG[T]) Program() *runtime.Program { return MustProgram("scan_sg", 1) }
+
+// SharedBytes is the larger of the GPU bodies' shared memory: the generated body's block
+// (scanEPT words per thread and a padding word per 32) and a word per thread; the subgroup
+// body's uvec4 per thread and one more.
+func (scanKernel[T]) SharedBytes(tile [3]int) int {
+	return max(4*(tile[0]*scanEPT*33/32+tile[0]), 16*(tile[0]+1))
 }
 
-// SharedBytes is the GPU body's shared memory: a uvec4 per thread and one more.
-func (scanKernel[T]) SharedBytes(tile [3]int) int { return 16 * (tile[0] + 1) }
-
-// Tiled is the definition, the shared-memory GPU body: the block is scanRows rows of
-// size vec4s and thread l owns the vec4 l of each row (coalesced loads and stores on a
-// GPU). The thread sums each of its vec4s, the group scans these row sums in shared
-// memory, all rows at once (Hillis-Steele: log2(size) steps), and the thread writes the
-// running sums of its vec4s, each starting from the block's prefix, the rows before it
-// and the row's threads before l.
+// Tiled is the definition and the GPU body. The block goes through tile_static memory:
+// the threads load it with coalesced reads (element j*size+l of the block by thread l, for
+// j < scanEPT), then thread l takes the scanEPT consecutive elements from l*scanEPT and
+// makes their running sums; the group scans the threads' totals in shared memory
+// (Hillis-Steele: log2(size) steps); each thread writes its elements' sums, offset by the
+// block's prefix and the totals before it, back in place, and the threads store the block
+// with coalesced writes. Element i of the block is at i + i/32 in tile_static memory: the
+// padding makes both access patterns free of bank conflicts.
 func (k scanKernel[T]) Tiled(t runtime.TiledIndex) {
 	size, l := t.TileExtent.Dim(0), t.Local[0]
 	n, first := int(k.N), t.Tile[0]*size*scanEPT
-	var x [scanRows][4]T
-	var total [scanRows]T
-	for r := range x {
-		e := first + 4*(r*size+l)
-		for c := range 4 {
-			if e+c < n {
-				x[r][c] = k.In.At(runtime.Idx(int(k.InOff) + e + c))
-			}
+	in, out := int(k.InOff)+first, int(k.OutOff)+first
+	blk := runtime.TileStatic[T](t, t.TileExtent.Size()*scanEPT*33/32)
+	tot := runtime.TileStatic[T](t, t.TileExtent.Size())
+	var zero T
+	for j := range scanEPT {
+		i := j*size + l
+		v := zero
+		if first+i < n {
+			v = k.In.At(runtime.Idx(in + i))
 		}
-		total[r] = (x[r][0] + x[r][1]) + (x[r][2] + x[r][3])
+		blk[i+i/32] = v
 	}
-	before, sums := scanGroupRows(t, total)
-	var run T
+	t.Barrier.WaitWithTileStaticMemoryFence()
+	var x [scanEPT]T
+	run := zero
+	for c := range scanEPT {
+		i := l*scanEPT + c
+		x[c] = blk[i+i/32]
+		run += x[c]
+	}
+	tot[l] = run
+	t.Barrier.WaitWithTileStaticMemoryFence()
+	for d := 1; d < size; d *= 2 {
+		v := zero
+		if l >= d {
+			v = tot[l-d]
+		}
+		t.Barrier.WaitWithTileStaticMemoryFence()
+		tot[l] += v
+		t.Barrier.WaitWithTileStaticMemoryFence()
+	}
+	acc := zero
 	if k.UsePre != 0 {
-		run = k.Pre.At(runtime.Idx(int(k.PreOff) + t.Tile[0]))
+		acc = k.Pre.At(runtime.Idx(int(k.PreOff) + t.Tile[0]))
 	}
-	scanWriteRows(k.Out, int(k.OutOff), k.Exclusive != 0, x[:], before[:], sums[:], run, first, size, l, n)
+	if l > 0 {
+		acc += tot[l-1]
+	}
+	for c := range scanEPT {
+		i := l*scanEPT + c
+		if k.Exclusive != 0 {
+			blk[i+i/32] = acc
+			acc += x[c]
+		} else {
+			acc += x[c]
+			blk[i+i/32] = acc
+		}
+	}
+	t.Barrier.WaitWithTileStaticMemoryFence()
+	for j := range scanEPT {
+		if i := j*size + l; first+i < n {
+			k.Out.Set(runtime.Idx(out+i), blk[i+i/32])
+		}
+	}
 }
 
 // EachTile is the fast CPU body: the block scanned left to right over the host slices.
@@ -322,16 +370,14 @@ func scanLookback[T Number](av *accelerator.View, in *arrayview.ReadView[T], out
 	return runtime.ParallelForEachTiled(av, runtime.Ext(blocks*tile).Tile(tile), k)
 }
 
-// scanClearKernel zeroes State[Off+i] for each index i of its domain.
+// scanClearKernel zeroes State[Off+i] for each index i of its domain. Its GPU body is
+// generated from Each by ampgen.
 type scanClearKernel[T Number] struct {
 	State *arrayview.View[T]
 	Off   uint32
 }
 
-// Program is the GPU body, glsl/scan_clear.comp.
-func (scanClearKernel[T]) Program() *runtime.Program { return MustProgram("scan_clear", 1) }
-
-// Each is the definition.
+// Each is the definition and the GPU body.
 func (k scanClearKernel[T]) Each(i runtime.Index) {
 	var zero T
 	k.State.Set(runtime.Idx(int(k.Off)+i[0]), zero)

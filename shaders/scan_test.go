@@ -221,5 +221,3 @@ func TestScanErrors(t *testing.T) {
 	require.ErrorIs(t, err, ErrShape)
 	assert.Contains(t, err.Error(), "in has rank 2")
 }
-
-func TestScanSourcesInSync(t *testing.T) { famVariantsInSync(t, "scan.comp", "scan_sg.comp") }

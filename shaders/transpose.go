@@ -54,21 +54,21 @@ func transposeOp[T Number](av *accelerator.View, in, out *arrayview.View[T], per
 }
 
 // transposeKernel is Transpose's kernel, tiled transposeRows x transposeDim over the
-// padded grid of blocks: Out[c][r] = In[r][c] for the Rows x Cols elements of In.
+// padded grid of blocks: Out[c][r] = In[r][c] for the Rows x Cols elements of In. Its GPU
+// body is generated from Tiled by ampgen.
 type transposeKernel[T Number] struct {
 	In         *arrayview.ReadView[T]
 	Out        *arrayview.View[T]
 	Rows, Cols int32
 }
 
-// Program is the GPU body: glsl/transpose.comp.
-func (transposeKernel[T]) Program() *runtime.Program { return MustProgram("transpose", 2) }
-
 // SharedBytes is the GPU body's shared tile.
 func (transposeKernel[T]) SharedBytes([3]int) int { return 4 * transposeDim * (transposeDim + 1) }
 
-// Tiled is the definition: each thread loads transposeDim/transposeRows elements of the
-// block into the padded tile, waits, and stores as many of the transposed block.
+// Tiled is the definition and the GPU body: each thread loads transposeDim/transposeRows
+// elements of the block into the padded tile (consecutive threads read consecutive
+// columns of In), waits, and stores as many of the transposed block (consecutive threads
+// write consecutive columns of Out).
 func (k transposeKernel[T]) Tiled(t runtime.TiledIndex) {
 	const stride = transposeDim + 1
 	tile := runtime.TileStatic[T](t, transposeDim*stride)

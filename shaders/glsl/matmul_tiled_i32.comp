@@ -1,4 +1,5 @@
 #version 450
+// Hand-written: register blocking needs ivec4 views of the scalar matrices (aliased bindings), unrolled register arrays and swizzled shared ivec4s, which the kernel language cannot express.
 // C = A x B, tiled: each workgroup computes a block of (8 * tile rows) x (8 * tile columns)
 // elements of C, each thread an 8x8 micro-tile of it in registers (two 4-row by two
 // 4-column groups, half a block apart, so that reads from shared memory are ivec4 and

@@ -1,3 +1,4 @@
+// Hand-written: the decoupled look-back spin-waits on flags that other workgroups publish and reads the raw bits of any element type, which the kernel language cannot express.
 // The body of the single-pass scan programs (InclusiveScan and ExclusiveScan of int32, uint32
 // or float32 on a GPU), included by scan_lookback_*.comp after their #version line: a
 // chained scan with decoupled look-back (Merrill and Garland) and a decoupled fallback
@@ -6,12 +7,12 @@
 // Tiled 1-D; each workgroup takes a ticket, g, from an atomic counter (so that a workgroup
 // only ever waits for workgroups that started before it) and scans block g, the 16*size
 // elements from element g*16*size of in (element i is in[inOff + i], n elements), into out
-// (element i is out[outOff + i]). Within the block the layout is scan.comp's: ROWS rows of
+// (element i is out[outOff + i]). Within the block the layout is scan_sg.comp's: ROWS rows of
 // size vec4s, thread l owning the vec4 l of each row (coalesced 16-byte loads and stores
 // when in and out are 16-byte aligned, else the same elements one at a time), and the
 // workgroup scans the threads' row sums, all rows at once as one vec4.
 //
-// The state view, from state[stateOff] (zeroed by scan_clear.comp before the dispatch),
+// The state view, from state[stateOff] (zeroed by shaders scanClearKernel before the dispatch),
 // holds the ticket counter and 4 words per block: its inclusive prefix (the sum of the
 // blocks up to it) at 1 + 4g and its aggregate (its own sum) at 3 + 4g, each value split
 // into two words of 16 bits with bit 31 set, so that a reader that sees both flags has the
@@ -22,7 +23,7 @@
 // forward progress to a workgroup waiting for another, so a block that stays unpublished
 // for amp.spinLimit reads is reduced from in by the waiting workgroup itself. That read of
 // another block's input is why in and out must not be the same buffer range (in-place
-// scans take the multi-pass path, scan.comp).
+// scans take the multi-pass path, shaders scanKernel).
 //
 // The macros choose the program: FLOAT (float32 sums, else 32-bit integer sums, which wrap
 // and are the same bits for int32 and uint32) and SUBGROUPS (the workgroup scan and the

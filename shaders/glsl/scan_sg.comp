@@ -1,11 +1,25 @@
 #version 450
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
-// scan.comp with the workgroup scan done by subgroup operations (subgroupExclusiveAdd,
-// subgroupAdd on the vec4 of row sums) for devices that have them: each subgroup scans its
-// threads' totals, the first subgroup scans the subgroups' sums in shared memory. The two
-// files differ only between the VARIANT markers (scan_test.go checks it).
-// Go body: shaders scanKernel.
+// Hand-written: the kernel language has no subgroup operations. The block pass of
+// InclusiveScan and ExclusiveScan (sums of int32, uint32 or float32) for devices with
+// subgroup arithmetic. Tiled 1-D: workgroup g scans the block of 16*size elements that
+// starts at element g*16*size of in (element i is in[inOff + i], n elements) and writes it
+// to out (element i is out[outOff + i]); with usePre != 0 it first adds pre[preOff + g],
+// the sum of the blocks before it (the exclusive scan of the block sums, made by earlier
+// passes). The block is ROWS rows of size vec4s, and thread l owns the vec4 l of each row,
+// so that loads and stores are coalesced 16-byte accesses (when in and out are 16-byte
+// aligned; else the same elements one at a time). The workgroup scans the threads' row
+// sums, all rows at once as one vec4 (component r: row r), with subgroupExclusiveAdd and
+// subgroupAdd: each subgroup scans its threads' totals, the first subgroup scans the
+// subgroups' sums in shared memory. Element c of thread l's vec4 in row r gets the block's
+// prefix, the sums of the rows before r, the sums of row r's threads before l and its own
+// vec4's elements before c. A thread reads only the elements it writes, so in and out may
+// be the same buffer range (an in-place scan). The data are raw 32-bit words: amp.type 2
+// adds them as float32, 0 and 1 as 32-bit integers (int32 and uint32 sums wrap and are the
+// same bits). The kernel struct and its definition (its shared-memory GPU body, generated
+// by ampgen, which loads the block through shared memory instead): shaders scanKernel, run
+// with this program as scanSG.
 #include "amp.glsl"
 AMP_WORKGROUP
 AMP_BUFFER(0, readonly, uint, src);
@@ -21,7 +35,7 @@ AMP_PUSH_END
 
 shared uvec4 part[gl_WorkGroupSize.x + 1u];
 
-// BEGIN VARIANT: the workgroup scan, by subgroups.
+// The workgroup scan, by subgroups.
 // GROUP_SCAN(NAME, V, CV, VB) defines V NAME(V total, out V sums): the sum of the totals of
 // the threads before this one in the workgroup, component by component, and in sums the
 // sum of every thread's. CV and VB convert a uvec4 to V and back.
@@ -52,7 +66,6 @@ shared uvec4 part[gl_WorkGroupSize.x + 1u];
 		sums = CV(part[gl_NumSubgroups]);                                       \
 		return CV(part[gl_SubgroupID]) + before;                               \
 	}
-// END VARIANT
 
 GROUP_SCAN(groupScanU, uvec4, uvec4, uvec4)
 GROUP_SCAN(groupScanF, vec4, uintBitsToFloat, floatBitsToUint)

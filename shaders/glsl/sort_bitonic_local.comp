@@ -1,4 +1,5 @@
 #version 450
+// Hand-written: the kernel works on the raw 32-bit words of any element type (sort keys), a reinterpretation of a type parameter's bits that the kernel language cannot express.
 // Bitonic sort of uint32 keys, in shared memory: each tile of T threads (tile 512, or
 // half the padded length when smaller) loads a block of B = 2T keys.
 //   amp.k == 0: sorts the block completely (stages k = 2 .. B), ascending or descending

@@ -1,4 +1,5 @@
 #version 450
+// Hand-written: the kernel works on the raw 32-bit words of any element type (sort keys), a reinterpretation of a type parameter's bits that the kernel language cannot express.
 // Sort, first pass: dst[i] = key(src[i]) for i < n and the sentinel 0xFFFFFFFF (larger
 // than or equal to every key) for n <= i < the padded length. key maps an int32, uint32
 // or float32 (amp.type, shaders typeCode) to a uint32 whose unsigned order is the

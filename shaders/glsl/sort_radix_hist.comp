@@ -1,4 +1,5 @@
 #version 450
+// Hand-written: the kernel works on the raw 32-bit words of any element type (sort keys), a reinterpretation of a type parameter's bits that the kernel language cannot express.
 // Radix sort, pass step 1: the digit histogram of each block. Workgroup b of the 256-thread
 // workgroups counts the 8-bit digits (key >> amp.shift) & 255 of the keys
 // b*blockLen .. min((b+1)*blockLen, n)-1 of src in shared memory and writes the count of

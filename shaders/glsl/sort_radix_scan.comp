@@ -1,4 +1,5 @@
 #version 450
+// Hand-written: its Go body shares radixTileScan with the scatter, a function given a tile_static array, which the kernel language does not allow (TileStatic only in the Tiled body).
 // Radix sort, pass step 2: the exclusive scan, in place, of each row of the digit-major
 // histogram of sort_radix_hist (row d: the amp.blocks counts of digit d). A team of
 // amp.team threads (a power of two, at most 256: about a quarter of the blocks, so that

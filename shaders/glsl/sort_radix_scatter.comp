@@ -1,4 +1,5 @@
 #version 450
+// Hand-written: the kernel works on the raw 32-bit words of any element type (sort keys), a reinterpretation of a type parameter's bits that the kernel language cannot express.
 // Radix sort, pass step 3: the stable scatter by digit (key >> amp.shift) & 255, without
 // subgroup operations (sort_radix_scatter_sg.comp is the faster body for devices with
 // subgroup ballots). Workgroup b of the 256-thread workgroups moves the keys of its block

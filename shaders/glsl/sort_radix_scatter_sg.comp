@@ -1,4 +1,5 @@
 #version 450
+// Hand-written: subgroup ballots and arithmetic, and the raw 32-bit words of any element type, which the kernel language cannot express.
 // Radix sort, pass step 3, with subgroup ballots and arithmetic (at least 8 invocations
 // per subgroup): what sort_radix_scatter.comp does, with the stable ranking of step 2
 // done by subgroup ballots instead of one-bit splits. Subgroup w owns the keys

@@ -1,4 +1,5 @@
 #version 450
+// Hand-written: the kernel works on the raw 32-bit words of any element type (sort keys), a reinterpretation of a type parameter's bits that the kernel language cannot express.
 // Sort, last pass: dst[i] = element(src[i]), the inverse of sort_load's key map.
 // Go body: shaders sortStoreKernel.
 #include "amp.glsl"
