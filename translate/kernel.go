@@ -84,7 +84,6 @@ type fnState struct {
 type loopState struct {
 	varyingExit bool // break or continue under varying control flow
 	hasBarrier  bool
-	switchDepth int
 }
 
 // translate translates kernel type named (with type arguments targs) whose body is decl.
