@@ -17,8 +17,8 @@ import (
 // may call them on one element at once, also under the race detector; on the GPU the
 // translator (package translate) spells them as GLSL's atomicAdd, atomicMin, atomicMax,
 // atomicAnd, atomicOr, atomicXor, atomicExchange and atomicCompSwap on the bound buffer
-// (a float32 add is native where the device has shaderBufferFloat32AtomicAdd, and a
-// compare-and-swap loop elsewhere). A plain At or Set of an element that other threads of
+// (float32 add, sub and exchange are a compare-and-swap loop on the element's bits, on
+// every device: portable, and exact as a sequence of float32 additions in some order). A plain At or Set of an element that other threads of
 // the same dispatch update atomically is a data race on both.
 //
 // The element type must be int32 or uint32 (or a named type of them); AtomicAdd, AtomicSub

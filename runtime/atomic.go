@@ -19,8 +19,8 @@ type AtomicInt interface{ ~int32 | ~uint32 }
 //
 // On the GPU they are GLSL's atomicAdd, atomicMin, atomicMax, atomicAnd, atomicOr,
 // atomicXor, atomicExchange and atomicCompSwap on the shared array; package translate
-// chooses the spelling (a float32 add needs VK_EXT_shader_atomic_float's
-// shaderSharedFloat32AtomicAdd to be native, and is a compare-and-swap loop elsewhere).
+// chooses the spelling (a float32 array used with atomics is stored as uint bits on the
+// GPU and its add is a compare-and-swap loop, on every device).
 
 // AtomicAdd adds x to s[i] and returns the old value. Integers wrap around.
 func AtomicAdd[T Atomic](s []T, i int, x T) T { return atom.Add(&s[i], x) }
