@@ -278,7 +278,7 @@ func (t *tr) viewCall(e *ast.CallExpr, v *viewArg, name string) string {
 		return "0"
 	}
 	addr := fmt.Sprintf("ampAt%d(%s)", v.index, t.expr(e.Args[0]))
-	elem := v.name + "[" + addr + "]"
+	elem := v.buf + "[" + addr + "]"
 	switch name {
 	case "At":
 		v.read = true

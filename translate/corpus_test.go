@@ -231,6 +231,17 @@ var corpusCases = []corpusCase{
 		sync(t, o)
 		return data
 	}, func(t *testing.T, cpu, got any) { near(t, cpu.([]float32), got.([]float32), 1e-6, 1e-6, "stencil") }},
+	{"Named", func(t *testing.T, av *accelerator.View, r *rand.Rand) any {
+		const n = 96
+		o, data := out[corpus.Sample](t, n)
+		for i := range data {
+			data[i].Value = r.Int32()
+		}
+		o.Refresh()
+		require.NoError(t, runtime.ParallelForEachTiled(av, runtime.Ext(n).Tile(32), corpus.Named{Sample: o}))
+		sync(t, o)
+		return data
+	}, exact},
 	{"FloatAdd", func(t *testing.T, av *accelerator.View, r *rand.Rand) any {
 		const n = 2048
 		sum, s := out[float32](t, 1)

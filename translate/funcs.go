@@ -44,14 +44,14 @@ func (t *tr) userCall(e *ast.CallExpr, fn *types.Func, id *ast.Ident, kind strin
 // function translates fn (instantiated with targs) once and returns its GLSL name.
 func (t *tr) function(fn *types.Func, targs []types.Type, kind string, pos token.Pos) string {
 	key := fn
-	name := "f_" + fn.Name()
+	name := "ampF_" + fn.Name()
 	if sig := fn.Type().(*types.Signature); sig.Recv() != nil {
 		rt := sig.Recv().Type()
 		if p, ok := rt.(*types.Pointer); ok {
 			rt = p.Elem()
 		}
 		if n, ok := types.Unalias(rt).(*types.Named); ok {
-			name = "m_" + n.Obj().Name() + "_" + fn.Name()
+			name = "ampM_" + n.Obj().Name() + "_" + fn.Name()
 		}
 	}
 	for _, a := range targs {

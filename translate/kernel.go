@@ -13,7 +13,8 @@ import (
 // viewArg is a data field of the kernel: storage-buffer binding index.
 type viewArg struct {
 	field    *types.Var
-	name     string // GLSL name of the buffer array
+	name     string // GLSL name of the view's AmpView push-constant member
+	buf      string // GLSL name of the buffer array
 	index    int
 	elem     types.Type
 	readOnly bool // a ReadView: the Go type has no Set
@@ -134,7 +135,7 @@ func (t *tr) collectFields(st *types.Struct, decl *ast.FuncDecl) {
 		}
 		ft := t.sub(f.Type())
 		if vk, elem := viewKind(ft); vk != "" {
-			v := &viewArg{field: f, name: glslName(f.Name()), index: len(t.views), elem: elem, readOnly: vk == "ReadView"}
+			v := &viewArg{field: f, name: glslName(f.Name()), buf: "ampV_" + f.Name(), index: len(t.views), elem: elem, readOnly: vk == "ReadView"}
 			t.views = append(t.views, v)
 			t.fields[f.Origin()] = v
 			continue
@@ -324,9 +325,9 @@ func (t *tr) assemble(k *Kernel, body string) string {
 			q = "coherent "
 		}
 		et, _ := t.glslType(v.elem, token.NoPos)
-		fmt.Fprintf(&b, "layout(std430, binding = %d) %sbuffer AmpBuffer%d { %s %s[]; };\n", v.index, q, v.index, et, v.name)
+		fmt.Fprintf(&b, "layout(std430, binding = %d) %sbuffer AmpBuffer%d { %s %s[]; };\n", v.index, q, v.index, et, v.buf)
 		if v.atomicF {
-			fmt.Fprintf(&b, "layout(std430, binding = %d) %sbuffer AmpBits%d { uint %s_bits[]; };\n", v.index, q, v.index, v.name)
+			fmt.Fprintf(&b, "layout(std430, binding = %d) %sbuffer AmpBits%d { uint %s_bits[]; };\n", v.index, q, v.index, v.buf)
 		}
 	}
 	b.WriteString("struct AmpView { uint base; uint s0; uint s1; uint pad; };\n")
@@ -338,7 +339,7 @@ func (t *tr) assemble(k *Kernel, body string) string {
 		fmt.Fprintf(&b, "\t%s %s;\n", s.typ, s.name)
 	}
 	b.WriteString("} amp;\n")
-	if t.prelude["tile"] || len(t.shared) > 0 {
+	if t.tiled {
 		t.prelude["tile"] = true
 	}
 	b.WriteString(preludeText(t.prelude))
@@ -350,9 +351,9 @@ func (t *tr) assemble(k *Kernel, body string) string {
 		if v.atomicF {
 			fmt.Fprintf(&b, "float ampAtomicAddF%d(uint a, float x) {\n\tuint old = %s_bits[a];\n\tfor (;;) {\n"+
 				"\t\tuint prev = atomicCompSwap(%s_bits[a], old, floatBitsToUint(uintBitsToFloat(old) + x));\n"+
-				"\t\tif (prev == old) return uintBitsToFloat(old);\n\t\told = prev;\n\t}\n}\n", v.index, v.name, v.name)
+				"\t\tif (prev == old) return uintBitsToFloat(old);\n\t\told = prev;\n\t}\n}\n", v.index, v.buf, v.buf)
 			fmt.Fprintf(&b, "float ampAtomicXchgF%d(uint a, float x) { return uintBitsToFloat(atomicExchange(%s_bits[a], floatBitsToUint(x))); }\n",
-				v.index, v.name)
+				v.index, v.buf)
 		}
 	}
 	for _, s := range t.shared {

@@ -134,7 +134,7 @@ func (t *tr) tileStatic(s *ast.AssignStmt) bool {
 		t.errorf(s.Pos(), "runtime.TileStatic (tile_static) is only allowed as name := runtime.TileStatic[T](t, n) "+
 			"at the top level of a Tiled kernel body")
 		if obj != nil {
-			t.sharedV[obj] = &sharedDecl{name: "ts_" + glslName(id.Name), size: "1"} // no cascade of errors
+			t.sharedV[obj] = &sharedDecl{name: "ampS_" + id.Name, size: "1"} // no cascade of errors
 		}
 		return true
 	}
@@ -147,10 +147,10 @@ func (t *tr) tileStatic(s *ast.AssignStmt) bool {
 	if !ok {
 		t.errorf(call.Args[1].Pos(), "the size of a tile_static array must be a constant or an expression of constants and "+
 			"the tile's dimensions (t.TileExtent.Dim, t.TileExtent.Size)")
-		t.sharedV[obj] = &sharedDecl{name: "ts_" + glslName(id.Name), size: "1"}
+		t.sharedV[obj] = &sharedDecl{name: "ampS_" + id.Name, size: "1"}
 		return true
 	}
-	sd := &sharedDecl{name: "ts_" + glslName(id.Name), elem: g, size: size, bits: t.floatSh[obj]}
+	sd := &sharedDecl{name: "ampS_" + id.Name, elem: g, size: size, bits: t.floatSh[obj]}
 	if sd.bits {
 		sd.elem = "uint"
 	}

@@ -42,11 +42,7 @@ type TilingDescription struct {
 func (k TilingDescription) Tiled(t runtime.TiledIndex) {
 	d := k.Descriptions.At(t.Global)
 	d.GlobalRow, d.GlobalColumn = int32(t.Global[0]), int32(t.Global[1])
-	// The tile is t.Tile, computed here from the tile's extent: a translator bug makes a
-	// Tiled body that uses none of t.TileExtent, TileStatic or a barrier fail to compile
-	// (its tile helpers are not emitted). Write int32(t.Tile[0]) once it is fixed.
-	d.TileRow = int32(t.Global[0] / t.TileExtent.Dim(0))
-	d.TileColumn = int32(t.Global[1] / t.TileExtent.Dim(1))
+	d.TileRow, d.TileColumn = int32(t.Tile[0]), int32(t.Tile[1])
 	d.LocalRow, d.LocalColumn = int32(t.Local[0]), int32(t.Local[1])
 	k.Descriptions.Set(t.Global, d)
 }

@@ -18,10 +18,10 @@ struct Ints {
 	uint URem;
 	float ToF;
 };
-layout(std430, binding = 0) readonly buffer AmpBuffer0 { int A[]; };
-layout(std430, binding = 1) readonly buffer AmpBuffer1 { int B[]; };
-layout(std430, binding = 2) readonly buffer AmpBuffer2 { float F[]; };
-layout(std430, binding = 3) buffer AmpBuffer3 { Ints Out[]; };
+layout(std430, binding = 0) readonly buffer AmpBuffer0 { int ampV_A[]; };
+layout(std430, binding = 1) readonly buffer AmpBuffer1 { int ampV_B[]; };
+layout(std430, binding = 2) readonly buffer AmpBuffer2 { float ampV_F[]; };
+layout(std430, binding = 3) buffer AmpBuffer3 { Ints ampV_Out[]; };
 struct AmpView { uint base; uint s0; uint s1; uint pad; };
 layout(push_constant) uniform AmpPush {
 	uvec4 domain;
@@ -57,8 +57,8 @@ void main() {
 	uint ampN = ampLinearIndex();
 	if (ampN >= amp.domain.w) return;
 	ivec3 ampIdx = ampDelinearize(ampN);
-	int ampT1 = A[ampAt0(ampIdx)];
-	int ampT2 = B[ampAt1(ampIdx)];
+	int ampT1 = ampV_A[ampAt0(ampIdx)];
+	int ampT2 = ampV_B[ampAt1(ampIdx)];
 	int a = ampT1;
 	int b = ampT2;
 	Ints r = Ints(0, 0, 0, 0, 0, 0, 0, 0, 0, 0u, 0u, 0.0);
@@ -71,7 +71,7 @@ void main() {
 	r.AndNot = (a & ~b);
 	r.Xor = ((~a) ^ b);
 	r.Neg = (-a);
-	r.FromF = int(F[ampAt2(ampIdx)]);
+	r.FromF = int(ampV_F[ampAt2(ampIdx)]);
 	uint ampT3 = uint(a);
 	uint ampT4 = (uint(b) | 1u);
 	uint ua = ampT3;
@@ -81,5 +81,5 @@ void main() {
 	r.UQuo = ampT5;
 	r.URem = ampT6;
 	r.ToF = (float(a) * 0.25);
-	Out[ampAt3(ampIdx)] = r;
+	ampV_Out[ampAt3(ampIdx)] = r;
 }

@@ -4,8 +4,8 @@ layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
 // AMP_RANKS: bits 0-1 the domain's rank, bits 2+2k the rank of data argument k.
 layout(constant_id = 3) const uint AMP_RANKS = 1u;
 const uint ampRank = AMP_RANKS & 3u;
-layout(std430, binding = 0) readonly buffer AmpBuffer0 { uint X[]; };
-layout(std430, binding = 1) buffer AmpBuffer1 { uint Y[]; };
+layout(std430, binding = 0) readonly buffer AmpBuffer0 { uint ampV_X[]; };
+layout(std430, binding = 1) buffer AmpBuffer1 { uint ampV_Y[]; };
 struct AmpView { uint base; uint s0; uint s1; uint pad; };
 layout(push_constant) uniform AmpPush {
 	uvec4 domain;
@@ -30,5 +30,5 @@ void main() {
 	uint ampN = ampLinearIndex();
 	if (ampN >= amp.domain.w) return;
 	ivec3 ampIdx = ampDelinearize(ampN);
-	Y[ampAt1(ampIdx)] = ((amp.Alpha * X[ampAt0(ampIdx)]) + Y[ampAt1(ampIdx)]);
+	ampV_Y[ampAt1(ampIdx)] = ((amp.Alpha * ampV_X[ampAt0(ampIdx)]) + ampV_Y[ampAt1(ampIdx)]);
 }

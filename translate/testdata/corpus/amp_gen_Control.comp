@@ -4,8 +4,8 @@ layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
 // AMP_RANKS: bits 0-1 the domain's rank, bits 2+2k the rank of data argument k.
 layout(constant_id = 3) const uint AMP_RANKS = 1u;
 const uint ampRank = AMP_RANKS & 3u;
-layout(std430, binding = 0) readonly buffer AmpBuffer0 { int In[]; };
-layout(std430, binding = 1) buffer AmpBuffer1 { int Out[]; };
+layout(std430, binding = 0) readonly buffer AmpBuffer0 { int ampV_In[]; };
+layout(std430, binding = 1) buffer AmpBuffer1 { int ampV_Out[]; };
 struct AmpView { uint base; uint s0; uint s1; uint pad; };
 layout(push_constant) uniform AmpPush {
 	uvec4 domain;
@@ -31,9 +31,9 @@ void main() {
 	uint ampN = ampLinearIndex();
 	if (ampN >= amp.domain.w) return;
 	ivec3 ampIdx = ampDelinearize(ampN);
-	int x = In[ampAt0(ampIdx)];
+	int x = ampV_In[ampAt0(ampIdx)];
 	if ((x < (-1000000))) {
-		Out[ampAt1(ampIdx)] = (-1);
+		ampV_Out[ampAt1(ampIdx)] = (-1);
 		return;
 	}
 	int acc = 0;
@@ -72,5 +72,5 @@ void main() {
 	for (; (n < 5); ) {
 		n = (n + 2);
 	}
-	Out[ampAt1(ampIdx)] = (acc + n);
+	ampV_Out[ampAt1(ampIdx)] = (acc + n);
 }

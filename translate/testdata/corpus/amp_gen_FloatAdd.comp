@@ -4,10 +4,10 @@ layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
 // AMP_RANKS: bits 0-1 the domain's rank, bits 2+2k the rank of data argument k.
 layout(constant_id = 3) const uint AMP_RANKS = 1u;
 const uint ampRank = AMP_RANKS & 3u;
-layout(std430, binding = 0) readonly buffer AmpBuffer0 { float In[]; };
-layout(std430, binding = 1) coherent buffer AmpBuffer1 { float Sum[]; };
-layout(std430, binding = 1) coherent buffer AmpBits1 { uint Sum_bits[]; };
-layout(std430, binding = 2) coherent buffer AmpBuffer2 { uint Maxi[]; };
+layout(std430, binding = 0) readonly buffer AmpBuffer0 { float ampV_In[]; };
+layout(std430, binding = 1) coherent buffer AmpBuffer1 { float ampV_Sum[]; };
+layout(std430, binding = 1) coherent buffer AmpBits1 { uint ampV_Sum_bits[]; };
+layout(std430, binding = 2) coherent buffer AmpBuffer2 { uint ampV_Maxi[]; };
 struct AmpView { uint base; uint s0; uint s1; uint pad; };
 layout(push_constant) uniform AmpPush {
 	uvec4 domain;
@@ -32,35 +32,35 @@ uint ampAt0(ivec3 i) { return amp.In.base + (ampR0 == 1u ? uint(i.x) : ampR0 == 
 const uint ampR1 = (AMP_RANKS >> 4u) & 3u;
 uint ampAt1(ivec3 i) { return amp.Sum.base + (ampR1 == 1u ? uint(i.x) : ampR1 == 2u ? uint(i.x) * amp.Sum.s0 + uint(i.y) : uint(i.x) * amp.Sum.s0 + uint(i.y) * amp.Sum.s1 + uint(i.z)); }
 float ampAtomicAddF1(uint a, float x) {
-	uint old = Sum_bits[a];
+	uint old = ampV_Sum_bits[a];
 	for (;;) {
-		uint prev = atomicCompSwap(Sum_bits[a], old, floatBitsToUint(uintBitsToFloat(old) + x));
+		uint prev = atomicCompSwap(ampV_Sum_bits[a], old, floatBitsToUint(uintBitsToFloat(old) + x));
 		if (prev == old) return uintBitsToFloat(old);
 		old = prev;
 	}
 }
-float ampAtomicXchgF1(uint a, float x) { return uintBitsToFloat(atomicExchange(Sum_bits[a], floatBitsToUint(x))); }
+float ampAtomicXchgF1(uint a, float x) { return uintBitsToFloat(atomicExchange(ampV_Sum_bits[a], floatBitsToUint(x))); }
 const uint ampR2 = (AMP_RANKS >> 6u) & 3u;
 uint ampAt2(ivec3 i) { return amp.Maxi.base + (ampR2 == 1u ? uint(i.x) : ampR2 == 2u ? uint(i.x) * amp.Maxi.s0 + uint(i.y) : uint(i.x) * amp.Maxi.s0 + uint(i.y) * amp.Maxi.s1 + uint(i.z)); }
-shared uint ts_acc[1];
-float ampSharedAddF_ts_acc(int i, float x) {
-	uint old = ts_acc[i];
+shared uint ampS_acc[1];
+float ampSharedAddF_ampS_acc(int i, float x) {
+	uint old = ampS_acc[i];
 	for (;;) {
-		uint prev = atomicCompSwap(ts_acc[i], old, floatBitsToUint(uintBitsToFloat(old) + x));
+		uint prev = atomicCompSwap(ampS_acc[i], old, floatBitsToUint(uintBitsToFloat(old) + x));
 		if (prev == old) return uintBitsToFloat(old);
 		old = prev;
 	}
 }
 void main() {
 	if ((ampLocal().x == 0)) {
-		ts_acc[0] = floatBitsToUint(0.0);
+		ampS_acc[0] = floatBitsToUint(0.0);
 	}
 	memoryBarrier(); barrier();
-	float v = In[ampAt0(ampGlobal())];
-	ampSharedAddF_ts_acc(int(0), v);
-	atomicMax(Maxi[ampAt2(ivec3(0, 0, 0))], (floatBitsToUint(v) & 2147483647u));
+	float v = ampV_In[ampAt0(ampGlobal())];
+	ampSharedAddF_ampS_acc(int(0), v);
+	atomicMax(ampV_Maxi[ampAt2(ivec3(0, 0, 0))], (floatBitsToUint(v) & 2147483647u));
 	memoryBarrier(); barrier();
 	if ((ampLocal().x == 0)) {
-		ampAtomicAddF1(ampAt1(ivec3(0, 0, 0)), uintBitsToFloat(ts_acc[0]));
+		ampAtomicAddF1(ampAt1(ivec3(0, 0, 0)), uintBitsToFloat(ampS_acc[0]));
 	}
 }

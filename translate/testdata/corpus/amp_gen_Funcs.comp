@@ -8,9 +8,9 @@ struct Pair {
 	float Lo;
 	float Hi;
 };
-layout(std430, binding = 0) readonly buffer AmpBuffer0 { float X[]; };
-layout(std430, binding = 1) readonly buffer AmpBuffer1 { float Y[]; };
-layout(std430, binding = 2) buffer AmpBuffer2 { Pair Out[]; };
+layout(std430, binding = 0) readonly buffer AmpBuffer0 { float ampV_X[]; };
+layout(std430, binding = 1) readonly buffer AmpBuffer1 { float ampV_Y[]; };
+layout(std430, binding = 2) buffer AmpBuffer2 { Pair ampV_Out[]; };
 struct AmpView { uint base; uint s0; uint s1; uint pad; };
 layout(push_constant) uniform AmpPush {
 	uvec4 domain;
@@ -34,7 +34,7 @@ const uint ampR1 = (AMP_RANKS >> 4u) & 3u;
 uint ampAt1(ivec3 i) { return amp.Y.base + (ampR1 == 1u ? uint(i.x) : ampR1 == 2u ? uint(i.x) * amp.Y.s0 + uint(i.y) : uint(i.x) * amp.Y.s0 + uint(i.y) * amp.Y.s1 + uint(i.z)); }
 const uint ampR2 = (AMP_RANKS >> 6u) & 3u;
 uint ampAt2(ivec3 i) { return amp.Out.base + (ampR2 == 1u ? uint(i.x) : ampR2 == 2u ? uint(i.x) * amp.Out.s0 + uint(i.y) : uint(i.x) * amp.Out.s0 + uint(i.y) * amp.Out.s1 + uint(i.z)); }
-Pair f_order(Pair p) {
+Pair ampF_order(Pair p) {
 	if ((p.Lo > p.Hi)) {
 		float ampT1 = p.Hi;
 		float ampT2 = p.Lo;
@@ -43,10 +43,10 @@ Pair f_order(Pair p) {
 	}
 	return p;
 }
-float m_Funcs_shifted(float v) {
+float ampM_Funcs_shifted(float v) {
 	return (v + amp.Bias);
 }
-float f_poly(float[4] c, float x) {
+float ampF_poly(float[4] c, float x) {
 	float r = 0.0;
 	for (int j = 3; (j >= 0); j = (j - 1)) {
 		r = ((r * x) + c[j]);
@@ -57,10 +57,10 @@ void main() {
 	uint ampN = ampLinearIndex();
 	if (ampN >= amp.domain.w) return;
 	ivec3 ampIdx = ampDelinearize(ampN);
-	Pair p = f_order(Pair(X[ampAt0(ampIdx)], Y[ampAt1(ampIdx)]));
+	Pair p = ampF_order(Pair(ampV_X[ampAt0(ampIdx)], ampV_Y[ampAt1(ampIdx)]));
 	float[4] c = float[4](1.0, 0.5, 0.25, 0.125);
-	c[3] = m_Funcs_shifted(c[3]);
-	p.Hi = f_poly(c, p.Hi);
+	c[3] = ampM_Funcs_shifted(c[3]);
+	p.Hi = ampF_poly(c, p.Hi);
 	float ampT1 = p.Lo;
 	float ampT2 = p.Hi;
 	float a = ampT1;
@@ -69,5 +69,5 @@ void main() {
 	float ampT4 = a;
 	a = ampT3;
 	b = ampT4;
-	Out[ampAt2(ampIdx)] = Pair(a, b);
+	ampV_Out[ampAt2(ampIdx)] = Pair(a, b);
 }

@@ -4,7 +4,7 @@ layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
 // AMP_RANKS: bits 0-1 the domain's rank, bits 2+2k the rank of data argument k.
 layout(constant_id = 3) const uint AMP_RANKS = 1u;
 const uint ampRank = AMP_RANKS & 3u;
-layout(std430, binding = 0) buffer AmpBuffer0 { int Out[]; };
+layout(std430, binding = 0) buffer AmpBuffer0 { int ampV_Out[]; };
 struct AmpView { uint base; uint s0; uint s1; uint pad; };
 layout(push_constant) uniform AmpPush {
 	uvec4 domain;
@@ -25,5 +25,5 @@ void main() {
 	uint ampN = ampLinearIndex();
 	if (ampN >= amp.domain.w) return;
 	ivec3 ampIdx = ampDelinearize(ampN);
-	Out[ampAt0(ampIdx)] = (((ampIdx.x * 10000) + (ampIdx.y * 100)) + ampIdx.z);
+	ampV_Out[ampAt0(ampIdx)] = (((ampIdx.x * 10000) + (ampIdx.y * 100)) + ampIdx.z);
 }

@@ -4,8 +4,8 @@ layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
 // AMP_RANKS: bits 0-1 the domain's rank, bits 2+2k the rank of data argument k.
 layout(constant_id = 3) const uint AMP_RANKS = 1u;
 const uint ampRank = AMP_RANKS & 3u;
-layout(std430, binding = 0) readonly buffer AmpBuffer0 { float X[]; };
-layout(std430, binding = 1) buffer AmpBuffer1 { float[8] Out[]; };
+layout(std430, binding = 0) readonly buffer AmpBuffer0 { float ampV_X[]; };
+layout(std430, binding = 1) buffer AmpBuffer1 { float[8] ampV_Out[]; };
 struct AmpView { uint base; uint s0; uint s1; uint pad; };
 layout(push_constant) uniform AmpPush {
 	uvec4 domain;
@@ -31,7 +31,7 @@ void main() {
 	uint ampN = ampLinearIndex();
 	if (ampN >= amp.domain.w) return;
 	ivec3 ampIdx = ampDelinearize(ampN);
-	float x = X[ampAt0(ampIdx)];
+	float x = ampV_X[ampAt0(ampIdx)];
 	float ax = (abs(x) + 0.5);
 	float[8] r = float[8](0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
 	r[0] = sqrt(ax);
@@ -42,5 +42,5 @@ void main() {
 	r[5] = pow(ax, 1.5);
 	r[6] = (atan(x, 1.25) + tanh(x));
 	r[7] = uintBitsToFloat((floatBitsToUint(x) ^ 2147483648u));
-	Out[ampAt1(ampIdx)] = r;
+	ampV_Out[ampAt1(ampIdx)] = r;
 }

@@ -4,8 +4,8 @@ layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
 // AMP_RANKS: bits 0-1 the domain's rank, bits 2+2k the rank of data argument k.
 layout(constant_id = 3) const uint AMP_RANKS = 1u;
 const uint ampRank = AMP_RANKS & 3u;
-layout(std430, binding = 0) readonly buffer AmpBuffer0 { float In[]; };
-layout(std430, binding = 1) buffer AmpBuffer1 { float Out[]; };
+layout(std430, binding = 0) readonly buffer AmpBuffer0 { float ampV_In[]; };
+layout(std430, binding = 1) buffer AmpBuffer1 { float ampV_Out[]; };
 struct AmpView { uint base; uint s0; uint s1; uint pad; };
 layout(push_constant) uniform AmpPush {
 	uvec4 domain;
@@ -31,11 +31,11 @@ const uint ampR0 = (AMP_RANKS >> 2u) & 3u;
 uint ampAt0(ivec3 i) { return amp.In.base + (ampR0 == 1u ? uint(i.x) : ampR0 == 2u ? uint(i.x) * amp.In.s0 + uint(i.y) : uint(i.x) * amp.In.s0 + uint(i.y) * amp.In.s1 + uint(i.z)); }
 const uint ampR1 = (AMP_RANKS >> 4u) & 3u;
 uint ampAt1(ivec3 i) { return amp.Out.base + (ampR1 == 1u ? uint(i.x) : ampR1 == 2u ? uint(i.x) * amp.Out.s0 + uint(i.y) : uint(i.x) * amp.Out.s0 + uint(i.y) * amp.Out.s1 + uint(i.z)); }
-shared float ts_halo[((ampTD0 + 2) * (ampTD1 + 2))];
-float m_Stencil_at(int r, int c) {
+shared float ampS_halo[((ampTD0 + 2) * (ampTD1 + 2))];
+float ampM_Stencil_at(int r, int c) {
 	r = max(0, min(r, (amp.Rows - 1)));
 	c = max(0, min(c, (amp.Cols - 1)));
-	return In[ampAt0(ivec3(r, c, 0))];
+	return ampV_In[ampAt0(ivec3(r, c, 0))];
 }
 void main() {
 	int ampT1 = ampTD0;
@@ -44,13 +44,13 @@ void main() {
 	int tw = ampT2;
 	int w = (tw + 2);
 	for (int j = ((ampLocal().x * tw) + ampLocal().y); (j < (((th + 2)) * w)); j = (j + (th * tw))) {
-		ts_halo[j] = m_Stencil_at(((ampTileOrigin().x + (j / w)) - 1), ((ampTileOrigin().y + ampRem(j, w)) - 1));
+		ampS_halo[j] = ampM_Stencil_at(((ampTileOrigin().x + (j / w)) - 1), ((ampTileOrigin().y + ampRem(j, w)) - 1));
 	}
 	memoryBarrier(); barrier();
 	int ampT3 = (ampLocal().x + 1);
 	int ampT4 = (ampLocal().y + 1);
 	int r = ampT3;
 	int c = ampT4;
-	float sum = ((((ts_halo[((r * w) + c)] + ts_halo[((((r - 1)) * w) + c)]) + ts_halo[((((r + 1)) * w) + c)]) + ts_halo[(((r * w) + c) - 1)]) + ts_halo[(((r * w) + c) + 1)]);
-	Out[ampAt1(ampGlobal())] = (sum / 5.0);
+	float sum = ((((ampS_halo[((r * w) + c)] + ampS_halo[((((r - 1)) * w) + c)]) + ampS_halo[((((r + 1)) * w) + c)]) + ampS_halo[(((r * w) + c) - 1)]) + ampS_halo[(((r * w) + c) + 1)]);
+	ampV_Out[ampAt1(ampGlobal())] = (sum / 5.0);
 }

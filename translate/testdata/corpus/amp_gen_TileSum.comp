@@ -4,9 +4,9 @@ layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
 // AMP_RANKS: bits 0-1 the domain's rank, bits 2+2k the rank of data argument k.
 layout(constant_id = 3) const uint AMP_RANKS = 1u;
 const uint ampRank = AMP_RANKS & 3u;
-layout(std430, binding = 0) readonly buffer AmpBuffer0 { int In[]; };
-layout(std430, binding = 1) buffer AmpBuffer1 { int Sums[]; };
-layout(std430, binding = 2) coherent buffer AmpBuffer2 { int Total[]; };
+layout(std430, binding = 0) readonly buffer AmpBuffer0 { int ampV_In[]; };
+layout(std430, binding = 1) buffer AmpBuffer1 { int ampV_Sums[]; };
+layout(std430, binding = 2) coherent buffer AmpBuffer2 { int ampV_Total[]; };
 struct AmpView { uint base; uint s0; uint s1; uint pad; };
 layout(push_constant) uniform AmpPush {
 	uvec4 domain;
@@ -32,29 +32,29 @@ const uint ampR1 = (AMP_RANKS >> 4u) & 3u;
 uint ampAt1(ivec3 i) { return amp.Sums.base + (ampR1 == 1u ? uint(i.x) : ampR1 == 2u ? uint(i.x) * amp.Sums.s0 + uint(i.y) : uint(i.x) * amp.Sums.s0 + uint(i.y) * amp.Sums.s1 + uint(i.z)); }
 const uint ampR2 = (AMP_RANKS >> 6u) & 3u;
 uint ampAt2(ivec3 i) { return amp.Total.base + (ampR2 == 1u ? uint(i.x) : ampR2 == 2u ? uint(i.x) * amp.Total.s0 + uint(i.y) : uint(i.x) * amp.Total.s0 + uint(i.y) * amp.Total.s1 + uint(i.z)); }
-shared int ts_s[ampTileSize];
-shared uint ts_pos_1[1];
+shared int ampS_s[ampTileSize];
+shared uint ampS_pos_1[1];
 void main() {
 	int n = ampTileSize;
 	int l = ampLocal().x;
-	int v = In[ampAt0(ampGlobal())];
-	ts_s[l] = v;
+	int v = ampV_In[ampAt0(ampGlobal())];
+	ampS_s[l] = v;
 	if ((l == 0)) {
-		ts_pos_1[0] = 0u;
+		ampS_pos_1[0] = 0u;
 	}
 	memoryBarrier(); barrier();
 	if ((v > 0)) {
-		atomicAdd(ts_pos_1[0], 1u);
+		atomicAdd(ampS_pos_1[0], 1u);
 	}
 	for (int stride = (n / 2); (stride > 0); stride = (stride / 2)) {
 		if ((l < stride)) {
-			ts_s[l] = (ts_s[l] + ts_s[(l + stride)]);
+			ampS_s[l] = (ampS_s[l] + ampS_s[(l + stride)]);
 		}
 		memoryBarrierShared(); barrier();
 	}
 	if ((l == 0)) {
-		Sums[ampAt1(ivec3((ampTile().x * 2), 0, 0))] = ts_s[0];
-		Sums[ampAt1(ivec3(((ampTile().x * 2) + 1), 0, 0))] = int(ts_pos_1[0]);
-		atomicAdd(Total[ampAt2(ivec3(0, 0, 0))], ts_s[0]);
+		ampV_Sums[ampAt1(ivec3((ampTile().x * 2), 0, 0))] = ampS_s[0];
+		ampV_Sums[ampAt1(ivec3(((ampTile().x * 2) + 1), 0, 0))] = int(ampS_pos_1[0]);
+		atomicAdd(ampV_Total[ampAt2(ivec3(0, 0, 0))], ampS_s[0]);
 	}
 }

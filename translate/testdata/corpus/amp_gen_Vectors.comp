@@ -4,11 +4,11 @@ layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
 // AMP_RANKS: bits 0-1 the domain's rank, bits 2+2k the rank of data argument k.
 layout(constant_id = 3) const uint AMP_RANKS = 1u;
 const uint ampRank = AMP_RANKS & 3u;
-layout(std430, binding = 0) readonly buffer AmpBuffer0 { vec4 A[]; };
-layout(std430, binding = 1) readonly buffer AmpBuffer1 { vec4 B[]; };
-layout(std430, binding = 2) readonly buffer AmpBuffer2 { vec3 P[]; };
-layout(std430, binding = 3) buffer AmpBuffer3 { vec4 Out[]; };
-layout(std430, binding = 4) buffer AmpBuffer4 { float Dots[]; };
+layout(std430, binding = 0) readonly buffer AmpBuffer0 { vec4 ampV_A[]; };
+layout(std430, binding = 1) readonly buffer AmpBuffer1 { vec4 ampV_B[]; };
+layout(std430, binding = 2) readonly buffer AmpBuffer2 { vec3 ampV_P[]; };
+layout(std430, binding = 3) buffer AmpBuffer3 { vec4 ampV_Out[]; };
+layout(std430, binding = 4) buffer AmpBuffer4 { float ampV_Dots[]; };
 struct AmpView { uint base; uint s0; uint s1; uint pad; };
 layout(push_constant) uniform AmpPush {
 	uvec4 domain;
@@ -41,13 +41,13 @@ void main() {
 	uint ampN = ampLinearIndex();
 	if (ampN >= amp.domain.w) return;
 	ivec3 ampIdx = ampDelinearize(ampN);
-	vec4 ampT1 = A[ampAt0(ampIdx)];
-	vec4 ampT2 = B[ampAt1(ampIdx)];
+	vec4 ampT1 = ampV_A[ampAt0(ampIdx)];
+	vec4 ampT2 = ampV_B[ampAt1(ampIdx)];
 	vec4 a = ampT1;
 	vec4 b = ampT2;
 	vec4 s = (((a + b) * 0.5) - vec4(1.0, 2.0, 3.0, 4.0));
 	s.w = (s.x * s.y);
-	Out[ampAt3(ampIdx)] = max(s, a);
-	vec3 p = P[ampAt2(ampIdx)];
-	Dots[ampAt4(ampIdx)] = (dot(a, b) + dot(p, p));
+	ampV_Out[ampAt3(ampIdx)] = max(s, a);
+	vec3 p = ampV_P[ampAt2(ampIdx)];
+	ampV_Dots[ampAt4(ampIdx)] = (dot(a, b) + dot(p, p));
 }

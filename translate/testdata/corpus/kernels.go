@@ -299,3 +299,21 @@ func (k FloatAdd) Tiled(t runtime.TiledIndex) {
 		k.Sum.AtomicAdd(runtime.Idx(0), acc[0])
 	}
 }
+
+// Sample is an element type named like the view field that holds it.
+type Sample struct {
+	Value, Where int32
+}
+
+// Named is tiled but uses no tile_static memory, no tile extent and no barrier; its view
+// field has its element type's name.
+type Named struct {
+	Sample *arrayview.View[Sample]
+}
+
+// Tiled is the kernel.
+func (k Named) Tiled(t runtime.TiledIndex) {
+	s := k.Sample.At(t.Global)
+	s.Where = int32(t.Tile[0]*1000 + t.Local[0])
+	k.Sample.Set(t.Global, s)
+}
