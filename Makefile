@@ -7,8 +7,8 @@ GLSLC       ?= glslc
 GLSLFLAGS   := -O --target-env=vulkan1.1 -Ishaders/include
 SHADERS     := $(wildcard shaders/glsl/*.comp)
 SPIRV       := $(patsubst shaders/glsl/%.comp,shaders/spv/%.spv,$(SHADERS))
-# Test programs: testdata/*/NAME.comp compiles to NAME.spv beside it.
-TESTSHADERS := $(wildcard runtime/testdata/*/*.comp)
+# Test programs: runtime/testdata/*/NAME.comp and internal/testprog/NAME.comp compile to NAME.spv beside them.
+TESTSHADERS := $(wildcard runtime/testdata/*/*.comp) $(wildcard internal/testprog/*.comp)
 # Tests run with the Khronos validation layer on; any message it reports fails them.
 TESTENV     := GOAMP_VALIDATION=1 GOAMP_REQUIRE_VULKAN=1
 
@@ -41,6 +41,10 @@ staticcheck:
 shaders: $(SPIRV) $(TESTSHADERS:.comp=.spv)
 
 runtime/testdata/%.spv: runtime/testdata/%.comp $(wildcard shaders/include/*.glsl)
+	$(GLSLC) $(GLSLFLAGS) -o $@ $<
+	spirv-val --target-env vulkan1.1 $@
+
+internal/testprog/%.spv: internal/testprog/%.comp $(wildcard shaders/include/*.glsl)
 	$(GLSLC) $(GLSLFLAGS) -o $@ $<
 	spirv-val --target-env vulkan1.1 $@
 

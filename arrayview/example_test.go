@@ -5,28 +5,13 @@ import (
 
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/examples/seeds"
 	"github.com/goamp/goamp/runtime"
-	"github.com/goamp/goamp/shaders"
 )
 
-// TileAverage is the C++ AMP tile_static sample as a Go kernel: its fields are what it
-// captures; Tiled is its CPU body and shaders/glsl/tile_average.comp its GPU body.
-type TileAverage struct {
-	Sample  *arrayview.ReadView[int32] // bound read-only: never copied back
-	Average *arrayview.View[int32]     // bound read-write
-}
-
-func (TileAverage) Program() *runtime.Program { return shaders.MustProgram("tile_average", 2) }
-
-func (k TileAverage) Tiled(t runtime.TiledIndex) {
-	nums := runtime.TileStatic[int32](t, 4) // tile_static int nums[2][2]
-	nums[t.Local[1]*2+t.Local[0]] = k.Sample.At(t.Global)
-	t.Barrier.Wait()
-	k.Average.Set(t.Global, (nums[0]+nums[1]+nums[2]+nums[3])/4)
-}
-
-// Example runs the tile-average kernel on the default accelerator (a GPU, lavapipe or the
-// CPU: the output is the same).
+// Example runs the seed's tile-average kernel (package examples/seeds: a Go struct and its
+// Tiled body, translated for the GPU by ampgen) on the default accelerator (a GPU,
+// lavapipe or the CPU: the output is the same).
 func Example() {
 	acc, err := accelerator.Default()
 	if err != nil {
@@ -45,7 +30,7 @@ func Example() {
 	sample := arrayview.MustNew(runtime.Ext(4, 6), sampledata)
 	average := arrayview.MustNew(runtime.Ext(4, 6), averagedata)
 	average.DiscardData() // output only: nothing is uploaded
-	k := TileAverage{Sample: sample.ReadOnly(), Average: average}
+	k := seeds.TileAverage{Sample: sample.ReadOnly(), Average: average}
 	if err := runtime.ParallelForEachTiled(av, sample.Extent().Tile(2, 2), k); err != nil {
 		panic(err)
 	}

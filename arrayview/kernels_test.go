@@ -6,13 +6,13 @@ import (
 
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/internal/testprog"
 	"github.com/goamp/goamp/runtime"
-	"github.com/goamp/goamp/shaders"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// iota writes i*Scale + Add + int(FAdd) (shaders/glsl/test_iota.comp).
+// iota writes i*Scale + Add + int(FAdd) (internal/testprog/iota.comp).
 type iota struct {
 	Out   *arrayview.View[int32]
 	Scale int32
@@ -24,7 +24,7 @@ func (k iota) Each(i runtime.Index) {
 	k.Out.Set(i, int32(i[0])*k.Scale+int32(k.Add)+int32(k.FAdd))
 }
 
-func (iota) Program() *runtime.Program { return shaders.MustProgram("test_iota", 1) }
+func (iota) Program() *runtime.Program { return testprog.MustProgram("iota", 1) }
 
 // BenchmarkDispatchView is the user's path for dispatch overhead: back-to-back
 // ParallelForEach of a tiny kernel over an arrayview.View (the data stays on the device),
@@ -109,7 +109,7 @@ type pair struct {
 }
 
 func (k pair) Each(i runtime.Index)    { k.B.Set(i, k.A.At(i)) }
-func (pair) Program() *runtime.Program { return shaders.MustProgram("test_scale", 1) }
+func (pair) Program() *runtime.Program { return testprog.MustProgram("scale", 1) }
 
 // TestArraysOnDifferentViews: data that lives on different accelerator views cannot meet in
 // one kernel (seed 002); the error names both and leaves the data as it was.

@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/internal/testprog"
 	amprt "github.com/goamp/goamp/runtime"
-	"github.com/goamp/goamp/shaders"
 )
 
 // TestMain fails the run when the Vulkan validation layer reported anything.
@@ -163,7 +163,7 @@ type iotaK struct {
 func (k iotaK) Each(i amprt.Index) {
 	k.Out.set(i, int32(i[0])*k.Scale+int32(k.Add)+int32(k.FAdd))
 }
-func (iotaK) Program() *amprt.Program { return shaders.MustProgram("test_iota", 1) }
+func (iotaK) Program() *amprt.Program { return testprog.MustProgram("iota", 1) }
 
 // scaleK: b[i] = a[i] * k (unexported fields).
 type scaleK struct {
@@ -172,7 +172,7 @@ type scaleK struct {
 }
 
 func (k *scaleK) Each(i amprt.Index)    { k.b.set(i, k.a.get(i)*k.k) }
-func (*scaleK) Program() *amprt.Program { return shaders.MustProgram("test_scale", 1) }
+func (*scaleK) Program() *amprt.Program { return testprog.MustProgram("scale", 1) }
 
 // addK: c = a + b*1000 + a tag of the index (ranks 2 and 3).
 type addK struct {
@@ -193,7 +193,7 @@ func (k addK) Each(i amprt.Index) {
 }
 func (k addK) Program() *amprt.Program { return k.prog }
 
-// tileK mirrors shaders/glsl/test_tileN.comp.
+// tileK mirrors internal/testprog/tileN.comp.
 type tileK struct {
 	A, B *devArg
 	prog *amprt.Program `amp:"-"`
@@ -221,13 +221,13 @@ func (k tileK) Tiled(t amprt.TiledIndex) {
 	k.B.set(t.Global, s[n-1-l]+s[0]+tileTag(t.Global, t.Local, t.Tile, t.TileOrigin, t.TileExtent))
 }
 
-// barrierK mirrors shaders/glsl/test_barriers.comp.
+// barrierK mirrors internal/testprog/barriers.comp.
 type barrierK struct {
 	A, Scratch, B *devArg
 	Kind          int32
 }
 
-func (barrierK) Program() *amprt.Program { return shaders.MustProgram("test_barriers", 1) }
+func (barrierK) Program() *amprt.Program { return testprog.MustProgram("barriers", 1) }
 
 func (k barrierK) Tiled(t amprt.TiledIndex) {
 	g, l, n := t.Global[0], t.Local[0], t.TileExtent.Dim(0)
@@ -322,7 +322,7 @@ func TestParallelForEachSections(t *testing.T) {
 				for i := range c.host {
 					c.host[i] = -7
 				}
-				k := addK{A: a, B: b, C: c, prog: shaders.MustProgram(fmt.Sprintf("test_add%d", rank), rank)}
+				k := addK{A: a, B: b, C: c, prog: testprog.MustProgram(fmt.Sprintf("add%d", rank), rank)}
 				require.NoError(t, amprt.ParallelForEach(v, ext, k))
 				require.NoError(t, c.sync())
 				touched := map[int]bool{}
@@ -342,7 +342,7 @@ func TestParallelForEachSections(t *testing.T) {
 	}
 }
 
-// tileExpect computes test_tileN's output independently of both executors.
+// tileExpect computes tileN.comp.s output independently of both executors.
 func tileExpect(te amprt.TiledExtent, in *devArg) []int32 {
 	out := make([]int32, te.Extent.Size())
 	tile := te.Tile
@@ -372,7 +372,7 @@ func TestParallelForEachTiledSharedMemory(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := tt.te.Extent.Rank()
-			prog := shaders.MustProgram(fmt.Sprintf("test_tile%d", r), r)
+			prog := testprog.MustProgram(fmt.Sprintf("tile%d", r), r)
 			var results [][]int32
 			eachView(t, func(t *testing.T, v *accelerator.View) {
 				in, out := newArg(tt.te.Extent, amprt.Read), newArg(tt.te.Extent, amprt.Write)
@@ -547,7 +547,7 @@ type (
 		A, B *devArg
 		prog *amprt.Program `amp:"-"`
 	}
-	float64K struct { // the fields of test_iota's push constants
+	float64K struct { // the fields of iota.comp.s push constants
 		Out   *devArg
 		Scale int32
 		Add   uint32
@@ -559,7 +559,7 @@ type (
 func (intFieldK) Each(amprt.Index)          {}
 func (nestedK) Each(amprt.Index)            {}
 func (tooManyK) Each(amprt.Index)           {}
-func (tooManyK) Program() *amprt.Program    { return shaders.MustProgram("test_iota", 1) }
+func (tooManyK) Program() *amprt.Program    { return testprog.MustProgram("iota", 1) }
 func (f funcK) Each(i amprt.Index)          { f(i) }
 func (k cpuOnlyK) Each(i amprt.Index)       { k.Out.set(i, int32(i[0])) }
 func (noProgK) Each(amprt.Index)            {}
@@ -568,9 +568,9 @@ func (sharedK) SharedBytes(tile [3]int) int { return 1 << 30 }
 func (k sharedK) Program() *amprt.Program   { return k.prog }
 func (sharedK) Tiled(amprt.TiledIndex)      {}
 func (k float64K) Each(i amprt.Index)       { k.Out.set(i, 1) }
-func (float64K) Program() *amprt.Program    { return shaders.MustProgram("test_iota", 1) }
+func (float64K) Program() *amprt.Program    { return testprog.MustProgram("iota", 1) }
 func (wrongAccK) Each(amprt.Index)          {}
-func (wrongAccK) Program() *amprt.Program   { return shaders.MustProgram("test_iota", 1) }
+func (wrongAccK) Program() *amprt.Program   { return testprog.MustProgram("iota", 1) }
 func (k tooManyK) fill(e amprt.Extent) tooManyK {
 	k.A, k.B, k.C, k.D = newArg(e, amprt.Read), newArg(e, amprt.Read), newArg(e, amprt.Read), newArg(e, amprt.Read)
 	k.E, k.F, k.G, k.H = newArg(e, amprt.Read), newArg(e, amprt.Read), newArg(e, amprt.Read), newArg(e, amprt.Write)
@@ -653,7 +653,7 @@ func TestParallelForEachDomainErrors(t *testing.T) {
 			assert.Equal(t, value, ce.Value, "Value")
 			assert.Contains(t, err.Error(), msg)
 		}
-		prog := func(r int) *amprt.Program { return shaders.MustProgram(fmt.Sprintf("test_tile%d", r), r) }
+		prog := func(r int) *amprt.Program { return testprog.MustProgram(fmt.Sprintf("tile%d", r), r) }
 		in, out := newArg(amprt.Ext(4), amprt.Read), newArg(amprt.Ext(4), amprt.Write)
 		defer in.free()
 		defer out.free()
@@ -664,7 +664,7 @@ func TestParallelForEachDomainErrors(t *testing.T) {
 		domainErr(t, amprt.ParallelForEachTiled(v, amprt.Ext(10).Tile(4), k(1)), 0, 4, 10, "10 % 4 = 2")
 		domainErr(t, amprt.ParallelForEachTiled(v, amprt.Ext(8, 8).Tile(4), k(2)), -1, 2, 1, "tile rank 1 does not match extent rank 2")
 		// The program's rank against the domain's (C++ AMP: index<N> must match extent<N>).
-		domainErr(t, amprt.ParallelForEachTiled(v, amprt.Ext(8).Tile(4), k(2)), -1, 2, 1, "program test_tile2 is written for rank 2, the domain (8) has rank 1")
+		domainErr(t, amprt.ParallelForEachTiled(v, amprt.Ext(8).Tile(4), k(2)), -1, 2, 1, "program testprog/tile2 is written for rank 2, the domain (8) has rank 1")
 		domainErr(t, amprt.ParallelForEach(v, amprt.Ext(4, 4), iotaK{Out: out}), -1, 1, 2, "written for rank 1")
 		err := amprt.ParallelForEach(v, amprt.Ext(0), iotaK{Out: out})
 		domainErr(t, err, -1, 0, 0, "extent (0): dimension 0 is 0")
@@ -690,7 +690,7 @@ func TestParallelForEachDomainErrors(t *testing.T) {
 // iotaAny is iotaK with a program of any rank, for domain tests.
 type iotaAny struct{ iotaK }
 
-func (iotaAny) Program() *amprt.Program { return shaders.MustProgram("test_iota", 0) }
+func (iotaAny) Program() *amprt.Program { return testprog.MustProgram("iota", 0) }
 
 // benchViews returns the default view of every accelerator, for benchmarks.
 func benchViews(b *testing.B, f func(b *testing.B, v *accelerator.View)) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/examples/seeds"
 	"github.com/goamp/goamp/runtime"
 )
 
@@ -27,7 +28,7 @@ func tileAverage(w io.Writer, av *accelerator.View, _ bool) error {
 		return err
 	}
 	average.DiscardData()
-	k := TileAverage{Sample: sample.ReadOnly(), Average: average}
+	k := seeds.TileAverage{Sample: sample.ReadOnly(), Average: average}
 	if err := runtime.ParallelForEachTiled(av, sample.Extent().Tile(2, 2), k); err != nil {
 		return err
 	}
@@ -43,7 +44,7 @@ func tileAverage(w io.Writer, av *accelerator.View, _ bool) error {
 
 func tilingDescription(w io.Writer, av *accelerator.View, color bool) error {
 	const rows, cols = 8, 9
-	descs := make([]Description, rows*cols)
+	descs := make([]seeds.Description, rows*cols)
 	for i := range descs {
 		descs[i].Value = int32(i)
 	}
@@ -51,11 +52,11 @@ func tilingDescription(w io.Writer, av *accelerator.View, color bool) error {
 	if err != nil {
 		return err
 	}
-	if err := runtime.ParallelForEachTiled(av, descriptions.Extent().Tile(2, 3), TilingDescription{descriptions}); err != nil {
+	if err := runtime.ParallelForEachTiled(av, descriptions.Extent().Tile(2, 3), seeds.TilingDescription{Descriptions: descriptions}); err != nil {
 		return err
 	}
 	// Tiles alternate between two colors (red and green, as in the seed) on a terminal.
-	paint := func(d Description, s string) string {
+	paint := func(d seeds.Description, s string) string {
 		if !color {
 			return s
 		}
@@ -65,11 +66,11 @@ func tilingDescription(w io.Writer, av *accelerator.View, color bool) error {
 		}
 		return "\x1b[" + code + "m" + s + "\x1b[0m"
 	}
-	lines := []func(d Description) string{
-		func(d Description) string { return fmt.Sprintf("Value: %2d      ", d.Value) },
-		func(d Description) string { return fmt.Sprintf("Tile:   (%d,%d)  ", d.TileRow, d.TileColumn) },
-		func(d Description) string { return fmt.Sprintf("Global: (%d,%d)  ", d.GlobalRow, d.GlobalColumn) },
-		func(d Description) string { return fmt.Sprintf("Local:  (%d,%d)  ", d.LocalRow, d.LocalColumn) },
+	lines := []func(d seeds.Description) string{
+		func(d seeds.Description) string { return fmt.Sprintf("Value: %2d      ", d.Value) },
+		func(d seeds.Description) string { return fmt.Sprintf("Tile:   (%d,%d)  ", d.TileRow, d.TileColumn) },
+		func(d seeds.Description) string { return fmt.Sprintf("Global: (%d,%d)  ", d.GlobalRow, d.GlobalColumn) },
+		func(d seeds.Description) string { return fmt.Sprintf("Local:  (%d,%d)  ", d.LocalRow, d.LocalColumn) },
 	}
 	for row := 0; row < rows; row++ {
 		for _, line := range lines {
@@ -108,7 +109,7 @@ func samplingAverage(w io.Writer, av *accelerator.View, _ bool) error {
 			if err != nil {
 				return err
 			}
-			k := SamplingAverage{Matrix: matrix.ReadOnly(), Averages: averages, Fence: fence.kind}
+			k := seeds.SamplingAverage{Matrix: matrix.ReadOnly(), Averages: averages, Fence: fence.kind}
 			if err := runtime.ParallelForEachTiled(av, matrix.Extent().Tile(size, size), k); err != nil {
 				return err
 			}
@@ -143,12 +144,12 @@ func reduceRowOnce(av *accelerator.View, matrix *arrayview.View[float32], row in
 	if discard {
 		tempView.DiscardData() // Guideline A: an output-only view uploads nothing
 	}
-	k := ReduceRowPair{Matrix: matrix.ReadOnly(), Temp: tempView, Row: int32(row), NumCols: int32(numCols)}
+	k := seeds.ReduceRowPair{Matrix: matrix.ReadOnly(), Temp: tempView, Row: int32(row), NumCols: int32(numCols)}
 	if err := runtime.ParallelForEach(av, tempView.Extent(), k); err != nil {
 		return 0, err
 	}
 	for stride := tempView.Extent().Dim(0) / 2; stride > 0; stride /= 2 {
-		if err := runtime.ParallelForEach(av, runtime.Ext(stride), ReduceRowStride{Temp: tempView, Stride: int32(stride)}); err != nil {
+		if err := runtime.ParallelForEach(av, runtime.Ext(stride), seeds.ReduceRowStride{Temp: tempView, Stride: int32(stride)}); err != nil {
 			return 0, err
 		}
 	}

@@ -1,4 +1,4 @@
-package main
+package seeds
 
 import (
 	"github.com/goamp/goamp/arrayview"
