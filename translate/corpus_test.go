@@ -3,50 +3,27 @@ package translate_test
 import (
 	"math"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/amptest"
 	"github.com/goamp/goamp/arrayview"
 	"github.com/goamp/goamp/runtime"
 	"github.com/goamp/goamp/translate/testdata/corpus"
 	"github.com/goamp/goamp/vec"
 )
 
-// views returns the default view of every accelerator present, the CPU's first. Under
-// GOAMP_REQUIRE_VULKAN=1 (CI) a missing Vulkan device fails the test.
-func views(t *testing.T) []*accelerator.View {
-	t.Helper()
-	var out []*accelerator.View
-	accs := accelerator.All()
-	vulkan := 0
-	for _, a := range accs {
-		v, err := a.DefaultView()
-		require.NoError(t, err)
-		if a.IsCPU() {
-			out = append([]*accelerator.View{v}, out...)
-		} else {
-			out = append(out, v)
-			vulkan++
-		}
-	}
-	if vulkan == 0 && os.Getenv("GOAMP_REQUIRE_VULKAN") == "1" {
-		t.Fatal("GOAMP_REQUIRE_VULKAN=1 but no Vulkan accelerator is present")
-	}
-	return out
-}
-
 // in makes a read-only view of data.
-func in[T any](t *testing.T, data []T, dims ...int) *arrayview.ReadView[T] {
+func in[T any](t testing.TB, data []T, dims ...int) *arrayview.ReadView[T] {
 	v, err := arrayview.New(runtime.Ext(dims...), data)
 	require.NoError(t, err)
 	return v.ReadOnly()
 }
 
 // out makes a view of n zeroed elements.
-func out[T any](t *testing.T, dims ...int) (*arrayview.View[T], []T) {
+func out[T any](t testing.TB, dims ...int) (*arrayview.View[T], []T) {
 	e := runtime.Ext(dims...)
 	data := make([]T, e.Size())
 	v, err := arrayview.New(e, data)
@@ -55,35 +32,31 @@ func out[T any](t *testing.T, dims ...int) (*arrayview.View[T], []T) {
 }
 
 // sync brings views' results to the host.
-func sync[T any](t *testing.T, vs ...*arrayview.View[T]) {
+func sync[T any](t testing.TB, vs ...*arrayview.View[T]) {
 	for _, v := range vs {
 		require.NoError(t, v.Synchronize())
 	}
 }
 
-// near compares float32 results within an absolute plus relative tolerance; NaNs match NaNs.
-func near(t *testing.T, want, got []float32, abs, rel float64, what string) {
-	t.Helper()
-	require.Len(t, got, len(want))
-	for i := range want {
-		w, g := float64(want[i]), float64(got[i])
-		if math.IsNaN(w) || math.IsNaN(g) {
-			require.True(t, math.IsNaN(w) && math.IsNaN(g), "%s[%d]: want %v, got %v", what, i, w, g)
-			continue
-		}
-		require.InDelta(t, w, g, abs+rel*math.Abs(w), "%s[%d]", what, i)
+// near compares float32 results within an absolute plus relative tolerance (amptest.Near).
+func near(abs, rel float64) func(t testing.TB, cpu, got any) {
+	check := amptest.Near[float32](abs, rel)
+	return func(t testing.TB, cpu, got any) {
+		t.Helper()
+		check(t, cpu.([]float32), got.([]float32))
 	}
 }
 
 // corpusCase runs one corpus kernel on a view with fixed inputs and returns its outputs.
 type corpusCase struct {
 	name string
-	run  func(t *testing.T, av *accelerator.View, r *rand.Rand) any
+	run  func(t testing.TB, av *accelerator.View, r *rand.Rand) any
 	// cmp compares an accelerator's outputs with the CPU's.
-	cmp func(t *testing.T, cpu, got any)
+	cmp func(t testing.TB, cpu, got any)
 }
 
-func exact(t *testing.T, cpu, got any) { require.Equal(t, cpu, got) }
+// exact compares outputs element for element.
+var exact = amptest.Equal[any]
 
 func randInts(r *rand.Rand, n int, lo, hi int32) []int32 {
 	s := make([]int32, n)
@@ -102,7 +75,7 @@ func randFloats(r *rand.Rand, n int, lo, hi float32) []float32 {
 }
 
 var corpusCases = []corpusCase{
-	{"Arith", func(t *testing.T, av *accelerator.View, r *rand.Rand) any {
+	{"Arith", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 1000
 		b := randInts(r, n, -1000, 1000)
 		for i := range b {
@@ -117,7 +90,7 @@ var corpusCases = []corpusCase{
 		sync(t, o)
 		return data
 	}, exact},
-	{"Control", func(t *testing.T, av *accelerator.View, r *rand.Rand) any {
+	{"Control", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 777
 		o, data := out[int32](t, n)
 		k := corpus.Control{In: in(t, randInts(r, n, -2000000, 2000000), n), Out: o, N: 20}
@@ -125,7 +98,7 @@ var corpusCases = []corpusCase{
 		sync(t, o)
 		return data
 	}, exact},
-	{"Funcs", func(t *testing.T, av *accelerator.View, r *rand.Rand) any {
+	{"Funcs", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 500
 		o, data := out[corpus.Pair](t, n)
 		k := corpus.Funcs{X: in(t, randFloats(r, n, -2, 2), n), Y: in(t, randFloats(r, n, -2, 2), n), Out: o, Bias: 0.75}
@@ -136,8 +109,8 @@ var corpusCases = []corpusCase{
 			f = append(f, p.Lo, p.Hi)
 		}
 		return f
-	}, func(t *testing.T, cpu, got any) { near(t, cpu.([]float32), got.([]float32), 1e-6, 1e-5, "pair") }},
-	{"Math", func(t *testing.T, av *accelerator.View, r *rand.Rand) any {
+	}, near(1e-6, 1e-5)},
+	{"Math", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 600
 		o, data := out[[8]float32](t, n)
 		k := corpus.Math{X: in(t, randFloats(r, n, -8, 8), n), Out: o}
@@ -148,14 +121,14 @@ var corpusCases = []corpusCase{
 			f = append(f, p[:]...)
 		}
 		return f
-	}, func(t *testing.T, cpu, got any) { near(t, cpu.([]float32), got.([]float32), 2e-3, 1e-4, "math") }},
-	{"Index3", func(t *testing.T, av *accelerator.View, r *rand.Rand) any {
+	}, near(2e-3, 1e-4)},
+	{"Index3", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		o, data := out[int32](t, 5, 7, 9)
 		require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(5, 7, 9), corpus.Index3{Out: o}))
 		sync(t, o)
 		return data
 	}, exact},
-	{"Axpy[int32]", func(t *testing.T, av *accelerator.View, r *rand.Rand) any {
+	{"Axpy[int32]", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 300
 		o, data := out[int32](t, n)
 		copy(data, randInts(r, n, -1e9, 1e9))
@@ -165,7 +138,7 @@ var corpusCases = []corpusCase{
 		sync(t, o)
 		return data
 	}, exact},
-	{"Axpy[uint32]", func(t *testing.T, av *accelerator.View, r *rand.Rand) any {
+	{"Axpy[uint32]", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 300
 		x := make([]uint32, n)
 		for i := range x {
@@ -177,7 +150,7 @@ var corpusCases = []corpusCase{
 		sync(t, o)
 		return data
 	}, exact},
-	{"Axpy[float32]", func(t *testing.T, av *accelerator.View, r *rand.Rand) any {
+	{"Axpy[float32]", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 300
 		o, data := out[float32](t, n)
 		copy(data, randFloats(r, n, -1, 1))
@@ -186,8 +159,16 @@ var corpusCases = []corpusCase{
 		require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n), k))
 		sync(t, o)
 		return data
-	}, func(t *testing.T, cpu, got any) { near(t, cpu.([]float32), got.([]float32), 1e-6, 1e-6, "y") }},
-	{"Vectors", func(t *testing.T, av *accelerator.View, r *rand.Rand) any {
+	}, near(1e-6, 1e-6)},
+	{"Scaled[int32]", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 300
+		o, data := out[int32](t, n)
+		k := corpus.Scaled[int32]{X: in(t, randInts(r, n, -1e6, 1e6), n), Out: o, By: -7}
+		require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n), k))
+		sync(t, o)
+		return data
+	}, exact},
+	{"Vectors", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 200
 		v4 := func() []vec.Float4 {
 			s := make([]vec.Float4, n)
@@ -213,8 +194,8 @@ var corpusCases = []corpusCase{
 			f = append(f, v.X, v.Y, v.Z, v.W)
 		}
 		return f
-	}, func(t *testing.T, cpu, got any) { near(t, cpu.([]float32), got.([]float32), 1e-5, 1e-5, "vec") }},
-	{"TileSum", func(t *testing.T, av *accelerator.View, r *rand.Rand) any {
+	}, near(1e-5, 1e-5)},
+	{"TileSum", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n, tile = 1024, 64
 		sums, s := out[int32](t, 2*n/tile)
 		total, tot := out[int32](t, 1)
@@ -223,15 +204,15 @@ var corpusCases = []corpusCase{
 		sync(t, sums, total)
 		return append(s, tot...)
 	}, exact},
-	{"Stencil", func(t *testing.T, av *accelerator.View, r *rand.Rand) any {
+	{"Stencil", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const rows, cols = 48, 40
 		o, data := out[float32](t, rows, cols)
 		k := corpus.Stencil{In: in(t, randFloats(r, rows*cols, -1, 1), rows, cols), Out: o, Rows: rows, Cols: cols}
 		require.NoError(t, runtime.ParallelForEachTiled(av, runtime.Ext(rows, cols).Tile(8, 8), k))
 		sync(t, o)
 		return data
-	}, func(t *testing.T, cpu, got any) { near(t, cpu.([]float32), got.([]float32), 1e-6, 1e-6, "stencil") }},
-	{"Named", func(t *testing.T, av *accelerator.View, r *rand.Rand) any {
+	}, near(1e-6, 1e-6)},
+	{"Named", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 96
 		o, data := out[corpus.Sample](t, n)
 		for i := range data {
@@ -242,7 +223,7 @@ var corpusCases = []corpusCase{
 		sync(t, o)
 		return data
 	}, exact},
-	{"FloatAdd", func(t *testing.T, av *accelerator.View, r *rand.Rand) any {
+	{"FloatAdd", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 2048
 		sum, s := out[float32](t, 1)
 		maxi, m := out[uint32](t, 1)
@@ -251,22 +232,18 @@ var corpusCases = []corpusCase{
 		sync(t, sum)
 		sync(t, maxi)
 		return []float32{s[0], math.Float32frombits(m[0])}
-	}, func(t *testing.T, cpu, got any) { near(t, cpu.([]float32), got.([]float32), 1e-4, 1e-5, "sum, max") }},
+	}, near(1e-4, 1e-5)},
 }
 
 // TestCorpusRuns runs every corpus kernel on every accelerator present, with the same
 // random inputs, and compares each result with the CPU's.
 func TestCorpusRuns(t *testing.T) {
-	avs := views(t)
-	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	seed := amptest.Seed(t)
 	for _, c := range corpusCases {
 		t.Run(c.name, func(t *testing.T) {
-			cpu := c.run(t, avs[0], rand.New(rand.NewPCG(seed, 1)))
-			for _, av := range avs[1:] {
-				got := c.run(t, av, rand.New(rand.NewPCG(seed, 1)))
-				t.Run(av.Accelerator().Path(), func(t *testing.T) { c.cmp(t, cpu, got) })
-			}
+			amptest.Compare(t, func(t testing.TB, av *accelerator.View) any {
+				return c.run(t, av, rand.New(rand.NewPCG(seed, 1)))
+			}, c.cmp)
 		})
 	}
 }

@@ -17,6 +17,8 @@ func (t *tr) userCall(e *ast.CallExpr, fn *types.Func, id *ast.Ident, kind strin
 		for i := range inst.TypeArgs.Len() {
 			targs = append(targs, t.sub(inst.TypeArgs.At(i)))
 		}
+	} else if sig := fn.Type().(*types.Signature); kind == "kernel" && sig.RecvTypeParams() != nil {
+		targs = t.targs // a method of a generic kernel: the instance's type arguments
 	}
 	name := t.function(fn, targs, kind, e.Pos())
 	if name == "" {
@@ -176,6 +178,7 @@ func mangle(s string) string {
 func (t *tr) barrier(e ast.Node) {
 	fs := t.fn
 	fs.barrier = true
+	t.barriers = true
 	for _, l := range fs.loops {
 		l.hasBarrier = true
 	}

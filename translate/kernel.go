@@ -41,19 +41,21 @@ type sharedDecl struct {
 // tr translates one kernel instance.
 type tr struct {
 	*pkgInfo
-	named   *types.Named
-	subst   map[*types.TypeParam]types.Type
-	tiled   bool
-	fields  map[*types.Var]any // origin field -> *viewArg, *scalarArg, or string (why it is not on the GPU)
-	views   []*viewArg
-	scalars []scalarArg
-	shared  []*sharedDecl
-	sharedV map[types.Object]*sharedDecl
-	floatSh map[types.Object]bool // tile_static float32 arrays with atomics: stored as bits
-	structs []*types.Named        // struct types used, in declaration order (dependencies first)
-	structV map[*types.Named]bool
-	prelude map[string]bool // helper pieces the code needs
-	errs    ErrorList
+	named    *types.Named
+	targs    []types.Type // the kernel instance's type arguments
+	subst    map[*types.TypeParam]types.Type
+	tiled    bool
+	fields   map[*types.Var]any // origin field -> *viewArg, *scalarArg, or string (why it is not on the GPU)
+	views    []*viewArg
+	scalars  []scalarArg
+	shared   []*sharedDecl
+	sharedV  map[types.Object]*sharedDecl
+	floatSh  map[types.Object]bool // tile_static float32 arrays with atomics: stored as bits
+	barriers bool                  // the kernel has a barrier somewhere
+	structs  []*types.Named        // struct types used, in declaration order (dependencies first)
+	structV  map[*types.Named]bool
+	prelude  map[string]bool // helper pieces the code needs
+	errs     ErrorList
 
 	funcs    []string                // translated helper functions, callees first
 	funcDone map[string]bool         // translated functions, by GLSL name
@@ -89,7 +91,7 @@ type loopState struct {
 
 // translate translates kernel type named (with type arguments targs) whose body is decl.
 func (pi *pkgInfo) translate(named *types.Named, decl *ast.FuncDecl, tiled bool, targs []types.Type) (*Kernel, error) {
-	t := &tr{pkgInfo: pi, named: named, tiled: tiled, fields: map[*types.Var]any{}, sharedV: map[types.Object]*sharedDecl{},
+	t := &tr{pkgInfo: pi, named: named, targs: targs, tiled: tiled, fields: map[*types.Var]any{}, sharedV: map[types.Object]*sharedDecl{},
 		structV: map[*types.Named]bool{}, prelude: map[string]bool{}, funcDone: map[string]bool{},
 		funcBusy: map[*types.Func]bool{}, barrierF: map[*types.Func]bool{},
 		names: map[types.Object]string{}}
@@ -321,7 +323,8 @@ func (t *tr) assemble(k *Kernel, body string) string {
 		switch {
 		case !v.written:
 			q = "readonly "
-		case t.tiled && v.read:
+		case t.barriers && v.read:
+			// Threads of a tile may read what others wrote before a barrier.
 			q = "coherent "
 		}
 		et, _ := t.glslType(v.elem, token.NoPos)

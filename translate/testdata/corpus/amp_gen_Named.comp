@@ -8,7 +8,7 @@ struct Sample {
 	int Value;
 	int Where;
 };
-layout(std430, binding = 0) coherent buffer AmpBuffer0 { Sample ampV_Sample[]; };
+layout(std430, binding = 0) buffer AmpBuffer0 { Sample ampV_Sample[]; };
 struct AmpView { uint base; uint s0; uint s1; uint pad; };
 layout(push_constant) uniform AmpPush {
 	uvec4 domain;

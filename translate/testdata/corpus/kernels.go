@@ -317,3 +317,16 @@ func (k Named) Tiled(t runtime.TiledIndex) {
 	s.Where = int32(t.Tile[0]*1000 + t.Local[0])
 	k.Sample.Set(t.Global, s)
 }
+
+// Scaled is generic and calls a method of its own, which gets the instance's type.
+type Scaled[T ~int32 | ~float32] struct {
+	X   *arrayview.ReadView[T]
+	Out *arrayview.View[T]
+	By  T
+}
+
+// get reads X at i, scaled.
+func (k Scaled[T]) get(i runtime.Index) T { return k.X.At(i) * k.By }
+
+// Each is the kernel.
+func (k Scaled[T]) Each(i runtime.Index) { k.Out.Set(i, k.get(i)+1) }
