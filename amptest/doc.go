@@ -1,0 +1,30 @@
+// Package amptest is goamp's conformance helper, as gonum's testblas is for BLAS
+// implementations: from a test of your own, it runs a kernel on every accelerator present
+// (each Vulkan device and the CPU) and compares each accelerator's result with the CPU
+// accelerator's, which runs the kernel's Go body as it is written.
+//
+//	func TestScale(t *testing.T) {
+//		seed := amptest.Seed(t) // logged; GOAMP_TEST_SEED=<seed> replays a failure
+//		amptest.Compare(t, func(t testing.TB, av *accelerator.View) []float32 {
+//			r := rand.New(rand.NewPCG(seed, 0)) // the same inputs on every accelerator
+//			...                                  // array views, runtime.ParallelForEach(av, ...), Close
+//			return out
+//		}, amptest.Near[float32](1e-6, 1e-5))
+//	}
+//
+// Views returns a fresh view of every accelerator, the CPU's first, closed when the test
+// ends; Compare calls run on each of them, the CPU first, and check on each other
+// accelerator's result in a subtest named by its path ("vulkan:0"). Equal and Near are
+// ready-made checks; Compare returns the CPU's result, for a check against a plain Go
+// reference.
+//
+// The environment decides what a run proves. GOAMP_REQUIRE_VULKAN=1 makes Views fail the
+// test when no Vulkan device is present (in CI, so that a missing driver cannot turn the
+// comparison into a CPU-only run that passes). GOAMP_VALIDATION=1 turns on the Khronos
+// validation layer; a test that used Views then fails on any message the layer reported
+// while it ran, and Main fails the test binary on any message left over.
+//
+// The helpers take testing.TB, so benchmarks can use Views too; testify is used inside but
+// is not part of the API. The package imports accelerator only: kernels, views and
+// dispatches are the caller's.
+package amptest
