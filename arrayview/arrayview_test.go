@@ -2,7 +2,7 @@ package arrayview
 
 import (
 	"encoding/binary"
-	"github.com/goamp/goamp/internal/amptest"
+	"github.com/goamp/goamp/amptest"
 	"math"
 	"testing"
 

@@ -3,7 +3,7 @@ package runtime_test
 import (
 	"context"
 	"fmt"
-	"github.com/goamp/goamp/internal/amptest"
+	"github.com/goamp/goamp/amptest"
 	"os"
 	"sync"
 	"testing"

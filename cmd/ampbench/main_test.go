@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/goamp/goamp/accelerator"
-	"github.com/goamp/goamp/internal/amptest"
+	"github.com/goamp/goamp/amptest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

@@ -3,7 +3,7 @@ package main
 import (
 	"bytes"
 	"flag"
-	"github.com/goamp/goamp/internal/amptest"
+	"github.com/goamp/goamp/amptest"
 	"os"
 	"path/filepath"
 	"strings"

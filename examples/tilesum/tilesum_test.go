@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/amptest"
 	"github.com/goamp/goamp/arrayview"
-	"github.com/goamp/goamp/internal/amptest"
 	"github.com/goamp/goamp/runtime"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -15,37 +15,46 @@ import (
 
 func TestMain(m *testing.M) { amptest.Main(m) }
 
-// TestTileSum runs the kernel on every accelerator present with random inputs and tile
-// sizes and compares it with a Go loop.
+// TestTileSum runs the kernel on every accelerator present (amptest.Compare) with random
+// inputs and tile sizes, compares each accelerator's result with the CPU's, and the CPU's
+// with a Go loop.
 func TestTileSum(t *testing.T) {
-	for _, a := range accelerator.All() {
-		for _, tile := range []int{1, 2, 64, 256} {
-			t.Run(fmt.Sprintf("%s/tile%d", a.Path(), tile), func(t *testing.T) {
-				av, err := a.DefaultView()
-				require.NoError(t, err)
-				tiles := 1 + rand.IntN(20)
-				in := make([]int32, tiles*tile)
-				for i := range in {
-					in[i] = rand.Int32N(2001) - 1000
-				}
-				total := []int32{rand.Int32N(1000)}
-				want, wantTotal := make([]int32, tiles), total[0]
-				for i, v := range in {
-					want[i/tile] += v
-					wantTotal += v
-				}
-				sums := make([]int32, tiles)
-				inView := arrayview.MustNew(runtime.Ext(len(in)), in)
-				sumsView := arrayview.MustNew(runtime.Ext(tiles), sums)
-				totalView := arrayview.MustNew(runtime.Ext(1), total)
-				k := TileSum{In: inView.ReadOnly(), Sums: sumsView, Total: totalView}
-				require.NoError(t, runtime.ParallelForEachTiled(av, inView.Extent().Tile(tile), k))
-				require.NoError(t, sumsView.Close())
-				require.NoError(t, totalView.Close())
-				require.NoError(t, inView.Close())
-				assert.Equal(t, want, sums)
-				assert.Equal(t, wantTotal, total[0])
-			})
-		}
+	r := rand.New(rand.NewPCG(amptest.Seed(t), 0))
+	for _, tile := range []int{1, 2, 64, 256} {
+		t.Run(fmt.Sprintf("tile%d", tile), func(t *testing.T) {
+			tiles := 1 + r.IntN(20)
+			in := make([]int32, tiles*tile)
+			for i := range in {
+				in[i] = r.Int32N(2001) - 1000
+			}
+			total := r.Int32N(1000)
+			want := make([]int32, tiles+1) // the tiles' sums, then the total
+			want[tiles] = total
+			for i, v := range in {
+				want[i/tile] += v
+				want[tiles] += v
+			}
+			got := amptest.Compare(t, func(t testing.TB, av *accelerator.View) []int32 {
+				return runTileSum(t, av, in, tile, total)
+			}, amptest.Equal)
+			assert.Equal(t, want, got, "the CPU's result against a Go loop")
+		})
 	}
+}
+
+// runTileSum runs TileSum on av over in, in tiles of tile elements, with Total[0] = total
+// at the start, and returns the tiles' sums followed by the total.
+func runTileSum(t testing.TB, av *accelerator.View, in []int32, tile int, total int32) []int32 {
+	tiles := len(in) / tile
+	sums, tot := make([]int32, tiles), []int32{total}
+	inView := arrayview.MustNew(runtime.Ext(len(in)), in)
+	sumsView := arrayview.MustNew(runtime.Ext(tiles), sums)
+	sumsView.DiscardData()
+	totalView := arrayview.MustNew(runtime.Ext(1), tot)
+	k := TileSum{In: inView.ReadOnly(), Sums: sumsView, Total: totalView}
+	require.NoError(t, runtime.ParallelForEachTiled(av, inView.Extent().Tile(tile), k))
+	for _, v := range []interface{ Close() error }{sumsView, totalView, inView} {
+		require.NoError(t, v.Close())
+	}
+	return append(sums, tot[0])
 }

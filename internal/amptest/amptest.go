@@ -1,24 +1,14 @@
-// Package amptest holds what goamp's test suites share: a TestMain that fails the run
-// when the Khronos validation layer reported anything.
+// Package amptest is what remains of goamp's private test harness: its Main is the public
+// amptest.Main. Only package shaders still imports it; once shaders' TestMain calls
+// github.com/goamp/goamp/amptest.Main, this package goes.
 package amptest
 
 import (
-	"os"
 	"testing"
 
-	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/amptest"
 )
 
-// Main runs the tests, then fails the run (exit status 1) if the validation layer reported
-// any message, printing each. Use it as a package's TestMain: func TestMain(m *testing.M)
-// { amptest.Main(m) }.
-func Main(m *testing.M) {
-	code := m.Run()
-	if msgs := accelerator.ValidationMessages(); len(msgs) > 0 {
-		for _, s := range msgs {
-			os.Stderr.WriteString("validation: " + s + "\n")
-		}
-		code = 1
-	}
-	os.Exit(code)
-}
+// Main is amptest.Main: it runs the tests, then fails the run when the validation layer
+// reported messages that no test drained.
+func Main(m *testing.M) { amptest.Main(m) }

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/amptest"
 	"github.com/goamp/goamp/arrayview"
 	"github.com/goamp/goamp/runtime"
 	"github.com/stretchr/testify/assert"
@@ -15,15 +15,8 @@ import (
 )
 
 // TestMain fails the run when the Khronos validation layer (GOAMP_VALIDATION=1) reported
-// anything.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	for _, msg := range accelerator.ValidationMessages() {
-		os.Stderr.WriteString("validation: " + msg + "\n")
-		code = 1
-	}
-	os.Exit(code)
-}
+// anything that no test did.
+func TestMain(m *testing.M) { amptest.Main(m) }
 
 // reference is TileStats in plain Go: the tiles' summaries and the histogram added to hist.
 func reference(pixels []uint32, rows, cols, th, tw int, gamma float32, hist []uint32) []Summary {
@@ -57,41 +50,54 @@ func reference(pixels []uint32, rows, cols, th, tw int, gamma float32, hist []ui
 	return out
 }
 
+// result is what one run of TileStats leaves: the whole-image histogram and each tile's
+// entropy and brightness, in that order.
+type result struct {
+	hist  []uint32
+	stats []float32
+}
+
 // TestTileStats runs the kernel on every accelerator present (each Vulkan device and the
-// CPU) with fresh random images and compares it with the Go reference.
+// CPU, through goamp's conformance helper amptest) with random images, compares each
+// accelerator's result with the CPU's, and the CPU's with the Go reference.
 func TestTileStats(t *testing.T) {
-	vulkan := 0
-	for _, a := range accelerator.All() {
-		if !a.IsCPU() {
-			vulkan++
-		}
-		for _, shape := range [][4]int{{64, 48, 8, 8}, {32, 96, 4, 16}, {30, 20, 5, 5}, {16, 16, 16, 16}} {
-			t.Run(fmt.Sprintf("%s/%dx%d/%dx%d", a.Path(), shape[0], shape[1], shape[2], shape[3]), func(t *testing.T) { checkTileStats(t, a, shape[0], shape[1], shape[2], shape[3]) })
-		}
-	}
-	if vulkan == 0 && os.Getenv("GOAMP_REQUIRE_VULKAN") == "1" {
-		t.Fatal("GOAMP_REQUIRE_VULKAN=1 but no Vulkan accelerator is present")
+	rng := rand.New(rand.NewPCG(amptest.Seed(t), 0))
+	for _, shape := range [][4]int{{64, 48, 8, 8}, {32, 96, 4, 16}, {30, 20, 5, 5}, {16, 16, 16, 16}} {
+		rows, cols, th, tw := shape[0], shape[1], shape[2], shape[3]
+		t.Run(fmt.Sprintf("%dx%d/%dx%d", rows, cols, th, tw), func(t *testing.T) {
+			pixels := make([]uint32, rows*cols)
+			for i := range pixels {
+				pixels[i] = uint32(rng.IntN(300)) // some above 255: they count as 255
+			}
+			hist := make([]uint32, Bins)
+			for i := range hist {
+				hist[i] = uint32(rng.IntN(1000))
+			}
+			gamma := 1.5 + rng.Float32()
+			near := amptest.Near[float32](1e-4, 1e-4)
+			cpu := amptest.Compare(t, func(t testing.TB, av *accelerator.View) result {
+				return runTileStats(t, av, pixels, hist, rows, cols, th, tw, gamma)
+			}, func(t testing.TB, cpu, got result) {
+				assert.Equal(t, cpu.hist, got.hist, "histogram")
+				near(t, cpu.stats, got.stats)
+			})
+
+			wantHist := append([]uint32(nil), hist...)
+			want := reference(pixels, rows, cols, th, tw, gamma, wantHist)
+			assert.Equal(t, wantHist, cpu.hist, "histogram")
+			for i, w := range want {
+				assert.InDelta(t, w.Entropy, cpu.stats[2*i], 1e-4, "tile %d entropy", i)
+				assert.InEpsilon(t, w.Brightness, cpu.stats[2*i+1], 1e-4, "tile %d brightness", i)
+			}
+		})
 	}
 }
 
-// checkTileStats runs TileStats on a rows x cols image in th x tw tiles on a.
-func checkTileStats(t *testing.T, a *accelerator.Accelerator, rows, cols, th, tw int) {
-	av, err := a.DefaultView()
-	require.NoError(t, err)
-	rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
-	pixels := make([]uint32, rows*cols)
-	for i := range pixels {
-		pixels[i] = uint32(rng.IntN(300)) // some above 255: they count as 255
-	}
-	hist := make([]uint32, Bins)
-	for i := range hist {
-		hist[i] = uint32(rng.IntN(1000))
-	}
-	gamma := 1.5 + rng.Float32()
-	wantHist := append([]uint32(nil), hist...)
-	want := reference(pixels, rows, cols, th, tw, gamma, wantHist)
-
-	stats := make([]Summary, len(want))
+// runTileStats runs TileStats on av over a rows x cols image in th x tw tiles, adding to a
+// copy of hist, and returns the result.
+func runTileStats(t testing.TB, av *accelerator.View, pixels, hist []uint32, rows, cols, th, tw int, gamma float32) result {
+	hist = append([]uint32(nil), hist...)
+	stats := make([]Summary, (rows/th)*(cols/tw))
 	pv, err := arrayview.New(runtime.Ext(rows, cols), pixels)
 	require.NoError(t, err)
 	sv, err := arrayview.New(runtime.Ext(rows/th, cols/tw), stats)
@@ -102,12 +108,11 @@ func checkTileStats(t *testing.T, a *accelerator.Accelerator, rows, cols, th, tw
 	k := TileStats{Pixels: pv.ReadOnly(), Stats: sv, Histogram: hv, Gamma: gamma}
 	require.NoError(t, runtime.ParallelForEachTiled(av, pv.Extent().Tile(th, tw), k))
 	for _, v := range []interface{ Close() error }{pv, sv, hv} {
-		require.NoError(t, v.Close())
+		require.NoError(t, v.Close()) // the results reach the Go slices
 	}
-
-	assert.Equal(t, wantHist, hist, "histogram")
-	for i, w := range want {
-		assert.InDelta(t, w.Entropy, stats[i].Entropy, 1e-4, "tile %d entropy", i)
-		assert.InEpsilon(t, w.Brightness, stats[i].Brightness, 1e-4, "tile %d brightness", i)
+	r := result{hist: hist}
+	for _, s := range stats {
+		r.stats = append(r.stats, s.Entropy, s.Brightness)
 	}
+	return r
 }
