@@ -63,7 +63,9 @@ func goflags() string { return strings.TrimSpace(os.Getenv("GOFLAGS") + " -mod=m
 // TestUserModule is the issue's acceptance test: testdata/usermod, a module outside
 // goamp's packages with a tiled kernel (tile_static memory, barriers, atomics, fmath), is
 // copied to a temporary directory, generated with go generate (ampgen) and tested with
-// go test, which runs the kernel on every accelerator present against a Go reference. The
+// go test, which runs the kernel on every accelerator present through goamp's public
+// conformance helper (amptest.Compare: each result against the CPU's), and the CPU's
+// result against a Go reference. The
 // environment is inherited: GOAMP_VALIDATION and GOAMP_REQUIRE_VULKAN reach its tests, and
 // CGO_ENABLED=0 makes it a CPU-only run. It builds a module from scratch, so -short skips it.
 func TestUserModule(t *testing.T) {
