@@ -22,18 +22,6 @@ const EnvValidation = "GOAMP_VALIDATION"
 // EnvLibrary names the Vulkan loader to open instead of libvulkan.so.1.
 const EnvLibrary = "GOAMP_VULKAN_LIBRARY"
 
-// Type aliases for the device descriptions kept in the internal Vulkan layer.
-type (
-	// Limits are the compute limits that goamp checks before a dispatch.
-	Limits = vk.Limits
-	// SubgroupOps are the subgroup operations a device supports.
-	SubgroupOps = vk.SubgroupOps
-	// MemoryHeap is one memory heap of a device.
-	MemoryHeap = vk.MemoryHeap
-	// MemoryType is one memory type of a device.
-	MemoryType = vk.MemoryType
-)
-
 // Accelerator is one compute device: a Vulkan physical device or the CPU.
 type Accelerator struct {
 	path string
@@ -257,7 +245,7 @@ func (a *Accelerator) Limits() Limits {
 	if a.info == nil {
 		return a.cpuLimit
 	}
-	return a.info.Limits
+	return limitsOf(a.info.Limits)
 }
 
 // SubgroupSize is the device's default subgroup (warp, wave) size; 1 for the CPU.
@@ -273,59 +261,7 @@ func (a *Accelerator) SubgroupOps() SubgroupOps {
 	if a.info == nil {
 		return 0
 	}
-	return a.info.SubgroupOps
-}
-
-// Properties is a description of an accelerator, for printing and JSON.
-type Properties struct {
-	Path                    string       `json:"path"`
-	Description             string       `json:"description"`
-	Default                 bool         `json:"default"`
-	Type                    string       `json:"type"`
-	IsEmulated              bool         `json:"is_emulated"`
-	DedicatedMemory         uint64       `json:"dedicated_memory"`
-	SupportsDouble          bool         `json:"supports_double_precision"`
-	SupportsLimitedDouble   bool         `json:"supports_limited_double_precision"`
-	SupportsCPUSharedMemory bool         `json:"supports_cpu_shared_memory"`
-	Version                 string       `json:"version"`
-	DriverVersion           string       `json:"driver_version,omitempty"`
-	DriverName              string       `json:"driver_name,omitempty"`
-	DriverInfo              string       `json:"driver_info,omitempty"`
-	VendorID                uint32       `json:"vendor_id"`
-	DeviceID                uint32       `json:"device_id"`
-	UUID                    string       `json:"uuid,omitempty"`
-	SubgroupSize            uint32       `json:"subgroup_size"`
-	SubgroupOps             []string     `json:"subgroup_operations"`
-	Int64                   bool         `json:"int64"`
-	Limits                  Limits       `json:"limits"`
-	MemoryHeaps             []MemoryHeap `json:"memory_heaps,omitempty"`
-	MemoryTypes             []MemoryType `json:"memory_types,omitempty"`
-}
-
-// Properties describes the accelerator.
-func (a *Accelerator) Properties() Properties {
-	p := Properties{
-		Path: a.path, Description: a.desc, Type: "CPU (goroutines)", IsEmulated: a.IsEmulated(),
-		DedicatedMemory: a.DedicatedMemory(), SupportsDouble: a.SupportsDoublePrecision(),
-		SupportsLimitedDouble: a.SupportsLimitedDoublePrecision(), SupportsCPUSharedMemory: a.SupportsCPUSharedMemory(),
-		Version: a.Version(), DriverVersion: a.DriverVersion(), SubgroupSize: a.SubgroupSize(),
-		SubgroupOps: a.SubgroupOps().Names(), Int64: true, Limits: a.Limits(),
-	}
-	if d, err := Default(); err == nil && d == a {
-		p.Default = true
-	}
-	if a.info != nil {
-		p.Type = a.info.Type.String()
-		p.DriverName, p.DriverInfo = a.info.DriverName, a.info.DriverInfo
-		p.VendorID, p.DeviceID = a.info.VendorID, a.info.DeviceID
-		p.UUID = a.info.UUIDString()
-		p.Int64 = a.info.Int64
-		p.MemoryHeaps, p.MemoryTypes = a.info.Heaps, a.info.MemoryTypes
-	}
-	if p.SubgroupOps == nil {
-		p.SubgroupOps = []string{}
-	}
-	return p
+	return SubgroupOps(a.info.SubgroupOps)
 }
 
 // device opens the logical device on first use.

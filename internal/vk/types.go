@@ -3,7 +3,6 @@ package vk
 import (
 	"errors"
 	"fmt"
-	"strings"
 )
 
 // DeviceType is the kind of a physical device, as VkPhysicalDeviceType says.
@@ -34,88 +33,63 @@ func (t DeviceType) String() string {
 
 // MemoryHeap is one VkMemoryHeap.
 type MemoryHeap struct {
-	Size        uint64 `json:"size"`
-	DeviceLocal bool   `json:"device_local"`
+	Size        uint64
+	DeviceLocal bool
 }
 
 // MemoryType is one VkMemoryType with its property flags spelled out.
 type MemoryType struct {
-	Heap         int  `json:"heap"`
-	DeviceLocal  bool `json:"device_local"`
-	HostVisible  bool `json:"host_visible"`
-	HostCoherent bool `json:"host_coherent"`
-	HostCached   bool `json:"host_cached"`
+	Heap         int
+	DeviceLocal  bool
+	HostVisible  bool
+	HostCoherent bool
+	HostCached   bool
 }
 
 // Limits are the compute limits of a device that goamp checks before a dispatch.
 type Limits struct {
-	MaxWorkgroupInvocations  uint32    `json:"max_workgroup_invocations"`
-	MaxWorkgroupSize         [3]uint32 `json:"max_workgroup_size"`
-	MaxWorkgroupCount        [3]uint32 `json:"max_workgroup_count"`
-	MaxSharedMemory          uint32    `json:"max_shared_memory"`
-	MaxStorageBufferRange    uint32    `json:"max_storage_buffer_range"`
-	MaxPushConstantsSize     uint32    `json:"max_push_constants_size"`
-	MinStorageBufferAlign    uint64    `json:"min_storage_buffer_offset_alignment"`
-	MaxMemoryAllocationCount uint32    `json:"max_memory_allocation_count"`
-	TimestampPeriodNs        float32   `json:"timestamp_period_ns"`
-	TimestampValidBits       uint32    `json:"timestamp_valid_bits"`
+	MaxWorkgroupInvocations  uint32
+	MaxWorkgroupSize         [3]uint32
+	MaxWorkgroupCount        [3]uint32
+	MaxSharedMemory          uint32
+	MaxStorageBufferRange    uint32
+	MaxPushConstantsSize     uint32
+	MinStorageBufferAlign    uint64
+	MaxMemoryAllocationCount uint32
+	TimestampPeriodNs        float32
+	TimestampValidBits       uint32
 }
 
-// SubgroupOps are the VkSubgroupFeatureFlags bits.
+// SubgroupOps are the VkSubgroupFeatureFlags bits (accelerator.SubgroupOps names them).
 type SubgroupOps uint32
-
-var subgroupOpNames = []string{"basic", "vote", "arithmetic", "ballot", "shuffle", "shuffle_relative", "clustered", "quad"}
-
-// Names lists the operations in the set.
-func (s SubgroupOps) Names() []string {
-	var out []string
-	for i, n := range subgroupOpNames {
-		if s&(1<<i) != 0 {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-// Has reports whether every named operation is supported ("arithmetic", "shuffle", ...).
-func (s SubgroupOps) Has(name string) bool {
-	for i, n := range subgroupOpNames {
-		if n == name {
-			return s&(1<<i) != 0
-		}
-	}
-	return false
-}
-
-func (s SubgroupOps) String() string { return strings.Join(s.Names(), " ") }
 
 // DeviceInfo is everything goamp reads about one physical device.
 type DeviceInfo struct {
-	Index         int          `json:"index"`
-	Name          string       `json:"name"`
-	Type          DeviceType   `json:"-"`
-	VendorID      uint32       `json:"vendor_id"`
-	DeviceID      uint32       `json:"device_id"`
-	APIVersion    uint32       `json:"-"`
-	DriverVersion uint32       `json:"-"`
-	DriverName    string       `json:"driver_name"`
-	DriverInfo    string       `json:"driver_info"`
-	UUID          [16]byte     `json:"-"`
-	Heaps         []MemoryHeap `json:"memory_heaps"`
-	MemoryTypes   []MemoryType `json:"memory_types"`
-	Limits        Limits       `json:"limits"`
-	SubgroupSize  uint32       `json:"subgroup_size"`
-	SubgroupOps   SubgroupOps  `json:"-"`
-	Float64       bool         `json:"float64"`
-	Int64         bool         `json:"int64"`
-	Int16         bool         `json:"int16"`
-	ComputeFamily int          `json:"compute_queue_family"`
-	ComputeQueues int          `json:"compute_queues"`
+	Index         int
+	Name          string
+	Type          DeviceType
+	VendorID      uint32
+	DeviceID      uint32
+	APIVersion    uint32
+	DriverVersion uint32
+	DriverName    string
+	DriverInfo    string
+	UUID          [16]byte
+	Heaps         []MemoryHeap
+	MemoryTypes   []MemoryType
+	Limits        Limits
+	SubgroupSize  uint32
+	SubgroupOps   SubgroupOps
+	Float64       bool
+	Int64         bool
+	Int16         bool
+	ComputeFamily int
+	ComputeQueues int
 	// PushDescriptor says VK_KHR_push_descriptor is present; goamp needs it to dispatch.
-	PushDescriptor bool `json:"push_descriptor"`
+	PushDescriptor bool
 	// TimelineSemaphore says the device has timeline semaphores (Vulkan 1.2); streams then
 	// learn that a batch finished by reading a counter instead of polling a fence.
-	TimelineSemaphore bool `json:"timeline_semaphore"`
+	TimelineSemaphore bool
 }
 
 // UUIDString formats the device UUID as 8-4-4-4-12 hex digits.
