@@ -12,8 +12,11 @@ import (
 // sha256, so that two programs with one name never share a pipeline) and the
 // specialization constants (tile sizes, ranks) it was built with.
 type PipelineKey struct {
+	// Module is the sha256 of the SPIR-V module.
 	Module [32]byte
-	Spec   [4]uint32
+	// Spec are the values of specialization constants 0 to 3: the tile's x, y and z sizes,
+	// then amp.glsl's AMP_RANKS.
+	Spec [4]uint32
 }
 
 // Pipeline is a compute pipeline on one accelerator.
@@ -57,9 +60,15 @@ func (a *Accelerator) Pipeline(key PipelineKey, name string, spirv []byte, bindi
 // Arg is one storage-buffer binding of a dispatch: a byte range of a buffer and how the
 // kernel uses it.
 type Arg struct {
+	// Buffer is the buffer bound; it must live on the dispatching view.
 	Buffer *Buffer
+	// Offset is where the binding starts in the buffer, in bytes (a multiple of
+	// Limits.MinStorageBufferAlign).
 	Offset uint64
-	Range  uint64
+	// Range is the binding's length in bytes.
+	Range uint64
+	// Access says whether the kernel reads the range, writes it, or both; it decides which
+	// later dispatches and copies wait for this one.
 	Access Access
 }
 

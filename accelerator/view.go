@@ -35,8 +35,11 @@ type Access int
 
 // Buffer accesses.
 const (
+	// Read: the kernel reads the buffer.
 	Read Access = 1 << iota
+	// Write: the kernel writes the buffer.
 	Write
+	// ReadWrite: the kernel reads and writes the buffer.
 	ReadWrite = Read | Write
 )
 
@@ -73,9 +76,13 @@ type staging struct {
 
 // Stats count what moved between the host and a view. Read them with View.Stats.
 type Stats struct {
-	BytesUp, BytesDown         uint64
+	// BytesUp and BytesDown count the bytes copied to the device and back to the host.
+	BytesUp, BytesDown uint64
+	// TransfersUp and TransfersDown count those copies.
 	TransfersUp, TransfersDown uint64
-	Dispatches, Submits        uint64
+	// Dispatches counts the kernels dispatched; Submits the batches of commands submitted
+	// to the device's queue.
+	Dispatches, Submits uint64
 	// Replays counts the submits that sent an earlier small batch again instead of
 	// recording the same commands anew (a dispatch-and-wait loop, for one).
 	Replays uint64
