@@ -273,7 +273,7 @@ func (a *Accelerator) device() (*vk.Device, error) {
 	}
 	a.dev, a.devErr = a.reg.inst.OpenDevice(a.info.Index, 8)
 	if a.devErr != nil {
-		a.devErr = fmt.Errorf("accelerator %s: %w", a.path, a.devErr)
+		a.devErr = fmt.Errorf("goamp/accelerator: %s: %w", a.path, a.devErr)
 	}
 	return a.dev, a.devErr
 }

@@ -47,7 +47,7 @@ func (a *Accelerator) Pipeline(key PipelineKey, name string, spirv []byte, bindi
 	}
 	vp, err := dev.NewPipeline(spirv, bindings, pushSize, key.Spec[:])
 	if err != nil {
-		return nil, fmt.Errorf("accelerator %s: program %s: %w", a.path, name, err)
+		return nil, fmt.Errorf("goamp/accelerator: %s: program %s: %w", a.path, name, err)
 	}
 	if a.pipes == nil {
 		a.pipes = map[PipelineKey]*Pipeline{}
@@ -86,19 +86,19 @@ func (v *View) Dispatch(p *Pipeline, args []Arg, push []byte, groups [3]uint32) 
 		return &FeatureError{Accelerator: v.acc.path, Feature: "SPIR-V dispatch"}
 	}
 	if len(args) != p.bindings {
-		return fmt.Errorf("accelerator: pipeline binds %d buffers, dispatch gives %d", p.bindings, len(args))
+		return fmt.Errorf("goamp/accelerator: pipeline binds %d buffers, dispatch gives %d", p.bindings, len(args))
 	}
 	if len(push) > p.pushSize {
-		return fmt.Errorf("accelerator: %d bytes of push constants exceed the pipeline's %d", len(push), p.pushSize)
+		return fmt.Errorf("goamp/accelerator: %d bytes of push constants exceed the pipeline's %d", len(push), p.pushSize)
 	}
 	barrier := false
 	v.binds = v.binds[:0]
 	for _, a := range args {
 		if a.Buffer == nil || a.Buffer.vb == nil {
-			return fmt.Errorf("accelerator: dispatch binds a freed or nil buffer")
+			return fmt.Errorf("goamp/accelerator: dispatch binds a freed or nil buffer")
 		}
 		if a.Buffer.view != v {
-			return fmt.Errorf("accelerator: buffer of %s bound on %s", a.Buffer.view, v)
+			return fmt.Errorf("goamp/accelerator: buffer of %s bound on %s", a.Buffer.view, v)
 		}
 		barrier = barrier || v.hazard(a.Buffer, a.Access)
 		v.binds = append(v.binds, vk.Binding{Buffer: a.Buffer.vb, Offset: a.Offset, Range: a.Range})
@@ -110,7 +110,7 @@ func (v *View) Dispatch(p *Pipeline, args []Arg, push []byte, groups [3]uint32) 
 		v.track(a.Buffer, a.Access)
 	}
 	if err := v.stream.Dispatch(p.p, v.binds, push, groups, barrier); err != nil {
-		return fmt.Errorf("accelerator %s: %w", v.acc.path, err)
+		return fmt.Errorf("goamp/accelerator: %s: %w", v.acc.path, err)
 	}
 	atomic.AddUint64(&v.stats.Dispatches, 1)
 	if v.mode == Immediate || v.stream.Commands() >= maxBatch {

@@ -11,9 +11,9 @@ import (
 // Sentinel errors, usable with errors.Is.
 var (
 	// ErrNoSuchAccelerator: a device path names no accelerator (see *PathError).
-	ErrNoSuchAccelerator = errors.New("no such accelerator")
+	ErrNoSuchAccelerator = errors.New("goamp/accelerator: no such accelerator")
 	// ErrViewClosed: the accelerator view was closed.
-	ErrViewClosed = errors.New("accelerator view closed")
+	ErrViewClosed = errors.New("goamp/accelerator: view closed")
 	// ErrOutOfMemory: the device (or the host, for it) ran out of memory (C++ AMP out_of_memory).
 	ErrOutOfMemory = vk.ErrOutOfDeviceMemory
 	// ErrViewRemoved: the device was lost (C++ AMP accelerator_view_removed).
@@ -21,36 +21,44 @@ var (
 	// ErrNoVulkan: Vulkan cannot be used here; only the CPU accelerator exists.
 	ErrNoVulkan = vk.ErrUnavailable
 	// ErrUnsupportedFeature: the accelerator lacks something the operation needs (C++ AMP unsupported_feature).
-	ErrUnsupportedFeature = errors.New("unsupported feature")
+	ErrUnsupportedFeature = errors.New("goamp/accelerator: unsupported feature")
 )
 
-// PathError is returned for a device path that names no accelerator.
+// PathError is returned for a device path that names no accelerator. It matches
+// ErrNoSuchAccelerator.
 type PathError struct {
-	Path  string
+	// Path is the device path asked for.
+	Path string
+	// Known are the paths of the accelerators present.
 	Known []string
-	// Source says where the path came from, e.g. "AMP_DEFAULT_ACCELERATOR".
+	// Source says where the path came from, e.g. "AMP_DEFAULT_ACCELERATOR"; "" for an
+	// argument.
 	Source string
 }
 
+// Error implements error.
 func (e *PathError) Error() string {
 	src := ""
 	if e.Source != "" {
 		src = " (from " + e.Source + ")"
 	}
-	return fmt.Sprintf("accelerator: no accelerator with path %q%s; known: %s", e.Path, src, strings.Join(e.Known, ", "))
+	return fmt.Sprintf("goamp/accelerator: no accelerator with path %q%s; known: %s", e.Path, src, strings.Join(e.Known, ", "))
 }
 
 // Is matches ErrNoSuchAccelerator.
 func (e *PathError) Is(target error) bool { return target == ErrNoSuchAccelerator }
 
-// FeatureError says which feature an accelerator lacks.
+// FeatureError says which feature an accelerator lacks. It matches ErrUnsupportedFeature.
 type FeatureError struct {
+	// Accelerator is the accelerator's device path.
 	Accelerator string
-	Feature     string
+	// Feature names what it lacks, e.g. "SPIR-V dispatch".
+	Feature string
 }
 
+// Error implements error.
 func (e *FeatureError) Error() string {
-	return fmt.Sprintf("accelerator %s does not support %s", e.Accelerator, e.Feature)
+	return fmt.Sprintf("goamp/accelerator: %s does not support %s", e.Accelerator, e.Feature)
 }
 
 // Is matches ErrUnsupportedFeature.

@@ -55,7 +55,7 @@ func (v *View) Alloc(size uint64) (*Buffer, error) {
 	}
 	vb, err := dev.NewBuffer(size, kind)
 	if err != nil {
-		return nil, fmt.Errorf("accelerator %s: %w", v.acc.path, err)
+		return nil, fmt.Errorf("goamp/accelerator: %s: %w", v.acc.path, err)
 	}
 	return &Buffer{view: v, vb: vb, size: size, readEpoch: ^uint64(0), writeEpoch: ^uint64(0)}, nil
 }
@@ -178,10 +178,10 @@ func (b *Buffer) downloadStaged(v *View, off uint64, dst []byte) error {
 
 func (b *Buffer) bounds(off uint64, n int) error {
 	if b.vb == nil {
-		return fmt.Errorf("accelerator: buffer used after Free")
+		return fmt.Errorf("goamp/accelerator: buffer used after Free")
 	}
 	if off+uint64(n) > b.size {
-		return fmt.Errorf("accelerator: %d bytes at offset %d overrun a %d-byte buffer", n, off, b.size)
+		return fmt.Errorf("goamp/accelerator: %d bytes at offset %d overrun a %d-byte buffer", n, off, b.size)
 	}
 	return nil
 }
@@ -202,7 +202,7 @@ func (v *View) stagingSlot() (*staging, error) {
 		}
 		s.buf, err = dev.NewBuffer(stagingSize, vk.MemDownload)
 		if err != nil {
-			return nil, fmt.Errorf("accelerator %s: staging: %w", v.acc.path, err)
+			return nil, fmt.Errorf("goamp/accelerator: %s: staging: %w", v.acc.path, err)
 		}
 		return s, nil
 	}

@@ -159,7 +159,7 @@ func (a *Accelerator) CreateView(mode QueuingMode) (*View, error) {
 	a.mu.Unlock()
 	v.stream, err = dev.NewStream(q)
 	if err != nil {
-		return nil, fmt.Errorf("accelerator %s: %w", a.path, err)
+		return nil, fmt.Errorf("goamp/accelerator: %s: %w", a.path, err)
 	}
 	return v, nil
 }
@@ -283,7 +283,7 @@ func (v *View) submit() error {
 	replays := v.stream.Replays()
 	b, err := v.stream.Submit()
 	if err != nil {
-		return fmt.Errorf("accelerator %s: %w", v.acc.path, err)
+		return fmt.Errorf("goamp/accelerator: %s: %w", v.acc.path, err)
 	}
 	atomic.AddUint64(&v.stats.Submits, 1)
 	if v.stream.Replays() != replays {
@@ -321,7 +321,7 @@ func (v *View) waitSeq(ctx context.Context, seq uint64) error {
 	for _, sb := range v.batches {
 		if sb.seq == seq {
 			if err := sb.batch.Wait(ctx); err != nil {
-				return fmt.Errorf("accelerator %s: %w", v.acc.path, err)
+				return fmt.Errorf("goamp/accelerator: %s: %w", v.acc.path, err)
 			}
 			return nil
 		}

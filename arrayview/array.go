@@ -29,7 +29,7 @@ func NewArray[T any](av *accelerator.View, ext runtime.Extent, data []T) (*Array
 		return nil, err
 	}
 	if av == nil {
-		return nil, fmt.Errorf("arrayview: NewArray needs an accelerator view")
+		return nil, fmt.Errorf("goamp/arrayview: NewArray needs an accelerator view")
 	}
 	if data != nil && len(data) != ext.Size() {
 		return nil, &LengthError{Extent: ext, Len: len(data)}

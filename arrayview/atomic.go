@@ -81,7 +81,7 @@ func intOp[T any](v *View[T], op string, i runtime.Index, x T,
 		return as[T](fu((*uint32)(v.slot(i)), as[uint32](x)))
 	}
 	notAtomicType(v, op, false)
-	panic("unreachable")
+	panic("goamp/arrayview: unreachable")
 }
 
 // valueOp applies an operation defined on int32, uint32 and float32 to element i.
@@ -96,7 +96,7 @@ func valueOp[T any](v *View[T], op string, i runtime.Index, x T,
 		return as[T](ff((*float32)(v.slot(i)), as[float32](x)))
 	}
 	notAtomicType(v, op, true)
-	panic("unreachable")
+	panic("goamp/arrayview: unreachable")
 }
 
 // AtomicAdd adds x to the element at i and returns its old value. Integers wrap around.
@@ -150,5 +150,5 @@ func (v *View[T]) AtomicCompareExchange(i runtime.Index, old, new T) T {
 		return as[T](atom.CompareExchange((*uint32)(v.slot(i)), as[uint32](old), as[uint32](new)))
 	}
 	notAtomicType(v, "AtomicCompareExchange", false)
-	panic("unreachable")
+	panic("goamp/arrayview: unreachable")
 }

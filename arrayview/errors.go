@@ -11,65 +11,81 @@ import (
 // Sentinel errors, usable with errors.Is.
 var (
 	// ErrLength: a slice's length does not match the extent.
-	ErrLength = errors.New("slice length does not match extent")
+	ErrLength = errors.New("goamp/arrayview: slice length does not match extent")
 	// ErrUnsupportedType: the element type cannot live in a storage buffer.
-	ErrUnsupportedType = errors.New("unsupported element type")
+	ErrUnsupportedType = errors.New("goamp/arrayview: unsupported element type")
 	// ErrOutOfRange: a section, projection or copy lies outside its view.
-	ErrOutOfRange = errors.New("out of range")
+	ErrOutOfRange = errors.New("goamp/arrayview: out of range")
 	// ErrTooLarge: a view does not fit the device's maxStorageBufferRange.
-	ErrTooLarge = errors.New("view too large for the device")
+	ErrTooLarge = errors.New("goamp/arrayview: view too large for the device")
 	// ErrClosed: the view was closed.
-	ErrClosed = errors.New("view closed")
+	ErrClosed = errors.New("goamp/arrayview: view closed")
 )
 
-// LengthError says a slice does not hold exactly the extent's elements.
+// LengthError says a slice does not hold exactly the extent's elements. It matches
+// ErrLength.
 type LengthError struct {
+	// Extent is the view's extent.
 	Extent runtime.Extent
-	Len    int
+	// Len is the slice's length.
+	Len int
 }
 
+// Error implements error.
 func (e *LengthError) Error() string {
-	return fmt.Sprintf("arrayview: extent %v holds %d elements but the slice has %d", e.Extent, e.Extent.Size(), e.Len)
+	return fmt.Sprintf("goamp/arrayview: extent %v holds %d elements but the slice has %d", e.Extent, e.Extent.Size(), e.Len)
 }
 
 // Is matches ErrLength.
 func (e *LengthError) Is(t error) bool { return t == ErrLength }
 
-// TypeError says why an element type is not supported.
+// TypeError says why an element type is not supported. It matches ErrUnsupportedType.
 type TypeError struct {
-	Type   reflect.Type
+	// Type is the element type.
+	Type reflect.Type
+	// Reason says what makes it unsupported, naming the field or size at fault.
 	Reason string
 }
 
+// Error implements error.
 func (e *TypeError) Error() string {
-	return fmt.Sprintf("arrayview: element type %v is not supported: %s", e.Type, e.Reason)
+	return fmt.Sprintf("goamp/arrayview: element type %v is not supported: %s", e.Type, e.Reason)
 }
 
 // Is matches ErrUnsupportedType.
 func (e *TypeError) Is(t error) bool { return t == ErrUnsupportedType }
 
-// RangeError says a section, projection or index lies outside a view.
+// RangeError says a section, projection or index lies outside a view. It matches
+// ErrOutOfRange.
 type RangeError struct {
-	What   string
+	// What describes the section, projection, index or copy, with its numbers.
+	What string
+	// Extent is the extent it should lie in.
 	Extent runtime.Extent
 }
 
+// Error implements error.
 func (e *RangeError) Error() string {
-	return fmt.Sprintf("arrayview: %s lies outside extent %v", e.What, e.Extent)
+	return fmt.Sprintf("goamp/arrayview: %s lies outside extent %v", e.What, e.Extent)
 }
 
 // Is matches ErrOutOfRange.
 func (e *RangeError) Is(t error) bool { return t == ErrOutOfRange }
 
-// TooLargeError says a view's bytes exceed what one storage-buffer binding may cover.
+// TooLargeError says a view's bytes exceed what one storage-buffer binding may cover. It
+// matches ErrTooLarge.
 type TooLargeError struct {
+	// Bytes is the size of the binding asked for.
 	Bytes uint64
+	// Limit is the device's maxStorageBufferRange (accelerator.Limits).
 	Limit uint32
-	View  string
+	// View names the accelerator view.
+	View string
 }
 
+// Error implements error.
 func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("arrayview: binding %d bytes on %s exceeds its maxStorageBufferRange of %d bytes; split the work into sections", e.Bytes, e.View, e.Limit)
+	return fmt.Sprintf("goamp/arrayview: binding %d bytes on %s exceeds its maxStorageBufferRange of %d bytes; split the work into sections", e.Bytes, e.View, e.Limit)
 }
 
 // Is matches ErrTooLarge.

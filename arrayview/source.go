@@ -76,7 +76,7 @@ func (s *source) bit(v *accelerator.View) (uint32, *location, error) {
 		}
 	}
 	if len(s.locs) >= 31 {
-		return 0, nil, fmt.Errorf("arrayview: a source may be used on at most 31 accelerator views")
+		return 0, nil, fmt.Errorf("goamp/arrayview: a source may be used on at most 31 accelerator views")
 	}
 	buf, err := v.Alloc(uint64(len(s.host)))
 	if err != nil {

@@ -181,7 +181,7 @@ func (v *View[T]) index(i runtime.Index) int {
 // outside panics for index i outside extent e. It is a function of its own so that index,
 // which every At and Set calls, does not move i to the heap.
 func outside(i runtime.Index, e runtime.Extent) {
-	panic(fmt.Sprintf("arrayview: index %v outside extent %v", i[:e.Rank()], e))
+	panic(fmt.Sprintf("goamp/arrayview: index %v outside extent %v", i[:e.Rank()], e))
 }
 
 // At returns the element at i, first bringing the host copy up to date if a device holds
@@ -204,7 +204,7 @@ func (v *View[T]) Set(i runtime.Index, x T) {
 
 func (v *View[T]) mustHost(acc accelerator.Access) {
 	if err := v.host(acc); err != nil {
-		panic(fmt.Sprintf("arrayview: bringing %v to the host: %v", v, err))
+		panic(fmt.Sprintf("goamp/arrayview: bringing %v to the host: %v", v, err))
 	}
 }
 
@@ -367,7 +367,7 @@ func (v *View[T]) BindDevice(av *accelerator.View, acc accelerator.Access) (runt
 		return runtime.Binding{}, fmt.Errorf("%w: %v", ErrClosed, v)
 	}
 	if av == nil || av.Accelerator().IsCPU() {
-		return runtime.Binding{}, fmt.Errorf("arrayview: BindDevice needs a Vulkan accelerator view, got %v", av)
+		return runtime.Binding{}, fmt.Errorf("goamp/arrayview: BindDevice needs a Vulkan accelerator view, got %v", av)
 	}
 	s := v.src
 	s.mu.Lock()

@@ -106,7 +106,8 @@ type AcceleratorMismatchError struct {
 	WantFrom string
 	// Field is the field whose data lives on Got.
 	Field string
-	Got   *accelerator.View
+	// Got is the view Field's data lives on.
+	Got *accelerator.View
 }
 
 // Error implements error.

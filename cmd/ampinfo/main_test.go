@@ -63,7 +63,7 @@ func TestNoVulkan(t *testing.T) {
 	cmd.Env = append(os.Environ(), "AMPINFO_CHILD=1", accelerator.EnvLibrary+"=libvulkan-absent.so.1", accelerator.EnvDefault+"=")
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", out)
-	assert.Contains(t, string(out), "No Vulkan accelerator: vulkan unavailable")
+	assert.Contains(t, string(out), "No Vulkan accelerator: goamp/vk: vulkan unavailable")
 	assert.Contains(t, string(out), "cpu: CPU (goroutines")
 	assert.Contains(t, string(out), "[default]")
 	assert.NotContains(t, string(out), "vulkan:0")

@@ -286,10 +286,10 @@ func (s *Stream) Dispatch(p *Pipeline, binds []Binding, push []byte, groups [3]u
 		return err
 	}
 	if len(binds) != p.bindings {
-		return fmt.Errorf("vulkan: pipeline has %d bindings, dispatch gives %d", p.bindings, len(binds))
+		return fmt.Errorf("goamp/vk: pipeline has %d bindings, dispatch gives %d", p.bindings, len(binds))
 	}
 	if len(push) > 256 {
-		return fmt.Errorf("vulkan: %d bytes of push constants (at most 256)", len(push))
+		return fmt.Errorf("goamp/vk: %d bytes of push constants (at most 256)", len(push))
 	}
 	s.commands++
 	if s.replayable {
@@ -639,7 +639,7 @@ func (s *Stream) EnableTimestamps(n int) error {
 		return nil
 	}
 	if s.open != nil && s.commands > 0 {
-		return errors.New("vulkan: enable timestamps between batches (submit first)")
+		return errors.New("goamp/vk: enable timestamps between batches (submit first)")
 	}
 	if err := check("vkCreateQueryPool", C.amp_querypool_create(s.dev.d, C.uint32_t(2*n), &s.qp)); err != nil {
 		return err

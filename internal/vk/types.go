@@ -138,22 +138,25 @@ func DriverVersionString(vendor, v uint32) string {
 	return APIVersionString(v)
 }
 
-// Error is a failed Vulkan call: the operation and its VkResult.
+// Error is a failed Vulkan call: the operation and its VkResult. It matches
+// ErrOutOfDeviceMemory, ErrDeviceLost or ErrTimeout where its result is one of those.
 type Error struct {
-	Op     string
+	// Op is the Vulkan function that failed, e.g. "vkAllocateMemory".
+	Op string
+	// Result is the VkResult it returned.
 	Result int32
 }
 
 // Sentinels that Error values match with errors.Is.
 var (
 	// ErrUnavailable: no Vulkan here (no loader, no cgo, or instance creation failed).
-	ErrUnavailable = errors.New("vulkan unavailable")
+	ErrUnavailable = errors.New("goamp/vk: vulkan unavailable")
 	// ErrOutOfDeviceMemory: VK_ERROR_OUT_OF_DEVICE_MEMORY or VK_ERROR_OUT_OF_HOST_MEMORY.
-	ErrOutOfDeviceMemory = errors.New("out of device memory")
+	ErrOutOfDeviceMemory = errors.New("goamp/vk: out of device memory")
 	// ErrDeviceLost: VK_ERROR_DEVICE_LOST.
-	ErrDeviceLost = errors.New("device lost")
+	ErrDeviceLost = errors.New("goamp/vk: device lost")
 	// ErrTimeout: a wait ran past its deadline.
-	ErrTimeout = errors.New("timed out waiting for the device")
+	ErrTimeout = errors.New("goamp/vk: timed out waiting for the device")
 )
 
 var resultNames = map[int32]string{
@@ -163,12 +166,13 @@ var resultNames = map[int32]string{
 	-9: "VK_ERROR_INCOMPATIBLE_DRIVER", -13: "VK_ERROR_UNKNOWN",
 }
 
+// Error implements error.
 func (e *Error) Error() string {
 	name, ok := resultNames[e.Result]
 	if !ok {
 		name = fmt.Sprintf("VkResult %d", e.Result)
 	}
-	return fmt.Sprintf("vulkan: %s: %s", e.Op, name)
+	return fmt.Sprintf("goamp/vk: %s: %s", e.Op, name)
 }
 
 // Is matches the sentinels above.

@@ -273,14 +273,14 @@ type Queue struct {
 // OpenDevice creates a logical device on physical device index with up to maxQueues compute queues.
 func (in *Instance) OpenDevice(index, maxQueues int) (*Device, error) {
 	if index < 0 || index >= len(in.devices) {
-		return nil, fmt.Errorf("vulkan: no physical device %d (have %d)", index, len(in.devices))
+		return nil, fmt.Errorf("goamp/vk: no physical device %d (have %d)", index, len(in.devices))
 	}
 	info := in.devices[index]
 	if info.ComputeFamily < 0 {
-		return nil, fmt.Errorf("vulkan: %s has no compute queue", info.Name)
+		return nil, fmt.Errorf("goamp/vk: %s has no compute queue", info.Name)
 	}
 	if !info.PushDescriptor {
-		return nil, fmt.Errorf("vulkan: %s lacks VK_KHR_push_descriptor, which goamp needs", info.Name)
+		return nil, fmt.Errorf("goamp/vk: %s lacks VK_KHR_push_descriptor, which goamp needs", info.Name)
 	}
 	nq := info.ComputeQueues
 	if maxQueues > 0 && nq > maxQueues {
@@ -396,10 +396,10 @@ type Pipeline struct {
 // pushSize bytes of push constants and the given specialization constants (IDs 0, 1, ...).
 func (dev *Device) NewPipeline(spirv []byte, nbind, pushSize int, spec []uint32) (*Pipeline, error) {
 	if len(spirv) == 0 || len(spirv)%4 != 0 {
-		return nil, fmt.Errorf("vulkan: SPIR-V must be a non-empty multiple of 4 bytes, got %d", len(spirv))
+		return nil, fmt.Errorf("goamp/vk: SPIR-V must be a non-empty multiple of 4 bytes, got %d", len(spirv))
 	}
 	if nbind > 32 || len(spec) > 16 {
-		return nil, fmt.Errorf("vulkan: at most 32 bindings and 16 specialization constants (got %d, %d)", nbind, len(spec))
+		return nil, fmt.Errorf("goamp/vk: at most 32 bindings and 16 specialization constants (got %d, %d)", nbind, len(spec))
 	}
 	code := C.CBytes(spirv)
 	defer C.free(code)
