@@ -524,9 +524,10 @@ func TestContractMalformedSPIRV(t *testing.T) {
 	})
 }
 
-// TestEmbeddedProgramsParse reads the interface of every embedded program of package
-// shaders: each parses, follows amp.glsl's conventions, and its shared memory and
-// workgroup size evaluate for a 16x16 tile.
+// TestEmbeddedProgramsParse reads the interface of every hand-written program of package
+// shaders (the programs of package algo that ampgen cannot generate): each parses,
+// follows amp.glsl's conventions, and its shared memory and workgroup size evaluate for a
+// 16x16 tile.
 func TestEmbeddedProgramsParse(t *testing.T) {
 	names := shaders.Names()
 	require.NotEmpty(t, names)

@@ -1,11 +1,11 @@
-"""PyTorch reference for shaders.BenchmarkMatMul and BenchmarkConvolve2D on the CUDA device.
+"""PyTorch reference for algo.BenchmarkMatMul and BenchmarkConvolve2D on the CUDA device.
 
     python3 scripts/torch_matmul.py [-n 4096] [-img 4096] [-ks 9] [-reps 20]
 
 Prints TFLOP/s of an n x n x n float32 matmul with TF32 off (the SGEMM goamp's tiled kernel
 is measured against), by CUDA events (device time) and by wall time with a synchronize per
 call, and GB/s of a separable 2-D convolution of an img x img float32 image (two cuDNN
-1-D convolutions with replicate padding: clamp-to-edge, the same work as shaders.Convolve2D;
+1-D convolutions with replicate padding: clamp-to-edge, the same work as algo.Convolve2D;
 bytes counted as the image read and the result written once each, as the Go benchmark does)."""
 import argparse
 import time

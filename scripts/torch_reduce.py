@@ -1,4 +1,4 @@
-"""PyTorch reference for the reduction family's benchmarks (shaders BenchmarkReduce,
+"""PyTorch reference for the reduction family's benchmarks (algo BenchmarkReduce,
 BenchmarkInclusiveScan, BenchmarkHistogram): torch.sum, torch.min, torch.max, torch.cumsum
 and torch.histc (100 bins over [0, 1]) of float32 inputs in [0, 1), and torch.sum of int32
 inputs in [-1000, 1000), on the CUDA device, in GB/s of input bytes per call, like the Go
@@ -6,7 +6,7 @@ benchmarks.
 
 For each size (bytes, default 64 MiB and 1 GiB; give others as arguments) it prints the
 device rate (CUDA events around back-to-back calls, the kernels alone) and the wall rate
-with a synchronization after every call (torch.sum(x).item(), like shaders.Reduce, which
+with a synchronization after every call (torch.sum(x).item(), like algo.Reduce, which
 reads its result back).
 
     python3 scripts/torch_reduce.py [BYTES ...]

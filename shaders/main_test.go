@@ -3,7 +3,7 @@ package shaders_test
 import (
 	"testing"
 
-	"github.com/goamp/goamp/internal/amptest"
+	"github.com/goamp/goamp/amptest"
 )
 
 // TestMain fails the run when the Vulkan validation layer reported anything.

@@ -7,9 +7,9 @@ import (
 	"slices"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/algo"
 	"github.com/goamp/goamp/arrayview"
 	"github.com/goamp/goamp/runtime"
-	"github.com/goamp/goamp/shaders"
 )
 
 func init() {
@@ -73,7 +73,7 @@ func vadd(av *accelerator.View, sz sizes) (*instance, error) {
 	va, vb, vo := arrayview.MustNew(ext, a), arrayview.MustNew(ext, b), arrayview.MustNew(ext, out)
 	return &instance{
 		size: fmt.Sprint(sz.N), work: 12 * float64(sz.N), unit: "GB/s",
-		run: func() error { return shaders.Add(av, va, vb, vo) },
+		run: func() error { return algo.Add(av, va, vb, vo) },
 		check: func() error {
 			if err := vo.Synchronize(); err != nil {
 				return err
@@ -95,7 +95,7 @@ func saxpy(av *accelerator.View, sz sizes) (*instance, error) {
 	vx, vy := arrayview.MustNew(ext, x), arrayview.MustNew(ext, y)
 	return &instance{
 		size: fmt.Sprint(sz.N), work: 12 * float64(sz.N), unit: "GB/s",
-		run: func() error { return shaders.Saxpy(av, 2, vx, vy) },
+		run: func() error { return algo.Saxpy(av, 2, vx, vy) },
 		check: func() error { // after the warm-up call: y = 2x + y0
 			if err := vy.Synchronize(); err != nil {
 				return err
@@ -115,7 +115,7 @@ func fill(av *accelerator.View, sz sizes) (*instance, error) {
 	vo := arrayview.MustNew(runtime.Ext(sz.N), out)
 	return &instance{
 		size: fmt.Sprint(sz.N), work: 4 * float64(sz.N), unit: "GB/s",
-		run: func() error { return shaders.Fill(av, vo, 1.5) },
+		run: func() error { return algo.Fill(av, vo, 1.5) },
 		check: func() error {
 			if err := vo.Synchronize(); err != nil {
 				return err
@@ -137,7 +137,7 @@ func transpose(av *accelerator.View, sz sizes) (*instance, error) {
 	vi, vo := arrayview.MustNew(runtime.Ext(n, n), in), arrayview.MustNew(runtime.Ext(n, n), out)
 	return &instance{
 		size: fmt.Sprintf("%dx%d", n, n), work: 8 * float64(n*n), unit: "GB/s",
-		run: func() error { return shaders.Transpose(av, vi, vo) },
+		run: func() error { return algo.Transpose(av, vi, vo) },
 		check: func() error {
 			if err := vo.Synchronize(); err != nil {
 				return err
@@ -171,7 +171,7 @@ func sortCase[T float32 | int32](av *accelerator.View, sz sizes) (*instance, err
 		size: fmt.Sprint(sz.N), work: 8 * float64(sz.N), unit: "GB/s",
 		// The first call sorts the random keys and is checked; the timed calls sort the
 		// sorted keys again in place, which costs the radix sort the same passes.
-		run: func() error { return shaders.Sort(av, v) },
+		run: func() error { return algo.Sort(av, v) },
 		check: func() error {
 			if err := v.Synchronize(); err != nil {
 				return err
@@ -197,9 +197,9 @@ func matmulCase[T float32 | int32](av *accelerator.View, sz sizes, simple bool) 
 	c := make([]T, n*n)
 	ext := runtime.Ext(n, n)
 	va, vb, vc := arrayview.MustNew(ext, a), arrayview.MustNew(ext, b), arrayview.MustNew(ext, c)
-	run := func() error { return shaders.MatMul(av, va, vb, vc) }
+	run := func() error { return algo.MatMul(av, va, vb, vc) }
 	if simple {
-		run = func() error { return shaders.MatMulSimple(av, va, vb, vc) }
+		run = func() error { return algo.MatMulSimple(av, va, vb, vc) }
 	}
 	return &instance{
 		size: fmt.Sprintf("%d^3", n), work: 2 * float64(n) * float64(n) * float64(n), unit: "GFLOP/s",
@@ -244,7 +244,7 @@ func conv2d(av *accelerator.View, sz sizes) (*instance, error) {
 	clamp := func(i int) int { return min(max(i, 0), n-1) }
 	return &instance{
 		size: fmt.Sprintf("%dx%d k9", n, n), work: 8 * float64(n*n), unit: "GB/s",
-		run: func() error { return shaders.Convolve2D(av, vi, vo, krow, kcol) },
+		run: func() error { return algo.Convolve2D(av, vi, vo, krow, kcol) },
 		check: func() error {
 			if err := vo.Synchronize(); err != nil {
 				return err

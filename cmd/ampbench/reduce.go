@@ -5,23 +5,23 @@ import (
 	"math"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/algo"
 	"github.com/goamp/goamp/arrayview"
 	"github.com/goamp/goamp/runtime"
-	"github.com/goamp/goamp/shaders"
 )
 
 func init() {
 	cases = append(cases,
-		benchCase{"reduce-sum-f32", reduceCase[float32](shaders.Sum)},
-		benchCase{"reduce-min-f32", reduceCase[float32](shaders.Min)},
-		benchCase{"reduce-max-f32", reduceCase[float32](shaders.Max)},
-		benchCase{"reduce-sum-i32", reduceCase[int32](shaders.Sum)},
+		benchCase{"reduce-sum-f32", reduceCase[float32](algo.Sum)},
+		benchCase{"reduce-min-f32", reduceCase[float32](algo.Min)},
+		benchCase{"reduce-max-f32", reduceCase[float32](algo.Max)},
+		benchCase{"reduce-sum-i32", reduceCase[int32](algo.Sum)},
 		benchCase{"scan-inclusive-f32", scanCase},
 		benchCase{"histogram-f32", histogramCase},
 	)
 }
 
-func reduceCase[T float32 | int32](op shaders.Op) func(*accelerator.View, sizes) (*instance, error) {
+func reduceCase[T float32 | int32](op algo.Op) func(*accelerator.View, sizes) (*instance, error) {
 	return func(av *accelerator.View, sz sizes) (*instance, error) {
 		var data []T
 		switch any(data).(type) {
@@ -33,11 +33,11 @@ func reduceCase[T float32 | int32](op shaders.Op) func(*accelerator.View, sizes)
 		want := float64(data[0])
 		for _, x := range data[1:] {
 			switch op {
-			case shaders.Sum:
+			case algo.Sum:
 				want += float64(x)
-			case shaders.Min:
+			case algo.Min:
 				want = math.Min(want, float64(x))
-			case shaders.Max:
+			case algo.Max:
 				want = math.Max(want, float64(x))
 			}
 		}
@@ -46,7 +46,7 @@ func reduceCase[T float32 | int32](op shaders.Op) func(*accelerator.View, sizes)
 		return &instance{
 			size: fmt.Sprint(sz.N), work: 4 * float64(sz.N), unit: "GB/s",
 			run: func() (err error) {
-				got, err = shaders.Reduce(av, v, op)
+				got, err = algo.Reduce(av, v, op)
 				return err
 			},
 			check: func() error {
@@ -65,7 +65,7 @@ func scanCase(av *accelerator.View, sz sizes) (*instance, error) {
 	vi, vo := arrayview.MustNew(runtime.Ext(sz.N), in), arrayview.MustNew(runtime.Ext(sz.N), out)
 	return &instance{
 		size: fmt.Sprint(sz.N), work: 8 * float64(sz.N), unit: "GB/s",
-		run: func() error { return shaders.InclusiveScan(av, vi, vo) },
+		run: func() error { return algo.InclusiveScan(av, vi, vo) },
 		check: func() error {
 			if err := vo.Synchronize(); err != nil {
 				return err
@@ -95,7 +95,7 @@ func histogramCase(av *accelerator.View, sz sizes) (*instance, error) {
 	return &instance{
 		size: fmt.Sprintf("%d, %d bins", sz.N, bins), work: 4 * float64(sz.N), unit: "GB/s",
 		run: func() (err error) {
-			got, err = shaders.Histogram(av, vi, bins, 0, 1)
+			got, err = algo.Histogram(av, vi, bins, 0, 1)
 			return err
 		},
 		check: func() error {

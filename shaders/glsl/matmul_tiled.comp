@@ -13,7 +13,7 @@
 // every row 16-byte aligned) take an unchecked path; edge blocks are bounds-checked
 // (zeros are loaded past M, N, K and nothing is stored there), with vec4 global loads and
 // stores when every row of a matrix starts on a 16-byte boundary, else scalar ones.
-// Go body: shaders/matmul.go (matMulTiled.Tiled); the int32 program
+// Go body: algo/matmul.go (matMulTiled.Tiled); the int32 program
 // matmul_tiled_i32.comp is this file with the element type replaced (a test checks it).
 #extension GL_EXT_control_flow_attributes : require
 #include "amp.glsl"
@@ -27,7 +27,7 @@ AMP_BUFFER(2, writeonly, float, C);
 AMP_PUSH_BEGIN AmpView a; AmpView b; AmpView c; int M; int N; int K; AMP_PUSH_END // M, N, K >= 1
 
 // The tile (workgroup) is WY x WX threads; the block of C is BM x BN; BK is the K step
-// (shaders.matMulBK).
+// (algo.matMulBK).
 const uint WX = gl_WorkGroupSize.x;
 const uint WY = gl_WorkGroupSize.y;
 const uint NT = WX * WY;

@@ -12,7 +12,7 @@
 // when in and out are 16-byte aligned, else the same elements one at a time), and the
 // workgroup scans the threads' row sums, all rows at once as one vec4.
 //
-// The state view, from state[stateOff] (zeroed by shaders scanClearKernel before the dispatch),
+// The state view, from state[stateOff] (zeroed by algo scanClearKernel before the dispatch),
 // holds the ticket counter and 4 words per block: its inclusive prefix (the sum of the
 // blocks up to it) at 1 + 4g and its aggregate (its own sum) at 3 + 4g, each value split
 // into two words of 16 bits with bit 31 set, so that a reader that sees both flags has the
@@ -23,13 +23,13 @@
 // forward progress to a workgroup waiting for another, so a block that stays unpublished
 // for amp.spinLimit reads is reduced from in by the waiting workgroup itself. That read of
 // another block's input is why in and out must not be the same buffer range (in-place
-// scans take the multi-pass path, shaders scanKernel).
+// scans take the multi-pass path, algo scanKernel).
 //
 // The macros choose the program: FLOAT (float32 sums, else 32-bit integer sums, which wrap
 // and are the same bits for int32 and uint32) and SUBGROUPS (the workgroup scan and the
 // look-back by subgroup operations: the first subgroup reads the states of gl_SubgroupSize
 // blocks at once; else in shared memory and one block at a time by thread 0).
-// Go body: shaders scanLBKernel.
+// Go body: algo scanLBKernel.
 #include "amp.glsl"
 AMP_WORKGROUP
 AMP_BUFFER(0, readonly, uint, src);
@@ -57,7 +57,7 @@ AMP_PUSH_END
 #define VB uvec4
 #endif
 
-#define ROWS 4u // vec4s per thread: 16 elements per thread (shaders scanEPT)
+#define ROWS 4u // vec4s per thread: 16 elements per thread (algo scanEPT)
 
 shared uvec4 part[gl_WorkGroupSize.x + 1u];
 shared uint lbTicket; // the block this workgroup scans

@@ -18,7 +18,7 @@
 // be the same buffer range (an in-place scan). The data are raw 32-bit words: amp.type 2
 // adds them as float32, 0 and 1 as 32-bit integers (int32 and uint32 sums wrap and are the
 // same bits). The kernel struct and its definition (its shared-memory GPU body, generated
-// by ampgen, which loads the block through shared memory instead): shaders scanKernel, run
+// by ampgen, which loads the block through shared memory instead): algo scanKernel, run
 // with this program as scanSG.
 #include "amp.glsl"
 AMP_WORKGROUP
@@ -31,7 +31,7 @@ AMP_PUSH_BEGIN AmpView in_; AmpView out_; AmpView pre_;
 	uint n; uint inOff; uint outOff; uint preOff; int exclusive; int type; int usePre;
 AMP_PUSH_END
 
-#define ROWS 4u // vec4s per thread: EPT = 16 elements per thread (shaders scanEPT)
+#define ROWS 4u // vec4s per thread: EPT = 16 elements per thread (algo scanEPT)
 
 shared uvec4 part[gl_WorkGroupSize.x + 1u];
 

@@ -6,7 +6,7 @@
 //               as the global network says ((index & k) == 0 is ascending);
 //   amp.k > B:  the tail of global stage k: the steps j = B/2 .. 1, after the global
 //               steps j >= B (sort_bitonic_step) made the block bitonic.
-// Go body: shaders bitonicLocalKernel.
+// Go body: algo bitonicLocalKernel.
 #include "amp.glsl"
 AMP_WORKGROUP
 AMP_BUFFER(0, , uint, keys);

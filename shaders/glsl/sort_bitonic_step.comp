@@ -2,7 +2,7 @@
 // Hand-written: the kernel works on the raw 32-bit words of any element type (sort keys), a reinterpretation of a type parameter's bits that the kernel language cannot express.
 // One global step (k, j) of the bitonic sorting network over uint32 keys: thread t of the
 // n/2 threads compares keys i and i + j, i = the t-th index with bit j clear, and orders
-// them ascending when (i & k) == 0, descending otherwise. Go body: shaders bitonicStepKernel.
+// them ascending when (i & k) == 0, descending otherwise. Go body: algo bitonicStepKernel.
 #include "amp.glsl"
 AMP_WORKGROUP
 AMP_BUFFER(0, , uint, keys);

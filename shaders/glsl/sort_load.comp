@@ -2,10 +2,10 @@
 // Hand-written: the kernel works on the raw 32-bit words of any element type (sort keys), a reinterpretation of a type parameter's bits that the kernel language cannot express.
 // Sort, first pass: dst[i] = key(src[i]) for i < n and the sentinel 0xFFFFFFFF (larger
 // than or equal to every key) for n <= i < the padded length. key maps an int32, uint32
-// or float32 (amp.type, shaders typeCode) to a uint32 whose unsigned order is the
+// or float32 (amp.type, algo typeCode) to a uint32 whose unsigned order is the
 // element's order (float32: IEEE 754 totalOrder, so -0 < +0 and NaNs sort by sign past
 // the infinities). src and dst may be the same view (n a power of two).
-// Go body: shaders sortLoadKernel.
+// Go body: algo sortLoadKernel.
 #include "amp.glsl"
 AMP_WORKGROUP
 AMP_BUFFER(0, readonly, uint, srcData);

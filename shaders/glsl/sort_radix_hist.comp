@@ -7,8 +7,8 @@
 // gives each block's first output position per digit). Thread t counts keys t, t+256, ...
 // in runs of equal digits, adding a run's length when its digit changes: sorted or
 // repetitive keys then cost few shared atomics on one address. src holds elements mapped to keys
-// by amp.type (shaders typeCode; 1, uint32, is the identity for keys already mapped).
-// Go body: shaders radixHistKernel.
+// by amp.type (algo typeCode; 1, uint32, is the identity for keys already mapped).
+// Go body: algo radixHistKernel.
 #extension GL_EXT_control_flow_attributes : require
 #include "amp.glsl"
 AMP_BUFFER(0, readonly, uint, srcData);

@@ -8,7 +8,7 @@
 // segmented by team) gives the run's first prefix, and the thread rewrites its run. The
 // row's total goes to hist[256 * blocks + d]; the scatter adds the exclusive scan of those
 // totals (each digit's first position) to the blocks' prefixes. 256/team rows a
-// workgroup of 256 threads. Go body: shaders radixScanKernel.
+// workgroup of 256 threads. Go body: algo radixScanKernel.
 #include "amp.glsl"
 AMP_BUFFER(0, , uint, histData);
 AMP_PUSH_BEGIN AmpView hist; uint blocks; uint team; AMP_PUSH_END

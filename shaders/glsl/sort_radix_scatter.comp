@@ -13,7 +13,7 @@
 //      base[d] + i - start[d], base[d] being the block's next position for digit d (the
 //      scanned histogram at first); consecutive threads write consecutive positions.
 // src elements are mapped to keys by amp.inType, the keys written back to elements by
-// amp.outType (shaders typeCode; 1 is the identity). Go body: shaders radixScatterKernel.
+// amp.outType (algo typeCode; 1 is the identity). Go body: algo radixScatterKernel.
 #extension GL_EXT_control_flow_attributes : require
 #include "amp.glsl"
 AMP_BUFFER(0, readonly, uint, srcData);

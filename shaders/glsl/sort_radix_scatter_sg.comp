@@ -9,7 +9,7 @@
 // each key's rank is the count before it plus the lanes of its digit below it. A scan of
 // the subgroups' counts per digit then gives each subgroup's offset within a digit, and
 // the keys are placed in shared memory sorted by digit, then written out as there.
-// Go body: shaders radixScatterKernel (the result is the same).
+// Go body: algo radixScatterKernel (the result is the same).
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_EXT_control_flow_attributes : require

@@ -1,7 +1,7 @@
 #version 450
 // Hand-written: the kernel works on the raw 32-bit words of any element type (sort keys), a reinterpretation of a type parameter's bits that the kernel language cannot express.
 // Sort, last pass: dst[i] = element(src[i]), the inverse of sort_load's key map.
-// Go body: shaders sortStoreKernel.
+// Go body: algo sortStoreKernel.
 #include "amp.glsl"
 AMP_WORKGROUP
 AMP_BUFFER(0, readonly, uint, srcData);

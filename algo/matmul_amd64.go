@@ -1,6 +1,6 @@
 //go:build amd64 && !purego
 
-package shaders
+package algo
 
 // matMulWide reports whether the CPU's blocked matrix multiply uses the AVX2 micro-kernels
 // of matmul_amd64.s (4 x 16 blocks of C in eight 256-bit registers): on amd64 when the CPU

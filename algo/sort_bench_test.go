@@ -1,4 +1,4 @@
-package shaders_test
+package algo_test
 
 import (
 	"flag"
@@ -7,21 +7,21 @@ import (
 	"testing"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/algo"
 	"github.com/goamp/goamp/arrayview"
 	"github.com/goamp/goamp/runtime"
-	"github.com/goamp/goamp/shaders"
 	"github.com/stretchr/testify/require"
 )
 
 // Benchmark sizes (small defaults for this machine; raise them on a GPU):
 //
-//	go test -run '^$' -bench 'Add|Saxpy|Fill|Transpose|Sort' ./shaders/ \
-//	    -shaders.ew.mib 256 -shaders.transpose.n 8192 -shaders.sort.keys 16777216
+//	go test -run '^$' -bench 'Add|Saxpy|Fill|Transpose|Sort' ./algo/ \
+//	    -algo.ew.mib 256 -algo.transpose.n 8192 -algo.sort.keys 16777216
 var (
-	benchEwMiB       = flag.Int("shaders.ew.mib", 16, "MiB per vector in the Add/Saxpy/Fill benchmarks")
-	benchTransposeN  = flag.Int("shaders.transpose.n", 2048, "rows (and columns) of the Transpose benchmark's matrix")
-	benchSortKeys    = flag.Int("shaders.sort.keys", 1<<20, "keys in the Sort benchmarks")
-	benchSortFloatMx = flag.Bool("shaders.sort.float", true, "also run the float32 Sort benchmark")
+	benchEwMiB       = flag.Int("algo.ew.mib", 16, "MiB per vector in the Add/Saxpy/Fill benchmarks")
+	benchTransposeN  = flag.Int("algo.transpose.n", 2048, "rows (and columns) of the Transpose benchmark's matrix")
+	benchSortKeys    = flag.Int("algo.sort.keys", 1<<20, "keys in the Sort benchmarks")
+	benchSortFloatMx = flag.Bool("algo.sort.float", true, "also run the float32 Sort benchmark")
 )
 
 // benchViews runs f on a new view of every accelerator present.
@@ -68,7 +68,7 @@ func BenchmarkAdd(b *testing.B) {
 	n := *benchEwMiB << 20 / 4
 	benchViews(b, func(b *testing.B, av *accelerator.View) {
 		x, y, out := benchVec(b, n, 1), benchVec(b, n, 2), benchVec(b, n, 3)
-		benchLoop(b, av, 12*n, func() error { return shaders.Add(av, x, y, out) })
+		benchLoop(b, av, 12*n, func() error { return algo.Add(av, x, y, out) })
 	})
 }
 
@@ -77,7 +77,7 @@ func BenchmarkSaxpy(b *testing.B) {
 	n := *benchEwMiB << 20 / 4
 	benchViews(b, func(b *testing.B, av *accelerator.View) {
 		x, y := benchVec(b, n, 1), benchVec(b, n, 2)
-		benchLoop(b, av, 12*n, func() error { return shaders.Saxpy(av, 1e-3, x, y) })
+		benchLoop(b, av, 12*n, func() error { return algo.Saxpy(av, 1e-3, x, y) })
 	})
 }
 
@@ -86,7 +86,7 @@ func BenchmarkFill(b *testing.B) {
 	n := *benchEwMiB << 20 / 4
 	benchViews(b, func(b *testing.B, av *accelerator.View) {
 		v := benchVec(b, n, 1)
-		benchLoop(b, av, 4*n, func() error { return shaders.Fill(av, v, 1.5) })
+		benchLoop(b, av, 4*n, func() error { return algo.Fill(av, v, 1.5) })
 	})
 }
 
@@ -100,14 +100,14 @@ func BenchmarkTranspose(b *testing.B) {
 		}
 		in := arrayview.MustNew(runtime.Ext(n, n), s)
 		out := arrayview.MustNew(runtime.Ext(n, n), make([]float32, n*n))
-		benchLoop(b, av, 8*n*n, func() error { return shaders.Transpose(av, in, out) })
+		benchLoop(b, av, 8*n*n, func() error { return algo.Transpose(av, in, out) })
 	})
 }
 
 // benchSort sorts fresh random keys each iteration: refilling and uploading them is not
 // timed; sorting and waiting for the device is. It reports Mkeys/s and, through
 // SetBytes, MB/s of keys.
-func benchSort[T shaders.Number](b *testing.B, gen func(r *rand.Rand) T) {
+func benchSort[T algo.Number](b *testing.B, gen func(r *rand.Rand) T) {
 	n := *benchSortKeys
 	benchViews(b, func(b *testing.B, av *accelerator.View) {
 		r := rand.New(rand.NewPCG(uint64(n), 7))
@@ -122,7 +122,7 @@ func benchSort[T shaders.Number](b *testing.B, gen func(r *rand.Rand) T) {
 			require.NoError(b, av.Wait())
 		}
 		refill()
-		require.NoError(b, shaders.Sort(av, v)) // pipelines, buffers
+		require.NoError(b, algo.Sort(av, v)) // pipelines, buffers
 		require.NoError(b, av.Wait())
 		b.SetBytes(int64(4 * n))
 		var sorting float64
@@ -131,7 +131,7 @@ func benchSort[T shaders.Number](b *testing.B, gen func(r *rand.Rand) T) {
 			b.StopTimer()
 			refill()
 			b.StartTimer()
-			if err := shaders.Sort(av, v); err != nil {
+			if err := algo.Sort(av, v); err != nil {
 				b.Fatal(err)
 			}
 			if err := av.Wait(); err != nil {
@@ -149,7 +149,7 @@ func BenchmarkSortUint32(b *testing.B) {
 
 func BenchmarkSortFloat32(b *testing.B) {
 	if !*benchSortFloatMx {
-		b.Skip("-shaders.sort.float=false")
+		b.Skip("-algo.sort.float=false")
 	}
 	benchSort(b, func(r *rand.Rand) float32 { return float32(r.NormFloat64() * math.Pi) })
 }

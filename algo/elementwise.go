@@ -1,4 +1,4 @@
-package shaders
+package algo
 
 import (
 	"unsafe"
@@ -11,7 +11,7 @@ import (
 // This file holds the elementwise kernels (Add, Saxpy, Fill) and what the kernels of
 // elementwise.go, transpose.go and sort.go share. Each kernel has a per-thread Go body
 // that is its definition (Each or Tiled), a GPU body (generated from the Go body by
-// ampgen, or hand-written GLSL in glsl/ for sort.go's) and a fast CPU body (EachRange or
+// ampgen, or hand-written GLSL in shaders/glsl/ for sort.go's) and a fast CPU body (EachRange or
 // EachTile) that loops over the views' host slices; the conformance tests check that all
 // three agree.
 
@@ -76,7 +76,7 @@ func ewHomes(op string, av *accelerator.View, names []string, args ...runtime.Ar
 		case av == nil:
 			av, from = home, names[i]
 		case home != av:
-			return &runtime.AcceleratorMismatchError{Kernel: "shaders." + op, Want: av, WantFrom: from, Field: names[i], Got: home}
+			return &runtime.AcceleratorMismatchError{Kernel: "algo." + op, Want: av, WantFrom: from, Field: names[i], Got: home}
 		}
 	}
 	return nil

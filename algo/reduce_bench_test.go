@@ -1,4 +1,4 @@
-package shaders
+package algo
 
 import (
 	"flag"
@@ -22,7 +22,7 @@ import (
 // device time of the kernels alone (the best of a few profiled calls; pass1-us is the first
 // dispatch's, -reduce.passes logs them all). On a GPU:
 //
-//	shaders.test -test.run '^$' -test.bench 'Reduce|Scan|Histogram' -reduce.bytes 1073741824
+//	algo.test -test.run '^$' -test.bench 'Reduce|Scan|Histogram' -reduce.bytes 1073741824
 //
 // -reduce.tile, -reduce.perthread and -reduce.groups override Reduce's tiling,
 // -reduce.scantile the single-pass scan's workgroup size; -reduce.nosubgroups runs the

@@ -1,12 +1,12 @@
-package shaders_test
+package algo_test
 
 import (
 	"fmt"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/algo"
 	"github.com/goamp/goamp/arrayview"
 	"github.com/goamp/goamp/runtime"
-	"github.com/goamp/goamp/shaders"
 )
 
 // ExampleMatMul multiplies a 2 x 3 by a 3 x 2 matrix on the CPU accelerator (any
@@ -20,7 +20,7 @@ func ExampleMatMul() {
 	b := arrayview.MustNew(runtime.Ext(3, 2), []float32{7, 8, 9, 10, 11, 12})
 	cdata := make([]float32, 4)
 	c := arrayview.MustNew(runtime.Ext(2, 2), cdata)
-	if err := shaders.MatMul(av, a, b, c); err != nil {
+	if err := algo.MatMul(av, a, b, c); err != nil {
 		panic(err)
 	}
 	if err := c.Synchronize(); err != nil { // the result reaches cdata here
@@ -32,15 +32,15 @@ func ExampleMatMul() {
 	ai := arrayview.MustNew(runtime.Ext(1, 2), []int32{2, 3})
 	bi := arrayview.MustNew(runtime.Ext(2, 1), []int32{4, 5})
 	ci := arrayview.MustNew(runtime.Ext(1, 1), make([]int32, 1))
-	if err := shaders.MatMulSimple(av, ai, bi, ci); err != nil {
+	if err := algo.MatMulSimple(av, ai, bi, ci); err != nil {
 		panic(err)
 	}
 	fmt.Println(ci.At(runtime.Idx(0, 0)))
-	fmt.Println(shaders.MatMul(av, ai, ai, ci))
+	fmt.Println(algo.MatMul(av, ai, ai, ci))
 	// Output:
 	// [58 64 139 154]
 	// 23
-	// goamp/shaders: MatMul: a (1, 2) x b (1, 2) does not give c (1, 1) (want a M x K, b K x N, c M x N)
+	// goamp/algo: MatMul: a (1, 2) x b (1, 2) does not give c (1, 1) (want a M x K, b K x N, c M x N)
 }
 
 // ExampleConvolve2D blurs a 3 x 4 image with a separable box filter; the borders clamp
@@ -59,7 +59,7 @@ func ExampleConvolve2D() {
 	out := arrayview.MustNew(runtime.Ext(3, 4), outData)
 	row := []float32{1, 1, 1} // sum of three neighbours in a row
 	col := []float32{1, 1, 1} // then in a column
-	if err := shaders.Convolve2D(av, in, out, row, col); err != nil {
+	if err := algo.Convolve2D(av, in, out, row, col); err != nil {
 		panic(err)
 	}
 	if err := out.Synchronize(); err != nil {

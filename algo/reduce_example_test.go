@@ -1,19 +1,19 @@
-package shaders_test
+package algo_test
 
 import (
 	"fmt"
 
+	"github.com/goamp/goamp/algo"
 	"github.com/goamp/goamp/arrayview"
 	"github.com/goamp/goamp/runtime"
-	"github.com/goamp/goamp/shaders"
 )
 
 // Sum, Min and Max of a vector on the default accelerator, and of a section of it.
 func ExampleReduce() {
 	data := []float32{3, -1.5, 8, 0.25, 2, 7}
 	v := arrayview.MustNew(runtime.Ext(len(data)), data)
-	for _, op := range []shaders.Op{shaders.Sum, shaders.Min, shaders.Max} {
-		x, err := shaders.Reduce(nil, v, op)
+	for _, op := range []algo.Op{algo.Sum, algo.Min, algo.Max} {
+		x, err := algo.Reduce(nil, v, op)
 		if err != nil {
 			fmt.Println(err)
 			return
@@ -21,7 +21,7 @@ func ExampleReduce() {
 		fmt.Println(op, x)
 	}
 	tail, _ := v.Section(runtime.Idx(2), runtime.Ext(4)) // 8, 0.25, 2, 7
-	x, err := shaders.Reduce(nil, tail, shaders.Min)
+	x, err := algo.Reduce(nil, tail, algo.Min)
 	fmt.Println("Min of the last four:", x, err)
 	// Output:
 	// Sum 18.75
@@ -34,7 +34,7 @@ func ExampleReduce() {
 func ExampleInclusiveScan() {
 	data := []int32{1, 2, 3, 4, 5}
 	v := arrayview.MustNew(runtime.Ext(len(data)), data)
-	if err := shaders.InclusiveScan(nil, v, v); err != nil {
+	if err := algo.InclusiveScan(nil, v, v); err != nil {
 		fmt.Println(err)
 		return
 	}
@@ -52,7 +52,7 @@ func ExampleExclusiveScan() {
 	offsets := make([]uint32, len(lengths))
 	out := arrayview.MustNew(runtime.Ext(len(offsets)), offsets)
 	out.DiscardData() // output only: nothing to upload
-	if err := shaders.ExclusiveScan(nil, arrayview.MustNew(runtime.Ext(len(lengths)), lengths), out); err != nil {
+	if err := algo.ExclusiveScan(nil, arrayview.MustNew(runtime.Ext(len(lengths)), lengths), out); err != nil {
 		fmt.Println(err)
 		return
 	}
@@ -68,7 +68,7 @@ func ExampleExclusiveScan() {
 // bin, -1 and 5 are outside.
 func ExampleHistogram() {
 	data := []float32{0, 0.1, 0.6, 0.75, 1.2, 2, -1, 5}
-	counts, err := shaders.Histogram(nil, arrayview.MustNew(runtime.Ext(len(data)), data), 4, 0, 2)
+	counts, err := algo.Histogram(nil, arrayview.MustNew(runtime.Ext(len(data)), data), 4, 0, 2)
 	fmt.Println(counts, err)
 	// Output: [2 2 1 1] <nil>
 }

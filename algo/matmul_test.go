@@ -1,4 +1,4 @@
-package shaders
+package algo
 
 import (
 	"math"
@@ -230,9 +230,9 @@ func TestMatMulShapeErrors(t *testing.T) {
 func TestMatMulI32SourcesInSync(t *testing.T) {
 	rep := strings.NewReplacer("vec4", "ivec4", "float", "int")
 	for _, name := range []string{"matmul_tiled"} {
-		f, err := os.ReadFile("glsl/" + name + ".comp")
+		f, err := os.ReadFile("../shaders/glsl/" + name + ".comp")
 		require.NoError(t, err)
-		i, err := os.ReadFile("glsl/" + name + "_i32.comp")
+		i, err := os.ReadFile("../shaders/glsl/" + name + "_i32.comp")
 		require.NoError(t, err)
 		assert.Equal(t, rep.Replace(string(f)), string(i), "glsl/%s_i32.comp must be glsl/%s.comp with vec4 -> ivec4, float -> int", name, name)
 	}

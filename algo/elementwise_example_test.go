@@ -1,12 +1,12 @@
-package shaders_test
+package algo_test
 
 import (
 	"fmt"
 	"math"
 
+	"github.com/goamp/goamp/algo"
 	"github.com/goamp/goamp/arrayview"
 	"github.com/goamp/goamp/runtime"
-	"github.com/goamp/goamp/shaders"
 )
 
 // Vector addition on the default accelerator.
@@ -15,7 +15,7 @@ func ExampleAdd() {
 	b := []int32{10, 20, 30, 40, 50}
 	sum := make([]int32, 5)
 	out := arrayview.MustNew(runtime.Ext(5), sum)
-	if err := shaders.Add(nil, arrayview.MustNew(runtime.Ext(5), a), arrayview.MustNew(runtime.Ext(5), b), out); err != nil {
+	if err := algo.Add(nil, arrayview.MustNew(runtime.Ext(5), a), arrayview.MustNew(runtime.Ext(5), b), out); err != nil {
 		fmt.Println(err)
 		return
 	}
@@ -32,7 +32,7 @@ func ExampleSaxpy() {
 	x := []float32{1, 2, 3, 4}
 	y := []float32{0.5, 0.5, 0.5, 0.5}
 	vy := arrayview.MustNew(runtime.Ext(4), y)
-	if err := shaders.Saxpy(nil, 2, arrayview.MustNew(runtime.Ext(4), x), vy); err != nil {
+	if err := algo.Saxpy(nil, 2, arrayview.MustNew(runtime.Ext(4), x), vy); err != nil {
 		fmt.Println(err)
 		return
 	}
@@ -48,7 +48,7 @@ func ExampleSaxpy() {
 func ExampleFill() {
 	data := make([]float32, 6)
 	v := arrayview.MustNew(runtime.Ext(6), data)
-	if err := shaders.Fill(nil, v, float32(1.5)); err != nil {
+	if err := algo.Fill(nil, v, float32(1.5)); err != nil {
 		fmt.Println(err)
 		return
 	}
@@ -68,7 +68,7 @@ func ExampleTranspose() {
 	})
 	t := make([]int32, 6)
 	out := arrayview.MustNew(runtime.Ext(3, 2), t)
-	if err := shaders.Transpose(nil, in, out); err != nil {
+	if err := algo.Transpose(nil, in, out); err != nil {
 		fmt.Println(err)
 		return
 	}
@@ -89,7 +89,7 @@ func ExampleTranspose() {
 func ExampleSort() {
 	keys := []float32{3, -1, float32(math.Inf(1)), 0, float32(math.Copysign(0, -1)), -7.5, 2, float32(math.Inf(-1))}
 	v := arrayview.MustNew(runtime.Ext(len(keys)), keys)
-	if err := shaders.Sort(nil, v); err != nil {
+	if err := algo.Sort(nil, v); err != nil {
 		fmt.Println(err)
 		return
 	}

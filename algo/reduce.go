@@ -1,4 +1,4 @@
-package shaders
+package algo
 
 import (
 	"errors"
@@ -13,12 +13,13 @@ import (
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/arrayview"
 	"github.com/goamp/goamp/runtime"
+	"github.com/goamp/goamp/shaders"
 )
 
 // The reduction family: Reduce (reduce.go), InclusiveScan and ExclusiveScan (scan.go) and
 // Histogram (histogram.go) over rank-1 views (sections included), on any accelerator.
 //
-// Each is built from tiled kernels with three bodies: a GLSL body in glsl/ (shared memory
+// Each is built from tiled kernels with three bodies: a GLSL body in shaders/glsl/ (shared memory
 // and barriers, with a second program that does the workgroup step with subgroup
 // arithmetic, used where the device has it), a per-thread Go body (Tiled) that is the
 // kernel's definition and mirrors the shared-memory program, and a fast CPU body
@@ -66,7 +67,7 @@ func (o Op) String() string {
 }
 
 // ErrUnknownOp reports an Op other than Sum, Min and Max.
-var ErrUnknownOp = errors.New("goamp/shaders: unknown reduction operator")
+var ErrUnknownOp = errors.New("goamp/algo: unknown reduction operator")
 
 // The tiling of Reduce's passes (variables so that the benchmarks can tune them).
 var (
@@ -212,15 +213,15 @@ type reduceKernel[T Number] struct {
 	InOff  uint32
 	OutOff uint32
 	Op     int32
-	Type   int32 // typeCode[T], for glsl/reduce_sg.comp (raw words); the generated bodies are one per type
+	Type   int32 // typeCode[T], for shaders/glsl/reduce_sg.comp (raw words); the generated bodies are one per type
 }
 
-// reduceSG is reduceKernel with the GPU body glsl/reduce_sg.comp, which combines a
+// reduceSG is reduceKernel with the GPU body shaders/glsl/reduce_sg.comp, which combines a
 // workgroup's values with subgroup arithmetic (for devices that have it).
 type reduceSG[T Number] struct{ reduceKernel[T] }
 
-// Program is the GPU body: glsl/reduce_sg.comp.
-func (reduceSG[T]) Program() *runtime.Program { return MustProgram("reduce_sg", 1) }
+// Program is the GPU body: shaders/glsl/reduce_sg.comp.
+func (reduceSG[T]) Program() *runtime.Program { return shaders.MustProgram("reduce_sg", 1) }
 
 // SharedBytes is the GPU body's shared memory: a word per thread.
 func (reduceKernel[T]) SharedBytes(tile [3]int) int { return 4 * tile[0] }

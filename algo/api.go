@@ -1,4 +1,4 @@
-package shaders
+package algo
 
 import (
 	"errors"
@@ -12,7 +12,7 @@ type Number interface {
 }
 
 // ErrShape is matched by every *ShapeError.
-var ErrShape = errors.New("goamp/shaders: bad shape")
+var ErrShape = errors.New("goamp/algo: bad shape")
 
 // ShapeError reports arguments whose shapes do not fit an operation, naming them.
 type ShapeError struct {
@@ -20,7 +20,7 @@ type ShapeError struct {
 	Reason string // what is wrong, with the numbers
 }
 
-func (e *ShapeError) Error() string { return fmt.Sprintf("goamp/shaders: %s: %s", e.Op, e.Reason) }
+func (e *ShapeError) Error() string { return fmt.Sprintf("goamp/algo: %s: %s", e.Op, e.Reason) }
 
 // Is matches ErrShape.
 func (e *ShapeError) Is(target error) bool { return target == ErrShape }

@@ -1,4 +1,4 @@
-package shaders
+package algo
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/arrayview"
 	"github.com/goamp/goamp/runtime"
+	"github.com/goamp/goamp/shaders"
 )
 
 // MatMulElem is an element type MatMul accepts.
@@ -161,7 +162,7 @@ func opView[T any](op string, av *accelerator.View, names []string, views ...*ar
 		case av == nil:
 			av, from = home, names[i]
 		case home != av:
-			return nil, &runtime.AcceleratorMismatchError{Kernel: "shaders." + op, Want: av, WantFrom: from, Field: names[i], Got: home}
+			return nil, &runtime.AcceleratorMismatchError{Kernel: "algo." + op, Want: av, WantFrom: from, Field: names[i], Got: home}
 		}
 	}
 	if av != nil {
@@ -208,9 +209,9 @@ type matMulHost[T MatMulElem] struct {
 // int32.
 func matMulProgram[T MatMulElem](name string) *runtime.Program {
 	if matMulIsInt[T]() {
-		return MustProgram(name+"_i32", 2)
+		return shaders.MustProgram(name+"_i32", 2)
 	}
-	return MustProgram(name, 2)
+	return shaders.MustProgram(name, 2)
 }
 
 // matMulSimple is the one-thread-per-element kernel over the M x N domain of C. Its GPU
@@ -249,7 +250,7 @@ func (k matMulSimple[T]) EachRange(domain runtime.Extent, lo, hi int) {
 // columns tx*4+c and BN/2+tx*4+c of its tile's BM x BN block, r, c < 4).
 type matMulTiled[T MatMulElem] struct{ matMulArgs[T] }
 
-// Program is the GPU body: glsl/matmul_tiled.comp (matmul_tiled_i32.comp for int32).
+// Program is the GPU body: shaders/glsl/matmul_tiled.comp (matmul_tiled_i32.comp for int32).
 func (matMulTiled[T]) Program() *runtime.Program { return matMulProgram[T]("matmul_tiled") }
 
 // SharedBytes is the GPU body's shared memory for a tile (runtime.SharedMemoryKernel).

@@ -1,4 +1,4 @@
-package shaders
+package algo
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/arrayview"
 	"github.com/goamp/goamp/runtime"
+	"github.com/goamp/goamp/shaders"
 )
 
 // sortTile is the bitonic local kernels' tile: 512 threads sort blocks of 1024 keys in
@@ -28,14 +29,14 @@ const sortTile = 512
 //
 // Both algorithms sort 32-bit keys whose unsigned order is the element order (sortKey).
 // From sortRadixMin elements on, Sort is an LSD radix sort: four passes of 8-bit digits,
-// each a per-block digit histogram (glsl/sort_radix_hist.comp), an exclusive scan of the
-// histograms (glsl/sort_radix_scan.comp) and a stable scatter
-// (glsl/sort_radix_scatter_sg.comp with subgroup ballots, else sort_radix_scatter.comp),
+// each a per-block digit histogram (shaders/glsl/sort_radix_hist.comp), an exclusive scan of the
+// histograms (shaders/glsl/sort_radix_scan.comp) and a stable scatter
+// (shaders/glsl/sort_radix_scatter_sg.comp with subgroup ballots, else sort_radix_scatter.comp),
 // ping-ponging between two temporaries; the first pass maps the elements to keys as it
 // reads them and the last maps the keys back as it writes v. Shorter inputs use a
 // bitonic sort: a shared-memory sort of blocks of 1024 keys, then for each further stage
-// k one dispatch per step j >= 1024 (glsl/sort_bitonic_step.comp) and one shared-memory
-// dispatch for the steps j < 1024, glsl/sort_load.comp and sort_store.comp mapping the
+// k one dispatch per step j >= 1024 (shaders/glsl/sort_bitonic_step.comp) and one shared-memory
+// dispatch for the steps j < 1024, shaders/glsl/sort_load.comp and sort_store.comp mapping the
 // elements; a length that is not a power of two is padded, in a temporary buffer of the
 // next power of two, with the largest key. The temporaries (the radix sort's n keys and
 // histograms, the bitonic sort's padded keys) are scratch memory of the accelerator view,
@@ -171,8 +172,8 @@ type sortLoadKernel[T Number] struct {
 	Type int32
 }
 
-// Program is the GPU body: glsl/sort_load.comp.
-func (sortLoadKernel[T]) Program() *runtime.Program { return MustProgram("sort_load", 1) }
+// Program is the GPU body: shaders/glsl/sort_load.comp.
+func (sortLoadKernel[T]) Program() *runtime.Program { return shaders.MustProgram("sort_load", 1) }
 
 // Each is the definition.
 func (k sortLoadKernel[T]) Each(i runtime.Index) {
@@ -212,8 +213,8 @@ type sortStoreKernel[T Number] struct {
 	Type int32
 }
 
-// Program is the GPU body: glsl/sort_store.comp.
-func (sortStoreKernel[T]) Program() *runtime.Program { return MustProgram("sort_store", 1) }
+// Program is the GPU body: shaders/glsl/sort_store.comp.
+func (sortStoreKernel[T]) Program() *runtime.Program { return shaders.MustProgram("sort_store", 1) }
 
 // Each is the definition.
 func (k sortStoreKernel[T]) Each(i runtime.Index) {
@@ -263,9 +264,9 @@ type bitonicLocalKernel[T Number] struct {
 	K uint32
 }
 
-// Program is the GPU body: glsl/sort_bitonic_local.comp.
+// Program is the GPU body: shaders/glsl/sort_bitonic_local.comp.
 func (bitonicLocalKernel[T]) Program() *runtime.Program {
-	return MustProgram("sort_bitonic_local", 1)
+	return shaders.MustProgram("sort_bitonic_local", 1)
 }
 
 // SharedBytes is the GPU body's shared block: two keys per thread.
@@ -353,8 +354,10 @@ type bitonicStepKernel[T Number] struct {
 	K, J uint32
 }
 
-// Program is the GPU body: glsl/sort_bitonic_step.comp.
-func (bitonicStepKernel[T]) Program() *runtime.Program { return MustProgram("sort_bitonic_step", 1) }
+// Program is the GPU body: shaders/glsl/sort_bitonic_step.comp.
+func (bitonicStepKernel[T]) Program() *runtime.Program {
+	return shaders.MustProgram("sort_bitonic_step", 1)
+}
 
 // Each is the definition.
 func (k bitonicStepKernel[T]) Each(idx runtime.Index) {
@@ -411,7 +414,7 @@ func radixBlocks(n, maxBlocks int) (blockLen, blocks int) {
 }
 
 // radixScatterSG says whether the accelerator of av runs the ballot scatter
-// (glsl/sort_radix_scatter_sg.comp): a GPU with subgroup ballots and arithmetic and
+// (shaders/glsl/sort_radix_scatter_sg.comp): a GPU with subgroup ballots and arithmetic and
 // subgroups of 8 to 128 invocations (at most 32 subgroups a workgroup, as it assumes).
 func radixScatterSG(av *accelerator.View) bool {
 	a := av.Accelerator()
@@ -507,8 +510,10 @@ type radixHistKernel[T Number] struct {
 	Type               int32
 }
 
-// Program is the GPU body: glsl/sort_radix_hist.comp.
-func (radixHistKernel[T]) Program() *runtime.Program { return MustProgram("sort_radix_hist", 1) }
+// Program is the GPU body: shaders/glsl/sort_radix_hist.comp.
+func (radixHistKernel[T]) Program() *runtime.Program {
+	return shaders.MustProgram("sort_radix_hist", 1)
+}
 
 // SharedBytes is the GPU body's shared histogram.
 func (radixHistKernel[T]) SharedBytes([3]int) int { return 4 * radixBins }
@@ -586,8 +591,8 @@ func radixScanTeam(blocks int) int {
 	return min(radixTile, 1<<bits.Len(uint(blocks/4)))
 }
 
-// Program is the GPU body: glsl/sort_radix_scan.comp.
-func (radixScanKernel) Program() *runtime.Program { return MustProgram("sort_radix_scan", 1) }
+// Program is the GPU body: shaders/glsl/sort_radix_scan.comp.
+func (radixScanKernel) Program() *runtime.Program { return shaders.MustProgram("sort_radix_scan", 1) }
 
 // SharedBytes is the GPU body's scan buffer.
 func (radixScanKernel) SharedBytes([3]int) int { return 8 * radixTile }
@@ -674,9 +679,9 @@ type radixScatterKernel[T Number] struct {
 	blocks             int `amp:"-"`
 }
 
-// Program is the GPU body: glsl/sort_radix_scatter.comp.
+// Program is the GPU body: shaders/glsl/sort_radix_scatter.comp.
 func (radixScatterKernel[T]) Program() *runtime.Program {
-	return MustProgram("sort_radix_scatter", 1)
+	return shaders.MustProgram("sort_radix_scatter", 1)
 }
 
 // SharedBytes is the GPU body's shared memory: two sub-tiles, the scan buffer and three
@@ -685,7 +690,7 @@ func (radixScatterKernel[T]) SharedBytes([3]int) int {
 	return 4 * (2*radixSub + 2*radixTile + 3*radixBins)
 }
 
-// Tiled is the definition, as glsl/sort_radix_scatter.comp does it: radixSub keys at a
+// Tiled is the definition, as shaders/glsl/sort_radix_scatter.comp does it: radixSub keys at a
 // time, loaded into tile_static memory, sorted there stably by digit with eight one-bit
 // splits, then written to base[digit] + (position - start[digit]).
 func (k radixScatterKernel[T]) Tiled(t runtime.TiledIndex) {
@@ -794,14 +799,14 @@ func (k radixScatterKernel[T]) EachTile(_ runtime.TiledExtent, tile runtime.Inde
 }
 
 // radixScatterSGKernel is radixScatterKernel with the GPU body that ranks keys with
-// subgroup ballots (glsl/sort_radix_scatter_sg.comp); its CPU bodies are the same.
+// subgroup ballots (shaders/glsl/sort_radix_scatter_sg.comp); its CPU bodies are the same.
 type radixScatterSGKernel[T Number] struct {
 	radixScatterKernel[T]
 }
 
-// Program is the GPU body: glsl/sort_radix_scatter_sg.comp.
+// Program is the GPU body: shaders/glsl/sort_radix_scatter_sg.comp.
 func (radixScatterSGKernel[T]) Program() *runtime.Program {
-	return MustProgram("sort_radix_scatter_sg", 1)
+	return shaders.MustProgram("sort_radix_scatter_sg", 1)
 }
 
 // SharedBytes is the GPU body's shared memory: a sub-tile, the subgroups' digit counts,

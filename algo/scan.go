@@ -1,4 +1,4 @@
-package shaders
+package algo
 
 import (
 	goruntime "runtime"
@@ -8,10 +8,11 @@ import (
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/arrayview"
 	"github.com/goamp/goamp/runtime"
+	"github.com/goamp/goamp/shaders"
 )
 
 // The shape of a scan block: scanEPT elements per thread of the workgroup. The subgroup
-// and single-pass programs (glsl/scan_sg.comp, scan_lookback_*.comp) see a block as
+// and single-pass programs (shaders/glsl/scan_sg.comp, scan_lookback_*.comp) see a block as
 // scanRows rows of 4*tile elements, each thread owning one vec4 of each row; the
 // shared-memory block pass (scanKernel) loads it into tile_static memory instead.
 const (
@@ -38,7 +39,7 @@ var scanTile = 256
 // from a sequential float32 sum by rounding.
 //
 // On a GPU the scan is one pass over the data (read once, written once): a chained scan
-// with decoupled look-back (glsl/scan_lookback_body.glsl). Each workgroup scans a block of
+// with decoupled look-back (shaders/glsl/scan_lookback_body.glsl). Each workgroup scans a block of
 // 4096 elements, taking its vec4 of each of 4 rows of 1024 elements (coalesced vector loads
 // and stores) and scanning the threads' row sums with subgroup operations (or in shared
 // memory where the device has none); it publishes the block's sum, adds the sums of the
@@ -160,16 +161,16 @@ type scanKernel[T Number] struct {
 	OutOff    uint32
 	PreOff    uint32
 	Exclusive int32
-	Type      int32 // typeCode[T], for glsl/scan_sg.comp (raw words); the generated bodies are one per type
+	Type      int32 // typeCode[T], for shaders/glsl/scan_sg.comp (raw words); the generated bodies are one per type
 	UsePre    int32
 }
 
-// scanSG is scanKernel with the GPU body glsl/scan_sg.comp, which scans a workgroup's row
+// scanSG is scanKernel with the GPU body shaders/glsl/scan_sg.comp, which scans a workgroup's row
 // sums with subgroup arithmetic (for devices that have it).
 type scanSG[T Number] struct{ scanKernel[T] }
 
-// Program is the GPU body: glsl/scan_sg.comp.
-func (scanSG[T]) Program() *runtime.Program { return MustProgram("scan_sg", 1) }
+// Program is the GPU body: shaders/glsl/scan_sg.comp.
+func (scanSG[T]) Program() *runtime.Program { return shaders.MustProgram("scan_sg", 1) }
 
 // SharedBytes is the larger of the GPU bodies' shared memory: the generated body's block
 // (scanEPT words per thread and a padding word per 32) and a word per thread; the subgroup
@@ -394,7 +395,7 @@ func (k scanClearKernel[T]) EachRange(_ runtime.Extent, lo, hi int) {
 	}
 }
 
-// scanLBKernel is the single-pass scan, tiled 1-D (glsl/scan_lookback_body.glsl): the
+// scanLBKernel is the single-pass scan, tiled 1-D (shaders/glsl/scan_lookback_body.glsl): the
 // workgroup with ticket g scans the elements [g*B, min((g+1)*B, N)) of In (element i is
 // In[InOff+i]; B = scanEPT * tile size) into Out (from Out[OutOff]), inclusive or
 // Exclusive, adding the sum of the blocks before it, found by looking back at their states
@@ -416,17 +417,17 @@ type scanLBKernel[T Number] struct {
 	float     bool `amp:"-"`
 }
 
-// Program is the GPU body: glsl/scan_lookback_sg_f.comp (float32) or _sg_u.comp (int32,
-// uint32) with subgroup arithmetic, else glsl/scan_lookback_f.comp or _u.comp.
+// Program is the GPU body: shaders/glsl/scan_lookback_sg_f.comp (float32) or _sg_u.comp (int32,
+// uint32) with subgroup arithmetic, else shaders/glsl/scan_lookback_f.comp or _u.comp.
 func (k scanLBKernel[T]) Program() *runtime.Program {
 	name := "scan_lookback_"
 	if k.sg {
 		name += "sg_"
 	}
 	if k.float {
-		return MustProgram(name+"f", 1)
+		return shaders.MustProgram(name+"f", 1)
 	}
-	return MustProgram(name+"u", 1)
+	return shaders.MustProgram(name+"u", 1)
 }
 
 // SharedBytes is the GPU body's shared memory: a uvec4 per thread and one more, and the

@@ -1,0 +1,36 @@
+// Package algo is goamp's algorithm library: built-in kernels that run on every
+// accelerator, each with a GPU body on Vulkan devices and, on the CPU, its Go body (the
+// per-thread definition, and a faster RangeKernel or TileKernel body):
+//
+//	Add, Saxpy, Fill                      elementwise, rank 1
+//	Transpose                             rank 2, a padded shared-memory tile
+//	Reduce (Sum, Min, Max)                int32, uint32, float32, any length
+//	InclusiveScan, ExclusiveScan          any length
+//	Histogram                             float32, like torch.histc
+//	Sort                                  ascending, int32, uint32, float32, any length
+//	MatMul, MatMulSimple, MatMulWith      float32 and int32, any M, N, K
+//	Convolve2D                            separable, clamp-to-edge borders
+//
+// Most GPU bodies are single source: ampgen generates them from the kernels' Go bodies
+// (go generate writes amp_gen.go, committed, so that programs need no shader compiler).
+// The rest is hand-written GLSL that the kernel language cannot express (subgroup
+// operations, spin-waiting look-back, register blocking, bit-level sort keys of any
+// element type): those programs live in package shaders, which this package loads by name
+// (shaders.MustProgram).
+//
+// Bad shapes return a *ShapeError (errors.Is(err, ErrShape)) that names them; the data
+// is left as it was. Outputs are written as C++ AMP's guideline A advises: discarded
+// first, so nothing is uploaded for them. Temporary device data (partial results, block
+// sums, sort temporaries, the convolution's intermediate image) is scratch memory kept per
+// accelerator view and freed when the view is closed. cmd/ampbench measures every kernel.
+//
+// # Imports
+//
+// algo sits above the core: it may import accelerator, arrayview, runtime, shaders (the
+// hand-written programs), fmath and vec, and internal packages of its own (internal/asm:
+// the CPU's assembly kernels), never internal/vk (no package but accelerator touches
+// Vulkan) nor translate (kernels are translated by go generate, not at run time).
+// Nothing in goamp's core imports algo; programs (cmd/ampbench) and users do.
+package algo
+
+//go:generate go run github.com/goamp/goamp/cmd/ampgen
