@@ -24,29 +24,20 @@ func (*Instance) Devices() []DeviceInfo { return nil }
 // Validation reports whether the validation layer is on.
 func (*Instance) Validation() bool { return false }
 
-// Messages drains validation messages (none without cgo).
-func (*Instance) Messages() []string { return nil }
-
 // Close does nothing without cgo.
 func (*Instance) Close() {}
-
-// MessageCount says how many validation messages are waiting (none without cgo).
-func MessageCount() int { return 0 }
 
 // TakeMessages drains the validation messages (none without cgo).
 func TakeMessages() []string { return nil }
 
 // Device is a logical device; without cgo none exists.
-type Device struct{ info DeviceInfo }
+type Device struct{}
 
 // Queue is a device queue.
 type Queue struct{}
 
 // OpenDevice always fails without cgo.
 func (*Instance) OpenDevice(int, int) (*Device, error) { return nil, unavailable() }
-
-// Info describes the device.
-func (d *Device) Info() *DeviceInfo { return &d.info }
 
 // Queues returns the device's compute queues.
 func (*Device) Queues() []*Queue { return nil }
@@ -59,9 +50,6 @@ type Buffer struct{}
 
 // NewBuffer always fails without cgo.
 func (*Device) NewBuffer(uint64, MemKind) (*Buffer, error) { return nil, unavailable() }
-
-// Size is the buffer's size in bytes.
-func (*Buffer) Size() uint64 { return 0 }
 
 // Mapped is the host mapping of the buffer.
 func (*Buffer) Mapped() []byte { return nil }

@@ -224,12 +224,6 @@ func (in *Instance) Devices() []DeviceInfo { return in.devices }
 // Validation reports whether the validation layer is on.
 func (in *Instance) Validation() bool { return in.validation }
 
-// Messages drains the validation layer's messages collected so far (process wide).
-func (in *Instance) Messages() []string { return TakeMessages() }
-
-// MessageCount says how many validation messages are waiting, without draining them.
-func MessageCount() int { return int(C.amp_message_count()) }
-
 // TakeMessages drains the validation messages collected so far.
 func TakeMessages() []string {
 	buf := make([]byte, 1<<16)
@@ -305,9 +299,6 @@ func (in *Instance) OpenDevice(index, maxQueues int) (*Device, error) {
 	return dev, nil
 }
 
-// Info describes the device.
-func (dev *Device) Info() *DeviceInfo { return &dev.info }
-
 // Queues returns the device's compute queues.
 func (dev *Device) Queues() []*Queue { return dev.queues }
 
@@ -367,9 +358,6 @@ func (dev *Device) NewBuffer(size uint64, kind MemKind) (*Buffer, error) {
 	}
 	return b, nil
 }
-
-// Size is the buffer's size in bytes.
-func (b *Buffer) Size() uint64 { return b.size }
 
 // Mapped is the host mapping of the buffer, or nil when its memory is not host visible.
 func (b *Buffer) Mapped() []byte { return b.mapped }
