@@ -27,9 +27,9 @@
 // # Imports
 //
 // algo sits above the core: it may import accelerator, arrayview, runtime, shaders (the
-// hand-written programs), fmath and vec, and internal packages of its own (internal/asm:
-// the CPU's assembly kernels), never internal/vk (no package but accelerator touches
-// Vulkan) nor translate (kernels are translated by go generate, not at run time).
+// hand-written programs), fmath and vec, and internal/asm/gemm (the CPU matrix multiply's
+// AVX2 micro-kernels, with a portable fallback), never internal/vk (only accelerator
+// uses it) nor translate (kernels are translated by go generate, not at run time).
 // Nothing in goamp's core imports algo; programs (cmd/ampbench) and users do.
 package algo
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/internal/asm/gemm"
 	"github.com/goamp/goamp/runtime"
 	"github.com/goamp/goamp/shaders"
 )
@@ -340,18 +341,29 @@ func (k matMulTiled[T]) Tiled(t runtime.TiledIndex) {
 			load((s + 1) * matMulBK)
 		}
 		for p := 0; p < matMulBK; p++ {
-			a := as[cur*asize+p*arow:]
-			b := bs[cur*bsize+p*bn:]
-			for r := 0; r < 4; r++ {
-				for c := 0; c < 4; c++ {
-					acc[r][c] += a[ty*4+r] * b[tx*4+c]
-					acc[r][c+4] += a[ty*4+r] * b[bn/2+tx*4+c]
-					acc[r+4][c] += a[bm/2+ty*4+r] * b[tx*4+c]
-					acc[r+4][c+4] += a[bm/2+ty*4+r] * b[bn/2+tx*4+c]
-				}
-			}
+			matMulMicroTile(&acc, as[cur*asize+p*arow:], bs[cur*bsize+p*bn:], bm, bn, ty, tx)
 		}
 	}
+	k.store(&acc, m0, n0, bm, bn, ty, tx)
+}
+
+// matMulMicroTile adds to the thread's 8 x 8 accumulators acc the products of one step p:
+// a is row p of the shared A block (BM wide), b row p of the B block (BN wide); the
+// thread's rows are ty*4+r and BM/2+ty*4+r, its columns tx*4+c and BN/2+tx*4+c (r, c < 4).
+func matMulMicroTile[T MatMulElem](acc *[8][8]T, a, b []T, bm, bn, ty, tx int) {
+	for r := 0; r < 4; r++ {
+		for c := 0; c < 4; c++ {
+			acc[r][c] += a[ty*4+r] * b[tx*4+c]
+			acc[r][c+4] += a[ty*4+r] * b[bn/2+tx*4+c]
+			acc[r+4][c] += a[bm/2+ty*4+r] * b[tx*4+c]
+			acc[r+4][c+4] += a[bm/2+ty*4+r] * b[bn/2+tx*4+c]
+		}
+	}
+}
+
+// store writes the thread's accumulators to its elements of C, in the block at (m0, n0),
+// those inside C.
+func (k matMulTiled[T]) store(acc *[8][8]T, m0, n0, bm, bn, ty, tx int) {
 	for r := 0; r < 8; r++ {
 		m := m0 + ty*4 + r
 		if r >= 4 {
@@ -454,19 +466,25 @@ func (h *matMulHost[T]) block(c *arrayview.View[T], i0, i1, j0, j1 int) {
 
 // matMulMicro4x16 adds the product of a 4 x d panel of A (packed by column: a[4p+r]) and
 // a d x 16 panel of B (packed by row: b[16p+j]) to the 4 x 16 block at c (row stride
-// ldc) with the AVX2 kernels of matmul_amd64.s (matMulWide only).
+// ldc) with the micro-kernels of internal/asm/gemm (AVX2 assembly: matMulWide only).
 func matMulMicro4x16[T MatMulElem](a, b, c []T, ldc int) {
-	d := len(a) / 4
-	if d == 0 {
-		return
-	}
-	_, _ = b[16*d-1], c[3*ldc+15] // the kernels' extent, checked
 	if matMulIsInt[T]() {
-		matMulI32x16((*int32)(unsafe.Pointer(&a[0])), (*int32)(unsafe.Pointer(&b[0])), (*int32)(unsafe.Pointer(&c[0])), ldc, d)
+		gemm.MulAddI32(matMulAs[int32](a), matMulAs[int32](b), matMulAs[int32](c), ldc)
 		return
 	}
-	matMulF32x16((*float32)(unsafe.Pointer(&a[0])), (*float32)(unsafe.Pointer(&b[0])), (*float32)(unsafe.Pointer(&c[0])), ldc, d)
+	gemm.MulAddF32(matMulAs[float32](a), matMulAs[float32](b), matMulAs[float32](c), ldc)
 }
+
+// matMulAs reinterprets s, of a type whose underlying type is E's, as a []E.
+func matMulAs[E, T MatMulElem](s []T) []E {
+	return unsafe.Slice((*E)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+}
+
+// matMulWide reports whether the CPU's blocked matrix multiply uses the 4 x 16 micro-kernels
+// of internal/asm/gemm, when they are AVX2 assembly, else its portable 4 x 2 register
+// kernel (faster than gemm's portable one). Tests turn it off to check the portable kernel
+// too.
+var matMulWide = gemm.Wide()
 
 // matMulIsInt reports whether T's underlying type is int32 (else it is float32).
 func matMulIsInt[T MatMulElem]() bool { return reflect.TypeFor[T]().Kind() == reflect.Int32 }

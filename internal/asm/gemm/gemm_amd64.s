@@ -2,12 +2,12 @@
 
 #include "textflag.h"
 
-// The AVX2 micro-kernels of the CPU's blocked matrix multiply (see matmul_amd64.go): C's
+// The AVX2 micro-kernels of the CPU's blocked matrix multiply (see gemm.go): C's
 // 4 x 16 block lives in Y0..Y7 (two registers per row), each step p loads 16 elements of
 // B (Y8, Y9), broadcasts each of A's 4 elements (Y10) and adds the products.
 
-// func matMulCPUID(eax, ecx uint32) (a, b, c, d uint32)
-TEXT ·matMulCPUID(SB), NOSPLIT, $0-24
+// func cpuid(eax, ecx uint32) (a, b, c, d uint32)
+TEXT ·cpuid(SB), NOSPLIT, $0-24
 	MOVL eax+0(FP), AX
 	MOVL ecx+4(FP), CX
 	CPUID
@@ -17,16 +17,16 @@ TEXT ·matMulCPUID(SB), NOSPLIT, $0-24
 	MOVL DX, d+20(FP)
 	RET
 
-// func matMulXGETBV() (lo, hi uint32)
-TEXT ·matMulXGETBV(SB), NOSPLIT, $0-8
+// func xgetbv() (lo, hi uint32)
+TEXT ·xgetbv(SB), NOSPLIT, $0-8
 	MOVL $0, CX
 	XGETBV
 	MOVL AX, lo+0(FP)
 	MOVL DX, hi+4(FP)
 	RET
 
-// func matMulI32x16(a, b, c *T, ldc, depth int)
-TEXT ·matMulI32x16(SB), NOSPLIT, $0-40
+// func mulAddI32x16(a, b, c *int32, ldc, depth int)
+TEXT ·mulAddI32x16(SB), NOSPLIT, $0-40
 	MOVQ a+0(FP), SI
 	MOVQ b+8(FP), DI
 	MOVQ c+16(FP), DX
@@ -45,9 +45,9 @@ TEXT ·matMulI32x16(SB), NOSPLIT, $0-40
 	VMOVDQU (R11), Y6
 	VMOVDQU 32(R11), Y7
 	TESTQ CX, CX
-	JEQ matMulI32x16_store
+	JEQ mulAddI32x16_store
 
-matMulI32x16_loop:
+mulAddI32x16_loop:
 	VMOVDQU (DI), Y8
 	VMOVDQU 32(DI), Y9
 	VPBROADCASTD (SI), Y10
@@ -73,9 +73,9 @@ matMulI32x16_loop:
 	ADDQ $16, SI
 	ADDQ $64, DI
 	DECQ CX
-	JNE matMulI32x16_loop
+	JNE mulAddI32x16_loop
 
-matMulI32x16_store:
+mulAddI32x16_store:
 	VMOVDQU Y0, (DX)
 	VMOVDQU Y1, 32(DX)
 	VMOVDQU Y2, (R9)
@@ -87,8 +87,8 @@ matMulI32x16_store:
 	VZEROUPPER
 	RET
 
-// func matMulF32x16(a, b, c *T, ldc, depth int)
-TEXT ·matMulF32x16(SB), NOSPLIT, $0-40
+// func mulAddF32x16(a, b, c *float32, ldc, depth int)
+TEXT ·mulAddF32x16(SB), NOSPLIT, $0-40
 	MOVQ a+0(FP), SI
 	MOVQ b+8(FP), DI
 	MOVQ c+16(FP), DX
@@ -107,9 +107,9 @@ TEXT ·matMulF32x16(SB), NOSPLIT, $0-40
 	VMOVDQU (R11), Y6
 	VMOVDQU 32(R11), Y7
 	TESTQ CX, CX
-	JEQ matMulF32x16_store
+	JEQ mulAddF32x16_store
 
-matMulF32x16_loop:
+mulAddF32x16_loop:
 	VMOVDQU (DI), Y8
 	VMOVDQU 32(DI), Y9
 	VPBROADCASTD (SI), Y10
@@ -135,9 +135,9 @@ matMulF32x16_loop:
 	ADDQ $16, SI
 	ADDQ $64, DI
 	DECQ CX
-	JNE matMulF32x16_loop
+	JNE mulAddF32x16_loop
 
-matMulF32x16_store:
+mulAddF32x16_store:
 	VMOVDQU Y0, (DX)
 	VMOVDQU Y1, 32(DX)
 	VMOVDQU Y2, (R9)
