@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what goamp needs from Debian's packages, only those that are absent: the Vulkan
-# loader and its headers, Mesa's lavapipe (software Vulkan), the Khronos validation layer,
-# glslc and the SPIR-V tools. Needs root or sudo; says so plainly otherwise.
+# loader, Mesa's lavapipe (software Vulkan), the Khronos validation layer, glslc and the SPIR-V
+# tools. No Vulkan headers (libvulkan-dev): goamp and scripts/vklatency.c compile against the
+# copy in internal/vk/include. Needs root or sudo; says so plainly otherwise.
 set -euo pipefail
-pkgs=(libvulkan1 libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers glslc spirv-tools)
+pkgs=(libvulkan1 mesa-vulkan-drivers vulkan-validationlayers glslc spirv-tools)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -3,6 +3,8 @@
 package vk
 
 /*
+// include/ holds the vendored Vulkan headers; the loader is opened with dlopen, never linked.
+#cgo CPPFLAGS: -I${SRCDIR}/include
 #cgo LDFLAGS: -ldl
 #include "shim.h"
 #include <dlfcn.h>
