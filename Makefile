@@ -92,13 +92,14 @@ gpu-binaries:
 
 # scripts/vklatency.c (the driver-floor probe, RESULTS.md) must keep compiling. Like goamp, it
 # compiles against the vendored headers and links the loader by its soname (no libvulkan-dev).
-VKLATENCY_FLAGS := -Iinternal/vk/include
+VKLATENCY_FLAGS := -Iinternal/vk/third_party/vulkan-headers
 vklatency-check:
 	$(CC) -O2 -Wall -Werror $(VKLATENCY_FLAGS) -o /dev/null scripts/vklatency.c -l:libvulkan.so.1
 
 # goamp must build without the system's Vulkan headers (libvulkan-dev), from the ones vendored in
-# internal/vk/include alone, and link no libvulkan: go build, go vet, vklatency.c and a vendored
-# user program compile with the compiler's default include path mirrored minus vulkan/ and
-# vk_video/ (no root or namespace needed; the script says how and proves the headers are hidden).
+# internal/vk/third_party/vulkan-headers alone, and link no libvulkan: go build, go vet,
+# vklatency.c and a vendored user program compile with the compiler's default include path
+# mirrored minus vulkan/ and vk_video/ (no root or namespace needed; the script says how and
+# proves the headers are hidden).
 nohdr-check:
 	GO="$(GO)" CC="$(CC)" ./scripts/nohdr-check.sh

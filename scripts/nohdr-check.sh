@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # nohdr-check (make nohdr-check, part of make test): goamp builds without the system's Vulkan
-# development headers (Debian's libvulkan-dev), from those vendored in internal/vk/include alone,
-# and no binary links the Vulkan loader (internal/vk opens libvulkan.so.1 with dlopen).
+# development headers (Debian's libvulkan-dev), from those vendored in
+# internal/vk/third_party/vulkan-headers alone, and no binary links the Vulkan loader
+# (internal/vk opens libvulkan.so.1 with dlopen).
 #
 # It needs no root, namespace or package removal: each directory of the C compiler's default
 # include path is mirrored as a farm of symlinks that leaves out vulkan/ and vk_video/, and every
@@ -41,7 +42,8 @@ export CGO_ENABLED=1 CGO_CPPFLAGS="$flags"
 cd "$root"
 $GO build ./...
 $GO vet ./...
-$CC $flags -O2 -Wall -Werror -Iinternal/vk/include -o "$tmp/vklatency" scripts/vklatency.c -l:libvulkan.so.1
+$CC $flags -O2 -Wall -Werror -Iinternal/vk/third_party/vulkan-headers -o "$tmp/vklatency" \
+	scripts/vklatency.c -l:libvulkan.so.1
 gover=$($GO list -m -f '{{.GoVersion}}')
 
 mkdir "$tmp/user"

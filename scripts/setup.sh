@@ -2,7 +2,7 @@
 # Installs what goamp needs from Debian's packages, only those that are absent: the Vulkan
 # loader, Mesa's lavapipe (software Vulkan), the Khronos validation layer, glslc and the SPIR-V
 # tools. No Vulkan headers (libvulkan-dev): goamp and scripts/vklatency.c compile against the
-# copy in internal/vk/include. Needs root or sudo; says so plainly otherwise.
+# copy in internal/vk/third_party/vulkan-headers. Needs root or sudo; says so plainly otherwise.
 set -euo pipefail
 pkgs=(libvulkan1 mesa-vulkan-drivers vulkan-validationlayers glslc spirv-tools)
 missing=()

@@ -1,7 +1,7 @@
 // vklatency: the driver-level cost of one tiny compute dispatch, measured without Go, to see
 // where goamp's dispatch overhead goes and which completion path is cheapest on a device.
 //
-//   cc -O2 -Iinternal/vk/include -o vklatency scripts/vklatency.c -l:libvulkan.so.1
+//   cc -O2 -Iinternal/vk/third_party/vulkan-headers -o vklatency scripts/vklatency.c -l:libvulkan.so.1
 //   ./vklatency internal/vk/testdata/iota.spv [device]
 //
 // It reports CPU recording time per dispatch, GPU time per dependent dispatch, and for a

@@ -7,7 +7,7 @@ package vk
 // copies the C headers that this package's shim and vulkan-go include; without them a vendored
 // build would fall back to the system's headers, or fail where there are none.
 import (
-	_ "github.com/goamp/goamp/internal/vk/include/vk_video"
-	_ "github.com/goamp/goamp/internal/vk/include/vulkan"
+	_ "github.com/goamp/goamp/internal/vk/third_party/vulkan-headers/vk_video"
+	_ "github.com/goamp/goamp/internal/vk/third_party/vulkan-headers/vulkan"
 	_ "github.com/vulkan-go/vulkan/vulkan"
 )

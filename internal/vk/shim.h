@@ -4,9 +4,9 @@
 #define GOAMP_SHIM_H
 
 #define VK_NO_PROTOTYPES 1
-// The vendored Khronos headers (include/README.md), by their path from this file so that no
-// other copy on the include path can stand in for them.
-#include "include/vulkan/vulkan.h"
+// The vendored Khronos headers (third_party/vulkan-headers/README.md), by their path from this
+// file so that no other copy on the include path can stand in for them.
+#include "third_party/vulkan-headers/vulkan/vulkan.h"
 #include <stdint.h>
 
 typedef struct {

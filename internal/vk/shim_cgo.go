@@ -3,8 +3,9 @@
 package vk
 
 /*
-// include/ holds the vendored Vulkan headers; the loader is opened with dlopen, never linked.
-#cgo CPPFLAGS: -I${SRCDIR}/include
+// third_party/vulkan-headers holds the vendored Vulkan headers (its README.md); the loader is
+// opened with dlopen, never linked.
+#cgo CPPFLAGS: -I${SRCDIR}/third_party/vulkan-headers
 #cgo LDFLAGS: -ldl
 #include "shim.h"
 #include <dlfcn.h>
