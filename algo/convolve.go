@@ -1,9 +1,7 @@
 package algo
 
 import (
-	"errors"
 	"slices"
-	"sync"
 
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/arrayview"
@@ -37,10 +35,10 @@ var (
 // living on another accelerator view than av, as *runtime.AcceleratorMismatchError).
 //
 // Each pass is a tiled kernel that loads its tile and an apron of r elements into
-// shared memory (convRows, convCols: GPU bodies generated from their Go bodies). The intermediate image and the
-// coefficients live in scratch views that are kept per accelerator view and image size
-// and reused by later calls, so that a call allocates nothing once warm; the intermediate
-// is discarded, never copied to the host. out is output-only: Convolve2D calls
+// shared memory (convRows, convCols: GPU bodies generated from their Go bodies). The
+// intermediate image and the coefficients live in scratch memory of the accelerator view
+// (scratch.go), reused by later calls, so that a call allocates nothing once warm; the
+// intermediate is discarded, never copied to the host. out is output-only: Convolve2D calls
 // out.DiscardData() first (C++ AMP's guideline A). On a GPU, Convolve2D returns with the
 // two passes queued, like runtime.ParallelForEach; the result reaches the Go slice on
 // out.Synchronize, out.Data or element access.
@@ -71,15 +69,20 @@ func convolveOp(av *accelerator.View, in, out *arrayview.View[float32], rowKerne
 	if err != nil {
 		return err
 	}
-	s, err := getConvScratch(av, rows, cols)
+	tmp, err := takeScratch[float32](av, runtime.Ext(rows, cols), "")
 	if err != nil {
 		return err
 	}
-	// The scratch goes back to its pool once both passes are queued: later work on av
-	// runs after them, so the next call may reuse it at once.
-	defer putConvScratch(s)
-	s.setCoef(rowKernel, colKernel)
-	s.tmp.DiscardData() // guideline B: the intermediate's old contents are never uploaded
+	// The scratch goes back once both passes are queued: later work on av runs after them,
+	// so the next call may reuse it at once.
+	defer tmp.release()
+	coef, err := takeScratch[float32](av, runtime.Ext(2*ConvolveMaxKernel), convCoefTag)
+	if err != nil {
+		return err
+	}
+	defer coef.release()
+	convSetCoef(coef, rowKernel, colKernel)
+	tmp.v.DiscardData() // guideline B: the intermediate's old contents are never uploaded
 
 	rowTile, colTile := convRowTileGPU, convColTileGPU
 	var h1, h2 *convHost
@@ -89,8 +92,8 @@ func convolveOp(av *accelerator.View, in, out *arrayview.View[float32], rowKerne
 		if err != nil {
 			return err
 		}
-		h1 = &convHost{in: inData, out: s.tmpData, coef: rowKernel}
-		h2 = &convHost{in: s.tmpData, coef: colKernel}
+		h1 = &convHost{in: inData, out: tmp.data, coef: rowKernel}
+		h2 = &convHost{in: tmp.data, coef: colKernel}
 	}
 	out.DiscardData() // guideline A: out is output-only
 	if h2 != nil {
@@ -98,10 +101,10 @@ func convolveOp(av *accelerator.View, in, out *arrayview.View[float32], rowKerne
 			h2.out = d
 		}
 	}
-	ro := s.coef.ReadOnly()
-	pass1 := convArgs{In: in.ReadOnly(), Out: s.tmp, Coef: ro, Rows: int32(rows), Cols: int32(cols),
+	ro := coef.v.ReadOnly()
+	pass1 := convArgs{In: in.ReadOnly(), Out: tmp.v, Coef: ro, Rows: int32(rows), Cols: int32(cols),
 		R: int32(len(rowKernel) / 2), CoefOff: 0, host: h1}
-	pass2 := convArgs{In: s.tmp.ReadOnly(), Out: out, Coef: ro, Rows: int32(rows), Cols: int32(cols),
+	pass2 := convArgs{In: tmp.v.ReadOnly(), Out: out, Coef: ro, Rows: int32(rows), Cols: int32(cols),
 		R: int32(len(colKernel) / 2), CoefOff: int32(len(rowKernel)), host: h2}
 	domain := func(tile [2]int) runtime.TiledExtent {
 		return runtime.Ext(rows, cols).Tile(tile[0], tile[1]).Pad()
@@ -114,132 +117,29 @@ func convolveOp(av *accelerator.View, in, out *arrayview.View[float32], rowKerne
 		return err
 	}
 	err = runtime.ParallelForEachTiled(av, domain(colTile), k2)
-	s.tmp.DiscardData() // nothing of the intermediate is ever copied back
+	tmp.v.DiscardData() // nothing of the intermediate is ever copied back
 	return err
 }
 
-// convScratch holds the temporary data of one Convolve2D call on one accelerator view:
-// the intermediate image (rows x cols) and the coefficients (the row kernel, then the
-// column kernel). Both are views over Go slices made once and reused by later calls
-// (getConvScratch, putConvScratch), which saves two device allocations and frees per
-// call; a free would also wait for the device to finish with the buffer.
-type convScratch struct {
-	key      convKey
-	tmp      *arrayview.View[float32]
-	tmpData  []float32
-	coef     *arrayview.View[float32]
-	coefData []float32
-	coefLen  int // the coefficients in coefData; -1 before the first call
-}
+// convCoefTag tags Convolve2D's coefficient buffers (scratch.go): rank 1, the row kernel
+// then the column kernel, kept from call to call so that unchanged kernels are not
+// uploaded again. The buffer's note is how many coefficients it holds (0: none yet).
+const convCoefTag = "Convolve2D coefficients"
 
-// convKey identifies the scratch views of one accelerator view and image size.
-type convKey struct {
-	av         *accelerator.View
-	rows, cols int
-}
-
-// convPool holds the idle scratch views of every key, most recently used last.
-var convPool struct {
-	mu   sync.Mutex
-	free []*convScratch
-}
-
-// convKeep is the most idle scratch views convPool keeps (each holds an image-sized
-// buffer on its accelerator view): the least recently used beyond it are freed.
-const convKeep = 4
-
-// getConvScratch returns scratch views for an image of rows x cols on av: an idle one of
-// that key when there is one, else new ones.
-func getConvScratch(av *accelerator.View, rows, cols int) (*convScratch, error) {
-	key := convKey{av, rows, cols}
-	convPool.mu.Lock()
-	for i := len(convPool.free) - 1; i >= 0; i-- {
-		if s := convPool.free[i]; s.key == key {
-			convPool.free = slices.Delete(convPool.free, i, i+1)
-			convPool.mu.Unlock()
-			return s, nil
-		}
-	}
-	convPool.mu.Unlock()
-	if _, seen := convViews.LoadOrStore(av, true); !seen {
-		av.AtClose(func() { freeConvScratch(av) })
-	}
-	s := &convScratch{key: key, tmpData: make([]float32, rows*cols), coefData: make([]float32, 2*ConvolveMaxKernel), coefLen: -1}
-	var err error
-	if s.tmp, err = arrayview.New(runtime.Ext(rows, cols), s.tmpData); err != nil {
-		return nil, err
-	}
-	if s.coef, err = arrayview.New(runtime.Ext(len(s.coefData)), s.coefData); err != nil {
-		return nil, errors.Join(err, s.tmp.Close())
-	}
-	s.tmp.DiscardData()
-	return s, nil
-}
-
-// putConvScratch makes s idle again; beyond convKeep idle scratch views, the least
-// recently used is closed (its device memory freed, nothing copied back).
-func putConvScratch(s *convScratch) {
-	if _, open := convViews.Load(s.key.av); !open { // the view was closed meanwhile
-		s.free()
-		return
-	}
-	convPool.mu.Lock()
-	convPool.free = append(convPool.free, s)
-	var drop *convScratch
-	if len(convPool.free) > convKeep {
-		drop = convPool.free[0]
-		convPool.free = slices.Delete(convPool.free, 0, 1)
-	}
-	convPool.mu.Unlock()
-	if drop != nil {
-		drop.free()
-	}
-}
-
-// convViews records the accelerator views whose closing frees their idle scratch views.
-var convViews sync.Map
-
-// freeConvScratch frees the idle scratch views of accelerator view av (at its Close).
-func freeConvScratch(av *accelerator.View) {
-	convViews.Delete(av)
-	convPool.mu.Lock()
-	var drop []*convScratch
-	keep := convPool.free[:0]
-	for _, s := range convPool.free {
-		if s.key.av == av {
-			drop = append(drop, s)
-		} else {
-			keep = append(keep, s)
-		}
-	}
-	convPool.free = keep
-	convPool.mu.Unlock()
-	for _, s := range drop {
-		s.free()
-	}
-}
-
-// free closes the scratch views: their device memory is freed, nothing is copied back;
-// a failure to free leaves only a leak.
-func (s *convScratch) free() {
-	s.tmp.DiscardData()
-	_ = errors.Join(s.tmp.Close(), s.coef.Close())
-}
-
-// setCoef stores the row kernel then the column kernel in the coefficient view. When they
-// differ from the last call's, the host copy is marked as the current one, so that the
-// dispatch uploads it (in order with earlier work on the stream); else the device copy
-// stands and nothing is uploaded.
-func (s *convScratch) setCoef(rowKernel, colKernel []float32) {
+// convSetCoef stores the row kernel then the column kernel in the coefficient buffer b.
+// When they differ from the last call's, the host copy is marked as the current one, so
+// that the dispatch uploads it (in order with earlier work on the stream); else the device
+// copy stands and nothing is uploaded.
+func convSetCoef(b *scratchBuf[float32], rowKernel, colKernel []float32) {
 	n := len(rowKernel) + len(colKernel)
-	if n == s.coefLen && slices.Equal(s.coefData[:len(rowKernel)], rowKernel) &&
-		slices.Equal(s.coefData[len(rowKernel):n], colKernel) {
+	if n == b.note && slices.Equal(b.data[:len(rowKernel)], rowKernel) &&
+		slices.Equal(b.data[len(rowKernel):n], colKernel) {
 		return
 	}
-	copy(s.coefData, rowKernel)
-	copy(s.coefData[len(rowKernel):], colKernel)
-	s.coefLen = n
-	s.coef.Refresh()
+	copy(b.data, rowKernel)
+	copy(b.data[len(rowKernel):], colKernel)
+	b.note = n
+	b.v.Refresh()
 }
 
 // convArgs are the captures of both passes: bindings In, Out, Coef (0, 1, 2) and push

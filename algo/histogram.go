@@ -115,13 +115,13 @@ func histogramOp(av *accelerator.View, in *arrayview.View[float32], bins int, lo
 	tile = min(tile, histThreads(av.Accelerator().Limits()))
 	g := reduceGridFor(av.Accelerator(), n, tile, histPerThread, histMaxGroups)
 
-	// The counters live in a reused scratch view (no device allocation per call): zeroed by
+	// The counters live in a scratch buffer (no device allocation per call): zeroed by
 	// an upload, read back by a download of bins words.
-	s, err := getScratch[uint32](av, bins)
+	s, err := takeScratch[uint32](av, runtime.Ext(bins), "")
 	if err != nil {
 		return nil, err
 	}
-	defer putScratch(av, s)
+	defer s.release()
 	cv, err := s.v.Section(runtime.Idx(0), runtime.Ext(bins))
 	if err != nil {
 		return nil, err

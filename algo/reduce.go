@@ -6,8 +6,6 @@ import (
 	"math"
 	"reflect"
 	goruntime "runtime"
-	"slices"
-	"sync"
 	"unsafe"
 
 	"github.com/goamp/goamp/accelerator"
@@ -19,20 +17,19 @@ import (
 // The reduction family: Reduce (reduce.go), InclusiveScan and ExclusiveScan (scan.go) and
 // Histogram (histogram.go) over rank-1 views (sections included), on any accelerator.
 //
-// Each is built from tiled kernels with three bodies: a GLSL body in shaders/glsl/ (shared memory
-// and barriers, with a second program that does the workgroup step with subgroup
-// arithmetic, used where the device has it), a per-thread Go body (Tiled) that is the
-// kernel's definition and mirrors the shared-memory program, and a fast CPU body
+// Each is built from tiled kernels with three bodies: a per-thread Go body (Tiled) that is
+// the kernel's definition and, translated by ampgen, its shared-memory GPU body; a second,
+// hand-written GPU program (package shaders: reduce_sg, scan_sg) that does the workgroup
+// step with subgroup arithmetic, used where the device has it; and a fast CPU body
 // (EachTile) that does a whole tile in plain loops over the host slices. The conformance
 // tests check all of them against a plain Go reference.
 //
 // The GPU passes read their input with 16-byte vector loads where the view's first element
 // is 16-byte aligned in its buffer (whole views always are; a section at an odd offset is
 // read one element at a time, as fast on most devices but not all), and keep their
-// temporary data (partial results, block sums) in a small scratch view per accelerator
-// view and element type that is reused from call to call (see getScratch). Reduce and
-// Histogram return their result, so they wait for the device; the scans leave theirs in
-// out, where reading it waits for the device.
+// temporary data (partial results, block sums) in scratch memory of the accelerator view
+// (scratch.go). Reduce and Histogram return their result, so they wait for the device; the
+// scans leave theirs in out, where reading it waits for the device.
 
 // Op is the operator of a reduction.
 type Op int
@@ -122,11 +119,11 @@ func reduceOp[T Number](av *accelerator.View, in *arrayview.View[T], op Op, o fa
 		return zero, err
 	}
 	plan := reducePlan(av.Accelerator(), n)
-	s, err := getScratch[T](av, planScratch(plan))
+	s, err := takeScratch[T](av, runtime.Ext(planScratch(plan)), "")
 	if err != nil {
 		return zero, err
 	}
-	defer putScratch(av, s)
+	defer s.release()
 	at, err := reducePasses(av, in.ReadOnly(), 0, n, op, plan, s, 0, o)
 	if err != nil {
 		return zero, err
@@ -181,7 +178,7 @@ func reduceGridFor(acc *accelerator.Accelerator, n, tile, perThread, maxGroups i
 // each pass's partial results to s after position at, and returns the index in s of the
 // result.
 func reducePasses[T Number](av *accelerator.View, in *arrayview.ReadView[T], inOff, n int, op Op, plan []reduceGrid,
-	s *scratch[T], at int, o famOpts) (int, error) {
+	s *scratchBuf[T], at int, o famOpts) (int, error) {
 	sg := o.subgroups(av)
 	for _, g := range plan {
 		k := reduceKernel[T]{In: in, Out: s.v, N: uint32(n), Chunk: uint32(g.chunk), InOff: uint32(inOff),
@@ -472,132 +469,4 @@ func readOne[T any](v *arrayview.View[T], i int) (T, error) {
 		err = cerr
 	}
 	return out[0], err
-}
-
-// scratch is temporary storage of the family's passes (partial results, block sums): a
-// rank-1 view over a Go slice, discarded when made, so that nothing is ever uploaded for
-// it: only the kernels of one accelerator view write it, and only the element holding a
-// result is read back. It is reused from call to call (getScratch, putScratch), which
-// saves a device allocation per call.
-type scratch[T Number] struct {
-	v *arrayview.View[T]
-	n int
-}
-
-// scratchKey identifies the scratch views of one accelerator view and element type.
-type scratchKey struct {
-	av *accelerator.View
-	t  reflect.Type
-}
-
-// scratchPool holds the idle scratch views of one key.
-type scratchPool struct {
-	mu   sync.Mutex
-	free []any // *scratch[T]
-}
-
-// scratchPools maps scratchKey to *scratchPool: a few views of a few KiB (Reduce) or n/4096
-// elements (the scans) per accelerator view used, freed when that view is closed.
-var scratchPools sync.Map
-
-// scratchKeep is the most idle scratch views a pool keeps; concurrent calls make more.
-const scratchKeep = 2
-
-// getScratch returns a scratch view of at least n elements for work on av, reusing an
-// idle one when it is long enough.
-func getScratch[T Number](av *accelerator.View, n int) (*scratch[T], error) {
-	key := scratchKey{av, reflect.TypeFor[T]()}
-	p, loaded := scratchPools.LoadOrStore(key, &scratchPool{})
-	pool := p.(*scratchPool)
-	if !loaded {
-		av.AtClose(func() {
-			scratchPools.Delete(key)
-			pool.mu.Lock()
-			free := pool.free
-			pool.free = nil
-			pool.mu.Unlock()
-			for _, f := range free {
-				f.(*scratch[T]).free()
-			}
-		})
-	}
-	pool.mu.Lock()
-	for i, f := range pool.free {
-		if s := f.(*scratch[T]); s.n >= n {
-			pool.free = slices.Delete(pool.free, i, i+1)
-			pool.mu.Unlock()
-			return s, nil
-		}
-	}
-	pool.mu.Unlock()
-	size := 1024
-	for size < n {
-		size *= 2
-	}
-	v, err := arrayview.New(runtime.Ext(size), make([]T, size))
-	if err != nil {
-		return nil, err
-	}
-	v.DiscardData()
-	return &scratch[T]{v: v, n: size}, nil
-}
-
-// putScratch returns s to its pool; when the pool holds more than scratchKeep views, the
-// shortest is closed (its device memory freed, nothing copied back).
-func putScratch[T Number](av *accelerator.View, s *scratch[T]) {
-	p, ok := scratchPools.Load(scratchKey{av, reflect.TypeFor[T]()})
-	if !ok { // the view was closed meanwhile
-		s.free()
-		return
-	}
-	pool := p.(*scratchPool)
-	pool.mu.Lock()
-	pool.free = append(pool.free, s)
-	var drop *scratch[T]
-	if len(pool.free) > scratchKeep {
-		j := 0
-		for i, f := range pool.free {
-			if f.(*scratch[T]).n < pool.free[j].(*scratch[T]).n {
-				j = i
-			}
-		}
-		drop = pool.free[j].(*scratch[T])
-		pool.free = slices.Delete(pool.free, j, j+1)
-	}
-	pool.mu.Unlock()
-	if drop != nil {
-		drop.free()
-	}
-}
-
-// scratchSection returns the first n elements of a reused scratch view of av, never read
-// before the kernels write them, and the function that gives them back: it discards and
-// closes the section (nothing is copied back), keeping the first error in *err, and returns
-// the scratch view to its pool.
-func scratchSection[T Number](av *accelerator.View, n int) (*arrayview.View[T], func(*error), error) {
-	s, err := getScratch[T](av, n)
-	if err != nil {
-		return nil, nil, err
-	}
-	sec, err := s.v.Section(runtime.Idx(0), runtime.Ext(n))
-	if err != nil {
-		putScratch(av, s)
-		return nil, nil, err
-	}
-	sec.DiscardData()
-	return sec, func(err *error) {
-		sec.DiscardData()
-		cerr := sec.Close()
-		putScratch(av, s)
-		if *err == nil {
-			*err = cerr
-		}
-	}, nil
-}
-
-// free closes the scratch view: its device memory is freed and nothing is copied back; a
-// failure to free leaves only a leak.
-func (s *scratch[T]) free() {
-	s.v.DiscardData()
-	_ = s.v.Close()
 }

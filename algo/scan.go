@@ -84,11 +84,11 @@ func scanOp[T Number](av *accelerator.View, in, out *arrayview.View[T], exclusiv
 	if o.scanLookback(av, in == out) {
 		return scanLookback(av, in.ReadOnly(), out, n, exclusive, o)
 	}
-	s, err := getScratch[T](av, scanScratch(n))
+	s, err := takeScratch[T](av, runtime.Ext(scanScratch(n)), "")
 	if err != nil {
 		return err
 	}
-	defer putScratch(av, s)
+	defer s.release()
 	sc := scanner[T]{av: av, s: s, o: o}
 	return sc.scan(in.ReadOnly(), 0, out, 0, n, exclusive, 0)
 }
@@ -110,7 +110,7 @@ func scanScratch(n int) int {
 // scanner runs the passes of one scan.
 type scanner[T Number] struct {
 	av *accelerator.View
-	s  *scratch[T]
+	s  *scratchBuf[T]
 	o  famOpts
 }
 
@@ -352,11 +352,11 @@ func scanLookback[T Number](av *accelerator.View, in *arrayview.ReadView[T], out
 	}
 	blocks := famCeilDiv(n, tile*scanEPT)
 	words := 1 + 4*blocks
-	s, err := getScratch[T](av, words)
+	s, err := takeScratch[T](av, runtime.Ext(words), "")
 	if err != nil {
 		return err
 	}
-	defer putScratch(av, s)
+	defer s.release()
 	zero := scanClearKernel[T]{State: s.v, Off: 0}
 	if o.perThread {
 		err = runtime.ParallelForEach(av, runtime.Ext(words), runtime.PerThreadKernel{Kernel: zero})
