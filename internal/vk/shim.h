@@ -67,7 +67,6 @@ typedef struct AmpDevice {
 	PFN_vkWaitForFences WaitForFences;
 	PFN_vkGetFenceStatus GetFenceStatus;
 	PFN_vkQueueSubmit QueueSubmit;
-	PFN_vkQueueWaitIdle QueueWaitIdle;
 	PFN_vkDeviceWaitIdle DeviceWaitIdle;
 	// Timeline semaphores (Vulkan 1.2), loaded when the device has them.
 	PFN_vkCreateSemaphore CreateSemaphore;
@@ -78,13 +77,11 @@ typedef struct AmpDevice {
 
 int amp_load(const char *lib, char *err, int errlen);
 void *amp_gipa(void);
-int amp_loaded(void);
 
 const void *amp_messenger_info(void);
 VkResult amp_instance_init(VkInstance inst, int debug);
 void amp_instance_destroy(VkInstance inst);
 int amp_take_messages(char *buf, int len, int *dropped);
-int amp_message_count(void);
 
 void amp_device_extra(VkInstance inst, VkPhysicalDevice phys, uint32_t apiVersion, AmpDeviceExtra *out);
 VkResult amp_device_create(VkInstance inst, VkPhysicalDevice phys, uint32_t family, uint32_t queues,
@@ -122,7 +119,6 @@ void amp_semaphore_destroy(AmpDevice *d, VkSemaphore s);
 // amp_semaphore_value returns the semaphore's counter, or a VkResult error code (negative).
 int64_t amp_semaphore_value(AmpDevice *d, VkSemaphore s);
 VkResult amp_semaphore_wait(AmpDevice *d, VkSemaphore s, uint64_t value, uint64_t timeoutNs);
-VkResult amp_queue_idle(AmpDevice *d, VkQueue q);
 
 // Commands are encoded by Go into a byte arena and recorded by one cgo call per batch (or
 // per full arena), so that recording costs no cgo call per command and the driver's code
@@ -160,5 +156,4 @@ void amp_querypool_destroy(AmpDevice *d, VkQueryPool qp);
 void amp_cmd_reset_queries(AmpDevice *d, VkCommandBuffer cb, VkQueryPool qp, uint32_t first, uint32_t count);
 VkResult amp_query_results(AmpDevice *d, VkQueryPool qp, uint32_t first, uint32_t count, uint64_t *out);
 
-void amp_memcpy(void *dst, const void *src, size_t n);
 #endif

@@ -36,13 +36,11 @@ int amp_load(const char *lib, char *err, int errlen) {
 }
 
 void *amp_gipa(void) { return (void *)amp_GetInstanceProcAddr; }
-int amp_loaded(void) { return amp_GetInstanceProcAddr != NULL; }
 
 // Validation messages: the callback appends to a bounded buffer that Go drains.
 static pthread_mutex_t amp_msg_mu = PTHREAD_MUTEX_INITIALIZER;
 static char amp_msgs[1 << 16];
 static int amp_msgs_len;
-static int amp_msgs_count;
 static int amp_msgs_dropped;
 
 static VKAPI_ATTR VkBool32 VKAPI_CALL amp_debug_cb(VkDebugUtilsMessageSeverityFlagBitsEXT sev,
@@ -59,7 +57,6 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL amp_debug_cb(VkDebugUtilsMessageSeverityFl
 	} else {
 		amp_msgs_len += n;
 	}
-	amp_msgs_count++;
 	pthread_mutex_unlock(&amp_msg_mu);
 	return VK_FALSE;
 }
@@ -74,13 +71,6 @@ static VkDebugUtilsMessengerCreateInfoEXT amp_dbg_info = {
 
 const void *amp_messenger_info(void) { return &amp_dbg_info; }
 
-int amp_message_count(void) {
-	pthread_mutex_lock(&amp_msg_mu);
-	int n = amp_msgs_count;
-	pthread_mutex_unlock(&amp_msg_mu);
-	return n;
-}
-
 int amp_take_messages(char *buf, int len, int *dropped) {
 	pthread_mutex_lock(&amp_msg_mu);
 	int n = amp_msgs_len < len ? amp_msgs_len : len;
@@ -88,7 +78,6 @@ int amp_take_messages(char *buf, int len, int *dropped) {
 	*dropped = amp_msgs_dropped;
 	amp_msgs_len = 0;
 	amp_msgs_dropped = 0;
-	amp_msgs_count = 0;
 	pthread_mutex_unlock(&amp_msg_mu);
 	return n;
 }
@@ -209,7 +198,7 @@ VkResult amp_device_create(VkInstance inst, VkPhysicalDevice phys, uint32_t fami
 	LOADD(CmdPipelineBarrier); LOADD(CmdCopyBuffer); LOADD(CmdWriteTimestamp);
 	LOADD(CmdResetQueryPool); LOADD(CreateQueryPool); LOADD(DestroyQueryPool); LOADD(GetQueryPoolResults);
 	LOADD(CreateFence); LOADD(DestroyFence); LOADD(ResetFences); LOADD(WaitForFences); LOADD(GetFenceStatus);
-	LOADD(QueueSubmit); LOADD(QueueWaitIdle); LOADD(DeviceWaitIdle);
+	LOADD(QueueSubmit); LOADD(DeviceWaitIdle);
 	if (timeline) {
 		LOADD(CreateSemaphore); LOADD(DestroySemaphore); LOADD(GetSemaphoreCounterValue); LOADD(WaitSemaphores);
 	}
@@ -412,7 +401,6 @@ VkResult amp_semaphore_wait(AmpDevice *d, VkSemaphore s, uint64_t value, uint64_
 	return d->WaitSemaphores(d->dev, &wi, timeoutNs);
 }
 
-VkResult amp_queue_idle(AmpDevice *d, VkQueue q) { return d->QueueWaitIdle(q); }
 
 static void amp_barrier(AmpDevice *d, VkCommandBuffer cb) {
 	VkMemoryBarrier mb = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
@@ -500,6 +488,5 @@ VkResult amp_query_results(AmpDevice *d, VkQueryPool qp, uint32_t first, uint32_
 		VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
 }
 
-void amp_memcpy(void *dst, const void *src, size_t n) { memcpy(dst, src, n); }
 */
 import "C"
