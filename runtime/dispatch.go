@@ -702,10 +702,21 @@ func specFor(ext, tile Extent) [4]uint32 {
 	return spec
 }
 
+// MaxGPUPoints is the most points a GPU dispatch's domain may have: the GPU bodies, generated
+// and hand-written alike, index with 32-bit signed ints (ampIndex1/2/3, ampGlobal1 in
+// amp.glsl), so a larger domain would give threads past 2^31-1 negative indices. A larger
+// domain is refused on Vulkan with a *ComputeDomainError; the CPU runs it.
+const MaxGPUPoints = math.MaxInt32
+
 // grid returns the specialization constants (specFor) and the workgroup counts of a GPU
 // dispatch.
 func grid(lim accelerator.Limits, ext, tile Extent) (spec [4]uint32, groups [3]uint32, err error) {
 	spec = specFor(ext, tile)
+	if n := uint64(ext.Size()); n > MaxGPUPoints {
+		return spec, groups, &ComputeDomainError{Extent: ext, Tile: tile, Dim: -1, Limit: MaxGPUPoints, Value: int(n),
+			Reason: fmt.Sprintf("extent %s has %d points; a GPU dispatch handles at most %d (GPU indices are 32-bit signed ints)",
+				ext, n, MaxGPUPoints)}
+	}
 	if tile.rank != 0 {
 		groups = [3]uint32{1, 1, 1}
 		r := ext.rank
@@ -716,10 +727,6 @@ func grid(lim accelerator.Limits, ext, tile Extent) (spec [4]uint32, groups [3]u
 		return spec, groups, nil
 	}
 	n := uint64(ext.Size())
-	if n > math.MaxUint32 {
-		return spec, groups, &ComputeDomainError{Extent: ext, Dim: -1, Limit: math.MaxUint32, Value: int(n),
-			Reason: fmt.Sprintf("extent %s has %d points; a GPU dispatch handles at most %d", ext, n, uint64(math.MaxUint32))}
-	}
 	total := (n + GroupSize - 1) / GroupSize
 	gx := min(total, uint64(lim.MaxWorkgroupCount[0]))
 	gy := (total + gx - 1) / gx

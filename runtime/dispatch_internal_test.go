@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"errors"
+	"math"
 	"reflect"
 	"testing"
 
@@ -80,6 +81,21 @@ func TestGrid(t *testing.T) {
 	_, groups, err = grid(lim, Ext(3, 5), Extent{})
 	require.NoError(t, err)
 	assert.Equal(t, [3]uint32{1, 1, 1}, groups)
+
+	// GPU indices are 32-bit signed ints: 2^31-1 points at most, tiled or not.
+	big := accelerator.Limits{MaxWorkgroupCount: [3]uint32{1<<31 - 1, 65535, 65535}}
+	_, groups, err = grid(big, Ext(1<<31-1), Extent{})
+	require.NoError(t, err)
+	assert.Equal(t, [3]uint32{1 << 25, 1, 1}, groups)
+	for _, c := range []struct{ ext, tile Extent }{
+		{Ext(1 << 31), Extent{}}, {Ext(1<<31 + 64), Ext(64)}, {Ext(2, 1<<30+32), Ext(1, 32)},
+	} {
+		_, _, err = grid(big, c.ext, c.tile)
+		var ce *ComputeDomainError
+		require.ErrorAs(t, err, &ce, "%s tiled %s", c.ext, c.tile)
+		assert.Equal(t, math.MaxInt32, ce.Limit)
+		assert.Equal(t, c.ext.Size(), ce.Value)
+	}
 
 	tiny := accelerator.Limits{MaxWorkgroupCount: [3]uint32{10, 3, 1}}
 	_, groups, err = grid(tiny, Ext(64*30), Extent{})

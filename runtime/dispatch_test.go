@@ -3,9 +3,10 @@ package runtime_test
 import (
 	"context"
 	"fmt"
-	"github.com/goamp/goamp/amptest"
+	"math"
 	"os"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unsafe"
@@ -14,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/amptest"
 	"github.com/goamp/goamp/internal/testprog"
 	amprt "github.com/goamp/goamp/runtime"
 )
@@ -682,8 +684,8 @@ func TestParallelForEachDomainErrors(t *testing.T) {
 			fmt.Sprintf("has %d tiles in dimension 0; the device's maxComputeWorkGroupCount[0] is %d", n, lim.MaxWorkgroupCount[0]))
 		domainErr(t, amprt.ParallelForEachTiled(v, amprt.Ext(2, n*2).Tile(1, 2), k(2)), 1, int(lim.MaxWorkgroupCount[0]), n,
 			"in dimension 1; the device's maxComputeWorkGroupCount[0]")
-		// Past 2^32 points, a non-tiled dispatch cannot be indexed.
-		domainErr(t, amprt.ParallelForEach(v, amprt.Ext(1<<20, 1<<13), iotaAny{iotaK{Out: out}}), -1, 1<<32-1, 1<<33, "a GPU dispatch handles at most 4294967295")
+		// Past 2^31-1 points, a dispatch cannot be indexed (GPU indices are signed 32-bit ints).
+		domainErr(t, amprt.ParallelForEach(v, amprt.Ext(1<<20, 1<<13), iotaAny{iotaK{Out: out}}), -1, 1<<31-1, 1<<33, "a GPU dispatch handles at most 2147483647")
 	})
 }
 
@@ -763,5 +765,49 @@ func TestParallelForEachEmbedded(t *testing.T) {
 func TestDispatchValidationOn(t *testing.T) {
 	if os.Getenv(accelerator.EnvValidation) == "1" && os.Getenv("GOAMP_REQUIRE_VULKAN") == "1" {
 		require.True(t, accelerator.ValidationEnabled())
+	}
+}
+
+// farK records whether its CPU body saw an index outside [0, n) and stops the run at its
+// first call with a panic: a domain past 2^31-1 points would take minutes to run through.
+type farK struct {
+	iotaK
+	n   int           `amp:"-"`
+	bad *atomic.Int64 `amp:"-"`
+}
+
+func (k farK) Each(i amprt.Index) {
+	if i[0] < 0 || i[0] >= k.n {
+		k.bad.Add(1)
+	}
+	panic("stop")
+}
+func (farK) Program() *amprt.Program { return testprog.MustProgram("iota", 1) }
+
+// TestParallelForEachIndexRange: GPU indices are 32-bit signed ints, so a domain of more
+// than 2^31-1 points is refused on Vulkan, before anything is bound (Out has 4 elements),
+// with a *ComputeDomainError naming the numbers; the CPU runs it (here stopped at once).
+func TestParallelForEachIndexRange(t *testing.T) {
+	for _, v := range amptest.Views(t) {
+		t.Run(v.Accelerator().Path(), func(t *testing.T) {
+			out := newArg(amprt.Ext(4), amprt.Write)
+			defer out.free()
+			for _, n := range []int{1<<31 + 64, 1 << 31, 1<<32 + 64} {
+				k := farK{iotaK: iotaK{Out: out}, n: n, bad: new(atomic.Int64)}
+				err := amprt.ParallelForEach(v, amprt.Ext(n), k)
+				if v.Accelerator().IsCPU() {
+					var pe *amprt.KernelPanicError
+					require.ErrorAs(t, err, &pe, "the CPU runs %d points", n)
+					assert.Zero(t, k.bad.Load(), "indices outside [0, %d)", n)
+					continue
+				}
+				var ce *amprt.ComputeDomainError
+				require.ErrorAs(t, err, &ce, "%d points", n)
+				require.ErrorIs(t, err, amprt.ErrInvalidComputeDomain)
+				assert.Equal(t, math.MaxInt32, ce.Limit)
+				assert.Equal(t, n, ce.Value)
+				assert.ErrorContains(t, err, fmt.Sprintf("extent (%d) has %d points; a GPU dispatch handles at most 2147483647", n, n))
+			}
+		})
 	}
 }
