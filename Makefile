@@ -6,7 +6,13 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 GLSLC       ?= glslc
 GLSLFLAGS   := -O --target-env=vulkan1.1 -Ishaders/include
 SHADERS     := $(wildcard shaders/glsl/*.comp)
-SPIRV       := $(patsubst shaders/glsl/%.comp,shaders/spv/%.spv,$(SHADERS))
+# GLSL variants (shaders/glsl/variants.txt, one a line: OUTPUT SOURCE [NAME[=VALUE]...]):
+# programs compiled from another source with -DNAME[=VALUE] for each definition.
+VARIANTLIST := shaders/glsl/variants.txt
+VARIANTS    := $(shell awk '$$1 !~ /^\#/ && NF { print $$1 }' $(VARIANTLIST))
+SPIRV       := $(patsubst shaders/glsl/%.comp,shaders/spv/%.spv,$(SHADERS)) $(VARIANTS:%=shaders/spv/%.spv)
+# variant_args is glslc's arguments for variant $(1): its definitions, then its source.
+variant_args = $(shell awk '$$1 == "$(1)" { for (i = 3; i <= NF; i++) printf "-D%s ", $$i; print "shaders/glsl/" $$2 }' $(VARIANTLIST))
 # Test programs: runtime/testdata/*/NAME.comp and internal/testprog/NAME.comp compile to NAME.spv beside them.
 TESTSHADERS := $(wildcard runtime/testdata/*/*.comp) $(wildcard internal/testprog/*.comp)
 # Tests run with the Khronos validation layer on; any message it reports fails them.
@@ -53,7 +59,16 @@ shaders/spv/%.spv: shaders/glsl/%.comp $(wildcard shaders/include/*.glsl) $(wild
 	$(GLSLC) $(GLSLFLAGS) -o $@ $<
 	spirv-val --target-env vulkan1.1 $@
 
-# CI fails when regenerating changes any committed SPIR-V.
+define VARIANT_RULE
+shaders/spv/$(1).spv: $(lastword $(call variant_args,$(1))) $(VARIANTLIST) $(wildcard shaders/include/*.glsl) $(wildcard shaders/glsl/*.glsl)
+	@mkdir -p shaders/spv
+	$$(GLSLC) $$(GLSLFLAGS) -fshader-stage=compute -o $$@ $(call variant_args,$(1))
+	spirv-val --target-env vulkan1.1 $$@
+endef
+$(foreach v,$(VARIANTS),$(eval $(call VARIANT_RULE,$(v))))
+
+# CI fails when regenerating changes any committed SPIR-V (variants included), or a SPIR-V file
+# has no source.
 shaders-check:
 	@tmp=$$(mktemp -d); fail=0; \
 	for s in $(SHADERS); do \
@@ -61,8 +76,10 @@ shaders-check:
 		$(GLSLC) $(GLSLFLAGS) -o $$tmp/$$n.spv $$s || fail=1; \
 		cmp -s $$tmp/$$n.spv shaders/spv/$$n.spv || { echo "shaders/spv/$$n.spv is stale: run make shaders"; fail=1; }; \
 	done; \
-	for f in shaders/spv/*.spv; do [ -e "$$f" ] || continue; \
-		[ -e shaders/glsl/$$(basename $$f .spv).comp ] || { echo "$$f has no source"; fail=1; }; done; \
+	$(foreach v,$(VARIANTS),$(GLSLC) $(GLSLFLAGS) -fshader-stage=compute -o $$tmp/$(v).spv $(call variant_args,$(v)) || fail=1; \
+		cmp -s $$tmp/$(v).spv shaders/spv/$(v).spv || { echo "shaders/spv/$(v).spv is stale: run make shaders"; fail=1; };) \
+	for f in shaders/spv/*.spv; do [ -e "$$f" ] || continue; n=$$(basename $$f .spv); \
+		[ -e shaders/glsl/$$n.comp ] || case " $(VARIANTS) " in *" $$n "*) ;; *) echo "$$f has no source"; fail=1;; esac; done; \
 	for s in $(TESTSHADERS); do \
 		$(GLSLC) $(GLSLFLAGS) -o $$tmp/t.spv $$s || fail=1; \
 		cmp -s $$tmp/t.spv $${s%.comp}.spv || { echo "$${s%.comp}.spv is stale: run make shaders"; fail=1; }; \

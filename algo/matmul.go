@@ -251,7 +251,8 @@ func (k matMulSimple[T]) EachRange(domain runtime.Extent, lo, hi int) {
 // columns tx*4+c and BN/2+tx*4+c of its tile's BM x BN block, r, c < 4).
 type matMulTiled[T MatMulElem] struct{ matMulArgs[T] }
 
-// Program is the GPU body: shaders/glsl/matmul_tiled.comp (matmul_tiled_i32.comp for int32).
+// Program is the GPU body: shaders/glsl/matmul_tiled.comp (its variant matmul_tiled_i32 for
+// int32).
 func (matMulTiled[T]) Program() *runtime.Program { return matMulProgram[T]("matmul_tiled") }
 
 // SharedBytes is the GPU body's shared memory for a tile (runtime.SharedMemoryKernel).

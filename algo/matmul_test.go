@@ -3,8 +3,6 @@ package algo
 import (
 	"math"
 	"math/rand/v2"
-	"os"
-	"strings"
 	"testing"
 
 	"github.com/goamp/goamp/arrayview"
@@ -222,18 +220,5 @@ func TestMatMulShapeErrors(t *testing.T) {
 				assert.Equal(t, int32(7), tt.c.At(runtime.Idx(0, 0)), "c is intact")
 			})
 		}
-	}
-}
-
-// TestMatMulI32SourcesInSync checks that the int32 GLSL program of the tiled kernel is its
-// float32 source with the element type replaced.
-func TestMatMulI32SourcesInSync(t *testing.T) {
-	rep := strings.NewReplacer("vec4", "ivec4", "float", "int")
-	for _, name := range []string{"matmul_tiled"} {
-		f, err := os.ReadFile("../shaders/glsl/" + name + ".comp")
-		require.NoError(t, err)
-		i, err := os.ReadFile("../shaders/glsl/" + name + "_i32.comp")
-		require.NoError(t, err)
-		assert.Equal(t, rep.Replace(string(f)), string(i), "glsl/%s_i32.comp must be glsl/%s.comp with vec4 -> ivec4, float -> int", name, name)
 	}
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // The shape of a scan block: scanEPT elements per thread of the workgroup. The subgroup
-// and single-pass programs (shaders/glsl/scan_sg.comp, scan_lookback_*.comp) see a block as
+// and single-pass programs (shaders/glsl/scan_sg.comp, scan_lookback.glsl) see a block as
 // scanRows rows of 4*tile elements, each thread owning one vec4 of each row; the
 // shared-memory block pass (scanKernel) loads it into tile_static memory instead.
 const (
@@ -39,7 +39,7 @@ var scanTile = 256
 // from a sequential float32 sum by rounding.
 //
 // On a GPU the scan is one pass over the data (read once, written once): a chained scan
-// with decoupled look-back (shaders/glsl/scan_lookback_body.glsl). Each workgroup scans a block of
+// with decoupled look-back (shaders/glsl/scan_lookback.glsl). Each workgroup scans a block of
 // 4096 elements, taking its vec4 of each of 4 rows of 1024 elements (coalesced vector loads
 // and stores) and scanning the threads' row sums with subgroup operations (or in shared
 // memory where the device has none); it publishes the block's sum, adds the sums of the
@@ -395,7 +395,7 @@ func (k scanClearKernel[T]) EachRange(_ runtime.Extent, lo, hi int) {
 	}
 }
 
-// scanLBKernel is the single-pass scan, tiled 1-D (shaders/glsl/scan_lookback_body.glsl): the
+// scanLBKernel is the single-pass scan, tiled 1-D (shaders/glsl/scan_lookback.glsl): the
 // workgroup with ticket g scans the elements [g*B, min((g+1)*B, N)) of In (element i is
 // In[InOff+i]; B = scanEPT * tile size) into Out (from Out[OutOff]), inclusive or
 // Exclusive, adding the sum of the blocks before it, found by looking back at their states
@@ -417,8 +417,9 @@ type scanLBKernel[T Number] struct {
 	float     bool `amp:"-"`
 }
 
-// Program is the GPU body: shaders/glsl/scan_lookback_sg_f.comp (float32) or _sg_u.comp (int32,
-// uint32) with subgroup arithmetic, else shaders/glsl/scan_lookback_f.comp or _u.comp.
+// Program is the GPU body, a variant of shaders/glsl/scan_lookback.glsl: scan_lookback_sg_f
+// (float32) or scan_lookback_sg_u (int32, uint32) with subgroup arithmetic, else
+// scan_lookback_f or scan_lookback_u.
 func (k scanLBKernel[T]) Program() *runtime.Program {
 	name := "scan_lookback_"
 	if k.sg {

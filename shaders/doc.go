@@ -9,6 +9,12 @@
 // is single source, live in package algo (the algorithm library); the runtime's own test
 // programs live in internal/testprog, so that they ship only in test binaries.
 //
+// Programs that differ only in types or features are variants of one source, compiled
+// with preprocessor definitions (glslc -D): glsl/variants.txt lists them (matmul_tiled_i32
+// is matmul_tiled.comp with AMP_INT=1; the four look-back scans are scan_lookback.glsl
+// with FLOAT and SUBGROUPS), and the Makefile compiles and checks them like the .comp
+// files. glsl/*.glsl files are included (sort_keys.glsl) or variant sources.
+//
 // # Imports
 //
 // shaders imports runtime alone (for Program), and its subpackage include nothing: it

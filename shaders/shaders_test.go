@@ -12,7 +12,50 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestEverySourceEmbedded checks that every GLSL source has embedded SPIR-V and back.
+// variant is a line of glsl/variants.txt: a program compiled from another source with
+// preprocessor definitions.
+type variant struct {
+	out, src string
+	defs     []string
+}
+
+// readVariants parses glsl/variants.txt.
+func readVariants(t *testing.T) []variant {
+	b, err := os.ReadFile("glsl/variants.txt")
+	require.NoError(t, err)
+	var vs []variant
+	for i, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		require.GreaterOrEqual(t, len(f), 2, "variants.txt:%d: OUTPUT SOURCE [NAME[=VALUE]...]", i+1)
+		vs = append(vs, variant{f[0], f[1], f[2:]})
+	}
+	return vs
+}
+
+// TestVariants checks glsl/variants.txt: each variant's source is a .comp or .glsl file of
+// glsl/, its output names no other program, and its definitions are NAME or NAME=VALUE.
+func TestVariants(t *testing.T) {
+	vs := readVariants(t)
+	require.NotEmpty(t, vs)
+	seen := map[string]bool{}
+	for _, v := range vs {
+		assert.False(t, seen[v.out], "variant %s listed twice", v.out)
+		seen[v.out] = true
+		assert.NoFileExists(t, filepath.Join("glsl", v.out+".comp"), "variant %s is also a source", v.out)
+		assert.FileExists(t, filepath.Join("glsl", v.src), "the source of variant %s", v.out)
+		assert.Contains(t, []string{".comp", ".glsl"}, filepath.Ext(v.src), "the source of variant %s", v.out)
+		for _, d := range v.defs {
+			name, _, _ := strings.Cut(d, "=")
+			assert.Regexp(t, `^[A-Za-z_][A-Za-z0-9_]*$`, name, "definition %q of variant %s", d, v.out)
+		}
+	}
+}
+
+// TestEverySourceEmbedded checks that every GLSL source and every variant has embedded
+// SPIR-V and back.
 func TestEverySourceEmbedded(t *testing.T) {
 	srcs, err := filepath.Glob("glsl/*.comp")
 	require.NoError(t, err)
@@ -20,6 +63,9 @@ func TestEverySourceEmbedded(t *testing.T) {
 	var want []string
 	for _, s := range srcs {
 		want = append(want, strings.TrimSuffix(filepath.Base(s), ".comp"))
+	}
+	for _, v := range readVariants(t) {
+		want = append(want, v.out)
 	}
 	assert.ElementsMatch(t, want, shaders.Names())
 	for _, n := range shaders.Names() {

@@ -13,17 +13,25 @@
 // every row 16-byte aligned) take an unchecked path; edge blocks are bounds-checked
 // (zeros are loaded past M, N, K and nothing is stored there), with vec4 global loads and
 // stores when every row of a matrix starts on a 16-byte boundary, else scalar ones.
-// Go body: algo/matmul.go (matMulTiled.Tiled); the int32 program
-// matmul_tiled_i32.comp is this file with the element type replaced (a test checks it).
+// Go body: algo/matmul.go (matMulTiled.Tiled). The element type is ELEM (ELEM4 its
+// 4-vector): float, or int where AMP_INT is defined (the program matmul_tiled_i32, a
+// variant in variants.txt); the comments say float and vec4 for either.
 #extension GL_EXT_control_flow_attributes : require
 #include "amp.glsl"
+#ifdef AMP_INT
+#define ELEM int
+#define ELEM4 ivec4
+#else
+#define ELEM float
+#define ELEM4 vec4
+#endif
 AMP_WORKGROUP
-AMP_BUFFER(0, readonly, vec4, A4);
-AMP_BUFFER(0, readonly, float, A); // the same buffers, one element at a time (unaligned rows)
-AMP_BUFFER(1, readonly, vec4, B4);
-AMP_BUFFER(1, readonly, float, B);
-AMP_BUFFER(2, writeonly, vec4, C4);
-AMP_BUFFER(2, writeonly, float, C);
+AMP_BUFFER(0, readonly, ELEM4, A4);
+AMP_BUFFER(0, readonly, ELEM, A); // the same buffers, one element at a time (unaligned rows)
+AMP_BUFFER(1, readonly, ELEM4, B4);
+AMP_BUFFER(1, readonly, ELEM, B);
+AMP_BUFFER(2, writeonly, ELEM4, C4);
+AMP_BUFFER(2, writeonly, ELEM, C);
 AMP_PUSH_BEGIN AmpView a; AmpView b; AmpView c; int M; int N; int K; AMP_PUSH_END // M, N, K >= 1
 
 // The tile (workgroup) is WY x WX threads; the block of C is BM x BN; BK is the K step
@@ -47,18 +55,18 @@ const uint ALOADS = (AQ + NT - 1) / NT;
 const uint BLOADS = (BQ + NT - 1) / NT;
 const bool WARPTILE = WX % 8 == 0 && WY % 4 == 0;
 
-shared vec4 As[2 * ASIZE];
-shared vec4 Bs[2 * BSIZE];
+shared ELEM4 As[2 * ASIZE];
+shared ELEM4 Bs[2 * BSIZE];
 
 // The step's A and B vec4s, loaded into registers a step ahead.
-vec4 ra[ALOADS];
-vec4 rb[BLOADS];
+ELEM4 ra[ALOADS];
+ELEM4 rb[BLOADS];
 bool vecA, vecB, vecC, full;
 uint tid, m0, n0, swzMask;
 
 // loadA returns A(m, k..k+3), zero past the edges.
-vec4 loadA(uint m, uint k) {
-	vec4 v = vec4(0);
+ELEM4 loadA(uint m, uint k) {
+	ELEM4 v = ELEM4(0);
 	uint e = amp.a.base + m * amp.a.s0 + k;
 	if (m < uint(amp.M)) {
 		if (vecA) {
@@ -73,8 +81,8 @@ vec4 loadA(uint m, uint k) {
 }
 
 // loadB returns B(k, n..n+3), zero past the edges.
-vec4 loadB(uint k, uint n) {
-	vec4 v = vec4(0);
+ELEM4 loadB(uint k, uint n) {
+	ELEM4 v = ELEM4(0);
 	uint e = amp.b.base + k * amp.b.s0 + n;
 	if (k < uint(amp.K)) {
 		if (vecB) {
@@ -90,7 +98,7 @@ vec4 loadB(uint k, uint n) {
 
 // storeC stores C(m, n..n+3) = v within the edges. (No early returns here or in the
 // loads: the unrolled loops that call them must stay unrollable.)
-void storeC(uint m, uint n, vec4 v) {
+void storeC(uint m, uint n, ELEM4 v) {
 	uint e = amp.c.base + m * amp.c.s0 + n;
 	if (full || (vecC && m < uint(amp.M) && n < uint(amp.N))) {
 		C4[e >> 2] = v;
@@ -121,11 +129,11 @@ void fetch(uint k0) {
 	} else {
 		[[unroll]] for (uint i = 0; i < ALOADS; i++) {
 			uint l = tid + i * NT;
-			ra[i] = l < AQ ? loadA(m0 + l / (BK / 4), k0 + (l % (BK / 4)) * 4) : vec4(0);
+			ra[i] = l < AQ ? loadA(m0 + l / (BK / 4), k0 + (l % (BK / 4)) * 4) : ELEM4(0);
 		}
 		[[unroll]] for (uint i = 0; i < BLOADS; i++) {
 			uint l = tid + i * NT;
-			rb[i] = l < BQ ? loadB(k0 + l / BROW, n0 + (l % BROW) * 4) : vec4(0);
+			rb[i] = l < BQ ? loadB(k0 + l / BROW, n0 + (l % BROW) * 4) : ELEM4(0);
 		}
 	}
 }
@@ -160,10 +168,10 @@ void main() {
 	fetch(0);
 	// Loops over acc are unrolled here in SPIR-V, so that it is indexed by constants only and
 	// lives in registers whatever the driver's unrolling heuristics.
-	vec4 acc[8][2];
+	ELEM4 acc[8][2];
 	[[unroll]] for (uint i = 0; i < 8; i++) {
-		acc[i][0] = vec4(0);
-		acc[i][1] = vec4(0);
+		acc[i][0] = ELEM4(0);
+		acc[i][1] = ELEM4(0);
 	}
 
 	uint steps = (uint(amp.K) + BK - 1) / BK;
@@ -190,10 +198,10 @@ void main() {
 		// The step's k loop is unrolled by 8, not fully: on an H100 this beat the full
 		// unroll (less register pressure, more workgroups per SM with small tiles).
 		[[dont_unroll]] for (uint k8 = 0; k8 < BK; k8 += 8) [[unroll]] for (uint k = k8; k < k8 + 8; k++) {
-			vec4 a0 = As[cur * ASIZE + k * AROW + (ty ^ swz(k))];
-			vec4 a1 = As[cur * ASIZE + k * AROW + ((BM / 8 + ty) ^ swz(k))];
-			vec4 b0 = Bs[cur * BSIZE + k * BROW + tx];
-			vec4 b1 = Bs[cur * BSIZE + k * BROW + BN / 8 + tx];
+			ELEM4 a0 = As[cur * ASIZE + k * AROW + (ty ^ swz(k))];
+			ELEM4 a1 = As[cur * ASIZE + k * AROW + ((BM / 8 + ty) ^ swz(k))];
+			ELEM4 b0 = Bs[cur * BSIZE + k * BROW + tx];
+			ELEM4 b1 = Bs[cur * BSIZE + k * BROW + BN / 8 + tx];
 			[[unroll]] for (uint i = 0; i < 4; i++) {
 				acc[i][0] += a0[i] * b0;
 				acc[i][1] += a0[i] * b1;

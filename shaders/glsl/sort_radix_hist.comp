@@ -11,17 +11,12 @@
 // Go body: algo radixHistKernel.
 #extension GL_EXT_control_flow_attributes : require
 #include "amp.glsl"
+#include "sort_keys.glsl"
 AMP_BUFFER(0, readonly, uint, srcData);
 AMP_BUFFER(1, writeonly, uint, histData);
 AMP_PUSH_BEGIN AmpView src; AmpView hist; uint n; uint shift; uint blockLen; int type; AMP_PUSH_END
 
 shared uint h[256];
-
-uint key(uint x) {
-	if (amp.type == 0) return x ^ 0x80000000u;
-	if (amp.type == 2) return (x & 0x80000000u) != 0u ? ~x : x | 0x80000000u;
-	return x;
-}
 
 void main() {
 	uint t = gl_LocalInvocationID.x;
@@ -42,7 +37,7 @@ void main() {
 		}
 		[[unroll]] for (uint j = 0u; j < 4u; j++) {
 			if (base + 256u * j < hi) {
-				uint d = (key(k[j]) >> shift) & 255u;
+				uint d = (sortKey(k[j], amp.type) >> shift) & 255u;
 				if (d != cur) {
 					if (run != 0u) atomicAdd(h[cur], run);
 					cur = d;

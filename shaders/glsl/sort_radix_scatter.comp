@@ -16,6 +16,7 @@
 // amp.outType (algo typeCode; 1 is the identity). Go body: algo radixScatterKernel.
 #extension GL_EXT_control_flow_attributes : require
 #include "amp.glsl"
+#include "sort_keys.glsl"
 AMP_BUFFER(0, readonly, uint, srcData);
 AMP_BUFFER(1, writeonly, uint, dstData);
 AMP_BUFFER(2, readonly, uint, histData);
@@ -30,18 +31,6 @@ shared uint sc[512];       // the workgroup scan's ping-pong buffer
 shared uint gBase[256];    // the block's next output position per digit
 shared uint tCnt[256];     // the sub-tile's digit counts
 shared uint tStart[256];   // their exclusive scan
-
-uint toKey(uint x) {
-	if (amp.inType == 0) return x ^ 0x80000000u;
-	if (amp.inType == 2) return (x & 0x80000000u) != 0u ? ~x : x | 0x80000000u;
-	return x;
-}
-
-uint toElem(uint k) {
-	if (amp.outType == 0) return k ^ 0x80000000u;
-	if (amp.outType == 2) return (k & 0x80000000u) != 0u ? k & 0x7FFFFFFFu : ~k;
-	return k;
-}
 
 // scan returns the exclusive prefix of x over the workgroup's threads and sets total.
 uint scan(uint t, uint x, out uint total) {
@@ -81,7 +70,7 @@ void main() {
 			uint i = t + 256u * j;
 			uint k = 0xFFFFFFFFu;
 			if (i < len) {
-				k = toKey(srcData[amp.src.base + sub + i]);
+				k = sortKey(srcData[amp.src.base + sub + i], amp.inType);
 				uint d = (k >> shift) & 255u;
 				if (d != cur) {
 					if (run != 0u) atomicAdd(tCnt[cur], run);
@@ -120,7 +109,7 @@ void main() {
 		for (uint i = t; i < len; i += 256u) {
 			uint k = sk[i];
 			uint d = (k >> shift) & 255u;
-			dstData[amp.dst.base + gBase[d] + i - tStart[d]] = toElem(k);
+			dstData[amp.dst.base + gBase[d] + i - tStart[d]] = sortElem(k, amp.outType);
 		}
 		ampWaitWithTileStaticMemoryFence();
 		gBase[t] += tCnt[t];

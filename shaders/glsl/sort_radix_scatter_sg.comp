@@ -14,6 +14,7 @@
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_EXT_control_flow_attributes : require
 #include "amp.glsl"
+#include "sort_keys.glsl"
 AMP_BUFFER(0, readonly, uint, srcData);
 AMP_BUFFER(1, writeonly, uint, dstData);
 AMP_BUFFER(2, readonly, uint, histData);
@@ -29,18 +30,6 @@ shared uint wsum[32];     // the subgroups' sums in the digit-count scan
 shared uint gBase[256];   // the block's next output position per digit
 shared uint tCnt[256];    // the sub-tile's digit counts
 shared uint tStart[256];  // their exclusive scan
-
-uint toKey(uint x) {
-	if (amp.inType == 0) return x ^ 0x80000000u;
-	if (amp.inType == 2) return (x & 0x80000000u) != 0u ? ~x : x | 0x80000000u;
-	return x;
-}
-
-uint toElem(uint k) {
-	if (amp.outType == 0) return k ^ 0x80000000u;
-	if (amp.outType == 2) return (k & 0x80000000u) != 0u ? k & 0x7FFFFFFFu : ~k;
-	return k;
-}
 
 void main() {
 	uint t = gl_LocalInvocationID.x;
@@ -71,7 +60,7 @@ void main() {
 		uint keys[KPT];
 		[[unroll]] for (uint j = 0u; j < KPT; j++) {
 			uint i = first + j * S + l;
-			keys[j] = i < len ? toKey(srcData[amp.src.base + sub + i]) : 0u;
+			keys[j] = i < len ? sortKey(srcData[amp.src.base + sub + i], amp.inType) : 0u;
 		}
 		uint ranks[KPT];
 		[[unroll]] for (uint j = 0u; j < KPT; j++) {
@@ -125,7 +114,7 @@ void main() {
 		for (uint i = t; i < len; i += 256u) {
 			uint k = sk[i];
 			uint d = (k >> shift) & 255u;
-			dstData[amp.dst.base + gBase[d] + i - tStart[d]] = toElem(k);
+			dstData[amp.dst.base + gBase[d] + i - tStart[d]] = sortElem(k, amp.outType);
 		}
 		ampWaitWithTileStaticMemoryFence();
 		gBase[t] += tCnt[t];

@@ -1,8 +1,13 @@
+#version 450
+#ifdef SUBGROUPS
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#endif
 // Hand-written: the decoupled look-back spin-waits on flags that other workgroups publish and reads the raw bits of any element type, which the kernel language cannot express.
-// The body of the single-pass scan programs (InclusiveScan and ExclusiveScan of int32, uint32
-// or float32 on a GPU), included by scan_lookback_*.comp after their #version line: a
-// chained scan with decoupled look-back (Merrill and Garland) and a decoupled fallback
-// (Levien), which reads and writes the data once.
+// The single-pass scan programs (InclusiveScan and ExclusiveScan of int32, uint32 or
+// float32 on a GPU), compiled four times (variants.txt: scan_lookback_u, _f, _sg_u and
+// _sg_f, by the macros below): a chained scan with decoupled look-back (Merrill and
+// Garland) and a decoupled fallback (Levien), which reads and writes the data once.
 //
 // Tiled 1-D; each workgroup takes a ticket, g, from an atomic counter (so that a workgroup
 // only ever waits for workgroups that started before it) and scans block g, the 16*size
