@@ -7,7 +7,10 @@
 // creation, enumeration, device properties, features, memory and queue families. A small
 // C shim in this package covers what vulkan-go does not wrap (vkGetPhysicalDeviceProperties2
 // for subgroup and driver properties, push descriptors, timeline semaphores, debug utils)
-// and the command path.
+// and the command path. The shim compiles against the Khronos headers vendored in
+// third_party/vulkan-headers (1.3.239, Apache-2.0), never the system's, so building a
+// program that imports goamp needs a C compiler only; at run time it needs libvulkan.so.1
+// (`make nohdr-check` proves it with the system headers hidden).
 //
 // A Stream is the command path of one accelerator view. Its commands (dispatch, barrier,
 // copy) are encoded by Go into an arena of C memory and recorded into the command buffer by
