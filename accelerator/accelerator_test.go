@@ -276,5 +276,16 @@ func TestAtClose(t *testing.T) {
 		require.NoError(t, v.Close())
 		require.NoError(t, v.Close())
 		assert.Equal(t, 1, calls, "%s: closers run once", a.Path())
+
+		v, err = a.CreateView(Automatic)
+		require.NoError(t, err)
+		kept, dropped := 0, 0
+		v.AtClose(func() { kept++ })
+		cancel := v.AtClose(func() { dropped++ })
+		cancel()
+		cancel()
+		require.NoError(t, v.Close())
+		assert.Equal(t, 1, kept, "%s", a.Path())
+		assert.Zero(t, dropped, "%s: a cancelled closer does not run", a.Path())
 	}
 }

@@ -61,7 +61,7 @@ type View struct {
 	stats Stats
 
 	closersMu sync.Mutex
-	closers   []func()
+	closers   []*closer
 }
 
 type seqBatch struct {
@@ -234,12 +234,29 @@ func (v *View) CreateMarker() (*Marker, error) {
 }
 
 // AtClose registers f to run when the view is closed, before it stops taking work, so that
-// caches of device data kept per view (the built-in kernels' scratch memory) can free it.
-func (v *View) AtClose(f func()) {
+// caches of device data kept per view (the built-in kernels' scratch memory, the array
+// views' device copies, which bring what a kernel computed home) can save and free it. The
+// function it returns unregisters f, for a cache that frees its memory before the view
+// closes; it may be called more than once.
+func (v *View) AtClose(f func()) (cancel func()) {
+	c := &closer{f: f}
 	v.closersMu.Lock()
-	v.closers = append(v.closers, f)
+	v.closers = append(v.closers, c)
 	v.closersMu.Unlock()
+	return func() {
+		v.closersMu.Lock()
+		defer v.closersMu.Unlock()
+		for i, x := range v.closers {
+			if x == c {
+				v.closers = append(v.closers[:i], v.closers[i+1:]...)
+				return
+			}
+		}
+	}
 }
+
+// closer is a function registered with AtClose.
+type closer struct{ f func() }
 
 // Close runs the functions registered with AtClose, waits for the view's work and releases
 // its stream and staging memory. The default view of an accelerator should not be closed
@@ -249,8 +266,8 @@ func (v *View) Close() error {
 	closers := v.closers
 	v.closers = nil
 	v.closersMu.Unlock()
-	for _, f := range closers {
-		f()
+	for _, c := range closers {
+		c.f()
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()

@@ -80,9 +80,14 @@ func (v *View[T]) CopyFrom(data []T) error {
 	if len(data) != v.g.ext.Size() {
 		return &LengthError{Extent: v.g.ext, Len: len(data)}
 	}
+	v.src.mu.Lock()
+	defer v.src.mu.Unlock()
+	if v.closed.Load() {
+		return v.closedError("CopyFrom")
+	}
 	// Every element is overwritten: discard first so that nothing is copied back for it.
-	v.DiscardData()
-	if err := v.host(accelerator.ReadWrite); err != nil {
+	v.src.setLocked(v.fp, 0)
+	if err := v.hostLocked("CopyFrom", accelerator.ReadWrite); err != nil {
 		return err
 	}
 	k := 0

@@ -20,6 +20,9 @@ var (
 	ErrTooLarge = errors.New("goamp/arrayview: view too large for the device")
 	// ErrClosed: the view was closed.
 	ErrClosed = errors.New("goamp/arrayview: view closed")
+	// ErrTooManyViews: a source is used on more accelerator views at once than its
+	// validity masks can track.
+	ErrTooManyViews = errors.New("goamp/arrayview: data used on too many accelerator views")
 )
 
 // LengthError says a slice does not hold exactly the extent's elements. It matches
@@ -90,3 +93,38 @@ func (e *TooLargeError) Error() string {
 
 // Is matches ErrTooLarge.
 func (e *TooLargeError) Is(t error) bool { return t == ErrTooLarge }
+
+// TooManyViewsError says a Go slice (or an array's data) is used on more accelerator views
+// at once than goamp tracks. Its copy on a view is freed when that view closes or when every
+// array view of the data is closed. It matches ErrTooManyViews.
+type TooManyViewsError struct {
+	// Limit is how many accelerator views the data may be used on at once.
+	Limit int
+	// View names the accelerator view that would be one too many.
+	View string
+}
+
+// Error implements error.
+func (e *TooManyViewsError) Error() string {
+	return fmt.Sprintf("goamp/arrayview: data may be used on at most %d open accelerator views at once; %s would be one more "+
+		"(close accelerator views, or every array view of the data, to free their copies)", e.Limit, e.View)
+}
+
+// Is matches ErrTooManyViews.
+func (e *TooManyViewsError) Is(t error) bool { return t == ErrTooManyViews }
+
+// ClosedError says a view was used after Close. It matches ErrClosed.
+type ClosedError struct {
+	// View describes the view.
+	View string
+	// Op is what was asked of it: "Synchronize", "Data", "BindDevice", ...
+	Op string
+}
+
+// Error implements error.
+func (e *ClosedError) Error() string {
+	return fmt.Sprintf("goamp/arrayview: %s of %s: view closed", e.Op, e.View)
+}
+
+// Is matches ErrClosed.
+func (e *ClosedError) Is(t error) bool { return t == ErrClosed }

@@ -1,8 +1,8 @@
 package arrayview
 
 import (
-	"fmt"
 	goruntime "runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -30,6 +30,8 @@ type source struct {
 type location struct {
 	view *accelerator.View
 	buf  *accelerator.Buffer
+	// cancel unregisters the location's AtClose function (see evict).
+	cancel func()
 }
 
 type sourceKey struct {
@@ -65,31 +67,76 @@ func sourceFor(ptr unsafe.Pointer, bytes, esize int, f64 bool) *source {
 	return s
 }
 
-// bit returns the mask bit of location v (nil or a CPU view is the host); s.mu is held.
+// maxLocations is how many accelerator views a source may be used on at once: the bits of a
+// mask past the host's.
+const maxLocations = 31
+
+// bit returns the mask bit of location v (nil or a CPU view is the host); s.mu is held. A
+// new location takes the first free slot; its device copy is freed, after what only it held
+// was brought home, when its accelerator view closes (evict) or when every view of the
+// source is closed (release).
 func (s *source) bit(v *accelerator.View) (uint32, *location, error) {
 	if v == nil || v.Accelerator().IsCPU() {
 		return hostBit, nil, nil
 	}
+	free := -1
 	for k, l := range s.locs {
-		if l.view == v {
+		if l == nil {
+			if free < 0 {
+				free = k
+			}
+		} else if l.view == v {
 			return 1 << (k + 1), l, nil
 		}
 	}
-	if len(s.locs) >= 31 {
-		return 0, nil, fmt.Errorf("goamp/arrayview: a source may be used on at most 31 accelerator views")
+	if free < 0 && len(s.locs) >= maxLocations {
+		return 0, nil, &TooManyViewsError{Limit: maxLocations, View: v.String()}
 	}
 	buf, err := v.Alloc(uint64(len(s.host)))
 	if err != nil {
 		return 0, nil, err
 	}
 	l := &location{view: v, buf: buf}
-	s.locs = append(s.locs, l)
-	return 1 << len(s.locs), l, nil
+	if free < 0 {
+		free = len(s.locs)
+		s.locs = append(s.locs, nil)
+	}
+	s.locs[free] = l
+	l.cancel = v.AtClose(func() { s.evict(l) })
+	return 1 << (free + 1), l, nil
+}
+
+// evict runs when location l's accelerator view closes: it brings home every range that
+// the host lacks and l holds (the results of the view's kernels), then frees l's buffer and
+// its slot. A range it cannot download is lost: its mask loses l's bit like the others.
+func (s *source) evict(l *location) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := slices.Index(s.locs, l)
+	if k < 0 {
+		return
+	}
+	bit := uint32(1) << (k + 1)
+	var need []piece
+	s.state.each(0, s.n, func(lo, hi int, m uint32) {
+		if m&bit != 0 && m&hostBit == 0 {
+			need = append(need, piece{lo, hi, m})
+		}
+	})
+	for _, p := range need {
+		if s.download(l, p.lo, p.hi) == nil {
+			s.state.update(p.lo, p.hi, func(m uint32) uint32 { return m | hostBit })
+		}
+	}
+	s.state.update(0, s.n, func(m uint32) uint32 { return m &^ bit })
+	_ = l.buf.Free()
+	s.locs[k] = nil
+	s.version.Add(1)
 }
 
 func (s *source) loc(m uint32) *location {
 	for k, l := range s.locs {
-		if m&(1<<(k+1)) != 0 {
+		if l != nil && m&(1<<(k+1)) != 0 {
 			return l
 		}
 	}
@@ -157,9 +204,8 @@ func (s *source) download(l *location, lo, hi int) error {
 }
 
 // set gives every range of fp the mask m (Refresh: host only; DiscardData: none).
-func (s *source) set(fp []span, m uint32) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// s.mu is held.
+func (s *source) setLocked(fp []span, m uint32) {
 	changed := false
 	for _, r := range fp {
 		if s.state.update(r.lo, r.hi, func(uint32) uint32 { return m }) {
@@ -178,6 +224,10 @@ func (s *source) release() error {
 	}
 	var first error
 	for _, l := range s.locs {
+		if l == nil {
+			continue
+		}
+		l.cancel()
 		if err := l.buf.Free(); err != nil && first == nil {
 			first = err
 		}

@@ -2,6 +2,7 @@ package arrayview
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync/atomic"
 	"unsafe"
@@ -76,7 +77,8 @@ type View[T any] struct {
 	// hostR and hostW hold the source version at which the host copy was last made
 	// current for reading (and writing) through this view: the lock-free fast path.
 	hostR, hostW atomic.Uint64
-	closed       bool
+	// closed is set by Close, with src.mu held; methods check it under src.mu.
+	closed atomic.Bool
 	// bound caches the last device binding: while the source's version is unchanged, the
 	// same binding needs no coherence work (guarded by src.mu).
 	bound struct {
@@ -143,8 +145,12 @@ func (v *View[T]) Section(origin runtime.Index, ext runtime.Extent) (*View[T], e
 	if ext.Rank() != v.Rank() {
 		return nil, &RangeError{What: fmt.Sprintf("a rank-%d section", ext.Rank()), Extent: v.g.ext}
 	}
+	if v.closed.Load() {
+		return nil, v.closedError("Section")
+	}
 	for d := 0; d < ext.Rank(); d++ {
-		if origin[d] < 0 || origin[d]+ext.Dim(d) > v.g.ext.Dim(d) {
+		// origin+extent may overflow: compare the origin with the room the extent leaves.
+		if origin[d] < 0 || origin[d] > v.g.ext.Dim(d)-ext.Dim(d) {
 			return nil, &RangeError{What: fmt.Sprintf("section %v at %v", ext, origin[:ext.Rank()]), Extent: v.g.ext}
 		}
 	}
@@ -162,6 +168,9 @@ func (v *View[T]) Project(i int) (*View[T], error) {
 	}
 	if i < 0 || i >= v.g.ext.Dim(0) {
 		return nil, &RangeError{What: fmt.Sprintf("projection at %d", i), Extent: v.g.ext}
+	}
+	if v.closed.Load() {
+		return nil, v.closedError("Project")
 	}
 	dims := v.g.ext.Dims()[1:]
 	g := geom{ext: runtime.Ext(dims...), base: v.g.base + i*v.g.st[0], st: [3]int{v.g.st[1], v.g.st[2], 0}}
@@ -185,34 +194,50 @@ func outside(i runtime.Index, e runtime.Extent) {
 }
 
 // At returns the element at i, first bringing the host copy up to date if a device holds
-// newer data. It panics if i lies outside the extent, like a slice index.
+// newer data. It panics if i lies outside the extent, like a slice index, and if the view
+// is closed.
 func (v *View[T]) At(i runtime.Index) T {
 	if v.hostR.Load() != v.src.version.Load() {
-		v.mustHost(accelerator.Read)
+		v.mustHost("At", accelerator.Read)
 	}
 	return v.data[v.index(i)]
 }
 
 // Set stores x at i on the host, making the host copy the only valid one for this view's
-// range. It panics if i lies outside the extent.
+// range. It panics if i lies outside the extent, and if the view is closed.
 func (v *View[T]) Set(i runtime.Index, x T) {
 	if v.hostW.Load() != v.src.version.Load() {
-		v.mustHost(accelerator.ReadWrite)
+		v.mustHost("Set", accelerator.ReadWrite)
 	}
 	v.data[v.index(i)] = x
 }
 
-func (v *View[T]) mustHost(acc accelerator.Access) {
-	if err := v.host(acc); err != nil {
+func (v *View[T]) mustHost(op string, acc accelerator.Access) {
+	if err := v.host(op, acc); err != nil {
+		if errors.Is(err, ErrClosed) {
+			panic(err) // a kernel's *runtime.KernelPanicError unwraps to it
+		}
 		panic(fmt.Sprintf("goamp/arrayview: bringing %v to the host: %v", v, err))
 	}
 }
 
-// host makes the host copy of the view current for access acc and arms the fast path.
-func (v *View[T]) host(acc accelerator.Access) error {
+// closedError is the error of operation op on the closed view.
+func (v *View[T]) closedError(op string) error { return &ClosedError{View: v.String(), Op: op} }
+
+// host makes the host copy of the view current for access acc and arms the fast path; op
+// names the operation for the error of a closed view.
+func (v *View[T]) host(op string, acc accelerator.Access) error {
+	v.src.mu.Lock()
+	defer v.src.mu.Unlock()
+	return v.hostLocked(op, acc)
+}
+
+// hostLocked is host with v.src.mu held.
+func (v *View[T]) hostLocked(op string, acc accelerator.Access) error {
 	s := v.src
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	if v.closed.Load() {
+		return v.closedError(op)
+	}
 	if err := s.acquire(nil, acc, v.fp); err != nil {
 		return err
 	}
@@ -225,12 +250,21 @@ func (v *View[T]) host(acc accelerator.Access) error {
 }
 
 // Synchronize copies data that a device modified back to the Go slice, for this view's range.
-func (v *View[T]) Synchronize() error { return v.host(accelerator.Read) }
+// It returns an error matching ErrClosed on a closed view, and on a nil one.
+func (v *View[T]) Synchronize() error {
+	if v == nil {
+		return &ClosedError{View: "a nil *View", Op: "Synchronize"}
+	}
+	return v.host("Synchronize", accelerator.Read)
+}
 
 // SynchronizeTo makes accelerator view av hold the current data of this view's range.
 func (v *View[T]) SynchronizeTo(av *accelerator.View) error {
 	v.src.mu.Lock()
 	defer v.src.mu.Unlock()
+	if v.closed.Load() {
+		return v.closedError("SynchronizeTo")
+	}
 	return v.src.acquire(av, accelerator.Read, v.fp)
 }
 
@@ -273,12 +307,23 @@ func async(fn func() error) *Future {
 func (v *View[T]) SynchronizeAsync() *Future { return async(v.Synchronize) }
 
 // Refresh tells the view that the Go slice was changed directly, behind its back: the host
-// copy becomes the only valid one for this view's range.
-func (v *View[T]) Refresh() { v.src.set(v.fp, hostBit) }
+// copy becomes the only valid one for this view's range. It panics on a closed view.
+func (v *View[T]) Refresh() { v.set("Refresh", hostBit) }
 
 // DiscardData declares the view's current contents meaningless: no device access uploads
-// them and no synchronization copies them back, until the next write makes them valid.
-func (v *View[T]) DiscardData() { v.src.set(v.fp, 0) }
+// them and no synchronization copies them back, until the next write makes them valid. It
+// panics on a closed view.
+func (v *View[T]) DiscardData() { v.set("DiscardData", 0) }
+
+// set gives the view's range the mask m, for operation op.
+func (v *View[T]) set(op string, m uint32) {
+	v.src.mu.Lock()
+	defer v.src.mu.Unlock()
+	if v.closed.Load() {
+		panic(v.closedError(op))
+	}
+	v.src.setLocked(v.fp, m)
+}
 
 // Data brings the host copy up to date and returns the view's elements as a slice of the
 // underlying data, for views whose elements are contiguous (rank 1, or full rows). Writes
@@ -287,7 +332,7 @@ func (v *View[T]) Data() ([]T, error) {
 	if len(v.fp) != 1 {
 		return nil, &RangeError{What: "Data of a non-contiguous section", Extent: v.g.ext}
 	}
-	if err := v.host(accelerator.ReadWrite); err != nil {
+	if err := v.host("Data", accelerator.ReadWrite); err != nil {
 		return nil, err
 	}
 	return v.data[v.fp[0].lo:v.fp[0].hi:v.fp[0].hi], nil
@@ -300,7 +345,7 @@ func (v *View[T]) ReadData() ([]T, error) {
 	if len(v.fp) != 1 {
 		return nil, &RangeError{What: "ReadData of a non-contiguous section", Extent: v.g.ext}
 	}
-	if err := v.host(accelerator.Read); err != nil {
+	if err := v.host("ReadData", accelerator.Read); err != nil {
 		return nil, err
 	}
 	return v.data[v.fp[0].lo:v.fp[0].hi:v.fp[0].hi], nil
@@ -324,15 +369,21 @@ func (v *View[T]) CopyTo(dst []T) error {
 
 // Close synchronizes what a device modified back to the host (nothing, if it was
 // discarded) and, when no other view of the same data is open, frees its device memory.
+// Closing a closed view does nothing; closing a nil one is an error matching ErrClosed.
 func (v *View[T]) Close() error {
+	if v == nil {
+		return &ClosedError{View: "a nil *View", Op: "Close"}
+	}
 	s := v.src
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if v.closed {
+	if v.closed.Load() {
 		return nil
 	}
 	err := s.acquire(nil, accelerator.Read, v.fp)
-	v.closed = true
+	v.closed.Store(true)
+	v.hostR.Store(^uint64(0)) // disarm the fast paths of At and Set
+	v.hostW.Store(^uint64(0))
 	s.open--
 	if rerr := s.release(); err == nil {
 		err = rerr
@@ -353,18 +404,13 @@ func (v *View[T]) ArgInfo() runtime.ArgInfo {
 }
 
 // BindHost makes the host copy current for a dispatch on the CPU (runtime.Arg).
-func (v *View[T]) BindHost(acc accelerator.Access) error {
-	if v.closed {
-		return fmt.Errorf("%w: %v", ErrClosed, v)
-	}
-	return v.host(acc)
-}
+func (v *View[T]) BindHost(acc accelerator.Access) error { return v.host("BindHost", acc) }
 
 // BindDevice makes av's buffer current for a dispatch and says where the view lies in it
 // (runtime.Arg).
 func (v *View[T]) BindDevice(av *accelerator.View, acc accelerator.Access) (runtime.Binding, error) {
-	if v.closed {
-		return runtime.Binding{}, fmt.Errorf("%w: %v", ErrClosed, v)
+	if v.closed.Load() {
+		return runtime.Binding{}, v.closedError("BindDevice")
 	}
 	if av == nil || av.Accelerator().IsCPU() {
 		return runtime.Binding{}, fmt.Errorf("goamp/arrayview: BindDevice needs a Vulkan accelerator view, got %v", av)
@@ -372,6 +418,9 @@ func (v *View[T]) BindDevice(av *accelerator.View, acc accelerator.Access) (runt
 	s := v.src
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if v.closed.Load() {
+		return runtime.Binding{}, v.closedError("BindDevice")
+	}
 	if c := &v.bound; c.av == av && c.acc == acc && c.ver == s.version.Load() {
 		return c.b, nil
 	}

@@ -1,0 +1,237 @@
+package arrayview_test
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/amptest"
+	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/runtime"
+)
+
+// randInts returns n random int32s, none of them zero.
+func randInts(rng *rand.Rand, n int) []int32 {
+	s := make([]int32, n)
+	for i := range s {
+		s[i] = rng.Int32N(1<<30) + 1
+	}
+	return s
+}
+
+// iotaWant is what the iota kernel writes with scale and add.
+func iotaWant(n int, scale int32, add uint32) []int32 {
+	w := make([]int32, n)
+	for i := range w {
+		w[i] = int32(i)*scale + int32(add)
+	}
+	return w
+}
+
+// TestCloseAcceleratorViewKeepsResults closes the accelerator view while a kernel's result
+// is still pending on it: the result reaches the Go slice all the same (issue 13, defect 1),
+// for a view, an array and a section whose neighbours keep their data.
+func TestCloseAcceleratorViewKeepsResults(t *testing.T) {
+	rng := rand.New(rand.NewPCG(amptest.Seed(t), 1))
+	for _, home := range amptest.Views(t) {
+		t.Run(home.Accelerator().Path(), func(t *testing.T) {
+			const n = 1000
+			scale, add := rng.Int32N(100)+1, uint32(rng.IntN(1000)+1)
+			av, err := home.Accelerator().CreateView(accelerator.Automatic)
+			require.NoError(t, err)
+			data := randInts(rng, n+64)
+			orig := append([]int32(nil), data...)
+			whole := arrayview.MustNew(runtime.Ext(n+64), data)
+			v, err := whole.Section(runtime.Idx(32), runtime.Ext(n))
+			require.NoError(t, err)
+			arr, err := arrayview.NewArray(av, runtime.Ext(n), randInts(rng, n))
+			require.NoError(t, err)
+			require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n), iota{Out: v, Scale: scale, Add: add}))
+			require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n), iota{Out: arr.View, Scale: scale + 1, Add: add}))
+			require.NoError(t, av.Close())
+
+			require.NoError(t, v.Synchronize())
+			assert.Equal(t, iotaWant(n, scale, add), data[32:n+32])
+			assert.Equal(t, orig[:32], data[:32], "the section's neighbours")
+			assert.Equal(t, orig[n+32:], data[n+32:])
+			assert.Equal(t, int32(n-1)*scale+int32(add), v.At(runtime.Idx(n-1)))
+			got := make([]int32, n)
+			require.NoError(t, arr.CopyTo(got))
+			assert.Equal(t, iotaWant(n, scale+1, add), got)
+			require.NoError(t, v.Close())
+			require.NoError(t, whole.Close())
+			require.NoError(t, arr.Close())
+		})
+	}
+}
+
+// TestOneViewManyAcceleratorViews uses one view on 40 accelerator views in turn, each closed
+// after its kernel: closing one frees the view's copy on it, so there is no limit to how
+// many follow (issue 13, defect 2). More than 31 open at once is an error matching
+// ErrTooManyViews.
+func TestOneViewManyAcceleratorViews(t *testing.T) {
+	rng := rand.New(rand.NewPCG(amptest.Seed(t), 2))
+	for _, home := range amptest.Views(t) {
+		t.Run(home.Accelerator().Path(), func(t *testing.T) {
+			const n = 256
+			data := randInts(rng, n)
+			v := arrayview.MustNew(runtime.Ext(n), data)
+			defer v.Close()
+			for k := range 40 {
+				av, err := home.Accelerator().CreateView(accelerator.Automatic)
+				require.NoError(t, err)
+				scale, add := rng.Int32N(100)+1, uint32(k+1)
+				require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n), iota{Out: v, Scale: scale, Add: add}), "view %d", k)
+				require.NoError(t, av.Close())
+				require.NoError(t, v.Synchronize())
+				require.Equal(t, iotaWant(n, scale, add), data, "view %d", k)
+			}
+			if home.Accelerator().IsCPU() {
+				return // the CPU's views share the host copy
+			}
+			var open []*accelerator.View
+			defer func() {
+				for _, av := range open {
+					assert.NoError(t, av.Close())
+				}
+			}()
+			for k := range 32 {
+				av, err := home.Accelerator().CreateView(accelerator.Automatic)
+				require.NoError(t, err)
+				open = append(open, av)
+				err = runtime.ParallelForEach(av, runtime.Ext(n), iota{Out: v, Scale: 1, Add: uint32(k)})
+				if k < 31 {
+					require.NoError(t, err, "view %d", k)
+					continue
+				}
+				require.ErrorIs(t, err, arrayview.ErrTooManyViews)
+				var te *arrayview.TooManyViewsError
+				require.ErrorAs(t, err, &te)
+				assert.Equal(t, 31, te.Limit)
+			}
+			require.NoError(t, v.Synchronize())
+			assert.Equal(t, iotaWant(n, 1, 30), data, "the 31st view's result")
+		})
+	}
+}
+
+// TestUseAfterClose: every method of a closed view returns ErrClosed, or panics saying the
+// view is closed, and leaves the data alone (issue 13, defect 9).
+func TestUseAfterClose(t *testing.T) {
+	rng := rand.New(rand.NewPCG(amptest.Seed(t), 3))
+	for _, av := range amptest.Views(t) {
+		t.Run(av.Accelerator().Path(), func(t *testing.T) {
+			const n = 64
+			data := randInts(rng, n)
+			v := arrayview.MustNew(runtime.Ext(n), data)
+			require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n), iota{Out: v, Scale: 3, Add: 5}))
+			require.NoError(t, v.Close())
+			require.NoError(t, v.Close(), "a second Close does nothing")
+			want := iotaWant(n, 3, 5)
+			require.Equal(t, want, data, "Close brought the result home")
+
+			errs := map[string]error{"Synchronize": v.Synchronize(), "CopyFrom": v.CopyFrom(randInts(rng, n)),
+				"CopyTo": v.CopyTo(make([]int32, n)), "BindHost": v.BindHost(accelerator.Read),
+				"SynchronizeTo": v.SynchronizeTo(av)}
+			_, errs["Data"] = v.Data()
+			_, errs["ReadData"] = v.ReadData()
+			_, errs["Section"] = v.Section(runtime.Idx(1), runtime.Ext(2))
+			_, errs["BindDevice"] = v.BindDevice(av, accelerator.Read)
+			errs["dispatch"] = runtime.ParallelForEach(av, runtime.Ext(n), iota{Out: v, Scale: 7, Add: 1})
+			for op, err := range errs {
+				assert.ErrorIs(t, err, arrayview.ErrClosed, op)
+			}
+			for op, f := range map[string]func(){
+				"At":               func() { v.At(runtime.Idx(3)) },
+				"Set":              func() { v.Set(runtime.Idx(3), 99) },
+				"DiscardData":      v.DiscardData,
+				"Refresh":          v.Refresh,
+				"atomic operation": func() { v.AtomicAdd(runtime.Idx(3), 1) },
+			} {
+				assert.PanicsWithError(t, "goamp/arrayview: "+op+" of View[int32](64): view closed", f, op)
+			}
+			assert.Equal(t, want, data, "the data is left alone")
+		})
+	}
+}
+
+// TestCloseWhileDispatching closes a view in one goroutine while another dispatches with
+// it: no data race (run with -race); each dispatch runs or fails with ErrClosed (a kernel
+// on the CPU that meets the closed view midway panics with it; on a GPU, one bound before
+// the Close and recorded after it finds its buffer freed), and every element holds either
+// its old value or the kernel's (issue 13, defect 3).
+func TestCloseWhileDispatching(t *testing.T) {
+	rng := rand.New(rand.NewPCG(amptest.Seed(t), 4))
+	for _, av := range amptest.Views(t) {
+		t.Run(av.Accelerator().Path(), func(t *testing.T) {
+			for range 8 {
+				data := randInts(rng, 128)
+				orig := append([]int32(nil), data...)
+				v := arrayview.MustNew(runtime.Ext(128), data)
+				var wg sync.WaitGroup
+				wg.Go(func() {
+					for range 20 {
+						err := runtime.ParallelForEach(av, runtime.Ext(128), iota{Out: v, Scale: 2, Add: 1})
+						if err != nil {
+							if !errors.Is(err, arrayview.ErrClosed) {
+								assert.ErrorContains(t, err, "binds a freed or nil buffer")
+							}
+							return
+						}
+					}
+				})
+				wg.Go(func() { assert.NoError(t, v.Close()) })
+				wg.Wait()
+				require.NoError(t, av.Wait())
+				for i, x := range data {
+					if x != orig[i] {
+						require.Equal(t, int32(2*i+1), x, "element %d", i)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestSectionOverflow: a section whose origin plus extent overflows int is out of range
+// (issue 13, defect 6).
+func TestSectionOverflow(t *testing.T) {
+	v := arrayview.MustNew(runtime.Ext(64), randInts(rand.New(rand.NewPCG(amptest.Seed(t), 5)), 64))
+	defer v.Close()
+	v2 := arrayview.MustNew(runtime.Ext(8, 8), make([]int32, 64))
+	defer v2.Close()
+	for _, c := range []struct {
+		v      *arrayview.View[int32]
+		origin runtime.Index
+		ext    runtime.Extent
+	}{
+		{v, runtime.Idx(math.MaxInt64), runtime.Ext(1)},
+		{v, runtime.Idx(math.MaxInt64 - 10), runtime.Ext(64)},
+		{v, runtime.Idx(math.MaxInt64 - 62), runtime.Ext(64)},
+		{v2, runtime.Idx(math.MaxInt64, 0), runtime.Ext(1, 1)},
+		{v2, runtime.Idx(0, math.MaxInt64-3), runtime.Ext(8, 8)},
+	} {
+		s, err := c.v.Section(c.origin, c.ext)
+		require.ErrorIs(t, err, arrayview.ErrOutOfRange, "%v at %v", c.ext, c.origin)
+		var re *arrayview.RangeError
+		require.ErrorAs(t, err, &re)
+		assert.Nil(t, s)
+	}
+	s, err := v.Section(runtime.Idx(63), runtime.Ext(1))
+	require.NoError(t, err, "the last element")
+	require.NoError(t, s.Close())
+}
+
+// TestNilView: Synchronize and Close of a nil *View are errors, not panics (issue 13,
+// defect 10).
+func TestNilView(t *testing.T) {
+	var v *arrayview.View[float32]
+	require.ErrorIs(t, v.Synchronize(), arrayview.ErrClosed)
+	require.ErrorIs(t, v.Close(), arrayview.ErrClosed)
+}
