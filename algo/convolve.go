@@ -43,28 +43,11 @@ var (
 // two passes queued, like runtime.ParallelForEach; the result reaches the Go slice on
 // out.Synchronize, out.Data or element access.
 func Convolve2D(av *accelerator.View, in, out *arrayview.View[float32], rowKernel, colKernel []float32) error {
-	return convolveOp(av, in, out, rowKernel, colKernel, false)
-}
-
-// convolveOp is Convolve2D; perThread runs the per-thread definitions on the CPU.
-func convolveOp(av *accelerator.View, in, out *arrayview.View[float32], rowKernel, colKernel []float32, perThread bool) error {
 	const op = "Convolve2D"
-	if in == nil || out == nil {
-		return shapeErr(op, "nil view (in %v, out %v)", in != nil, out != nil)
+	if err := convCheck(in, out, rowKernel, colKernel); err != nil {
+		return err
 	}
-	ie, oe := in.Extent(), out.Extent()
-	if ie.Rank() != 2 || oe.Rank() != 2 || !ie.Equal(oe) {
-		return shapeErr(op, "in %v and out %v must be rank 2 and of the same extent", ie, oe)
-	}
-	for _, k := range []struct {
-		name string
-		k    []float32
-	}{{"row", rowKernel}, {"column", colKernel}} {
-		if len(k.k)%2 == 0 || len(k.k) > ConvolveMaxKernel {
-			return shapeErr(op, "%s kernel of length %d: the length must be odd and at most %d", k.name, len(k.k), ConvolveMaxKernel)
-		}
-	}
-	rows, cols := ie.Dim(0), ie.Dim(1)
+	rows, cols := in.Extent().Dim(0), in.Extent().Dim(1)
 	av, err := opView(op, av, []string{"in", "out"}, in, out)
 	if err != nil {
 		return err
@@ -109,16 +92,33 @@ func convolveOp(av *accelerator.View, in, out *arrayview.View[float32], rowKerne
 	domain := func(tile [2]int) runtime.TiledExtent {
 		return runtime.Ext(rows, cols).Tile(tile[0], tile[1]).Pad()
 	}
-	var k1, k2 runtime.TiledKernel = convRows{pass1}, convCols{pass2}
-	if perThread {
-		k1, k2 = runtime.PerThreadKernel{Kernel: k1}, runtime.PerThreadKernel{Kernel: k2}
-	}
-	if err := runtime.ParallelForEachTiled(av, domain(rowTile), k1); err != nil {
+	if err := dispatchTiled(av, domain(rowTile), convRows{pass1}); err != nil {
 		return err
 	}
-	err = runtime.ParallelForEachTiled(av, domain(colTile), k2)
+	err = dispatchTiled(av, domain(colTile), convCols{pass2})
 	tmp.v.DiscardData() // nothing of the intermediate is ever copied back
 	return err
+}
+
+// convCheck returns Convolve2D's *ShapeError for its arguments, if any.
+func convCheck(in, out *arrayview.View[float32], rowKernel, colKernel []float32) error {
+	const op = "Convolve2D"
+	if in == nil || out == nil {
+		return shapeErr(op, "nil view (in %v, out %v)", in != nil, out != nil)
+	}
+	ie, oe := in.Extent(), out.Extent()
+	if ie.Rank() != 2 || oe.Rank() != 2 || !ie.Equal(oe) {
+		return shapeErr(op, "in %v and out %v must be rank 2 and of the same extent", ie, oe)
+	}
+	for _, k := range []struct {
+		name string
+		k    []float32
+	}{{"row", rowKernel}, {"column", colKernel}} {
+		if len(k.k)%2 == 0 || len(k.k) > ConvolveMaxKernel {
+			return shapeErr(op, "%s kernel of length %d: the length must be odd and at most %d", k.name, len(k.k), ConvolveMaxKernel)
+		}
+	}
+	return nil
 }
 
 // convCoefTag tags Convolve2D's coefficient buffers (scratch.go): rank 1, the row kernel

@@ -15,23 +15,6 @@ import (
 // EachTile) that loops over the views' host slices; the conformance tests check that all
 // three agree.
 
-// ewIndex runs a non-tiled kernel; perThread forces its per-thread Each body on the CPU
-// (the conformance tests' check of the fast body).
-func ewIndex(av *accelerator.View, ext runtime.Extent, k runtime.IndexKernel, perThread bool) error {
-	if perThread {
-		return runtime.ParallelForEach(av, ext, runtime.PerThreadKernel{Kernel: k})
-	}
-	return runtime.ParallelForEach(av, ext, k)
-}
-
-// ewTiled runs a tiled kernel; perThread forces its per-thread Tiled body on the CPU.
-func ewTiled(av *accelerator.View, ext runtime.TiledExtent, k runtime.TiledKernel, perThread bool) error {
-	if perThread {
-		return runtime.ParallelForEachTiled(av, ext, runtime.PerThreadKernel{Kernel: k})
-	}
-	return runtime.ParallelForEachTiled(av, ext, k)
-}
-
 // ewVector checks that v is a non-nil rank-1 view and returns its length.
 func ewVector[T any](op, name string, v *arrayview.View[T]) (int, error) {
 	if v == nil {
@@ -133,17 +116,13 @@ func ewTileRanges(tile, threads, n int, f func(lo, hi int)) {
 // addition wraps, as in Go. On a GPU the work is queued: read out (At, Data, CopyTo,
 // Synchronize) to wait for it.
 func Add[T Number](av *accelerator.View, a, b, out *arrayview.View[T]) error {
-	return addOp(av, a, b, out, false)
-}
-
-func addOp[T Number](av *accelerator.View, a, b, out *arrayview.View[T], perThread bool) error {
 	n, err := ewSameLen("Add", []string{"a", "b", "out"}, a, b, out)
 	if err != nil {
 		return err
 	}
 	dom, threads := ewGrid(n)
 	k := addKernel[T]{A: a.ReadOnly(), B: b.ReadOnly(), Out: out, N: int32(n), Threads: int32(threads)}
-	return ewTiled(av, dom, k, perThread)
+	return dispatchTiled(av, dom, k)
 }
 
 // addKernel is Add's kernel: Out[i] = A[i] + B[i] for the N elements, grid-stride over
@@ -200,16 +179,12 @@ func (k addKernel[T]) EachTile(_ runtime.TiledExtent, tile runtime.Index) {
 // be rank-1 views of one length (else a *ShapeError). The product and the sum are rounded
 // separately on the CPU; a GPU may fuse them (one rounding).
 func Saxpy(av *accelerator.View, alpha float32, x, y *arrayview.View[float32]) error {
-	return saxpyOp(av, alpha, x, y, false)
-}
-
-func saxpyOp(av *accelerator.View, alpha float32, x, y *arrayview.View[float32], perThread bool) error {
 	n, err := ewSameLen("Saxpy", []string{"x", "y"}, x, y)
 	if err != nil {
 		return err
 	}
 	dom, threads := ewGrid(n)
-	return ewTiled(av, dom, saxpyKernel{X: x.ReadOnly(), Y: y, N: int32(n), Alpha: alpha, Threads: int32(threads)}, perThread)
+	return dispatchTiled(av, dom, saxpyKernel{X: x.ReadOnly(), Y: y, N: int32(n), Alpha: alpha, Threads: int32(threads)})
 }
 
 // saxpyKernel is Saxpy's kernel: Y[i] = Alpha*X[i] + Y[i] for the N elements,
@@ -268,10 +243,6 @@ func (k saxpyKernel) EachTile(_ runtime.TiledExtent, tile runtime.Index) {
 // so that v's old contents are never uploaded to a GPU (nor copied back), which is also
 // why v's previous contents are gone even if the dispatch then fails.
 func Fill[T Number](av *accelerator.View, v *arrayview.View[T], value T) error {
-	return fillOp(av, v, value, false)
-}
-
-func fillOp[T Number](av *accelerator.View, v *arrayview.View[T], value T, perThread bool) error {
 	n, err := ewSameLen("Fill", []string{"v"}, v)
 	if err != nil {
 		return err
@@ -281,7 +252,7 @@ func fillOp[T Number](av *accelerator.View, v *arrayview.View[T], value T, perTh
 	}
 	v.DiscardData()
 	dom, threads := ewGrid(n)
-	return ewTiled(av, dom, fillKernel[T]{V: v, N: int32(n), Value: value, Threads: int32(threads)}, perThread)
+	return dispatchTiled(av, dom, fillKernel[T]{V: v, N: int32(n), Value: value, Threads: int32(threads)})
 }
 
 // fillKernel is Fill's kernel: V[i] = Value for the N elements, grid-stride over Threads

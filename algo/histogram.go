@@ -46,7 +46,22 @@ const histBinsPerThread = 16
 // Histogram takes float32 data only, like torch.histc: for integer data the bin of a
 // value would need 64-bit arithmetic to be exact.
 func Histogram(av *accelerator.View, in *arrayview.View[float32], bins int, lo, hi float32) ([]uint32, error) {
-	return histogramOp(av, in, bins, lo, hi, famOpts{})
+	const op = "Histogram"
+	n, err := famVector(op, "in", in)
+	if err != nil {
+		return nil, err
+	}
+	av, err = famView(av, in)
+	if err != nil {
+		return nil, err
+	}
+	if maxBins := MaxHistogramBins(av); bins < 1 || bins > maxBins {
+		return nil, shapeErr(op, "bins is %d; it must be between 1 and %d on %s", bins, maxBins, av.Accelerator().Path())
+	}
+	if lo, hi, err = histRange(av, in, lo, hi); err != nil {
+		return nil, err
+	}
+	return histCount(av, in, n, bins, lo, hi)
 }
 
 // MaxHistogramBins is the most bins Histogram takes on av (nil: the default
@@ -67,19 +82,10 @@ func histThreads(lim accelerator.Limits) int {
 	return min(histMaxThreads, int(lim.MaxWorkgroupInvocations), int(lim.MaxWorkgroupSize[0]))
 }
 
-func histogramOp(av *accelerator.View, in *arrayview.View[float32], bins int, lo, hi float32, o famOpts) ([]uint32, error) {
+// histRange checks Histogram's range [lo, hi] and returns the one it counts over: the
+// data's (its Min and Max) for lo == hi == 0, widened by 1 on each side when empty.
+func histRange(av *accelerator.View, in *arrayview.View[float32], lo, hi float32) (float32, float32, error) {
 	const op = "Histogram"
-	n, err := famVector(op, "in", in)
-	if err != nil {
-		return nil, err
-	}
-	av, err = famView(av, in)
-	if err != nil {
-		return nil, err
-	}
-	if maxBins := MaxHistogramBins(av); bins < 1 || bins > maxBins {
-		return nil, shapeErr(op, "bins is %d; it must be between 1 and %d on %s", bins, maxBins, av.Accelerator().Path())
-	}
 	finite := func(what string) error {
 		for _, b := range []float32{lo, hi} {
 			if math.IsNaN(float64(b)) || math.IsInf(float64(b), 0) {
@@ -89,27 +95,32 @@ func histogramOp(av *accelerator.View, in *arrayview.View[float32], bins int, lo
 		return nil
 	}
 	if err := finite("the range"); err != nil {
-		return nil, err
+		return 0, 0, err
 	}
 	if lo > hi {
-		return nil, shapeErr(op, "lo %v is greater than hi %v", lo, hi)
+		return 0, 0, shapeErr(op, "lo %v is greater than hi %v", lo, hi)
 	}
 	if lo == 0 && hi == 0 {
-		if lo, err = reduceOp(av, in, Min, o); err != nil {
-			return nil, err
+		var err error
+		if lo, err = Reduce(av, in, Min); err != nil {
+			return 0, 0, err
 		}
-		if hi, err = reduceOp(av, in, Max, o); err != nil {
-			return nil, err
+		if hi, err = Reduce(av, in, Max); err != nil {
+			return 0, 0, err
 		}
 		if err := finite("the data's range"); err != nil {
-			return nil, err
+			return 0, 0, err
 		}
 	}
 	if lo == hi {
 		lo, hi = lo-1, hi+1
 	}
-	scale := float32(min(float64(bins)/(float64(hi)-float64(lo)), math.MaxFloat32))
+	return lo, hi, nil
+}
 
+// histCount counts the n elements of in into bins bins over [lo, hi] (lo < hi) on av.
+func histCount(av *accelerator.View, in *arrayview.View[float32], n, bins int, lo, hi float32) ([]uint32, error) {
+	scale := float32(min(float64(bins)/(float64(hi)-float64(lo)), math.MaxFloat32))
 	// Enough threads for 16 bins each, in multiples of 64.
 	tile := max(histTile, famCeilDiv(famCeilDiv(bins, histBinsPerThread), 64)*64)
 	tile = min(tile, histThreads(av.Accelerator().Limits()))
@@ -131,7 +142,7 @@ func histogramOp(av *accelerator.View, in *arrayview.View[float32], bins int, lo
 	if err == nil {
 		k := histogramKernel{In: in.ReadOnly(), Out: cv, N: uint32(n), Chunk: uint32(g.chunk),
 			Bins: uint32(bins), Lo: lo, Hi: hi, Scale: scale}
-		err = famTiled(av, runtime.Ext(g.groups*g.tile).Tile(g.tile), k, o)
+		err = dispatchTiled(av, runtime.Ext(g.groups*g.tile).Tile(g.tile), k)
 	}
 	if err == nil {
 		err = cv.CopyTo(counts)

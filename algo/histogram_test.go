@@ -60,7 +60,7 @@ func TestHistogram(t *testing.T) {
 			in := arrayview.MustNew(runtime.Ext(n), s)
 			for _, bins := range []int{1, 7, 100, 1000} {
 				t.Run(fmt.Sprintf("%s/n=%d/bins=%d", c, n, bins), func(t *testing.T) {
-					got, err := histogramOp(c.av, in, bins, 0, 1, c.famOpts)
+					got, err := histogramOp(c.av, in, bins, 0, 1, c.testHooks)
 					require.NoError(t, err)
 					assert.Equal(t, refHistogram(s, bins, 0, 1), got)
 				})
@@ -87,7 +87,7 @@ func TestHistogramMaxBins(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/bins=%d/off=%d", c, bins, off), func(t *testing.T) {
 				in, err := arrayview.MustNew(runtime.Ext(n), s).Section(runtime.Idx(off), runtime.Ext(m))
 				require.NoError(t, err)
-				got, err := histogramOp(c.av, in, bins, -0.1, 1.1, c.famOpts)
+				got, err := histogramOp(c.av, in, bins, -0.1, 1.1, c.testHooks)
 				require.NoError(t, err)
 				assert.Equal(t, refHistogram(s[off:off+m], bins, -0.1, 1.1), got)
 			})
@@ -101,15 +101,15 @@ func TestHistogramRange(t *testing.T) {
 	for _, c := range famCases(t) {
 		t.Run(c.String(), func(t *testing.T) {
 			s := []float32{2, 3, 3, 5, 9}
-			got, err := histogramOp(c.av, arrayview.MustNew(runtime.Ext(len(s)), s), 7, 0, 0, c.famOpts)
+			got, err := histogramOp(c.av, arrayview.MustNew(runtime.Ext(len(s)), s), 7, 0, 0, c.testHooks)
 			require.NoError(t, err)
 			assert.Equal(t, []uint32{1, 2, 0, 1, 0, 0, 1}, got)
-			got, err = histogramOp(c.av, arrayview.MustNew(runtime.Ext(len(s)), s), 4, 3, 3, c.famOpts)
+			got, err = histogramOp(c.av, arrayview.MustNew(runtime.Ext(len(s)), s), 4, 3, 3, c.testHooks)
 			require.NoError(t, err)
 			assert.Equal(t, refHistogram(s, 4, 2, 4), got)
 			assert.Equal(t, []uint32{1, 0, 2, 0}, got)
 			inf := []float32{1, float32(math.Inf(1))}
-			_, err = histogramOp(c.av, arrayview.MustNew(runtime.Ext(len(inf)), inf), 4, 0, 0, c.famOpts)
+			_, err = histogramOp(c.av, arrayview.MustNew(runtime.Ext(len(inf)), inf), 4, 0, 0, c.testHooks)
 			require.ErrorIs(t, err, ErrShape)
 			assert.Contains(t, err.Error(), "the data's range [1, +Inf] must be finite")
 		})

@@ -80,24 +80,11 @@ func MatMulSimple[T MatMulElem](av *accelerator.View, a, b, c *arrayview.View[T]
 // before anything is discarded, so that user data stays intact. The dispatch is
 // asynchronous on a GPU, like runtime.ParallelForEach.
 func MatMulWith[T MatMulElem](av *accelerator.View, a, b, c *arrayview.View[T], opt MatMulOptions) error {
-	return matMulOp(av, a, b, c, opt, false)
-}
-
-// matMulOp is MatMulWith; perThread runs the kernels' per-thread definitions on the CPU
-// (runtime.PerThreadKernel), for the conformance tests.
-func matMulOp[T MatMulElem](av *accelerator.View, a, b, c *arrayview.View[T], opt MatMulOptions, perThread bool) error {
 	const op = "MatMul"
-	if a == nil || b == nil || c == nil {
-		return shapeErr(op, "nil view (a %v, b %v, c %v)", a != nil, b != nil, c != nil)
+	if err := matMulCheck(a, b, c); err != nil {
+		return err
 	}
-	ae, be, ce := a.Extent(), b.Extent(), c.Extent()
-	if ae.Rank() != 2 || be.Rank() != 2 || ce.Rank() != 2 {
-		return shapeErr(op, "a %v, b %v and c %v must all be rank 2", ae, be, ce)
-	}
-	m, k, n := ae.Dim(0), ae.Dim(1), be.Dim(1)
-	if be.Dim(0) != k || ce.Dim(0) != m || ce.Dim(1) != n {
-		return shapeErr(op, "a %v x b %v does not give c %v (want a M x K, b K x N, c M x N)", ae, be, ce)
-	}
+	m, k, n := a.Extent().Dim(0), a.Extent().Dim(1), b.Extent().Dim(1)
 	av, err := opView(op, av, []string{"a", "b", "c"}, a, b, c)
 	if err != nil {
 		return err
@@ -119,7 +106,6 @@ func matMulOp[T MatMulElem](av *accelerator.View, a, b, c *arrayview.View[T], op
 	var host *matMulHost[T]
 	if av.Accelerator().IsCPU() {
 		host = &matMulHost[T]{m: m, n: n, k: k}
-		var err error
 		if host.a, err = matMulRows(a); err != nil {
 			return err
 		}
@@ -135,18 +121,27 @@ func matMulOp[T MatMulElem](av *accelerator.View, a, b, c *arrayview.View[T], op
 	}
 	args := matMulArgs[T]{A: a.ReadOnly(), B: b.ReadOnly(), C: c, M: int32(m), N: int32(n), K: int32(k), host: host}
 	if opt.Simple {
-		var kern runtime.IndexKernel = matMulSimple[T]{args}
-		if perThread {
-			kern = runtime.PerThreadKernel{Kernel: kern}
-		}
-		return runtime.ParallelForEach(av, ce, kern)
-	}
-	var kern runtime.TiledKernel = matMulTiled[T]{args}
-	if perThread {
-		kern = runtime.PerThreadKernel{Kernel: kern}
+		return dispatch(av, c.Extent(), matMulSimple[T]{args})
 	}
 	rows, cols := matMulCeil(m, 8*tile[0])*tile[0], matMulCeil(n, 8*tile[1])*tile[1]
-	return runtime.ParallelForEachTiled(av, runtime.Ext(rows, cols).Tile(tile[0], tile[1]), kern)
+	return dispatchTiled(av, runtime.Ext(rows, cols).Tile(tile[0], tile[1]), matMulTiled[T]{args})
+}
+
+// matMulCheck returns MatMul's *ShapeError for a, b and c, if any.
+func matMulCheck[T MatMulElem](a, b, c *arrayview.View[T]) error {
+	const op = "MatMul"
+	if a == nil || b == nil || c == nil {
+		return shapeErr(op, "nil view (a %v, b %v, c %v)", a != nil, b != nil, c != nil)
+	}
+	ae, be, ce := a.Extent(), b.Extent(), c.Extent()
+	if ae.Rank() != 2 || be.Rank() != 2 || ce.Rank() != 2 {
+		return shapeErr(op, "a %v, b %v and c %v must all be rank 2", ae, be, ce)
+	}
+	m, k, n := ae.Dim(0), ae.Dim(1), be.Dim(1)
+	if be.Dim(0) != k || ce.Dim(0) != m || ce.Dim(1) != n {
+		return shapeErr(op, "a %v x b %v does not give c %v (want a M x K, b K x N, c M x N)", ae, be, ce)
+	}
+	return nil
 }
 
 // opView returns the accelerator view an operation runs on, by runtime.ParallelForEach's

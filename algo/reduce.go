@@ -102,10 +102,6 @@ const maxLen = 1 << 31
 // in must be a non-nil rank-1 view (else a *ShapeError); op must be Sum, Min or Max
 // (else an error matching ErrUnknownOp). in is only read.
 func Reduce[T Number](av *accelerator.View, in *arrayview.View[T], op Op) (T, error) {
-	return reduceOp(av, in, op, famOpts{})
-}
-
-func reduceOp[T Number](av *accelerator.View, in *arrayview.View[T], op Op, o famOpts) (T, error) {
 	var zero T
 	if op != Sum && op != Min && op != Max {
 		return zero, fmt.Errorf("%w: %v (want Sum, Min or Max)", ErrUnknownOp, op)
@@ -124,7 +120,7 @@ func reduceOp[T Number](av *accelerator.View, in *arrayview.View[T], op Op, o fa
 		return zero, err
 	}
 	defer s.release()
-	at, err := reducePasses(av, in.ReadOnly(), 0, n, op, plan, s, 0, o)
+	at, err := reducePasses(av, in.ReadOnly(), 0, n, op, plan, s, 0)
 	if err != nil {
 		return zero, err
 	}
@@ -161,11 +157,11 @@ func planScratch(plan []reduceGrid) int {
 }
 
 // reduceGridFor spreads n elements over workgroups of tile threads: on a GPU about
-// perThread elements per thread and at most maxGroups workgroups, on the CPU
+// per elements per thread and at most maxGroups workgroups, on the CPU
 // cpuGroupsPerProc tiles per GOMAXPROCS of at least cpuMinChunk elements. Each chunk is
 // a multiple of 4*tile, so that every thread has the same number of vec4s.
-func reduceGridFor(acc *accelerator.Accelerator, n, tile, perThread, maxGroups int) reduceGrid {
-	groups := min(famCeilDiv(n, tile*perThread), maxGroups)
+func reduceGridFor(acc *accelerator.Accelerator, n, tile, per, maxGroups int) reduceGrid {
+	groups := min(famCeilDiv(n, tile*per), maxGroups)
 	if acc.IsCPU() {
 		groups = min(famCeilDiv(n, cpuMinChunk), cpuGroupsPerProc*goruntime.GOMAXPROCS(0))
 	}
@@ -178,8 +174,8 @@ func reduceGridFor(acc *accelerator.Accelerator, n, tile, perThread, maxGroups i
 // each pass's partial results to s after position at, and returns the index in s of the
 // result.
 func reducePasses[T Number](av *accelerator.View, in *arrayview.ReadView[T], inOff, n int, op Op, plan []reduceGrid,
-	s *scratchBuf[T], at int, o famOpts) (int, error) {
-	sg := o.subgroups(av)
+	s *scratchBuf[T], at int) (int, error) {
+	sg := useSubgroups(av)
 	for _, g := range plan {
 		k := reduceKernel[T]{In: in, Out: s.v, N: uint32(n), Chunk: uint32(g.chunk), InOff: uint32(inOff),
 			OutOff: uint32(at), Op: int32(op), Type: typeCode[T]()}
@@ -188,7 +184,7 @@ func reducePasses[T Number](av *accelerator.View, in *arrayview.ReadView[T], inO
 			kern = reduceSG[T]{k}
 		}
 		dom := runtime.Ext(g.groups * g.tile).Tile(g.tile)
-		if err := famTiled(av, dom, kern, o); err != nil {
+		if err := dispatchTiled(av, dom, kern); err != nil {
 			return 0, err
 		}
 		in, inOff, n = s.v.ReadOnly(), at, g.groups
@@ -392,33 +388,6 @@ func reduceSlice[T Number](op Op, s []T) T {
 }
 
 // What the family's kernels share.
-
-// famOpts are the choices the conformance tests vary; the exported functions use the
-// zero value.
-type famOpts struct {
-	// perThread runs the per-thread Go bodies (the definition) on the CPU instead of the
-	// fast ones.
-	perThread bool
-	// noSubgroups runs the shared-memory GPU programs on devices with subgroup arithmetic.
-	noSubgroups bool
-	// scan chooses the scans' algorithm: scanAuto, scanMultiPass or scanSinglePass.
-	scan int
-}
-
-// subgroups reports whether to run the GPU programs with subgroup operations on av.
-func (o famOpts) subgroups(av *accelerator.View) bool {
-	ops := av.Accelerator().SubgroupOps()
-	return !o.noSubgroups && ops.Has("basic") && ops.Has("arithmetic")
-}
-
-// famTiled runs a tiled kernel of the family, its per-thread Tiled body on the CPU when
-// o.perThread is set.
-func famTiled(av *accelerator.View, dom runtime.TiledExtent, k runtime.TiledKernel, o famOpts) error {
-	if o.perThread {
-		return runtime.ParallelForEachTiled(av, dom, runtime.PerThreadKernel{Kernel: k})
-	}
-	return runtime.ParallelForEachTiled(av, dom, k)
-}
 
 // famVector checks that v, the argument called name of op, is a non-nil rank-1 view of at
 // most maxLen elements and returns its length.

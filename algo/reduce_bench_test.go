@@ -161,7 +161,7 @@ func BenchmarkReduce(b *testing.B) {
 			famBenchTiling(b)
 			famBench(b, func(b *testing.B, av *accelerator.View) {
 				famBenchLoop(b, av, *famBenchBytes, func(av *accelerator.View) error {
-					_, err := reduceOp(av, in, op, famOpts{noSubgroups: *famBenchNoSG})
+					_, err := reduceOp(av, in, op, testHooks{noSubgroups: *famBenchNoSG})
 					return err
 				})
 			})
@@ -174,7 +174,7 @@ func BenchmarkReduce(b *testing.B) {
 		famBenchTiling(b)
 		famBench(b, func(b *testing.B, av *accelerator.View) {
 			famBenchLoop(b, av, *famBenchBytes, func(av *accelerator.View) error {
-				_, err := reduceOp(av, ii, Sum, famOpts{noSubgroups: *famBenchNoSG})
+				_, err := reduceOp(av, ii, Sum, testHooks{noSubgroups: *famBenchNoSG})
 				return err
 			})
 		})
@@ -201,7 +201,7 @@ func BenchmarkInclusiveScan(b *testing.B) {
 				}
 				out.DiscardData()
 				famBenchLoop(b, av, *famBenchBytes, func(av *accelerator.View) error {
-					if err := scanOp(av, in, out, false, famOpts{scan: alg.scan, noSubgroups: *famBenchNoSG}); err != nil {
+					if err := scanOp(av, in, out, false, testHooks{scan: alg.scan, noSubgroups: *famBenchNoSG}); err != nil {
 						return err
 					}
 					return av.Wait()

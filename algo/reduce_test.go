@@ -27,7 +27,7 @@ const famPerThreadMax = 5000
 // programs or the shared-memory ones.
 type famCase struct {
 	av *accelerator.View
-	famOpts
+	testHooks
 }
 
 func (c famCase) String() string {
@@ -57,9 +57,9 @@ func famCases(t testing.TB) []famCase {
 		t.Cleanup(func() { assert.NoError(t, v.Close()) })
 		cases = append(cases, famCase{av: v})
 		if a.IsCPU() {
-			cases = append(cases, famCase{av: v, famOpts: famOpts{perThread: true}})
-		} else if (famOpts{}).subgroups(v) {
-			cases = append(cases, famCase{av: v, famOpts: famOpts{noSubgroups: true}})
+			cases = append(cases, famCase{av: v, testHooks: testHooks{perThread: true}})
+		} else if useSubgroups(v) {
+			cases = append(cases, famCase{av: v, testHooks: testHooks{noSubgroups: true}})
 		}
 	}
 	require.NotEmpty(t, cases)
@@ -96,7 +96,7 @@ func refReduce[T Number](op Op, s []T) (T, float64) {
 // checkReduce runs Reduce on view (of the values s) and compares with the reference.
 func checkReduce[T Number](t *testing.T, c famCase, view *arrayview.View[T], s []T, op Op) {
 	t.Helper()
-	got, err := reduceOp(c.av, view, op, c.famOpts)
+	got, err := reduceOp(c.av, view, op, c.testHooks)
 	require.NoError(t, err)
 	want, f64 := refReduce(op, s)
 	if typeCode[T]() == 2 && op == Sum {

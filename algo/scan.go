@@ -51,17 +51,18 @@ var scanTile = 256
 // view), and a block pass scans each block with the sum of the blocks before it added (3
 // memory passes over the data; on the CPU, loops over the host slices).
 func InclusiveScan[T Number](av *accelerator.View, in, out *arrayview.View[T]) error {
-	return scanOp(av, in, out, false, famOpts{})
+	return runScan(av, in, out, false)
 }
 
 // ExclusiveScan writes the running sums of in before each element to out, out[0] = 0 and
 // out[i] = in[0] + ... + in[i-1] (like C++'s std::exclusive_scan with 0). Everything else
 // is as for InclusiveScan.
 func ExclusiveScan[T Number](av *accelerator.View, in, out *arrayview.View[T]) error {
-	return scanOp(av, in, out, true, famOpts{})
+	return runScan(av, in, out, true)
 }
 
-func scanOp[T Number](av *accelerator.View, in, out *arrayview.View[T], exclusive bool, o famOpts) error {
+// runScan is InclusiveScan (exclusive false) and ExclusiveScan.
+func runScan[T Number](av *accelerator.View, in, out *arrayview.View[T], exclusive bool) error {
 	op := "InclusiveScan"
 	if exclusive {
 		op = "ExclusiveScan"
@@ -81,15 +82,15 @@ func scanOp[T Number](av *accelerator.View, in, out *arrayview.View[T], exclusiv
 	if err != nil {
 		return err
 	}
-	if o.scanLookback(av, in == out) {
-		return scanLookback(av, in.ReadOnly(), out, n, exclusive, o)
+	if scanLookbackOn(av, in == out) {
+		return scanLookback(av, in.ReadOnly(), out, n, exclusive)
 	}
 	s, err := takeScratch[T](av, runtime.Ext(scanScratch(n)), "")
 	if err != nil {
 		return err
 	}
 	defer s.release()
-	sc := scanner[T]{av: av, s: s, o: o}
+	sc := scanner[T]{av: av, s: s}
 	return sc.scan(in.ReadOnly(), 0, out, 0, n, exclusive, 0)
 }
 
@@ -111,7 +112,6 @@ func scanScratch(n int) int {
 type scanner[T Number] struct {
 	av *accelerator.View
 	s  *scratchBuf[T]
-	o  famOpts
 }
 
 // scan scans the n elements of in from element inOff into out from element outOff, using
@@ -124,7 +124,7 @@ func (c scanner[T]) scan(in *arrayview.ReadView[T], inOff int, out *arrayview.Vi
 	if blocks > 1 {
 		// The block sums, then their exclusive scan in place: the sum before each block.
 		g := reduceGrid{groups: blocks, chunk: b, tile: reduceTile}
-		if _, err := reducePasses(c.av, in, inOff, n, Sum, []reduceGrid{g}, c.s, at, c.o); err != nil {
+		if _, err := reducePasses(c.av, in, inOff, n, Sum, []reduceGrid{g}, c.s, at); err != nil {
 			return err
 		}
 		if err := c.scan(c.s.v.ReadOnly(), at, c.s.v, at, blocks, true, at+blocks); err != nil {
@@ -133,10 +133,10 @@ func (c scanner[T]) scan(in *arrayview.ReadView[T], inOff int, out *arrayview.Vi
 		k.UsePre = 1
 	}
 	var kern runtime.TiledKernel = k
-	if c.o.subgroups(c.av) {
+	if useSubgroups(c.av) {
 		kern = scanSG[T]{k}
 	}
-	return famTiled(c.av, runtime.Ext(blocks*scanTile).Tile(scanTile), kern, c.o)
+	return dispatchTiled(c.av, runtime.Ext(blocks*scanTile).Tile(scanTile), kern)
 }
 
 func boolInt(b bool) int32 {
@@ -312,16 +312,16 @@ func scanGroupRows[T Number](t runtime.TiledIndex, total [scanRows]T) (before, s
 	return before, sums
 }
 
-// The choice of scan algorithm (famOpts.scan).
+// The choice of scan algorithm (hooks.scan).
 const (
 	scanAuto       = iota // single pass on GPUs unless in place, reduce-then-scan on the CPU
 	scanMultiPass         // reduce-then-scan
 	scanSinglePass        // decoupled look-back (not in place)
 )
 
-// scanLookback reports whether a scan on av (in place or not) takes the single pass.
-func (o famOpts) scanLookback(av *accelerator.View, inPlace bool) bool {
-	switch o.scan {
+// scanLookbackOn reports whether a scan on av (in place or not) takes the single pass.
+func scanLookbackOn(av *accelerator.View, inPlace bool) bool {
+	switch hooks.scan {
 	case scanMultiPass:
 		return false
 	case scanSinglePass:
@@ -344,7 +344,7 @@ var scanLBTile = 256
 // ticket counter and 4 words per block) is zeroed in the scratch view, then one dispatch
 // scans every block.
 func scanLookback[T Number](av *accelerator.View, in *arrayview.ReadView[T], out *arrayview.View[T], n int,
-	exclusive bool, o famOpts) error {
+	exclusive bool) error {
 	tile := scanLBTile // halved to fit the device's workgroups (Vulkan promises 128 threads)
 	for lim := av.Accelerator().Limits(); tile > 128 &&
 		(tile > int(lim.MaxWorkgroupInvocations) || tile > int(lim.MaxWorkgroupSize[0])); {
@@ -357,17 +357,11 @@ func scanLookback[T Number](av *accelerator.View, in *arrayview.ReadView[T], out
 		return err
 	}
 	defer s.release()
-	zero := scanClearKernel[T]{State: s.v, Off: 0}
-	if o.perThread {
-		err = runtime.ParallelForEach(av, runtime.Ext(words), runtime.PerThreadKernel{Kernel: zero})
-	} else {
-		err = runtime.ParallelForEach(av, runtime.Ext(words), zero)
-	}
-	if err != nil {
+	if err := dispatch(av, runtime.Ext(words), scanClearKernel[T]{State: s.v, Off: 0}); err != nil {
 		return err
 	}
 	k := scanLBKernel[T]{In: in, Out: out, State: s.v, N: uint32(n), Exclusive: boolInt(exclusive),
-		SpinLimit: uint32(scanSpinLimit), sg: o.subgroups(av), float: typeCode[T]() == 2}
+		SpinLimit: uint32(scanSpinLimit), sg: useSubgroups(av), float: typeCode[T]() == 2}
 	return runtime.ParallelForEachTiled(av, runtime.Ext(blocks*tile).Tile(tile), k)
 }
 

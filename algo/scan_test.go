@@ -69,7 +69,7 @@ func testScan[T Number](t *testing.T) {
 					out := make([]T, n)
 					in, ov := arrayview.MustNew(runtime.Ext(n), s), arrayview.MustNew(runtime.Ext(n), out)
 					ov.DiscardData()
-					require.NoError(t, scanOp(c.av, in, ov, exclusive, c.famOpts))
+					require.NoError(t, scanOp(c.av, in, ov, exclusive, c.testHooks))
 					require.NoError(t, ov.Close())
 					require.NoError(t, in.Close())
 					require.Equal(t, keep, s, "the scan changed its input")
@@ -117,7 +117,7 @@ func TestScanInPlace(t *testing.T) {
 					s := famData[int32](n, 11)
 					keep := append([]int32(nil), s...)
 					v := arrayview.MustNew(runtime.Ext(n), s)
-					require.NoError(t, scanOp(c.av, v, v, exclusive, c.famOpts))
+					require.NoError(t, scanOp(c.av, v, v, exclusive, c.testHooks))
 					require.NoError(t, v.Close())
 					checkScan(t, keep, s, exclusive)
 				})
@@ -143,7 +143,7 @@ func TestScanSections(t *testing.T) {
 				require.NoError(t, err)
 				ov, err := arrayview.MustNew(runtime.Ext(n), out).Section(runtime.Idx(offs[1]), runtime.Ext(m))
 				require.NoError(t, err)
-				require.NoError(t, scanOp(c.av, in, ov, false, c.famOpts))
+				require.NoError(t, scanOp(c.av, in, ov, false, c.testHooks))
 				require.NoError(t, ov.Close())
 				checkScan(t, s[offs[0]:offs[0]+m], out[offs[1]:offs[1]+m], false)
 				assert.Zero(t, out[offs[1]+m], "past the output section")
@@ -171,12 +171,12 @@ func TestScanLevels(t *testing.T) {
 		t.Run(c.String(), func(t *testing.T) {
 			out := make([]uint32, n)
 			ov := arrayview.MustNew(runtime.Ext(n), out)
-			require.NoError(t, scanOp(c.av, arrayview.MustNew(runtime.Ext(n), s), ov, false, c.famOpts))
+			require.NoError(t, scanOp(c.av, arrayview.MustNew(runtime.Ext(n), s), ov, false, c.testHooks))
 			require.NoError(t, ov.Synchronize())
 			checkScan(t, s, out, false)
 			outF := make([]float32, n)
 			ovF := arrayview.MustNew(runtime.Ext(n), outF)
-			require.NoError(t, scanOp(c.av, arrayview.MustNew(runtime.Ext(n), f), ovF, true, c.famOpts))
+			require.NoError(t, scanOp(c.av, arrayview.MustNew(runtime.Ext(n), f), ovF, true, c.testHooks))
 			require.NoError(t, ovF.Synchronize())
 			checkScan(t, f, outF, true)
 		})
@@ -189,7 +189,10 @@ func TestScanFallback(t *testing.T) {
 	defer func(limit, tile int) { scanSpinLimit, scanLBTile = limit, tile }(scanSpinLimit, scanLBTile)
 	scanLBTile = 32
 	for _, c := range scanCases(t) {
-		if !c.scanLookback(c.av, false) {
+		restore := setHooks(c.testHooks)
+		lookback := scanLookbackOn(c.av, false)
+		restore()
+		if !lookback {
 			continue
 		}
 		for _, limit := range []int{0, 1} {
@@ -199,7 +202,7 @@ func TestScanFallback(t *testing.T) {
 				s := famData[int32](n, 15)
 				out := make([]int32, n)
 				ov := arrayview.MustNew(runtime.Ext(n), out)
-				require.NoError(t, scanOp(c.av, arrayview.MustNew(runtime.Ext(n), s), ov, false, c.famOpts))
+				require.NoError(t, scanOp(c.av, arrayview.MustNew(runtime.Ext(n), s), ov, false, c.testHooks))
 				require.NoError(t, ov.Synchronize())
 				checkScan(t, s, out, false)
 			})

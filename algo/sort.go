@@ -42,26 +42,6 @@ const sortTile = 512
 // histograms, the bitonic sort's padded keys) are scratch memory of the accelerator view,
 // kept for the next call and freed when the view is closed.
 func Sort[T Number](av *accelerator.View, v *arrayview.View[T]) error {
-	return sortOp(av, v, false)
-}
-
-// The algorithms sortWith can be told to use.
-const (
-	sortAuto = iota
-	sortBitonic
-	sortRadix         // the radix sort with the best scatter the device has
-	sortRadixFallback // the radix sort with the scatter without subgroup operations
-)
-
-// sortRadixMin is the length from which Sort uses the radix sort.
-const sortRadixMin = 1 << 13
-
-func sortOp[T Number](av *accelerator.View, v *arrayview.View[T], perThread bool) error {
-	return sortWith(av, v, perThread, sortAuto)
-}
-
-// sortWith is Sort with the algorithm chosen (sortAuto: by length).
-func sortWith[T Number](av *accelerator.View, v *arrayview.View[T], perThread bool, algo int) (err error) {
 	n, err := ewVector("Sort", "v", v)
 	if err != nil {
 		return err
@@ -75,6 +55,7 @@ func sortWith[T Number](av *accelerator.View, v *arrayview.View[T], perThread bo
 	if av, err = famView(av, v); err != nil {
 		return err
 	}
+	algo := hooks.sort
 	if algo == sortAuto {
 		algo = sortBitonic
 		if n >= sortRadixMin {
@@ -82,8 +63,24 @@ func sortWith[T Number](av *accelerator.View, v *arrayview.View[T], perThread bo
 		}
 	}
 	if algo != sortBitonic {
-		return radixSort(av, v, n, perThread, algo == sortRadixFallback)
+		return radixSort(av, v, n, algo == sortRadixFallback)
 	}
+	return bitonicSort(av, v, n)
+}
+
+// The algorithms Sort can be told to use (hooks.sort).
+const (
+	sortAuto = iota
+	sortBitonic
+	sortRadix         // the radix sort with the best scatter the device has
+	sortRadixFallback // the radix sort with the scatter without subgroup operations
+)
+
+// sortRadixMin is the length from which Sort uses the radix sort.
+const sortRadixMin = 1 << 13
+
+// bitonicSort sorts the n >= 2 elements of v with the bitonic network.
+func bitonicSort[T Number](av *accelerator.View, v *arrayview.View[T], n int) (err error) {
 	p := 1 << bits.Len(uint(n-1)) // the padded length, a power of two >= 2
 	tc := typeCode[T]()
 	work := v
@@ -97,35 +94,35 @@ func sortWith[T Number](av *accelerator.View, v *arrayview.View[T], perThread bo
 		defer free(&err)
 	}
 	load := sortLoadKernel[T]{Src: v.ReadOnly(), Dst: work, N: uint32(n), Type: tc}
-	if err := ewIndex(av, runtime.Ext(p), load, perThread); err != nil {
+	if err := dispatch(av, runtime.Ext(p), load); err != nil {
 		return err
 	}
-	if err := sortNetwork(av, work, p, perThread); err != nil {
+	if err := sortNetwork(av, work, p); err != nil {
 		if p == n {
 			// v holds keys now: map them back so that v keeps its elements.
-			err = errors.Join(err, ewIndex(av, runtime.Ext(n), sortStoreKernel[T]{Src: v.ReadOnly(), Dst: v, Type: tc}, perThread))
+			err = errors.Join(err, dispatch(av, runtime.Ext(n), sortStoreKernel[T]{Src: v.ReadOnly(), Dst: v, Type: tc}))
 		}
 		return err
 	}
-	return ewIndex(av, runtime.Ext(n), sortStoreKernel[T]{Src: work.ReadOnly(), Dst: v, Type: tc}, perThread)
+	return dispatch(av, runtime.Ext(n), sortStoreKernel[T]{Src: work.ReadOnly(), Dst: v, Type: tc})
 }
 
 // sortNetwork runs the bitonic network over the p keys of work (p a power of two >= 2).
-func sortNetwork[T Number](av *accelerator.View, work *arrayview.View[T], p int, perThread bool) error {
+func sortNetwork[T Number](av *accelerator.View, work *arrayview.View[T], p int) error {
 	tile := min(sortTile, p/2)
 	block := 2 * tile
 	local := runtime.Ext(p / 2).Tile(tile)
-	if err := ewTiled(av, local, bitonicLocalKernel[T]{V: work}, perThread); err != nil {
+	if err := dispatchTiled(av, local, bitonicLocalKernel[T]{V: work}); err != nil {
 		return err
 	}
 	for k := 2 * block; k <= p; k <<= 1 {
 		for j := k / 2; j >= block; j >>= 1 {
 			step := bitonicStepKernel[T]{V: work, K: uint32(k), J: uint32(j)}
-			if err := ewIndex(av, runtime.Ext(p/2), step, perThread); err != nil {
+			if err := dispatch(av, runtime.Ext(p/2), step); err != nil {
 				return err
 			}
 		}
-		if err := ewTiled(av, local, bitonicLocalKernel[T]{V: work, K: uint32(k)}, perThread); err != nil {
+		if err := dispatchTiled(av, local, bitonicLocalKernel[T]{V: work, K: uint32(k)}); err != nil {
 			return err
 		}
 	}
@@ -429,9 +426,9 @@ func radixScatterSG(av *accelerator.View) bool {
 // temporary taking turns as source and destination: v (elements, mapped to keys as they
 // are read) to tmp, tmp to v (keys), v to tmp, tmp to v (keys mapped back to elements).
 // fallback forces the scatter without subgroup operations.
-func radixSort[T Number](av *accelerator.View, v *arrayview.View[T], n int, perThread, fallback bool) (err error) {
+func radixSort[T Number](av *accelerator.View, v *arrayview.View[T], n int, fallback bool) (err error) {
 	maxBlocks := radixMaxBlocks
-	if av.Accelerator().IsCPU() && !perThread {
+	if av.Accelerator().IsCPU() && !hooks.perThread {
 		// Fewer, longer blocks scatter to fewer places at once: better for caches.
 		maxBlocks = min(maxBlocks, radixCPUBlocks*goruntime.GOMAXPROCS(0))
 	}
@@ -470,9 +467,9 @@ func radixSort[T Number](av *accelerator.View, v *arrayview.View[T], n int, perT
 		}
 		shift := uint32(8 * pass)
 		h := radixHistKernel[T]{Src: src.ReadOnly(), Hist: hist, N: uint32(n), Shift: shift, BlockLen: uint32(blockLen), Type: in}
-		err = ewTiled(av, grid, h, perThread)
+		err = dispatchTiled(av, grid, h)
 		if err == nil {
-			err = ewTiled(av, rows, radixScanKernel{Hist: hist, Blocks: uint32(blocks), Team: uint32(team)}, perThread)
+			err = dispatchTiled(av, rows, radixScanKernel{Hist: hist, Blocks: uint32(blocks), Team: uint32(team)})
 		}
 		if err == nil {
 			sc := radixScatterKernel[T]{Src: src.ReadOnly(), Dst: dst, Hist: hist.ReadOnly(), N: uint32(n), Shift: shift,
@@ -481,12 +478,12 @@ func radixSort[T Number](av *accelerator.View, v *arrayview.View[T], n int, perT
 			if sg {
 				k = radixScatterSGKernel[T]{sc}
 			}
-			err = ewTiled(av, grid, k, perThread)
+			err = dispatchTiled(av, grid, k)
 		}
 		if err != nil {
 			if vKeys {
 				// Map v's keys back, so that v keeps its elements.
-				err = errors.Join(err, ewIndex(av, runtime.Ext(n), sortStoreKernel[T]{Src: v.ReadOnly(), Dst: v, Type: tc}, perThread))
+				err = errors.Join(err, dispatch(av, runtime.Ext(n), sortStoreKernel[T]{Src: v.ReadOnly(), Dst: v, Type: tc}))
 			}
 			return err
 		}

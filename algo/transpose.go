@@ -21,10 +21,6 @@ const (
 // uploaded to a GPU. The GPU body moves 32x32 blocks through shared memory (tiles of 8x32
 // threads, the shared tile padded by one column against bank conflicts).
 func Transpose[T Number](av *accelerator.View, in, out *arrayview.View[T]) error {
-	return transposeOp(av, in, out, false)
-}
-
-func transposeOp[T Number](av *accelerator.View, in, out *arrayview.View[T], perThread bool) error {
 	const op = "Transpose"
 	switch {
 	case in == nil:
@@ -50,7 +46,7 @@ func transposeOp[T Number](av *accelerator.View, in, out *arrayview.View[T], per
 	bc := (cols + transposeDim - 1) / transposeDim // blocks across
 	dom := runtime.Ext(br*transposeRows, bc*transposeDim).Tile(transposeRows, transposeDim)
 	k := transposeKernel[T]{In: in.ReadOnly(), Out: out, Rows: int32(rows), Cols: int32(cols)}
-	return ewTiled(av, dom, k, perThread)
+	return dispatchTiled(av, dom, k)
 }
 
 // transposeKernel is Transpose's kernel, tiled transposeRows x transposeDim over the

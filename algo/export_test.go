@@ -1,0 +1,88 @@
+package algo
+
+import (
+	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/arrayview"
+)
+
+// The tests' access to the package's test hooks (hooks.go): each helper runs an algorithm
+// with the hooks set for the call, then restores them. Tests that use them do not run in
+// parallel.
+
+// setHooks sets the package's test hooks to h and returns the function that restores the
+// previous ones.
+func setHooks(h testHooks) (restore func()) {
+	saved := hooks
+	hooks = h
+	return func() { hooks = saved }
+}
+
+// perThreadHooks are the hooks that run the per-thread bodies on the CPU when perThread is
+// set, else the fast ones.
+func perThreadHooks(perThread bool) testHooks { return testHooks{perThread: perThread} }
+
+// addOp is Add, with the per-thread bodies when perThread is set.
+func addOp[T Number](av *accelerator.View, a, b, out *arrayview.View[T], perThread bool) error {
+	defer setHooks(perThreadHooks(perThread))()
+	return Add(av, a, b, out)
+}
+
+// saxpyOp is Saxpy, with the per-thread bodies when perThread is set.
+func saxpyOp(av *accelerator.View, alpha float32, x, y *arrayview.View[float32], perThread bool) error {
+	defer setHooks(perThreadHooks(perThread))()
+	return Saxpy(av, alpha, x, y)
+}
+
+// fillOp is Fill, with the per-thread bodies when perThread is set.
+func fillOp[T Number](av *accelerator.View, v *arrayview.View[T], value T, perThread bool) error {
+	defer setHooks(perThreadHooks(perThread))()
+	return Fill(av, v, value)
+}
+
+// transposeOp is Transpose, with the per-thread bodies when perThread is set.
+func transposeOp[T Number](av *accelerator.View, in, out *arrayview.View[T], perThread bool) error {
+	defer setHooks(perThreadHooks(perThread))()
+	return Transpose(av, in, out)
+}
+
+// convolveOp is Convolve2D, with the per-thread bodies when perThread is set.
+func convolveOp(av *accelerator.View, in, out *arrayview.View[float32], rowKernel, colKernel []float32, perThread bool) error {
+	defer setHooks(perThreadHooks(perThread))()
+	return Convolve2D(av, in, out, rowKernel, colKernel)
+}
+
+// matMulOp is MatMulWith, with the per-thread bodies when perThread is set.
+func matMulOp[T MatMulElem](av *accelerator.View, a, b, c *arrayview.View[T], opt MatMulOptions, perThread bool) error {
+	defer setHooks(perThreadHooks(perThread))()
+	return MatMulWith(av, a, b, c, opt)
+}
+
+// sortOp is Sort, with the per-thread bodies when perThread is set.
+func sortOp[T Number](av *accelerator.View, v *arrayview.View[T], perThread bool) error {
+	return sortWith(av, v, perThread, sortAuto)
+}
+
+// sortWith is Sort with the algorithm chosen (sortAuto: by length), with the per-thread
+// bodies when perThread is set.
+func sortWith[T Number](av *accelerator.View, v *arrayview.View[T], perThread bool, algo int) error {
+	defer setHooks(testHooks{perThread: perThread, sort: algo})()
+	return Sort(av, v)
+}
+
+// reduceOp is Reduce with the hooks h.
+func reduceOp[T Number](av *accelerator.View, in *arrayview.View[T], op Op, h testHooks) (T, error) {
+	defer setHooks(h)()
+	return Reduce(av, in, op)
+}
+
+// scanOp is InclusiveScan (ExclusiveScan when exclusive is set) with the hooks h.
+func scanOp[T Number](av *accelerator.View, in, out *arrayview.View[T], exclusive bool, h testHooks) error {
+	defer setHooks(h)()
+	return runScan(av, in, out, exclusive)
+}
+
+// histogramOp is Histogram with the hooks h.
+func histogramOp(av *accelerator.View, in *arrayview.View[float32], bins int, lo, hi float32, h testHooks) ([]uint32, error) {
+	defer setHooks(h)()
+	return Histogram(av, in, bins, lo, hi)
+}

@@ -1,0 +1,51 @@
+package algo
+
+import (
+	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/runtime"
+)
+
+// testHooks are the choices that only the tests and benchmarks make (export_test.go sets
+// them, between calls, never concurrently with one); programs never change them, so the
+// algorithms run with the zero value.
+type testHooks struct {
+	// perThread runs the kernels' per-thread Go bodies (their definitions) on the CPU
+	// instead of the fast ones (runtime.PerThreadKernel), so that the conformance tests can
+	// check the fast bodies against them.
+	perThread bool
+	// noSubgroups runs the shared-memory GPU programs on devices with subgroup arithmetic.
+	noSubgroups bool
+	// scan chooses the scans' algorithm: scanAuto, scanMultiPass or scanSinglePass.
+	scan int
+	// sort chooses Sort's algorithm: sortAuto, sortBitonic, sortRadix or
+	// sortRadixFallback.
+	sort int
+}
+
+// hooks are the package's test hooks.
+var hooks testHooks
+
+// dispatch runs a non-tiled kernel of the library: runtime.ParallelForEach, with its
+// per-thread Each body on the CPU when hooks.perThread is set.
+func dispatch(av *accelerator.View, ext runtime.Extent, k runtime.IndexKernel) error {
+	if hooks.perThread {
+		return runtime.ParallelForEach(av, ext, runtime.PerThreadKernel{Kernel: k})
+	}
+	return runtime.ParallelForEach(av, ext, k)
+}
+
+// dispatchTiled runs a tiled kernel of the library: runtime.ParallelForEachTiled, with its
+// per-thread Tiled body on the CPU when hooks.perThread is set.
+func dispatchTiled(av *accelerator.View, dom runtime.TiledExtent, k runtime.TiledKernel) error {
+	if hooks.perThread {
+		return runtime.ParallelForEachTiled(av, dom, runtime.PerThreadKernel{Kernel: k})
+	}
+	return runtime.ParallelForEachTiled(av, dom, k)
+}
+
+// useSubgroups reports whether to run the GPU programs with subgroup operations on av: where
+// the device has subgroup arithmetic, unless hooks.noSubgroups is set.
+func useSubgroups(av *accelerator.View) bool {
+	ops := av.Accelerator().SubgroupOps()
+	return !hooks.noSubgroups && ops.Has("basic") && ops.Has("arithmetic")
+}
