@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// idleKeys returns the keys of av's idle scratch buffers (nil when av has no cache).
-func idleKeys(av *accelerator.View) []scratchKey {
+// idle returns a copy of av's idle scratch buffers (nil when av has no cache).
+func idle(av *accelerator.View) []idleBuf {
 	c, ok := scratchCaches.Load(av)
 	if !ok {
 		return nil
@@ -22,22 +22,22 @@ func idleKeys(av *accelerator.View) []scratchKey {
 	cache := c.(*scratchCache)
 	cache.mu.Lock()
 	defer cache.mu.Unlock()
+	return slices.Clone(cache.idle)
+}
+
+// idleKeys returns the keys of av's idle scratch buffers.
+func idleKeys(av *accelerator.View) []scratchKey {
 	var keys []scratchKey
-	for _, b := range cache.idle {
+	for _, b := range idle(av) {
 		keys = append(keys, b.key)
 	}
 	return keys
 }
 
 // idleBufs returns av's idle scratch buffers.
-func idleBufs(t *testing.T, av *accelerator.View) []any {
-	c, ok := scratchCaches.Load(av)
-	require.True(t, ok)
-	cache := c.(*scratchCache)
-	cache.mu.Lock()
-	defer cache.mu.Unlock()
+func idleBufs(av *accelerator.View) []any {
 	var bufs []any
-	for _, b := range cache.idle {
+	for _, b := range idle(av) {
 		bufs = append(bufs, b.buf)
 	}
 	return bufs
@@ -109,10 +109,10 @@ func TestSortReusesScratch(t *testing.T) {
 				require.NoError(t, v.Close())
 				require.True(t, slices.IsSorted(keys), "round %d", round)
 				if round == 0 {
-					first = idleBufs(t, av)
+					first = idleBufs(av)
 					require.Len(t, first, 2, "the keys' temporary and the histogram")
 				} else {
-					assert.Equal(t, first, idleBufs(t, av), "the second sort gave back the first one's scratch")
+					assert.Equal(t, first, idleBufs(av), "the second sort gave back the first one's scratch")
 				}
 			}
 		})
@@ -186,7 +186,7 @@ func TestScratchCache(t *testing.T) {
 	for _, b := range fill[len(fill)-scratchKeep:] {
 		want = append(want, b)
 	}
-	assert.Equal(t, want, idleBufs(t, av), "the least recently used went first")
+	assert.Equal(t, want, idleBufs(av), "the least recently used went first")
 	late := f32(runtime.Ext(10), "")
 	require.NoError(t, av.Close())
 	assert.Empty(t, idleKeys(av), "the view's cache is gone")
