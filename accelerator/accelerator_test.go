@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"regexp"
 	"testing"
 
 	"github.com/goamp/goamp/internal/vk"
@@ -287,5 +288,20 @@ func TestAtClose(t *testing.T) {
 		require.NoError(t, v.Close())
 		assert.Equal(t, 1, kept, "%s", a.Path())
 		assert.Zero(t, dropped, "%s: a cancelled closer does not run", a.Path())
+	}
+}
+
+// TestViewNames: two views of one accelerator have different names, so that an error
+// naming both tells them apart (issue 13, defect 10).
+func TestViewNames(t *testing.T) {
+	for _, a := range All() {
+		v1, err := a.CreateView(Automatic)
+		require.NoError(t, err)
+		v2, err := a.CreateView(Automatic)
+		require.NoError(t, err)
+		assert.NotEqual(t, v1.String(), v2.String())
+		assert.Regexp(t, `^`+regexp.QuoteMeta(a.Path())+` view \d+ \(automatic\)$`, v1.String())
+		require.NoError(t, v1.Close())
+		require.NoError(t, v2.Close())
 	}
 }

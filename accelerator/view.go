@@ -48,6 +48,7 @@ const (
 type View struct {
 	acc  *Accelerator
 	mode QueuingMode
+	id   uint64 // numbers the views of the process, from 1, for String
 
 	mu      sync.Mutex
 	closed  bool
@@ -94,8 +95,25 @@ func (v *View) Accelerator() *Accelerator { return v.acc }
 // Mode is the view's queuing mode.
 func (v *View) Mode() QueuingMode { return v.mode }
 
-// String names the view.
-func (v *View) String() string { return fmt.Sprintf("%s view (%s)", v.acc.path, v.mode) }
+// String names the view: its accelerator, a number that tells the views of the process
+// apart, and its queuing mode, e.g. "vulkan:0 view 3 (automatic)".
+func (v *View) String() string { return fmt.Sprintf("%s view %d (%s)", v.acc.path, v.id, v.mode) }
+
+// viewIDs numbers the views.
+var viewIDs atomic.Uint64
+
+// CheckOpen returns an error matching ErrViewClosed if the view is closed. Work that runs
+// on the host for a CPU view (runtime's ParallelForEach, NewArray) checks it first, as a
+// Vulkan view refuses work once closed.
+func (v *View) CheckOpen() error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.checkOpen()
+}
+
+// CountDispatch counts a kernel run on the host for this view in Stats().Dispatches (a
+// Vulkan view counts its own in Dispatch).
+func (v *View) CountDispatch() { atomic.AddUint64(&v.stats.Dispatches, 1) }
 
 // Stats returns the transfer and dispatch counters of the view.
 func (v *View) Stats() Stats {
@@ -145,7 +163,7 @@ func (a *Accelerator) DefaultView() (*View, error) {
 // CreateView creates a new view with its own command stream on one of the device's compute
 // queues (shared round robin when the device has fewer queues than views).
 func (a *Accelerator) CreateView(mode QueuingMode) (*View, error) {
-	v := &View{acc: a, mode: mode, seq: 1}
+	v := &View{acc: a, mode: mode, seq: 1, id: viewIDs.Add(1)}
 	if a.IsCPU() {
 		return v, nil
 	}

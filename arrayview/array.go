@@ -19,7 +19,8 @@ type Array[T any] struct {
 
 // NewArray creates an array of extent ext on view av. With data non-nil, its elements
 // (row-major, exactly ext.Size() of them) are copied into the array and uploaded now;
-// with data nil the array starts zeroed.
+// with data nil the array starts zeroed. A nil av is an *ArgumentError, a closed one an
+// error matching accelerator.ErrViewClosed.
 func NewArray[T any](av *accelerator.View, ext runtime.Extent, data []T) (*Array[T], error) {
 	info := checkElem[T]()
 	if info.err != nil {
@@ -29,7 +30,10 @@ func NewArray[T any](av *accelerator.View, ext runtime.Extent, data []T) (*Array
 		return nil, err
 	}
 	if av == nil {
-		return nil, fmt.Errorf("goamp/arrayview: NewArray needs an accelerator view")
+		return nil, &ArgumentError{Func: "NewArray", Reason: "the accelerator view is nil"}
+	}
+	if err := av.CheckOpen(); err != nil {
+		return nil, fmt.Errorf("goamp/arrayview: NewArray: %w", err)
 	}
 	if data != nil && len(data) != ext.Size() {
 		return nil, &LengthError{Extent: ext, Len: len(data)}

@@ -20,6 +20,9 @@ var (
 	ErrTooLarge = errors.New("goamp/arrayview: view too large for the device")
 	// ErrClosed: the view was closed.
 	ErrClosed = errors.New("goamp/arrayview: view closed")
+	// ErrInvalidArgument: a function was given an argument it cannot use (a nil
+	// accelerator view).
+	ErrInvalidArgument = errors.New("goamp/arrayview: invalid argument")
 	// ErrTooManyViews: a source is used on more accelerator views at once than its
 	// validity masks can track.
 	ErrTooManyViews = errors.New("goamp/arrayview: data used on too many accelerator views")
@@ -128,3 +131,20 @@ func (e *ClosedError) Error() string {
 
 // Is matches ErrClosed.
 func (e *ClosedError) Is(t error) bool { return t == ErrClosed }
+
+// ArgumentError says a function was given an argument it cannot use. It matches
+// ErrInvalidArgument.
+type ArgumentError struct {
+	// Func is the function, e.g. "NewArray".
+	Func string
+	// Reason says what is wrong with the argument.
+	Reason string
+}
+
+// Error implements error.
+func (e *ArgumentError) Error() string {
+	return fmt.Sprintf("goamp/arrayview: %s: %s", e.Func, e.Reason)
+}
+
+// Is matches ErrInvalidArgument.
+func (e *ArgumentError) Is(t error) bool { return t == ErrInvalidArgument }

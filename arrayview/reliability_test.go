@@ -228,10 +228,65 @@ func TestSectionOverflow(t *testing.T) {
 	require.NoError(t, s.Close())
 }
 
-// TestNilView: Synchronize and Close of a nil *View are errors, not panics (issue 13,
-// defect 10).
+// TestNilView: Synchronize and Close of a nil *View are errors, not panics, and so is a
+// kernel whose field is a zero View (issue 13, defect 10).
 func TestNilView(t *testing.T) {
-	var v *arrayview.View[float32]
-	require.ErrorIs(t, v.Synchronize(), arrayview.ErrClosed)
-	require.ErrorIs(t, v.Close(), arrayview.ErrClosed)
+	var v *arrayview.View[int32]
+	require.ErrorIs(t, v.Synchronize(), arrayview.ErrInvalidArgument)
+	require.ErrorIs(t, v.Close(), arrayview.ErrInvalidArgument)
+	for _, av := range amptest.Views(t) {
+		err := runtime.ParallelForEach(av, runtime.Ext(8), iota{Out: &arrayview.View[int32]{}, Scale: 1})
+		require.ErrorIs(t, err, arrayview.ErrInvalidArgument, av.Accelerator().Path())
+		z := &arrayview.View[int32]{}
+		require.ErrorIs(t, z.BindHost(accelerator.Read), arrayview.ErrInvalidArgument)
+		_, err = z.BindDevice(av, accelerator.Read)
+		require.ErrorIs(t, err, arrayview.ErrInvalidArgument)
+	}
+}
+
+// TestWorkOnClosedAcceleratorView: a closed accelerator view, the CPU's as well as a
+// GPU's, runs no kernel and makes no array: ErrViewClosed, and the data is left alone
+// (issue 13, defect 4). A nil view is an *ArgumentError (defect 10).
+func TestWorkOnClosedAcceleratorView(t *testing.T) {
+	rng := rand.New(rand.NewPCG(amptest.Seed(t), 6))
+	for _, home := range amptest.Views(t) {
+		t.Run(home.Accelerator().Path(), func(t *testing.T) {
+			av, err := home.Accelerator().CreateView(accelerator.Automatic)
+			require.NoError(t, err)
+			require.NoError(t, av.Close())
+			data := randInts(rng, 64)
+			orig := append([]int32(nil), data...)
+			v := arrayview.MustNew(runtime.Ext(64), data)
+			defer v.Close()
+			err = runtime.ParallelForEach(av, runtime.Ext(64), iota{Out: v, Scale: 2, Add: 1})
+			require.ErrorIs(t, err, accelerator.ErrViewClosed)
+			_, err = arrayview.NewArray(av, runtime.Ext(8), randInts(rng, 8))
+			require.ErrorIs(t, err, accelerator.ErrViewClosed)
+			require.NoError(t, v.Synchronize())
+			assert.Equal(t, orig, data)
+		})
+	}
+	_, err := arrayview.NewArray[int32](nil, runtime.Ext(8), nil)
+	require.ErrorIs(t, err, arrayview.ErrInvalidArgument)
+	var ae *arrayview.ArgumentError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, "NewArray", ae.Func)
+}
+
+// TestDispatchesCounted: Stats().Dispatches counts the kernels run on every view, the
+// CPU's included (issue 13, defect 10).
+func TestDispatchesCounted(t *testing.T) {
+	rng := rand.New(rand.NewPCG(amptest.Seed(t), 7))
+	for _, av := range amptest.Views(t) {
+		t.Run(av.Accelerator().Path(), func(t *testing.T) {
+			v := arrayview.MustNew(runtime.Ext(64), randInts(rng, 64))
+			defer v.Close()
+			n := rng.IntN(20) + 1
+			before := av.Stats().Dispatches
+			for range n {
+				require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(64), iota{Out: v, Scale: 1, Add: 2}))
+			}
+			assert.Equal(t, uint64(n), av.Stats().Dispatches-before)
+		})
+	}
 }

@@ -221,12 +221,21 @@ func (v *View[T]) mustHost(op string, acc accelerator.Access) {
 	}
 }
 
+// zeroError is the error of operation op on a nil or zero view, one not made by New,
+// MustNew, NewArray or a method of a view.
+func zeroError(op string) error {
+	return &ArgumentError{Func: op, Reason: "the view is nil or zero; make views with New, MustNew, NewArray, Section or Project"}
+}
+
 // closedError is the error of operation op on the closed view.
 func (v *View[T]) closedError(op string) error { return &ClosedError{View: v.String(), Op: op} }
 
 // host makes the host copy of the view current for access acc and arms the fast path; op
 // names the operation for the error of a closed view.
 func (v *View[T]) host(op string, acc accelerator.Access) error {
+	if v == nil || v.src == nil {
+		return zeroError(op)
+	}
 	v.src.mu.Lock()
 	defer v.src.mu.Unlock()
 	return v.hostLocked(op, acc)
@@ -250,13 +259,9 @@ func (v *View[T]) hostLocked(op string, acc accelerator.Access) error {
 }
 
 // Synchronize copies data that a device modified back to the Go slice, for this view's range.
-// It returns an error matching ErrClosed on a closed view, and on a nil one.
-func (v *View[T]) Synchronize() error {
-	if v == nil {
-		return &ClosedError{View: "a nil *View", Op: "Synchronize"}
-	}
-	return v.host("Synchronize", accelerator.Read)
-}
+// It returns an error matching ErrClosed on a closed view, and an *ArgumentError on a nil
+// or zero one.
+func (v *View[T]) Synchronize() error { return v.host("Synchronize", accelerator.Read) }
 
 // SynchronizeTo makes accelerator view av hold the current data of this view's range.
 func (v *View[T]) SynchronizeTo(av *accelerator.View) error {
@@ -369,10 +374,10 @@ func (v *View[T]) CopyTo(dst []T) error {
 
 // Close synchronizes what a device modified back to the host (nothing, if it was
 // discarded) and, when no other view of the same data is open, frees its device memory.
-// Closing a closed view does nothing; closing a nil one is an error matching ErrClosed.
+// Closing a closed view does nothing; closing a nil or zero one is an *ArgumentError.
 func (v *View[T]) Close() error {
-	if v == nil {
-		return &ClosedError{View: "a nil *View", Op: "Close"}
+	if v == nil || v.src == nil {
+		return zeroError("Close")
 	}
 	s := v.src
 	s.mu.Lock()
@@ -399,6 +404,10 @@ func (v *View[T]) ReadOnly() *ReadView[T] { return &ReadView[T]{v: v} }
 
 // ArgInfo describes the view as a read-write kernel argument (runtime.Arg).
 func (v *View[T]) ArgInfo() runtime.ArgInfo {
+	if v.src == nil { // a zero view: BindHost and BindDevice say so
+		info := checkElem[T]()
+		return runtime.ArgInfo{Rank: 1, ElemSize: info.size, Elem: info.typ, Access: accelerator.ReadWrite, Float64: info.float64}
+	}
 	return runtime.ArgInfo{Rank: v.Rank(), ElemSize: v.info.size, Elem: v.info.typ, Access: accelerator.ReadWrite, Home: v.src.home,
 		Float64: v.info.float64}
 }
@@ -409,6 +418,9 @@ func (v *View[T]) BindHost(acc accelerator.Access) error { return v.host("BindHo
 // BindDevice makes av's buffer current for a dispatch and says where the view lies in it
 // (runtime.Arg).
 func (v *View[T]) BindDevice(av *accelerator.View, acc accelerator.Access) (runtime.Binding, error) {
+	if v.src == nil {
+		return runtime.Binding{}, zeroError("BindDevice")
+	}
 	if v.closed.Load() {
 		return runtime.Binding{}, v.closedError("BindDevice")
 	}

@@ -396,6 +396,9 @@ func run(ctx context.Context, view *accelerator.View, ext, tile Extent, kernel a
 	if err != nil {
 		return err
 	}
+	if err := view.CheckOpen(); err != nil {
+		return fmt.Errorf("goamp/runtime: kernel %s: %w", l.name, err)
+	}
 	acc := view.Accelerator()
 	spec := specFor(ext, tile)
 	var c *contract
@@ -410,20 +413,26 @@ func run(ctx context.Context, view *accelerator.View, ext, tile Extent, kernel a
 	}
 
 	if acc.IsCPU() {
-		for i, a := range s.args {
-			if err := a.BindHost(s.infos[i].Access); err != nil {
-				return fmt.Errorf("goamp/runtime: kernel %s: field %s: %w", l.name, l.args[i].name, err)
-			}
-		}
-		if tile.rank == 0 {
-			return RunCPU(ctx, ext, exec.(IndexKernel))
-		}
-		return RunTiledCPU(ctx, TiledExtent{Extent: ext, Tile: tile}, exec.(TiledKernel))
+		return runHost(ctx, view, l, s, ext, tile, exec)
 	}
 	if gpuErr != nil {
 		return gpuErr
 	}
 	return dispatchGPU(view, l, prog, c, s, ext, tile, spec, base)
+}
+
+// runHost binds every argument on the host and runs exec's Go body on the CPU view.
+func runHost(ctx context.Context, view *accelerator.View, l *kernelLayout, s *dispatchScratch, ext, tile Extent, exec any) error {
+	view.CountDispatch()
+	for i, a := range s.args {
+		if err := a.BindHost(s.infos[i].Access); err != nil {
+			return fmt.Errorf("goamp/runtime: kernel %s: field %s: %w", l.name, l.args[i].name, err)
+		}
+	}
+	if tile.rank == 0 {
+		return RunCPU(ctx, ext, exec.(IndexKernel))
+	}
+	return RunTiledCPU(ctx, TiledExtent{Extent: ext, Tile: tile}, exec.(TiledKernel))
 }
 
 // collect gathers the kernel's data arguments and their ArgInfo.
