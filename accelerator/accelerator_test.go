@@ -305,3 +305,37 @@ func TestViewNames(t *testing.T) {
 		require.NoError(t, v2.Close())
 	}
 }
+
+// TestAllocPastMaxAllocationSize: an allocation larger than the device's
+// maxMemoryAllocationSize is refused with an *AllocError before the driver sees it (the
+// validation layer would report VUID-vkAllocateMemory-pAllocateInfo-01713) (issue 13,
+// defect 8). The CPU has no device buffers and no such limit.
+func TestAllocPastMaxAllocationSize(t *testing.T) {
+	for _, a := range All() {
+		v, err := a.CreateView(Automatic)
+		require.NoError(t, err)
+		max := a.Limits().MaxMemoryAllocationSize
+		if a.IsCPU() {
+			assert.Zero(t, max)
+			_, err = v.Alloc(1 << 20)
+			require.ErrorIs(t, err, ErrUnsupportedFeature)
+			require.NoError(t, v.Close())
+			continue
+		}
+		require.NotZero(t, max, "%s reports maxMemoryAllocationSize", a.Path())
+		for _, size := range []uint64{max + 1, max + 64<<20 + 4096} {
+			_, err = v.Alloc(size)
+			require.ErrorIs(t, err, ErrOutOfMemory, "%s: %d bytes", a.Path(), size)
+			var ae *AllocError
+			require.ErrorAs(t, err, &ae)
+			assert.Equal(t, AllocError{Accelerator: a.Path(), Bytes: size, Limit: max}, *ae)
+		}
+		b, err := v.Alloc(4096)
+		require.NoError(t, err, "the view still allocates")
+		require.NoError(t, b.Free())
+		require.NoError(t, v.Close())
+		if ValidationEnabled() {
+			assert.Empty(t, ValidationMessages())
+		}
+	}
+}

@@ -63,3 +63,23 @@ func (e *FeatureError) Error() string {
 
 // Is matches ErrUnsupportedFeature.
 func (e *FeatureError) Is(target error) bool { return target == ErrUnsupportedFeature }
+
+// AllocError says an allocation is larger than one device allocation may be
+// (maxMemoryAllocationSize). It matches ErrOutOfMemory.
+type AllocError struct {
+	// Accelerator is the accelerator's device path.
+	Accelerator string
+	// Bytes is the size asked for.
+	Bytes uint64
+	// Limit is the device's maxMemoryAllocationSize.
+	Limit uint64
+}
+
+// Error implements error.
+func (e *AllocError) Error() string {
+	return fmt.Sprintf("goamp/accelerator: %s: an allocation of %d bytes exceeds the device's maxMemoryAllocationSize of %d bytes",
+		e.Accelerator, e.Bytes, e.Limit)
+}
+
+// Is matches ErrOutOfMemory.
+func (e *AllocError) Is(target error) bool { return target == ErrOutOfMemory }

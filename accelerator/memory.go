@@ -35,7 +35,9 @@ const (
 	stagingSlots = 4
 )
 
-// Alloc allocates a device buffer of size bytes on the view.
+// Alloc allocates a device buffer of size bytes on the view. More than the device's
+// maxMemoryAllocationSize (Limits) is an *AllocError, matching ErrOutOfMemory, before
+// anything is asked of the driver.
 func (v *View) Alloc(size uint64) (*Buffer, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -44,6 +46,9 @@ func (v *View) Alloc(size uint64) (*Buffer, error) {
 	}
 	if v.stream == nil {
 		return nil, &FeatureError{Accelerator: v.acc.path, Feature: "device buffers (the CPU uses host memory)"}
+	}
+	if max := v.acc.Limits().MaxMemoryAllocationSize; max != 0 && size > max {
+		return nil, &AllocError{Accelerator: v.acc.path, Bytes: size, Limit: max}
 	}
 	dev, err := v.acc.device()
 	if err != nil {

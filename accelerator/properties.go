@@ -34,6 +34,9 @@ type Limits struct {
 	// MaxMemoryAllocationCount is the most device memory allocations that may exist at
 	// once (maxMemoryAllocationCount); 0 on the CPU.
 	MaxMemoryAllocationCount uint32 `json:"max_memory_allocation_count"`
+	// MaxMemoryAllocationSize is the most bytes one device allocation (one Alloc) may
+	// have (maxMemoryAllocationSize, Vulkan 1.1); 0 on the CPU and where unknown.
+	MaxMemoryAllocationSize uint64 `json:"max_memory_allocation_size"`
 	// TimestampPeriodNs is the nanoseconds per tick of the device's timestamps
 	// (timestampPeriod); 0 on the CPU.
 	TimestampPeriodNs float32 `json:"timestamp_period_ns"`
@@ -49,7 +52,7 @@ func limitsOf(l vk.Limits) Limits {
 		MaxWorkgroupCount: l.MaxWorkgroupCount, MaxSharedMemory: l.MaxSharedMemory,
 		MaxStorageBufferRange: l.MaxStorageBufferRange, MaxPushConstantsSize: l.MaxPushConstantsSize,
 		MinStorageBufferAlign: l.MinStorageBufferAlign, MaxMemoryAllocationCount: l.MaxMemoryAllocationCount,
-		TimestampPeriodNs: l.TimestampPeriodNs, TimestampValidBits: l.TimestampValidBits,
+		MaxMemoryAllocationSize: l.MaxMemoryAllocationSize, TimestampPeriodNs: l.TimestampPeriodNs, TimestampValidBits: l.TimestampValidBits,
 	}
 }
 

@@ -20,6 +20,7 @@ typedef struct {
 	uint32_t maxSharedMemorySize; // repeated from limits for convenience
 	uint32_t pushDescriptor;      // VK_KHR_push_descriptor present
 	uint32_t timelineSemaphore;
+	uint64_t maxMemoryAllocationSize; // VkPhysicalDeviceMaintenance3Properties; 0 if unknown
 } AmpDeviceExtra;
 
 // AmpDevice holds a logical device and the device-level entry points the shim calls.

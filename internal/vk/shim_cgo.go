@@ -138,14 +138,17 @@ void amp_device_extra(VkInstance inst, VkPhysicalDevice phys, uint32_t apiVersio
 	VkPhysicalDeviceSubgroupProperties sg = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
 	VkPhysicalDeviceDriverProperties drv = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
 	VkPhysicalDeviceIDProperties id = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
+	VkPhysicalDeviceMaintenance3Properties m3 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
 	VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
-	p2.pNext = &sg;
+	p2.pNext = &m3;
+	m3.pNext = &sg;
 	sg.pNext = &id;
 	if (VK_API_VERSION_MINOR(apiVersion) >= 2) id.pNext = &drv;
 	amp_GetPhysicalDeviceProperties2(phys, &p2);
 	out->subgroupSize = sg.subgroupSize;
 	out->subgroupStages = sg.supportedStages;
 	out->subgroupOps = sg.supportedOperations;
+	out->maxMemoryAllocationSize = m3.maxMemoryAllocationSize;
 	memcpy(out->deviceUUID, id.deviceUUID, VK_UUID_SIZE);
 	if (VK_API_VERSION_MINOR(apiVersion) >= 2 && amp_GetPhysicalDeviceFeatures2) {
 		VkPhysicalDeviceTimelineSemaphoreFeatures tf = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};

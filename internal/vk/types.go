@@ -56,6 +56,7 @@ type Limits struct {
 	MaxPushConstantsSize     uint32
 	MinStorageBufferAlign    uint64
 	MaxMemoryAllocationCount uint32
+	MaxMemoryAllocationSize  uint64
 	TimestampPeriodNs        float32
 	TimestampValidBits       uint32
 }

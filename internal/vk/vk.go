@@ -215,6 +215,7 @@ func describe(inst vulkan.Instance, pd vulkan.PhysicalDevice, index int) DeviceI
 	d.UUID = *(*[16]byte)(unsafe.Pointer(&ex.deviceUUID[0]))
 	d.PushDescriptor = ex.pushDescriptor != 0
 	d.TimelineSemaphore = ex.timelineSemaphore != 0
+	d.Limits.MaxMemoryAllocationSize = uint64(ex.maxMemoryAllocationSize)
 	return d
 }
 
