@@ -290,3 +290,27 @@ func TestDispatchesCounted(t *testing.T) {
 		})
 	}
 }
+
+// TestMismatchNamesBothViews: an accelerator-mismatch error between two views of one
+// accelerator tells them apart (issue 13, defect 10).
+func TestMismatchNamesBothViews(t *testing.T) {
+	rng := rand.New(rand.NewPCG(amptest.Seed(t), 8))
+	for _, home := range amptest.Views(t) {
+		t.Run(home.Accelerator().Path(), func(t *testing.T) {
+			other, err := home.Accelerator().CreateView(accelerator.Automatic)
+			require.NoError(t, err)
+			defer other.Close()
+			x, err := arrayview.NewArray(home, runtime.Ext(8), randInts(rng, 8))
+			require.NoError(t, err)
+			defer x.Close()
+			y, err := arrayview.NewArray[int32](other, runtime.Ext(8), nil)
+			require.NoError(t, err)
+			defer y.Close()
+			err = runtime.ParallelForEach(nil, runtime.Ext(8), pair{x, y})
+			require.ErrorIs(t, err, runtime.ErrAcceleratorMismatch)
+			require.NotEqual(t, home.String(), other.String())
+			assert.Contains(t, err.Error(), home.String())
+			assert.Contains(t, err.Error(), other.String())
+		})
+	}
+}
