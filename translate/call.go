@@ -249,16 +249,8 @@ func (t *tr) methodCall(e *ast.CallExpr, f *ast.SelectorExpr, sel *types.Selecti
 		}
 	}
 	recv := t.typeOf(f.X)
-	switch {
-	case isRuntime(recv, "Index"):
-		a := t.args(append([]ast.Expr{f.X}, e.Args...))
-		switch name {
-		case "Add":
-			return "(" + a[0] + " + " + a[1] + ")"
-		case "Sub":
-			return "(" + a[0] + " - " + a[1] + ")"
-		}
-	case vecName(recv) != "":
+	if isRuntime(recv, "Index") || vecName(recv) != "" {
+		// runtime.Index is an ivec3: its Add and Sub are the vectors'.
 		return t.vecCall(e, f, recv, name)
 	}
 	if fn, ok := sel.Obj().(*types.Func); ok && fn.Pkg() == t.pkg {
