@@ -1,6 +1,7 @@
 package algo
 
 import (
+	"math"
 	"reflect"
 	"slices"
 	"sync"
@@ -173,6 +174,10 @@ func takeScratch[T Number](av *accelerator.View, ext runtime.Extent, tag string)
 	if want.rank == 2 {
 		want.dims[1] = ext.Dim(1)
 	}
+	maxLen, err := scratchMaxLen[T](av, ext)
+	if err != nil {
+		return nil, err
+	}
 	cache := scratchFor(av)
 	if b := cache.take(want); b != nil {
 		return b.(*scratchBuf[T]), nil
@@ -182,6 +187,7 @@ func takeScratch[T Number](av *accelerator.View, ext runtime.Extent, tag string)
 		for size < want.dims[0] {
 			size *= 2
 		}
+		size = max(min(size, maxLen), want.dims[0])
 		want.dims[0], ext = size, runtime.Ext(size)
 	}
 	data := make([]T, ext.Size())
@@ -191,6 +197,25 @@ func takeScratch[T Number](av *accelerator.View, ext runtime.Extent, tag string)
 	}
 	v.DiscardData()
 	return &scratchBuf[T]{v: v, data: data, key: want, cache: cache}, nil
+}
+
+// scratchMaxLen returns the most elements of type T that one scratch buffer of av may hold:
+// on a device, as many as one storage-buffer binding covers (maxStorageBufferRange). A
+// request for more is refused with a *arrayview.TooLargeError before anything is
+// allocated, and rank-1 lengths are rounded up to no more than it: a buffer that no kernel
+// can bind is never made, so it can neither stay held by a call that failed nor be handed
+// to a later call (issue 13, defect 5).
+func scratchMaxLen[T Number](av *accelerator.View, ext runtime.Extent) (int, error) {
+	if av.Accelerator().IsCPU() {
+		return math.MaxInt, nil
+	}
+	limit := av.Accelerator().Limits().MaxStorageBufferRange
+	esize := int(reflect.TypeFor[T]().Size())
+	maxLen := int(limit) / esize
+	if ext.Size() > maxLen {
+		return 0, &arrayview.TooLargeError{Bytes: uint64(ext.Size()) * uint64(esize), Limit: limit, View: av.String()}
+	}
+	return maxLen, nil
 }
 
 // scratchSection returns the first n elements of a rank-1 scratch buffer of av, never read
