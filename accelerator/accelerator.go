@@ -106,7 +106,8 @@ func ValidationEnabled() bool {
 	return r.inst != nil && r.inst.Validation()
 }
 
-// ValidationMessages drains the messages the validation layer has reported so far.
+// ValidationMessages drains the messages the validation layer has reported so far (each
+// was also passed to the validation handler as it was reported: SetValidationHandler).
 func ValidationMessages() []string {
 	theRegistry()
 	return vk.TakeMessages()

@@ -10,8 +10,10 @@
 // the CPU. No Vulkan loader, no driver or no device is not an error: the CPU remains, and
 // NoVulkanReason says why.
 //
-// GOAMP_VULKAN_LIBRARY names another Vulkan loader to open. Setting GOAMP_VALIDATION=1 turns on the Khronos validation layer; ValidationMessages
-// drains what it reported (the test suite fails on any).
+// GOAMP_VULKAN_LIBRARY names another Vulkan loader to open. Setting GOAMP_VALIDATION=1 turns on the Khronos validation layer: each message
+// it reports is logged through log/slog as it happens (or passed to the function
+// SetValidationHandler sets), and ValidationMessages drains the queue of them (the test
+// suite fails on any).
 //
 // The View methods that take buffers and pipelines (Alloc, Dispatch, Upload, Download) are
 // the contract that the runtime and arrayview packages build on; ordinary programs use

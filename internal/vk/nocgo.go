@@ -5,6 +5,7 @@ package vk
 import (
 	"context"
 	"fmt"
+	"sync"
 )
 
 // Available reports whether this build can use Vulkan at all (it was built with cgo).
@@ -27,8 +28,36 @@ func (*Instance) Validation() bool { return false }
 // Close does nothing without cgo.
 func (*Instance) Close() {}
 
-// TakeMessages drains the validation messages (none without cgo).
-func TakeMessages() []string { return nil }
+// injected holds the messages InjectMessage queued (without cgo no layer reports any).
+var injected struct {
+	mu   sync.Mutex
+	msgs []string
+}
+
+// TakeMessages drains the validation messages: without cgo only injected ones.
+func TakeMessages() []string {
+	injected.mu.Lock()
+	defer injected.mu.Unlock()
+	out := injected.msgs
+	injected.msgs = nil
+	return out
+}
+
+// setForward does nothing without cgo: InjectMessage delivers directly.
+func setForward(bool) {}
+
+// InjectMessage reports msg as the validation layer would (an error when isError, else a
+// warning): it is queued for TakeMessages and passed to the handler. A test hook.
+func InjectMessage(msg string, isError bool) {
+	lvl := "warning: "
+	if isError {
+		lvl = "error: "
+	}
+	injected.mu.Lock()
+	injected.msgs = append(injected.msgs, lvl+msg)
+	injected.mu.Unlock()
+	deliver(lvl + msg)
+}
 
 // Device is a logical device; without cgo none exists.
 type Device struct{}

@@ -37,20 +37,25 @@ int amp_load(const char *lib, char *err, int errlen) {
 
 void *amp_gipa(void) { return (void *)amp_GetInstanceProcAddr; }
 
-// Validation messages: the callback appends to a bounded buffer that Go drains.
+// Validation messages: the callback appends to a bounded buffer that Go drains, and when
+// Go has a handler (amp_msg_forward) passes each to it as well, as it is reported.
 static pthread_mutex_t amp_msg_mu = PTHREAD_MUTEX_INITIALIZER;
 static char amp_msgs[1 << 16];
 static int amp_msgs_len;
 static int amp_msgs_dropped;
+static int amp_msg_forward;
+extern void ampGoMessage(char *lvl, char *msg); // msg_cgo.go
+
+void amp_set_forward(int on) { __atomic_store_n(&amp_msg_forward, on, __ATOMIC_SEQ_CST); }
 
 static VKAPI_ATTR VkBool32 VKAPI_CALL amp_debug_cb(VkDebugUtilsMessageSeverityFlagBitsEXT sev,
 	VkDebugUtilsMessageTypeFlagsEXT type, const VkDebugUtilsMessengerCallbackDataEXT *data, void *user) {
 	(void)type; (void)user;
 	const char *lvl = (sev & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) ? "error" : "warning";
+	const char *msg = data && data->pMessage ? data->pMessage : "(no message)";
 	pthread_mutex_lock(&amp_msg_mu);
 	int room = (int)sizeof(amp_msgs) - amp_msgs_len;
-	int n = snprintf(amp_msgs + amp_msgs_len, room > 0 ? room : 0, "%s: %s\n", lvl,
-		data && data->pMessage ? data->pMessage : "(no message)");
+	int n = snprintf(amp_msgs + amp_msgs_len, room > 0 ? room : 0, "%s: %s\n", lvl, msg);
 	if (n >= room) {
 		amp_msgs_dropped++;
 		if (room > 0) amp_msgs[amp_msgs_len] = 0;
@@ -58,7 +63,18 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL amp_debug_cb(VkDebugUtilsMessageSeverityFl
 		amp_msgs_len += n;
 	}
 	pthread_mutex_unlock(&amp_msg_mu);
+	if (__atomic_load_n(&amp_msg_forward, __ATOMIC_SEQ_CST)) ampGoMessage((char *)lvl, (char *)msg);
 	return VK_FALSE;
+}
+
+// amp_inject_message reports msg through amp_debug_cb as the layer would (a test hook).
+void amp_inject_message(const char *msg, int error) {
+	VkDebugUtilsMessengerCallbackDataEXT data = {
+		.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CALLBACK_DATA_EXT,
+		.pMessage = msg,
+	};
+	amp_debug_cb(error ? VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT : VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
+		VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT, &data, NULL);
 }
 
 static VkDebugUtilsMessengerCreateInfoEXT amp_dbg_info = {
