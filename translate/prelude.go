@@ -45,10 +45,6 @@ uint ampDot(uvec2 a, uvec2 b) { return a.x * b.x + a.y * b.y; }
 uint ampDot(uvec3 a, uvec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 uint ampDot(uvec4 a, uvec4 b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
 `,
-	"fract": `float ampFract(float x) { return x - floor(x); }
-`,
-	"isinf": `bool ampIsInf(float x) { return isinf(x); }
-`,
 }
 
 // preludeText returns the helpers the translated code uses, in a fixed order.

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strconv"
 	"strings"
 )
 
@@ -460,7 +461,7 @@ func (t *tr) rangeStmt(s *ast.RangeStmt) {
 		}
 		n = t.expr(s.X)
 	case *types.Array:
-		n, elem = itoa(int(u.Len())), u.Elem()
+		n, elem = strconv.FormatInt(u.Len(), 10), u.Elem()
 	case *types.Slice:
 		if id, ok := unparen(s.X).(*ast.Ident); ok {
 			if sd := t.sharedV[t.info.Uses[id]]; sd != nil {
@@ -507,8 +508,7 @@ func (t *tr) rangeStmt(s *ast.RangeStmt) {
 		if s.Value != nil {
 			if id, ok := s.Value.(*ast.Ident); !ok || id.Name != "_" {
 				fs.indent++
-				ix := &ast.IndexExpr{X: s.X, Index: ast.NewIdent("0")}
-				v := t.rangeElem(s.X, ix, i)
+				v := t.rangeElem(s.X, i)
 				t.assignOne(s.Value, v, s.Tok)
 				fs.indent--
 			}
@@ -519,7 +519,7 @@ func (t *tr) rangeStmt(s *ast.RangeStmt) {
 }
 
 // rangeElem reads element i of the ranged array.
-func (t *tr) rangeElem(x ast.Expr, _ *ast.IndexExpr, i string) string {
+func (t *tr) rangeElem(x ast.Expr, i string) string {
 	if id, ok := unparen(x).(*ast.Ident); ok {
 		if sd := t.sharedV[t.info.Uses[id]]; sd != nil {
 			if sd.bits {
@@ -631,16 +631,4 @@ func (t *tr) returnStmt(s *ast.ReturnStmt) {
 		return
 	}
 	fs.line("return %s;", t.expr(s.Results[0]))
-}
-
-// itoa formats a small int.
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
 }
