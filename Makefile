@@ -18,7 +18,7 @@ TESTSHADERS := $(wildcard runtime/testdata/*/*.comp) $(wildcard internal/testpro
 # Tests run with the Khronos validation layer on; any message it reports fails them.
 TESTENV     := GOAMP_VALIDATION=1 GOAMP_REQUIRE_VULKAN=1
 
-.PHONY: all setup run test lint fmt-check vet staticcheck vklatency-check nohdr-check shaders shaders-check ampgen-check test-vulkan test-nocgo bench gpu-binaries
+.PHONY: all setup run test lint fmt-check vet staticcheck vklatency-check nohdr-check shaders shaders-check ampgen-check test-vulkan test-nocgo test-staging bench gpu-binaries
 
 all: run
 
@@ -29,7 +29,7 @@ run: setup
 	$(GO) run ./cmd/ampinfo
 	@if [ -d cmd/ampdemo ]; then $(GO) run ./cmd/ampdemo; fi
 
-test: setup lint nohdr-check shaders-check ampgen-check test-vulkan test-nocgo
+test: setup lint nohdr-check shaders-check ampgen-check test-vulkan test-nocgo test-staging
 
 lint: fmt-check vet staticcheck vklatency-check
 
@@ -96,6 +96,11 @@ test-vulkan:
 
 test-nocgo:
 	CGO_ENABLED=0 $(GO) test -count=1 ./...
+
+# The staging-buffer path of discrete GPUs (device-local buffers, staging copies), forced on a
+# unified-memory device such as lavapipe (GOAMP_FORCE_STAGING=1, package accelerator).
+test-staging:
+	GOAMP_FORCE_STAGING=1 $(TESTENV) $(GO) test -count=1 ./arrayview/ ./algo/
 
 bench: setup
 	$(GO) test -run '^$$' -bench . -benchtime 2x ./...
