@@ -51,12 +51,17 @@ func ceilDiv(d, q int) int {
 // Pad returns t with every extent dimension rounded up to a multiple of the
 // tile dimension, like C++ AMP's tiled_extent::pad. Kernels run on a padded
 // domain must check that their global index is inside the original extent.
+// A dimension whose padded size would overflow int is left as it is, so that
+// Validate reports it (not divisible by its tile dimension).
 func (t TiledExtent) Pad() TiledExtent {
 	return t.round(func(d, tile int) int {
 		if d <= 0 {
 			return d
 		}
-		return ceilDiv(d, tile) * tile
+		if n := ceilDiv(d, tile); n <= math.MaxInt/tile {
+			return n * tile
+		}
+		return d
 	})
 }
 
