@@ -18,7 +18,7 @@ TESTSHADERS := $(wildcard runtime/testdata/*/*.comp) $(wildcard internal/testpro
 # Tests run with the Khronos validation layer on; any message it reports fails them.
 TESTENV     := GOAMP_VALIDATION=1 GOAMP_REQUIRE_VULKAN=1
 
-.PHONY: all setup run test lint fmt-check vet staticcheck vklatency-check nohdr-check shaders shaders-check ampgen-check test-vulkan test-nocgo test-staging bench gpu-binaries
+.PHONY: all setup run test lint fmt-check vet staticcheck vklatency-check nohdr-check shaders shaders-check ampgen-check test-vulkan test-nocgo test-staging bench gpu-binaries fuzz fuzz-short
 
 all: run
 
@@ -29,7 +29,7 @@ run: setup
 	$(GO) run ./cmd/ampinfo
 	@if [ -d cmd/ampdemo ]; then $(GO) run ./cmd/ampdemo; fi
 
-test: setup lint nohdr-check shaders-check ampgen-check test-vulkan test-nocgo test-staging
+test: setup lint nohdr-check shaders-check ampgen-check test-vulkan test-nocgo test-staging fuzz-short
 
 lint: fmt-check vet staticcheck vklatency-check
 
@@ -101,6 +101,23 @@ test-nocgo:
 # unified-memory device such as lavapipe (GOAMP_FORCE_STAGING=1, package accelerator).
 test-staging:
 	GOAMP_FORCE_STAGING=1 $(TESTENV) $(GO) test -count=1 ./arrayview/ ./algo/
+
+# Every Fuzz target of the module (go test -list, in the packages whose tests say "func Fuzz"),
+# one after another, FUZZTIME each, with the validation layer on; fuzz-short (part of make test)
+# runs each for 5 s.
+FUZZTIME    ?= 10m
+FUZZFLAGS   ?= -parallel 2
+fuzz:
+	@pkgs=$$(git grep -l '^func Fuzz' -- '*_test.go' | xargs -r -n1 dirname | sort -u | sed 's|^|./|'); \
+	list=$$($(GO) test -list '^Fuzz' $$pkgs) || { echo "$$list"; exit 1; }; \
+	echo "$$list" | awk '/^Fuzz/ { f = f " " $$1 } /^ok/ { n = split(f, a, " "); \
+		for (i = 1; i <= n; i++) print $$2, a[i]; f = "" }' | \
+	while read -r p f; do echo "== $$f ($$p, $(FUZZTIME))"; \
+		$(TESTENV) $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $(FUZZFLAGS) $$p || exit 1; \
+	done
+
+fuzz-short:
+	@$(MAKE) --no-print-directory fuzz FUZZTIME=5s
 
 bench: setup
 	$(GO) test -run '^$$' -bench . -benchtime 2x ./...
