@@ -278,6 +278,8 @@ func (t *tr) viewCall(e *ast.CallExpr, v *viewArg, name string) string {
 	case "Set":
 		v.written = true
 		return elem + " = " + t.expr(e.Args[1])
+	case "At4", "Set4":
+		return t.view4Call(e, v, name, addr)
 	}
 	if op, ok := strings.CutPrefix(name, "Atomic"); ok {
 		if g, ok := atomicFuncs[op]; ok {
@@ -285,8 +287,59 @@ func (t *tr) viewCall(e *ast.CallExpr, v *viewArg, name string) string {
 			return t.atomic(e.Pos(), g, op, elem, v.elem, t.args(e.Args[1:]), nil, v.index, addr)
 		}
 	}
-	t.errorf(e.Pos(), "method %s of a view is not in the kernel language (At, Set and the Atomic methods are)", name)
+	t.errorf(e.Pos(), "method %s of a view is not in the kernel language (At, Set, At4, Set4 and the Atomic methods are)", name)
 	return "0"
+}
+
+// view4Call translates At4 and Set4: a call of the view's 16-byte access functions, which
+// assemble writes (view4Funcs) with a vec4 alias of the binding.
+func (t *tr) view4Call(e *ast.CallExpr, v *viewArg, name, addr string) string {
+	if vec4Type(t.sub(v.elem)) == "" {
+		t.errorf(e.Pos(), "%s needs a view of int32, uint32 or float32 elements (%s has %s)", name, v.field.Name(), t.sub(v.elem))
+		return "0"
+	}
+	if name == "At4" {
+		v.read, v.at4 = true, true
+		return fmt.Sprintf("ampAt4_%d(%s)", v.index, addr)
+	}
+	v.written, v.set4 = true, true
+	return fmt.Sprintf("ampSet4_%d(%s, %s)", v.index, addr, t.expr(e.Args[1]))
+}
+
+// vec4Type is the GLSL 4-vector of elements of type et, or "" where et is not a 4-byte
+// scalar.
+func vec4Type(et types.Type) string {
+	b, ok := et.Underlying().(*types.Basic)
+	if !ok {
+		return ""
+	}
+	switch b.Kind() {
+	case types.Int32:
+		return "ivec4"
+	case types.Uint32:
+		return "uvec4"
+	case types.Float32:
+		return "vec4"
+	}
+	return ""
+}
+
+// view4Funcs writes view v's vec4 alias and its At4/Set4 functions: one 16-byte access
+// where element a is the first of a 16-byte unit of the buffer, else four.
+func (t *tr) view4Funcs(b *strings.Builder, v *viewArg) {
+	et, _ := t.glslType(v.elem, token.NoPos)
+	vt, buf := vec4Type(t.sub(v.elem)), v.buf
+	if v.at4 {
+		fmt.Fprintf(b, "%[1]s[4] ampAt4_%[2]d(uint a) {\n\tif ((a & 3u) == 0u) {\n\t\t%[3]s q = %[4]s_4[a >> 2u];\n"+
+			"\t\treturn %[1]s[4](q.x, q.y, q.z, q.w);\n\t}\n"+
+			"\treturn %[1]s[4](%[4]s[a], %[4]s[a + 1u], %[4]s[a + 2u], %[4]s[a + 3u]);\n}\n", et, v.index, vt, buf)
+	}
+	if v.set4 {
+		fmt.Fprintf(b, "void ampSet4_%[2]d(uint a, %[1]s[4] x) {\n\tif ((a & 3u) == 0u) {\n"+
+			"\t\t%[3]s_4[a >> 2u] = %[4]s(x[0], x[1], x[2], x[3]);\n\t\treturn;\n\t}\n"+
+			"\t%[3]s[a] = x[0];\n\t%[3]s[a + 1u] = x[1];\n\t%[3]s[a + 2u] = x[2];\n\t%[3]s[a + 3u] = x[3];\n}\n",
+			et, v.index, buf, vt)
+	}
 }
 
 // tiledCall translates t.TileExtent.Dim/Size/Rank and the t.Barrier waits.

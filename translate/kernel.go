@@ -21,6 +21,8 @@ type viewArg struct {
 	written  bool // Set or an atomic is used somewhere
 	read     bool
 	atomicF  bool // a float32 atomic is used: the binding gets a uint alias
+	at4      bool // At4 is used: the binding gets a 4-vector alias and ampAt4_k
+	set4     bool // Set4 is used: the alias and ampSet4_k
 }
 
 // scalarArg is a push-constant scalar field of the kernel.
@@ -332,6 +334,9 @@ func (t *tr) assemble(k *Kernel, body string) string {
 		if v.atomicF {
 			fmt.Fprintf(&b, "layout(std430, binding = %d) %sbuffer AmpBits%d { uint %s_bits[]; };\n", v.index, q, v.index, v.buf)
 		}
+		if v.at4 || v.set4 {
+			fmt.Fprintf(&b, "layout(std430, binding = %d) %sbuffer AmpVec%d { %s %s_4[]; };\n", v.index, q, v.index, vec4Type(t.sub(v.elem)), v.buf)
+		}
 	}
 	b.WriteString("struct AmpView { uint base; uint s0; uint s1; uint pad; };\n")
 	b.WriteString("layout(push_constant) uniform AmpPush {\n\tuvec4 domain;\n")
@@ -351,6 +356,7 @@ func (t *tr) assemble(k *Kernel, body string) string {
 		fmt.Fprintf(&b, "uint ampAt%d(ivec3 i) { return amp.%s.base + (ampR%d == 1u ? uint(i.x) : ampR%d == 2u ? "+
 			"uint(i.x) * amp.%s.s0 + uint(i.y) : uint(i.x) * amp.%s.s0 + uint(i.y) * amp.%s.s1 + uint(i.z)); }\n",
 			v.index, v.name, v.index, v.index, v.name, v.name, v.name)
+		t.view4Funcs(&b, v)
 		if v.atomicF {
 			fmt.Fprintf(&b, "float ampAtomicAddF%d(uint a, float x) {\n\tuint old = %s_bits[a];\n\tfor (;;) {\n"+
 				"\t\tuint prev = atomicCompSwap(%s_bits[a], old, floatBitsToUint(uintBitsToFloat(old) + x));\n"+
