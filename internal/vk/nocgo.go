@@ -146,3 +146,9 @@ func (*Stream) EnableTimestamps(int) error { return unavailable() }
 
 // Timestamps returns nothing without cgo.
 func (*Stream) Timestamps() ([]uint64, error) { return nil, nil }
+
+// Err is nil without cgo: no stream exists.
+func (*Stream) Err() error { return nil }
+
+// Drain does nothing without cgo.
+func (*Stream) Drain() {}

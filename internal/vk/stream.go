@@ -130,6 +130,9 @@ type Stream struct {
 	repN     int
 	repBatch *Batch
 	replays  uint64
+	// failed is the stream's first failed submit or wait: the stream is unusable from then
+	// on (see Err).
+	failed atomic.Pointer[Error]
 }
 
 // NewStream creates a command stream on queue q of the device.
@@ -282,6 +285,9 @@ func (s *Stream) flush() {
 
 // Dispatch records a compute dispatch; barrier inserts a full memory barrier before it.
 func (s *Stream) Dispatch(p *Pipeline, binds []Binding, push []byte, groups [3]uint32, barrier bool) error {
+	if err := s.Err(); err != nil {
+		return err
+	}
 	if err := s.begin(); err != nil {
 		return err
 	}
@@ -358,6 +364,9 @@ func (s *Stream) encodeDispatch(p *Pipeline, binds []Binding, push []byte, group
 
 // Barrier records a full compute/transfer memory barrier.
 func (s *Stream) Barrier() error {
+	if err := s.Err(); err != nil {
+		return err
+	}
 	if err := s.begin(); err != nil {
 		return err
 	}
@@ -372,6 +381,9 @@ func (s *Stream) Barrier() error {
 
 // Copy records a buffer-to-buffer copy.
 func (s *Stream) Copy(src *Buffer, srcOff uint64, dst *Buffer, dstOff, size uint64) error {
+	if err := s.Err(); err != nil {
+		return err
+	}
 	if err := s.begin(); err != nil {
 		return err
 	}
@@ -398,8 +410,12 @@ func (s *Stream) canReplay() bool {
 
 // Submit ends the open command buffer and submits it. With nothing recorded it returns the
 // last batch (possibly nil). A batch that repeats the last small one submits that one's
-// command buffer again.
+// command buffer again. A submit that fails loses the batch's commands and the stream
+// with them (Err).
 func (s *Stream) Submit() (*Batch, error) {
+	if err := s.Err(); err != nil {
+		return nil, err
+	}
 	if s.open == nil || s.commands == 0 {
 		return s.last, nil
 	}
@@ -456,10 +472,17 @@ func (s *Stream) submit(c *cmdBuf, end bool) (*Batch, error) {
 		}
 	}
 	value := s.value + 1
+	if res, ok := fault(FaultSubmit); ok {
+		err := &Error{Op: "vkQueueSubmit", Result: res}
+		s.fail(err)
+		return nil, err
+	}
 	s.queue.mu.Lock()
 	r := C.amp_submit(s.dev.d, s.queue.q, c.cb, e, c.fence, s.sem, C.uint64_t(value))
 	s.queue.mu.Unlock()
-	if err := check("vkQueueSubmit", r); err != nil {
+	if r != C.VK_SUCCESS {
+		err := &Error{Op: "vkQueueSubmit", Result: int32(r)}
+		s.fail(err)
 		return nil, err
 	}
 	s.value = value
@@ -486,8 +509,39 @@ func (s *Stream) keepForReplay(c *cmdBuf, b *Batch) {
 // Replays is the number of batches the stream submitted again without recording them.
 func (s *Stream) Replays() uint64 { return s.replays }
 
-// Last is the most recently submitted batch, or nil.
-func (s *Stream) Last() *Batch { return s.last }
+// Last is the most recently submitted batch, or nil. On a failed stream (Err) it is a
+// finished batch whose Wait returns the failure.
+func (s *Stream) Last() *Batch {
+	if e := s.failed.Load(); e != nil {
+		return &Batch{s: s, done: true, err: e}
+	}
+	return s.last
+}
+
+// fail records e as the stream's failure, unless it has one.
+func (s *Stream) fail(e *Error) { s.failed.CompareAndSwap(nil, e) }
+
+// Err is the failure that made the stream unusable, or nil: the first submit that failed
+// (its batch's commands are lost), or the first wait that found the device lost or
+// failing. Every later Dispatch, Barrier, Copy and Submit returns it, and so does Wait of
+// the batch Last returns; when the failure is a lost device (ErrDeviceLost), so does Wait
+// of every batch not yet seen finished. A stream's failure is its own: other streams of
+// the device learn of a lost device from their own calls.
+func (s *Stream) Err() error {
+	if e := s.failed.Load(); e != nil {
+		return e
+	}
+	return nil
+}
+
+// Drain waits until the device has run every batch submitted on the stream, or can run
+// none (a lost device), whatever the errors: after a failure, the buffers its batches use
+// may be freed once it returns.
+func (s *Stream) Drain() {
+	for _, b := range s.inflight {
+		_ = b.Wait(context.Background())
+	}
+}
 
 // Destroy waits for the stream's work and frees it.
 func (s *Stream) Destroy() {
@@ -538,27 +592,50 @@ func (b *Batch) poll() bool {
 	var r C.VkResult
 	if s := b.s; s.sem != nil {
 		if s.seen.Load() >= b.value {
-			b.done = true
+			b.finished()
 			return true
 		}
 		// Returned, not written through a pointer: the poll loop must not allocate.
 		v := int64(C.amp_semaphore_value(s.dev.d, s.sem))
 		if v >= 0 {
 			s.seen.Store(uint64(v))
-			b.done = uint64(v) >= b.value
+			if uint64(v) >= b.value {
+				b.finished()
+			}
 			return b.done
 		}
 		r = C.VkResult(v)
 	} else if r = C.amp_fence_status(s.dev.d, b.cb.fence); r == C.VK_SUCCESS {
-		b.done = true
+		b.finished()
 		return true
 	} else if r == C.VK_NOT_READY {
 		return false
 	}
 	// The device is lost (or out of memory): the batch will never finish.
-	b.err = check("waiting for a batch", r)
-	b.done = true
+	b.failed(r)
 	return true
+}
+
+// finished records that the device has run the batch; b.mu is held. A wait fault armed
+// with InjectFault fires here, once the batch has in fact run; on a stream that lost its
+// device the batch reports the loss.
+func (b *Batch) finished() {
+	b.done = true
+	if res, ok := fault(FaultWait); ok {
+		b.failed(C.VkResult(res))
+		return
+	}
+	if e := b.s.failed.Load(); e != nil && e.Result == ResultDeviceLost {
+		b.err = e
+	}
+}
+
+// failed records that waiting for the batch failed with r; b.mu is held. The batch will
+// never finish, and its stream is failed.
+func (b *Batch) failed(r C.VkResult) {
+	e := &Error{Op: "waiting for a batch", Result: int32(r)}
+	b.err, b.done = e, true
+	b.s.fail(e)
 }
 
 // block waits up to timeout for the batch; it reports whether the wait timed out. b.mu is held.
@@ -572,12 +649,11 @@ func (b *Batch) block(timeout time.Duration) bool {
 	}
 	switch r {
 	case C.VK_SUCCESS:
-		b.done = true
+		b.finished()
 	case C.VK_TIMEOUT:
 		return true
 	default:
-		b.err = check("waiting for a batch", r)
-		b.done = true
+		b.failed(r)
 	}
 	return false
 }
@@ -635,6 +711,9 @@ func (b *Batch) Done() bool {
 
 // EnableTimestamps turns on per-dispatch timestamp queries for up to n dispatches a batch.
 func (s *Stream) EnableTimestamps(n int) error {
+	if err := s.Err(); err != nil {
+		return err
+	}
 	if s.qp != nil || n <= 0 {
 		return nil
 	}

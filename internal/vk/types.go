@@ -168,12 +168,15 @@ var resultNames = map[int32]string{
 }
 
 // Error implements error.
-func (e *Error) Error() string {
-	name, ok := resultNames[e.Result]
-	if !ok {
-		name = fmt.Sprintf("VkResult %d", e.Result)
+func (e *Error) Error() string { return fmt.Sprintf("goamp/vk: %s: %s", e.Op, e.ResultName()) }
+
+// ResultName names the VkResult, e.g. "VK_ERROR_DEVICE_LOST" ("VkResult -1000069000" for
+// one without a name here).
+func (e *Error) ResultName() string {
+	if name, ok := resultNames[e.Result]; ok {
+		return name
 	}
-	return fmt.Sprintf("goamp/vk: %s: %s", e.Op, name)
+	return fmt.Sprintf("VkResult %d", e.Result)
 }
 
 // Is matches the sentinels above.
@@ -194,7 +197,8 @@ type MemKind int
 
 // Buffer memory kinds.
 const (
-	// MemDevice is device-local memory, not necessarily host visible.
+	// MemDevice is device-local memory, not necessarily host visible; the host never maps
+	// it, so its data moves by copies through MemUpload or MemDownload buffers (staging).
 	MemDevice MemKind = iota
 	// MemUpload is host-visible coherent memory for staging host-to-device copies.
 	MemUpload

@@ -321,7 +321,8 @@ type Buffer struct {
 	kind   MemKind
 }
 
-// NewBuffer allocates a storage buffer of size bytes in memory of the given kind.
+// NewBuffer allocates a storage buffer of size bytes in memory of the given kind. A
+// MemDevice buffer is never mapped (Mapped is nil), even in host-visible memory.
 func (dev *Device) NewBuffer(size uint64, kind MemKind) (*Buffer, error) {
 	if size == 0 {
 		size = 4
@@ -343,6 +344,9 @@ func (dev *Device) NewBuffer(size uint64, kind MemKind) (*Buffer, error) {
 	case MemShared:
 		want = deviceLocal | hostVisible | hostCoherent
 	}
+	if r, ok := fault(FaultAlloc); ok {
+		return nil, &Error{Op: fmt.Sprintf("allocating a %d-byte buffer", size), Result: r}
+	}
 	b := &Buffer{dev: dev, size: size, kind: kind}
 	var ptr unsafe.Pointer
 	var mt C.uint32_t
@@ -354,7 +358,9 @@ func (dev *Device) NewBuffer(size uint64, kind MemKind) (*Buffer, error) {
 	if err := check(fmt.Sprintf("allocating a %d-byte buffer", size), r); err != nil {
 		return nil, err
 	}
-	if ptr != nil {
+	// MemDevice memory is never accessed through a mapping, even where it is host visible
+	// (lavapipe, resizable BAR): its data moves by staging copies.
+	if ptr != nil && kind != MemDevice {
 		b.mapped = unsafe.Slice((*byte)(ptr), size)
 	}
 	return b, nil
