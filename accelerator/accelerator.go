@@ -199,7 +199,12 @@ func (a *Accelerator) Description() string { return a.desc }
 // String is "path (description)".
 func (a *Accelerator) String() string { return a.path + " (" + a.desc + ")" }
 
-// IsCPU reports whether this is the goroutine accelerator.
+// IsCPU reports whether this is the goroutine accelerator (path "cpu"). It names the
+// accelerator and nothing more: code that chooses a path by it should ask Traits instead,
+// for the property the choice depends on (HostMemory, Wide, Workers), or SubgroupOps,
+// SupportsCPUSharedMemory or Limits. goamp's own packages choose nothing by it (runtime's
+// dispatcher picks its goroutine executor by Traits().HostMemory); tests about the CPU
+// accelerator itself use it.
 func (a *Accelerator) IsCPU() bool { return a.info == nil }
 
 // IsEmulated reports whether the accelerator is the CPU in disguise: the goroutine

@@ -33,7 +33,7 @@ func (p *Pipeline) Bindings() int { return p.bindings }
 // the program's, for messages. key.Module must be the sha256 of spirv. Pipelines live as
 // long as the accelerator.
 func (a *Accelerator) Pipeline(key PipelineKey, name string, spirv []byte, bindings, pushSize int) (*Pipeline, error) {
-	if a.IsCPU() {
+	if a.info == nil {
 		return nil, &FeatureError{Accelerator: a.path, Feature: "SPIR-V pipelines"}
 	}
 	a.pipeMu.Lock()

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -323,29 +322,58 @@ func (l *kernelLayout) addFields(st reflect.Type, base uintptr, prefix string) e
 	return nil
 }
 
-// dispatchScratch is reused from call to call. push is a separate allocation: cgo's
+// dispatch is one ParallelForEach call on its way through run and an executor: the kernel,
+// its arguments and program, the view and executor chosen, and what the executor prepares.
+// It is pooled, so that a dispatch allocates nothing. push is a separate allocation: cgo's
 // pointer check rejects memory passed to C that shares an object with Go pointers.
-type dispatchScratch struct {
+type dispatch struct {
+	ctx       context.Context
+	ext, tile Extent // tile has rank 0 for a non-tiled domain
+	kernel    any    // the kernel whose fields are bound (a PerThreadKernel's own kernel)
+	exec      any    // what the goroutine executor runs: the kernel as passed
+	l         *kernelLayout
+	base      unsafe.Pointer // the kernel struct: the pointer passed, or copy
+	copy      reflect.Value  // an addressable copy of a value kernel, or the zero Value
+	prog      *Program       // the GPU body, or nil
+	progErr   error          // why there is no GPU body, for an executor that needs one
+	view      *accelerator.View
+	x         executor
+	c         *contract // the program's contract, when there is a program
+	spec      [4]uint32 // specialization constants (specFor, then AMP_RANKS)
+
 	args  []Arg
 	infos []ArgInfo
-	vargs []accelerator.Arg
-	push  []byte
+
+	// What the Vulkan executor prepares.
+	groups [3]uint32
+	vargs  []accelerator.Arg
+	push   []byte
+	pipe   *accelerator.Pipeline
 }
 
-var scratchPool = sync.Pool{New: func() any {
-	return &dispatchScratch{push: make([]byte, MaxPushConstantBytes)}
+var dispatchPool = sync.Pool{New: func() any {
+	return &dispatch{push: make([]byte, MaxPushConstantBytes)}
 }}
 
-func (s *dispatchScratch) release() {
-	clear(s.args)
-	clear(s.infos)
-	clear(s.vargs)
-	s.args, s.infos, s.vargs = s.args[:0], s.infos[:0], s.vargs[:0]
-	scratchPool.Put(s)
+// release gives back the kernel copy and the dispatch, dropping every reference they hold.
+func (d *dispatch) release() {
+	if d.copy.IsValid() {
+		d.copy.Elem().SetZero()            // drop the references the kernel holds
+		d.l.copies.Put(d.copy.Interface()) // a pointer: no allocation
+	}
+	clear(d.args)
+	clear(d.infos)
+	clear(d.vargs)
+	*d = dispatch{args: d.args[:0], infos: d.infos[:0], vargs: d.vargs[:0], push: d.push}
+	dispatchPool.Put(d)
 }
 
 // run is the common body of the ParallelForEach functions; tile has rank 0 for a
-// non-tiled domain. The domain is already valid by C++ AMP's rules.
+// non-tiled domain. The domain is already valid by C++ AMP's rules. It reads the same on
+// every accelerator: bind the kernel (its fields, program, view and executor), validate it
+// (the program's contract and the device's limits, then what the executor needs), encode
+// it (bind the data arguments; on a GPU also the push constants and the pipeline) and
+// submit it (record it on the view's command stream, or run the Go body on goroutines).
 func run(ctx context.Context, view *accelerator.View, ext, tile Extent, kernel any) error {
 	if ctx == nil {
 		ctx = context.Background()
@@ -353,92 +381,94 @@ func run(ctx context.Context, view *accelerator.View, ext, tile Extent, kernel a
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	exec := kernel // what the CPU executor runs
+	d := dispatchPool.Get().(*dispatch)
+	defer d.release()
+	if err := d.bind(ctx, view, ext, tile, kernel); err != nil {
+		return err
+	}
+	if err := d.validate(); err != nil {
+		return err
+	}
+	if err := d.x.encode(d); err != nil {
+		return err
+	}
+	return d.x.submit(d)
+}
+
+// bind binds the dispatch to its kernel (the layout, the data arguments and their
+// ArgInfo, the program, whose rank and push constants must fit), to its view (ChooseView's
+// rule), which must be open, and to the view's executor.
+func (d *dispatch) bind(ctx context.Context, view *accelerator.View, ext, tile Extent, kernel any) error {
+	d.ctx, d.ext, d.tile, d.exec = ctx, ext, tile, kernel
 	if p, ok := kernel.(PerThreadKernel); ok {
 		if kernel = p.Kernel; isNil(kernel) {
 			return ErrNilKernel
 		}
 	}
+	d.kernel = kernel
 	kv := reflect.ValueOf(kernel)
-	l := layoutOf(kv.Type())
-	if l.err != nil {
-		return l.err
+	if d.l = layoutOf(kv.Type()); d.l.err != nil {
+		return d.l.err
 	}
-	// base points to the kernel struct: the pointer passed, or an addressable copy.
-	var base unsafe.Pointer
-	if kv.Kind() == reflect.Pointer {
-		base = kv.UnsafePointer()
-	} else {
-		var c reflect.Value
-		if p := l.copies.Get(); p != nil {
-			c = reflect.ValueOf(p)
-		} else {
-			c = reflect.New(kv.Type())
-		}
-		c.Elem().Set(kv)
-		base = c.UnsafePointer()
-		defer func() {
-			c.Elem().SetZero()          // drop the references the kernel holds
-			l.copies.Put(c.Interface()) // a pointer: no allocation
-		}()
-	}
-
-	s := scratchPool.Get().(*dispatchScratch)
-	defer s.release()
-	if err := s.collect(l, base); err != nil {
+	d.address(kv)
+	if err := d.collect(); err != nil {
 		return err
 	}
-	prog, gpuErr := program(kernel, l)
-	if err := checkProgram(prog, l, ext, tile); err != nil {
+	d.prog, d.progErr = program(kernel, d.l)
+	if err := checkProgram(d.prog, d.l, ext, tile); err != nil {
 		return err
 	}
-	view, err := chooseView(view, l, s)
+	view, err := chooseView(view, d.l, d.infos)
 	if err != nil {
 		return err
 	}
 	if err := view.CheckOpen(); err != nil {
-		return fmt.Errorf("goamp/runtime: kernel %s: %w", l.name, err)
+		return fmt.Errorf("goamp/runtime: kernel %s: %w", d.l.name, err)
 	}
-	acc := view.Accelerator()
-	spec := specFor(ext, tile)
-	var c *contract
+	d.view, d.x = view, executorFor(view.Accelerator())
+	return nil
+}
+
+// address sets d.base to the kernel struct kv: the pointer passed, or an addressable copy
+// of a value kernel (recycled by the layout, given back by release).
+func (d *dispatch) address(kv reflect.Value) {
+	if kv.Kind() == reflect.Pointer {
+		d.base = kv.UnsafePointer()
+		return
+	}
+	if p := d.l.copies.Get(); p != nil {
+		d.copy = reflect.ValueOf(p)
+	} else {
+		d.copy = reflect.New(kv.Type())
+	}
+	d.copy.Elem().Set(kv)
+	d.base = d.copy.UnsafePointer()
+}
+
+// validate checks the kernel against its program's contract (a kernel with a program, on
+// every accelerator) and the domain against the device's limits, then what the executor
+// needs.
+func (d *dispatch) validate() error {
+	acc := d.view.Accelerator()
+	d.spec = specFor(d.ext, d.tile)
 	shared := 0
-	if prog != nil {
-		if c, shared, err = checkContract(l, prog, acc, s, &spec, ext.rank, tile.rank != 0); err != nil {
+	if d.prog != nil {
+		var err error
+		if d.c, shared, err = checkContract(d.l, d.prog, acc, d, &d.spec, d.ext.rank, d.tile.rank != 0); err != nil {
 			return err
 		}
 	}
-	if err := checkLimits(acc.Limits(), ext, tile, kernel, l.name, shared); err != nil {
+	if err := checkLimits(acc.Limits(), d.ext, d.tile, d.kernel, d.l.name, shared); err != nil {
 		return err
 	}
-
-	if acc.IsCPU() {
-		return runHost(ctx, view, l, s, ext, tile, exec)
-	}
-	if gpuErr != nil {
-		return gpuErr
-	}
-	return dispatchGPU(view, l, prog, c, s, ext, tile, spec, base)
-}
-
-// runHost binds every argument on the host and runs exec's Go body on the CPU view.
-func runHost(ctx context.Context, view *accelerator.View, l *kernelLayout, s *dispatchScratch, ext, tile Extent, exec any) error {
-	view.CountDispatch()
-	for i, a := range s.args {
-		if err := a.BindHost(s.infos[i].Access); err != nil {
-			return fmt.Errorf("goamp/runtime: kernel %s: field %s: %w", l.name, l.args[i].name, err)
-		}
-	}
-	if tile.rank == 0 {
-		return RunCPU(ctx, ext, exec.(IndexKernel))
-	}
-	return RunTiledCPU(ctx, TiledExtent{Extent: ext, Tile: tile}, exec.(TiledKernel))
+	return d.x.validate(d)
 }
 
 // collect gathers the kernel's data arguments and their ArgInfo.
-func (s *dispatchScratch) collect(l *kernelLayout, base unsafe.Pointer) error {
+func (d *dispatch) collect() error {
+	l := d.l
 	for _, f := range l.args {
-		p := reflect.NewAt(f.typ, unsafe.Add(base, f.offset))
+		p := reflect.NewAt(f.typ, unsafe.Add(d.base, f.offset))
 		var a Arg
 		if f.addr {
 			a = p.Interface().(Arg)
@@ -457,8 +487,8 @@ func (s *dispatchScratch) collect(l *kernelLayout, base unsafe.Pointer) error {
 			return &KernelError{Kernel: l.name, Field: f.name, FieldType: f.typ.String(),
 				Reason: fmt.Sprintf("ArgInfo().Access is %d; it must be Read, Write or ReadWrite", info.Access)}
 		}
-		s.args = append(s.args, a)
-		s.infos = append(s.infos, info)
+		d.args = append(d.args, a)
+		d.infos = append(d.infos, info)
 	}
 	return nil
 }
@@ -482,117 +512,29 @@ func checkProgram(prog *Program, l *kernelLayout, ext, tile Extent) error {
 	return nil
 }
 
-// checkContract checks the kernel and its arguments against the program's interface
-// (see "The contract" in the package documentation), sets the AMP_RANKS specialization
-// constant when the program declares it, and returns the bytes of shared memory the
-// program declares for spec.
-func checkContract(l *kernelLayout, prog *Program, acc *accelerator.Accelerator, s *dispatchScratch,
+// checkContract checks the kernel and its arguments (d.infos) against the program's
+// interface (see "The contract" in the package documentation), sets the AMP_RANKS
+// specialization constant when the program declares it, and returns the bytes of shared
+// memory the program declares for spec.
+func checkContract(l *kernelLayout, prog *Program, acc *accelerator.Accelerator, d *dispatch,
 	spec *[4]uint32, rank int, tiled bool) (*contract, int, error) {
 	prog.load()
 	if prog.err != nil {
 		return nil, 0, &KernelError{Kernel: l.name, Reason: fmt.Sprintf("program %s: its SPIR-V cannot be read", prog.Name),
 			Err: prog.err}
 	}
-	c := contractFor(l, prog, s.infos)
-	if err := c.checkArgs(l, s.infos); err != nil {
+	c := contractFor(l, prog, d.infos)
+	if err := c.checkArgs(l, d.infos); err != nil {
 		return nil, 0, err
 	}
 	if err := c.checkDevice(l, acc); err != nil {
 		return nil, 0, err
 	}
 	if c.ranks {
-		spec[3] = rankSpec(rank, s.infos)
+		spec[3] = rankSpec(rank, d.infos)
 	}
 	shared, err := c.forSpec(l, *spec, tiled)
 	return c, shared, err
-}
-
-// dispatchGPU binds the arguments, fills the push constants and records the dispatch.
-func dispatchGPU(view *accelerator.View, l *kernelLayout, prog *Program, c *contract, s *dispatchScratch,
-	ext, tile Extent, spec [4]uint32, base unsafe.Pointer) error {
-	acc := view.Accelerator()
-	lim := acc.Limits()
-	if uint32(l.pushSize) > lim.MaxPushConstantsSize {
-		return &KernelError{Kernel: l.name, Reason: fmt.Sprintf(
-			"%d bytes of push constants exceed maxPushConstantsSize %d of %s", l.pushSize, lim.MaxPushConstantsSize, acc.Path())}
-	}
-	for i, info := range s.infos {
-		if info.Float64 && !acc.SupportsDoublePrecision() {
-			return &accelerator.FeatureError{Accelerator: acc.Path(),
-				Feature: fmt.Sprintf("double precision (float64 data in field %s of kernel %s)", l.args[i].name, l.name)}
-		}
-	}
-	_, groups, err := grid(lim, ext, tile)
-	if err != nil {
-		return err
-	}
-
-	// Push constants: the domain, one AmpView per argument, then the scalars.
-	push := s.push[:l.pushSize]
-	clear(push)
-	dims := [3]int{1, 1, 1}
-	copy(dims[:], ext.d[:ext.rank])
-	le := binary.LittleEndian
-	le.PutUint32(push[0:], uint32(dims[0]))
-	le.PutUint32(push[4:], uint32(dims[1]))
-	le.PutUint32(push[8:], uint32(dims[2]))
-	le.PutUint32(push[12:], uint32(ext.Size()))
-	if err := s.bindDevice(view, l, c, push); err != nil {
-		return err
-	}
-	o := 16 + 16*len(l.args)
-	for _, off := range l.scalars {
-		le.PutUint32(push[o:], *(*uint32)(unsafe.Add(base, off)))
-		o += 4
-	}
-
-	key := accelerator.PipelineKey{Module: prog.hash, Spec: spec}
-	var pipe *accelerator.Pipeline
-	if p := l.pipe.Load(); p != nil && p.acc == acc && p.key == key {
-		pipe = p.pipe
-	} else {
-		if pipe, err = acc.Pipeline(key, prog.Name, prog.SPIRV, len(l.args), l.pushSize); err != nil {
-			return fmt.Errorf("goamp/runtime: kernel %s: %w", l.name, err)
-		}
-		l.pipe.Store(&lastPipeline{acc: acc, key: key, pipe: pipe})
-	}
-	if err := view.Dispatch(pipe, s.vargs, push, groups); err != nil {
-		return fmt.Errorf("goamp/runtime: kernel %s: %w", l.name, err)
-	}
-	return nil
-}
-
-// bindDevice binds every argument on view and writes its AmpView into push. A writable
-// argument whose buffer the program never writes is bound for reading only.
-func (s *dispatchScratch) bindDevice(view *accelerator.View, l *kernelLayout, c *contract, push []byte) error {
-	acc := view.Accelerator()
-	lim := acc.Limits()
-	le := binary.LittleEndian
-	for i, a := range s.args {
-		access := s.infos[i].Access
-		if c.readOnly[i] {
-			access = Read
-		}
-		b, err := a.BindDevice(view, access)
-		if err != nil {
-			return fmt.Errorf("goamp/runtime: kernel %s: field %s: %w", l.name, l.args[i].name, err)
-		}
-		if b.Buffer == nil {
-			return &KernelError{Kernel: l.name, Field: l.args[i].name, FieldType: l.args[i].typ.String(),
-				Reason: "BindDevice returned no buffer"}
-		}
-		if b.Range > uint64(lim.MaxStorageBufferRange) {
-			return &accelerator.FeatureError{Accelerator: acc.Path(), Feature: fmt.Sprintf(
-				"a storage buffer range of %d bytes (field %s of kernel %s; maxStorageBufferRange is %d)",
-				b.Range, l.args[i].name, l.name, lim.MaxStorageBufferRange)}
-		}
-		o := 16 + 16*i
-		le.PutUint32(push[o:], b.Base)
-		le.PutUint32(push[o+4:], b.Strides[0])
-		le.PutUint32(push[o+8:], b.Strides[1])
-		s.vargs = append(s.vargs, accelerator.Arg{Buffer: b.Buffer, Offset: b.Offset, Range: b.Range, Access: access})
-	}
-	return nil
 }
 
 // program returns the kernel's GPU body, or nil and the error to report if a GPU
@@ -608,32 +550,6 @@ func program(kernel any, l *kernelLayout) (*Program, error) {
 		return nil, &KernelError{Kernel: l.name, Reason: "Program() returned no program (nil, no name or no SPIR-V)"}
 	}
 	return p, nil
-}
-
-// chooseView applies C++ AMP's rule: the view passed, else the one the arguments live
-// on (all must agree), else the default accelerator's default view.
-func chooseView(view *accelerator.View, l *kernelLayout, s *dispatchScratch) (*accelerator.View, error) {
-	from := "the view passed to ParallelForEach"
-	for i, info := range s.infos {
-		if info.Home == nil {
-			continue
-		}
-		if view == nil {
-			view, from = info.Home, "field "+l.args[i].name
-			continue
-		}
-		if info.Home != view {
-			return nil, &AcceleratorMismatchError{Kernel: l.name, Want: view, WantFrom: from, Field: l.args[i].name, Got: info.Home}
-		}
-	}
-	if view != nil {
-		return view, nil
-	}
-	acc, err := accelerator.Default()
-	if err != nil {
-		return nil, err
-	}
-	return acc.DefaultView()
 }
 
 // checkLimits checks the domain against the device's limits that apply before the GPU

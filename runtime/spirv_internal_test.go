@@ -471,7 +471,7 @@ func BenchmarkContractCheck(b *testing.B) {
 	}
 	l := layoutOf(typeOf[kernel]())
 	p := &Program{Name: "bench", SPIRV: spirv}
-	s := &dispatchScratch{infos: []ArgInfo{{Rank: 1, ElemSize: 4, Elem: typeOf[float32](), Access: Read},
+	s := &dispatch{infos: []ArgInfo{{Rank: 1, ElemSize: 4, Elem: typeOf[float32](), Access: Read},
 		{Rank: 1, ElemSize: 4, Elem: typeOf[float32](), Access: ReadWrite}}}
 	spec := specFor(Ext(1000), Extent{})
 	acc := accelerator.CPU()

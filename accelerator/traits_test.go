@@ -1,0 +1,37 @@
+package accelerator
+
+import (
+	goruntime "runtime"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// TestTraits checks each accelerator's traits against what the accelerator is: the
+// goroutine accelerator keeps host memory and runs GOMAXPROCS workers, every Vulkan device
+// (lavapipe included) is wide and keeps device buffers.
+func TestTraits(t *testing.T) {
+	for _, a := range All() {
+		t.Run(a.Path(), func(t *testing.T) {
+			got := a.Traits()
+			want := Traits{Wide: true}
+			if a.Path() == CPUPath {
+				want = Traits{HostMemory: true, Workers: goruntime.GOMAXPROCS(0)}
+			}
+			assert.Equal(t, want, got)
+			assert.NotEqual(t, got.HostMemory, got.Wide, "no accelerator of today is both, or neither")
+			assert.Equal(t, got.Wide, got.Workers == 0, "Workers is 0 exactly when Wide")
+		})
+	}
+}
+
+// TestTraitsWorkersFollowGOMAXPROCS sets GOMAXPROCS to several values
+// and checks that the CPU's Workers follows it at the time of the call.
+func TestTraitsWorkersFollowGOMAXPROCS(t *testing.T) {
+	old := goruntime.GOMAXPROCS(0)
+	defer goruntime.GOMAXPROCS(old)
+	for _, n := range []int{1, 3, old + 2} {
+		goruntime.GOMAXPROCS(n)
+		assert.Equal(t, n, CPU().Traits().Workers, "GOMAXPROCS %d", n)
+	}
+}

@@ -1,0 +1,182 @@
+package runtime
+
+import (
+	"encoding/binary"
+	"fmt"
+	"unsafe"
+
+	"github.com/goamp/goamp/accelerator"
+)
+
+// executor runs the dispatches of one kind of accelerator: run binds a kernel to its view
+// and the view's executor, checks what every accelerator checks, then calls validate,
+// encode and submit, so that no step of a dispatch asks which accelerator it is on. There
+// are two: hostExecutor (the goroutine accelerator: Go bodies over host memory) and
+// vulkanExecutor (SPIR-V on a Vulkan device's command stream).
+//
+// It lives in runtime, not in accelerator, because what it executes is runtime's: kernels
+// with their Go bodies and Programs, whose data arguments are Args (BindHost, BindDevice),
+// dispatched over an Extent. The accelerator package knows only buffers, pipelines and
+// queues, and cannot import runtime (imports point down: runtime -> accelerator ->
+// internal/vk), so the executors are built here on the accelerator's View.Dispatch and
+// Pipeline. It is unexported: the two executors are the whole set, chosen by the
+// accelerator's traits (executorFor), and a kernel's author never picks one.
+type executor interface {
+	// validate checks what this executor needs beyond the checks every dispatch passes
+	// (the program's contract, the device's limits): a GPU body, device features, a grid
+	// the device can launch.
+	validate(d *dispatch) error
+	// encode binds every data argument where the kernel reads it (host memory, or a buffer
+	// on the view) and prepares what submit sends: push constants and the pipeline.
+	encode(d *dispatch) error
+	// submit runs the dispatch: on goroutines at once, or recorded on the view's command
+	// stream, which submits it when the host needs a result.
+	submit(d *dispatch) error
+}
+
+// executorFor returns the executor of acc's dispatches: the goroutine executor where the
+// accelerator keeps data in host memory (the kernels' Go bodies run over the host slices),
+// the Vulkan executor elsewhere.
+func executorFor(acc *accelerator.Accelerator) executor {
+	if acc.Traits().HostMemory {
+		return hostExecutor{}
+	}
+	return vulkanExecutor{}
+}
+
+// hostExecutor runs a kernel's Go body on goroutines (RunCPU, RunTiledCPU) over its
+// arguments' host memory. It needs no GPU body.
+type hostExecutor struct{}
+
+// validate has nothing to add: the CPU's limits were checked with every device's.
+func (hostExecutor) validate(*dispatch) error { return nil }
+
+// encode counts the dispatch on the view and binds every argument on the host.
+func (hostExecutor) encode(d *dispatch) error {
+	d.view.CountDispatch()
+	for i, a := range d.args {
+		if err := a.BindHost(d.infos[i].Access); err != nil {
+			return fmt.Errorf("goamp/runtime: kernel %s: field %s: %w", d.l.name, d.l.args[i].name, err)
+		}
+	}
+	return nil
+}
+
+// submit runs the Go body of the kernel as passed (a PerThreadKernel runs per thread).
+func (hostExecutor) submit(d *dispatch) error {
+	if d.tile.rank == 0 {
+		return RunCPU(d.ctx, d.ext, d.exec.(IndexKernel))
+	}
+	return RunTiledCPU(d.ctx, TiledExtent{Extent: d.ext, Tile: d.tile}, d.exec.(TiledKernel))
+}
+
+// vulkanExecutor records a kernel's GPU body on the view's command stream, without
+// waiting (the view submits when the host needs data, on Flush or Wait, or at once in
+// Immediate mode).
+type vulkanExecutor struct{}
+
+// validate checks that the kernel has a GPU body, that its push constants and float64 data
+// fit the device, and that the device can launch its grid, which it keeps in d.groups.
+func (vulkanExecutor) validate(d *dispatch) error {
+	if d.progErr != nil {
+		return d.progErr
+	}
+	acc := d.view.Accelerator()
+	l, lim := d.l, acc.Limits()
+	if uint32(l.pushSize) > lim.MaxPushConstantsSize {
+		return &KernelError{Kernel: l.name, Reason: fmt.Sprintf(
+			"%d bytes of push constants exceed maxPushConstantsSize %d of %s", l.pushSize, lim.MaxPushConstantsSize, acc.Path())}
+	}
+	for i, info := range d.infos {
+		if info.Float64 && !acc.SupportsDoublePrecision() {
+			return &accelerator.FeatureError{Accelerator: acc.Path(),
+				Feature: fmt.Sprintf("double precision (float64 data in field %s of kernel %s)", l.args[i].name, l.name)}
+		}
+	}
+	var err error
+	_, d.groups, err = grid(lim, d.ext, d.tile)
+	return err
+}
+
+// encode fills the push constants (the domain, one AmpView per argument, then the
+// scalars), binds every argument on the view (bindDevice) and takes the pipeline.
+func (vulkanExecutor) encode(d *dispatch) error {
+	l, ext := d.l, d.ext
+	push := d.push[:l.pushSize]
+	clear(push)
+	dims := [3]int{1, 1, 1}
+	copy(dims[:], ext.d[:ext.rank])
+	le := binary.LittleEndian
+	le.PutUint32(push[0:], uint32(dims[0]))
+	le.PutUint32(push[4:], uint32(dims[1]))
+	le.PutUint32(push[8:], uint32(dims[2]))
+	le.PutUint32(push[12:], uint32(ext.Size()))
+	if err := d.bindDevice(push); err != nil {
+		return err
+	}
+	o := 16 + 16*len(l.args)
+	for _, off := range l.scalars {
+		le.PutUint32(push[o:], *(*uint32)(unsafe.Add(d.base, off)))
+		o += 4
+	}
+	return d.pipeline()
+}
+
+// submit records the dispatch on the view's command stream.
+func (vulkanExecutor) submit(d *dispatch) error {
+	if err := d.view.Dispatch(d.pipe, d.vargs, d.push[:d.l.pushSize], d.groups); err != nil {
+		return fmt.Errorf("goamp/runtime: kernel %s: %w", d.l.name, err)
+	}
+	return nil
+}
+
+// pipeline sets d.pipe to the program's pipeline for d.spec on the view's accelerator: the
+// kernel's last one when it matches, else the accelerator's cached or new one.
+func (d *dispatch) pipeline() error {
+	acc, l := d.view.Accelerator(), d.l
+	key := accelerator.PipelineKey{Module: d.prog.hash, Spec: d.spec}
+	if p := l.pipe.Load(); p != nil && p.acc == acc && p.key == key {
+		d.pipe = p.pipe
+		return nil
+	}
+	pipe, err := acc.Pipeline(key, d.prog.Name, d.prog.SPIRV, len(l.args), l.pushSize)
+	if err != nil {
+		return fmt.Errorf("goamp/runtime: kernel %s: %w", l.name, err)
+	}
+	l.pipe.Store(&lastPipeline{acc: acc, key: key, pipe: pipe})
+	d.pipe = pipe
+	return nil
+}
+
+// bindDevice binds every argument on the view and writes its AmpView into push. A
+// writable argument whose buffer the program never writes is bound for reading only.
+func (d *dispatch) bindDevice(push []byte) error {
+	acc, l := d.view.Accelerator(), d.l
+	lim := acc.Limits()
+	le := binary.LittleEndian
+	for i, a := range d.args {
+		access := d.infos[i].Access
+		if d.c.readOnly[i] {
+			access = Read
+		}
+		b, err := a.BindDevice(d.view, access)
+		if err != nil {
+			return fmt.Errorf("goamp/runtime: kernel %s: field %s: %w", l.name, l.args[i].name, err)
+		}
+		if b.Buffer == nil {
+			return &KernelError{Kernel: l.name, Field: l.args[i].name, FieldType: l.args[i].typ.String(),
+				Reason: "BindDevice returned no buffer"}
+		}
+		if b.Range > uint64(lim.MaxStorageBufferRange) {
+			return &accelerator.FeatureError{Accelerator: acc.Path(), Feature: fmt.Sprintf(
+				"a storage buffer range of %d bytes (field %s of kernel %s; maxStorageBufferRange is %d)",
+				b.Range, l.args[i].name, l.name, lim.MaxStorageBufferRange)}
+		}
+		o := 16 + 16*i
+		le.PutUint32(push[o:], b.Base)
+		le.PutUint32(push[o+4:], b.Strides[0])
+		le.PutUint32(push[o+8:], b.Strides[1])
+		d.vargs = append(d.vargs, accelerator.Arg{Buffer: b.Buffer, Offset: b.Offset, Range: b.Range, Access: access})
+	}
+	return nil
+}
