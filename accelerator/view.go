@@ -182,13 +182,11 @@ func (a *Accelerator) CreateView(mode QueuingMode) (*View, error) {
 	return v, nil
 }
 
-// checkOpen returns the error of an operation on the view if it is closed, or removed by a
-// failed submit or wait (a *DeviceError); v.mu is held.
 func (v *View) checkOpen() error {
 	if v.closed {
 		return fmt.Errorf("%w: %s", ErrViewClosed, v)
 	}
-	return v.removed()
+	return nil
 }
 
 // Flush submits the recorded commands without waiting for them.
@@ -213,7 +211,7 @@ func (v *View) WaitContext(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return v.deviceError(b.Wait(ctx))
+	return b.Wait(ctx)
 }
 
 // submitLast submits the recorded commands and returns the last batch (nil: none, or no
@@ -320,7 +318,7 @@ func (v *View) submit() error {
 	replays := v.stream.Replays()
 	b, err := v.stream.Submit()
 	if err != nil {
-		return v.deviceError(err)
+		return fmt.Errorf("goamp/accelerator: %s: %w", v.acc.path, err)
 	}
 	atomic.AddUint64(&v.stats.Submits, 1)
 	if v.stream.Replays() != replays {
@@ -358,7 +356,7 @@ func (v *View) waitSeq(ctx context.Context, seq uint64) error {
 	for _, sb := range v.batches {
 		if sb.seq == seq {
 			if err := sb.batch.Wait(ctx); err != nil {
-				return v.deviceError(err)
+				return fmt.Errorf("goamp/accelerator: %s: %w", v.acc.path, err)
 			}
 			return nil
 		}
