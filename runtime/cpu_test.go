@@ -168,77 +168,79 @@ func TestRunTiledCPUErrors(t *testing.T) {
 
 var errBoom = errors.New("boom")
 
+// kernelPanicCases are TestKernelPanic's kernels, each panicking at one global index.
+var kernelPanicCases = []struct {
+	name   string
+	run    func(ctx context.Context) error
+	global amprt.Index
+	value  any
+	msg    string
+}{
+	{
+		name: "RunCPU rank2",
+		run: func(ctx context.Context) error {
+			return amprt.RunCPU(ctx, amprt.Ext(10, 10), indexFunc(func(i amprt.Index) {
+				if i == amprt.Idx(2, 3) {
+					panic("bad index")
+				}
+			}))
+		},
+		global: amprt.Idx(2, 3), value: "bad index", msg: "kernel panicked at global index (2, 3): bad index",
+	},
+	{
+		name: "RunCPU runtime error",
+		run: func(ctx context.Context) error {
+			var s []int
+			return amprt.RunCPU(ctx, amprt.Ext(50), indexFunc(func(i amprt.Index) {
+				if i[0] == 42 {
+					_ = s[i[0]]
+				}
+			}))
+		},
+		global: amprt.Idx(42), msg: "index out of range",
+	},
+	{
+		name: "RunTiledCPU while the others wait",
+		run: func(ctx context.Context) error {
+			return amprt.RunTiledCPU(ctx, amprt.Ext(8, 8).Tile(4, 4), tiledFunc(func(ti amprt.TiledIndex) {
+				if ti.Global == amprt.Idx(5, 6) {
+					panic(errBoom)
+				}
+				ti.Barrier.Wait()
+				ti.Barrier.Wait()
+			}))
+		},
+		global: amprt.Idx(5, 6), value: errBoom, msg: "kernel panicked at global index (5, 6): boom",
+	},
+	{
+		name: "RunTiledCPU after a barrier, 1024 threads",
+		run: func(ctx context.Context) error {
+			return amprt.RunTiledCPU(ctx, amprt.Ext(2048).Tile(1024), tiledFunc(func(ti amprt.TiledIndex) {
+				ti.Barrier.Wait()
+				if ti.Global[0] == 1500 {
+					panic(1500)
+				}
+				ti.Barrier.Wait()
+			}))
+		},
+		global: amprt.Idx(1500), value: 1500, msg: "(1500): 1500",
+	},
+	{
+		name: "RunTiledCPU Goexit",
+		run: func(ctx context.Context) error {
+			return amprt.RunTiledCPU(ctx, amprt.Ext(4, 4, 4).Tile(2, 2, 2), tiledFunc(func(ti amprt.TiledIndex) {
+				if ti.Global == amprt.Idx(1, 2, 3) {
+					goruntime.Goexit()
+				}
+				ti.Barrier.Wait()
+			}))
+		},
+		global: amprt.Idx(1, 2, 3), value: "kernel called runtime.Goexit", msg: "(1, 2, 3): kernel called runtime.Goexit",
+	},
+}
+
 func TestKernelPanic(t *testing.T) {
-	tests := []struct {
-		name   string
-		run    func(ctx context.Context) error
-		global amprt.Index
-		value  any
-		msg    string
-	}{
-		{
-			name: "RunCPU rank2",
-			run: func(ctx context.Context) error {
-				return amprt.RunCPU(ctx, amprt.Ext(10, 10), indexFunc(func(i amprt.Index) {
-					if i == amprt.Idx(2, 3) {
-						panic("bad index")
-					}
-				}))
-			},
-			global: amprt.Idx(2, 3), value: "bad index", msg: "kernel panicked at global index (2, 3): bad index",
-		},
-		{
-			name: "RunCPU runtime error",
-			run: func(ctx context.Context) error {
-				var s []int
-				return amprt.RunCPU(ctx, amprt.Ext(50), indexFunc(func(i amprt.Index) {
-					if i[0] == 42 {
-						_ = s[i[0]]
-					}
-				}))
-			},
-			global: amprt.Idx(42), msg: "index out of range",
-		},
-		{
-			name: "RunTiledCPU while the others wait",
-			run: func(ctx context.Context) error {
-				return amprt.RunTiledCPU(ctx, amprt.Ext(8, 8).Tile(4, 4), tiledFunc(func(ti amprt.TiledIndex) {
-					if ti.Global == amprt.Idx(5, 6) {
-						panic(errBoom)
-					}
-					ti.Barrier.Wait()
-					ti.Barrier.Wait()
-				}))
-			},
-			global: amprt.Idx(5, 6), value: errBoom, msg: "kernel panicked at global index (5, 6): boom",
-		},
-		{
-			name: "RunTiledCPU after a barrier, 1024 threads",
-			run: func(ctx context.Context) error {
-				return amprt.RunTiledCPU(ctx, amprt.Ext(2048).Tile(1024), tiledFunc(func(ti amprt.TiledIndex) {
-					ti.Barrier.Wait()
-					if ti.Global[0] == 1500 {
-						panic(1500)
-					}
-					ti.Barrier.Wait()
-				}))
-			},
-			global: amprt.Idx(1500), value: 1500, msg: "(1500): 1500",
-		},
-		{
-			name: "RunTiledCPU Goexit",
-			run: func(ctx context.Context) error {
-				return amprt.RunTiledCPU(ctx, amprt.Ext(4, 4, 4).Tile(2, 2, 2), tiledFunc(func(ti amprt.TiledIndex) {
-					if ti.Global == amprt.Idx(1, 2, 3) {
-						goruntime.Goexit()
-					}
-					ti.Barrier.Wait()
-				}))
-			},
-			global: amprt.Idx(1, 2, 3), value: "kernel called runtime.Goexit", msg: "(1, 2, 3): kernel called runtime.Goexit",
-		},
-	}
-	for _, tt := range tests {
+	for _, tt := range kernelPanicCases {
 		t.Run(tt.name, func(t *testing.T) {
 			err := runWithin(t, func() error { return tt.run(context.Background()) })
 			require.ErrorIs(t, err, amprt.ErrKernelPanic)

@@ -32,79 +32,81 @@ func TestTiledExtentValidateOK(t *testing.T) {
 	}
 }
 
+// invalidTiledExtents are TestTiledExtentValidate's domains, each with the error it gets.
+var invalidTiledExtents = []struct {
+	name      string
+	te        amprt.TiledExtent
+	msg       string // substring of Error()
+	dim       int
+	limit     int
+	value     int
+	extentErr bool // also matches ErrInvalidExtent
+}{
+	{
+		name: "invalid extent", te: amprt.Ext(0, 4).Tile(2, 2),
+		msg: "extent (0, 4): dimension 0 is 0; every dimension must be >= 1", dim: -1, extentErr: true,
+	},
+	{
+		name: "extent rank 4", te: amprt.Ext(1, 2, 3, 4).Tile(1, 2, 3, 4),
+		msg: "extent (1, 2, 3, ...): rank 4 is not 1, 2 or 3", dim: -1, extentErr: true,
+	},
+	{
+		name: "tile rank lower", te: amprt.Ext(4, 6, 8).Tile(2, 2),
+		msg: "tile rank 2 does not match extent rank 3", dim: -1, limit: 3, value: 2,
+	},
+	{
+		name: "tile rank higher", te: amprt.Ext(4).Tile(2, 2),
+		msg: "tile rank 2 does not match extent rank 1", dim: -1, limit: 1, value: 2,
+	},
+	{
+		name: "no tile", te: amprt.Ext(4, 6).Tile(),
+		msg: "tile rank 0 does not match extent rank 2", dim: -1, limit: 2, value: 0,
+	},
+	{
+		name: "zero tile dim", te: amprt.Ext(4, 6).Tile(2, 0),
+		msg: "tile (2, 0) has dimension 1 = 0; every tile dimension must be >= 1", dim: 1, limit: 1, value: 0,
+	},
+	{
+		name: "negative tile dim", te: amprt.Ext(4, 6, 8).Tile(-2, 2, 2),
+		msg: "tile (-2, 2, 2) has dimension 0 = -2", dim: 0, limit: 1, value: -2,
+	},
+	{
+		name: "too many threads 2-D", te: amprt.Ext(64, 64).Tile(64, 32),
+		msg: "tile 64x32 has 2048 threads; the limit is 1024", dim: -1, limit: 1024, value: 2048,
+	},
+	{
+		name: "too many threads 1-D", te: amprt.Ext(2048).Tile(2048),
+		msg: "tile 2048 has 2048 threads; the limit is 1024", dim: -1, limit: 1024, value: 2048,
+	},
+	{
+		name: "too many threads 3-D", te: amprt.Ext(8, 16, 16).Tile(8, 16, 16),
+		msg: "tile 8x16x16 has 2048 threads; the limit is 1024", dim: -1, limit: 1024, value: 2048,
+	},
+	{
+		name: "thread count overflows", te: amprt.Ext(4, 4).Tile(math.MaxInt, 2),
+		msg: "threads; the limit is 1024", dim: -1, limit: 1024, value: math.MaxInt,
+	},
+	{
+		name: "rank-3 D0 over 64", te: amprt.Ext(128, 2, 2).Tile(128, 2, 2),
+		msg: "tile 128x2x2 has dimension 0 = 128; the limit for rank-3 tiles is 64", dim: 0, limit: 64, value: 128,
+	},
+	{
+		name: "not divisible", te: amprt.Ext(4, 7).Tile(2, 2),
+		msg: "extent (4, 7) is not divisible by tile (2, 2) in dimension 1: 7 % 2 = 1; use Pad or Truncate",
+		dim: 1, limit: 2, value: 7,
+	},
+	{
+		name: "not divisible 1-D", te: amprt.Ext(1000).Tile(256),
+		msg: "extent (1000) is not divisible by tile (256) in dimension 0: 1000 % 256 = 232", dim: 0, limit: 256, value: 1000,
+	},
+	{
+		name: "not divisible 3-D", te: amprt.Ext(4, 4, 9).Tile(2, 2, 4),
+		msg: "in dimension 2: 9 % 4 = 1", dim: 2, limit: 4, value: 9,
+	},
+}
+
 func TestTiledExtentValidate(t *testing.T) {
-	tests := []struct {
-		name      string
-		te        amprt.TiledExtent
-		msg       string // substring of Error()
-		dim       int
-		limit     int
-		value     int
-		extentErr bool // also matches ErrInvalidExtent
-	}{
-		{
-			name: "invalid extent", te: amprt.Ext(0, 4).Tile(2, 2),
-			msg: "extent (0, 4): dimension 0 is 0; every dimension must be >= 1", dim: -1, extentErr: true,
-		},
-		{
-			name: "extent rank 4", te: amprt.Ext(1, 2, 3, 4).Tile(1, 2, 3, 4),
-			msg: "extent (1, 2, 3, ...): rank 4 is not 1, 2 or 3", dim: -1, extentErr: true,
-		},
-		{
-			name: "tile rank lower", te: amprt.Ext(4, 6, 8).Tile(2, 2),
-			msg: "tile rank 2 does not match extent rank 3", dim: -1, limit: 3, value: 2,
-		},
-		{
-			name: "tile rank higher", te: amprt.Ext(4).Tile(2, 2),
-			msg: "tile rank 2 does not match extent rank 1", dim: -1, limit: 1, value: 2,
-		},
-		{
-			name: "no tile", te: amprt.Ext(4, 6).Tile(),
-			msg: "tile rank 0 does not match extent rank 2", dim: -1, limit: 2, value: 0,
-		},
-		{
-			name: "zero tile dim", te: amprt.Ext(4, 6).Tile(2, 0),
-			msg: "tile (2, 0) has dimension 1 = 0; every tile dimension must be >= 1", dim: 1, limit: 1, value: 0,
-		},
-		{
-			name: "negative tile dim", te: amprt.Ext(4, 6, 8).Tile(-2, 2, 2),
-			msg: "tile (-2, 2, 2) has dimension 0 = -2", dim: 0, limit: 1, value: -2,
-		},
-		{
-			name: "too many threads 2-D", te: amprt.Ext(64, 64).Tile(64, 32),
-			msg: "tile 64x32 has 2048 threads; the limit is 1024", dim: -1, limit: 1024, value: 2048,
-		},
-		{
-			name: "too many threads 1-D", te: amprt.Ext(2048).Tile(2048),
-			msg: "tile 2048 has 2048 threads; the limit is 1024", dim: -1, limit: 1024, value: 2048,
-		},
-		{
-			name: "too many threads 3-D", te: amprt.Ext(8, 16, 16).Tile(8, 16, 16),
-			msg: "tile 8x16x16 has 2048 threads; the limit is 1024", dim: -1, limit: 1024, value: 2048,
-		},
-		{
-			name: "thread count overflows", te: amprt.Ext(4, 4).Tile(math.MaxInt, 2),
-			msg: "threads; the limit is 1024", dim: -1, limit: 1024, value: math.MaxInt,
-		},
-		{
-			name: "rank-3 D0 over 64", te: amprt.Ext(128, 2, 2).Tile(128, 2, 2),
-			msg: "tile 128x2x2 has dimension 0 = 128; the limit for rank-3 tiles is 64", dim: 0, limit: 64, value: 128,
-		},
-		{
-			name: "not divisible", te: amprt.Ext(4, 7).Tile(2, 2),
-			msg: "extent (4, 7) is not divisible by tile (2, 2) in dimension 1: 7 % 2 = 1; use Pad or Truncate",
-			dim: 1, limit: 2, value: 7,
-		},
-		{
-			name: "not divisible 1-D", te: amprt.Ext(1000).Tile(256),
-			msg: "extent (1000) is not divisible by tile (256) in dimension 0: 1000 % 256 = 232", dim: 0, limit: 256, value: 1000,
-		},
-		{
-			name: "not divisible 3-D", te: amprt.Ext(4, 4, 9).Tile(2, 2, 4),
-			msg: "in dimension 2: 9 % 4 = 1", dim: 2, limit: 4, value: 9,
-		},
-	}
-	for _, tt := range tests {
+	for _, tt := range invalidTiledExtents {
 		t.Run(tt.name, func(t *testing.T) {
 			err := tt.te.Validate()
 			require.Error(t, err)
