@@ -13,7 +13,15 @@
 // GOAMP_VULKAN_LIBRARY names another Vulkan loader to open. Setting GOAMP_VALIDATION=1 turns on the Khronos validation layer: each message
 // it reports is logged through log/slog as it happens (or passed to the function
 // SetValidationHandler sets), and ValidationMessages drains the queue of them (the test
-// suite fails on any).
+// suite fails on any). GOAMP_FORCE_STAGING=1 makes views move data as on a discrete GPU
+// even where memory is unified (lavapipe): device-local buffers that the host does not
+// map, filled and read through staging buffers (make test-staging runs the arrayview and
+// algo suites so).
+//
+// Device failures are typed errors (*DeviceError): out of device memory matches
+// ErrOutOfMemory and leaves the view working; a failed submit or a lost device
+// (ErrDeviceLost, C++ AMP's accelerator_view_removed) removes the view, whose every later
+// operation returns the same error, while a new view works where the device does.
 //
 // The View methods that take buffers and pipelines (Alloc, Dispatch, Upload, Download) are
 // the contract that the runtime and arrayview packages build on; ordinary programs use

@@ -16,7 +16,8 @@ var (
 	ErrViewClosed = errors.New("goamp/accelerator: view closed")
 	// ErrOutOfMemory: the device (or the host, for it) ran out of memory (C++ AMP out_of_memory).
 	ErrOutOfMemory = vk.ErrOutOfDeviceMemory
-	// ErrViewRemoved: the device was lost (C++ AMP accelerator_view_removed).
+	// ErrViewRemoved: the device was lost (C++ AMP accelerator_view_removed); the same
+	// value as ErrDeviceLost (fault.go), which says what a lost device does to a view.
 	ErrViewRemoved = vk.ErrDeviceLost
 	// ErrNoVulkan: Vulkan cannot be used here; only the CPU accelerator exists.
 	ErrNoVulkan = vk.ErrUnavailable

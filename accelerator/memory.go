@@ -37,7 +37,8 @@ const (
 
 // Alloc allocates a device buffer of size bytes on the view. More than the device's
 // maxMemoryAllocationSize (Limits) is an *AllocError, matching ErrOutOfMemory, before
-// anything is asked of the driver.
+// anything is asked of the driver; a driver that runs out of memory gives a *DeviceError,
+// matching it too.
 func (v *View) Alloc(size uint64) (*Buffer, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -55,12 +56,12 @@ func (v *View) Alloc(size uint64) (*Buffer, error) {
 		return nil, err
 	}
 	kind := vk.MemDevice
-	if v.acc.SupportsCPUSharedMemory() {
+	if v.acc.mapsBuffers() {
 		kind = vk.MemShared
 	}
 	vb, err := dev.NewBuffer(size, kind)
 	if err != nil {
-		return nil, fmt.Errorf("goamp/accelerator: %s: %w", v.acc.path, err)
+		return nil, v.deviceError(err)
 	}
 	return &Buffer{view: v, vb: vb, size: size, readEpoch: ^uint64(0), writeEpoch: ^uint64(0)}, nil
 }
@@ -75,7 +76,9 @@ func (b *Buffer) Free() error {
 	}
 	var err error
 	if !v.closed {
-		err = v.waitSeq(context.Background(), b.lastUse)
+		if err = v.waitSeq(context.Background(), b.lastUse); err != nil && v.stream != nil {
+			v.stream.Drain() // a removed view: free nothing its submitted batches still use
+		}
 	}
 	b.vb.Free()
 	b.vb = nil
@@ -118,6 +121,9 @@ func (b *Buffer) transfer(off uint64, n int, count func(*View, int), direct func
 	if err := v.checkOpen(); err != nil {
 		return err
 	}
+	if err := v.removed(); err != nil {
+		return err
+	}
 	defer count(v, n)
 	if m := b.vb.Mapped(); m != nil {
 		if err := v.waitSeq(context.Background(), b.lastUse); err != nil {
@@ -126,7 +132,7 @@ func (b *Buffer) transfer(off uint64, n int, count func(*View, int), direct func
 		direct(m[off : off+uint64(n)])
 		return nil
 	}
-	return staged(v)
+	return v.deviceError(staged(v))
 }
 
 // Download copies the buffer's bytes at offset off into dst, after the commands that write
@@ -207,7 +213,7 @@ func (v *View) stagingSlot() (*staging, error) {
 		}
 		s.buf, err = dev.NewBuffer(stagingSize, vk.MemDownload)
 		if err != nil {
-			return nil, fmt.Errorf("goamp/accelerator: %s: staging: %w", v.acc.path, err)
+			return nil, v.deviceError(err)
 		}
 		return s, nil
 	}

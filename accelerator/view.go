@@ -182,11 +182,13 @@ func (a *Accelerator) CreateView(mode QueuingMode) (*View, error) {
 	return v, nil
 }
 
+// checkOpen returns the error of an operation on the view if it is closed, or removed by a
+// failed submit or wait (a *DeviceError); v.mu is held.
 func (v *View) checkOpen() error {
 	if v.closed {
 		return fmt.Errorf("%w: %s", ErrViewClosed, v)
 	}
-	return nil
+	return v.removed()
 }
 
 // Flush submits the recorded commands without waiting for them.
@@ -211,7 +213,7 @@ func (v *View) WaitContext(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return b.Wait(ctx)
+	return v.deviceError(b.Wait(ctx))
 }
 
 // submitLast submits the recorded commands and returns the last batch (nil: none, or no
@@ -318,7 +320,7 @@ func (v *View) submit() error {
 	replays := v.stream.Replays()
 	b, err := v.stream.Submit()
 	if err != nil {
-		return fmt.Errorf("goamp/accelerator: %s: %w", v.acc.path, err)
+		return v.deviceError(err)
 	}
 	atomic.AddUint64(&v.stats.Submits, 1)
 	if v.stream.Replays() != replays {
@@ -356,7 +358,7 @@ func (v *View) waitSeq(ctx context.Context, seq uint64) error {
 	for _, sb := range v.batches {
 		if sb.seq == seq {
 			if err := sb.batch.Wait(ctx); err != nil {
-				return fmt.Errorf("goamp/accelerator: %s: %w", v.acc.path, err)
+				return v.deviceError(err)
 			}
 			return nil
 		}
