@@ -86,7 +86,7 @@ var corpusCases = []corpusCase{
 		o, data := out[corpus.Ints](t, n)
 		k := corpus.Arith{A: in(t, randInts(r, n, math.MinInt32+1, math.MaxInt32), n), B: in(t, b, n),
 			F: in(t, randFloats(r, n, -1e6, 1e6), n), Out: o, Shift: uint32(r.IntN(8))}
-		require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n), k))
+		require.NoError(t, forEach(av, runtime.Ext(n), k))
 		sync(t, o)
 		return data
 	}, exact},
@@ -94,7 +94,7 @@ var corpusCases = []corpusCase{
 		const n = 777
 		o, data := out[int32](t, n)
 		k := corpus.Control{In: in(t, randInts(r, n, -2000000, 2000000), n), Out: o, N: 20}
-		require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n), k))
+		require.NoError(t, forEach(av, runtime.Ext(n), k))
 		sync(t, o)
 		return data
 	}, exact},
@@ -102,7 +102,7 @@ var corpusCases = []corpusCase{
 		const n = 500
 		o, data := out[corpus.Pair](t, n)
 		k := corpus.Funcs{X: in(t, randFloats(r, n, -2, 2), n), Y: in(t, randFloats(r, n, -2, 2), n), Out: o, Bias: 0.75}
-		require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n), k))
+		require.NoError(t, forEach(av, runtime.Ext(n), k))
 		sync(t, o)
 		f := make([]float32, 0, 2*n)
 		for _, p := range data {
@@ -114,7 +114,7 @@ var corpusCases = []corpusCase{
 		const n = 600
 		o, data := out[[8]float32](t, n)
 		k := corpus.Math{X: in(t, randFloats(r, n, -8, 8), n), Out: o}
-		require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n), k))
+		require.NoError(t, forEach(av, runtime.Ext(n), k))
 		sync(t, o)
 		f := make([]float32, 0, 8*n)
 		for _, p := range data {
@@ -124,7 +124,7 @@ var corpusCases = []corpusCase{
 	}, near(2e-3, 1e-4)},
 	{"Index3", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		o, data := out[int32](t, 5, 7, 9)
-		require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(5, 7, 9), corpus.Index3{Out: o}))
+		require.NoError(t, forEach(av, runtime.Ext(5, 7, 9), corpus.Index3{Out: o}))
 		sync(t, o)
 		return data
 	}, exact},
@@ -134,7 +134,7 @@ var corpusCases = []corpusCase{
 		copy(data, randInts(r, n, -1e9, 1e9))
 		o.Refresh()
 		k := corpus.Axpy[int32]{X: in(t, randInts(r, n, -1e9, 1e9), n), Y: o, Alpha: -3}
-		require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n), k))
+		require.NoError(t, forEach(av, runtime.Ext(n), k))
 		sync(t, o)
 		return data
 	}, exact},
@@ -146,7 +146,7 @@ var corpusCases = []corpusCase{
 		}
 		o, data := out[uint32](t, n)
 		k := corpus.Axpy[uint32]{X: in(t, x, n), Y: o, Alpha: 0x9e3779b9}
-		require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n), k))
+		require.NoError(t, forEach(av, runtime.Ext(n), k))
 		sync(t, o)
 		return data
 	}, exact},
@@ -156,7 +156,7 @@ var corpusCases = []corpusCase{
 		copy(data, randFloats(r, n, -1, 1))
 		o.Refresh()
 		k := corpus.Axpy[float32]{X: in(t, randFloats(r, n, -1, 1), n), Y: o, Alpha: 1.5}
-		require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n), k))
+		require.NoError(t, forEach(av, runtime.Ext(n), k))
 		sync(t, o)
 		return data
 	}, near(1e-6, 1e-6)},
@@ -164,7 +164,7 @@ var corpusCases = []corpusCase{
 		const n = 300
 		o, data := out[int32](t, n)
 		k := corpus.Scaled[int32]{X: in(t, randInts(r, n, -1e6, 1e6), n), Out: o, By: -7}
-		require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n), k))
+		require.NoError(t, forEach(av, runtime.Ext(n), k))
 		sync(t, o)
 		return data
 	}, exact},
@@ -186,7 +186,7 @@ var corpusCases = []corpusCase{
 		o, data := out[vec.Float4](t, n)
 		d, dots := out[float32](t, n)
 		k := corpus.Vectors{A: in(t, v4(), n), B: in(t, v4(), n), P: in(t, p, n), Out: o, Dots: d}
-		require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n), k))
+		require.NoError(t, forEach(av, runtime.Ext(n), k))
 		sync(t, o)
 		sync(t, d)
 		f := append([]float32(nil), dots...)
@@ -200,7 +200,7 @@ var corpusCases = []corpusCase{
 		sums, s := out[int32](t, 2*n/tile)
 		total, tot := out[int32](t, 1)
 		k := corpus.TileSum{In: in(t, randInts(r, n, -1000, 1000), n), Sums: sums, Total: total}
-		require.NoError(t, runtime.ParallelForEachTiled(av, runtime.Ext(n).Tile(tile), k))
+		require.NoError(t, forEachTiled(av, runtime.Ext(n).Tile(tile), k))
 		sync(t, sums, total)
 		return append(s, tot...)
 	}, exact},
@@ -208,7 +208,7 @@ var corpusCases = []corpusCase{
 		const rows, cols = 48, 40
 		o, data := out[float32](t, rows, cols)
 		k := corpus.Stencil{In: in(t, randFloats(r, rows*cols, -1, 1), rows, cols), Out: o, Rows: rows, Cols: cols}
-		require.NoError(t, runtime.ParallelForEachTiled(av, runtime.Ext(rows, cols).Tile(8, 8), k))
+		require.NoError(t, forEachTiled(av, runtime.Ext(rows, cols).Tile(8, 8), k))
 		sync(t, o)
 		return data
 	}, near(1e-6, 1e-6)},
@@ -219,7 +219,7 @@ var corpusCases = []corpusCase{
 			data[i].Value = r.Int32()
 		}
 		o.Refresh()
-		require.NoError(t, runtime.ParallelForEachTiled(av, runtime.Ext(n).Tile(32), corpus.Named{Sample: o}))
+		require.NoError(t, forEachTiled(av, runtime.Ext(n).Tile(32), corpus.Named{Sample: o}))
 		sync(t, o)
 		return data
 	}, exact},
@@ -228,11 +228,81 @@ var corpusCases = []corpusCase{
 		sum, s := out[float32](t, 1)
 		maxi, m := out[uint32](t, 1)
 		k := corpus.FloatAdd{In: in(t, randFloats(r, n, -1, 1), n), Sum: sum, Maxi: maxi}
-		require.NoError(t, runtime.ParallelForEachTiled(av, runtime.Ext(n).Tile(128), k))
+		require.NoError(t, forEachTiled(av, runtime.Ext(n).Tile(128), k))
 		sync(t, sum)
 		sync(t, maxi)
 		return []float32{s[0], math.Float32frombits(m[0])}
 	}, near(1e-4, 1e-5)},
+	{"Phases", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n, tile = 1536, 96
+		res := []int32{}
+		for mode := range int32(2) {
+			o, data := out[int32](t, n)
+			k := corpus.Phases{In: in(t, randInts(r, n, -1e6, 1e6), n), Out: o, Rounds: 3 + mode, Mode: mode}
+			require.NoError(t, forEachTiled(av, runtime.Ext(n).Tile(tile), k))
+			sync(t, o)
+			res = append(res, data...)
+		}
+		return res
+	}, exact},
+	{"MatMul", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const m, kk, n = 48, 64, 32
+		o, data := out[float32](t, m, n)
+		k := corpus.MatMul{A: in(t, randFloats(r, m*kk, -1, 1), m, kk), B: in(t, randFloats(r, kk*n, -1, 1), kk, n), C: o, K: kk}
+		require.NoError(t, forEachTiled(av, runtime.Ext(m, n).Tile(corpus.MatMulTS, corpus.MatMulTS), k))
+		sync(t, o)
+		return data
+	}, near(1e-5, 1e-4)},
+}
+
+// perThread makes forEach and forEachTiled run the kernels' per-thread Go bodies
+// (runtime.PerThreadKernel) instead of their generated fast CPU bodies.
+var perThread bool
+
+// fastBodies counts the dispatches of kernels that have a generated fast CPU body.
+var fastBodies int
+
+// forEach is runtime.ParallelForEach, per thread when perThread is set.
+func forEach(av *accelerator.View, ext runtime.Extent, k runtime.IndexKernel) error {
+	if _, ok := k.(runtime.RangeKernel); ok {
+		fastBodies++
+	}
+	if perThread {
+		return runtime.ParallelForEach(av, ext, runtime.PerThreadKernel{Kernel: k})
+	}
+	return runtime.ParallelForEach(av, ext, k)
+}
+
+// forEachTiled is runtime.ParallelForEachTiled, per thread when perThread is set.
+func forEachTiled(av *accelerator.View, dom runtime.TiledExtent, k runtime.TiledKernel) error {
+	if _, ok := k.(runtime.TileKernel); ok {
+		fastBodies++
+	}
+	if perThread {
+		return runtime.ParallelForEachTiled(av, dom, runtime.PerThreadKernel{Kernel: k})
+	}
+	return runtime.ParallelForEachTiled(av, dom, k)
+}
+
+// TestCorpusCPUBodies runs every corpus kernel on the CPU accelerator through its
+// generated fast CPU body (EachTile or EachRange, which every corpus kernel has) and
+// through the per-thread executor, and compares the results.
+func TestCorpusCPUBodies(t *testing.T) {
+	seed := amptest.Seed(t)
+	av, err := accelerator.CPU().CreateView(accelerator.Automatic)
+	require.NoError(t, err)
+	defer func() { require.NoError(t, av.Close()) }()
+	for _, c := range corpusCases {
+		t.Run(c.name, func(t *testing.T) {
+			fastBodies = 0
+			fast := c.run(t, av, rand.New(rand.NewPCG(seed, 1)))
+			require.Positive(t, fastBodies, "%s has no generated CPU body", c.name)
+			perThread = true
+			defer func() { perThread = false }()
+			slow := c.run(t, av, rand.New(rand.NewPCG(seed, 1)))
+			c.cmp(t, slow, fast)
+		})
+	}
 }
 
 // TestCorpusRuns runs every corpus kernel on every accelerator present, with the same

@@ -24,11 +24,20 @@ func (p *Package) GoFile(spirv [][]byte) ([]byte, error) {
 	for _, k := range p.Kernels {
 		generic = generic || len(k.TypeArgs) > 0
 	}
-	if generic {
-		b.WriteString("import (\n\t\"reflect\"\n\n\tamprt \"github.com/goamp/goamp/runtime\"\n)\n\n")
-	} else {
-		b.WriteString("import amprt \"github.com/goamp/goamp/runtime\"\n\n")
+	imports := []string{`amprt "github.com/goamp/goamp/runtime"`}
+	cpu := map[string]string{}
+	if p.cpu != nil {
+		imports = append(imports, p.cpu.importList()...)
+		for _, m := range p.cpu.methods {
+			cpu[m.typ] = m.code
+		}
 	}
+	if len(imports) == 1 && !generic {
+		b.WriteString("import " + imports[0] + "\n\n")
+	} else {
+		p.importBlock(&b, generic, imports)
+	}
+
 	// Group instances by type, in the order of p.Kernels (sorted by type).
 	byType := map[string][]int{}
 	var typesOrder []string
@@ -49,21 +58,12 @@ func (p *Package) GoFile(spirv [][]byte) ([]byte, error) {
 		fmt.Fprintf(&b, "// Program is %s's GPU body: its %s method, translated to GLSL and SPIR-V by ampgen.\n", typ, body)
 		if len(k0.TypeArgs) == 0 {
 			fmt.Fprintf(&b, "func (%s) Program() *amprt.Program { return %s }\n\n", typ, varName(k0))
-			continue
+		} else {
+			p.genericProgram(&b, typ, idx)
 		}
-		params := make([]string, len(k0.TypeArgs))
-		kinds := make([]string, len(k0.TypeArgs))
-		for i := range params {
-			params[i] = fmt.Sprintf("T%d", i)
-			kinds[i] = fmt.Sprintf("reflect.TypeFor[T%d]().Kind().String()", i)
+		if code := cpu[typ]; code != "" {
+			b.WriteString(code + "\n")
 		}
-		fmt.Fprintf(&b, "func (%s[%s]) Program() *amprt.Program {\n", typ, strings.Join(params, ", "))
-		fmt.Fprintf(&b, "\tswitch %s {\n", strings.Join(kinds, " + \",\" + "))
-		for _, i := range idx {
-			k := p.Kernels[i]
-			fmt.Fprintf(&b, "\tcase %q:\n\t\treturn %s\n", strings.Join(k.TypeArgs, ","), varName(k))
-		}
-		b.WriteString("\t}\n\treturn nil\n}\n\n")
 	}
 	for i, k := range p.Kernels {
 		fmt.Fprintf(&b, "var %s = amprt.MustProgram(%q, []byte(%s), 0)\n\n", varName(k), k.Program, quoteBytes(spirv[i]))
@@ -73,6 +73,25 @@ func (p *Package) GoFile(spirv [][]byte) ([]byte, error) {
 		return nil, fmt.Errorf("goamp/translate: formatting the generated file: %w", err)
 	}
 	return out, nil
+}
+
+// genericProgram writes the Program method of a generic kernel type: it picks the
+// instance by its type arguments' kinds.
+func (p *Package) genericProgram(b *bytes.Buffer, typ string, idx []int) {
+	k0 := p.Kernels[idx[0]]
+	params := make([]string, len(k0.TypeArgs))
+	kinds := make([]string, len(k0.TypeArgs))
+	for i := range params {
+		params[i] = fmt.Sprintf("T%d", i)
+		kinds[i] = fmt.Sprintf("reflect.TypeFor[T%d]().Kind().String()", i)
+	}
+	fmt.Fprintf(b, "func (%s[%s]) Program() *amprt.Program {\n", typ, strings.Join(params, ", "))
+	fmt.Fprintf(b, "\tswitch %s {\n", strings.Join(kinds, " + \",\" + "))
+	for _, i := range idx {
+		k := p.Kernels[i]
+		fmt.Fprintf(b, "\tcase %q:\n\t\treturn %s\n", strings.Join(k.TypeArgs, ","), varName(k))
+	}
+	b.WriteString("\t}\n\treturn nil\n}\n\n")
 }
 
 // varName is the package-level variable holding a kernel's program.
@@ -101,4 +120,30 @@ func quoteBytes(b []byte) string {
 		return `""`
 	}
 	return s.String()
+}
+
+// importBlock writes the generated file's import declaration.
+func (p *Package) importBlock(b *bytes.Buffer, generic bool, imports []string) {
+	var std, other []string // the standard library's packages first, as goimports groups them
+	if generic {
+		std = append(std, `"reflect"`)
+	}
+	for _, imp := range imports {
+		if path := importPath(imp); strings.Contains(strings.SplitN(path, "/", 2)[0], ".") {
+			other = append(other, imp)
+		} else {
+			std = append(std, imp)
+		}
+	}
+	b.WriteString("import (\n")
+	for _, imp := range std {
+		b.WriteString("\t" + imp + "\n")
+	}
+	if len(std) > 0 {
+		b.WriteString("\n")
+	}
+	for _, imp := range other {
+		b.WriteString("\t" + imp + "\n")
+	}
+	b.WriteString(")\n\n")
 }

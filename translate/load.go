@@ -71,6 +71,10 @@ type Package struct {
 	Dir string
 	// Kernels are the package's kernels, sorted by type name and type arguments.
 	Kernels []*Kernel
+	// Notes say which kernels get no generated fast CPU body (EachTile or EachRange) and
+	// why: a hand-written one, or a barrier the fission cannot place.
+	Notes []string
+	cpu   *cpuGen // the generated fast CPU bodies
 }
 
 // Options tune Load.
@@ -119,6 +123,10 @@ func Load(dir string, opt Options) (*Package, error) {
 	}
 	ks, err := translatePackage(p.Fset, p.Types, p.TypesInfo, p.Syntax, opt.Skip)
 	out.Kernels = ks
+	if err == nil {
+		out.cpu = newPkgInfo(p.Fset, p.Types, p.TypesInfo, p.Syntax, opt.Skip).cpuBodies()
+		out.Notes = out.cpu.notes
+	}
 	return out, err
 }
 
@@ -142,8 +150,8 @@ type pkgInfo struct {
 	skip  string
 }
 
-// translatePackage finds the kernels of a package and translates each instance.
-func translatePackage(fset *token.FileSet, pkg *types.Package, info *types.Info, files []*ast.File, skip string) ([]*Kernel, error) {
+// newPkgInfo indexes the package's function declarations.
+func newPkgInfo(fset *token.FileSet, pkg *types.Package, info *types.Info, files []*ast.File, skip string) *pkgInfo {
 	pi := &pkgInfo{fset: fset, pkg: pkg, info: info, funcs: map[*types.Func]*ast.FuncDecl{}, skip: skip}
 	for _, f := range files {
 		for _, d := range f.Decls {
@@ -154,6 +162,12 @@ func translatePackage(fset *token.FileSet, pkg *types.Package, info *types.Info,
 			}
 		}
 	}
+	return pi
+}
+
+// translatePackage finds the kernels of a package and translates each instance.
+func translatePackage(fset *token.FileSet, pkg *types.Package, info *types.Info, files []*ast.File, skip string) ([]*Kernel, error) {
+	pi := newPkgInfo(fset, pkg, info, files, skip)
 	var kernels []*Kernel
 	var errs ErrorList
 	names := pkg.Scope().Names()

@@ -330,3 +330,76 @@ func (k Scaled[T]) get(i runtime.Index) T { return k.X.At(i) * k.By }
 
 // Each is the kernel.
 func (k Scaled[T]) Each(i runtime.Index) { k.Out.Set(i, k.get(i)+1) }
+
+// Phases puts barriers under uniform control flow: in a loop whose trip count is a scalar
+// field, in both branches of an if on a scalar, with per-thread values carried across the
+// barriers, a tile-level value updated in the loop and an early return after the last
+// barrier.
+type Phases struct {
+	In     *arrayview.ReadView[int32]
+	Out    *arrayview.View[int32]
+	Rounds int32
+	Mode   int32
+}
+
+// Tiled is the kernel.
+func (k Phases) Tiled(t runtime.TiledIndex) {
+	n := t.TileExtent.Size()
+	buf := runtime.TileStatic[int32](t, t.TileExtent.Size())
+	l := t.Local[0]
+	var acc int32
+	x := k.In.At(t.Global)
+	shift := 1
+	for r := int32(0); r < k.Rounds; r++ {
+		buf[l] = x
+		t.Barrier.Wait()
+		x = buf[(l+shift)%n] + x/2
+		acc += x & 15
+		shift = shift*2%n + 1
+		t.Barrier.Wait()
+	}
+	if k.Mode == 1 {
+		buf[n-1-l] = acc
+		t.Barrier.WaitWithTileStaticMemoryFence()
+		acc += buf[l]
+	} else {
+		runtime.TileStaticMemoryFence(t)
+		t.Barrier.Wait()
+		acc -= 3
+	}
+	if x < 0 {
+		k.Out.Set(t.Global, acc)
+		return
+	}
+	k.Out.Set(t.Global, acc*2+x)
+}
+
+// MatMulTS is MatMul's tile size.
+const MatMulTS = 16
+
+// MatMul multiplies A (M x K) by B (K x N) into C, staging 16x16 tiles of A and B in
+// tile_static memory, as in the C++ AMP matrix-multiplication walkthrough. K is a
+// multiple of the tile size and the tiles are 16x16.
+type MatMul struct {
+	A, B *arrayview.ReadView[float32]
+	C    *arrayview.View[float32]
+	K    int32
+}
+
+// Tiled is the kernel.
+func (k MatMul) Tiled(t runtime.TiledIndex) {
+	a := runtime.TileStatic[float32](t, MatMulTS*MatMulTS)
+	b := runtime.TileStatic[float32](t, MatMulTS*MatMulTS)
+	row, col := t.Local[0], t.Local[1]
+	sum := float32(0)
+	for i := 0; i < int(k.K); i += MatMulTS {
+		a[row*MatMulTS+col] = k.A.At(runtime.Idx(t.Global[0], i+col))
+		b[row*MatMulTS+col] = k.B.At(runtime.Idx(i+row, t.Global[1]))
+		t.Barrier.Wait()
+		for j := range MatMulTS {
+			sum += a[row*MatMulTS+j] * b[j*MatMulTS+col]
+		}
+		t.Barrier.Wait()
+	}
+	k.C.Set(t.Global, sum)
+}

@@ -1,0 +1,215 @@
+package translate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// cpuMethod is the generated fast CPU body of one kernel type: an EachTile method
+// (runtime.TileKernel) or an EachRange method (runtime.RangeKernel).
+type cpuMethod struct {
+	typ  string
+	code string
+}
+
+// cpuGen writes the fast CPU bodies of a package's kernels; the bodies share the
+// generated file's imports.
+type cpuGen struct {
+	*pkgInfo
+	imports  map[string]string // import path -> name in the generated file
+	taken    map[string]bool   // names of imports, and names the bodies use
+	srcs     map[string][]byte // source files by name
+	methods  []cpuMethod
+	notes    []string
+	reserved []string // the generated bodies' own names
+}
+
+// genNames are the names the generated bodies declare; a kernel body that uses one gets
+// no generated body.
+var genNames = []string{"ampDomain", "ampTile", "ampExt", "ampSize", "ampOrigin", "ampLocals", "ampLocal",
+	"ampGlobal", "ampDone", "ampL", "ampD", "ampK", "ampLo", "ampHi", "ampIdx", "ampRank"}
+
+// cpuBodies generates the fast CPU bodies of the package's kernels, in kernel type
+// order, and the notes ampgen prints about kernels that get none.
+func (pi *pkgInfo) cpuBodies() *cpuGen {
+	g := &cpuGen{pkgInfo: pi, imports: map[string]string{runtimePath: "amprt"},
+		taken: map[string]bool{"amprt": true, "reflect": true}, srcs: map[string][]byte{}}
+	type kernel struct {
+		named *types.Named
+		decl  *ast.FuncDecl
+		tiled bool
+	}
+	var ks []kernel
+	for _, name := range pi.pkg.Scope().Names() {
+		tn, ok := pi.pkg.Scope().Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			continue
+		}
+		if named, ok := tn.Type().(*types.Named); ok {
+			if decl, tiled := pi.kernelBody(named); decl != nil {
+				ks = append(ks, kernel{named, decl, tiled})
+				ast.Inspect(decl.Body, func(n ast.Node) bool {
+					if id, ok := n.(*ast.Ident); ok {
+						if _, pkg := pi.info.Uses[id].(*types.PkgName); !pkg {
+							g.taken[id.Name] = true
+						}
+					}
+					return true
+				})
+			}
+		}
+		g.taken[name] = true
+	}
+	for _, k := range ks {
+		g.kernel(k.named, k.decl, k.tiled)
+	}
+	return g
+}
+
+// kernel generates the CPU body of one kernel type, or a note saying why there is none.
+func (g *cpuGen) kernel(named *types.Named, decl *ast.FuncDecl, tiled bool) {
+	name := named.Obj().Name()
+	method, iface := "EachRange", "RangeKernel"
+	if tiled {
+		method, iface = "EachTile", "TileKernel"
+	}
+	for i := range named.NumMethods() {
+		if m := named.Method(i); m.Name() == method && g.funcs[m] != nil {
+			g.notes = append(g.notes, fmt.Sprintf("%s: keeps its hand-written %s (runtime.%s); no CPU body generated", name, method, iface))
+			return
+		}
+	}
+	var code string
+	var ferr *fissionError
+	if tiled {
+		code, ferr = g.tileBody(named, decl)
+	} else {
+		code, ferr = g.rangeBody(named, decl)
+	}
+	if ferr != nil {
+		g.notes = append(g.notes, fmt.Sprintf("%s: %s: no CPU body generated, the per-thread executor runs it: %s",
+			g.fset.Position(ferr.pos), name, ferr.msg))
+		return
+	}
+	g.methods = append(g.methods, cpuMethod{typ: name, code: code})
+}
+
+// source returns the text of the file holding pos.
+func (g *cpuGen) source(pos token.Pos) ([]byte, error) {
+	fn := g.fset.Position(pos).Filename
+	if b, ok := g.srcs[fn]; ok {
+		return b, nil
+	}
+	b, err := os.ReadFile(fn)
+	if err != nil {
+		return nil, err
+	}
+	g.srcs[fn] = b
+	return b, nil
+}
+
+// importName returns the name the generated file imports pkg under, adding the import.
+func (g *cpuGen) importName(pkg *types.Package) string {
+	if n, ok := g.imports[pkg.Path()]; ok {
+		return n
+	}
+	n := pkg.Name()
+	for i := 2; g.taken[n]; i++ {
+		n = fmt.Sprintf("amp%s%d", pkg.Name(), i)
+	}
+	g.taken[n] = true
+	g.imports[pkg.Path()] = n
+	return n
+}
+
+// importList returns the generated bodies' imports other than the runtime, sorted by
+// path, as import specs.
+func (g *cpuGen) importList() []string {
+	var out []string
+	for path, n := range g.imports {
+		if path == runtimePath {
+			continue
+		}
+		spec := fmt.Sprintf("%q", path)
+		if n != filepath.Base(path) {
+			spec = n + " " + spec
+		}
+		out = append(out, spec)
+	}
+	sort.Slice(out, func(i, j int) bool { return importPath(out[i]) < importPath(out[j]) })
+	return out
+}
+
+// importPath returns the quoted path of an import spec.
+func importPath(spec string) string { return spec[strings.IndexByte(spec, '"'):] }
+
+// recvText returns the receiver of decl as written ("k Axpy[T]"), with name standing in
+// for a missing or blank receiver name.
+func recvText(src []byte, fset *token.FileSet, decl *ast.FuncDecl, name string) (string, string) {
+	f := decl.Recv.List[0]
+	typ := string(src[fset.Position(f.Type.Pos()).Offset:fset.Position(f.Type.End()).Offset])
+	if len(f.Names) == 1 && f.Names[0].Name != "_" {
+		return f.Names[0].Name + " " + typ, f.Names[0].Name
+	}
+	return name + " " + typ, name
+}
+
+// rangeBody writes the EachRange method of a non-tiled kernel: a loop over a chunk of
+// the domain that calls Each directly (the compiler can inline it), with no interface
+// call per index.
+func (g *cpuGen) rangeBody(named *types.Named, decl *ast.FuncDecl) (string, *fissionError) {
+	src, err := g.source(decl.Pos())
+	if err != nil {
+		return "", &fissionError{pos: decl.Pos(), msg: err.Error()}
+	}
+	recv, k := recvText(src, g.fset, decl, "ampK")
+	var b strings.Builder
+	fmt.Fprintf(&b, "// EachRange is %s's fast CPU body (runtime.RangeKernel), generated by ampgen: it runs Each\n", named.Obj().Name())
+	b.WriteString("// for the row-major offsets lo..hi-1 of the domain, without an interface call per index.\n")
+	fmt.Fprintf(&b, "func (%s) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {\n", recv)
+	b.WriteString("ampIdx := ampDomain.Delinearize(ampLo)\n")
+	b.WriteString("ampRank := min(ampDomain.Rank(), len(ampIdx))\n")
+	b.WriteString("for range ampHi - ampLo {\n")
+	fmt.Fprintf(&b, "%s.Each(ampIdx)\n", k)
+	b.WriteString("for ampD := ampRank - 1; ; ampD-- { // the next index, row-major\n")
+	b.WriteString("ampIdx[ampD]++\n")
+	b.WriteString("if ampD == 0 || ampIdx[ampD] < ampDomain.Dim(ampD) {\nbreak\n}\n")
+	b.WriteString("ampIdx[ampD] = 0\n}\n}\n}\n")
+	return b.String(), nil
+}
+
+// tileBody writes the EachTile method of a tiled kernel by loop fission at its barriers.
+func (g *cpuGen) tileBody(named *types.Named, decl *ast.FuncDecl) (string, *fissionError) {
+	src, err := g.source(decl.Pos())
+	if err != nil {
+		return "", &fissionError{pos: decl.Pos(), msg: err.Error()}
+	}
+	f := &fission{pkgInfo: g.pkgInfo, decl: decl, tileV: map[types.Object]bool{}, statics: map[types.Object]bool{},
+		tileS: map[ast.Stmt]bool{}, locals: map[types.Object]bool{}, barF: map[*types.Func]bool{}}
+	if r := decl.Recv.List[0]; len(r.Names) == 1 {
+		f.recv = g.info.Defs[r.Names[0]]
+	}
+	if p := decl.Type.Params.List[0]; len(p.Names) == 1 {
+		f.tidx = g.info.Defs[p.Names[0]]
+	}
+	nodes := f.analyse()
+	if f.err == nil && len(f.regions) == 0 {
+		f.fail(decl.Pos(), "the body has no statement a thread runs")
+	}
+	e := &emitter{fission: f, g: g, src: src, lifted: map[types.Object]string{}, labels: map[int]string{}}
+	if f.err == nil {
+		e.checkNames()
+	}
+	if f.err != nil {
+		return "", f.err
+	}
+	e.lift()
+	e.plan()
+	return e.method(named, nodes), f.err
+}
