@@ -181,7 +181,11 @@ func (e *emitter) method(named *types.Named, nodes []*fnode) string {
 		b.WriteString("ampOrigin := ampTile\nfor ampD := range ampOrigin {\nampOrigin[ampD] *= ampExt.Dim(ampD)\n}\n")
 	}
 	if e.useLocals {
-		b.WriteString("ampLocals := make([]amprt.Index, ampSize)\nfor ampL := range ampLocals {\nampLocals[ampL] = ampExt.Delinearize(ampL)\n}\n")
+		b.WriteString("ampLocals := make([]amprt.Index, ampSize) // each thread's local index, row-major\n" +
+			"ampRank := min(ampExt.Rank(), len(ampTile))\n" +
+			"for ampL := 1; ampL < ampSize; ampL++ {\nampLocals[ampL] = ampLocals[ampL-1]\n" +
+			"for ampD := ampRank - 1; ; ampD-- {\nampLocals[ampL][ampD]++\n" +
+			"if ampD == 0 || ampLocals[ampL][ampD] < ampExt.Dim(ampD) {\nbreak\n}\nampLocals[ampL][ampD] = 0\n}\n}\n")
 	}
 	if e.done {
 		b.WriteString("ampDone := make([]bool, ampSize) // threads that returned\n")

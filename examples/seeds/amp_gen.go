@@ -56,9 +56,17 @@ func (k SamplingAverage) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Ind
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
-	ampLocals := make([]amprt.Index, ampSize)
-	for ampL := range ampLocals {
-		ampLocals[ampL] = ampExt.Delinearize(ampL)
+	ampLocals := make([]amprt.Index, ampSize) // each thread's local index, row-major
+	ampRank := min(ampExt.Rank(), len(ampTile))
+	for ampL := 1; ampL < ampSize; ampL++ {
+		ampLocals[ampL] = ampLocals[ampL-1]
+		for ampD := ampRank - 1; ; ampD-- {
+			ampLocals[ampL][ampD]++
+			if ampD == 0 || ampLocals[ampL][ampD] < ampExt.Dim(ampD) {
+				break
+			}
+			ampLocals[ampL][ampD] = 0
+		}
 	}
 	rows, cols := ampExt.Dim(0), ampExt.Dim(1)
 	tileValues := make([]float32, rows*cols)
@@ -96,9 +104,17 @@ func (k TileAverage) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) 
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
-	ampLocals := make([]amprt.Index, ampSize)
-	for ampL := range ampLocals {
-		ampLocals[ampL] = ampExt.Delinearize(ampL)
+	ampLocals := make([]amprt.Index, ampSize) // each thread's local index, row-major
+	ampRank := min(ampExt.Rank(), len(ampTile))
+	for ampL := 1; ampL < ampSize; ampL++ {
+		ampLocals[ampL] = ampLocals[ampL-1]
+		for ampD := ampRank - 1; ; ampD-- {
+			ampLocals[ampL][ampD]++
+			if ampD == 0 || ampLocals[ampL][ampD] < ampExt.Dim(ampD) {
+				break
+			}
+			ampLocals[ampL][ampD] = 0
+		}
 	}
 	nums := make([]int32, 4)
 	for ampL := range ampSize {
@@ -126,9 +142,17 @@ func (k TilingDescription) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.I
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
-	ampLocals := make([]amprt.Index, ampSize)
-	for ampL := range ampLocals {
-		ampLocals[ampL] = ampExt.Delinearize(ampL)
+	ampLocals := make([]amprt.Index, ampSize) // each thread's local index, row-major
+	ampRank := min(ampExt.Rank(), len(ampTile))
+	for ampL := 1; ampL < ampSize; ampL++ {
+		ampLocals[ampL] = ampLocals[ampL-1]
+		for ampD := ampRank - 1; ; ampD-- {
+			ampLocals[ampL][ampD]++
+			if ampD == 0 || ampLocals[ampL][ampD] < ampExt.Dim(ampD) {
+				break
+			}
+			ampLocals[ampL][ampD] = 0
+		}
 	}
 	for ampL := range ampSize {
 		ampLocal := ampLocals[ampL]

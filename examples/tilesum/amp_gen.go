@@ -16,9 +16,17 @@ func (k TileSum) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
-	ampLocals := make([]amprt.Index, ampSize)
-	for ampL := range ampLocals {
-		ampLocals[ampL] = ampExt.Delinearize(ampL)
+	ampLocals := make([]amprt.Index, ampSize) // each thread's local index, row-major
+	ampRank := min(ampExt.Rank(), len(ampTile))
+	for ampL := 1; ampL < ampSize; ampL++ {
+		ampLocals[ampL] = ampLocals[ampL-1]
+		for ampD := ampRank - 1; ; ampD-- {
+			ampLocals[ampL][ampD]++
+			if ampD == 0 || ampLocals[ampL][ampD] < ampExt.Dim(ampD) {
+				break
+			}
+			ampLocals[ampL][ampD] = 0
+		}
 	}
 	lPerThread := make([]int, ampSize)
 	n := ampExt.Size()

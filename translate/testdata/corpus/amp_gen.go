@@ -91,9 +91,17 @@ func (k FloatAdd) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
-	ampLocals := make([]amprt.Index, ampSize)
-	for ampL := range ampLocals {
-		ampLocals[ampL] = ampExt.Delinearize(ampL)
+	ampLocals := make([]amprt.Index, ampSize) // each thread's local index, row-major
+	ampRank := min(ampExt.Rank(), len(ampTile))
+	for ampL := 1; ampL < ampSize; ampL++ {
+		ampLocals[ampL] = ampLocals[ampL-1]
+		for ampD := ampRank - 1; ; ampD-- {
+			ampLocals[ampL][ampD]++
+			if ampD == 0 || ampLocals[ampL][ampD] < ampExt.Dim(ampD) {
+				break
+			}
+			ampLocals[ampL][ampD] = 0
+		}
 	}
 	acc := make([]float32, 1)
 	for ampL := range ampSize {
@@ -169,9 +177,17 @@ func (k MatMul) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
-	ampLocals := make([]amprt.Index, ampSize)
-	for ampL := range ampLocals {
-		ampLocals[ampL] = ampExt.Delinearize(ampL)
+	ampLocals := make([]amprt.Index, ampSize) // each thread's local index, row-major
+	ampRank := min(ampExt.Rank(), len(ampTile))
+	for ampL := 1; ampL < ampSize; ampL++ {
+		ampLocals[ampL] = ampLocals[ampL-1]
+		for ampD := ampRank - 1; ; ampD-- {
+			ampLocals[ampL][ampD]++
+			if ampD == 0 || ampLocals[ampL][ampD] < ampExt.Dim(ampD) {
+				break
+			}
+			ampLocals[ampL][ampD] = 0
+		}
 	}
 	rowPerThread := make([]int, ampSize)
 	colPerThread := make([]int, ampSize)
@@ -245,9 +261,17 @@ func (k Named) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
-	ampLocals := make([]amprt.Index, ampSize)
-	for ampL := range ampLocals {
-		ampLocals[ampL] = ampExt.Delinearize(ampL)
+	ampLocals := make([]amprt.Index, ampSize) // each thread's local index, row-major
+	ampRank := min(ampExt.Rank(), len(ampTile))
+	for ampL := 1; ampL < ampSize; ampL++ {
+		ampLocals[ampL] = ampLocals[ampL-1]
+		for ampD := ampRank - 1; ; ampD-- {
+			ampLocals[ampL][ampD]++
+			if ampD == 0 || ampLocals[ampL][ampD] < ampExt.Dim(ampD) {
+				break
+			}
+			ampLocals[ampL][ampD] = 0
+		}
 	}
 	for ampL := range ampSize {
 		ampLocal := ampLocals[ampL]
@@ -270,9 +294,17 @@ func (k Phases) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
-	ampLocals := make([]amprt.Index, ampSize)
-	for ampL := range ampLocals {
-		ampLocals[ampL] = ampExt.Delinearize(ampL)
+	ampLocals := make([]amprt.Index, ampSize) // each thread's local index, row-major
+	ampRank := min(ampExt.Rank(), len(ampTile))
+	for ampL := 1; ampL < ampSize; ampL++ {
+		ampLocals[ampL] = ampLocals[ampL-1]
+		for ampD := ampRank - 1; ; ampD-- {
+			ampLocals[ampL][ampD]++
+			if ampD == 0 || ampLocals[ampL][ampD] < ampExt.Dim(ampD) {
+				break
+			}
+			ampLocals[ampL][ampD] = 0
+		}
 	}
 	lPerThread := make([]int, ampSize)
 	accPerThread := make([]int32, ampSize)
@@ -379,9 +411,17 @@ func (k Stencil) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
-	ampLocals := make([]amprt.Index, ampSize)
-	for ampL := range ampLocals {
-		ampLocals[ampL] = ampExt.Delinearize(ampL)
+	ampLocals := make([]amprt.Index, ampSize) // each thread's local index, row-major
+	ampRank := min(ampExt.Rank(), len(ampTile))
+	for ampL := 1; ampL < ampSize; ampL++ {
+		ampLocals[ampL] = ampLocals[ampL-1]
+		for ampD := ampRank - 1; ; ampD-- {
+			ampLocals[ampL][ampD]++
+			if ampD == 0 || ampLocals[ampL][ampD] < ampExt.Dim(ampD) {
+				break
+			}
+			ampLocals[ampL][ampD] = 0
+		}
 	}
 	th, tw := ampExt.Dim(0), ampExt.Dim(1)
 	w := tw + 2
@@ -413,9 +453,17 @@ func (k TileSum) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
-	ampLocals := make([]amprt.Index, ampSize)
-	for ampL := range ampLocals {
-		ampLocals[ampL] = ampExt.Delinearize(ampL)
+	ampLocals := make([]amprt.Index, ampSize) // each thread's local index, row-major
+	ampRank := min(ampExt.Rank(), len(ampTile))
+	for ampL := 1; ampL < ampSize; ampL++ {
+		ampLocals[ampL] = ampLocals[ampL-1]
+		for ampD := ampRank - 1; ; ampD-- {
+			ampLocals[ampL][ampD]++
+			if ampD == 0 || ampLocals[ampL][ampD] < ampExt.Dim(ampD) {
+				break
+			}
+			ampLocals[ampL][ampD] = 0
+		}
 	}
 	lPerThread := make([]int, ampSize)
 	vPerThread := make([]int32, ampSize)

@@ -1,0 +1,141 @@
+package translate_test
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/runtime"
+	"github.com/goamp/goamp/translate/testdata/corpus"
+)
+
+// benchKernel makes one corpus kernel's inputs and returns a run on a view: a dispatch,
+// per thread or not, and the outputs brought to the host.
+type benchKernel struct {
+	name  string
+	setup func(b *testing.B, r *rand.Rand) func(av *accelerator.View, perThread bool) error
+}
+
+// tiledRun returns a run of a tiled kernel over dom that synchronizes outs.
+func tiledRun[T any](dom runtime.TiledExtent, k runtime.TiledKernel, outs ...*arrayview.View[T]) func(*accelerator.View, bool) error {
+	return func(av *accelerator.View, pt bool) error {
+		var err error
+		if pt {
+			err = runtime.ParallelForEachTiled(av, dom, runtime.PerThreadKernel{Kernel: k})
+		} else {
+			err = runtime.ParallelForEachTiled(av, dom, k)
+		}
+		for _, o := range outs {
+			if err == nil {
+				err = o.Synchronize()
+			}
+		}
+		return err
+	}
+}
+
+// newView makes a view of data.
+func newView[T any](b *testing.B, data []T, dims ...int) *arrayview.View[T] {
+	v, err := arrayview.New(runtime.Ext(dims...), data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return v
+}
+
+var benchKernels = []benchKernel{
+	{"TileSum/65536/256", func(b *testing.B, r *rand.Rand) func(*accelerator.View, bool) error {
+		const n = 1 << 16
+		sums, total := newView(b, make([]int32, 2*n/256), 2*n/256), newView(b, make([]int32, 1), 1)
+		k := corpus.TileSum{In: newView(b, randInts(r, n, -1000, 1000), n).ReadOnly(), Sums: sums, Total: total}
+		return tiledRun(runtime.Ext(n).Tile(256), k, sums, total)
+	}},
+	{"Stencil/512x512/16x16", func(b *testing.B, r *rand.Rand) func(*accelerator.View, bool) error {
+		const n = 512
+		o := newView(b, make([]float32, n*n), n, n)
+		k := corpus.Stencil{In: newView(b, randFloats(r, n*n, -1, 1), n, n).ReadOnly(), Out: o, Rows: n, Cols: n}
+		return tiledRun(runtime.Ext(n, n).Tile(16, 16), k, o)
+	}},
+	{"FloatAdd/65536/256", func(b *testing.B, r *rand.Rand) func(*accelerator.View, bool) error {
+		const n = 1 << 16
+		sum, maxi := newView(b, make([]float32, 1), 1), newView(b, make([]uint32, 1), 1)
+		k := corpus.FloatAdd{In: newView(b, randFloats(r, n, -1, 1), n).ReadOnly(), Sum: sum, Maxi: maxi}
+		return tiledRun(runtime.Ext(n).Tile(256), k, sum)
+	}},
+	{"Phases/65536/256", func(b *testing.B, r *rand.Rand) func(*accelerator.View, bool) error {
+		const n = 1 << 16
+		o := newView(b, make([]int32, n), n)
+		k := corpus.Phases{In: newView(b, randInts(r, n, -1e6, 1e6), n).ReadOnly(), Out: o, Rounds: 4, Mode: 1}
+		return tiledRun(runtime.Ext(n).Tile(256), k, o)
+	}},
+	{"MatMul/256x256x256/16x16", func(b *testing.B, r *rand.Rand) func(*accelerator.View, bool) error {
+		const n = 256
+		o := newView(b, make([]float32, n*n), n, n)
+		k := corpus.MatMul{A: newView(b, randFloats(r, n*n, -1, 1), n, n).ReadOnly(),
+			B: newView(b, randFloats(r, n*n, -1, 1), n, n).ReadOnly(), C: o, K: n}
+		return tiledRun(runtime.Ext(n, n).Tile(corpus.MatMulTS, corpus.MatMulTS), k, o)
+	}},
+}
+
+// BenchmarkCorpusCPUBodies times the corpus kernels with barriers three ways in one run:
+// the CPU accelerator with the generated fast body (EachTile), the CPU accelerator's
+// per-thread executor (runtime.PerThreadKernel), and the GPU body on the first Vulkan
+// device (lavapipe here), each dispatch followed by the outputs' Synchronize. It reports
+// each in ms per dispatch and the ratios perthread/fast and vulkan/fast:
+//
+//	go test ./translate -run '^$' -bench CorpusCPUBodies -benchtime 5x
+func BenchmarkCorpusCPUBodies(b *testing.B) {
+	cpu, err := accelerator.CPU().CreateView(accelerator.Automatic)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cpu.Close()
+	var gpu *accelerator.View
+	for _, a := range accelerator.All() {
+		if !a.IsCPU() {
+			if gpu, err = a.CreateView(accelerator.Automatic); err != nil {
+				b.Fatal(err)
+			}
+			defer gpu.Close()
+			break
+		}
+	}
+	for _, bk := range benchKernels {
+		b.Run(bk.name, func(b *testing.B) {
+			fast := bk.setup(b, rand.New(rand.NewPCG(1, 2)))
+			slow := bk.setup(b, rand.New(rand.NewPCG(1, 2)))
+			var dev func(*accelerator.View, bool) error
+			if gpu != nil {
+				dev = bk.setup(b, rand.New(rand.NewPCG(1, 2)))
+				if err := dev(gpu, false); err != nil { // warm up: upload, pipeline
+					b.Fatal(err)
+				}
+			}
+			var tFast, tSlow, tDev time.Duration
+			timed := func(d *time.Duration, f func() error) {
+				start := time.Now()
+				if err := f(); err != nil {
+					b.Fatal(err)
+				}
+				*d += time.Since(start)
+			}
+			for range b.N {
+				timed(&tFast, func() error { return fast(cpu, false) })
+				timed(&tSlow, func() error { return slow(cpu, true) })
+				if dev != nil {
+					timed(&tDev, func() error { return dev(gpu, false) })
+				}
+			}
+			ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(b.N) }
+			b.ReportMetric(ms(tFast), "fast-ms")
+			b.ReportMetric(ms(tSlow), "perthread-ms")
+			b.ReportMetric(float64(tSlow)/float64(tFast), "perthread/fast")
+			if dev != nil {
+				b.ReportMetric(ms(tDev), "vulkan-ms")
+				b.ReportMetric(float64(tDev)/float64(tFast), "vulkan/fast")
+			}
+		})
+	}
+}
