@@ -35,8 +35,8 @@ type DeviceError struct {
 	Result string
 	// Removed says the failure removed the view (a failed submit or wait).
 	Removed bool
-	// Earlier says the failure happened in an earlier operation of the removed view: this
-	// one did nothing.
+	// Earlier says the view was removed before, and that failure reported by an earlier
+	// operation: this one did nothing.
 	Earlier bool
 	err     *vk.Error
 }
@@ -73,7 +73,8 @@ func (v *View) deviceError(err error) error {
 		return err
 	}
 	removed := v.stream != nil && v.stream.Err() != nil
-	return &DeviceError{View: v.String(), Op: ve.Op, Result: ve.ResultName(), Removed: removed, err: ve}
+	earlier := removed && v.stream.Told()
+	return &DeviceError{View: v.String(), Op: ve.Op, Result: ve.ResultName(), Removed: removed, Earlier: earlier, err: ve}
 }
 
 // removed returns the error of an operation on a removed view (nil if the view is not
@@ -88,5 +89,5 @@ func (v *View) removed() error {
 	}
 	var ve *vk.Error
 	errors.As(err, &ve)
-	return &DeviceError{View: v.String(), Op: ve.Op, Result: ve.ResultName(), Removed: true, Earlier: true, err: ve}
+	return &DeviceError{View: v.String(), Op: ve.Op, Result: ve.ResultName(), Removed: true, Earlier: v.stream.Told(), err: ve}
 }

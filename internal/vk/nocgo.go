@@ -152,3 +152,6 @@ func (*Stream) Err() error { return nil }
 
 // Drain does nothing without cgo.
 func (*Stream) Drain() {}
+
+// Told is false without cgo: no stream fails.
+func (*Stream) Told() bool { return false }

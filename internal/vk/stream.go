@@ -131,8 +131,9 @@ type Stream struct {
 	repBatch *Batch
 	replays  uint64
 	// failed is the stream's first failed submit or wait: the stream is unusable from then
-	// on (see Err).
+	// on (see Err); told says the owner has been told of it (Told).
 	failed atomic.Pointer[Error]
+	told   atomic.Bool
 }
 
 // NewStream creates a command stream on queue q of the device.
@@ -422,17 +423,17 @@ func (s *Stream) Submit() (*Batch, error) {
 	if s.canReplay() {
 		s.reap()
 		b, err := s.submit(s.rep, false)
+		// Drop the encoded commands (submitted, or lost with a failed submit): the open
+		// command buffer stays open, empty, for the next batch.
+		s.commands, s.off = 0, 0
 		if err != nil {
 			return nil, err
 		}
 		s.repBatch = b
 		s.replays++
-		// Drop the encoded commands: the open command buffer stays open, empty, for the
-		// next batch.
-		s.commands, s.off = 0, 0
 		s.resetBound()
 		s.startLog()
-		return b, nil
+		return b, s.Err()
 	}
 	s.flush()
 	c := s.open
@@ -440,6 +441,7 @@ func (s *Stream) Submit() (*Batch, error) {
 	b, err := s.submit(c, true)
 	if err != nil {
 		s.free = append(s.free, c)
+		s.commands = 0 // lost with the batch
 		return nil, err
 	}
 	if s.replayable && s.nlog == s.commands {
@@ -453,7 +455,8 @@ func (s *Stream) Submit() (*Batch, error) {
 			return b, err
 		}
 	}
-	return b, nil
+	// A batch found failed meanwhile (begin polls the batches in flight) fails the stream.
+	return b, s.Err()
 }
 
 // submit submits command buffer c (closing it first with end) and tracks the batch.
@@ -533,6 +536,11 @@ func (s *Stream) Err() error {
 	}
 	return nil
 }
+
+// Told reports whether Told was called before since the stream failed: the first caller
+// reports the failure as news, later ones as the reason the stream does nothing. It is
+// false on a stream that has not failed.
+func (s *Stream) Told() bool { return s.failed.Load() != nil && s.told.Swap(true) }
 
 // Drain waits until the device has run every batch submitted on the stream, or can run
 // none (a lost device), whatever the errors: after a failure, the buffers its batches use
