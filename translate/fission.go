@@ -562,7 +562,8 @@ func (f *fission) structNode(s ast.Stmt, inLoop bool, tileStmt map[ast.Stmt]bool
 		return &fnode{kind: nBlock, body: f.build(x.List, inLoop, tileStmt, writes)}
 	case *ast.IfStmt:
 		if (x.Init != nil && !tileStmt[x.Init]) || !f.uniform(x.Cond) {
-			f.fail(x.Pos(), "a barrier (or a break or continue of a loop with one) under a condition that varies between threads")
+			f.fail(x.Pos(), "a barrier (or a break or continue of a loop with one) under an if whose condition the fission "+
+				"cannot compute once per tile (it reads a per-thread value, or a variable set under an if or loop without a barrier)")
 			return nil
 		}
 		n := &fnode{kind: nIf, stmt: s, body: f.build(x.Body.List, inLoop, tileStmt, writes)}
@@ -575,7 +576,8 @@ func (f *fission) structNode(s ast.Stmt, inLoop bool, tileStmt map[ast.Stmt]bool
 		return n
 	case *ast.ForStmt:
 		if (x.Init != nil && !tileStmt[x.Init]) || (x.Cond != nil && !f.uniform(x.Cond)) || (x.Post != nil && !tileStmt[x.Post]) {
-			f.fail(x.Pos(), "a barrier in a loop whose trip count varies between threads")
+			f.fail(x.Pos(), "a barrier in a loop whose init, condition or post the fission cannot run once per tile "+
+				"(they read a per-thread value, or a variable set under an if or loop without a barrier)")
 			return nil
 		}
 		return &fnode{kind: nFor, stmt: s, body: f.build(x.Body.List, true, tileStmt, writes)}

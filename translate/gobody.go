@@ -22,12 +22,11 @@ type cpuMethod struct {
 // generated file's imports.
 type cpuGen struct {
 	*pkgInfo
-	imports  map[string]string // import path -> name in the generated file
-	taken    map[string]bool   // names of imports, and names the bodies use
-	srcs     map[string][]byte // source files by name
-	methods  []cpuMethod
-	notes    []string
-	reserved []string // the generated bodies' own names
+	imports map[string]string // import path -> name in the generated file
+	taken   map[string]bool   // names of imports, and names the bodies use
+	srcs    map[string][]byte // source files by name
+	methods []cpuMethod
+	notes   []string
 }
 
 // genNames are the names the generated bodies declare; a kernel body that uses one gets
