@@ -1,6 +1,7 @@
 package arrayview_test
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"testing"
@@ -209,7 +210,7 @@ func (r *cohRun) step() string {
 	}
 	cv := r.pick()
 	offs := cv.m.offsets()
-	switch in.n(14) {
+	switch in.n(16) {
 	case 0:
 		return r.section(cv)
 	case 1:
@@ -254,6 +255,10 @@ func (r *cohRun) step() string {
 		return fmt.Sprintf("Close of %v", cv)
 	case 12:
 		return r.closeAcceleratorView()
+	case 13:
+		return r.copyFrom(cv, offs)
+	case 14:
+		return r.copyView(cv, offs)
 	}
 	k := in.n(len(r.avs))
 	require.NoError(t, r.avs[k].Wait())
@@ -470,4 +475,43 @@ func (r *cohRun) kernel(cv *cohView, offs []int) string {
 		r.m.val[o], r.m.known[o] = vals[i], known[i]
 	}
 	return fmt.Sprintf("%T on %v writing %v", kern, av, cv)
+}
+
+// copyFrom overwrites cv with values decoded from the input (CopyFrom).
+func (r *cohRun) copyFrom(cv *cohView, offs []int) string {
+	src := make([]int32, len(offs))
+	for k := range src {
+		src[k] = r.in.int32()
+	}
+	require.NoError(r.t, cv.v.CopyFrom(src))
+	for k, o := range offs {
+		r.m.valid[o], r.m.val[o], r.m.known[o] = hostLoc, src[k], true
+	}
+	return fmt.Sprintf("CopyFrom on %v", cv)
+}
+
+// copyView copies another open view of the same extent (it may overlap) into cv, with Copy
+// or CopyAsync.
+func (r *cohRun) copyView(cv *cohView, offs []int) string {
+	w := r.pick()
+	if !slices.Equal(w.m.dims, cv.m.dims) {
+		return "nothing (no view of the same extent to copy)"
+	}
+	woffs := w.m.offsets()
+	vals, known := make([]int32, len(woffs)), make([]bool, len(woffs))
+	for k, o := range woffs {
+		vals[k], known[k] = r.m.val[o], r.m.known[o]
+	}
+	what := fmt.Sprintf("Copy of %v into %v", w, cv)
+	if r.in.n(2) == 0 {
+		require.NoError(r.t, arrayview.Copy(cv.v, w.v))
+	} else {
+		require.NoError(r.t, arrayview.CopyAsync(cv.v, w.v).Wait(context.Background()))
+		what = "CopyAsync: " + what
+	}
+	r.m.read(woffs, hostLoc)
+	for k, o := range offs {
+		r.m.valid[o], r.m.val[o], r.m.known[o] = hostLoc, vals[k], known[k]
+	}
+	return what
 }
