@@ -36,6 +36,7 @@ type Accelerator struct {
 	nextQ    int
 	pipes    map[PipelineKey]*Pipeline
 	pipeMu   sync.Mutex
+	pcache   pipeCache // guarded by pipeMu after the device opens
 	cpuLimit Limits
 }
 
@@ -280,6 +281,8 @@ func (a *Accelerator) device() (*vk.Device, error) {
 	a.dev, a.devErr = a.reg.inst.OpenDevice(a.info.Index, 8)
 	if a.devErr != nil {
 		a.devErr = fmt.Errorf("goamp/accelerator: %s: %w", a.path, a.devErr)
+		return nil, a.devErr
 	}
-	return a.dev, a.devErr
+	a.openPipelineCache(a.dev)
+	return a.dev, nil
 }

@@ -54,6 +54,7 @@ func (a *Accelerator) Pipeline(key PipelineKey, name string, spirv []byte, bindi
 	}
 	p := &Pipeline{p: vp, bindings: bindings, pushSize: pushSize}
 	a.pipes[key] = p
+	a.savePipelineCache(dev)
 	return p, nil
 }
 

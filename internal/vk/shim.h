@@ -74,6 +74,11 @@ typedef struct AmpDevice {
 	PFN_vkDestroySemaphore DestroySemaphore;
 	PFN_vkGetSemaphoreCounterValue GetSemaphoreCounterValue;
 	PFN_vkWaitSemaphores WaitSemaphores;
+	// The pipeline cache every pipeline is created through (VK_NULL_HANDLE: none).
+	PFN_vkCreatePipelineCache CreatePipelineCache;
+	PFN_vkGetPipelineCacheData GetPipelineCacheData;
+	PFN_vkDestroyPipelineCache DestroyPipelineCache;
+	VkPipelineCache cache;
 } AmpDevice;
 
 int amp_load(const char *lib, char *err, int errlen);
@@ -98,6 +103,8 @@ VkResult amp_pipeline_create(AmpDevice *d, const uint32_t *code, size_t codeByte
 	uint32_t pushSize, const uint32_t *spec, uint32_t nspec, VkPipelineLayout *layout,
 	VkDescriptorSetLayout *dsl, VkPipeline *pipe);
 void amp_pipeline_destroy(AmpDevice *d, VkPipelineLayout layout, VkDescriptorSetLayout dsl, VkPipeline pipe);
+VkResult amp_cache_create(AmpDevice *d, const void *data, size_t n);
+VkResult amp_cache_data(AmpDevice *d, void *data, size_t *n);
 
 VkResult amp_cmdpool_create(AmpDevice *d, VkCommandPool *pool);
 void amp_cmdpool_destroy(AmpDevice *d, VkCommandPool pool);

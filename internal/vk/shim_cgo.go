@@ -218,6 +218,7 @@ VkResult amp_device_create(VkInstance inst, VkPhysicalDevice phys, uint32_t fami
 	LOADD(CmdResetQueryPool); LOADD(CreateQueryPool); LOADD(DestroyQueryPool); LOADD(GetQueryPoolResults);
 	LOADD(CreateFence); LOADD(DestroyFence); LOADD(ResetFences); LOADD(WaitForFences); LOADD(GetFenceStatus);
 	LOADD(QueueSubmit); LOADD(DeviceWaitIdle);
+	LOADD(CreatePipelineCache); LOADD(GetPipelineCacheData); LOADD(DestroyPipelineCache);
 	if (timeline) {
 		LOADD(CreateSemaphore); LOADD(DestroySemaphore); LOADD(GetSemaphoreCounterValue); LOADD(WaitSemaphores);
 	}
@@ -227,6 +228,7 @@ VkResult amp_device_create(VkInstance inst, VkPhysicalDevice phys, uint32_t fami
 
 void amp_device_destroy(AmpDevice *d) {
 	d->DeviceWaitIdle(d->dev);
+	if (d->cache != VK_NULL_HANDLE) d->DestroyPipelineCache(d->dev, d->cache, NULL);
 	d->DestroyDevice(d->dev, NULL);
 	free(d);
 }
@@ -325,7 +327,7 @@ VkResult amp_pipeline_create(AmpDevice *d, const uint32_t *code, size_t codeByte
 		.stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
 			.module = mod, .pName = "main", .pSpecializationInfo = nspec ? &si : NULL},
 		.layout = *layout};
-	r = d->CreateComputePipelines(d->dev, VK_NULL_HANDLE, 1, &cpci, NULL, pipe);
+	r = d->CreateComputePipelines(d->dev, d->cache, 1, &cpci, NULL, pipe);
 	if (r != VK_SUCCESS) goto fail_layout;
 	d->DestroyShaderModule(d->dev, mod, NULL);
 	return VK_SUCCESS;
@@ -342,6 +344,36 @@ void amp_pipeline_destroy(AmpDevice *d, VkPipelineLayout layout, VkDescriptorSet
 	d->DestroyPipeline(d->dev, pipe, NULL);
 	d->DestroyPipelineLayout(d->dev, layout, NULL);
 	d->DestroyDescriptorSetLayout(d->dev, dsl, NULL);
+}
+
+// amp_cache_create gives the device its pipeline cache, filled from data (n bytes; n == 0:
+// empty). A driver that refuses the data (it checks the header, and need not check more)
+// gets an empty cache instead.
+VkResult amp_cache_create(AmpDevice *d, const void *data, size_t n) {
+	if (d->cache != VK_NULL_HANDLE) {
+		d->DestroyPipelineCache(d->dev, d->cache, NULL);
+		d->cache = VK_NULL_HANDLE;
+	}
+	VkPipelineCacheCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO,
+		.initialDataSize = n, .pInitialData = n ? data : NULL};
+	VkResult r = d->CreatePipelineCache(d->dev, &ci, NULL, &d->cache);
+	if (r != VK_SUCCESS && n) {
+		ci.initialDataSize = 0;
+		ci.pInitialData = NULL;
+		r = d->CreatePipelineCache(d->dev, &ci, NULL, &d->cache);
+	}
+	if (r != VK_SUCCESS) d->cache = VK_NULL_HANDLE;
+	return r;
+}
+
+// amp_cache_data is vkGetPipelineCacheData of the device's cache: with data NULL it sets
+// *n to the size, else it copies up to *n bytes.
+VkResult amp_cache_data(AmpDevice *d, void *data, size_t *n) {
+	if (d->cache == VK_NULL_HANDLE) {
+		*n = 0;
+		return VK_SUCCESS;
+	}
+	return d->GetPipelineCacheData(d->dev, d->cache, n, data);
 }
 
 VkResult amp_cmdpool_create(AmpDevice *d, VkCommandPool *pool) {

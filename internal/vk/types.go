@@ -76,16 +76,19 @@ type DeviceInfo struct {
 	DriverName    string
 	DriverInfo    string
 	UUID          [16]byte
-	Heaps         []MemoryHeap
-	MemoryTypes   []MemoryType
-	Limits        Limits
-	SubgroupSize  uint32
-	SubgroupOps   SubgroupOps
-	Float64       bool
-	Int64         bool
-	Int16         bool
-	ComputeFamily int
-	ComputeQueues int
+	// PipelineCacheUUID identifies the pipeline caches the device's driver accepts
+	// (VkPhysicalDeviceProperties' pipelineCacheUUID).
+	PipelineCacheUUID [16]byte
+	Heaps             []MemoryHeap
+	MemoryTypes       []MemoryType
+	Limits            Limits
+	SubgroupSize      uint32
+	SubgroupOps       SubgroupOps
+	Float64           bool
+	Int64             bool
+	Int16             bool
+	ComputeFamily     int
+	ComputeQueues     int
 	// PushDescriptor says VK_KHR_push_descriptor is present; goamp needs it to dispatch.
 	PushDescriptor bool
 	// TimelineSemaphore says the device has timeline semaphores (Vulkan 1.2); streams then

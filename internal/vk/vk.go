@@ -145,13 +145,14 @@ func describe(inst vulkan.Instance, pd vulkan.PhysicalDevice, index int) DeviceI
 	mp.Deref()
 	l := p.Limits
 	d := DeviceInfo{
-		Index:         index,
-		Name:          vulkan.ToString(p.DeviceName[:]),
-		Type:          DeviceType(p.DeviceType),
-		VendorID:      p.VendorID,
-		DeviceID:      p.DeviceID,
-		APIVersion:    p.ApiVersion,
-		DriverVersion: p.DriverVersion,
+		Index:             index,
+		Name:              vulkan.ToString(p.DeviceName[:]),
+		Type:              DeviceType(p.DeviceType),
+		VendorID:          p.VendorID,
+		DeviceID:          p.DeviceID,
+		APIVersion:        p.ApiVersion,
+		DriverVersion:     p.DriverVersion,
+		PipelineCacheUUID: p.PipelineCacheUUID,
 		Limits: Limits{
 			MaxWorkgroupInvocations:  l.MaxComputeWorkGroupInvocations,
 			MaxWorkgroupSize:         l.MaxComputeWorkGroupSize,

@@ -1,0 +1,54 @@
+package accelerator
+
+import (
+	"log/slog"
+
+	"github.com/goamp/goamp/internal/pipecache"
+	"github.com/goamp/goamp/internal/vk"
+)
+
+// EnvPipelineCache is the environment variable of the on-disk pipeline cache: unset, the
+// cache lives under the user's cache directory (os.UserCacheDir()/goamp/pipelines); "off"
+// turns it off; any other value is the directory to use.
+const EnvPipelineCache = pipecache.Env
+
+// pipeCache is a Vulkan accelerator's on-disk pipeline cache: read when the device opens,
+// written after each pipeline the device builds, so that a later process builds the same
+// pipelines from the driver's cache instead of compiling them again.
+type pipeCache struct {
+	dir string // "" when the cache is off or could not be set up
+	key pipecache.Key
+}
+
+// openPipelineCache gives dev the pipeline cache stored for it. A missing, corrupt or
+// foreign file is ignored (the device starts with an empty cache); a device that cannot
+// have a cache builds its pipelines without one.
+func (a *Accelerator) openPipelineCache(dev *vk.Device) {
+	dir := pipecache.Dir()
+	if dir == "" {
+		return
+	}
+	k := pipecache.Key{VendorID: a.info.VendorID, DeviceID: a.info.DeviceID,
+		DriverVersion: a.info.DriverVersion, UUID: a.info.PipelineCacheUUID}
+	if err := dev.SetPipelineCache(pipecache.Load(dir, k)); err != nil {
+		slog.Debug("goamp/accelerator: no pipeline cache", "accelerator", a.path, "err", err)
+		return
+	}
+	a.pcache = pipeCache{dir: dir, key: k}
+}
+
+// savePipelineCache writes dev's pipeline cache to disk; a.pipeMu is held, so that no
+// pipeline is built meanwhile. It runs after each new pipeline: pipelines are built once
+// per program and tile shape, and a process may end at any time without closing anything.
+func (a *Accelerator) savePipelineCache(dev *vk.Device) {
+	if a.pcache.dir == "" {
+		return
+	}
+	data, err := dev.PipelineCacheData()
+	if err == nil {
+		err = pipecache.Store(a.pcache.dir, a.pcache.key, data)
+	}
+	if err != nil {
+		slog.Debug("goamp/accelerator: pipeline cache not saved", "accelerator", a.path, "err", err)
+	}
+}

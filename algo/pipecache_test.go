@@ -1,0 +1,179 @@
+package algo
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/runtime"
+)
+
+// envPipeCacheChild makes TestPipelineCacheChild run: it is the process that the pipeline
+// cache test starts.
+const envPipeCacheChild = "GOAMP_TEST_PIPECACHE_CHILD"
+
+// TestPipelineCacheChild adds two random vectors on the first Vulkan accelerator and
+// checks the sum: the work of one process of TestPipelineCache.
+func TestPipelineCacheChild(t *testing.T) {
+	if os.Getenv(envPipeCacheChild) != "1" {
+		t.Skip("run by TestPipelineCache")
+	}
+	a := firstVulkan(t)
+	av, err := a.CreateView(accelerator.Automatic)
+	require.NoError(t, err)
+	defer av.Close()
+	r := rand.New(rand.NewPCG(rand.Uint64(), 7))
+	n := 1000 + r.IntN(1000)
+	x, y, want := make([]int32, n), make([]int32, n), make([]int32, n)
+	for i := range x {
+		x[i], y[i] = r.Int32(), r.Int32()
+		want[i] = x[i] + y[i]
+	}
+	got := make([]int32, n)
+	out := arrayview.MustNew(runtime.Ext(n), got)
+	require.NoError(t, Add(av, arrayview.MustNew(runtime.Ext(n), x), arrayview.MustNew(runtime.Ext(n), y), out))
+	require.NoError(t, out.Synchronize())
+	require.Equal(t, want, got)
+}
+
+func firstVulkan(t *testing.T) *accelerator.Accelerator {
+	for _, a := range accelerator.All() {
+		if !a.Traits().HostMemory {
+			return a
+		}
+	}
+	t.Skip("no Vulkan accelerator")
+	return nil
+}
+
+// TestPipelineCache runs processes that build pipelines with the on-disk cache in a
+// directory of their own: the first writes a cache file; a corrupt file and another
+// device's are ignored and replaced; GOAMP_PIPELINE_CACHE=off writes nothing, and unset
+// the cache goes under the user's cache directory.
+func TestPipelineCache(t *testing.T) {
+	firstVulkan(t)
+	dir := t.TempDir()
+	home := t.TempDir() // the user's cache directory of the children
+	child := func(env string) {
+		t.Helper()
+		cmd := exec.Command(os.Args[0], "-test.run", "^TestPipelineCacheChild$", "-test.count", "1")
+		cmd.Env = append(os.Environ(), envPipeCacheChild+"=1", accelerator.EnvPipelineCache+"="+env,
+			"XDG_CACHE_HOME="+home)
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+	}
+	cacheFile := func() (string, []byte) {
+		t.Helper()
+		files, err := filepath.Glob(filepath.Join(dir, "*.vkcache"))
+		require.NoError(t, err)
+		require.Len(t, files, 1)
+		data, err := os.ReadFile(files[0])
+		require.NoError(t, err)
+		require.GreaterOrEqual(t, len(data), 32)
+		assert.EqualValues(t, 1, binary.LittleEndian.Uint32(data[4:]), "header version")
+		return files[0], data
+	}
+	child(dir)
+	path, first := cacheFile()
+
+	r := rand.New(rand.NewPCG(rand.Uint64(), 8))
+	junk := make([]byte, 4096)
+	for i := range junk {
+		junk[i] = byte(r.Uint32())
+	}
+	require.NoError(t, os.WriteFile(path, junk, 0o644))
+	child(dir)
+	_, data := cacheFile()
+	assert.Equal(t, first[:32], data[:32], "the corrupt file was not replaced by a valid cache")
+
+	foreign := append([]byte(nil), first...)
+	foreign[20] ^= 0xff // another pipelineCacheUUID
+	require.NoError(t, os.WriteFile(path, foreign, 0o644))
+	child(dir)
+	_, data = cacheFile()
+	assert.Equal(t, first[:32], data[:32], "another device's cache was not replaced")
+
+	child("off") // (Mesa keeps a shader cache of its own in home: not goamp's)
+	assert.NoDirExists(t, filepath.Join(home, "goamp"), "GOAMP_PIPELINE_CACHE=off wrote a cache")
+	child("") // the default place: the user's cache directory
+	files, err := filepath.Glob(filepath.Join(home, "goamp", "pipelines", "*.vkcache"))
+	require.NoError(t, err)
+	assert.Len(t, files, 1)
+}
+
+// TestColdStartChild times this process's first MatMul (256^3 float32, on a view of the
+// first Vulkan accelerator opened beforehand) from the call to its result on the host, and
+// prints it for BenchmarkColdStart.
+func TestColdStartChild(t *testing.T) {
+	if os.Getenv(envPipeCacheChild) != "time" {
+		t.Skip("run by BenchmarkColdStart")
+	}
+	av, err := firstVulkan(t).CreateView(accelerator.Automatic)
+	require.NoError(t, err)
+	defer av.Close()
+	const n = 256
+	r := rand.New(rand.NewPCG(rand.Uint64(), 9))
+	a, b, c := make([]float32, n*n), make([]float32, n*n), make([]float32, n*n)
+	for i := range a {
+		a[i], b[i] = r.Float32(), r.Float32()
+	}
+	start := time.Now()
+	cv := arrayview.MustNew(runtime.Ext(n, n), c)
+	require.NoError(t, MatMul(av, arrayview.MustNew(runtime.Ext(n, n), a), arrayview.MustNew(runtime.Ext(n, n), b), cv))
+	require.NoError(t, cv.Synchronize())
+	fmt.Printf("first-call-ms %.3f\n", float64(time.Since(start).Microseconds())/1e3)
+}
+
+// BenchmarkColdStart runs processes whose first MatMul builds its pipelines, with the
+// on-disk pipeline cache off and on (warm: written by a process before the timed ones),
+// and reports the first call's time (first-ms: from the call to the result on the host).
+// Drivers keep shader caches of their own (Mesa's, NVIDIA's): turn them off to see what
+// goamp's cache alone saves (MESA_SHADER_CACHE_DISABLE=true, __GL_SHADER_DISK_CACHE=0).
+func BenchmarkColdStart(b *testing.B) {
+	if os.Getenv(envPipeCacheChild) != "" {
+		b.Skip("a child process")
+	}
+	dir := b.TempDir()
+	for _, mode := range []string{"off", dir} {
+		name := "cache=on"
+		if mode == "off" {
+			name = "cache=off"
+		}
+		b.Run(name, func(b *testing.B) {
+			run := func() float64 {
+				cmd := exec.Command(os.Args[0], "-test.run", "^TestColdStartChild$", "-test.count", "1", "-test.v")
+				cmd.Env = append(os.Environ(), envPipeCacheChild+"=time", accelerator.EnvPipelineCache+"="+mode)
+				out, err := cmd.CombinedOutput()
+				require.NoError(b, err, "%s", out)
+				var ms float64
+				for _, line := range strings.Split(string(out), "\n") {
+					if v, ok := strings.CutPrefix(line, "first-call-ms "); ok {
+						ms, err = strconv.ParseFloat(strings.TrimSpace(v), 64)
+						require.NoError(b, err)
+						return ms
+					}
+				}
+				b.Fatalf("no time in the child's output:\n%s", out)
+				return 0
+			}
+			run() // warms the cache (and the OS's file cache)
+			var total float64
+			for b.Loop() {
+				total += run()
+			}
+			b.ReportMetric(total/float64(b.N), "first-ms")
+		})
+	}
+}
