@@ -83,7 +83,8 @@ var benchKernels = []benchKernel{
 // the CPU accelerator with the generated fast body (EachTile), the CPU accelerator's
 // per-thread executor (runtime.PerThreadKernel), and the GPU body on the first Vulkan
 // device (lavapipe here), each dispatch followed by the outputs' Synchronize. It reports
-// each in ms per dispatch and the ratios perthread/fast and vulkan/fast:
+// each in wall ms and process CPU ms (all threads, lavapipe's too) per dispatch, and the
+// wall-time ratios perthread/fast and vulkan/fast:
 //
 //	go test ./translate -run '^$' -bench CorpusCPUBodies -benchtime 5x
 func BenchmarkCorpusCPUBodies(b *testing.B) {
@@ -113,28 +114,31 @@ func BenchmarkCorpusCPUBodies(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			var tFast, tSlow, tDev time.Duration
-			timed := func(d *time.Duration, f func() error) {
-				start := time.Now()
+			var wall, cpuT [3]time.Duration // fast, per thread, Vulkan
+			timed := func(i int, f func() error) {
+				start, startCPU := time.Now(), cpuTime()
 				if err := f(); err != nil {
 					b.Fatal(err)
 				}
-				*d += time.Since(start)
+				wall[i] += time.Since(start)
+				cpuT[i] += cpuTime() - startCPU
 			}
 			for range b.N {
-				timed(&tFast, func() error { return fast(cpu, false) })
-				timed(&tSlow, func() error { return slow(cpu, true) })
+				timed(0, func() error { return fast(cpu, false) })
+				timed(1, func() error { return slow(cpu, true) })
 				if dev != nil {
-					timed(&tDev, func() error { return dev(gpu, false) })
+					timed(2, func() error { return dev(gpu, false) })
 				}
 			}
 			ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(b.N) }
-			b.ReportMetric(ms(tFast), "fast-ms")
-			b.ReportMetric(ms(tSlow), "perthread-ms")
-			b.ReportMetric(float64(tSlow)/float64(tFast), "perthread/fast")
-			if dev != nil {
-				b.ReportMetric(ms(tDev), "vulkan-ms")
-				b.ReportMetric(float64(tDev)/float64(tFast), "vulkan/fast")
+			for i, name := range []string{"fast", "perthread", "vulkan"} {
+				if i < 2 || dev != nil {
+					b.ReportMetric(ms(wall[i]), name+"-ms")
+					b.ReportMetric(ms(cpuT[i]), name+"-cpums")
+				}
+				if i > 0 && (i < 2 || dev != nil) {
+					b.ReportMetric(float64(wall[i])/float64(wall[0]), name+"/fast")
+				}
 			}
 		})
 	}

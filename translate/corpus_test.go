@@ -236,14 +236,21 @@ var corpusCases = []corpusCase{
 	{"Phases", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n, tile = 1536, 96
 		res := []int32{}
-		for mode := range int32(2) {
+		for mode := range int32(3) {
 			o, data := out[int32](t, n)
-			k := corpus.Phases{In: in(t, randInts(r, n, -1e6, 1e6), n), Out: o, Rounds: 3 + mode, Mode: mode}
+			k := corpus.Phases{In: in(t, randInts(r, n, -1e6, 1e6), n), Out: o, Rounds: 3 + mode, Mode: mode, Stop: 2*mode - 1}
 			require.NoError(t, forEachTiled(av, runtime.Ext(n).Tile(tile), k))
 			sync(t, o)
 			res = append(res, data...)
 		}
 		return res
+	}, exact},
+	{"TileRev[int32]", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 640
+		o, data := out[int32](t, n)
+		require.NoError(t, forEachTiled(av, runtime.Ext(n).Tile(64), corpus.TileRev[int32]{In: in(t, randInts(r, n, -1e6, 1e6), n), Out: o}))
+		sync(t, o)
+		return data
 	}, exact},
 	{"MatMul", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const m, kk, n = 48, 64, 32

@@ -13,6 +13,7 @@ layout(push_constant) uniform AmpPush {
 	AmpView Out;
 	int Rounds;
 	int Mode;
+	int Stop;
 } amp;
 int ampRem(int a, int b) { return a - b * (a / b); }
 ivec3 ampFromXYZ(uvec3 v) {
@@ -33,12 +34,19 @@ const uint ampR1 = (AMP_RANKS >> 4u) & 3u;
 uint ampAt1(ivec3 i) { return amp.Out.base + (ampR1 == 1u ? uint(i.x) : ampR1 == 2u ? uint(i.x) * amp.Out.s0 + uint(i.y) : uint(i.x) * amp.Out.s0 + uint(i.y) * amp.Out.s1 + uint(i.z)); }
 shared int ampS_buf[ampTileSize];
 void main() {
+	if ((amp.Mode == 2)) {
+		ampV_Out[ampAt1(ampGlobal())] = (-7);
+		return;
+	}
 	int n = ampTileSize;
 	int l = ampLocal().x;
 	int acc = 0;
 	int x = ampV_In[ampAt0(ampGlobal())];
 	int shift = 1;
 	for (int r = 0; (r < amp.Rounds); r = (r + 1)) {
+		if ((r == amp.Stop)) {
+			break;
+		}
 		ampS_buf[l] = x;
 		memoryBarrier(); barrier();
 		x = (ampS_buf[ampRem(((l + shift)), n)] + (x / 2));

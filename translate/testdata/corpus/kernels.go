@@ -332,18 +332,24 @@ func (k Scaled[T]) get(i runtime.Index) T { return k.X.At(i) * k.By }
 func (k Scaled[T]) Each(i runtime.Index) { k.Out.Set(i, k.get(i)+1) }
 
 // Phases puts barriers under uniform control flow: in a loop whose trip count is a scalar
-// field, in both branches of an if on a scalar, with per-thread values carried across the
-// barriers, a tile-level value updated in the loop and an early return after the last
+// field and that a uniform break may leave early, in both branches of an if on a scalar,
+// with per-thread values carried across the barriers, a tile-level value updated in the
+// loop, a uniform return before the barriers (Mode 2) and an early return after the last
 // barrier.
 type Phases struct {
 	In     *arrayview.ReadView[int32]
 	Out    *arrayview.View[int32]
 	Rounds int32
 	Mode   int32
+	Stop   int32
 }
 
 // Tiled is the kernel.
 func (k Phases) Tiled(t runtime.TiledIndex) {
+	if k.Mode == 2 {
+		k.Out.Set(t.Global, -7)
+		return
+	}
 	n := t.TileExtent.Size()
 	buf := runtime.TileStatic[int32](t, t.TileExtent.Size())
 	l := t.Local[0]
@@ -351,6 +357,9 @@ func (k Phases) Tiled(t runtime.TiledIndex) {
 	x := k.In.At(t.Global)
 	shift := 1
 	for r := int32(0); r < k.Rounds; r++ {
+		if r == k.Stop {
+			break
+		}
 		buf[l] = x
 		t.Barrier.Wait()
 		x = buf[(l+shift)%n] + x/2
@@ -402,4 +411,21 @@ func (k MatMul) Tiled(t runtime.TiledIndex) {
 		t.Barrier.Wait()
 	}
 	k.C.Set(t.Global, sum)
+}
+
+// TileRev is generic and tiled: each thread adds to its value the value of the thread at
+// the mirrored place of its tile, exchanged through tile_static memory of T.
+type TileRev[T ~int32 | ~float32] struct {
+	In  *arrayview.ReadView[T]
+	Out *arrayview.View[T]
+}
+
+// Tiled is the kernel.
+func (k TileRev[T]) Tiled(t runtime.TiledIndex) {
+	n := t.TileExtent.Size()
+	s := runtime.TileStatic[T](t, n)
+	v := k.In.At(t.Global)
+	s[t.Local[0]] = v
+	t.Barrier.Wait()
+	k.Out.Set(t.Global, s[n-1-t.Local[0]]+v)
 }
