@@ -132,6 +132,7 @@ func (in *Instance) enumerate() error {
 	return nil
 }
 
+// describe gathers what goamp needs to know of physical device pd (enumeration index index).
 func describe(inst vulkan.Instance, pd vulkan.PhysicalDevice, index int) DeviceInfo {
 	var p vulkan.PhysicalDeviceProperties
 	vulkan.GetPhysicalDeviceProperties(pd, &p)
@@ -169,6 +170,23 @@ func describe(inst vulkan.Instance, pd vulkan.PhysicalDevice, index int) DeviceI
 		Int16:         f.ShaderInt16 == vulkan.True,
 		ComputeFamily: -1,
 	}
+	describeMemory(&d, &mp)
+	describeQueues(&d, pd)
+	var ex C.AmpDeviceExtra
+	C.amp_device_extra(C.VkInstance(unsafe.Pointer(inst)), C.VkPhysicalDevice(unsafe.Pointer(pd)), C.uint32_t(p.ApiVersion), &ex)
+	d.SubgroupSize = uint32(ex.subgroupSize)
+	d.SubgroupOps = SubgroupOps(ex.subgroupOps)
+	d.DriverName = C.GoString(&ex.driverName[0])
+	d.DriverInfo = C.GoString(&ex.driverInfo[0])
+	d.UUID = *(*[16]byte)(unsafe.Pointer(&ex.deviceUUID[0]))
+	d.PushDescriptor = ex.pushDescriptor != 0
+	d.TimelineSemaphore = ex.timelineSemaphore != 0
+	d.Limits.MaxMemoryAllocationSize = uint64(ex.maxMemoryAllocationSize)
+	return d
+}
+
+// describeMemory adds the device's memory heaps and types to d.
+func describeMemory(d *DeviceInfo, mp *vulkan.PhysicalDeviceMemoryProperties) {
 	for i := 0; i < int(mp.MemoryHeapCount); i++ {
 		h := mp.MemoryHeaps[i]
 		h.Deref()
@@ -186,11 +204,16 @@ func describe(inst vulkan.Instance, pd vulkan.PhysicalDevice, index int) DeviceI
 			HostCached:   fl&vulkan.MemoryPropertyHostCachedBit != 0,
 		})
 	}
+}
+
+// describeQueues adds the device's compute queue family to d: one without graphics (a
+// dedicated compute queue) where there is one, else any with compute; ComputeFamily stays
+// -1 when there is none.
+func describeQueues(d *DeviceInfo, pd vulkan.PhysicalDevice) {
 	var qn uint32
 	vulkan.GetPhysicalDeviceQueueFamilyProperties(pd, &qn, nil)
 	qf := make([]vulkan.QueueFamilyProperties, qn)
 	vulkan.GetPhysicalDeviceQueueFamilyProperties(pd, &qn, qf)
-	// Prefer a compute family without graphics (a dedicated compute queue), else any compute family.
 	best := -1
 	for i := range qf {
 		qf[i].Deref()
@@ -207,17 +230,6 @@ func describe(inst vulkan.Instance, pd vulkan.PhysicalDevice, index int) DeviceI
 		d.ComputeQueues = int(qf[best].QueueCount)
 		d.Limits.TimestampValidBits = qf[best].TimestampValidBits
 	}
-	var ex C.AmpDeviceExtra
-	C.amp_device_extra(C.VkInstance(unsafe.Pointer(inst)), C.VkPhysicalDevice(unsafe.Pointer(pd)), C.uint32_t(p.ApiVersion), &ex)
-	d.SubgroupSize = uint32(ex.subgroupSize)
-	d.SubgroupOps = SubgroupOps(ex.subgroupOps)
-	d.DriverName = C.GoString(&ex.driverName[0])
-	d.DriverInfo = C.GoString(&ex.driverInfo[0])
-	d.UUID = *(*[16]byte)(unsafe.Pointer(&ex.deviceUUID[0]))
-	d.PushDescriptor = ex.pushDescriptor != 0
-	d.TimelineSemaphore = ex.timelineSemaphore != 0
-	d.Limits.MaxMemoryAllocationSize = uint64(ex.maxMemoryAllocationSize)
-	return d
 }
 
 // Devices describes the physical devices, in enumeration order.

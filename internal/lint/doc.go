@@ -1,0 +1,6 @@
+// Package lint holds the checks of goamp's own source that gofmt, go vet and staticcheck
+// do not make, as tests over the module's files that CI runs with the others: no function
+// longer than 80 lines outside generated code, and no package asking whether an
+// accelerator is the CPU outside the executors. It has no API and imports nothing of
+// goamp's.
+package lint
