@@ -29,11 +29,12 @@ func (b *Buffer) View() *View { return b.view }
 
 // stagingSize is the size of each of a view's staging buffers (stagingSlots of them): the
 // host fills one while the device copies out of the others. They are host-cached memory,
-// which the host reads fast (write-combined memory reads slowly) and writes as fast.
-const (
-	stagingSize  = 16 << 20
-	stagingSlots = 4
-)
+// which the host reads fast (write-combined memory reads slowly) and writes as fast. It
+// is a variable only so that tests can go through several with little data; a view's
+// staging buffers are made at its first staged copy, with the size it has then.
+var stagingSize = 16 << 20
+
+const stagingSlots = 4
 
 // Alloc allocates a device buffer of size bytes on the view. More than the device's
 // maxMemoryAllocationSize (Limits) is an *AllocError, matching ErrOutOfMemory, before
@@ -89,11 +90,11 @@ func (b *Buffer) Free() error {
 func (b *Buffer) Upload(off uint64, src []byte) error {
 	return b.transfer(off, len(src), (*View).countUp, func(m []byte) { parallelCopy(m, src) }, func(v *View) error {
 		for done := 0; done < len(src); {
-			n := min(len(src)-done, stagingSize)
 			st, err := v.stagingSlot()
 			if err != nil {
 				return err
 			}
+			n := min(len(src)-done, len(st.buf.Mapped()))
 			parallelCopy(st.buf.Mapped()[:n], src[done:done+n])
 			if err := v.recordCopy(st.buf, 0, b.vb, off+uint64(done), uint64(n), nil, b); err != nil {
 				return err
@@ -160,11 +161,11 @@ func (b *Buffer) downloadStaged(v *View, off uint64, dst []byte) error {
 		return nil
 	}
 	for done := 0; done < len(dst); {
-		n := min(len(dst)-done, stagingSize)
 		st, err := v.stagingSlot()
 		if err != nil {
 			return err
 		}
+		n := min(len(dst)-done, len(st.buf.Mapped()))
 		if err := v.recordCopy(b.vb, off+uint64(done), st.buf, 0, uint64(n), b, nil); err != nil {
 			return err
 		}
@@ -211,7 +212,7 @@ func (v *View) stagingSlot() (*staging, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.buf, err = dev.NewBuffer(stagingSize, vk.MemDownload)
+		s.buf, err = dev.NewBuffer(uint64(stagingSize), vk.MemDownload)
 		if err != nil {
 			return nil, v.deviceError(err)
 		}
