@@ -52,3 +52,12 @@ func (a *Accelerator) savePipelineCache(dev *vk.Device) {
 		slog.Debug("goamp/accelerator: pipeline cache not saved", "accelerator", a.path, "err", err)
 	}
 }
+
+// Pipelines is the number of compute pipelines the accelerator has built (each program's
+// pipeline for each tile shape and rank it ran with); it is 0 for the CPU, which builds
+// none. runtime.Prepare builds them ahead of time.
+func (a *Accelerator) Pipelines() int {
+	a.pipeMu.Lock()
+	defer a.pipeMu.Unlock()
+	return len(a.pipes)
+}

@@ -169,6 +169,15 @@ func ParallelForEachContext(ctx context.Context, view *accelerator.View, domain 
 	if isNil(kernel) {
 		return ErrNilKernel
 	}
+	if err := validateDomain(domain); err != nil {
+		return err
+	}
+	return run(ctx, view, domain, Extent{}, kernel)
+}
+
+// validateDomain checks a non-tiled domain: an invalid extent is a *ComputeDomainError
+// wrapping its *ExtentError.
+func validateDomain(domain Extent) error {
 	if err := domain.Validate(); err != nil {
 		reason := err.Error()
 		if ee, ok := err.(*ExtentError); ok {
@@ -176,7 +185,7 @@ func ParallelForEachContext(ctx context.Context, view *accelerator.View, domain 
 		}
 		return &ComputeDomainError{Extent: domain, Reason: reason, Dim: -1, Err: err}
 	}
-	return run(ctx, view, domain, Extent{}, kernel)
+	return nil
 }
 
 // ParallelForEachTiledContext runs a tiled kernel over domain. Kernels, views and

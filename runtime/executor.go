@@ -32,6 +32,9 @@ type executor interface {
 	// submit runs the dispatch: on goroutines at once, or recorded on the view's command
 	// stream, which submits it when the host needs a result.
 	submit(d *dispatch) error
+	// prepare builds what a validated dispatch needs before it can run, without binding
+	// its arguments (Prepare): the Vulkan pipeline.
+	prepare(d *dispatch) error
 }
 
 // executorFor returns the executor of acc's dispatches: the goroutine executor where the
@@ -61,6 +64,9 @@ func (hostExecutor) encode(d *dispatch) error {
 	}
 	return nil
 }
+
+// prepare has nothing to build: Go bodies need no compiling.
+func (hostExecutor) prepare(*dispatch) error { return nil }
 
 // submit runs the Go body of the kernel as passed (a PerThreadKernel runs per thread).
 func (hostExecutor) submit(d *dispatch) error {
@@ -121,6 +127,9 @@ func (vulkanExecutor) encode(d *dispatch) error {
 	}
 	return d.pipeline()
 }
+
+// prepare builds (or finds) the dispatch's pipeline.
+func (vulkanExecutor) prepare(d *dispatch) error { return d.pipeline() }
 
 // submit records the dispatch on the view's command stream.
 func (vulkanExecutor) submit(d *dispatch) error {
