@@ -202,7 +202,7 @@ func (a *Accelerator) String() string { return a.path + " (" + a.desc + ")" }
 
 // IsCPU reports whether this is the goroutine accelerator (path "cpu"). It names the
 // accelerator and nothing more: code that chooses a path by it should ask Traits instead,
-// for the property the choice depends on (HostMemory, Wide, Workers), or SubgroupOps,
+// for the property the choice depends on (HostMemory, Wide), or Workers, SubgroupOps,
 // SupportsCPUSharedMemory or Limits. goamp's own packages choose nothing by it (runtime's
 // dispatcher picks its goroutine executor by Traits().HostMemory); tests about the CPU
 // accelerator itself use it.

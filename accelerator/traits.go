@@ -6,8 +6,9 @@ import goruntime "runtime"
 // their code paths by. Code that would ask "is this the CPU?" asks instead for the
 // property its choice depends on, so that it stays right for an accelerator of a new kind
 // (an integrated GPU, a CPU Vulkan driver such as lavapipe, a wide CPU device). The other
-// properties an algorithm tunes for are methods of their own: SubgroupOps and SubgroupSize
-// (subgroup operations), SupportsCPUSharedMemory (unified memory), Limits (sizes).
+// properties an algorithm tunes for are methods of their own: Workers (how many threads
+// run at once where that is few), SubgroupOps and SubgroupSize (subgroup operations),
+// SupportsCPUSharedMemory (unified memory), Limits (sizes).
 type Traits struct {
 	// HostMemory says the accelerator keeps data in host memory itself: its kernels run
 	// on the host, over the Go slices of the array views (the goroutine accelerator). No
@@ -20,18 +21,25 @@ type Traits struct {
 	// every Vulkan device, lavapipe included (it runs workgroups on SIMD lanes of every
 	// core). Algorithms give a wide accelerator many workgroups and may use single-pass
 	// schemes whose workgroups wait for each other's results; they give one that is not
-	// wide a few long chunks of work per worker.
+	// wide a few long chunks of work per worker (Workers).
 	Wide bool
-	// Workers is how many kernel threads an accelerator that is not Wide runs at once:
-	// GOMAXPROCS (at the time of the call) for the goroutine accelerator; 0 when Wide.
-	Workers int
 }
 
 // Traits returns the properties that code choosing a path for this accelerator depends
-// on (see Traits).
+// on (see Traits). It is cheap: a dispatch asks it.
 func (a *Accelerator) Traits() Traits {
 	if a.info == nil {
-		return Traits{HostMemory: true, Workers: goruntime.GOMAXPROCS(0)}
+		return Traits{HostMemory: true}
 	}
 	return Traits{Wide: true}
+}
+
+// Workers is how many kernel threads an accelerator that is not Wide runs at once:
+// GOMAXPROCS at the time of the call for the goroutine accelerator. It is 0 for a Wide
+// accelerator, whose width algorithms do not count in threads.
+func (a *Accelerator) Workers() int {
+	if a.info == nil {
+		return goruntime.GOMAXPROCS(0)
+	}
+	return 0
 }

@@ -48,7 +48,7 @@ func Convolve2D(av *accelerator.View, in, out *arrayview.View[float32], rowKerne
 		return err
 	}
 	rows, cols := in.Extent().Dim(0), in.Extent().Dim(1)
-	av, err := opView(op, av, []string{"in", "out"}, in, out)
+	av, err := runtime.ChooseView("algo."+op, op, av, []string{"in", "out"}, in, out)
 	if err != nil {
 		return err
 	}
@@ -69,7 +69,7 @@ func Convolve2D(av *accelerator.View, in, out *arrayview.View[float32], rowKerne
 
 	rowTile, colTile := convRowTileGPU, convColTileGPU
 	var h1, h2 *convHost
-	if av.Accelerator().IsCPU() {
+	if av.Accelerator().Traits().HostMemory { // the fast CPU bodies read and write host slices
 		rowTile, colTile = convRowTileCPU, convColTileCPU
 		inData, err := matMulRows(in)
 		if err != nil {

@@ -46,25 +46,6 @@ func ewSameLen[T any](op string, names []string, views ...*arrayview.View[T]) (i
 	return n, nil
 }
 
-// ewHomes applies runtime.ParallelForEach's accelerator rule to the views of an operation
-// that discards an output view first, so that a mismatch is reported before the discard:
-// every view that lives on one accelerator view (an arrayview.Array) must live on av, or
-// when av is nil on the same one.
-func ewHomes(op string, av *accelerator.View, names []string, args ...runtime.Arg) error {
-	from := "the view passed to " + op
-	for i, a := range args {
-		home := a.ArgInfo().Home
-		switch {
-		case home == nil:
-		case av == nil:
-			av, from = home, names[i]
-		case home != av:
-			return &runtime.AcceleratorMismatchError{Kernel: "algo." + op, Want: av, WantFrom: from, Field: names[i], Got: home}
-		}
-	}
-	return nil
-}
-
 // ewBits reinterprets a slice of a 32-bit Number type as its raw words.
 func ewBits[T Number](s []T) []uint32 {
 	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
@@ -247,7 +228,7 @@ func Fill[T Number](av *accelerator.View, v *arrayview.View[T], value T) error {
 	if err != nil {
 		return err
 	}
-	if err := ewHomes("Fill", av, []string{"v"}, v); err != nil {
+	if av, err = runtime.ChooseView("algo.Fill", "Fill", av, []string{"v"}, v); err != nil {
 		return err
 	}
 	v.DiscardData()

@@ -85,7 +85,7 @@ func MatMulWith[T MatMulElem](av *accelerator.View, a, b, c *arrayview.View[T], 
 		return err
 	}
 	m, k, n := a.Extent().Dim(0), a.Extent().Dim(1), b.Extent().Dim(1)
-	av, err := opView(op, av, []string{"a", "b", "c"}, a, b, c)
+	av, err := runtime.ChooseView("algo."+op, op, av, []string{"a", "b", "c"}, a, b, c)
 	if err != nil {
 		return err
 	}
@@ -100,11 +100,11 @@ func MatMulWith[T MatMulElem](av *accelerator.View, a, b, c *arrayview.View[T], 
 		return shapeErr(op, "tile %dx%d: each dimension must be at least 1 and the product at most 1024", tile[0], tile[1])
 	}
 
-	// On the CPU the fast bodies read a and b as row-major slices (the views' own data when
-	// contiguous, else copies: O(MK + KN) copying for O(MNK) arithmetic) and write c's
-	// slice when it is contiguous.
+	// Where the accelerator's storage is host memory (the CPU) the fast bodies read a and b
+	// as row-major slices (the views' own data when contiguous, else copies: O(MK + KN)
+	// copying for O(MNK) arithmetic) and write c's slice when it is contiguous.
 	var host *matMulHost[T]
-	if av.Accelerator().IsCPU() {
+	if av.Accelerator().Traits().HostMemory {
 		host = &matMulHost[T]{m: m, n: n, k: k}
 		if host.a, err = matMulRows(a); err != nil {
 			return err
@@ -142,33 +142,6 @@ func matMulCheck[T MatMulElem](a, b, c *arrayview.View[T]) error {
 		return shapeErr(op, "a %v x b %v does not give c %v (want a M x K, b K x N, c M x N)", ae, be, ce)
 	}
 	return nil
-}
-
-// opView returns the accelerator view an operation runs on, by runtime.ParallelForEach's
-// rule: av, else the view its data lives on (an arrayview.Array's), else the default
-// accelerator's default view. The operations need it up front (for scratch views, or a
-// tile that fits the device), and a view living elsewhere is reported here
-// (*runtime.AcceleratorMismatchError), before an output is discarded.
-func opView[T any](op string, av *accelerator.View, names []string, views ...*arrayview.View[T]) (*accelerator.View, error) {
-	from := "the view passed to " + op
-	for i, v := range views {
-		home := v.ArgInfo().Home
-		switch {
-		case home == nil:
-		case av == nil:
-			av, from = home, names[i]
-		case home != av:
-			return nil, &runtime.AcceleratorMismatchError{Kernel: "algo." + op, Want: av, WantFrom: from, Field: names[i], Got: home}
-		}
-	}
-	if av != nil {
-		return av, nil
-	}
-	acc, err := accelerator.Default()
-	if err != nil {
-		return nil, err
-	}
-	return acc.DefaultView()
 }
 
 // matMulRows returns v's elements, row-major, for reading: its data when contiguous,

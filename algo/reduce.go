@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	goruntime "runtime"
 	"unsafe"
 
 	"github.com/goamp/goamp/accelerator"
@@ -110,7 +109,7 @@ func Reduce[T Number](av *accelerator.View, in *arrayview.View[T], op Op) (T, er
 	if err != nil {
 		return zero, err
 	}
-	av, err = famView(av, in)
+	av, err = runtime.ChooseView("algo.Reduce", "Reduce", av, []string{"in"}, in)
 	if err != nil {
 		return zero, err
 	}
@@ -156,14 +155,15 @@ func planScratch(plan []reduceGrid) int {
 	return n
 }
 
-// reduceGridFor spreads n elements over workgroups of tile threads: on a GPU about
-// per elements per thread and at most maxGroups workgroups, on the CPU
-// cpuGroupsPerProc tiles per GOMAXPROCS of at least cpuMinChunk elements. Each chunk is
-// a multiple of 4*tile, so that every thread has the same number of vec4s.
+// reduceGridFor spreads n elements over workgroups of tile threads: on a wide accelerator
+// (a GPU) about per elements per thread and at most maxGroups workgroups, on one that is not
+// (the CPU) cpuGroupsPerProc tiles per worker (Accelerator.Workers: GOMAXPROCS) of at least
+// cpuMinChunk elements. Each chunk is a multiple of 4*tile, so that every thread has the
+// same number of vec4s.
 func reduceGridFor(acc *accelerator.Accelerator, n, tile, per, maxGroups int) reduceGrid {
 	groups := min(famCeilDiv(n, tile*per), maxGroups)
-	if acc.IsCPU() {
-		groups = min(famCeilDiv(n, cpuMinChunk), cpuGroupsPerProc*goruntime.GOMAXPROCS(0))
+	if !acc.Traits().Wide {
+		groups = min(famCeilDiv(n, cpuMinChunk), cpuGroupsPerProc*acc.Workers())
 	}
 	groups = max(groups, 1)
 	chunk := famCeilDiv(famCeilDiv(n, groups), 4*tile) * 4 * tile
@@ -403,23 +403,6 @@ func famVector[T any](op, name string, v *arrayview.View[T]) (int, error) {
 		return 0, shapeErr(op, "%s has %d elements; %s handles at most %d", name, n, op, maxLen)
 	}
 	return n, nil
-}
-
-// famView returns the accelerator view to run on: av, else the view v lives on (an
-// Array's), else the default accelerator's default view (the choice ParallelForEach
-// makes), which the family needs up front for its scratch data.
-func famView[T any](av *accelerator.View, v *arrayview.View[T]) (*accelerator.View, error) {
-	if av != nil {
-		return av, nil
-	}
-	if home := v.ArgInfo().Home; home != nil {
-		return home, nil
-	}
-	acc, err := accelerator.Default()
-	if err != nil {
-		return nil, err
-	}
-	return acc.DefaultView()
 }
 
 // famCeilDiv is a/b rounded up, for positive a and b.

@@ -78,7 +78,7 @@ func runScan[T Number](av *accelerator.View, in, out *arrayview.View[T], exclusi
 	if m != n {
 		return shapeErr(op, "in has %d elements, out has %d; they must match", n, m)
 	}
-	av, err = famView(av, in)
+	av, err = runtime.ChooseView("algo."+op, op, av, []string{"in", "out"}, in, out)
 	if err != nil {
 		return err
 	}
@@ -320,7 +320,7 @@ func scanGroupRows[T Number](t runtime.TiledIndex, total [scanRows]T) (before, s
 
 // The choice of scan algorithm (hooks.scan).
 const (
-	scanAuto       = iota // single pass on GPUs unless in place, reduce-then-scan on the CPU
+	scanAuto       = iota // single pass on wide accelerators (GPUs) unless in place, reduce-then-scan on the CPU
 	scanMultiPass         // reduce-then-scan
 	scanSinglePass        // decoupled look-back (not in place)
 )
@@ -333,7 +333,7 @@ func scanLookbackOn(av *accelerator.View, inPlace bool) bool {
 	case scanSinglePass:
 		return !inPlace
 	}
-	return !inPlace && !av.Accelerator().IsCPU()
+	return !inPlace && av.Accelerator().Traits().Wide
 }
 
 // scanSpinLimit is how many times a workgroup of the single-pass scan reads the state of

@@ -200,13 +200,14 @@ func takeScratch[T Number](av *accelerator.View, ext runtime.Extent, tag string)
 }
 
 // scratchMaxLen returns the most elements of type T that one scratch buffer of av may hold:
-// on a device, as many as one storage-buffer binding covers (maxStorageBufferRange). A
+// on a device, as many as one storage-buffer binding covers (maxStorageBufferRange); where
+// the storage is host memory (accelerator.Traits.HostMemory), no binding limits it. A
 // request for more is refused with a *arrayview.TooLargeError before anything is
 // allocated, and rank-1 lengths are rounded up to no more than it: a buffer that no kernel
 // can bind is never made, so it can neither stay held by a call that failed nor be handed
 // to a later call (issue 13, defect 5).
 func scratchMaxLen[T Number](av *accelerator.View, ext runtime.Extent) (int, error) {
-	if av.Accelerator().IsCPU() {
+	if av.Accelerator().Traits().HostMemory {
 		return math.MaxInt, nil
 	}
 	limit := av.Accelerator().Limits().MaxStorageBufferRange

@@ -3,7 +3,6 @@ package algo
 import (
 	"errors"
 	"math/bits"
-	goruntime "runtime"
 	"slices"
 	"sync/atomic"
 	"unsafe"
@@ -49,10 +48,7 @@ func Sort[T Number](av *accelerator.View, v *arrayview.View[T]) error {
 	if n < 2 {
 		return nil
 	}
-	if err := ewHomes("Sort", av, []string{"v"}, v); err != nil {
-		return err
-	}
-	if av, err = famView(av, v); err != nil {
+	if av, err = runtime.ChooseView("algo.Sort", "Sort", av, []string{"v"}, v); err != nil {
 		return err
 	}
 	algo := hooks.sort
@@ -398,7 +394,8 @@ const (
 // so that tests can make blocks of several sub-tiles with few keys.
 var radixMaxBlocks = 1024
 
-// radixCPUBlocks is the radix sort's number of blocks per worker on the CPU.
+// radixCPUBlocks is the radix sort's number of blocks per worker on an accelerator that is
+// not wide (the CPU; accelerator.Traits.Wide).
 const radixCPUBlocks = 4
 
 // radixBlocks returns the radix sort's block length (keys per workgroup, a multiple of
@@ -412,12 +409,10 @@ func radixBlocks(n, maxBlocks int) (blockLen, blocks int) {
 
 // radixScatterSG says whether the accelerator of av runs the ballot scatter
 // (shaders/glsl/sort_radix_scatter_sg.comp): a GPU with subgroup ballots and arithmetic and
-// subgroups of 8 to 128 invocations (at most 32 subgroups a workgroup, as it assumes).
+// subgroups of 8 to 128 invocations (at most 32 subgroups a workgroup, as it assumes). The
+// CPU has no subgroup operations.
 func radixScatterSG(av *accelerator.View) bool {
 	a := av.Accelerator()
-	if a.IsCPU() {
-		return false
-	}
 	ops, size := a.SubgroupOps(), a.SubgroupSize()
 	return ops.Has("ballot") && ops.Has("arithmetic") && size >= 8 && size <= 128
 }
@@ -428,9 +423,9 @@ func radixScatterSG(av *accelerator.View) bool {
 // fallback forces the scatter without subgroup operations.
 func radixSort[T Number](av *accelerator.View, v *arrayview.View[T], n int, fallback bool) (err error) {
 	maxBlocks := radixMaxBlocks
-	if av.Accelerator().IsCPU() && !hooks.perThread {
+	if acc := av.Accelerator(); !acc.Traits().Wide && !hooks.perThread {
 		// Fewer, longer blocks scatter to fewer places at once: better for caches.
-		maxBlocks = min(maxBlocks, radixCPUBlocks*goruntime.GOMAXPROCS(0))
+		maxBlocks = min(maxBlocks, radixCPUBlocks*acc.Workers())
 	}
 	blockLen, blocks := radixBlocks(n, maxBlocks)
 	// The temporaries come from the view's reused scratch memory: allocating and freeing

@@ -47,7 +47,7 @@ func NewArray[T any](av *accelerator.View, ext runtime.Extent, data []T) (*Array
 		esize: info.size, n: len(own), f64: info.float64, home: av}
 	src.state = newSegments(src.n, hostBit)
 	a := &Array[T]{View: newView(own, src, rowMajor(ext), info), av: av}
-	if !av.Accelerator().IsCPU() {
+	if !av.Accelerator().Traits().HostMemory { // else own is the array's storage already
 		src.mu.Lock()
 		err := src.acquire(av, accelerator.Read, a.fp)
 		src.mu.Unlock()

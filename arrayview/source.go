@@ -71,12 +71,13 @@ func sourceFor(ptr unsafe.Pointer, bytes, esize int, f64 bool) *source {
 // mask past the host's.
 const maxLocations = 31
 
-// bit returns the mask bit of location v (nil or a CPU view is the host); s.mu is held. A
+// bit returns the mask bit of location v (nil, or a view of an accelerator whose storage is
+// host memory (accelerator.Traits.HostMemory), is the host); s.mu is held. A
 // new location takes the first free slot; its device copy is freed, after what only it held
 // was brought home, when its accelerator view closes (evict) or when every view of the
 // source is closed (release).
 func (s *source) bit(v *accelerator.View) (uint32, *location, error) {
-	if v == nil || v.Accelerator().IsCPU() {
+	if v == nil || v.Accelerator().Traits().HostMemory {
 		return hostBit, nil, nil
 	}
 	free := -1

@@ -424,7 +424,7 @@ func (v *View[T]) BindDevice(av *accelerator.View, acc accelerator.Access) (runt
 	if v.closed.Load() {
 		return runtime.Binding{}, v.closedError("BindDevice")
 	}
-	if av == nil || av.Accelerator().IsCPU() {
+	if av == nil || av.Accelerator().Traits().HostMemory {
 		return runtime.Binding{}, fmt.Errorf("goamp/arrayview: BindDevice needs a Vulkan accelerator view, got %v", av)
 	}
 	s := v.src

@@ -110,7 +110,8 @@ func run(w, progress io.Writer, o options) error {
 		return err
 	}
 	defer av.Close()
-	if o.profile && !acc.IsCPU() {
+	// Profiling reads device timestamps, which the CPU accelerator has none of.
+	if o.profile && acc.Limits().TimestampValidBits != 0 {
 		if err := av.EnableProfiling(256); err != nil {
 			return err
 		}
@@ -202,7 +203,7 @@ func measure(av *accelerator.View, c benchCase, o options) (Result, error) {
 		}
 		if d := time.Since(t0); d < best {
 			best = d
-			if o.profile && !av.Accelerator().IsCPU() {
+			if o.profile && av.Accelerator().Limits().TimestampValidBits != 0 {
 				ns, err := av.DispatchTimes()
 				if err != nil {
 					return Result{}, err

@@ -22,10 +22,11 @@ func TestMain(m *testing.M) {
 }
 
 // golden names the golden file of a sample on an accelerator: the samples print the same
-// everywhere, except that on the CPU no transfers happen for discard_data to save.
+// everywhere, except that where the storage is host memory (the CPU) no transfers happen
+// for discard_data to save.
 func golden(name string, a *accelerator.Accelerator) string {
 	dir := filepath.Join("..", "..", "testdata", "ampdemo")
-	if name == "reduce-row" && a.IsCPU() {
+	if name == "reduce-row" && a.Traits().HostMemory {
 		return filepath.Join(dir, name+".cpu.golden")
 	}
 	return filepath.Join(dir, name+".golden")
