@@ -221,6 +221,9 @@ func (e *emitter) nodes(b *strings.Builder, nodes []*fnode) {
 			e.nodes(b, n.body)
 			b.WriteString("}\n")
 		case nIf:
+			if len(n.body) == 0 && len(n.els) == 0 {
+				continue // only barriers: a uniform condition has no effect to keep
+			}
 			s := n.stmt.(*ast.IfStmt)
 			b.WriteString("if ")
 			if s.Init != nil {

@@ -75,9 +75,6 @@ func (k SamplingAverage) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Ind
 		ampGlobal := ampOrigin.Add(ampLocal)
 		tileValues[ampLocal[0]*cols+ampLocal[1]] = k.Matrix.At(ampGlobal)
 	}
-	if k.Fence == 1 {
-	} else {
-	}
 	for ampL := range ampSize {
 		ampLocal := ampLocals[ampL]
 		if ampLocal[0] == 0 && ampLocal[1] == 0 {
