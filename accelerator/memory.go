@@ -3,6 +3,7 @@ package accelerator
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	goruntime "runtime"
 	"sync"
 
@@ -30,8 +31,9 @@ func (b *Buffer) View() *View { return b.view }
 // stagingSize is the size of each of a view's staging buffers (stagingSlots of them): the
 // host fills one while the device copies out of the others. They are host-cached memory,
 // which the host reads fast (write-combined memory reads slowly) and writes as fast. It
-// is a variable only so that tests can go through several with little data; a view's
-// staging buffers are made at its first staged copy, with the size it has then.
+// is a variable only so that tests can go through several with little data. A view
+// allocates its staging buffers as copies need them, each as small as the copy allows
+// (stagingSlot).
 var stagingSize = 16 << 20
 
 const stagingSlots = 4
@@ -90,7 +92,7 @@ func (b *Buffer) Free() error {
 func (b *Buffer) Upload(off uint64, src []byte) error {
 	return b.transfer(off, len(src), (*View).countUp, func(m []byte) { parallelCopy(m, src) }, func(v *View) error {
 		for done := 0; done < len(src); {
-			st, err := v.stagingSlot()
+			st, err := v.stagingSlot(min(len(src)-done, stagingSize))
 			if err != nil {
 				return err
 			}
@@ -161,7 +163,7 @@ func (b *Buffer) downloadStaged(v *View, off uint64, dst []byte) error {
 		return nil
 	}
 	for done := 0; done < len(dst); {
-		st, err := v.stagingSlot()
+		st, err := v.stagingSlot(min(len(dst)-done, stagingSize))
 		if err != nil {
 			return err
 		}
@@ -198,27 +200,77 @@ func (b *Buffer) bounds(off uint64, n int) error {
 	return nil
 }
 
-// stagingSlot returns the staging buffer whose last use is oldest, waiting for that use to
-// finish; v.mu is held.
-func (v *View) stagingSlot() (*staging, error) {
-	s := &v.staging[0]
+// stagingSlot returns a staging buffer of at least need bytes (need <= stagingSize) that
+// the device is done with; v.mu is held. It takes, in this order: an idle buffer large
+// enough (the one whose last use is oldest), a slot not allocated yet, given a buffer of
+// need bytes rounded up to a power of two (at least minStaging, at most stagingSize), or
+// the buffer whose last use is oldest, after waiting for that use, replaced by a larger
+// one if it is too small. So a process that moves little data allocates little staging
+// memory: on the H100, allocating a 16 MiB staging buffer took about 4 ms, most of a first
+// small MatMul's time (RESULTS.md, issue 12).
+func (v *View) stagingSlot(need int) (*staging, error) {
+	var idle, free, oldest *staging
 	for i := range v.staging {
-		if v.staging[i].seq < s.seq {
-			s = &v.staging[i]
+		s := &v.staging[i]
+		switch {
+		case s.buf == nil:
+			if free == nil {
+				free = s
+			}
+		case len(s.buf.Mapped()) >= need && v.seqDone(s.seq) && (idle == nil || s.seq < idle.seq):
+			idle = s
+		}
+		if s.buf != nil && (oldest == nil || s.seq < oldest.seq) {
+			oldest = s
 		}
 	}
-	if s.buf == nil {
-		dev, err := v.acc.device()
-		if err != nil {
+	if idle != nil {
+		return idle, nil
+	}
+	s := free
+	if s == nil {
+		s = oldest
+		if err := v.waitSeq(context.Background(), s.seq); err != nil {
 			return nil, err
 		}
-		s.buf, err = dev.NewBuffer(uint64(stagingSize), vk.MemDownload)
-		if err != nil {
-			return nil, v.deviceError(err)
+		if len(s.buf.Mapped()) >= need {
+			return s, nil
 		}
-		return s, nil
+		s.buf.Free()
+		s.buf = nil
 	}
-	return s, v.waitSeq(context.Background(), s.seq)
+	dev, err := v.acc.device()
+	if err != nil {
+		return nil, err
+	}
+	size := max(minStaging, 1<<bits.Len(uint(need-1)))
+	if s.buf, err = dev.NewBuffer(uint64(min(size, stagingSize)), vk.MemDownload); err != nil {
+		return nil, v.deviceError(err)
+	}
+	return s, nil
+}
+
+// minStaging is the smallest staging buffer a view allocates.
+const minStaging = 64 << 10
+
+// seqDone reports, without waiting, whether the commands of batch seq have run (0: no
+// batch); v.mu is held.
+func (v *View) seqDone(seq uint64) bool {
+	if seq == 0 {
+		return true
+	}
+	if seq >= v.seq {
+		return false // not submitted yet
+	}
+	for _, sb := range v.batches {
+		if sb.seq == seq {
+			return sb.batch.Done()
+		}
+		if sb.seq > seq {
+			break
+		}
+	}
+	return true // pruned: it finished
 }
 
 // recordCopy records a buffer copy; read and written name the tracked buffers involved
