@@ -1,0 +1,142 @@
+// Command ampview runs goamp's demos (package demos: mandelbrot, heat, nbody) on an
+// accelerator and shows what their kernels compute.
+//
+// Headless, which is what exists today: -frames N -png FILE runs N frames with no window
+// and no display, writes the last frame as a PNG, and prints the frames per second and, on
+// a Vulkan device, the kernels' device time per frame (timestamps):
+//
+//	ampview -demo nbody -bodies 16384 -frames 100 -png nbody.png
+//	ampview -accelerator cpu -demo heat -size 256x256 -frames 200 -png heat.png
+//
+// The windowed viewer (a GLFW window on the accelerator's device) is not built yet: without
+// -png, ampview says so and suggests -png.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/cmd/ampview/demos"
+	"github.com/goamp/goamp/present"
+)
+
+// options are ampview's flags.
+type options struct {
+	accelerator, demo, png string
+	frames                 int
+	rows, cols             int
+	cfg                    demos.Config
+}
+
+// ErrNoWindow is what ampview says when asked for the windowed viewer, which is not built.
+var ErrNoWindow = errors.New("the windowed viewer is not built yet (it needs GLFW, cgo and a display); " +
+	"run headless with -frames N -png FILE, which writes the last frame as a PNG")
+
+func main() {
+	var o options
+	var size string
+	flag.StringVar(&o.accelerator, "accelerator", "", "accelerator path (see ampinfo); default: the default accelerator")
+	flag.StringVar(&o.demo, "demo", "mandelbrot", "the demo: "+strings.Join(demos.Names(), ", "))
+	flag.IntVar(&o.frames, "frames", 60, "frames to run")
+	flag.StringVar(&o.png, "png", "", "run headless and write the last frame to this PNG file")
+	flag.StringVar(&size, "size", "512x512", "the frame's size, ROWSxCOLS (the heat demo's grid: multiples of -tile)")
+	flag.IntVar(&o.cfg.Bodies, "bodies", 16384, "nbody: the number of bodies (a multiple of -tile)")
+	flag.IntVar(&o.cfg.Tile, "tile", 0, "nbody: bodies staged per tile (default 256); heat: the tile's side (default 16)")
+	flag.Uint64Var(&o.cfg.Seed, "seed", 1, "the initial state's seed (heat, nbody)")
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: ampview [-accelerator PATH] [-demo NAME] -frames N -png FILE [flags]\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if _, err := fmt.Sscanf(size, "%dx%d", &o.rows, &o.cols); err != nil {
+		fmt.Fprintf(os.Stderr, "ampview: -size %q: want ROWSxCOLS, such as 512x512\n", size)
+		os.Exit(2)
+	}
+	if err := run(os.Stdout, o); err != nil {
+		fmt.Fprintln(os.Stderr, "ampview:", err)
+		os.Exit(1)
+	}
+}
+
+// run runs o's demo headless and writes its last frame to o.png.
+func run(w io.Writer, o options) error {
+	if o.png == "" {
+		return ErrNoWindow
+	}
+	if o.frames < 1 {
+		return fmt.Errorf("-frames %d: run at least one frame", o.frames)
+	}
+	o.cfg.Rows, o.cfg.Cols = o.rows, o.cols
+	d, err := demos.New(o.demo, o.cfg)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	av, profiled, err := openView(o.accelerator)
+	if err != nil {
+		return err
+	}
+	defer av.Close()
+	start := time.Now()
+	var device float64 // nanoseconds, summed over the frames
+	for f := range o.frames {
+		if err := d.Step(av); err != nil {
+			return fmt.Errorf("%s, frame %d on %s: %w", o.demo, f, av.Accelerator().Path(), err)
+		}
+		if !profiled {
+			continue
+		}
+		if err := av.Wait(); err != nil {
+			return err
+		}
+		ts, err := av.DispatchTimes()
+		if err != nil {
+			return err
+		}
+		for _, t := range ts {
+			device += t
+		}
+	}
+	img, err := d.Frame().Image() // waits for the last frame
+	if err != nil {
+		return err
+	}
+	elapsed := time.Since(start)
+	if err := present.WritePNG(o.png, img); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%s on %s (%s): %d frames of %dx%d in %.3f s, %.1f frames/s",
+		o.demo, av.Accelerator().Path(), av.Accelerator().Description(), o.frames, o.rows, o.cols,
+		elapsed.Seconds(), float64(o.frames)/elapsed.Seconds())
+	if profiled {
+		fmt.Fprintf(w, ", kernels %.3f ms/frame (device timestamps)", device/float64(o.frames)/1e6)
+	}
+	fmt.Fprintf(w, "; wrote %s\n", o.png)
+	return nil
+}
+
+// openView returns a new view of the accelerator at path ("" for the default), with
+// device timestamps on where the accelerator has them (profiled).
+func openView(path string) (av *accelerator.View, profiled bool, err error) {
+	var acc *accelerator.Accelerator
+	if path == "" {
+		acc, err = accelerator.Default()
+	} else {
+		acc, err = accelerator.Get(path)
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	av, err = acc.CreateView(accelerator.Automatic)
+	if err != nil {
+		return nil, false, err
+	}
+	// Four dispatches per frame at most (nbody); a few more for room.
+	return av, av.EnableProfiling(8) == nil, nil
+}
