@@ -89,7 +89,9 @@ func generate(dir, out string, keep, check bool, stdout io.Writer) error {
 	}
 	path := filepath.Join(p.Dir, out)
 	for _, n := range p.Notes {
-		fmt.Fprintf(stdout, "ampgen: %s: %s\n", p.Path, relative(n))
+		if !check { // under -check only a stale file is news
+			fmt.Fprintf(stdout, "ampgen: %s: %s\n", p.Path, relative(n))
+		}
 	}
 	if len(p.Kernels) == 0 {
 		fmt.Fprintf(stdout, "ampgen: %s has no kernels to translate\n", p.Path)
