@@ -1,7 +1,11 @@
 // Command ampgen gives a package's kernels their GPU bodies: it translates each kernel's
 // Go body (its Each or Tiled method and what that calls) to GLSL, compiles the GLSL to
 // SPIR-V with glslc, validates it with spirv-val where present, and writes one generated
-// Go file with each kernel's Program method and its SPIR-V embedded.
+// Go file with each kernel's Program method and its SPIR-V embedded. The file also gives
+// each kernel a fast CPU body where it can: an EachTile method (runtime.TileKernel) made
+// from the Tiled body by loop fission at its barriers, or an EachRange method
+// (runtime.RangeKernel) looping over Each. A kernel with a hand-written one, or whose
+// barriers the fission cannot place, gets none, and ampgen prints a note saying why.
 //
 // Put this line in a file of the package and run go generate:
 //
