@@ -195,13 +195,13 @@ func (k NBodyKernel) Tiled(t runtime.TiledIndex) {
 }
 
 // interact returns a plus the acceleration of a body at p towards a body q of mass q.W,
-// softened by eps2: 20 floating-point operations, counting the reciprocal square root as
-// one and each multiply-add as two (3 subtractions, 3 multiply-adds for the distance, 3
-// multiplications, 3 multiply-adds for the sum; with the softening, 12 instructions and a
-// reciprocal square root on a GPU). It is written with plain multiplies and
-// adds, which a GPU compiler fuses where it likes (the results need not be exact: see
-// TestNBody's tolerances) and the CPU computes fast; fmath.Fma would be exact but slow on
-// the CPU.
+// softened by eps2. It costs 3 subtractions, 6 multiply-adds (the distance with the
+// softening, then the sum) and 3 multiplies, and a reciprocal square root: 12 instructions
+// and an inversesqrt on a GPU, 18 operations counting a multiply-add as two; benchmarks
+// count 20 per interaction (NBodyFlops), the convention of the CUDA and C++ AMP n-body
+// samples. It is written with plain multiplies and adds, which the GPU compiler fuses
+// (the results need not be exact: see TestNBody's tolerances) and the CPU computes fast;
+// fmath.Fma would be exact but slow on the CPU.
 func interact(a, p, q vec.Float4, eps2 float32) vec.Float4 {
 	dx := q.X - p.X
 	dy := q.Y - p.Y
