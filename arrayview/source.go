@@ -109,7 +109,9 @@ func (s *source) bit(v *accelerator.View) (uint32, *location, error) {
 
 // evict runs when location l's accelerator view closes: it brings home every range that
 // the host lacks and l holds (the results of the view's kernels), then frees l's buffer and
-// its slot. A range it cannot download is lost: its mask loses l's bit like the others.
+// its slot. A range it cannot download (a view removed by a lost device or a failed
+// submit) is lost: the host's contents, the last that reached it, stand for it, so that
+// the Go slice and later kernels see those, never a device's uninitialized memory.
 func (s *source) evict(l *location) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -125,9 +127,8 @@ func (s *source) evict(l *location) {
 		}
 	})
 	for _, p := range need {
-		if s.download(l, p.lo, p.hi) == nil {
-			s.state.update(p.lo, p.hi, func(m uint32) uint32 { return m | hostBit })
-		}
+		_ = s.download(l, p.lo, p.hi) // failed: the host's contents stand (see above)
+		s.state.update(p.lo, p.hi, func(m uint32) uint32 { return m | hostBit })
 	}
 	s.state.update(0, s.n, func(m uint32) uint32 { return m &^ bit })
 	_ = l.buf.Free()
