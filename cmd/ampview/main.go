@@ -47,6 +47,7 @@ func main() {
 	flag.StringVar(&o.png, "png", "", "run headless and write the last frame to this PNG file")
 	flag.StringVar(&size, "size", "512x512", "the frame's size, ROWSxCOLS (the heat demo's grid: multiples of -tile)")
 	flag.IntVar(&o.cfg.Bodies, "bodies", 16384, "nbody: the number of bodies (a multiple of -tile)")
+	flag.IntVar(&o.cfg.Split, "split", 1, "nbody: threads per body, each summing a part of the bodies (tiles of split x tile threads)")
 	flag.IntVar(&o.cfg.Tile, "tile", 0, "nbody: bodies staged per tile (default 256); heat: the tile's side (default 16)")
 	flag.Uint64Var(&o.cfg.Seed, "seed", 1, "the initial state's seed (heat, nbody)")
 	flag.Usage = func() {

@@ -11,11 +11,13 @@ import (
 // Benchmark flags, for the sizes of an H100 run:
 //
 //	go test -run '^$' -bench 'NBody/vulkan' -demos.bodies 65536 ./cmd/ampview/demos
+//	go test -run '^$' -bench 'NBody/vulkan' -demos.bodies 65536 -demos.split 4 -demos.tile 64 ./cmd/ampview/demos
 var (
 	benchRows   = flag.Int("demos.rows", 512, "BenchmarkMandelbrot and BenchmarkHeat: the frame's rows")
 	benchCols   = flag.Int("demos.cols", 512, "BenchmarkMandelbrot and BenchmarkHeat: the frame's columns")
 	benchBodies = flag.Int("demos.bodies", 4096, "BenchmarkNBody: the number of bodies")
-	benchTile   = flag.Int("demos.tile", 256, "BenchmarkNBody: bodies per tile")
+	benchTile   = flag.Int("demos.tile", 256, "BenchmarkNBody: bodies per tile (per row of a split tile)")
+	benchSplit  = flag.Int("demos.split", 1, "BenchmarkNBody: rows per tile, each summing a part of the bodies (NBodySplitKernel); 1: NBodyKernel")
 )
 
 // BenchmarkMandelbrot runs the zoom's frames on every accelerator: frames/s by wall time
@@ -38,7 +40,8 @@ func BenchmarkHeat(b *testing.B) {
 		})
 }
 
-// BenchmarkNBody advances -demos.bodies bodies (tiles of -demos.tile) on every
+// BenchmarkNBody advances -demos.bodies bodies (tiles of -demos.tile, split among
+// -demos.split rows) on every
 // accelerator, one NBodyKernel dispatch per frame (Advance; the splat into the image is
 // left out): frames/s, interactions/s and GFLOP/s (NBodyFlops per interaction) by wall
 // time, each frame waited for, and on Vulkan devices dev-GFLOP/s and dev-ms/frame from the
@@ -46,7 +49,7 @@ func BenchmarkHeat(b *testing.B) {
 func BenchmarkNBody(b *testing.B) {
 	n := float64(*benchBodies)
 	benchDemo(b, func() (Demo, error) {
-		d, err := NewNBody(Config{Rows: 256, Cols: 256, Bodies: *benchBodies, Tile: *benchTile, Seed: 1})
+		d, err := NewNBody(Config{Rows: 256, Cols: 256, Bodies: *benchBodies, Tile: *benchTile, Split: *benchSplit, Seed: 1})
 		return advanceOnly{d}, err
 	}, func(b *testing.B, frames, wall, dev float64) {
 		b.ReportMetric(n*n*frames/wall*1e9, "interactions/s")

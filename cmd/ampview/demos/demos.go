@@ -33,6 +33,9 @@ type Config struct {
 	// Tile is the n-body demo's tile size (bodies staged at once), and the heat demo's
 	// square tile side; 0 for the default (256 and 16).
 	Tile int
+	// Split is the n-body demo's rows per tile (NBodySplitKernel): each body's pulls are
+	// summed by Split threads; 0 or 1 for NBodyKernel, one thread per body.
+	Split int
 	// Seed makes the initial state (the heat sources, the bodies).
 	Seed uint64
 }

@@ -183,19 +183,20 @@ const (
 )
 
 // TestNBody runs the n-body demo for nbodySteps steps from a random disc, in tiles of 4,
-// 64 and 256 bodies, on every accelerator, and compares the positions and velocities with
+// 64 and 256 bodies, and split among 4 rows of 16 and 2 rows of 8 (NBodySplitKernel), on
+// every accelerator, and compares the positions and velocities with
 // a float64 Go reference (see the tolerances), the pixel counts exactly with a Go splat of
 // the positions the accelerator computed, and the colours exactly with Glow of the counts.
 func TestNBody(t *testing.T) {
 	seed := amptest.Seed(t)
 	const rows, cols = 24, 40
-	for i, c := range []struct{ tile, bodies int }{{4, 36}, {64, 256}, {256, 512}} {
-		t.Run(fmt.Sprintf("tile%d", c.tile), func(t *testing.T) {
+	for i, c := range []struct{ tile, bodies, split int }{{4, 36, 1}, {64, 256, 1}, {256, 512, 1}, {16, 256, 4}, {8, 48, 2}} {
+		t.Run(fmt.Sprintf("tile%d_split%d", c.tile, c.split), func(t *testing.T) {
 			pos0, vel0 := Disc(c.bodies, seed+uint64(i))
 			wantPos, wantVel := refNBody(pos0, vel0, nbodySteps)
 			for _, av := range amptest.Views(t) {
 				t.Run(av.Accelerator().Path(), func(t *testing.T) {
-					b, err := NewNBodyFrom(rows, cols, c.tile, clone(pos0), clone(vel0))
+					b, err := NewNBodySplit(rows, cols, c.tile, c.split, clone(pos0), clone(vel0))
 					require.NoError(t, err)
 					for range nbodySteps {
 						require.NoError(t, b.Step(av))
@@ -296,7 +297,8 @@ func TestConfigErrors(t *testing.T) {
 		{"mandelbrot", Config{Rows: 0, Cols: 8}, "a 0x8 frame"},
 		{"heat", Config{Rows: 40, Cols: 32}, "a 40x32 frame: rows and columns must be positive multiples of the tile (16x16)"},
 		{"nbody", Config{Rows: 8, Cols: 8, Bodies: 100}, "100 bodies with 100 velocities in tiles of 256"},
-		{"nbody", Config{Rows: 8, Cols: 8, Bodies: 12, Tile: 6}, "in tiles of 6"},
+		{"nbody", Config{Rows: 8, Cols: 8, Bodies: 12, Tile: 6}, "in tiles of 6, split 1"},
+		{"nbody", Config{Rows: 8, Cols: 8, Bodies: 48, Tile: 16, Split: 2}, "48 bodies with 48 velocities in tiles of 16, split 2"},
 	} {
 		_, err := New(c.name, c.cfg)
 		var ce *ConfigError

@@ -194,6 +194,60 @@ func (k NBodyKernel) Tiled(t runtime.TiledIndex) {
 	k.NewPos.Set(t.Global, vec.F4(p.X+v.X*k.Dt, p.Y+v.Y*k.Dt, p.Z+v.Z*k.Dt, p.W))
 }
 
+// NBodySplitKernel is NBodyKernel with each body's work split among the rows of a 2-D
+// tile, for GPUs with more threads than bodies: over the domain (rows, bodies) in tiles of
+// (rows, T), the threads of row r sum the pulls of the r-th of rows equal parts of the
+// bodies, staging T of them at a time in tile_static memory (the tile stages rows*T bodies
+// per round), then row 0 adds the rows' partial sums and moves the body. Bodies/rows must
+// be a multiple of T, and T a multiple of 4.
+type NBodySplitKernel struct {
+	// Pos holds the bodies' positions (X, Y, Z) and masses (W).
+	Pos *arrayview.ReadView[vec.Float4]
+	// Vel holds the bodies' velocities (W unused), updated in place.
+	Vel *arrayview.View[vec.Float4]
+	// NewPos receives the positions after the step (masses copied).
+	NewPos *arrayview.View[vec.Float4]
+	// Dt is the time step; Eps2 the softening length squared.
+	Dt, Eps2 float32
+	// Bodies is the number of bodies.
+	Bodies int32
+}
+
+// Tiled is the kernel.
+func (k NBodySplitKernel) Tiled(t runtime.TiledIndex) {
+	rows, tw := t.TileExtent.Dim(0), t.TileExtent.Dim(1)
+	staged := runtime.TileStatic[vec.Float4](t, t.TileExtent.Size())
+	part := runtime.TileStatic[vec.Float4](t, t.TileExtent.Size())
+	r, l := t.Local[0], t.Local[1]
+	body := runtime.Idx(t.Global[1])
+	p := k.Pos.At(body)
+	a := vec.F4(0, 0, 0, 0)
+	chunk := int(k.Bodies) / rows
+	row := r * tw
+	for base := 0; base < chunk; base += tw {
+		staged[row+l] = k.Pos.At(runtime.Idx(r*chunk + base + l))
+		t.Barrier.WaitWithTileStaticMemoryFence()
+		for j := row; j < row+tw; j += 4 {
+			a = interact(a, p, staged[j], k.Eps2)
+			a = interact(a, p, staged[j+1], k.Eps2)
+			a = interact(a, p, staged[j+2], k.Eps2)
+			a = interact(a, p, staged[j+3], k.Eps2)
+		}
+		t.Barrier.WaitWithTileStaticMemoryFence()
+	}
+	part[row+l] = a
+	t.Barrier.WaitWithTileStaticMemoryFence()
+	if r == 0 {
+		for i := 1; i < rows; i++ {
+			a = a.Add(part[i*tw+l])
+		}
+		v := k.Vel.At(body)
+		v = vec.F4(v.X+a.X*k.Dt, v.Y+a.Y*k.Dt, v.Z+a.Z*k.Dt, 0)
+		k.Vel.Set(body, v)
+		k.NewPos.Set(body, vec.F4(p.X+v.X*k.Dt, p.Y+v.Y*k.Dt, p.Z+v.Z*k.Dt, p.W))
+	}
+}
+
 // interact returns a plus the acceleration of a body at p towards a body q of mass q.W,
 // softened by eps2. It costs 3 subtractions, 6 multiply-adds (the distance with the
 // softening, then the sum) and 3 multiplies, and a reciprocal square root: 12 instructions

@@ -28,7 +28,7 @@ const NBodyFlops = 20
 // NBodyDt (NBodyKernel: tiles of bodies staged through tile_static memory), then splats
 // them into an image (ClearKernel, SplatKernel, ToneKernel).
 type NBody struct {
-	tile        int
+	tile, split int
 	rows, cols  int
 	pos, newPos *arrayview.View[vec.Float4]
 	vel         *arrayview.View[vec.Float4]
@@ -47,7 +47,7 @@ func NewNBody(c Config) (*NBody, error) {
 		return nil, &ConfigError{Demo: "nbody", Reason: fmt.Sprintf("%d bodies", n)}
 	}
 	pos, vel := Disc(n, c.Seed)
-	return NewNBodyFrom(c.Rows, c.Cols, c.Tile, pos, vel)
+	return NewNBodySplit(c.Rows, c.Cols, c.Tile, c.Split, pos, vel)
 }
 
 // Disc returns n bodies in a disc of radius 1 (uniform density, thin in z) with masses
@@ -72,19 +72,27 @@ func Disc(n int, seed uint64) (pos, vel []vec.Float4) {
 // vel (velocities), which it keeps, in tiles of tile bodies (0: 256), shown in rows x cols
 // pixels. The number of bodies must be a multiple of the tile, and the tile of 4.
 func NewNBodyFrom(rows, cols, tile int, pos, vel []vec.Float4) (*NBody, error) {
+	return NewNBodySplit(rows, cols, tile, 1, pos, vel)
+}
+
+// NewNBodySplit is NewNBodyFrom with each body's work split among split threads
+// (NBodySplitKernel, in tiles of split x tile threads; split 0 or 1: NBodyKernel). The
+// number of bodies must be a multiple of split*tile.
+func NewNBodySplit(rows, cols, tile, split int, pos, vel []vec.Float4) (*NBody, error) {
 	if tile == 0 {
 		tile = 256
 	}
+	split = max(split, 1)
 	n := len(pos)
-	if tile < 4 || tile%4 != 0 || n < 1 || n%tile != 0 || len(vel) != n {
-		return nil, &ConfigError{Demo: "nbody", Reason: fmt.Sprintf("%d bodies with %d velocities in tiles of %d: the bodies must be a positive multiple of the tile, the tile a multiple of 4", n, len(vel), tile)}
+	if tile < 4 || tile%4 != 0 || n < 1 || n%(tile*split) != 0 || len(vel) != n {
+		return nil, &ConfigError{Demo: "nbody", Reason: fmt.Sprintf("%d bodies with %d velocities in tiles of %d, split %d: the bodies must be a positive multiple of the tile times the split, the tile a multiple of 4", n, len(vel), tile, split)}
 	}
 	if err := checkSize("nbody", rows, cols, 1, 1); err != nil {
 		return nil, err
 	}
 	ext, img := runtime.Ext(n), runtime.Ext(rows, cols)
 	return &NBody{
-		tile: tile, rows: rows, cols: cols,
+		tile: tile, split: split, rows: rows, cols: cols,
 		pos:    arrayview.MustNew(ext, pos),
 		newPos: arrayview.MustNew(ext, make([]vec.Float4, n)),
 		vel:    arrayview.MustNew(ext, vel),
@@ -104,12 +112,18 @@ func (b *NBody) Step(av *accelerator.View) error {
 	return b.Draw(av)
 }
 
-// Advance runs NBodyKernel once: the bodies move by one time step.
+// Advance runs NBodyKernel (or NBodySplitKernel) once: the bodies move by one time step.
 func (b *NBody) Advance(av *accelerator.View) error {
-	k := NBodyKernel{Pos: b.pos.ReadOnly(), Vel: b.vel, NewPos: b.newPos, Dt: NBodyDt, Eps2: NBodyEps2,
-		Bodies: int32(b.pos.Extent().Size())}
+	n := b.pos.Extent().Size()
+	k := NBodyKernel{Pos: b.pos.ReadOnly(), Vel: b.vel, NewPos: b.newPos, Dt: NBodyDt, Eps2: NBodyEps2, Bodies: int32(n)}
 	b.newPos.DiscardData()
-	if err := runtime.ParallelForEachTiled(av, b.pos.Extent().Tile(b.tile), k); err != nil {
+	var err error
+	if b.split > 1 {
+		err = runtime.ParallelForEachTiled(av, runtime.Ext(b.split, n).Tile(b.split, b.tile), NBodySplitKernel(k))
+	} else {
+		err = runtime.ParallelForEachTiled(av, b.pos.Extent().Tile(b.tile), k)
+	}
+	if err != nil {
 		return err
 	}
 	b.pos, b.newPos = b.newPos, b.pos
