@@ -66,6 +66,7 @@ func (v *View) Alloc(size uint64) (*Buffer, error) {
 	if err != nil {
 		return nil, v.deviceError(err)
 	}
+	v.inUse += size
 	return &Buffer{view: v, vb: vb, size: size, readEpoch: ^uint64(0), writeEpoch: ^uint64(0)}, nil
 }
 
@@ -85,6 +86,7 @@ func (b *Buffer) Free() error {
 	}
 	b.vb.Free()
 	b.vb = nil
+	v.inUse -= b.size
 	return err
 }
 
@@ -155,11 +157,17 @@ func (b *Buffer) downloadStaged(v *View, off uint64, dst []byte) error {
 		at, size int
 	}
 	var prev *pending
+	defer func() { // v.mu is held throughout: no other copy of the view marks a buffer
+		for i := range v.staging {
+			v.staging[i].draining = false
+		}
+	}()
 	drain := func(p *pending) error {
 		if err := v.waitSeq(context.Background(), p.seq); err != nil {
 			return err
 		}
 		parallelCopy(dst[p.at:p.at+p.size], p.st.buf.Mapped()[:p.size])
+		p.st.draining = false
 		return nil
 	}
 	for done := 0; done < len(dst); {
@@ -171,7 +179,7 @@ func (b *Buffer) downloadStaged(v *View, off uint64, dst []byte) error {
 		if err := v.recordCopy(b.vb, off+uint64(done), st.buf, 0, uint64(n), b, nil); err != nil {
 			return err
 		}
-		st.seq = v.seq
+		st.seq, st.draining = v.seq, true
 		cur := &pending{st: st, seq: v.seq, at: done, size: n}
 		if err := v.submit(); err != nil {
 			return err
@@ -217,10 +225,10 @@ func (v *View) stagingSlot(need int) (*staging, error) {
 			if free == nil {
 				free = s
 			}
-		case len(s.buf.Mapped()) >= need && v.seqDone(s.seq) && (idle == nil || s.seq < idle.seq):
+		case len(s.buf.Mapped()) >= need && !s.draining && v.seqDone(s.seq) && (idle == nil || s.seq < idle.seq):
 			idle = s
 		}
-		if s.buf != nil && (oldest == nil || s.seq < oldest.seq) {
+		if s.buf != nil && !s.draining && (oldest == nil || s.seq < oldest.seq) {
 			oldest = s
 		}
 	}
@@ -236,6 +244,7 @@ func (v *View) stagingSlot(need int) (*staging, error) {
 		if len(s.buf.Mapped()) >= need {
 			return s, nil
 		}
+		v.inUse -= uint64(len(s.buf.Mapped()))
 		s.buf.Free()
 		s.buf = nil
 	}
@@ -247,6 +256,7 @@ func (v *View) stagingSlot(need int) (*staging, error) {
 	if s.buf, err = dev.NewBuffer(uint64(min(size, stagingSize)), vk.MemDownload); err != nil {
 		return nil, v.deviceError(err)
 	}
+	v.inUse += uint64(len(s.buf.Mapped()))
 	return s, nil
 }
 

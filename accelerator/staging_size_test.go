@@ -54,13 +54,15 @@ func TestStagingSizes(t *testing.T) {
 		for _, s := range sizes {
 			assert.Equal(t, 128<<10, s, "a 100 KiB copy's staging buffer")
 		}
-		roundTrip(30 << 10) // the download may not reuse the buffer of the upload before it
-		n := len(stagingSizes(v))
-		assert.LessOrEqual(t, n, 2)
-		for range 5 {
+		for range 6 {
 			roundTrip(30 << 10)
 		}
-		assert.Len(t, stagingSizes(v), n, "small copies allocated more staging buffers instead of reusing idle ones")
+		// An upload and the download after it: the download's copy may find the upload's
+		// buffer still in use, so two buffers, never more.
+		assert.LessOrEqual(t, len(stagingSizes(v)), 2, "small copies allocated more staging buffers instead of reusing idle ones")
+		for _, s := range stagingSizes(v) {
+			assert.LessOrEqual(t, s, 128<<10)
+		}
 		for range stagingSlots {
 			roundTrip(3 << 20)
 		}

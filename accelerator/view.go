@@ -58,6 +58,7 @@ type View struct {
 	epoch   uint64 // barrier epoch: bumped by every barrier recorded (see hazard)
 	binds   []vk.Binding
 	staging [stagingSlots]staging
+	inUse   uint64 // bytes of the view's buffers (Alloc and staging) not yet freed
 
 	stats Stats
 
@@ -73,6 +74,9 @@ type seqBatch struct {
 type staging struct {
 	buf *vk.Buffer
 	seq uint64
+	// draining is set while a download still has to copy the buffer's contents to the
+	// host: the device may be done with it, but it is not free.
+	draining bool
 }
 
 // Stats count what moved between the host and a view. Read them with View.Stats.
@@ -300,6 +304,7 @@ func (v *View) Close() error {
 		v.stream.Destroy()
 		for _, s := range v.staging {
 			if s.buf != nil {
+				v.inUse -= uint64(len(s.buf.Mapped()))
 				s.buf.Free()
 			}
 		}

@@ -90,6 +90,7 @@ void amp_instance_destroy(VkInstance inst);
 int amp_take_messages(char *buf, int len, int *dropped);
 
 void amp_device_extra(VkInstance inst, VkPhysicalDevice phys, uint32_t apiVersion, AmpDeviceExtra *out);
+uint32_t amp_memory_budget(VkPhysicalDevice phys, uint64_t *budget, uint64_t *usage);
 VkResult amp_device_create(VkInstance inst, VkPhysicalDevice phys, uint32_t family, uint32_t queues,
 	int f64, int i64, int i16, int timeline, AmpDevice **out);
 void amp_device_destroy(AmpDevice *d);

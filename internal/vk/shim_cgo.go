@@ -105,6 +105,7 @@ static PFN_vkGetDeviceProcAddr amp_GetDeviceProcAddr;
 static PFN_vkGetPhysicalDeviceMemoryProperties amp_GetPhysicalDeviceMemoryProperties;
 static PFN_vkEnumerateDeviceExtensionProperties amp_EnumerateDeviceExtensionProperties;
 static PFN_vkGetPhysicalDeviceFeatures2 amp_GetPhysicalDeviceFeatures2;
+static PFN_vkGetPhysicalDeviceMemoryProperties2 amp_GetPhysicalDeviceMemoryProperties2;
 
 VkResult amp_instance_init(VkInstance inst, int debug) {
 	amp_GetPhysicalDeviceProperties2 = (PFN_vkGetPhysicalDeviceProperties2)amp_GetInstanceProcAddr(inst, "vkGetPhysicalDeviceProperties2");
@@ -113,6 +114,7 @@ VkResult amp_instance_init(VkInstance inst, int debug) {
 	amp_GetPhysicalDeviceMemoryProperties = (PFN_vkGetPhysicalDeviceMemoryProperties)amp_GetInstanceProcAddr(inst, "vkGetPhysicalDeviceMemoryProperties");
 	amp_EnumerateDeviceExtensionProperties = (PFN_vkEnumerateDeviceExtensionProperties)amp_GetInstanceProcAddr(inst, "vkEnumerateDeviceExtensionProperties");
 	amp_GetPhysicalDeviceFeatures2 = (PFN_vkGetPhysicalDeviceFeatures2)amp_GetInstanceProcAddr(inst, "vkGetPhysicalDeviceFeatures2");
+	amp_GetPhysicalDeviceMemoryProperties2 = (PFN_vkGetPhysicalDeviceMemoryProperties2)amp_GetInstanceProcAddr(inst, "vkGetPhysicalDeviceMemoryProperties2");
 	if (!amp_CreateDevice || !amp_GetDeviceProcAddr) return VK_ERROR_INITIALIZATION_FAILED;
 	if (debug) {
 		PFN_vkCreateDebugUtilsMessengerEXT create = (PFN_vkCreateDebugUtilsMessengerEXT)amp_GetInstanceProcAddr(inst, "vkCreateDebugUtilsMessengerEXT");
@@ -144,6 +146,22 @@ static int amp_has_ext(VkPhysicalDevice phys, const char *name) {
 	}
 	free(p);
 	return found;
+}
+
+// amp_memory_budget fills budget and usage (VK_MAX_MEMORY_HEAPS entries each) with
+// VK_EXT_memory_budget's figures for each heap of phys and returns the heap count, or 0
+// when the device lacks the extension or Vulkan 1.1.
+uint32_t amp_memory_budget(VkPhysicalDevice phys, uint64_t *budget, uint64_t *usage) {
+	if (!amp_GetPhysicalDeviceMemoryProperties2 || !amp_has_ext(phys, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME)) return 0;
+	VkPhysicalDeviceMemoryBudgetPropertiesEXT mb = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT};
+	VkPhysicalDeviceMemoryProperties2 mp = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2, .pNext = &mb};
+	amp_GetPhysicalDeviceMemoryProperties2(phys, &mp);
+	uint32_t n = mp.memoryProperties.memoryHeapCount;
+	for (uint32_t i = 0; i < n; i++) {
+		budget[i] = mb.heapBudget[i];
+		usage[i] = mb.heapUsage[i];
+	}
+	return n;
 }
 
 void amp_device_extra(VkInstance inst, VkPhysicalDevice phys, uint32_t apiVersion, AmpDeviceExtra *out) {

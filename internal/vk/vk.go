@@ -11,6 +11,7 @@ import "C"
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	vulkan "github.com/vulkan-go/vulkan"
@@ -270,6 +271,7 @@ type Device struct {
 	info   DeviceInfo
 	d      *C.AmpDevice
 	queues []*Queue
+	inUse  atomic.Uint64 // bytes of the buffers allocated and not yet freed
 }
 
 // Queue is one VkQueue; submissions to it are serialized.
@@ -376,6 +378,7 @@ func (dev *Device) NewBuffer(size uint64, kind MemKind) (*Buffer, error) {
 	if ptr != nil && kind != MemDevice {
 		b.mapped = unsafe.Slice((*byte)(ptr), size)
 	}
+	dev.inUse.Add(size)
 	return b, nil
 }
 
@@ -385,6 +388,7 @@ func (b *Buffer) Mapped() []byte { return b.mapped }
 // Free releases the buffer. The caller makes sure no pending work uses it.
 func (b *Buffer) Free() {
 	if b.buf != nil {
+		b.dev.inUse.Add(^(b.size - 1)) // minus size
 		C.amp_buffer_destroy(b.dev.d, b.buf, b.mem)
 		b.buf, b.mem, b.mapped = nil, nil, nil
 	}
