@@ -19,14 +19,15 @@ func TestFissionNotes(t *testing.T) {
 	want := []struct{ kernel, note string }{
 		{"Clash", "kernels.go:83:2: Clash: no CPU body generated, the per-thread executor runs it: the name ampL is one the generated body uses"},
 		{"CountSetInIf", "kernels.go:41:2: CountSetInIf: no CPU body generated, the per-thread executor runs it: a barrier in a loop whose init"},
-		{"Hand", "Hand: keeps its hand-written EachTile (runtime.TileKernel); no CPU body generated"},
+		{"Hand", "kernels.go:70:1: Hand: keeps its hand-written EachTile (runtime.TileKernel); no CPU body generated"},
 		{"PassT", "kernels.go:58:30: PassT: no CPU body generated, the per-thread executor runs it: the TiledIndex t passed on or copied"},
 		{"SwitchBarrier", "kernels.go:19:2: SwitchBarrier: no CPU body generated, the per-thread executor runs it: a barrier inside a switch statement"},
 	}
 	require.Len(t, p.Notes, len(want))
 	for i, w := range want {
 		t.Run(w.kernel, func(t *testing.T) {
-			assert.Contains(t, p.Notes[i], w.note)
+			assert.Contains(t, p.Notes[i].String(), w.note)
+			assert.Equal(t, w.kernel, p.Notes[i].Kernel)
 		})
 	}
 	src, err := p.GoFile(make([][]byte, len(p.Kernels)))

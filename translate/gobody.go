@@ -11,6 +11,21 @@ import (
 	"strings"
 )
 
+// Note is what ampgen says about a kernel that gets no generated fast CPU body, printed
+// as "file:line:col: Kernel: message".
+type Note struct {
+	// Pos is where the reason is: the construct the fission cannot handle, or the
+	// hand-written method.
+	Pos token.Position
+	// Kernel is the kernel's type name.
+	Kernel string
+	// Msg says why there is no generated body.
+	Msg string
+}
+
+// String formats the note as a compiler prints a message.
+func (n *Note) String() string { return fmt.Sprintf("%s: %s: %s", n.Pos, n.Kernel, n.Msg) }
+
 // cpuMethod is the generated fast CPU body of one kernel type: an EachTile method
 // (runtime.TileKernel) or an EachRange method (runtime.RangeKernel).
 type cpuMethod struct {
@@ -26,7 +41,7 @@ type cpuGen struct {
 	taken   map[string]bool   // names of imports, and names the bodies use
 	srcs    map[string][]byte // source files by name
 	methods []cpuMethod
-	notes   []string
+	notes   []*Note
 }
 
 // genNames are the names the generated bodies declare; a kernel body that uses one gets
@@ -80,7 +95,8 @@ func (g *cpuGen) kernel(named *types.Named, decl *ast.FuncDecl, tiled bool) {
 	}
 	for i := range named.NumMethods() {
 		if m := named.Method(i); m.Name() == method && g.funcs[m] != nil {
-			g.notes = append(g.notes, fmt.Sprintf("%s: keeps its hand-written %s (runtime.%s); no CPU body generated", name, method, iface))
+			g.notes = append(g.notes, &Note{Pos: g.fset.Position(g.funcs[m].Pos()), Kernel: name,
+				Msg: fmt.Sprintf("keeps its hand-written %s (runtime.%s); no CPU body generated", method, iface)})
 			return
 		}
 	}
@@ -92,8 +108,8 @@ func (g *cpuGen) kernel(named *types.Named, decl *ast.FuncDecl, tiled bool) {
 		code, ferr = g.rangeBody(named, decl)
 	}
 	if ferr != nil {
-		g.notes = append(g.notes, fmt.Sprintf("%s: %s: no CPU body generated, the per-thread executor runs it: %s",
-			g.fset.Position(ferr.pos), name, ferr.msg))
+		g.notes = append(g.notes, &Note{Pos: g.fset.Position(ferr.pos), Kernel: name,
+			Msg: "no CPU body generated, the per-thread executor runs it: " + ferr.msg})
 		return
 	}
 	g.methods = append(g.methods, cpuMethod{typ: name, code: code})

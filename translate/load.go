@@ -73,7 +73,7 @@ type Package struct {
 	Kernels []*Kernel
 	// Notes say which kernels get no generated fast CPU body (EachTile or EachRange) and
 	// why: a hand-written one, or a barrier the fission cannot place.
-	Notes []string
+	Notes []*Note
 	cpu   *cpuGen // the generated fast CPU bodies
 }
 

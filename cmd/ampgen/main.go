@@ -94,7 +94,8 @@ func generate(dir, out string, keep, check bool, stdout io.Writer) error {
 	path := filepath.Join(p.Dir, out)
 	for _, n := range p.Notes {
 		if !check { // under -check only a stale file is news
-			fmt.Fprintf(stdout, "ampgen: %s: %s\n", p.Path, relative(n))
+			n.Pos.Filename = relative(n.Pos.Filename)
+			fmt.Fprintf(stdout, "ampgen: %s\n", n)
 		}
 	}
 	if len(p.Kernels) == 0 {
