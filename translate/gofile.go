@@ -11,8 +11,9 @@ import (
 // GoFile writes the generated Go file of a package: each kernel's Program method,
 // returning a runtime.Program of the kernel's SPIR-V (spirv[i] is Kernels[i]'s module),
 // embedded as a string constant so that `go build` needs no shader compiler. Generic
-// kernels pick their instance by their type arguments' kinds. The output is gofmt'ed and
-// deterministic.
+// kernels pick their instance by their type arguments' kinds. Each kernel type also gets
+// the fast CPU body Load generated for it, if any (an EachTile or EachRange method; see
+// Package.Notes for those that get none). The output is gofmt'ed and deterministic.
 func (p *Package) GoFile(spirv [][]byte) ([]byte, error) {
 	if len(spirv) != len(p.Kernels) {
 		return nil, fmt.Errorf("goamp/translate: %d SPIR-V modules for %d kernels", len(spirv), len(p.Kernels))
