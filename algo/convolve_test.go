@@ -50,7 +50,7 @@ func TestConvolve2D(t *testing.T) {
 	kernels := [][2]int{{1, 1}, {3, 5}, {9, 9}, {65, 7}}
 	for _, av := range ewViews(t) {
 		for _, perThread := range []bool{false, true} {
-			if perThread && !av.Accelerator().IsCPU() {
+			if perThread && !av.Accelerator().Traits().HostMemory {
 				continue
 			}
 			for _, sz := range sizes {

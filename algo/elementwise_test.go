@@ -71,7 +71,7 @@ func apartViews(t *testing.T) (home, other *accelerator.View) {
 func ewCases(t *testing.T, lengths []int, maxPerThread int, f func(t *testing.T, av *accelerator.View, perThread bool, n int)) {
 	for _, av := range ewViews(t) {
 		bodies := []ewBody{{"fast", false}}
-		if av.Accelerator().IsCPU() {
+		if av.Accelerator().Traits().HostMemory {
 			bodies = append(bodies, ewBody{"perthread", true})
 		}
 		for _, b := range bodies {
@@ -229,7 +229,7 @@ func testFill[T Number](t *testing.T, av *accelerator.View, perThread bool, n in
 	before := av.Stats()
 	require.NoError(t, fillOp(av, v, value, perThread))
 	require.NoError(t, v.Synchronize())
-	if !av.Accelerator().IsCPU() {
+	if !av.Accelerator().Traits().HostMemory {
 		assert.Equal(t, before.BytesUp, av.Stats().BytesUp, "Fill uploads nothing")
 	}
 	for i, x := range data {

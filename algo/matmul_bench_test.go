@@ -88,7 +88,7 @@ func benchMatMul[T MatMulElem](b *testing.B, av *accelerator.View, sz []int, opt
 	a := arrayview.MustNew(runtime.Ext(m, k), mmRandom[T](r, m*k))
 	bv := arrayview.MustNew(runtime.Ext(k, n), mmRandom[T](r, k*n))
 	c := arrayview.MustNew(runtime.Ext(m, n), make([]T, m*n))
-	gpu := !av.Accelerator().IsCPU()
+	gpu := av.Accelerator().Limits().TimestampValidBits != 0 // device timestamps
 	if gpu {
 		// A fresh view: timestamps must be enabled before it records anything.
 		fresh, err := av.Accelerator().CreateView(accelerator.Automatic)
@@ -153,7 +153,7 @@ func BenchmarkConvolve2D(b *testing.B) {
 
 func benchConvolve(b *testing.B, av *accelerator.View, rows, cols, ks int) {
 	r := rand.New(rand.NewPCG(11, 12))
-	gpu := !av.Accelerator().IsCPU()
+	gpu := av.Accelerator().Limits().TimestampValidBits != 0 // device timestamps
 	if gpu {
 		fresh, err := av.Accelerator().CreateView(accelerator.Automatic)
 		if err != nil {

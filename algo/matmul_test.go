@@ -67,12 +67,12 @@ func testMatMul[T MatMulElem](t *testing.T) { testMatMulOn[T](t, false) }
 func testMatMulOn[T MatMulElem](t *testing.T, cpuOnly bool) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, av := range ewViews(t) {
-		if cpuOnly && !av.Accelerator().IsCPU() {
+		if cpuOnly && !av.Accelerator().Traits().HostMemory {
 			continue
 		}
 		for _, opt := range mmKernels {
 			for _, perThread := range []bool{false, true} {
-				if perThread && (cpuOnly || !av.Accelerator().IsCPU()) {
+				if perThread && (cpuOnly || !av.Accelerator().Traits().HostMemory) {
 					continue
 				}
 				for _, sz := range mmSizes {

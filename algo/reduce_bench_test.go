@@ -73,7 +73,7 @@ func famBenchLoop(b *testing.B, av *accelerator.View, bytes int, call func(av *a
 		}
 	}
 	b.ReportMetric(float64(bytes)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
-	if av.Accelerator().IsCPU() || *famBenchProfiled <= 0 {
+	if av.Accelerator().Limits().TimestampValidBits == 0 || *famBenchProfiled <= 0 {
 		return
 	}
 	pv, err := av.Accelerator().CreateView(accelerator.Automatic)
@@ -196,7 +196,7 @@ func BenchmarkInclusiveScan(b *testing.B) {
 		b.Run(alg.name, func(b *testing.B) {
 			famBenchTiling(b)
 			famBench(b, func(b *testing.B, av *accelerator.View) {
-				if alg.scan == scanSinglePass && av.Accelerator().IsCPU() {
+				if alg.scan == scanSinglePass && av.Accelerator().Traits().HostMemory {
 					b.Skip("the single pass has no fast CPU body")
 				}
 				out.DiscardData()

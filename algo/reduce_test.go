@@ -56,7 +56,7 @@ func famCases(t testing.TB) []famCase {
 		require.NoError(t, err, a.Path())
 		t.Cleanup(func() { assert.NoError(t, v.Close()) })
 		cases = append(cases, famCase{av: v})
-		if a.IsCPU() {
+		if a.Traits().HostMemory {
 			cases = append(cases, famCase{av: v, testHooks: testHooks{perThread: true}})
 		} else if useSubgroups(v) {
 			cases = append(cases, famCase{av: v, testHooks: testHooks{noSubgroups: true}})
@@ -199,7 +199,7 @@ func TestReduceManyPasses(t *testing.T) {
 				continue
 			}
 			t.Run(fmt.Sprintf("%s/tile=%d", c, tile), func(t *testing.T) {
-				if !c.av.Accelerator().IsCPU() {
+				if c.av.Accelerator().Traits().Wide {
 					require.GreaterOrEqual(t, len(reducePlan(c.av.Accelerator(), n)), 2)
 				}
 				checkReduce(t, c, arrayview.MustNew(runtime.Ext(n), s), s, Sum)

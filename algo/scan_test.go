@@ -88,7 +88,7 @@ func scanCases(t testing.TB) []famCase {
 	for _, c := range famCases(t) {
 		cases = append(cases, c)
 		switch {
-		case !c.av.Accelerator().IsCPU():
+		case c.av.Accelerator().Traits().Wide:
 			m := c
 			m.scan = scanMultiPass
 			cases = append(cases, m)

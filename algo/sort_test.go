@@ -84,7 +84,7 @@ func TestSortFloatSpecials(t *testing.T) {
 	want := []float32{negNaN, -inf, -3.5, -1, negZero, negZero, 0, 0, 1, 3.5, inf, posNaN}
 	for _, av := range ewViews(t) {
 		for _, perThread := range []bool{false, true} {
-			if perThread && !av.Accelerator().IsCPU() {
+			if perThread && !av.Accelerator().Traits().HostMemory {
 				continue
 			}
 			t.Run(fmt.Sprintf("%s/perthread=%v", av.Accelerator().Path(), perThread), func(t *testing.T) {
@@ -179,7 +179,7 @@ func TestSortRadix(t *testing.T) {
 			return // the per-thread bodies are slow under the race detector
 		}
 		algos := []int{sortRadix}
-		if !av.Accelerator().IsCPU() && radixScatterSG(av) {
+		if radixScatterSG(av) {
 			algos = append(algos, sortRadixFallback)
 		}
 		patterns := []string{"random", "dups", "equal", "sorted", "reversed"}
@@ -208,7 +208,7 @@ func TestSortRadixBlocks(t *testing.T) {
 	require.Equal(t, 2, blocks)
 	ewCases(t, []int{4097, 10000}, 4097, func(t *testing.T, av *accelerator.View, perThread bool, n int) {
 		algos := []int{sortRadix}
-		if !av.Accelerator().IsCPU() {
+		if !av.Accelerator().Traits().HostMemory { // the GPU bodies' scatter without subgroups
 			algos = append(algos, sortRadixFallback)
 		}
 		for _, algo := range algos {

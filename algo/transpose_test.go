@@ -38,7 +38,7 @@ func testTranspose[T Number](t *testing.T, av *accelerator.View, perThread bool,
 func TestTranspose(t *testing.T) {
 	for _, av := range ewViews(t) {
 		bodies := []ewBody{{"fast", false}}
-		if av.Accelerator().IsCPU() {
+		if av.Accelerator().Traits().HostMemory {
 			bodies = append(bodies, ewBody{"perthread", true})
 		}
 		for _, b := range bodies {
@@ -61,7 +61,7 @@ func TestTranspose(t *testing.T) {
 func TestTransposeSections(t *testing.T) {
 	for _, av := range ewViews(t) {
 		for _, perThread := range []bool{false, true} {
-			if perThread && !av.Accelerator().IsCPU() {
+			if perThread && !av.Accelerator().Traits().HostMemory {
 				continue
 			}
 			t.Run(fmt.Sprintf("%s/perthread=%v", av.Accelerator().Path(), perThread), func(t *testing.T) {

@@ -42,7 +42,7 @@ func deviceWrite(t *testing.T, v *View[int32], av *accelerator.View, val func(i 
 	t.Helper()
 	e := v.Extent()
 	before := av.Stats().BytesUp
-	if av.Accelerator().IsCPU() {
+	if av.Accelerator().Traits().HostMemory {
 		require.NoError(t, v.BindHost(accelerator.ReadWrite))
 		forIndex(e, func(i runtime.Index) { v.data[v.g.offset(i)] = val(i) })
 		return av.Stats().BytesUp - before
@@ -79,7 +79,7 @@ func TestGuidelineADiscardedOutputUploadsNothing(t *testing.T) {
 				out.DiscardData()
 			}
 			up := deviceWrite(t, out, av, func(i runtime.Index) int32 { return -1 })
-			if discard || av.Accelerator().IsCPU() {
+			if discard || av.Accelerator().Traits().HostMemory {
 				assert.Zero(t, up, "discard=%v", discard)
 			} else {
 				assert.Equal(t, uint64(4000), up, "without a discard the data is uploaded")
@@ -101,7 +101,7 @@ func TestGuidelineBDiscardBeforeCloseCopiesNothing(t *testing.T) {
 		tmp.DiscardData()
 		require.NoError(t, tmp.Close())
 		assert.Zero(t, av.Stats().BytesDown-before)
-		if !av.Accelerator().IsCPU() {
+		if !av.Accelerator().Traits().HostMemory {
 			assert.Equal(t, iota32(256), data, "the slice keeps its contents")
 		}
 	})
@@ -115,7 +115,7 @@ func TestDiscardIsTransient(t *testing.T) {
 		deviceWrite(t, v, av, func(i runtime.Index) int32 { return int32(100 + i[0]) })
 		before := av.Stats().BytesDown
 		assert.Equal(t, int32(163), v.At(runtime.Idx(63)), "the write made the data valid again")
-		if !av.Accelerator().IsCPU() {
+		if !av.Accelerator().Traits().HostMemory {
 			assert.Equal(t, uint64(256), av.Stats().BytesDown-before)
 		}
 		assert.Equal(t, int32(100), data[0])
@@ -132,7 +132,7 @@ func TestSectionsAndProjectionsShareState(t *testing.T) {
 		deviceWrite(t, sec, av, func(i runtime.Index) int32 { return int32(1000 + 10*i[0] + i[1]) })
 		before := av.Stats().BytesDown
 		require.NoError(t, m.Synchronize())
-		if !av.Accelerator().IsCPU() {
+		if !av.Accelerator().Traits().HostMemory {
 			assert.Equal(t, uint64(3*4*4), av.Stats().BytesDown-before, "only the section's rows come back")
 		}
 		assert.Equal(t, int32(1000), m.At(runtime.Idx(2, 3)))
@@ -163,7 +163,7 @@ func TestRefreshAfterHostWrite(t *testing.T) {
 		v.Refresh()
 		before := av.Stats().BytesUp
 		require.NoError(t, v.SynchronizeTo(av))
-		if av.Accelerator().IsCPU() {
+		if av.Accelerator().Traits().HostMemory {
 			return
 		}
 		assert.Equal(t, uint64(128), av.Stats().BytesUp-before)
@@ -201,7 +201,7 @@ func TestReadOnlyUseNeverCopiesBack(t *testing.T) {
 		r := v.ReadOnly()
 		assert.Equal(t, runtime.Read, r.ArgInfo().Access)
 		assert.Equal(t, runtime.ReadWrite, v.ArgInfo().Access)
-		if !av.Accelerator().IsCPU() {
+		if !av.Accelerator().Traits().HostMemory {
 			_, err := r.BindDevice(av, accelerator.ReadWrite)
 			require.NoError(t, err)
 		} else {
@@ -394,7 +394,7 @@ func TestFloat64NeedsDevice(t *testing.T) {
 func TestBindWindowPastStorageRange(t *testing.T) {
 	for _, a := range accelerator.All() {
 		lim := a.Limits().MaxStorageBufferRange
-		if a.IsCPU() || lim > 256<<20 {
+		if a.Traits().HostMemory || lim > 256<<20 {
 			continue // only lavapipe-sized limits are cheap enough to cross in a test
 		}
 		t.Run(a.Path(), func(t *testing.T) {

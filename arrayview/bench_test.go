@@ -14,7 +14,7 @@ import (
 func BenchmarkSynchronize(b *testing.B) {
 	const bytes = 256 << 20
 	for _, a := range accelerator.All() {
-		if a.IsCPU() {
+		if a.Traits().HostMemory {
 			continue
 		}
 		av, err := a.CreateView(accelerator.Automatic)

@@ -445,14 +445,14 @@ func TestParallelForEachBatch(t *testing.T) {
 			defer b.free()
 			// Allocate and upload b first, so that only dispatches remain.
 			_, err = b.BindDevice(v, amprt.Write)
-			if !acc.IsCPU() {
+			if !acc.Traits().HostMemory {
 				require.NoError(t, err)
 			}
 			before := v.Stats()
 			require.NoError(t, amprt.ParallelForEach(v, amprt.Ext(n), iotaK{Out: a, Scale: 2, Add: 1}))
 			require.NoError(t, amprt.ParallelForEach(v, amprt.Ext(n), &scaleK{a: a, b: b, k: -3}))
 			after := v.Stats()
-			if !acc.IsCPU() {
+			if !acc.Traits().HostMemory {
 				assert.Equal(t, before.Dispatches+2, after.Dispatches)
 				if acc.SupportsCPUSharedMemory() {
 					assert.Equal(t, before.Submits, after.Submits, "the dispatches must not submit")
@@ -475,9 +475,7 @@ func TestParallelForEachViewChoice(t *testing.T) {
 		out.home = v
 		before := v.Stats()
 		require.NoError(t, amprt.ParallelForEach(nil, amprt.Ext(100), iotaK{Out: out, Scale: 1}))
-		if !v.Accelerator().IsCPU() {
-			assert.Equal(t, before.Dispatches+1, v.Stats().Dispatches, "ran on the home view")
-		}
+		assert.Equal(t, before.Dispatches+1, v.Stats().Dispatches, "ran on the home view")
 		require.NoError(t, out.sync())
 		assert.Equal(t, int32(99), out.host[99])
 	})
@@ -602,7 +600,7 @@ func TestParallelForEachKernelErrors(t *testing.T) {
 		kernelErr(t, amprt.ParallelForEach(v, e, addK{A: out, B: nil, C: out}), "runtime_test.addK", "B", "runtime.Arg", "nil")
 		kernelErr(t, amprt.ParallelForEach(v, e, addK{A: out, B: (*devArg)(nil), C: out}), "runtime_test.addK", "B", "runtime.Arg", "nil")
 		kernelErr(t, amprt.ParallelForEach(v, e, tooManyK{}.fill(e)), "runtime_test.tooManyK", "", "", "8 data arguments and 0 scalars need 144 bytes")
-		if err := amprt.ParallelForEach(v, e, noProgK{Out: out}); v.Accelerator().IsCPU() {
+		if err := amprt.ParallelForEach(v, e, noProgK{Out: out}); v.Accelerator().Traits().HostMemory {
 			assert.NoError(t, err, "the CPU runs the Go body")
 		} else {
 			kernelErr(t, err, "runtime_test.noProgK", "", "", "no program")
@@ -615,7 +613,7 @@ func TestParallelForEachKernelErrors(t *testing.T) {
 
 		// A kernel without a GPU body runs on the CPU only.
 		err := amprt.ParallelForEach(v, e, cpuOnlyK{Out: out})
-		if v.Accelerator().IsCPU() {
+		if v.Accelerator().Traits().HostMemory { // the goroutine executor runs Go bodies
 			require.NoError(t, err)
 			assert.Equal(t, []int32{0, 1, 2, 3}, out.host)
 		} else {
@@ -675,7 +673,7 @@ func TestParallelForEachDomainErrors(t *testing.T) {
 		domainErr(t, amprt.ParallelForEachTiled(v, amprt.Ext(8).Tile(4), sharedK{A: in, B: out, prog: prog(1)}), -1, int(lim.MaxSharedMemory), 1<<30,
 			fmt.Sprintf("uses %d bytes of shared memory for tile 4; the device's maxComputeSharedMemorySize is %d", 1<<30, lim.MaxSharedMemory))
 
-		if v.Accelerator().IsCPU() {
+		if !v.Accelerator().Traits().Wide {
 			return // the CPU's limits are C++ AMP's; the rest would run for hours
 		}
 		// More tiles than the device's maxComputeWorkGroupCount[0].
@@ -795,7 +793,7 @@ func TestParallelForEachIndexRange(t *testing.T) {
 			for _, n := range []int{1<<31 + 64, 1 << 31, 1<<32 + 64} {
 				k := farK{iotaK: iotaK{Out: out}, n: n, bad: new(atomic.Int64)}
 				err := amprt.ParallelForEach(v, amprt.Ext(n), k)
-				if v.Accelerator().IsCPU() {
+				if v.Accelerator().Traits().HostMemory { // the goroutine executor has no 32-bit indices
 					var pe *amprt.KernelPanicError
 					require.ErrorAs(t, err, &pe, "the CPU runs %d points", n)
 					assert.Zero(t, k.bad.Load(), "indices outside [0, %d)", n)

@@ -33,9 +33,14 @@
 // GPUKernel has a GPU body, a Program of SPIR-V compiled from GLSL (package
 // shaders), and runs on Vulkan accelerators; on the CPU accelerator the Go body
 // runs on the goroutine executor. The accelerator view is the one passed, else
-// the one the data lives on, else the default accelerator's (C++ AMP's rule).
-// GPU dispatches are recorded, not waited for: the view submits when the host
-// needs a result. The binding and push-constant convention between the Go
+// the one the data lives on, else the default accelerator's (C++ AMP's rule,
+// which ChooseView exports for code that needs the view before it dispatches).
+// A dispatch goes the same four steps on every accelerator: bind (the kernel's
+// fields, program, view and the view's executor), validate (the program's
+// contract, the device's limits), encode (bind the data; on a GPU also the push
+// constants and the pipeline) and submit; the accelerator's Traits choose the
+// executor, the goroutine one or the Vulkan one. GPU dispatches are recorded,
+// not waited for: the view submits when the host needs a result. The binding and push-constant convention between the Go
 // kernel and its GLSL body is described in shaders/include/amp.glsl and
 // checked as described below.
 //

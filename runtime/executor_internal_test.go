@@ -1,0 +1,25 @@
+package runtime
+
+import (
+	"testing"
+
+	"github.com/goamp/goamp/accelerator"
+	"github.com/stretchr/testify/assert"
+)
+
+// TestExecutorFor checks that every accelerator gets the executor its traits call for:
+// the goroutine executor where the storage is host memory, the Vulkan one elsewhere.
+func TestExecutorFor(t *testing.T) {
+	for _, a := range accelerator.All() {
+		t.Run(a.Path(), func(t *testing.T) {
+			x := executorFor(a)
+			if a.Traits().HostMemory {
+				assert.IsType(t, hostExecutor{}, x)
+			} else {
+				assert.IsType(t, vulkanExecutor{}, x)
+			}
+			assert.Equal(t, a.Path() == accelerator.CPUPath, x == executor(hostExecutor{}),
+				"only the CPU accelerator runs Go bodies")
+		})
+	}
+}
