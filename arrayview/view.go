@@ -79,6 +79,8 @@ type View[T any] struct {
 	hostR, hostW atomic.Uint64
 	// closed is set by Close, with src.mu held; methods check it under src.mu.
 	closed atomic.Bool
+	// leak is the leak report's record of the view (SetLeakReport), nil when it is off.
+	leak *leakInfo
 	// bound caches the last device binding: while the source's version is unchanged, the
 	// same binding needs no coherence work (guarded by src.mu).
 	bound struct {
@@ -122,6 +124,7 @@ func newView[T any](data []T, src *source, g geom, info elemInfo) *View[T] {
 	src.mu.Lock()
 	src.open++
 	src.mu.Unlock()
+	trackLeak(v)
 	return v
 }
 
@@ -387,6 +390,9 @@ func (v *View[T]) Close() error {
 	}
 	err := s.acquire(nil, accelerator.Read, v.fp)
 	v.closed.Store(true)
+	if v.leak != nil {
+		v.leak.closed.Store(true)
+	}
 	v.hostR.Store(^uint64(0)) // disarm the fast paths of At and Set
 	v.hostW.Store(^uint64(0))
 	s.open--
