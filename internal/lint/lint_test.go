@@ -75,3 +75,23 @@ func TestFunctionLength(t *testing.T) {
 		}
 	}
 }
+
+// TestNoIsCPU fails for every call of Accelerator.IsCPU outside tests: code that chooses a
+// path asks accelerator.Traits (or Workers, SubgroupOps, ...) for the property its choice
+// depends on, and runtime's executors are chosen by Traits().HostMemory.
+func TestNoIsCPU(t *testing.T) {
+	fset, files := moduleFiles(t)
+	for _, f := range files {
+		if strings.HasSuffix(f.path, "_test.go") {
+			continue
+		}
+		ast.Inspect(f.file, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok {
+				if s, ok := c.Fun.(*ast.SelectorExpr); ok && s.Sel.Name == "IsCPU" {
+					t.Errorf("%s: IsCPU is called; ask accelerator.Traits for the property the choice depends on", fset.Position(c.Pos()))
+				}
+			}
+			return true
+		})
+	}
+}
