@@ -333,7 +333,7 @@ func (l *kernelLayout) addFields(st reflect.Type, base uintptr, prefix string) e
 
 // dispatch is one ParallelForEach call on its way through run and an executor: the kernel,
 // its arguments and program, the view and executor chosen, and what the executor prepares.
-// It is pooled, so that a dispatch allocates nothing. push is a separate allocation: cgo's
+// It is pooled, so that a dispatch allocates no state of its own. push is a separate allocation: cgo's
 // pointer check rejects memory passed to C that shares an object with Go pointers.
 type dispatch struct {
 	ctx       context.Context
