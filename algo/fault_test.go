@@ -253,23 +253,7 @@ func removeStep(t *testing.T, acc *accelerator.Accelerator, r *rand.Rand, point 
 		requireDeviceError(t, err, av, is, resultName, true, true)
 	}
 	intact("Synchronize")
-	// Every later operation fails the same way and changes nothing.
-	ops := []struct {
-		name string
-		op   func() error
-	}{
-		{"Add", func() error { return algo.Add(av, A, B, O) }},
-		{"Flush", av.Flush},
-		{"Wait", av.Wait},
-		{"Alloc", func() error { _, err := av.Alloc(64); return err }},
-		{"CreateMarker", func() error { _, err := av.CreateMarker(); return err }},
-	}
-	for _, o := range ops {
-		err := o.op()
-		require.Error(t, err, o.name)
-		requireDeviceError(t, err, av, is, resultName, true, true)
-		intact(o.name)
-	}
+	requireRemovedOps(t, av, A, B, O, is, resultName, intact)
 
 	// Closing the view keeps what the host holds; a new view computes.
 	require.NoError(t, av.Close())
@@ -290,4 +274,28 @@ func removeStep(t *testing.T, acc *accelerator.Accelerator, r *rand.Rand, point 
 	require.Equal(t, want, out)
 	require.Equal(t, in, [][]int32{a, b})
 	require.NoError(t, av2.Close())
+}
+
+// requireRemovedOps checks that every later operation on the removed view av fails the
+// same way (a device error marked Earlier) and changes nothing (intact).
+func requireRemovedOps(t *testing.T, av *accelerator.View, A, B, O *arrayview.View[int32], is error,
+	resultName string, intact func(when string)) {
+	t.Helper()
+	ops := []struct {
+		name string
+		op   func() error
+	}{
+		{"Add", func() error { return algo.Add(av, A, B, O) }},
+		{"Flush", av.Flush},
+		{"Wait", av.Wait},
+		{"Alloc", func() error { _, err := av.Alloc(64); return err }},
+		{"CreateMarker", func() error { _, err := av.CreateMarker(); return err }},
+	}
+	for _, o := range ops {
+		err := o.op()
+		require.Error(t, err, o.name)
+		requireDeviceError(t, err, av, is, resultName, true, true)
+		intact(o.name)
+	}
+
 }
