@@ -139,7 +139,7 @@ func TestViews(t *testing.T) {
 	t.Run("use", func(t *testing.T) {
 		views = amptest.Views(t)
 		require.Len(t, views, len(accelerator.All()))
-		assert.True(t, views[0].Accelerator().IsCPU())
+		assert.Equal(t, "cpu", views[0].Accelerator().Path())
 		seen := map[string]bool{}
 		for _, v := range views {
 			assert.False(t, seen[v.Accelerator().Path()], "one view per accelerator")
@@ -195,7 +195,7 @@ func TestCompareReports(t *testing.T) {
 	if len(accelerator.All()) > 1 {
 		rec := record(t, func(t testing.TB) {
 			amptest.Compare(t, func(t testing.TB, av *accelerator.View) []float32 {
-				if av.Accelerator().IsCPU() {
+				if av.Accelerator().Traits().HostMemory {
 					return []float32{1, 2}
 				}
 				return []float32{1, 3}

@@ -167,7 +167,7 @@ func newCohRun(t *testing.T, b []byte) *cohRun {
 	})
 	for _, av := range amptest.Views(t) {
 		r.avs = append(r.avs, av)
-		if !av.Accelerator().IsCPU() {
+		if !av.Accelerator().Traits().HostMemory {
 			r.avs = append(r.avs, r.newView(av.Accelerator(), accelerator.Immediate))
 		}
 	}
@@ -185,7 +185,7 @@ func (r *cohRun) newView(a *accelerator.Accelerator, mode accelerator.QueuingMod
 
 // bit is the model's location of accelerator view k.
 func (r *cohRun) bit(k int) uint32 {
-	if r.avs[k].Accelerator().IsCPU() {
+	if r.avs[k].Accelerator().Traits().HostMemory {
 		return hostLoc
 	}
 	return 1 << k
@@ -376,7 +376,7 @@ func (r *cohRun) closeAcceleratorView() string {
 	k := r.in.n(len(r.avs))
 	av := r.avs[k]
 	require.NoError(r.t, av.Close())
-	if !av.Accelerator().IsCPU() {
+	if !av.Accelerator().Traits().HostMemory {
 		r.m.evict(r.bit(k))
 	}
 	r.avs[k] = r.newView(av.Accelerator(), av.Mode())

@@ -95,7 +95,7 @@ func BenchmarkCorpusCPUBodies(b *testing.B) {
 	defer cpu.Close()
 	var gpu *accelerator.View
 	for _, a := range accelerator.All() {
-		if !a.IsCPU() {
+		if !a.Traits().HostMemory {
 			if gpu, err = a.CreateView(accelerator.Automatic); err != nil {
 				b.Fatal(err)
 			}
