@@ -52,7 +52,11 @@ func TestLoadStore(t *testing.T) {
 		{"valid", func() []byte { return good }, good},
 		{"empty", func() []byte { return []byte{} }, nil},
 		{"short", func() []byte { return good[:headerSize-1] }, nil},
-		{"random", func() []byte { b := cacheFor(r, k, 64); r.Shuffle(len(b), func(i, j int) { b[i], b[j] = b[j], b[i] }); return b }, nil},
+		{"random", func() []byte {
+			b := cacheFor(r, k, 64)
+			r.Shuffle(len(b), func(i, j int) { b[i], b[j] = b[j], b[i] })
+			return b
+		}, nil},
 		{"header longer than file", func() []byte {
 			b := append([]byte(nil), good[:headerSize]...)
 			binary.LittleEndian.PutUint32(b, headerSize+8)
