@@ -11,6 +11,7 @@ import (
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/amptest"
 	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/internal/fuzzin"
 	"github.com/goamp/goamp/internal/testprog"
 	"github.com/goamp/goamp/runtime"
 )
@@ -103,7 +104,7 @@ type cohView struct {
 // cohRun is one run of FuzzCoherence.
 type cohRun struct {
 	t     *testing.T
-	in    *fuzzInput
+	in    *fuzzin.Input
 	rows  int
 	cols  int
 	data  []int32
@@ -132,7 +133,7 @@ func FuzzCoherence(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r := newCohRun(t, b)
-		for step := 0; step < 32 && r.in.more(); step++ {
+		for step := 0; step < 32 && r.in.More(); step++ {
 			what := r.step()
 			t.Log(what) // printed when the run fails: the steps that led there
 			r.m.check(t, r.data, what)
@@ -149,10 +150,10 @@ func FuzzCoherence(f *testing.F) {
 
 // newCohRun makes the slice, its model, the kernels' input slice and the accelerator views.
 func newCohRun(t *testing.T, b []byte) *cohRun {
-	in := &fuzzInput{b}
-	r := &cohRun{t: t, in: in, rows: 1 + in.n(4), cols: 1 + in.n(16)}
+	in := fuzzin.New(b)
+	r := &cohRun{t: t, in: in, rows: 1 + in.N(4), cols: 1 + in.N(16)}
 	n := r.rows * r.cols
-	seed := in.int32()
+	seed := in.Int32()
 	r.data, r.aux = make([]int32, n), make([]int32, n)
 	r.m = cohModel{val: make([]int32, n), known: make([]bool, n), valid: make([]uint32, n)}
 	for k := range r.data {
@@ -199,7 +200,7 @@ func (r *cohRun) openRoots() {
 }
 
 // pick returns an open view chosen by the input.
-func (r *cohRun) pick() *cohView { return r.views[r.in.n(len(r.views))] }
+func (r *cohRun) pick() *cohView { return r.views[r.in.N(len(r.views))] }
 
 // step runs one operation decoded from the input and says what it was.
 func (r *cohRun) step() string {
@@ -210,19 +211,19 @@ func (r *cohRun) step() string {
 	}
 	cv := r.pick()
 	offs := cv.m.offsets()
-	switch in.n(16) {
+	switch in.N(16) {
 	case 0:
 		return r.section(cv)
 	case 1:
 		return r.project(cv)
 	case 2:
-		k, x := in.n(len(offs)), in.int32()
+		k, x := in.N(len(offs)), in.Int32()
 		cv.v.Set(cv.m.index(k), x)
 		r.m.write(offs, hostLoc)
 		r.m.val[offs[k]], r.m.known[offs[k]] = x, true
 		return fmt.Sprintf("Set(%v, %d) on %v", cv.m.index(k), x, cv)
 	case 3:
-		k := in.n(len(offs))
+		k := in.N(len(offs))
 		got := cv.v.At(cv.m.index(k))
 		r.m.read(offs, hostLoc)
 		r.m.compare(t, offs[k:k+1], []int32{got}, fmt.Sprintf("At(%v) on %v", cv.m.index(k), cv))
@@ -246,7 +247,7 @@ func (r *cohRun) step() string {
 	case 9:
 		return r.copyOut(cv, offs)
 	case 10:
-		k := in.n(len(r.avs))
+		k := in.N(len(r.avs))
 		require.NoError(t, cv.v.SynchronizeTo(r.avs[k]))
 		r.m.read(offs, r.bit(k))
 		return fmt.Sprintf("SynchronizeTo(%v) on %v", r.avs[k], cv)
@@ -260,7 +261,7 @@ func (r *cohRun) step() string {
 	case 14:
 		return r.copyView(cv, offs)
 	}
-	k := in.n(len(r.avs))
+	k := in.N(len(r.avs))
 	require.NoError(t, r.avs[k].Wait())
 	return fmt.Sprintf("Wait on %v", r.avs[k])
 }
@@ -278,8 +279,8 @@ func (r *cohRun) section(cv *cohView) string {
 	var origin runtime.Index
 	ext := make([]int, len(cv.m.dims))
 	for d, n := range cv.m.dims {
-		origin[d] = r.in.n(n)
-		ext[d] = 1 + r.in.n(n-origin[d])
+		origin[d] = r.in.N(n)
+		ext[d] = 1 + r.in.N(n-origin[d])
 	}
 	s, err := cv.v.Section(origin, runtime.Ext(ext...))
 	require.NoError(r.t, err)
@@ -294,7 +295,7 @@ func (r *cohRun) project(cv *cohView) string {
 	if len(r.views) >= 8 || len(cv.m.dims) < 2 {
 		return "nothing (no projection)"
 	}
-	i := r.in.n(cv.m.dims[0])
+	i := r.in.N(cv.m.dims[0])
 	p, err := cv.v.Project(i)
 	require.NoError(r.t, err)
 	mp, err := cv.m.project(i)
@@ -306,12 +307,12 @@ func (r *cohRun) project(cv *cohView) string {
 // refresh writes one element of cv's range in the slice directly, after a Synchronize or
 // not, and calls Refresh: the slice is then the truth for the whole range.
 func (r *cohRun) refresh(cv *cohView, offs []int) string {
-	if r.in.n(2) == 0 {
+	if r.in.N(2) == 0 {
 		require.NoError(r.t, cv.v.Synchronize())
 		r.m.read(offs, hostLoc)
 		r.m.check(r.t, r.data, "Synchronize before Refresh")
 	}
-	k, x := r.in.n(len(offs)), r.in.int32()
+	k, x := r.in.N(len(offs)), r.in.Int32()
 	r.data[offs[k]] = x
 	cv.v.Refresh()
 	for _, o := range offs {
@@ -332,7 +333,7 @@ func (r *cohRun) dataWrite(cv *cohView, offs []int) string {
 	r.m.read(offs, hostLoc)
 	r.m.compare(r.t, offs, d, fmt.Sprintf("Data on %v", cv))
 	r.m.write(offs, hostLoc)
-	k, x := r.in.n(len(offs)), r.in.int32()
+	k, x := r.in.N(len(offs)), r.in.Int32()
 	d[k] = x
 	r.m.val[offs[k]], r.m.known[offs[k]] = x, true
 	return fmt.Sprintf("a write of %d at %d through Data on %v", x, k, cv)
@@ -342,7 +343,7 @@ func (r *cohRun) dataWrite(cv *cohView, offs []int) string {
 func (r *cohRun) copyOut(cv *cohView, offs []int) string {
 	var got []int32
 	what := fmt.Sprintf("CopyTo on %v", cv)
-	if r.in.n(2) == 0 && cv.m.contiguous() {
+	if r.in.N(2) == 0 && cv.m.contiguous() {
 		d, err := cv.v.ReadData()
 		require.NoError(r.t, err)
 		got, what = d, fmt.Sprintf("ReadData on %v", cv)
@@ -373,7 +374,7 @@ func (r *cohRun) closeView(i int) {
 // closeAcceleratorView closes an accelerator view, whose results come home, and puts a new
 // one of the same accelerator and queuing mode in its place.
 func (r *cohRun) closeAcceleratorView() string {
-	k := r.in.n(len(r.avs))
+	k := r.in.N(len(r.avs))
 	av := r.avs[k]
 	require.NoError(r.t, av.Close())
 	if !av.Accelerator().Traits().HostMemory {
@@ -400,7 +401,7 @@ func (r *cohRun) auxSection(dims []int) kernelInput {
 	}
 	var origin runtime.Index
 	for d, n := range dims {
-		origin[d] = r.in.n(root.dims[d] - n + 1)
+		origin[d] = r.in.N(root.dims[d] - n + 1)
 	}
 	v, err := r.auxV[len(dims)-1].Section(origin, runtime.Ext(dims...))
 	require.NoError(r.t, err)
@@ -436,20 +437,20 @@ func (r *cohRun) input(cv *cohView, offs []int) kernelInput {
 // kernel runs a kernel that writes every element of cv on an accelerator view: iota (rank
 // 1), scale (rank 1, reading another view) or add2 (rank 2, reading two).
 func (r *cohRun) kernel(cv *cohView, offs []int) string {
-	k := r.in.n(len(r.avs))
+	k := r.in.N(len(r.avs))
 	av, bit := r.avs[k], r.bit(k)
 	vals, known := make([]int32, len(offs)), make([]bool, len(offs))
 	var kern runtime.IndexKernel
 	var ins []kernelInput
 	switch {
-	case len(cv.m.dims) == 1 && r.in.n(2) == 0:
-		scale, add := r.in.int32(), uint32(r.in.int32())
+	case len(cv.m.dims) == 1 && r.in.N(2) == 0:
+		scale, add := r.in.Int32(), uint32(r.in.Int32())
 		kern = iota{Out: cv.v, Scale: scale, Add: add}
 		for i := range vals {
 			vals[i], known[i] = int32(i)*scale+int32(add), true
 		}
 	case len(cv.m.dims) == 1:
-		a, c := r.input(cv, offs), r.in.int32()
+		a, c := r.input(cv, offs), r.in.Int32()
 		kern, ins = fzScale{Src: a.v.ReadOnly(), Dst: cv.v, K: c}, []kernelInput{a}
 		for i := range vals {
 			vals[i], known[i] = a.vals[i]*c, a.known[i]
@@ -481,7 +482,7 @@ func (r *cohRun) kernel(cv *cohView, offs []int) string {
 func (r *cohRun) copyFrom(cv *cohView, offs []int) string {
 	src := make([]int32, len(offs))
 	for k := range src {
-		src[k] = r.in.int32()
+		src[k] = r.in.Int32()
 	}
 	require.NoError(r.t, cv.v.CopyFrom(src))
 	for k, o := range offs {
@@ -503,7 +504,7 @@ func (r *cohRun) copyView(cv *cohView, offs []int) string {
 		vals[k], known[k] = r.m.val[o], r.m.known[o]
 	}
 	what := fmt.Sprintf("Copy of %v into %v", w, cv)
-	if r.in.n(2) == 0 {
+	if r.in.N(2) == 0 {
 		require.NoError(r.t, arrayview.Copy(cv.v, w.v))
 	} else {
 		require.NoError(r.t, arrayview.CopyAsync(cv.v, w.v).Wait(context.Background()))

@@ -1,7 +1,6 @@
 package arrayview_test
 
 import (
-	"encoding/binary"
 	"errors"
 	"math"
 	"strings"
@@ -10,55 +9,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/internal/fuzzin"
 	"github.com/goamp/goamp/runtime"
 )
-
-// fuzzInput decodes a fuzz input into small numbers and ints spread over the whole int
-// range; past the end of the input every number is 0.
-type fuzzInput struct{ b []byte }
-
-// more reports whether input is left.
-func (in *fuzzInput) more() bool { return len(in.b) > 0 }
-
-// byte returns the next byte.
-func (in *fuzzInput) byte() byte {
-	if len(in.b) == 0 {
-		return 0
-	}
-	c := in.b[0]
-	in.b = in.b[1:]
-	return c
-}
-
-// n returns the next byte reduced below m (m >= 1).
-func (in *fuzzInput) n(m int) int { return int(in.byte()) % m }
-
-// int32 returns the next four bytes as an int32.
-func (in *fuzzInput) int32() int32 {
-	var w [4]byte
-	for k := range w {
-		w[k] = in.byte()
-	}
-	return int32(binary.LittleEndian.Uint32(w[:]))
-}
-
-// int returns the next int: a tag byte picks a small one (-16..239), one near MaxInt, one
-// near MinInt, or eight raw bytes.
-func (in *fuzzInput) int() int {
-	switch in.byte() % 4 {
-	case 0:
-		return int(in.byte()) - 16
-	case 1:
-		return math.MaxInt - int(in.byte())
-	case 2:
-		return math.MinInt + int(in.byte())
-	}
-	var w [8]byte
-	for k := range w {
-		w[k] = in.byte()
-	}
-	return int(binary.LittleEndian.Uint64(w[:]))
-}
 
 // mview is the model of a view: its dimensions and where each index lies in the root's
 // row-major data (base + i0*st[0] + i1*st[1] + i2*st[2]).
@@ -171,10 +124,10 @@ func FuzzSection(f *testing.F) {
 	f.Add([]byte{2, 2, 3, 4, 0, 0, 1, 1, 1, 1, 2, 1, 1, 1, 2, 0, 1, 0, 1, 5, 0, 0, 0, 3})
 	f.Add([]byte{0, 5, 1, 1, 1, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		in := fuzzInput{b}
-		dims := make([]int, 1+in.n(3))
+		in := fuzzin.New(b)
+		dims := make([]int, 1+in.N(3))
 		for k := range dims {
-			dims[k] = 1 + in.n(6)
+			dims[k] = 1 + in.N(6)
 		}
 		data := make([]int32, rootModel(dims).size())
 		for k := range data {
@@ -186,21 +139,21 @@ func FuzzSection(f *testing.F) {
 		var at runtime.Index // the last view's origin in the root, while it is a section of it
 		composed := true
 	chain:
-		for step := 0; step < 8 && in.more(); step++ {
+		for step := 0; step < 8 && in.More(); step++ {
 			v, m := views[len(views)-1], models[len(models)-1]
 			var s *arrayview.View[int32]
 			var ms mview
 			var err, merr error
-			switch in.n(4) {
+			switch in.N(4) {
 			case 0, 1:
-				origin, ext := sectionArgs(&in, m)
+				origin, ext := sectionArgs(in, m)
 				s, err = v.Section(origin, runtime.Ext(ext...))
 				if ms, merr = m.section(origin, ext); merr == nil && composed {
-					checkComposed(t, root, at.Add(origin), ext, ms, &in, data, want)
+					checkComposed(t, root, at.Add(origin), ext, ms, in, data, want)
 					at = at.Add(origin)
 				}
 			case 2:
-				i := in.int()
+				i := in.Int()
 				s, err = v.Project(i)
 				if ms, merr = m.project(i); merr == nil {
 					composed = false
@@ -216,7 +169,7 @@ func FuzzSection(f *testing.F) {
 				continue
 			}
 			require.NoError(t, err)
-			checkView(t, s, ms, &in, data, want)
+			checkView(t, s, ms, in, data, want)
 			views, models = append(views, s), append(models, ms)
 		}
 		for _, v := range views {
@@ -228,22 +181,22 @@ func FuzzSection(f *testing.F) {
 
 // sectionArgs decodes the origin and extent of a section of m: mostly inside m, or over
 // the whole int range, with any rank from 0 to 4.
-func sectionArgs(in *fuzzInput, m mview) (runtime.Index, []int) {
+func sectionArgs(in *fuzzin.Input, m mview) (runtime.Index, []int) {
 	var origin runtime.Index
-	if in.n(2) == 0 {
+	if in.N(2) == 0 {
 		ext := make([]int, len(m.dims))
 		for d, n := range m.dims {
-			origin[d] = in.n(n)
-			ext[d] = 1 + in.n(n)
+			origin[d] = in.N(n)
+			ext[d] = 1 + in.N(n)
 		}
 		return origin, ext
 	}
-	ext := make([]int, in.n(5))
+	ext := make([]int, in.N(5))
 	for d := range ext {
-		ext[d] = in.int()
+		ext[d] = in.Int()
 	}
 	for d := range origin {
-		origin[d] = in.int()
+		origin[d] = in.Int()
 	}
 	return origin, ext
 }
@@ -251,7 +204,7 @@ func sectionArgs(in *fuzzInput, m mview) (runtime.Index, []int) {
 // checkComposed checks that the section of the root at origin, of extent ext, is ms (the
 // model of a section of a section), then closes it.
 func checkComposed(t *testing.T, root *arrayview.View[int32], origin runtime.Index, ext []int, ms mview,
-	in *fuzzInput, data, want []int32) {
+	in *fuzzin.Input, data, want []int32) {
 	c, err := root.Section(origin, runtime.Ext(ext...))
 	require.NoError(t, err, "the composed section %v at %v", ext, origin)
 	checkView(t, c, ms, in, data, want)
@@ -260,7 +213,7 @@ func checkComposed(t *testing.T, root *arrayview.View[int32], origin runtime.Ind
 
 // checkView compares view v with its model m: data holds the elements, want what they
 // should be (checkView's own write included).
-func checkView(t *testing.T, v *arrayview.View[int32], m mview, in *fuzzInput, data, want []int32) {
+func checkView(t *testing.T, v *arrayview.View[int32], m mview, in *fuzzin.Input, data, want []int32) {
 	require.Equal(t, m.dims, v.Extent().Dims())
 	offs := m.offsets()
 	vals := make([]int32, len(offs))
@@ -282,13 +235,13 @@ func checkView(t *testing.T, v *arrayview.View[int32], m mview, in *fuzzInput, d
 		require.ErrorIs(t, err, arrayview.ErrOutOfRange)
 		require.ErrorIs(t, rerr, arrayview.ErrOutOfRange)
 	}
-	k, x := in.n(len(offs)), in.int32()
+	k, x := in.N(len(offs)), in.Int32()
 	v.Set(m.index(k), x)
 	want[offs[k]] = x
 	require.Equal(t, want, data, "Set(%v, %d)", m.index(k), x)
-	i := m.index(in.n(len(offs)))
-	d0 := in.n(len(m.dims))
-	i[d0] = in.int()
+	i := m.index(in.N(len(offs)))
+	d0 := in.N(len(m.dims))
+	i[d0] = in.Int()
 	if i[d0] >= 0 && i[d0] < m.dims[d0] {
 		require.Equal(t, want[m.offset(i)], v.At(i))
 	} else {

@@ -1,7 +1,6 @@
 package runtime_test
 
 import (
-	"encoding/binary"
 	"errors"
 	"math"
 	"math/big"
@@ -11,49 +10,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/goamp/goamp/internal/fuzzin"
 	amprt "github.com/goamp/goamp/runtime"
 )
-
-// fuzzInput decodes a fuzz input into small numbers and ints spread over the whole int
-// range; past the end of the input every number is 0.
-type fuzzInput struct{ b []byte }
-
-// byte returns the next byte.
-func (in *fuzzInput) byte() byte {
-	if len(in.b) == 0 {
-		return 0
-	}
-	c := in.b[0]
-	in.b = in.b[1:]
-	return c
-}
-
-// int returns the next int: a tag byte picks a small one (-16..239), one near MaxInt, one
-// near MinInt, or eight raw bytes.
-func (in *fuzzInput) int() int {
-	switch in.byte() % 4 {
-	case 0:
-		return int(in.byte()) - 16
-	case 1:
-		return math.MaxInt - int(in.byte())
-	case 2:
-		return math.MinInt + int(in.byte())
-	}
-	var w [8]byte
-	for k := range w {
-		w[k] = in.byte()
-	}
-	return int(binary.LittleEndian.Uint64(w[:]))
-}
-
-// ints returns the next n ints.
-func (in *fuzzInput) ints(n int) []int {
-	v := make([]int, n)
-	for k := range v {
-		v[k] = in.int()
-	}
-	return v
-}
 
 // bigProduct returns the product of dims, exactly.
 func bigProduct(dims []int) *big.Int {
@@ -113,12 +72,12 @@ func FuzzIndexSpace(f *testing.F) {
 	f.Add([]byte{3, 1, 0, 0, 2, 0, 2, 0, 1, 0, 1, 0, 1, 0, 9, 3, 0, 64, 0, 2, 0, 2})
 	f.Add([]byte{1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 2})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		in := fuzzInput{b}
-		dims := in.ints(int(in.byte() % 5))
+		in := fuzzin.New(b)
+		dims := in.Ints(int(in.Byte() % 5))
 		e := amprt.Ext(dims...)
 		checkExtent(t, e, dims)
-		checkIndex(t, e, dims, amprt.Index{in.int(), in.int(), in.int()}, in.int())
-		tile := in.ints(int(in.byte() % 5))
+		checkIndex(t, e, dims, amprt.Index{in.Int(), in.Int(), in.Int()}, in.Int())
+		tile := in.Ints(int(in.Byte() % 5))
 		checkTiled(t, e.Tile(tile...), dims, tile)
 	})
 }
