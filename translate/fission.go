@@ -166,41 +166,46 @@ func (f *fission) funcHasBarrier(fn *types.Func) bool {
 // escapes reports whether s holds a break or continue that leaves s (its loop is outside).
 func escapes(s ast.Stmt) bool {
 	found := false
-	var walk func(n ast.Node, loops int)
-	walk = func(n ast.Node, loops int) {
-		ast.Inspect(n, func(x ast.Node) bool {
-			if found {
-				return false
-			}
-			switch y := x.(type) {
-			case *ast.ForStmt:
-				if x != n {
-					walk(y.Body, loops+1)
-					return false
-				}
-			case *ast.RangeStmt:
-				if x != n {
-					walk(y.Body, loops+1)
-					return false
-				}
-			case *ast.BranchStmt:
-				if loops == 0 && (y.Tok == token.BREAK || y.Tok == token.CONTINUE) {
-					found = true
-				}
-			}
-			return true
-		})
+	visit := func(x ast.Node, loops int) bool {
+		if b, ok := x.(*ast.BranchStmt); ok && loops == 0 && (b.Tok == token.BREAK || b.Tok == token.CONTINUE) {
+			found = true
+		}
+		return !found
 	}
-	if fs, ok := s.(*ast.ForStmt); ok {
-		walk(fs.Body, 1)
-		return found
+	switch l := s.(type) {
+	case *ast.ForStmt:
+		inspectLoops(l.Body, 1, visit)
+	case *ast.RangeStmt:
+		inspectLoops(l.Body, 1, visit)
+	default:
+		inspectLoops(s, 0, visit)
 	}
-	if rs, ok := s.(*ast.RangeStmt); ok {
-		walk(rs.Body, 1)
-		return found
-	}
-	walk(s, 0)
 	return found
+}
+
+// inspectLoops is ast.Inspect of n that also gives visit each node's depth of loops: n is
+// at depth loops, and the body of each for or range statement below n one deeper (of such
+// a statement only the body is inspected). visit returns false to skip x's children.
+func inspectLoops(n ast.Node, loops int, visit func(x ast.Node, loops int) bool) {
+	ast.Inspect(n, func(x ast.Node) bool {
+		if x == nil {
+			return false
+		}
+		var body *ast.BlockStmt
+		switch y := x.(type) {
+		case *ast.ForStmt:
+			body = y.Body
+		case *ast.RangeStmt:
+			body = y.Body
+		}
+		if body != nil && x != n {
+			if visit(x, loops) {
+				inspectLoops(body, loops+1, visit)
+			}
+			return false
+		}
+		return visit(x, loops)
+	})
 }
 
 // structural reports whether s must be taken apart at tile level: it holds a barrier, or

@@ -123,36 +123,22 @@ func (e *emitter) plan() {
 
 // scanRegion looks through one statement of region r for returns and index uses.
 func (e *emitter) scanRegion(r *fnode, s ast.Stmt) {
-	var walk func(n ast.Node, loops int)
-	walk = func(n ast.Node, loops int) {
-		ast.Inspect(n, func(x ast.Node) bool {
-			switch y := x.(type) {
-			case *ast.ForStmt:
-				if x != n {
-					walk(y.Body, loops+1)
-					return false
-				}
-			case *ast.RangeStmt:
-				if x != n {
-					walk(y.Body, loops+1)
-					return false
-				}
-			case *ast.ReturnStmt:
-				if r.inLoop || r.id != len(e.regions)-1 {
-					e.done = true
-				}
-				if loops > 0 {
-					e.labels[r.id] = fmt.Sprintf("ampRegion%d", r.id)
-				}
-			case *ast.SelectorExpr:
-				if e.isTiledField(y, "Local", "Global") {
-					e.useLocals = true
-				}
+	inspectLoops(s, 0, func(x ast.Node, loops int) bool {
+		switch y := x.(type) {
+		case *ast.ReturnStmt:
+			if r.inLoop || r.id != len(e.regions)-1 {
+				e.done = true
 			}
-			return true
-		})
-	}
-	walk(s, 0)
+			if loops > 0 {
+				e.labels[r.id] = fmt.Sprintf("ampRegion%d", r.id)
+			}
+		case *ast.SelectorExpr:
+			if e.isTiledField(y, "Local", "Global") {
+				e.useLocals = true
+			}
+		}
+		return true
+	})
 }
 
 // isTiledField reports whether sel is t.F for one of the field names given.
