@@ -272,15 +272,8 @@ func (v *View) seqDone(seq uint64) bool {
 	if seq >= v.seq {
 		return false // not submitted yet
 	}
-	for _, sb := range v.batches {
-		if sb.seq == seq {
-			return sb.batch.Done()
-		}
-		if sb.seq > seq {
-			break
-		}
-	}
-	return true // pruned: it finished
+	b := v.batchOf(seq)
+	return b == nil || b.Done() // nil: pruned, it finished
 }
 
 // recordCopy records a buffer copy; read and written name the tracked buffers involved

@@ -360,16 +360,24 @@ func (v *View) waitSeq(ctx context.Context, seq uint64) error {
 			return err
 		}
 	}
+	if b := v.batchOf(seq); b != nil {
+		if err := b.Wait(ctx); err != nil {
+			return v.deviceError(err)
+		}
+	}
+	return nil
+}
+
+// batchOf returns the submitted batch of sequence number seq, or nil when it was pruned
+// (it finished); v.mu is held.
+func (v *View) batchOf(seq uint64) *vk.Batch {
 	for _, sb := range v.batches {
 		if sb.seq == seq {
-			if err := sb.batch.Wait(ctx); err != nil {
-				return v.deviceError(err)
-			}
-			return nil
+			return sb.batch
 		}
 		if sb.seq > seq {
 			break
 		}
 	}
-	return nil // already pruned: it finished
+	return nil
 }
