@@ -1,6 +1,7 @@
 package accelerator
 
 import (
+	"bytes"
 	"log/slog"
 
 	"github.com/goamp/goamp/internal/pipecache"
@@ -16,8 +17,9 @@ const EnvPipelineCache = pipecache.Env
 // written after each pipeline the device builds, so that a later process builds the same
 // pipelines from the driver's cache instead of compiling them again.
 type pipeCache struct {
-	dir string // "" when the cache is off or could not be set up
-	key pipecache.Key
+	dir  string // "" when the cache is off or could not be set up
+	key  pipecache.Key
+	last []byte // the contents last read or written: an unchanged cache is not written again
 }
 
 // openPipelineCache gives dev the pipeline cache stored for it. A missing, corrupt or
@@ -30,11 +32,12 @@ func (a *Accelerator) openPipelineCache(dev *vk.Device) {
 	}
 	k := pipecache.Key{VendorID: a.info.VendorID, DeviceID: a.info.DeviceID,
 		DriverVersion: a.info.DriverVersion, UUID: a.info.PipelineCacheUUID}
-	if err := dev.SetPipelineCache(pipecache.Load(dir, k)); err != nil {
+	data := pipecache.Load(dir, k)
+	if err := dev.SetPipelineCache(data); err != nil {
 		slog.Debug("goamp/accelerator: no pipeline cache", "accelerator", a.path, "err", err)
 		return
 	}
-	a.pcache = pipeCache{dir: dir, key: k}
+	a.pcache = pipeCache{dir: dir, key: k, last: data}
 }
 
 // savePipelineCache writes dev's pipeline cache to disk; a.pipeMu is held, so that no
@@ -45,8 +48,13 @@ func (a *Accelerator) savePipelineCache(dev *vk.Device) {
 		return
 	}
 	data, err := dev.PipelineCacheData()
+	if err == nil && bytes.Equal(data, a.pcache.last) {
+		return // a driver that keeps its own cache (Mesa's) may add nothing to ours
+	}
 	if err == nil {
-		err = pipecache.Store(a.pcache.dir, a.pcache.key, data)
+		if err = pipecache.Store(a.pcache.dir, a.pcache.key, data); err == nil {
+			a.pcache.last = data
+		}
 	}
 	if err != nil {
 		slog.Debug("goamp/accelerator: pipeline cache not saved", "accelerator", a.path, "err", err)
