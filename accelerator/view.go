@@ -318,15 +318,24 @@ func (v *View) Close() error {
 }
 
 // submit sends the open batch; v.mu is held.
-func (v *View) submit() error {
+func (v *View) submit() (err error) {
 	if v.stream == nil || v.stream.Commands() == 0 {
 		return nil
 	}
 	replays := v.stream.Replays()
 	b, err := v.stream.Submit()
-	if err != nil {
-		return v.deviceError(err)
+	if b == nil {
+		return v.deviceError(err) // nothing submitted
 	}
+	// A batch can be submitted and the stream found failed in the same call (Submit polls
+	// the batches in flight once the batch is on the queue): the batch is recorded all the
+	// same, under its sequence number, so that freeing a buffer it uses waits for it. (A
+	// forced-staging CI run destroyed a buffer that such a batch was still copying.)
+	defer func() {
+		if err != nil {
+			err = v.deviceError(err)
+		}
+	}()
 	atomic.AddUint64(&v.stats.Submits, 1)
 	if v.stream.Replays() != replays {
 		atomic.AddUint64(&v.stats.Replays, 1)
@@ -347,7 +356,7 @@ func (v *View) submit() error {
 	// A new batch starts with no hazards pending from the host's point of view, but the
 	// device may still run the previous batch: keep the barrier sets, since batches on one
 	// queue may overlap without a barrier.
-	return nil
+	return err
 }
 
 // waitSeq waits until the batch with sequence number seq has run; v.mu is held.

@@ -74,6 +74,9 @@ func (*Device) Queues() []*Queue { return nil }
 // Close does nothing without cgo.
 func (*Device) Close() {}
 
+// WaitIdle is unavailable without cgo.
+func (*Device) WaitIdle() error { return unavailable() }
+
 // Buffer is a device buffer.
 type Buffer struct{}
 

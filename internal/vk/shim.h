@@ -94,6 +94,7 @@ uint32_t amp_memory_budget(VkPhysicalDevice phys, uint64_t *budget, uint64_t *us
 VkResult amp_device_create(VkInstance inst, VkPhysicalDevice phys, uint32_t family, uint32_t queues,
 	int f64, int i64, int i16, int timeline, AmpDevice **out);
 void amp_device_destroy(AmpDevice *d);
+VkResult amp_device_wait_idle(AmpDevice *d);
 VkQueue amp_device_queue(AmpDevice *d, uint32_t index);
 
 VkResult amp_buffer_create(AmpDevice *d, VkDeviceSize size, uint32_t memProps, uint32_t avoidProps,

@@ -251,6 +251,8 @@ void amp_device_destroy(AmpDevice *d) {
 	free(d);
 }
 
+VkResult amp_device_wait_idle(AmpDevice *d) { return d->DeviceWaitIdle(d->dev); }
+
 VkQueue amp_device_queue(AmpDevice *d, uint32_t index) {
 	VkQueue q;
 	d->GetDeviceQueue(d->dev, d->family, index, &q);

@@ -435,7 +435,9 @@ func (s *Stream) canReplay() bool {
 // Submit ends the open command buffer and submits it. With nothing recorded it returns the
 // last batch (possibly nil). A batch that repeats the last small one submits that one's
 // command buffer again. A submit that fails loses the batch's commands and the stream
-// with them (Err).
+// with them (Err). A batch submitted on a stream found failed meanwhile (a batch before it
+// failed) is returned with the error: it is on the queue, and buffers it uses must not be
+// freed before it is waited for.
 func (s *Stream) Submit() (*Batch, error) {
 	if err := s.Err(); err != nil {
 		return nil, err

@@ -318,6 +318,13 @@ func (in *Instance) OpenDevice(index, maxQueues int) (*Device, error) {
 // Queues returns the device's compute queues.
 func (dev *Device) Queues() []*Queue { return dev.queues }
 
+// WaitIdle waits until the device has run everything submitted to its queues
+// (vkDeviceWaitIdle). The streams' batches learn of it at their next poll. Tests use it to
+// have a batch finished on the device before the host has seen it finish.
+func (dev *Device) WaitIdle() error {
+	return check("vkDeviceWaitIdle", C.amp_device_wait_idle(dev.d))
+}
+
 // Close waits for the device to go idle and destroys it.
 func (dev *Device) Close() {
 	if dev.d != nil {
