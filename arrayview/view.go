@@ -336,24 +336,19 @@ func (v *View[T]) set(op string, m uint32) {
 // Data brings the host copy up to date and returns the view's elements as a slice of the
 // underlying data, for views whose elements are contiguous (rank 1, or full rows). Writes
 // through the slice are seen by later kernels, since Data marks the host copy as modified.
-func (v *View[T]) Data() ([]T, error) {
-	if len(v.fp) != 1 {
-		return nil, &RangeError{What: "Data of a non-contiguous section", Extent: v.g.ext}
-	}
-	if err := v.host("Data", accelerator.ReadWrite); err != nil {
-		return nil, err
-	}
-	return v.data[v.fp[0].lo:v.fp[0].hi:v.fp[0].hi], nil
-}
+func (v *View[T]) Data() ([]T, error) { return v.hostSlice("Data", accelerator.ReadWrite) }
 
 // ReadData is Data for reading only: it brings the host copy up to date without marking it
 // modified, so device copies stay valid. The slice must not be written. CPU kernel bodies
 // use it to loop over their inputs.
-func (v *View[T]) ReadData() ([]T, error) {
+func (v *View[T]) ReadData() ([]T, error) { return v.hostSlice("ReadData", accelerator.Read) }
+
+// hostSlice is Data (op "Data", acc ReadWrite) and ReadData (op "ReadData", acc Read).
+func (v *View[T]) hostSlice(op string, acc accelerator.Access) ([]T, error) {
 	if len(v.fp) != 1 {
-		return nil, &RangeError{What: "ReadData of a non-contiguous section", Extent: v.g.ext}
+		return nil, &RangeError{What: op + " of a non-contiguous section", Extent: v.g.ext}
 	}
-	if err := v.host("ReadData", accelerator.Read); err != nil {
+	if err := v.host(op, acc); err != nil {
 		return nil, err
 	}
 	return v.data[v.fp[0].lo:v.fp[0].hi:v.fp[0].hi], nil
