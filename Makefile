@@ -134,11 +134,12 @@ bench: setup
 soak: setup
 	$(GO) run ./cmd/ampsoak -accelerator all
 
-# Test binaries for the GPU machine (which has no Go): make gpu-binaries, then carry .gpu.
+# Test binaries for the GPU machine (which has no Go): make gpu-binaries, then carry .gpu. The
+# commands are built with the tag nowindow: ampview runs headless there, with no X11 libraries.
 gpu-binaries:
 	@mkdir -p .gpu
 	for p in $$($(GO) list ./... ); do n=$$(basename $$p); $(GO) test -c -o .gpu/$$n.test $$p || exit 1; done
-	$(GO) build -o .gpu/ ./cmd/...
+	$(GO) build -tags nowindow -o .gpu/ ./cmd/...
 	$(CC) -O2 -Wall $(VKLATENCY_FLAGS) -o .gpu/vklatency scripts/vklatency.c -l:libvulkan.so.1
 
 # scripts/vklatency.c (the driver-floor probe, RESULTS.md) must keep compiling. Like goamp, it

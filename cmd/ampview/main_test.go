@@ -16,7 +16,12 @@ import (
 	"github.com/goamp/goamp/cmd/ampview/demos"
 )
 
-func TestMain(m *testing.M) { amptest.Main(m) }
+func TestMain(m *testing.M) {
+	if os.Getenv(windowChildEnv) != "" {
+		os.Exit(windowChild()) // TestWindow's child, on the main thread (see main.go's init)
+	}
+	amptest.Main(m)
+}
 
 // TestHeadless runs every demo headless (-frames N -png FILE) on every accelerator with a
 // random seed and frame count, and checks that the PNG holds exactly the frame that the

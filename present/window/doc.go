@@ -20,5 +20,6 @@
 // runtime.LockOSThread in an init function). On Linux the window is an X11 window
 // (Wayland through XWayland).
 //
-// Built without cgo, the package still compiles: Init returns ErrNeedsCgo.
+// Built without cgo, or with the build tag nowindow (which keeps GLFW and the X11
+// libraries out of the binary), the package still compiles: Init returns ErrNeedsCgo.
 package window

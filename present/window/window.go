@@ -1,4 +1,4 @@
-//go:build cgo
+//go:build cgo && !nowindow
 
 package window
 
@@ -23,6 +23,9 @@ import (
 //
 //go:embed frame.spv
 var frameSPV []byte
+
+// Available reports whether this build can open windows (cgo, no nowindow tag).
+const Available = true
 
 // instanceExtensions are what the window's surface needs of the instance: the surface is
 // an Xlib one (vk.Instance.NewXlibSurface).

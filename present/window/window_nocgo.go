@@ -1,4 +1,4 @@
-//go:build !cgo
+//go:build !cgo || nowindow
 
 package window
 
@@ -6,6 +6,10 @@ import (
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/present"
 )
+
+// Available reports whether this build can open windows: not without cgo, nor with the
+// nowindow tag.
+const Available = false
 
 // Init returns ErrNeedsCgo: this build has no cgo.
 func Init() error { return ErrNeedsCgo }
