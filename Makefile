@@ -135,10 +135,10 @@ soak: setup
 	$(GO) run ./cmd/ampsoak -accelerator all
 
 # Test binaries for the GPU machine (which has no Go): make gpu-binaries, then carry .gpu. The
-# commands are built with the tag nowindow: ampview runs headless there, with no X11 libraries.
+# binaries are built with the tag nowindow: ampview runs headless there, with no X11 libraries.
 gpu-binaries:
 	@mkdir -p .gpu
-	for p in $$($(GO) list ./... ); do n=$$(basename $$p); $(GO) test -c -o .gpu/$$n.test $$p || exit 1; done
+	for p in $$($(GO) list ./... ); do n=$$(basename $$p); $(GO) test -tags nowindow -c -o .gpu/$$n.test $$p || exit 1; done
 	$(GO) build -tags nowindow -o .gpu/ ./cmd/...
 	$(CC) -O2 -Wall $(VKLATENCY_FLAGS) -o .gpu/vklatency scripts/vklatency.c -l:libvulkan.so.1
 
