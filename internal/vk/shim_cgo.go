@@ -148,6 +148,8 @@ static int amp_has_ext(VkPhysicalDevice phys, const char *name) {
 	return found;
 }
 
+int amp_device_has_ext(VkPhysicalDevice phys, const char *name) { return amp_has_ext(phys, name); }
+
 // amp_memory_budget fills budget and usage (VK_MAX_MEMORY_HEAPS entries each) with
 // VK_EXT_memory_budget's figures for each heap of phys and returns the heap count, or 0
 // when the device lacks the extension or Vulkan 1.1.
@@ -200,7 +202,7 @@ void amp_device_extra(VkInstance inst, VkPhysicalDevice phys, uint32_t apiVersio
 #define LOADD(name) d->name = (PFN_vk##name)amp_GetDeviceProcAddr(d->dev, "vk" #name)
 
 VkResult amp_device_create(VkInstance inst, VkPhysicalDevice phys, uint32_t family, uint32_t queues,
-	int f64, int i64, int i16, int timeline, AmpDevice **out) {
+	int f64, int i64, int i16, int timeline, int swapchain, AmpDevice **out) {
 	(void)inst;
 	float prio[64];
 	if (queues > 64) queues = 64;
@@ -211,11 +213,11 @@ VkResult amp_device_create(VkInstance inst, VkPhysicalDevice phys, uint32_t fami
 	feats.shaderFloat64 = f64 ? VK_TRUE : VK_FALSE;
 	feats.shaderInt64 = i64 ? VK_TRUE : VK_FALSE;
 	feats.shaderInt16 = i16 ? VK_TRUE : VK_FALSE;
-	const char *exts[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+	const char *exts[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME, VK_KHR_SWAPCHAIN_EXTENSION_NAME};
 	VkPhysicalDeviceTimelineSemaphoreFeatures tf = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES,
 		.timelineSemaphore = VK_TRUE};
 	VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = timeline ? &tf : NULL, .queueCreateInfoCount = 1,
-		.pQueueCreateInfos = &qci, .enabledExtensionCount = 1, .ppEnabledExtensionNames = exts,
+		.pQueueCreateInfos = &qci, .enabledExtensionCount = swapchain ? 2 : 1, .ppEnabledExtensionNames = exts,
 		.pEnabledFeatures = &feats};
 	VkDevice dev;
 	VkResult r = amp_CreateDevice(phys, &dci, NULL, &dev);
