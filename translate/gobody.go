@@ -46,7 +46,7 @@ type cpuGen struct {
 
 // genNames are the names the generated bodies declare; a kernel body that uses one gets
 // no generated body.
-var genNames = []string{"ampDomain", "ampTile", "ampExt", "ampSize", "ampOrigin", "ampLocals", "ampLocal",
+var genNames = []string{"ampDomain", "ampTile", "ampExt", "ampSize", "ampOrigin", "ampLocals", "ampLocal", "ampN0", "ampN1", "ampN2", "ampI0", "ampI1", "ampI2",
 	"ampGlobal", "ampDone", "ampL", "ampD", "ampK", "ampLo", "ampHi", "ampIdx", "ampRank"}
 
 // cpuBodies generates the fast CPU bodies of the package's kernels, in kernel type
