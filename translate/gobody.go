@@ -217,7 +217,7 @@ func (g *cpuGen) tileBody(named *types.Named, decl *ast.FuncDecl) (string, *fiss
 	if f.err == nil && len(f.regions) == 0 {
 		f.fail(decl.Pos(), "the body has no statement a thread runs")
 	}
-	e := &emitter{fission: f, g: g, src: src, lifted: map[types.Object]string{}, labels: map[int]string{}}
+	e := &emitter{fission: f, g: g, src: src, lifted: map[types.Object]string{}, labels: map[int]string{}, named: named}
 	if f.err == nil {
 		e.checkNames()
 	}

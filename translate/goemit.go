@@ -26,6 +26,20 @@ type emitter struct {
 	views     map[types.Object]string // view field -> its arrayview.Host in the body
 	viewOrder []types.Object          // the view fields with a Host, in order of first use
 	viewSel   map[*ast.SelectorExpr]string
+	named     *types.Named
+	helpers   map[*types.Func]*helper // kernel methods the body calls, copied to take Hosts
+	helperSeq []*helper
+}
+
+// helper is a kernel method that reads or writes views, called from the tiled body: the
+// generated body calls a copy of it that takes the views' Hosts as its first parameters.
+type helper struct {
+	fn    *types.Func
+	decl  *ast.FuncDecl
+	recv  types.Object
+	src   []byte
+	name  string
+	views []types.Object // the view fields it reaches, in order of first use
 }
 
 // checkNames fails when the body uses a name the generated body declares.
@@ -117,11 +131,13 @@ func (e *emitter) plan() {
 		}
 	}
 	e.views, e.viewSel = map[types.Object]string{}, map[*ast.SelectorExpr]string{}
+	e.helpers = map[*types.Func]*helper{}
 	ast.Inspect(e.decl.Body, func(n ast.Node) bool {
 		if sel, ok := n.(*ast.SelectorExpr); ok && e.isTiledField(sel, "TileOrigin", "Global") {
 			e.useOrigin = true
 		}
 		if c, ok := n.(*ast.CallExpr); ok {
+			e.noteHelper(c)
 			if f, fsel := e.viewAccess(c); f != nil {
 				if e.views[f] == "" {
 					e.views[f] = "ampView" + f.Name()
@@ -227,6 +243,9 @@ func (e *emitter) method(named *types.Named, nodes []*fnode) string {
 	}
 	b.WriteString(body.String())
 	b.WriteString("}\n")
+	for _, h := range e.helperSeq {
+		e.helperMethod(&b, h)
+	}
 	return b.String()
 }
 
@@ -520,6 +539,16 @@ func (e *emitter) replace(x ast.Node) (string, bool) {
 				"TileOrigin": "ampOrigin", "TileExtent": "ampExt"}[y.Sel.Name], true
 		}
 	case *ast.CallExpr:
+		if h := e.helperOf(y); h != nil {
+			args := make([]string, 0, len(h.views)+len(y.Args))
+			for _, f := range h.views {
+				args = append(args, "&"+e.views[f])
+			}
+			for _, a := range y.Args {
+				args = append(args, e.text(a))
+			}
+			return e.text(unparen(y.Fun).(*ast.SelectorExpr).X) + "." + h.name + "(" + strings.Join(args, ", ") + ")", true
+		}
 		if e.runtimeFunc(y.Fun, "Idx") && len(y.Args) <= 3 && !y.Ellipsis.IsValid() {
 			args := make([]string, len(y.Args))
 			for i, a := range y.Args {
@@ -544,4 +573,173 @@ func (e *emitter) replace(x ast.Node) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// noteHelper records c when it calls a kernel method that reads or writes the kernel's
+// views and that the generated body can call a copy of (see helper): a method of a
+// kernel type without type parameters, with a named receiver that its body uses only to
+// select fields, and that calls no other method of the kernel.
+func (e *emitter) noteHelper(c *ast.CallExpr) {
+	sel, ok := unparen(c.Fun).(*ast.SelectorExpr)
+	if !ok || e.recv == nil || e.named == nil || e.named.TypeParams().Len() > 0 {
+		return
+	}
+	id, ok := unparen(sel.X).(*ast.Ident)
+	fn, isFn := e.info.Uses[sel.Sel].(*types.Func)
+	if !ok || !isFn || e.obj(id) != e.recv || e.helpers[fn] != nil {
+		return
+	}
+	decl := e.funcs[fn]
+	if decl == nil || decl.Body == nil || decl.Recv == nil || len(decl.Recv.List[0].Names) != 1 {
+		return
+	}
+	h := &helper{fn: fn, decl: decl, recv: e.info.Defs[decl.Recv.List[0].Names[0]],
+		name: "ampHost" + fn.Name()}
+	if h.recv == nil || e.named.Obj().Pkg().Scope().Lookup(h.name) != nil || hasMethod(e.named, h.name) {
+		return
+	}
+	src, err := e.g.source(decl.Pos())
+	if err != nil {
+		return
+	}
+	h.src = src
+	if !e.helperOK(h) || len(h.views) == 0 {
+		return
+	}
+	e.helpers[fn] = h
+	e.helperSeq = append(e.helperSeq, h)
+	for _, f := range h.views {
+		if e.views[f] == "" {
+			e.views[f] = "ampView" + f.Name()
+			e.viewOrder = append(e.viewOrder, f)
+		}
+	}
+}
+
+// hasMethod reports whether named has a method called name.
+func hasMethod(named *types.Named, name string) bool {
+	for i := range named.NumMethods() {
+		if named.Method(i).Name() == name {
+			return true
+		}
+	}
+	return false
+}
+
+// helperOK checks h's body: its receiver only selects fields, it calls no method of the
+// kernel, and it uses no name of the generated body; it records the views it reaches.
+func (e *emitter) helperOK(h *helper) bool {
+	ok := true
+	saved := e.recv
+	e.recv = h.recv
+	defer func() { e.recv = saved }()
+	ast.Inspect(h.decl.Type, func(n ast.Node) bool {
+		if id, isID := n.(*ast.Ident); isID && strings.HasPrefix(id.Name, "amp") {
+			ok = false
+		}
+		return ok
+	})
+	ast.Inspect(h.decl.Body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.Ident:
+			if strings.HasPrefix(x.Name, "amp") {
+				ok = false
+			}
+		case *ast.CallExpr:
+			if f, fsel := e.viewAccess(x); f != nil {
+				if !slicesContains(h.views, f) {
+					h.views = append(h.views, f)
+				}
+				e.viewSel[fsel] = "ampView" + f.Name()
+				for _, a := range x.Args {
+					ok = ok && e.helperArgOK(a, h)
+				}
+				return false
+			}
+		}
+		if sel, isSel := n.(*ast.SelectorExpr); isSel {
+			if id, isID := unparen(sel.X).(*ast.Ident); isID && e.obj(id) == h.recv {
+				ok = ok && e.receiverUseOK(n, h)
+				return false
+			}
+		}
+		ok = ok && e.receiverUseOK(n, h)
+		return ok
+	})
+	return ok
+}
+
+// helperArgOK reports whether expression a of h uses h's receiver only to select fields.
+func (e *emitter) helperArgOK(a ast.Expr, h *helper) bool {
+	ok := true
+	ast.Inspect(a, func(m ast.Node) bool {
+		if sel, isSel := m.(*ast.SelectorExpr); isSel {
+			if id, isID := unparen(sel.X).(*ast.Ident); isID && e.obj(id) == h.recv {
+				ok = ok && e.receiverUseOK(m, h)
+				return false
+			}
+		}
+		ok = ok && e.receiverUseOK(m, h)
+		return ok
+	})
+	return ok
+}
+
+// receiverUseOK reports whether n is no use of h's receiver other than a field selection.
+func (e *emitter) receiverUseOK(n ast.Node, h *helper) bool {
+	switch x := n.(type) {
+	case *ast.SelectorExpr:
+		if id, ok := unparen(x.X).(*ast.Ident); ok && e.obj(id) == h.recv {
+			v, isVar := e.info.Uses[x.Sel].(*types.Var)
+			return isVar && v.IsField()
+		}
+	case *ast.Ident:
+		return e.obj(x) != h.recv
+	}
+	return true
+}
+
+// slicesContains reports whether s holds o.
+func slicesContains(s []types.Object, o types.Object) bool {
+	for _, x := range s {
+		if x == o {
+			return true
+		}
+	}
+	return false
+}
+
+// helperOf returns the helper c calls, or nil.
+func (e *emitter) helperOf(c *ast.CallExpr) *helper {
+	sel, ok := unparen(c.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	fn, _ := e.info.Uses[sel.Sel].(*types.Func)
+	if fn == nil {
+		return nil
+	}
+	return e.helpers[fn]
+}
+
+// helperMethod writes the copy of h that takes the Hosts of its views.
+func (e *emitter) helperMethod(b *strings.Builder, h *helper) {
+	savedSrc, savedRecv := e.src, e.recv
+	e.src, e.recv = h.src, h.recv
+	defer func() { e.src, e.recv = savedSrc, savedRecv }()
+	recv, _ := recvText(h.src, e.fset, h.decl, "_")
+	params := make([]string, 0, len(h.views)+1)
+	for _, f := range h.views {
+		vt := f.Type().(*types.Pointer).Elem().(*types.Named)
+		params = append(params, e.views[f]+" *"+e.g.importName(vt.Obj().Pkg())+".Host["+e.typeText(vt.TypeArgs().At(0))+"]")
+	}
+	if ps := e.text(h.decl.Type.Params); len(ps) > 2 {
+		params = append(params, ps[1:len(ps)-1])
+	}
+	results := ""
+	if h.decl.Type.Results != nil {
+		results = " " + e.text(h.decl.Type.Results)
+	}
+	fmt.Fprintf(b, "\n// %s is %s with its views read and written through their arrayview.Host, for EachTile.\n", h.name, h.fn.Name())
+	fmt.Fprintf(b, "func (%s) %s(%s)%s %s\n", recv, h.name, strings.Join(params, ", "), results, e.text(h.decl.Body))
 }

@@ -3,6 +3,7 @@
 package demos
 
 import (
+	"github.com/goamp/goamp/arrayview"
 	"github.com/goamp/goamp/fmath"
 	amprt "github.com/goamp/goamp/runtime"
 	"github.com/goamp/goamp/vec"
@@ -40,6 +41,7 @@ func (k HeatKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
+	ampViewIn := k.In.KernelHost()
 	ampViewOut := k.Out.KernelHost()
 	ampViewSrc := k.Src.KernelHost()
 	th, tw := ampExt.Dim(0), ampExt.Dim(1)
@@ -50,7 +52,7 @@ func (k HeatKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 			for ampI2 := range ampN2 {
 				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
 				for j := ampLocal[0]*tw + ampLocal[1]; j < (th+2)*w; j += th * tw {
-					halo[j] = k.at(ampOrigin[0]+j/w-1, ampOrigin[1]+j%w-1)
+					halo[j] = k.ampHostat(&ampViewIn, ampOrigin[0]+j/w-1, ampOrigin[1]+j%w-1)
 				}
 			}
 		}
@@ -67,6 +69,14 @@ func (k HeatKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 			}
 		}
 	}
+}
+
+// ampHostat is at with its views read and written through their arrayview.Host, for EachTile.
+func (k HeatKernel) ampHostat(ampViewIn *arrayview.Host[float32], r, c int) float32 {
+	if r < 0 || r >= int(k.Rows) || c < 0 || c >= int(k.Cols) {
+		return 0
+	}
+	return ampViewIn.At(amprt.Index{r, c})
 }
 
 // Program is MandelbrotKernel's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.

@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 
+	"github.com/goamp/goamp/arrayview"
 	amprt "github.com/goamp/goamp/runtime"
 	"github.com/goamp/goamp/vec"
 )
@@ -572,6 +573,7 @@ func (k Stencil) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
+	ampViewIn := k.In.KernelHost()
 	ampViewOut := k.Out.KernelHost()
 	th, tw := ampExt.Dim(0), ampExt.Dim(1)
 	w := tw + 2
@@ -581,7 +583,7 @@ func (k Stencil) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 			for ampI2 := range ampN2 {
 				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
 				for j := ampLocal[0]*tw + ampLocal[1]; j < (th+2)*w; j += th * tw {
-					halo[j] = k.at(ampOrigin[0]+j/w-1, ampOrigin[1]+j%w-1)
+					halo[j] = k.ampHostat(&ampViewIn, ampOrigin[0]+j/w-1, ampOrigin[1]+j%w-1)
 				}
 			}
 		}
@@ -597,6 +599,13 @@ func (k Stencil) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 			}
 		}
 	}
+}
+
+// ampHostat is at with its views read and written through their arrayview.Host, for EachTile.
+func (k Stencil) ampHostat(ampViewIn *arrayview.Host[float32], r, c int) float32 {
+	r = max(0, min(r, int(k.Rows)-1))
+	c = max(0, min(c, int(k.Cols)-1))
+	return ampViewIn.At(amprt.Index{r, c})
 }
 
 // Program is TileRev's GPU body: its Tiled method, translated to GLSL and SPIR-V by ampgen.
