@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sync/atomic"
 	"unsafe"
 
@@ -74,6 +75,8 @@ type View[T any] struct {
 	g    geom
 	fp   []span
 	info elemInfo
+	// lim holds the extent's dimensions for index's checks, the largest uint past the rank.
+	lim [3]uint
 	// hostR and hostW hold the source version at which the host copy was last made
 	// current for reading (and writing) through this view: the lock-free fast path.
 	hostR, hostW atomic.Uint64
@@ -118,7 +121,7 @@ func MustNew[T any](ext runtime.Extent, data []T) *View[T] {
 }
 
 func newView[T any](data []T, src *source, g geom, info elemInfo) *View[T] {
-	v := &View[T]{data: data, src: src, g: g, fp: g.footprint(), info: info}
+	v := &View[T]{data: data, src: src, g: g, fp: g.footprint(), info: info, lim: limits(g.ext)}
 	v.hostR.Store(^uint64(0))
 	v.hostW.Store(^uint64(0))
 	src.mu.Lock()
@@ -181,13 +184,23 @@ func (v *View[T]) Project(i int) (*View[T], error) {
 }
 
 func (v *View[T]) index(i runtime.Index) int {
-	e := &v.g.ext
-	for d := 0; d < e.Rank(); d++ {
-		if uint(i[d]) >= uint(e.Dim(d)) {
-			outside(i, *e)
-		}
+	if uint(i[0]) >= v.lim[0] || uint(i[1]) >= v.lim[1] || uint(i[2]) >= v.lim[2] {
+		outside(i, v.g.ext)
 	}
 	return v.g.offset(i)
+}
+
+// limits returns the bounds index checks an index against: e's dimensions, and past its
+// rank the largest uint (a component there is not checked, as At ignores it).
+func limits(e runtime.Extent) [3]uint {
+	var lim [3]uint
+	for d := range lim {
+		lim[d] = math.MaxUint
+		if d < e.Rank() {
+			lim[d] = uint(e.Dim(d))
+		}
+	}
+	return lim
 }
 
 // outside panics for index i outside extent e. It is a function of its own so that index,

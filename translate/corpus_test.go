@@ -250,6 +250,44 @@ var corpusCases = []corpusCase{
 		k := corpus.MatMul{A: in(t, randFloats(r, m*kk, -1, 1), m, kk), B: in(t, randFloats(r, kk*n, -1, 1), kk, n), C: o, K: kk}
 		return ran(t, forEachTiled(av, runtime.Ext(m, n).Tile(corpus.MatMulTS, corpus.MatMulTS), k), o, data)
 	}, near(1e-5, 1e-4)},
+	{"Bitonic", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n, tile = 1024, 256
+		keys, data := out[int32](t, n)
+		copy(data, randInts(r, n, -1e6, 1e6))
+		keys.Refresh()
+		require.NoError(t, forEachTiled(av, runtime.Ext(n).Tile(tile), corpus.Bitonic{Keys: keys}))
+		sync(t, keys)
+		return data
+	}, exact},
+	{"NBody", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n, tile = 512, 64
+		pos := randVec4s(r, n, -4, 4)
+		for i := range pos {
+			pos[i].W = 0.5 + pos[i].W/8 // positive masses
+		}
+		vel, vd := out[vec.Float4](t, n)
+		copy(vd, randVec4s(r, n, -1, 1))
+		vel.Refresh()
+		np, nd := out[vec.Float4](t, n)
+		k := corpus.NBody{Pos: in(t, pos, n), Vel: vel, NewPos: np, Dt: 0.01, Eps2: 0.05, Bodies: n}
+		require.NoError(t, forEachTiled(av, runtime.Ext(n).Tile(tile), k))
+		sync(t, vel, np)
+		f := make([]float32, 0, 8*n)
+		for i := range vd {
+			f = append(f, vd[i].X, vd[i].Y, vd[i].Z, vd[i].W, nd[i].X, nd[i].Y, nd[i].Z, nd[i].W)
+		}
+		return f
+	}, near(1e-4, 1e-4)},
+}
+
+// randVec4s returns n vectors of components in lo..hi.
+func randVec4s(r *rand.Rand, n int, lo, hi float32) []vec.Float4 {
+	s := make([]vec.Float4, n)
+	for i := range s {
+		f := randFloats(r, 4, lo, hi)
+		s[i] = vec.F4(f[0], f[1], f[2], f[3])
+	}
+	return s
 }
 
 // perThread makes forEach and forEachTiled run the kernels' per-thread Go bodies
