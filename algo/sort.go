@@ -69,6 +69,7 @@ const (
 	sortBitonic
 	sortRadix         // the radix sort with the best scatter the device has
 	sortRadixFallback // the radix sort with the scatter without subgroup operations
+	sortOneSweep      // the single-pass radix sort (sort_onesweep.go) wherever the device can run it
 )
 
 // sortRadixMin is the length from which Sort uses the radix sort.

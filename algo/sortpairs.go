@@ -48,7 +48,7 @@ func SortPairs[K, V Number](av *accelerator.View, keys *arrayview.View[K], value
 	opt SortOptions) error {
 	rows, cols, err := sortShape("SortPairs", "keys", keys)
 	if err == nil {
-		err = sortSameExtent("SortPairs", "values", keys, values.Extent())
+		err = sortSameExtent("SortPairs", "values", keys, values)
 	}
 	if err != nil || rows*cols < 2 || cols < 2 {
 		return err
@@ -75,7 +75,7 @@ func Argsort[T Number](av *accelerator.View, keys *arrayview.View[T], idx *array
 	opt SortOptions) error {
 	rows, cols, err := sortShape("Argsort", "keys", keys)
 	if err == nil {
-		err = sortSameExtent("Argsort", "idx", keys, idx.Extent())
+		err = sortSameExtent("Argsort", "idx", keys, idx)
 	}
 	if err != nil || rows*cols == 0 {
 		return err
@@ -135,10 +135,12 @@ func sortShape[T any](op, name string, v *arrayview.View[T]) (rows, cols int, er
 		name, v.Rank(), v.Extent(), op)
 }
 
-// sortSameExtent checks that the view named name, of extent e (nil view: the zero extent),
-// has the keys' extent.
-func sortSameExtent[T any](op, name string, keys *arrayview.View[T], e runtime.Extent) error {
-	if e != keys.Extent() {
+// sortSameExtent checks that the view named name, other, has the keys' extent.
+func sortSameExtent[T, U any](op, name string, keys *arrayview.View[T], other *arrayview.View[U]) error {
+	if other == nil {
+		return shapeErr(op, "%s is nil", name)
+	}
+	if e := other.Extent(); e != keys.Extent() {
 		return shapeErr(op, "%s has extent %s, keys %s; they must be the same", name, e, keys.Extent())
 	}
 	return nil
