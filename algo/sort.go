@@ -58,7 +58,7 @@ func sortVector[T Number](av *accelerator.View, v *arrayview.View[T], n int, tc 
 		}
 	}
 	if algo != sortBitonic {
-		return radixRun(av, radixJob[T, uint32]{in: v, out: v, n: n, tc: tc, passes: 4, algo: algo})
+		return radixRun(av, radixJob[T, uint32]{in: v, out: v, n: n, tc: tc, passes: 4, algo: hooks.sort})
 	}
 	return bitonicSort(av, v, n, tc)
 }

@@ -274,3 +274,27 @@ func TestSortPairsShapeErrors(t *testing.T) {
 	require.NoError(t, k.CopyTo(got))
 	assert.Equal(t, []int32{4, 3, 2, 1}, got)
 }
+
+// TestOneSweepSelfTest runs OneSweep's self-test on every GPU that can run it (lavapipe
+// too, where it is never chosen by itself), and checks the choice: never on the CPU or a
+// device outside onesweepVendors, never below onesweepMin keys.
+func TestOneSweepSelfTest(t *testing.T) {
+	for _, av := range ewViews(t) {
+		t.Run(av.Accelerator().Path(), func(t *testing.T) {
+			if onesweepCapable(av) {
+				require.NoError(t, onesweepSelfTest(av))
+				assert.True(t, onesweepOn(av, 5, sortOneSweep), "forced")
+				// Every tile that finds one before it unpublished counts it itself.
+				defer func(l uint32) { onesweepSpinLimit = l }(onesweepSpinLimit)
+				onesweepSpinLimit = 1
+				require.NoError(t, onesweepSelfTest(av), "with the fallback")
+				testPairs[float32, int32](t, av, sortOneSweep, 40000, SortOptions{Descending: true})
+			}
+			assert.False(t, onesweepOn(av, 1<<20, sortRadix))
+			assert.False(t, onesweepOn(av, onesweepMaxKeys+1, sortOneSweep))
+			trusted := slices.Contains(onesweepVendors, av.Accelerator().Properties().VendorID) && onesweepCapable(av)
+			assert.Equal(t, trusted, onesweepOn(av, onesweepMin, sortAuto), "chosen by itself")
+			assert.False(t, onesweepOn(av, onesweepMin-1, sortAuto))
+		})
+	}
+}
