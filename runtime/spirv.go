@@ -47,6 +47,10 @@ const (
 	CapabilityInt64   Capability = 11
 	CapabilityInt16   Capability = 22
 	CapabilityInt8    Capability = 39
+	// CapabilityStorageBuffer16BitAccess: 16-bit values in storage buffers.
+	CapabilityStorageBuffer16BitAccess Capability = 4433
+	// CapabilityCooperativeMatrixNV: VK_NV_cooperative_matrix's matrices.
+	CapabilityCooperativeMatrixNV Capability = 5357
 )
 
 // TypeKind is the kind of a SPIR-V type.
