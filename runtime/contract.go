@@ -459,7 +459,8 @@ func (c *contract) checkDevice(l *kernelLayout, acc *accelerator.Accelerator) er
 		{CapabilityFloat64, acc.SupportsDoublePrecision, "double precision"},
 		{CapabilityStorageBuffer16BitAccess, acc.Supports16BitStorage, "16-bit storage"},
 		{CapabilityFloat16, acc.SupportsFloat16, "float16 arithmetic"},
-		{CapabilityCooperativeMatrixNV, func() bool { return len(acc.CooperativeMatrices()) > 0 }, "cooperative matrices"},
+		// The CPU runs a kernel's Go body, which needs no tensor cores.
+		{CapabilityCooperativeMatrixNV, func() bool { return acc.Traits().HostMemory || len(acc.CooperativeMatrices()) > 0 }, "cooperative matrices"},
 	}
 	for _, n := range need {
 		if (n.cap == CapabilityFloat64 && c.float64 || n.cap != CapabilityFloat64 && c.iface.HasCapability(n.cap)) && !n.has() {

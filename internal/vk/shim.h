@@ -24,7 +24,7 @@ typedef struct {
 	// Half precision and cooperative matrices (Vulkan 1.2 devices only; 0 elsewhere).
 	uint32_t storage16;   // storageBuffer16BitAccess
 	uint32_t float16;     // shaderFloat16
-	uint32_t memoryModel; // vulkanMemoryModel (cooperative-matrix shaders declare it)
+	uint32_t memoryModel; // vulkanMemoryModel and its device scope (cooperative-matrix shaders declare them)
 	uint32_t coopNV;      // VK_NV_cooperative_matrix present and its cooperativeMatrix feature
 	uint32_t coopCount;   // entries of coop used
 	uint32_t coop[16][8]; // VkCooperativeMatrixPropertiesNV: M, N, K, A, B, C, D types, scope

@@ -192,7 +192,7 @@ static void *amp_half_chain(VkPhysicalDevice phys, AmpHalfQuery *q, void *next) 
 static void amp_half_record(VkInstance inst, VkPhysicalDevice phys, const AmpHalfQuery *q, AmpDeviceExtra *out) {
 	out->storage16 = q->s16.storageBuffer16BitAccess;
 	out->float16 = q->f16.shaderFloat16;
-	out->memoryModel = q->mm.vulkanMemoryModel;
+	out->memoryModel = q->mm.vulkanMemoryModel && q->mm.vulkanMemoryModelDeviceScope;
 	out->coopNV = q->hasCoop && q->coop.cooperativeMatrix;
 	PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV get = (PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV)
 		amp_GetInstanceProcAddr(inst, "vkGetPhysicalDeviceCooperativeMatrixPropertiesNV");
@@ -269,7 +269,8 @@ VkResult amp_device_create(VkInstance inst, VkPhysicalDevice phys, uint32_t fami
 	VkPhysicalDeviceShaderFloat16Int8Features f16 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES,
 		.shaderFloat16 = (extra & AMP_FEAT_FLOAT16) != 0, .pNext = &s16};
 	VkPhysicalDeviceVulkanMemoryModelFeatures mm = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES,
-		.vulkanMemoryModel = (extra & AMP_FEAT_MEMORY_MODEL) != 0, .pNext = &f16};
+		.vulkanMemoryModel = (extra & AMP_FEAT_MEMORY_MODEL) != 0, .vulkanMemoryModelDeviceScope = (extra & AMP_FEAT_MEMORY_MODEL) != 0,
+		.pNext = &f16};
 	VkPhysicalDeviceCooperativeMatrixFeaturesNV coop = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV,
 		.cooperativeMatrix = VK_TRUE, .pNext = &mm};
 	void *chain = timeline ? (void *)&tf : NULL;

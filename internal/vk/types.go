@@ -99,8 +99,9 @@ type DeviceInfo struct {
 	Storage16 bool
 	// Float16 says shaders may compute in float16 (shaderFloat16); enabled when true.
 	Float16 bool
-	// MemoryModel says the device has the Vulkan memory model (vulkanMemoryModel), which
-	// cooperative-matrix shaders declare; enabled when true.
+	// MemoryModel says the device has the Vulkan memory model (vulkanMemoryModel and
+	// vulkanMemoryModelDeviceScope), which cooperative-matrix shaders declare; enabled with
+	// them.
 	MemoryModel bool
 	// CoopMatrixNV lists the cooperative-matrix shapes and types the device reports
 	// (vkGetPhysicalDeviceCooperativeMatrixPropertiesNV) when it has VK_NV_cooperative_matrix

@@ -327,12 +327,14 @@ func (in *Instance) OpenDevice(index, maxQueues int) (*Device, error) {
 
 // extraFeatures is amp_device_create's extra argument for info: the AMP_FEAT_* bits of
 // the half-precision and cooperative-matrix features the device has.
+// The memory model is enabled only for cooperative matrices, whose shaders declare it: it
+// changes what the validation layer accepts of the other shaders' memory scopes.
 func extraFeatures(info *DeviceInfo) C.uint32_t {
 	var f C.uint32_t
 	for _, x := range []struct {
 		on  bool
 		bit C.uint32_t
-	}{{info.Storage16, C.AMP_FEAT_STORAGE16}, {info.Float16, C.AMP_FEAT_FLOAT16}, {info.MemoryModel, C.AMP_FEAT_MEMORY_MODEL},
+	}{{info.Storage16, C.AMP_FEAT_STORAGE16}, {info.Float16, C.AMP_FEAT_FLOAT16}, {info.MemoryModel && len(info.CoopMatrixNV) > 0, C.AMP_FEAT_MEMORY_MODEL},
 		{len(info.CoopMatrixNV) > 0, C.AMP_FEAT_COOP_NV}} {
 		if x.on {
 			f |= x.bit
