@@ -13,11 +13,13 @@ import (
 	"github.com/goamp/goamp/runtime"
 )
 
-// Benchmark flags: go test -bench MatMulF16 -matmul16.size 4096,8192 -matmul16.paths auto,shared.
+// Benchmark flags: go test -bench MatMulF16 -matmul16.size 4096,8192 -matmul16.paths
+// cooperative,shared -matmul16.accelerator vulkan:0.
 var (
 	mm16BenchSize  = flag.String("matmul16.size", "256", "BenchmarkMatMulF16 sizes: comma-separated N (N x N x N) or MxNxK")
 	mm16BenchPaths = flag.String("matmul16.paths", "auto,shared", "BenchmarkMatMulF16 paths (auto, cooperative, shared), comma-separated; cooperative is skipped where the device has none")
 	mm16BenchHalf  = flag.Bool("matmul16.f16out", false, "BenchmarkMatMulF16: also run with a float16 result")
+	mm16BenchAcc   = flag.String("matmul16.accelerator", "", "BenchmarkMatMulF16: only the accelerator with this path (vulkan:0, cpu); empty: all")
 )
 
 // BenchmarkMatMulF16 multiplies float16 matrices (float32 accumulation and result) on
@@ -32,6 +34,9 @@ func BenchmarkMatMulF16(b *testing.B) {
 			b.Fatal(err)
 		}
 		for _, av := range ewViews(b) {
+			if *mm16BenchAcc != "" && av.Accelerator().Path() != *mm16BenchAcc {
+				continue
+			}
 			shape, coop := MatMulF16Cooperative(av.Accelerator())
 			b.Logf("%s: cooperative %v %v", av.Accelerator().Path(), coop, shape)
 			for _, ps := range strings.Split(*mm16BenchPaths, ",") {
