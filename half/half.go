@@ -157,12 +157,21 @@ func ToFloat32s(dst []float32, src []Float16) int {
 }
 
 // FromFloat32s rounds src to dst, element by element, as FromFloat32, and returns the
-// number converted, min(len(dst), len(src)).
+// number converted, min(len(dst), len(src)). Values in float16's normal range take a
+// branch-free path (round to nearest even by adding 0xfff plus the kept lowest bit); the
+// rest go through FromFloat32.
 func FromFloat32s(dst []Float16, src []float32) int {
 	n := min(len(dst), len(src))
 	dst, src = dst[:n], src[:n]
 	for i, f := range src {
-		dst[i] = fromBits32(math.Float32bits(f))
+		b := math.Float32bits(f)
+		a := b & 0x7fffffff
+		if a-0x38800000 < 0x47800000-0x38800000 { // 2^-14 <= |f| < 2^16
+			a += 0xc8000fff + (a>>13)&1 // rebias the exponent by -112, round to even
+			dst[i] = Float16(b>>16&0x8000 | min(a>>13, 0x7c00))
+			continue
+		}
+		dst[i] = fromBits32(b)
 	}
 	return n
 }

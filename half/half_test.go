@@ -206,3 +206,25 @@ func BenchmarkToFloat32s(b *testing.B) {
 		ToFloat32s(dst, src)
 	}
 }
+
+// TestFromFloat32sMatchesScalar: the slice conversion's fast path agrees with FromFloat32
+// at every midpoint and neighbour of the float16 grid and on random bit patterns.
+func TestFromFloat32sMatchesScalar(t *testing.T) {
+	vals := refTable()
+	var src []float32
+	for i := 0; i+1 < len(vals); i++ {
+		for _, p := range []float64{vals[i], (vals[i] + vals[i+1]) / 2} {
+			x := float32(p)
+			src = append(src, x, -x, math.Nextafter32(x, 0), math.Nextafter32(x, math.MaxFloat32))
+		}
+	}
+	r := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	for range 1 << 18 {
+		src = append(src, math.Float32frombits(r.Uint32()))
+	}
+	dst := make([]Float16, len(src))
+	FromFloat32s(dst, src)
+	for i, x := range src {
+		require.Equal(t, FromFloat32(x), dst[i], "%g (%#08x)", x, math.Float32bits(x))
+	}
+}
