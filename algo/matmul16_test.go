@@ -213,3 +213,39 @@ func f16Definition[O MatMulF16Out](t *testing.T, av *accelerator.View, coop bool
 	require.NoError(t, vc.Synchronize())
 	f16Check(t, a, b, got, m, n, k)
 }
+
+// TestMatMulCoopEmulated runs the cooperative-matrix kernel's GLSL with the cooperative
+// matrices emulated (matmul_coop_emu: the same blocks, staging loads, padding, edges and
+// stores through shared memory) on every Vulkan device, so that devices without tensor
+// cores test everything of it but the matrix instructions.
+func TestMatMulCoopEmulated(t *testing.T) {
+	r := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	sizes := [][3]int{{1, 1, 1}, {128, 128, 64}, {129, 130, 131}, {200, 33, 70}}
+	for _, av := range ewViews(t) {
+		if av.Accelerator().Traits().HostMemory || !av.Accelerator().SupportsFloat16() {
+			continue
+		}
+		for _, sz := range sizes {
+			m, n, k := sz[0], sz[1], sz[2]
+			name := fmt.Sprintf("%s/%dx%dx%d", av.Accelerator().Path(), m, n, k)
+			t.Run(name+"/f32", func(t *testing.T) { f16Emulated[float32](t, r, av, m, n, k) })
+			if m == 129 {
+				t.Run(name+"/f16", func(t *testing.T) { f16Emulated[half.Float16](t, r, av, m, n, k) })
+			}
+		}
+	}
+}
+
+// f16Emulated multiplies random matrices on av with matmul_coop_emu and checks the result.
+func f16Emulated[O MatMulF16Out](t *testing.T, r *rand.Rand, av *accelerator.View, m, n, k int) {
+	a, b := f16Random(r, m*k), f16Random(r, k*n)
+	got := make([]O, m*n)
+	va, vb, vc := arrayview.MustNew(runtime.Ext(m, k), a), arrayview.MustNew(runtime.Ext(k, n), b), arrayview.MustNew(runtime.Ext(m, n), got)
+	defer func() { _, _, _ = va.Close(), vb.Close(), vc.Close() }()
+	args := matMulF16Args[O]{A: va.ReadOnly(), B: vb.ReadOnly(), C: vc, M: int32(m), N: int32(n), K: int32(k)}
+	vc.DiscardData()
+	dom := runtime.Ext(matMulCeil(m, 128)*8, matMulCeil(n, 128)*32).Tile(8, 32)
+	require.NoError(t, dispatchTiled(av, dom, matMulCoop[O]{args, "matmul_coop_emu"}))
+	require.NoError(t, vc.Synchronize())
+	f16Check(t, a, b, got, m, n, k)
+}

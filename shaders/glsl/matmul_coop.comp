@@ -19,7 +19,16 @@
 // issued, and each subgroup multiplies its fragments. At the end each subgroup stores
 // its accumulators one at a time into its own MS x NS float area of shared memory, from
 // which its invocations copy the elements inside C (so edges need no other care).
+// With AMP_COOP_EMULATE (the variants matmul_coop_emu and matmul_coop_emu_h) the
+// cooperative matrices are emulated in plain GLSL: each logical subgroup (32 consecutive
+// invocations, whatever the device's subgroups) keeps an accumulator as 8 floats per
+// invocation and multiplies fragments straight from shared memory, and the subgroup
+// barriers become workgroup barriers. Everything else (the blocks, loads, padding,
+// edges and the stores through Cs) is the same code, so that devices without
+// cooperative matrices (lavapipe) test it.
+#ifndef AMP_COOP_EMULATE
 #extension GL_NV_cooperative_matrix : require
+#endif
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
 #extension GL_EXT_shader_16bit_storage : require
@@ -71,6 +80,24 @@ const uint BLOADS = BQ / NT;
 shared uvec4 As[BM * ASTR];
 shared uvec4 Bs[BK * BSTR];
 shared float Cs[NW * MS * NS];
+
+#ifdef AMP_COOP_EMULATE
+const uint EPL = MS * NS / 32; // accumulator elements per invocation
+// emuMulAdd adds the product of the MS x KS fragment of As at aoff and the KS x NS fragment
+// of Bs at boff (offsets and strides in uvec4s) to c, elements lane + 32q of the product.
+void emuMulAdd(inout float c[EPL], uint aoff, uint boff, uint lane) {
+	[[unroll]] for (uint q = 0; q < EPL; q++) {
+		uint e = lane + 32 * q, r = e / NS, col = e % NS;
+		float sum = c[q];
+		for (uint k = 0; k < KS; k++) {
+			f16vec2 a2 = unpackFloat2x16(As[aoff + r * ASTR + k / 8][(k % 8) / 2]);
+			f16vec2 b2 = unpackFloat2x16(Bs[boff + k * BSTR + col / 8][(col % 8) / 2]);
+			sum += float(a2[k % 2]) * float(b2[col % 2]);
+		}
+		c[q] = sum;
+	}
+}
+#endif
 
 uvec4 ra[ALOADS];
 uvec4 rb[BLOADS];
@@ -137,15 +164,24 @@ void main() {
 	m0 = gl_WorkGroupID.y * BM;
 	n0 = gl_WorkGroupID.x * BN;
 	uint t = gl_LocalInvocationIndex;
-	uint w = gl_SubgroupID;
-	uint wm = w / WGN, wn = w % WGN;
-
+#ifdef AMP_COOP_EMULATE
+	uint w = t / 32, lane = t % 32;
+	float acc[TM][TN][EPL];
+	[[unroll]] for (uint i = 0; i < TM; i++) {
+		[[unroll]] for (uint j = 0; j < TN; j++) {
+			[[unroll]] for (uint q = 0; q < EPL; q++) acc[i][j][q] = 0.0;
+		}
+	}
+#else
+	uint w = gl_SubgroupID, lane = gl_SubgroupInvocationID;
 	fcoopmatNV<32, gl_ScopeSubgroup, MS, NS> acc[TM][TN];
 	[[unroll]] for (uint i = 0; i < TM; i++) {
 		[[unroll]] for (uint j = 0; j < TN; j++) {
 			acc[i][j] = fcoopmatNV<32, gl_ScopeSubgroup, MS, NS>(0.0);
 		}
 	}
+#endif
+	uint wm = w / WGN, wn = w % WGN;
 
 	fetch(0);
 	uint steps = (uint(amp.K) + BK - 1) / BK;
@@ -162,6 +198,13 @@ void main() {
 		ampWaitWithTileStaticMemoryFence();
 		if (s + 1 < steps) fetch((s + 1) * BK);
 		[[unroll]] for (uint kk = 0; kk < BK; kk += KS) {
+#ifdef AMP_COOP_EMULATE
+			[[unroll]] for (uint i = 0; i < TM; i++) {
+				[[unroll]] for (uint j = 0; j < TN; j++) {
+					emuMulAdd(acc[i][j], (wm * WM + i * MS) * ASTR + kk / 8, kk * BSTR + (wn * WN + j * NS) / 8, lane);
+				}
+			}
+#else
 			fcoopmatNV<16, gl_ScopeSubgroup, MS, KS> fa[TM];
 			fcoopmatNV<16, gl_ScopeSubgroup, KS, NS> fb[TN];
 			[[unroll]] for (uint i = 0; i < TM; i++) {
@@ -175,24 +218,33 @@ void main() {
 					acc[i][j] = coopMatMulAddNV(fa[i], fb[j], acc[i][j]);
 				}
 			}
+#endif
 		}
 	}
 
 	// Each subgroup's accumulators go through its own area of Cs to C, inside C only.
-	uint lane = gl_SubgroupInvocationID;
 	[[unroll]] for (uint i = 0; i < TM; i++) {
 		[[unroll]] for (uint j = 0; j < TN; j++) {
+#ifdef AMP_COOP_EMULATE
+			[[unroll]] for (uint q = 0; q < EPL; q++) Cs[w * MS * NS + lane + 32 * q] = acc[i][j][q];
+			ampWaitWithTileStaticMemoryFence();
+#else
 			coopMatStoreNV(acc[i][j], Cs, w * MS * NS, NS, false);
 			subgroupMemoryBarrierShared();
 			subgroupBarrier();
+#endif
 			uint mb = m0 + wm * WM + i * MS, nb = n0 + wn * WN + j * NS;
-			for (uint e = lane; e < MS * NS; e += gl_SubgroupSize) {
+			for (uint e = lane; e < MS * NS; e += 32) {
 				uint m = mb + e / NS, n = nb + e % NS;
 				if (m < uint(amp.M) && n < uint(amp.N)) {
 					C[amp.c.base + m * amp.c.s0 + n] = OUT(Cs[w * MS * NS + e]);
 				}
 			}
+#ifdef AMP_COOP_EMULATE
+			barrier();
+#else
 			subgroupBarrier(); // Cs is read before the next store
+#endif
 		}
 	}
 }
