@@ -11,13 +11,16 @@
 //	                                      rank 2: each row (torch.sort(dim=-1))
 //	SortPairs, Argsort                    stable key-value sort and permutation, likewise
 //	MatMul, MatMulSimple, MatMulWith      float32 and int32, any M, N, K
+//	MatMulF16, MatMulF16With              half.Float16 in, float32 accumulation, float32 or
+//	                                      float16 out: tensor cores (cooperative matrices)
+//	                                      where the device has them, else MatMul's kernel
 //	Convolve2D                            separable, clamp-to-edge borders
 //
 // Most GPU bodies are single source: ampgen generates them from the kernels' Go bodies
 // (go generate writes amp_gen.go, committed, so that programs need no shader compiler).
 // The rest is hand-written GLSL that the kernel language cannot express (subgroup
 // operations, spin-waiting look-back, register blocking, bit-level sort keys of any
-// element type): those programs live in package shaders, which this package loads by name
+// element type, cooperative matrices): those programs live in package shaders, which this package loads by name
 // (shaders.MustProgram).
 //
 // Bad shapes return a *ShapeError (errors.Is(err, ErrShape)) that names them; the data
@@ -29,7 +32,7 @@
 // # Imports
 //
 // algo sits above the core: it may import accelerator, arrayview, runtime, shaders (the
-// hand-written programs), fmath and vec, and internal/asm/gemm (the CPU matrix multiply's
+// hand-written programs), fmath, vec and half, and internal/asm/gemm (the CPU matrix multiply's
 // AVX2 micro-kernels, with a portable fallback), never internal/vk (only accelerator
 // uses it) nor translate (kernels are translated by go generate, not at run time).
 // Nothing in goamp's core imports algo; programs (cmd/ampbench) and users do.

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"sync"
 
+	"github.com/goamp/goamp/half"
 	"github.com/goamp/goamp/vec"
 )
 
@@ -12,6 +13,7 @@ type elemInfo struct {
 	typ     reflect.Type
 	size    int
 	float64 bool
+	float16 bool // T is or contains half.Float16: 16-bit storage on devices
 	err     error
 }
 
@@ -29,6 +31,7 @@ func checkElem[T any]() elemInfo {
 		info.err = &TypeError{Type: t, Reason: reason}
 	}
 	info.float64 = f64
+	info.float16 = hasFloat16(t)
 	elemCache.Store(t, info)
 	return info
 }
@@ -49,11 +52,34 @@ var vecTypes = map[reflect.Type]vecLayout{
 // isVec3 reports whether t is one of the 3-vectors.
 func isVec3(t reflect.Type) bool { return vecTypes[t].size == 12 }
 
-// std430 checks that t is made of 4- and 8-byte scalars and goamp's vectors that std430
+// float16Type is half.Float16, the one 2-byte element type.
+var float16Type = reflect.TypeFor[half.Float16]()
+
+// hasFloat16 reports whether t is or contains half.Float16.
+func hasFloat16(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Uint16:
+		return t == float16Type
+	case reflect.Array:
+		return hasFloat16(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if hasFloat16(t.Field(i).Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// std430 checks that t is made of 4- and 8-byte scalars (and half.Float16) and goamp's vectors that std430
 // places where Go does, and returns t's std430 base alignment.
 func std430(t reflect.Type) (align uintptr, hasF64 bool, reason string) {
 	if l, ok := vecTypes[t]; ok {
 		return l.align, false, ""
+	}
+	if t == float16Type {
+		return 2, false, "" // float16_t (VK_KHR_16bit_storage)
 	}
 	switch t.Kind() {
 	case reflect.Int32, reflect.Uint32, reflect.Float32:
@@ -74,7 +100,7 @@ func std430(t reflect.Type) (align uintptr, hasF64 bool, reason string) {
 	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.String, reflect.Interface, reflect.Chan, reflect.Func, reflect.UnsafePointer:
 		return 0, false, "kernels cannot use Go references (pointers, slices, maps, strings, interfaces)"
 	}
-	return 0, false, "only int32, uint32, float32, float64, goamp's vec types and structs or arrays of them are supported"
+	return 0, false, "only int32, uint32, float32, float64, half.Float16, goamp's vec types and structs or arrays of them are supported"
 }
 
 // std430Struct checks that each field of struct t sits at the offset std430 gives it, and

@@ -52,6 +52,9 @@ type ArgInfo struct {
 	Home *accelerator.View
 	// Float64 says the element type contains float64 values, which need device support.
 	Float64 bool
+	// Float16 says the element type contains half.Float16 values, which need 16-bit
+	// storage on the device (accelerator.Accelerator.Supports16BitStorage).
+	Float16 bool
 }
 
 // Binding is where a bound argument lives on the device and how a kernel addresses it:

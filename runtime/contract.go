@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/half"
 )
 
 // ErrContract reports a kernel whose Go struct, or the tile it is dispatched with, does
@@ -343,6 +344,10 @@ func goLeaves(t reflect.Type, base int, out []leaf) []leaf {
 		return append(out, leaf{base, TypeUint, 32})
 	case reflect.Float32, reflect.Float64:
 		return append(out, leaf{base, TypeFloat, t.Bits()})
+	case reflect.Uint16:
+		if t == float16Type {
+			return append(out, leaf{base, TypeFloat, 16})
+		}
 	case reflect.Array:
 		for i := 0; i < t.Len() && len(out) < maxLeaves; i++ {
 			out = goLeaves(t.Elem(), base+i*int(t.Elem().Size()), out)
@@ -440,13 +445,45 @@ func (c *contract) forSpec(l *kernelLayout, spec [4]uint32, tiled bool) (int, er
 	return r.shared, nil
 }
 
-// checkDevice checks what the program needs of the device.
+// float16Type is half.Float16, which a GLSL float16_t holds.
+var float16Type = reflect.TypeFor[half.Float16]()
+
+// checkDevice checks what the program needs of the device: the capabilities it declares
+// that some devices lack.
 func (c *contract) checkDevice(l *kernelLayout, acc *accelerator.Accelerator) error {
-	if c.float64 && !acc.SupportsDoublePrecision() {
-		return &accelerator.FeatureError{Accelerator: acc.Path(), Feature: fmt.Sprintf(
-			"double precision (program %s of kernel %s declares the Float64 capability)", c.prog.Name, l.name)}
+	need := []struct {
+		cap     Capability
+		has     func() bool
+		feature string
+	}{
+		{CapabilityFloat64, acc.SupportsDoublePrecision, "double precision"},
+		{CapabilityStorageBuffer16BitAccess, acc.Supports16BitStorage, "16-bit storage"},
+		{CapabilityFloat16, acc.SupportsFloat16, "float16 arithmetic"},
+		// The CPU runs a kernel's Go body, which needs no tensor cores.
+		{CapabilityCooperativeMatrixNV, func() bool { return acc.Traits().HostMemory || len(acc.CooperativeMatrices()) > 0 }, "cooperative matrices"},
+	}
+	for _, n := range need {
+		if (n.cap == CapabilityFloat64 && c.float64 || n.cap != CapabilityFloat64 && c.iface.HasCapability(n.cap)) && !n.has() {
+			return &accelerator.FeatureError{Accelerator: acc.Path(), Feature: fmt.Sprintf(
+				"%s (program %s of kernel %s declares the %s capability)", n.feature, c.prog.Name, l.name, capName(n.cap))}
+		}
 	}
 	return nil
+}
+
+// capName names the capabilities checkDevice checks.
+func capName(c Capability) string {
+	switch c {
+	case CapabilityFloat64:
+		return "Float64"
+	case CapabilityFloat16:
+		return "Float16"
+	case CapabilityStorageBuffer16BitAccess:
+		return "StorageBuffer16BitAccess"
+	case CapabilityCooperativeMatrixNV:
+		return "CooperativeMatrixNV"
+	}
+	return fmt.Sprint(uint32(c))
 }
 
 // rankSpec is specialization constant 3 (AMP_RANKS): the domain's rank in bits 0-1 and

@@ -98,6 +98,10 @@ func (vulkanExecutor) validate(d *dispatch) error {
 			return &accelerator.FeatureError{Accelerator: acc.Path(),
 				Feature: fmt.Sprintf("double precision (float64 data in field %s of kernel %s)", l.args[i].name, l.name)}
 		}
+		if info.Float16 && !acc.Supports16BitStorage() {
+			return &accelerator.FeatureError{Accelerator: acc.Path(),
+				Feature: fmt.Sprintf("16-bit storage (half.Float16 data in field %s of kernel %s)", l.args[i].name, l.name)}
+		}
 	}
 	var err error
 	_, d.groups, err = grid(lim, d.ext, d.tile)

@@ -47,6 +47,10 @@ const (
 	CapabilityInt64   Capability = 11
 	CapabilityInt16   Capability = 22
 	CapabilityInt8    Capability = 39
+	// CapabilityStorageBuffer16BitAccess: 16-bit values in storage buffers.
+	CapabilityStorageBuffer16BitAccess Capability = 4433
+	// CapabilityCooperativeMatrixNV: VK_NV_cooperative_matrix's matrices.
+	CapabilityCooperativeMatrixNV Capability = 5357
 )
 
 // TypeKind is the kind of a SPIR-V type.
@@ -564,8 +568,9 @@ var minArgs = map[uint32]int{
 	opSpecConstantComposite: 2, opSpecConstantOp: 3, opVariable: 3, opDecorate: 2, opMemberDecorate: 3,
 	opGroupDecorate: 1, opGroupMemberDecorate: 1,
 	// Types the reader records as TypeOther: image, sampler, sampled image, opaque,
-	// function, event, device event, reserve id, queue, pipe.
-	25: 1, 26: 1, 27: 1, 31: 1, 33: 1, 34: 1, 35: 1, 36: 1, 37: 1, 38: 1,
+	// function, event, device event, reserve id, queue, pipe, and the cooperative
+	// matrices of SPV_KHR_cooperative_matrix (4456) and SPV_NV_cooperative_matrix (5358).
+	25: 1, 26: 1, 27: 1, 31: 1, 33: 1, 34: 1, 35: 1, 36: 1, 37: 1, 38: 1, 4456: 1, 5358: 1,
 }
 
 // inst records one instruction of the module's global section.

@@ -21,7 +21,20 @@ typedef struct {
 	uint32_t pushDescriptor;      // VK_KHR_push_descriptor present
 	uint32_t timelineSemaphore;
 	uint64_t maxMemoryAllocationSize; // VkPhysicalDeviceMaintenance3Properties; 0 if unknown
+	// Half precision and cooperative matrices (Vulkan 1.2 devices only; 0 elsewhere).
+	uint32_t storage16;   // storageBuffer16BitAccess
+	uint32_t float16;     // shaderFloat16
+	uint32_t memoryModel; // vulkanMemoryModel and its device scope (cooperative-matrix shaders declare them)
+	uint32_t coopNV;      // VK_NV_cooperative_matrix present and its cooperativeMatrix feature
+	uint32_t coopCount;   // entries of coop used
+	uint32_t coop[16][8]; // VkCooperativeMatrixPropertiesNV: M, N, K, A, B, C, D types, scope
 } AmpDeviceExtra;
+
+// Bits of amp_device_create's extra argument: features enabled beside the core ones.
+#define AMP_FEAT_STORAGE16 1u
+#define AMP_FEAT_FLOAT16 2u
+#define AMP_FEAT_MEMORY_MODEL 4u
+#define AMP_FEAT_COOP_NV 8u
 
 // AmpDevice holds a logical device and the device-level entry points the shim calls.
 typedef struct AmpDevice {
@@ -92,7 +105,7 @@ int amp_take_messages(char *buf, int len, int *dropped);
 void amp_device_extra(VkInstance inst, VkPhysicalDevice phys, uint32_t apiVersion, AmpDeviceExtra *out);
 uint32_t amp_memory_budget(VkPhysicalDevice phys, uint64_t *budget, uint64_t *usage);
 VkResult amp_device_create(VkInstance inst, VkPhysicalDevice phys, uint32_t family, uint32_t queues,
-	int f64, int i64, int i16, int timeline, int swapchain, AmpDevice **out);
+	int f64, int i64, int i16, int timeline, int swapchain, uint32_t extra, AmpDevice **out);
 void amp_device_destroy(AmpDevice *d);
 int amp_device_has_ext(VkPhysicalDevice phys, const char *name);
 VkResult amp_device_wait_idle(AmpDevice *d);

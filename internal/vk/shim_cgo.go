@@ -166,8 +166,53 @@ uint32_t amp_memory_budget(VkPhysicalDevice phys, uint64_t *budget, uint64_t *us
 	return n;
 }
 
+// AmpHalfQuery holds the feature structures that amp_device_extra asks about half
+// precision and cooperative matrices.
+typedef struct {
+	VkPhysicalDevice16BitStorageFeatures s16;
+	VkPhysicalDeviceShaderFloat16Int8Features f16;
+	VkPhysicalDeviceVulkanMemoryModelFeatures mm;
+	VkPhysicalDeviceCooperativeMatrixFeaturesNV coop;
+	int hasCoop;
+} AmpHalfQuery;
+
+// amp_half_chain fills q for vkGetPhysicalDeviceFeatures2 and returns the head of its
+// chain, the NV cooperative-matrix query included only where the extension is present.
+static void *amp_half_chain(VkPhysicalDevice phys, AmpHalfQuery *q, void *next) {
+	memset(q, 0, sizeof(*q));
+	q->hasCoop = amp_has_ext(phys, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
+	q->coop = (VkPhysicalDeviceCooperativeMatrixFeaturesNV){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV, .pNext = next};
+	q->mm = (VkPhysicalDeviceVulkanMemoryModelFeatures){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES,
+		.pNext = q->hasCoop ? (void *)&q->coop : next};
+	q->f16 = (VkPhysicalDeviceShaderFloat16Int8Features){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES, .pNext = &q->mm};
+	q->s16 = (VkPhysicalDevice16BitStorageFeatures){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES, .pNext = &q->f16};
+	return &q->s16;
+}
+
+// amp_half_record copies q's answers into out, with the device's NV cooperative-matrix
+// shapes (vkGetPhysicalDeviceCooperativeMatrixPropertiesNV) where it has the feature.
+static void amp_half_record(VkInstance inst, VkPhysicalDevice phys, const AmpHalfQuery *q, AmpDeviceExtra *out) {
+	out->storage16 = q->s16.storageBuffer16BitAccess;
+	out->float16 = q->f16.shaderFloat16;
+	out->memoryModel = q->mm.vulkanMemoryModel && q->mm.vulkanMemoryModelDeviceScope;
+	out->coopNV = q->hasCoop && q->coop.cooperativeMatrix;
+	PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV get = (PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV)
+		amp_GetInstanceProcAddr(inst, "vkGetPhysicalDeviceCooperativeMatrixPropertiesNV");
+	uint32_t n = 0;
+	if (!out->coopNV || !get || get(phys, &n, NULL) != VK_SUCCESS || n == 0) return;
+	VkCooperativeMatrixPropertiesNV *p = calloc(n, sizeof(*p));
+	for (uint32_t i = 0; i < n; i++) p[i].sType = VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_NV;
+	if (get(phys, &n, p) >= 0) {
+		for (uint32_t i = 0; i < n && out->coopCount < 16; i++) {
+			uint32_t *c = out->coop[out->coopCount++];
+			c[0] = p[i].MSize; c[1] = p[i].NSize; c[2] = p[i].KSize;
+			c[3] = p[i].AType; c[4] = p[i].BType; c[5] = p[i].CType; c[6] = p[i].DType; c[7] = p[i].scope;
+		}
+	}
+	free(p);
+}
+
 void amp_device_extra(VkInstance inst, VkPhysicalDevice phys, uint32_t apiVersion, AmpDeviceExtra *out) {
-	(void)inst;
 	memset(out, 0, sizeof(*out));
 	out->pushDescriptor = amp_has_ext(phys, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
 	if (!amp_GetPhysicalDeviceProperties2 || VK_API_VERSION_MINOR(apiVersion) < 1) return;
@@ -188,9 +233,12 @@ void amp_device_extra(VkInstance inst, VkPhysicalDevice phys, uint32_t apiVersio
 	memcpy(out->deviceUUID, id.deviceUUID, VK_UUID_SIZE);
 	if (VK_API_VERSION_MINOR(apiVersion) >= 2 && amp_GetPhysicalDeviceFeatures2) {
 		VkPhysicalDeviceTimelineSemaphoreFeatures tf = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
+		AmpHalfQuery hq;
 		VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &tf};
+		tf.pNext = amp_half_chain(phys, &hq, NULL);
 		amp_GetPhysicalDeviceFeatures2(phys, &f2);
 		out->timelineSemaphore = tf.timelineSemaphore;
+		amp_half_record(inst, phys, &hq, out);
 	}
 	if (VK_API_VERSION_MINOR(apiVersion) >= 2) {
 		out->driverID = drv.driverID;
@@ -202,7 +250,7 @@ void amp_device_extra(VkInstance inst, VkPhysicalDevice phys, uint32_t apiVersio
 #define LOADD(name) d->name = (PFN_vk##name)amp_GetDeviceProcAddr(d->dev, "vk" #name)
 
 VkResult amp_device_create(VkInstance inst, VkPhysicalDevice phys, uint32_t family, uint32_t queues,
-	int f64, int i64, int i16, int timeline, int swapchain, AmpDevice **out) {
+	int f64, int i64, int i16, int timeline, int swapchain, uint32_t extra, AmpDevice **out) {
 	(void)inst;
 	float prio[64];
 	if (queues > 64) queues = 64;
@@ -213,11 +261,28 @@ VkResult amp_device_create(VkInstance inst, VkPhysicalDevice phys, uint32_t fami
 	feats.shaderFloat64 = f64 ? VK_TRUE : VK_FALSE;
 	feats.shaderInt64 = i64 ? VK_TRUE : VK_FALSE;
 	feats.shaderInt16 = i16 ? VK_TRUE : VK_FALSE;
-	const char *exts[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME, VK_KHR_SWAPCHAIN_EXTENSION_NAME};
+	const char *exts[3] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+	uint32_t next = 1;
+	if (swapchain) exts[next++] = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
+	if (extra & AMP_FEAT_COOP_NV) exts[next++] = VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME;
 	VkPhysicalDeviceTimelineSemaphoreFeatures tf = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES,
 		.timelineSemaphore = VK_TRUE};
-	VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = timeline ? &tf : NULL, .queueCreateInfoCount = 1,
-		.pQueueCreateInfos = &qci, .enabledExtensionCount = swapchain ? 2 : 1, .ppEnabledExtensionNames = exts,
+	// Half precision and cooperative matrices (extra's AMP_FEAT_* bits), each enabled only
+	// where amp_device_extra found it.
+	VkPhysicalDevice16BitStorageFeatures s16 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES,
+		.storageBuffer16BitAccess = (extra & AMP_FEAT_STORAGE16) != 0, .pNext = timeline ? &tf : NULL};
+	VkPhysicalDeviceShaderFloat16Int8Features f16 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES,
+		.shaderFloat16 = (extra & AMP_FEAT_FLOAT16) != 0, .pNext = &s16};
+	VkPhysicalDeviceVulkanMemoryModelFeatures mm = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES,
+		.vulkanMemoryModel = (extra & AMP_FEAT_MEMORY_MODEL) != 0, .vulkanMemoryModelDeviceScope = (extra & AMP_FEAT_MEMORY_MODEL) != 0,
+		.pNext = &f16};
+	VkPhysicalDeviceCooperativeMatrixFeaturesNV coop = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV,
+		.cooperativeMatrix = VK_TRUE, .pNext = &mm};
+	void *chain = timeline ? (void *)&tf : NULL;
+	if (extra & (AMP_FEAT_STORAGE16 | AMP_FEAT_FLOAT16 | AMP_FEAT_MEMORY_MODEL)) chain = &mm;
+	if (extra & AMP_FEAT_COOP_NV) chain = &coop;
+	VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = chain, .queueCreateInfoCount = 1,
+		.pQueueCreateInfos = &qci, .enabledExtensionCount = next, .ppEnabledExtensionNames = exts,
 		.pEnabledFeatures = &feats};
 	VkDevice dev;
 	VkResult r = amp_CreateDevice(phys, &dci, NULL, &dev);

@@ -94,7 +94,37 @@ type DeviceInfo struct {
 	// TimelineSemaphore says the device has timeline semaphores (Vulkan 1.2); streams then
 	// learn that a batch finished by reading a counter instead of polling a fence.
 	TimelineSemaphore bool
+	// Storage16 says storage buffers may hold 16-bit values (storageBuffer16BitAccess of
+	// VK_KHR_16bit_storage, core in 1.1; asked of Vulkan 1.2 devices); enabled when true.
+	Storage16 bool
+	// Float16 says shaders may compute in float16 (shaderFloat16); enabled when true.
+	Float16 bool
+	// MemoryModel says the device has the Vulkan memory model (vulkanMemoryModel and
+	// vulkanMemoryModelDeviceScope), which cooperative-matrix shaders declare; enabled with
+	// them.
+	MemoryModel bool
+	// CoopMatrixNV lists the cooperative-matrix shapes and types the device reports
+	// (vkGetPhysicalDeviceCooperativeMatrixPropertiesNV) when it has VK_NV_cooperative_matrix
+	// and its feature, which are then enabled; empty otherwise.
+	CoopMatrixNV []CoopMatrix
 }
+
+// CoopMatrix is one VkCooperativeMatrixPropertiesNV: A (M x K) times B (K x N) plus C
+// (M x N) gives the result D, with the component types of each (ComponentFloat16, ...).
+type CoopMatrix struct {
+	M, N, K       uint32
+	A, B, C, D    ComponentType
+	SubgroupScope bool // the scope is the subgroup (the only scope goamp's shaders use)
+}
+
+// ComponentType is a VkComponentTypeNV (the KHR values are the same).
+type ComponentType uint32
+
+// The component types goamp's shaders use.
+const (
+	ComponentFloat16 ComponentType = 0
+	ComponentFloat32 ComponentType = 1
+)
 
 // UUIDString formats the device UUID as 8-4-4-4-12 hex digits.
 func (d *DeviceInfo) UUIDString() string {

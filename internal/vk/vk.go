@@ -210,6 +210,15 @@ func describe(inst vulkan.Instance, pd vulkan.PhysicalDevice, index int) DeviceI
 	d.PushDescriptor = ex.pushDescriptor != 0
 	d.TimelineSemaphore = ex.timelineSemaphore != 0
 	d.Limits.MaxMemoryAllocationSize = uint64(ex.maxMemoryAllocationSize)
+	d.Storage16, d.Float16, d.MemoryModel = ex.storage16 != 0, ex.float16 != 0, ex.memoryModel != 0
+	if ex.coopNV != 0 && d.MemoryModel {
+		for i := range int(ex.coopCount) {
+			c := ex.coop[i]
+			d.CoopMatrixNV = append(d.CoopMatrixNV, CoopMatrix{M: uint32(c[0]), N: uint32(c[1]), K: uint32(c[2]),
+				A: ComponentType(c[3]), B: ComponentType(c[4]), C: ComponentType(c[5]), D: ComponentType(c[6]),
+				SubgroupScope: c[7] == C.VK_SCOPE_SUBGROUP_NV})
+		}
+	}
 	return d
 }
 
@@ -339,7 +348,8 @@ func (in *Instance) OpenDevice(index, maxQueues int) (*Device, error) {
 	defer C.free(unsafe.Pointer(cext))
 	swapchain := in.surface && C.amp_device_has_ext(phys, cext) != 0
 	r := C.amp_device_create(C.VkInstance(unsafe.Pointer(in.inst)), phys,
-		C.uint32_t(info.ComputeFamily), C.uint32_t(nq), b(info.Float64), b(info.Int64), b(info.Int16), b(info.TimelineSemaphore), b(swapchain), &d)
+		C.uint32_t(info.ComputeFamily), C.uint32_t(nq), b(info.Float64), b(info.Int64), b(info.Int16), b(info.TimelineSemaphore), b(swapchain),
+		extraFeatures(&info), &d)
 	if err := check("vkCreateDevice", r); err != nil {
 		return nil, err
 	}
@@ -348,6 +358,24 @@ func (in *Instance) OpenDevice(index, maxQueues int) (*Device, error) {
 		dev.queues = append(dev.queues, &Queue{q: C.amp_device_queue(d, C.uint32_t(i))})
 	}
 	return dev, nil
+}
+
+// extraFeatures is amp_device_create's extra argument for info: the AMP_FEAT_* bits of
+// the half-precision and cooperative-matrix features the device has.
+// The memory model is enabled only for cooperative matrices, whose shaders declare it: it
+// changes what the validation layer accepts of the other shaders' memory scopes.
+func extraFeatures(info *DeviceInfo) C.uint32_t {
+	var f C.uint32_t
+	for _, x := range []struct {
+		on  bool
+		bit C.uint32_t
+	}{{info.Storage16, C.AMP_FEAT_STORAGE16}, {info.Float16, C.AMP_FEAT_FLOAT16}, {info.MemoryModel && len(info.CoopMatrixNV) > 0, C.AMP_FEAT_MEMORY_MODEL},
+		{len(info.CoopMatrixNV) > 0, C.AMP_FEAT_COOP_NV}} {
+		if x.on {
+			f |= x.bit
+		}
+	}
+	return f
 }
 
 // Queues returns the device's compute queues.

@@ -15,7 +15,10 @@
 // stores when every row of a matrix starts on a 16-byte boundary, else scalar ones.
 // Go body: algo/matmul.go (matMulTiled.Tiled). The element type is ELEM (ELEM4 its
 // 4-vector): float, or int where AMP_INT is defined (the program matmul_tiled_i32, a
-// variant in variants.txt); the comments say float and vec4 for either.
+// variant in variants.txt); the comments say float and vec4 for either. With AMP_HALF
+// (matmul_tiled_h, algo.MatMulF16's fallback) A and B hold float16_t, converted to float
+// as they are loaded, and with AMP_HALF_OUT too (matmul_tiled_hh) so does C, rounded as
+// it is stored; the arithmetic stays float.
 #extension GL_EXT_control_flow_attributes : require
 #include "amp.glsl"
 #ifdef AMP_INT
@@ -25,13 +28,28 @@
 #define ELEM float
 #define ELEM4 vec4
 #endif
+#ifdef AMP_HALF
+#extension GL_EXT_shader_16bit_storage : require
+#define IN float16_t
+#define IN4 f16vec4
+#else
+#define IN ELEM
+#define IN4 ELEM4
+#endif
+#ifdef AMP_HALF_OUT
+#define OUT float16_t
+#define OUT4 f16vec4
+#else
+#define OUT ELEM
+#define OUT4 ELEM4
+#endif
 AMP_WORKGROUP
-AMP_BUFFER(0, readonly, ELEM4, A4);
-AMP_BUFFER(0, readonly, ELEM, A); // the same buffers, one element at a time (unaligned rows)
-AMP_BUFFER(1, readonly, ELEM4, B4);
-AMP_BUFFER(1, readonly, ELEM, B);
-AMP_BUFFER(2, writeonly, ELEM4, C4);
-AMP_BUFFER(2, writeonly, ELEM, C);
+AMP_BUFFER(0, readonly, IN4, A4);
+AMP_BUFFER(0, readonly, IN, A); // the same buffers, one element at a time (unaligned rows)
+AMP_BUFFER(1, readonly, IN4, B4);
+AMP_BUFFER(1, readonly, IN, B);
+AMP_BUFFER(2, writeonly, OUT4, C4);
+AMP_BUFFER(2, writeonly, OUT, C);
 AMP_PUSH_BEGIN AmpView a; AmpView b; AmpView c; int M; int N; int K; AMP_PUSH_END // M, N, K >= 1
 
 // The tile (workgroup) is WY x WX threads; the block of C is BM x BN; BK is the K step
@@ -70,10 +88,10 @@ ELEM4 loadA(uint m, uint k) {
 	uint e = amp.a.base + m * amp.a.s0 + k;
 	if (m < uint(amp.M)) {
 		if (vecA) {
-			if (k < uint(amp.K)) v = A4[e >> 2];
+			if (k < uint(amp.K)) v = ELEM4(A4[e >> 2]);
 		} else {
 			[[unroll]] for (uint i = 0; i < 4; i++) {
-				if (k + i < uint(amp.K)) v[i] = A[e + i];
+				if (k + i < uint(amp.K)) v[i] = ELEM(A[e + i]);
 			}
 		}
 	}
@@ -86,10 +104,10 @@ ELEM4 loadB(uint k, uint n) {
 	uint e = amp.b.base + k * amp.b.s0 + n;
 	if (k < uint(amp.K)) {
 		if (vecB) {
-			if (n < uint(amp.N)) v = B4[e >> 2];
+			if (n < uint(amp.N)) v = ELEM4(B4[e >> 2]);
 		} else {
 			[[unroll]] for (uint i = 0; i < 4; i++) {
-				if (n + i < uint(amp.N)) v[i] = B[e + i];
+				if (n + i < uint(amp.N)) v[i] = ELEM(B[e + i]);
 			}
 		}
 	}
@@ -101,10 +119,10 @@ ELEM4 loadB(uint k, uint n) {
 void storeC(uint m, uint n, ELEM4 v) {
 	uint e = amp.c.base + m * amp.c.s0 + n;
 	if (full || (vecC && m < uint(amp.M) && n < uint(amp.N))) {
-		C4[e >> 2] = v;
+		C4[e >> 2] = OUT4(v);
 	} else if (!vecC && m < uint(amp.M)) {
 		[[unroll]] for (uint i = 0; i < 4; i++) {
-			if (n + i < uint(amp.N)) C[e + i] = v[i];
+			if (n + i < uint(amp.N)) C[e + i] = OUT(v[i]);
 		}
 	}
 }
@@ -117,13 +135,13 @@ void fetch(uint k0) {
 		[[unroll]] for (uint i = 0; i < ALOADS; i++) {
 			uint l = tid + i * NT;
 			if (ALOADS * NT == AQ || l < AQ) {
-				ra[i] = A4[(amp.a.base + (m0 + l / (BK / 4)) * amp.a.s0 + k0 + (l % (BK / 4)) * 4) >> 2];
+				ra[i] = ELEM4(A4[(amp.a.base + (m0 + l / (BK / 4)) * amp.a.s0 + k0 + (l % (BK / 4)) * 4) >> 2]);
 			}
 		}
 		[[unroll]] for (uint i = 0; i < BLOADS; i++) {
 			uint l = tid + i * NT;
 			if (BLOADS * NT == BQ || l < BQ) {
-				rb[i] = B4[(amp.b.base + (k0 + l / BROW) * amp.b.s0 + n0 + (l % BROW) * 4) >> 2];
+				rb[i] = ELEM4(B4[(amp.b.base + (k0 + l / BROW) * amp.b.s0 + n0 + (l % BROW) * 4) >> 2]);
 			}
 		}
 	} else {

@@ -1,0 +1,71 @@
+package accelerator
+
+import (
+	"fmt"
+
+	"github.com/goamp/goamp/internal/vk"
+)
+
+// Supports16BitStorage reports whether kernels may read and write 16-bit values
+// (half.Float16 views) in storage buffers: VK_KHR_16bit_storage's
+// storageBuffer16BitAccess, which goamp enables where the device has it; always true for
+// the CPU.
+func (a *Accelerator) Supports16BitStorage() bool { return a.info == nil || a.info.Storage16 }
+
+// SupportsFloat16 reports whether kernels may compute in float16 (shaderFloat16 of
+// VK_KHR_shader_float16_int8, enabled where present); always true for the CPU, whose
+// kernels convert to float32.
+func (a *Accelerator) SupportsFloat16() bool { return a.info == nil || a.info.Float16 }
+
+// CoopMatrixType is an element type of a cooperative matrix.
+type CoopMatrixType uint32
+
+// The element types goamp's cooperative-matrix kernels use.
+const (
+	CoopFloat16 CoopMatrixType = CoopMatrixType(vk.ComponentFloat16)
+	CoopFloat32 CoopMatrixType = CoopMatrixType(vk.ComponentFloat32)
+)
+
+// String names the type ("float16", "float32", or "type N" for the others).
+func (t CoopMatrixType) String() string {
+	switch t {
+	case CoopFloat16:
+		return "float16"
+	case CoopFloat32:
+		return "float32"
+	}
+	return fmt.Sprintf("type %d", uint32(t))
+}
+
+// CoopMatrixShape is one shape of subgroup-scope cooperative matrix multiply-add that a
+// device's tensor cores run: D (M x N, type D) = A (M x K, type A) x B (K x N, type B) +
+// C (M x N, type C).
+type CoopMatrixShape struct {
+	// M, N, K are the dimensions.
+	M, N, K int
+	// A, B, C, D are the element types of the operands and the result.
+	A, B, C, D CoopMatrixType
+}
+
+// String is "MxNxK A*B+C->D".
+func (s CoopMatrixShape) String() string {
+	return fmt.Sprintf("%dx%dx%d %v*%v+%v->%v", s.M, s.N, s.K, s.A, s.B, s.C, s.D)
+}
+
+// CooperativeMatrices lists the subgroup-scope cooperative-matrix shapes the device
+// reports through VK_NV_cooperative_matrix (vkGetPhysicalDeviceCooperativeMatrix
+// PropertiesNV), which goamp enables with the Vulkan memory model where the device has
+// both; nil for the CPU and for devices without them (lavapipe).
+func (a *Accelerator) CooperativeMatrices() []CoopMatrixShape {
+	if a.info == nil {
+		return nil
+	}
+	var out []CoopMatrixShape
+	for _, c := range a.info.CoopMatrixNV {
+		if c.SubgroupScope {
+			out = append(out, CoopMatrixShape{M: int(c.M), N: int(c.N), K: int(c.K), A: CoopMatrixType(c.A),
+				B: CoopMatrixType(c.B), C: CoopMatrixType(c.C), D: CoopMatrixType(c.D)})
+		}
+	}
+	return out
+}

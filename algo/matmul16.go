@@ -1,0 +1,324 @@
+package algo
+
+import (
+	"fmt"
+
+	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/half"
+	"github.com/goamp/goamp/runtime"
+	"github.com/goamp/goamp/shaders"
+)
+
+// MatMulF16Out is an element type of MatMulF16's result: float32, or half.Float16
+// (the float32 sums rounded once, as they are stored).
+type MatMulF16Out interface {
+	~float32 | half.Float16
+}
+
+// MatMulPath chooses how MatMulF16With computes.
+type MatMulPath int
+
+const (
+	// MatMulAuto uses the tensor cores (MatMulCooperative) where the device has a
+	// cooperative-matrix shape goamp has a kernel for, else MatMulShared.
+	MatMulAuto MatMulPath = iota
+	// MatMulCooperative uses cooperative matrices (VK_NV_cooperative_matrix), and fails
+	// with an *accelerator.FeatureError, before anything is discarded, where the device
+	// has none that fits (see MatMulF16Cooperative).
+	MatMulCooperative
+	// MatMulShared uses the shared-memory tiled kernel of MatMul, reading float16 and
+	// computing in float32: every Vulkan device with 16-bit storage (lavapipe included);
+	// on the CPU, MatMul's blocked float32 kernel over converted copies of a and b.
+	MatMulShared
+)
+
+// String names the path.
+func (p MatMulPath) String() string {
+	switch p {
+	case MatMulAuto:
+		return "auto"
+	case MatMulCooperative:
+		return "cooperative"
+	case MatMulShared:
+		return "shared"
+	}
+	return fmt.Sprintf("MatMulPath(%d)", int(p))
+}
+
+// MatMulF16Options selects the kernel MatMulF16With runs.
+type MatMulF16Options struct {
+	// Path is the kernel: MatMulAuto (the zero value), MatMulCooperative or MatMulShared.
+	Path MatMulPath
+	// Tile is the shared-memory kernel's tile, as MatMulOptions.Tile (zero: the default).
+	Tile [2]int
+}
+
+// matMulCoopKernels are the cooperative-matrix shapes goamp has a kernel for, in order of
+// preference: the program's name (its float16-output variant adds "_h").
+var matMulCoopKernels = []struct {
+	shape accelerator.CoopMatrixShape
+	prog  string
+}{
+	{accelerator.CoopMatrixShape{M: 16, N: 16, K: 16, A: accelerator.CoopFloat16, B: accelerator.CoopFloat16,
+		C: accelerator.CoopFloat32, D: accelerator.CoopFloat32}, "matmul_coop"},
+}
+
+// The cooperative kernel's fixed geometry (matmul_coop.comp): a tile of 8 x 32
+// invocations (8 subgroups of 32) computes a 128 x 128 block of C.
+const (
+	matMulCoopBlock    = 128
+	matMulCoopSubgroup = 32
+	// matMulCoopShared is its shared memory: the padded A (128 x 40 halves) and B (32 x
+	// 136 halves) blocks and 8 subgroups' 16 x 16 float staging areas.
+	matMulCoopShared = (128*5+32*17)*16 + 8*16*16*4
+)
+
+var matMulCoopTile = [2]int{8, 32}
+
+// MatMulF16Cooperative returns the cooperative-matrix shape MatMulF16 uses on acc, and
+// whether it uses one at all: acc must report a subgroup-scope 16 x 16 x 16 float16 x
+// float16 + float32 shape (vkGetPhysicalDeviceCooperativeMatrixPropertiesNV; a shape
+// goamp has a kernel for), subgroups of 32 and 27 KiB of shared memory. False for the
+// CPU, lavapipe and devices without VK_NV_cooperative_matrix.
+func MatMulF16Cooperative(acc *accelerator.Accelerator) (accelerator.CoopMatrixShape, bool) {
+	_, s, ok := matMulCoopFor(acc)
+	return s, ok
+}
+
+// matMulCoopFor returns the cooperative program for acc, its shape, and whether there is one.
+func matMulCoopFor(acc *accelerator.Accelerator) (string, accelerator.CoopMatrixShape, bool) {
+	if acc.SubgroupSize() != matMulCoopSubgroup || int(acc.Limits().MaxSharedMemory) < matMulCoopShared ||
+		!acc.Supports16BitStorage() || !acc.SupportsFloat16() {
+		return "", accelerator.CoopMatrixShape{}, false
+	}
+	have := acc.CooperativeMatrices()
+	for _, k := range matMulCoopKernels {
+		for _, s := range have {
+			if s == k.shape {
+				return k.prog, s, true
+			}
+		}
+	}
+	return "", accelerator.CoopMatrixShape{}, false
+}
+
+// MatMulF16 computes c = a x b on av for float16 a and b, accumulating in float32: with
+// the tensor cores where the device has cooperative matrices (see
+// MatMulF16Cooperative), else with the shared-memory kernel. It is MatMulF16With with
+// zero options.
+func MatMulF16[O MatMulF16Out](av *accelerator.View, a, b *arrayview.View[half.Float16], c *arrayview.View[O]) error {
+	return MatMulF16With(av, a, b, c, MatMulF16Options{})
+}
+
+// MatMulF16With computes c = a x b on av (nil: where the views live, else the default
+// accelerator) with the kernel opt selects: a is M x K, b is K x N, c is M x N, all rank
+// 2, any sizes from 1 up. Products of float16 values are exact in float32; the sums are
+// float32, in an order that depends on the kernel (tensor cores sum in blocks), so
+// results agree with a float64 reference to about K * 2^-24 relative to the sum of
+// |a||b|, and a float16 c adds its own rounding (2^-11 relative).
+//
+// As MatMulWith: c is output-only (discarded before the dispatch), shape errors
+// (*ShapeError) come before anything is discarded, and so do feature errors
+// (*accelerator.FeatureError: a device without 16-bit storage, or MatMulCooperative on
+// one without cooperative matrices); the dispatch is asynchronous on a GPU.
+func MatMulF16With[O MatMulF16Out](av *accelerator.View, a, b *arrayview.View[half.Float16], c *arrayview.View[O], opt MatMulF16Options) error {
+	const op = "MatMulF16"
+	if err := matMulF16Check(a, b, c); err != nil {
+		return err
+	}
+	if opt.Path < MatMulAuto || opt.Path > MatMulShared {
+		return shapeErr(op, "unknown path %v", opt.Path)
+	}
+	av, err := runtime.ChooseView("algo."+op, op, av, []string{"a", "b", "c"}, a, b, c)
+	if err != nil {
+		return err
+	}
+	acc := av.Accelerator()
+	if !acc.Supports16BitStorage() {
+		return &accelerator.FeatureError{Accelerator: acc.Path(), Feature: "16-bit storage (MatMulF16's float16 a and b)"}
+	}
+	m, k, n := a.Extent().Dim(0), a.Extent().Dim(1), b.Extent().Dim(1)
+	prog, _, coop := matMulCoopFor(acc)
+	if opt.Path == MatMulCooperative && !coop {
+		return &accelerator.FeatureError{Accelerator: acc.Path(), Feature: "cooperative matrices of 16x16x16 float16*float16+float32 " +
+			"with 32-wide subgroups (MatMulF16's MatMulCooperative path)"}
+	}
+	args := matMulF16Args[O]{A: a.ReadOnly(), B: b.ReadOnly(), C: c, M: int32(m), N: int32(n), K: int32(k)}
+	switch {
+	case acc.Traits().HostMemory:
+		return matMulF16Host(av, a, b, c, opt.Tile)
+	case coop && opt.Path != MatMulShared:
+		c.DiscardData()
+		rows, cols := matMulCeil(m, matMulCoopBlock)*matMulCoopTile[0], matMulCeil(n, matMulCoopBlock)*matMulCoopTile[1]
+		return dispatchTiled(av, runtime.Ext(rows, cols).Tile(matMulCoopTile[0], matMulCoopTile[1]), matMulCoop[O]{args, prog})
+	}
+	tile := opt.Tile
+	if tile == [2]int{} {
+		tile = DefaultMatMulTile
+		if MatMulSharedBytes(tile[0], tile[1]) > int(acc.Limits().MaxSharedMemory) {
+			tile = matMulSmallTile
+		}
+	}
+	if tile[0] < 1 || tile[1] < 1 || tile[0]*tile[1] > 1024 {
+		return shapeErr(op, "tile %dx%d: each dimension must be at least 1 and the product at most 1024", tile[0], tile[1])
+	}
+	c.DiscardData()
+	rows, cols := matMulCeil(m, 8*tile[0])*tile[0], matMulCeil(n, 8*tile[1])*tile[1]
+	return dispatchTiled(av, runtime.Ext(rows, cols).Tile(tile[0], tile[1]), matMulF16Tiled[O]{args})
+}
+
+// matMulF16Check returns MatMulF16's *ShapeError for a, b and c, if any.
+func matMulF16Check[O MatMulF16Out](a, b *arrayview.View[half.Float16], c *arrayview.View[O]) error {
+	const op = "MatMulF16"
+	if a == nil || b == nil || c == nil {
+		return shapeErr(op, "nil view (a %v, b %v, c %v)", a != nil, b != nil, c != nil)
+	}
+	ae, be, ce := a.Extent(), b.Extent(), c.Extent()
+	if ae.Rank() != 2 || be.Rank() != 2 || ce.Rank() != 2 {
+		return shapeErr(op, "a %v, b %v and c %v must all be rank 2", ae, be, ce)
+	}
+	m, k, n := ae.Dim(0), ae.Dim(1), be.Dim(1)
+	if be.Dim(0) != k || ce.Dim(0) != m || ce.Dim(1) != n {
+		return shapeErr(op, "a %v x b %v does not give c %v (want a M x K, b K x N, c M x N)", ae, be, ce)
+	}
+	return nil
+}
+
+// matMulF16Host is MatMulF16 where the accelerator's storage is host memory: a and b
+// converted to float32 (exactly), MatMul's blocked float32 kernel, and c written from its
+// float32 result (rounded when c is float16).
+func matMulF16Host[O MatMulF16Out](av *accelerator.View, a, b *arrayview.View[half.Float16], c *arrayview.View[O], tile [2]int) error {
+	m, k, n := a.Extent().Dim(0), a.Extent().Dim(1), b.Extent().Dim(1)
+	af, err := matMulF16Floats(a)
+	if err != nil {
+		return err
+	}
+	bf, err := matMulF16Floats(b)
+	if err != nil {
+		return err
+	}
+	cf := make([]float32, m*n)
+	va, vb, vc := arrayview.MustNew(runtime.Ext(m, k), af), arrayview.MustNew(runtime.Ext(k, n), bf), arrayview.MustNew(runtime.Ext(m, n), cf)
+	defer func() { _, _, _ = va.Close(), vb.Close(), vc.Close() }()
+	if err := MatMulWith(av, va, vb, vc, MatMulOptions{Tile: tile}); err != nil {
+		return err
+	}
+	if err := vc.Synchronize(); err != nil {
+		return err
+	}
+	c.DiscardData()
+	if d, err := c.Data(); err == nil {
+		for i, x := range cf {
+			d[i] = matMulF16Round[O](x)
+		}
+		return nil
+	}
+	for i, x := range cf {
+		c.Set(runtime.Idx(i/n, i%n), matMulF16Round[O](x))
+	}
+	return nil
+}
+
+// matMulF16Floats returns v's elements, row-major, as float32.
+func matMulF16Floats(v *arrayview.View[half.Float16]) ([]float32, error) {
+	d, err := v.ReadData()
+	if err != nil {
+		d = make([]half.Float16, v.Extent().Size())
+		if err := v.CopyTo(d); err != nil {
+			return nil, err
+		}
+	}
+	f := make([]float32, len(d))
+	half.ToFloat32s(f, d)
+	return f, nil
+}
+
+// matMulF16Round converts a float32 sum to O: rounded to nearest even for half.Float16.
+func matMulF16Round[O MatMulF16Out](x float32) O {
+	var o O
+	if p, ok := any(&o).(*half.Float16); ok {
+		*p = half.FromFloat32(x)
+		return o
+	}
+	return O(x)
+}
+
+// matMulF16Args are the captures of the float16 kernels: the bindings A, B, C (0, 1, 2)
+// and the push constants M, N, K.
+type matMulF16Args[O MatMulF16Out] struct {
+	A       *arrayview.ReadView[half.Float16]
+	B       *arrayview.ReadView[half.Float16]
+	C       *arrayview.View[O]
+	M, N, K int32
+}
+
+// tiled is the definition of both float16 kernels, for a tile that computes a bm x bn
+// block of C: the tile's threads share the block's elements (thread tid takes elements
+// tid, tid + threads, ...), each a float32 sum over K of exact float16 products, stored
+// inside C only. The GPU bodies compute the same sums in blocks of K.
+func (k matMulF16Args[O]) tiled(t runtime.TiledIndex, bm, bn int) {
+	nt := t.TileExtent.Size()
+	tid := t.Local[0]*t.TileExtent.Dim(1) + t.Local[1]
+	m0, n0 := t.Tile[0]*bm, t.Tile[1]*bn
+	for e := tid; e < bm*bn; e += nt {
+		m, n := m0+e/bn, n0+e%bn
+		if m >= int(k.M) || n >= int(k.N) {
+			continue
+		}
+		var sum float32
+		for p := 0; p < int(k.K); p++ {
+			sum += k.A.At(runtime.Idx(m, p)).Float32() * k.B.At(runtime.Idx(p, n)).Float32()
+		}
+		k.C.Set(runtime.Idx(m, n), matMulF16Round[O](sum))
+	}
+}
+
+// matMulF16Tiled is the shared-memory kernel over float16 data: matmul_tiled.comp with
+// float16 loads (variant matmul_tiled_h, or matmul_tiled_hh for a float16 C), each thread
+// computing an 8 x 8 block of C as matMulTiled's threads do.
+type matMulF16Tiled[O MatMulF16Out] struct{ matMulF16Args[O] }
+
+// Program is the GPU body: matmul_tiled_h, or matmul_tiled_hh for a float16 C.
+func (matMulF16Tiled[O]) Program() *runtime.Program {
+	if matMulF16HalfOut[O]() {
+		return shaders.MustProgram("matmul_tiled_hh", 2)
+	}
+	return shaders.MustProgram("matmul_tiled_h", 2)
+}
+
+// SharedBytes is the GPU body's shared memory (MatMulSharedBytes).
+func (matMulF16Tiled[O]) SharedBytes(tile [3]int) int { return MatMulSharedBytes(tile[0], tile[1]) }
+
+// Tiled is the definition: the tile computes the (8 rows) x (8 columns) block of C.
+func (k matMulF16Tiled[O]) Tiled(t runtime.TiledIndex) {
+	k.tiled(t, 8*t.TileExtent.Dim(0), 8*t.TileExtent.Dim(1))
+}
+
+// matMulCoop is the cooperative-matrix (tensor core) kernel: shaders/glsl/matmul_coop.comp,
+// a tile of 8 x 32 invocations computing a 128 x 128 block of C.
+type matMulCoop[O MatMulF16Out] struct {
+	matMulF16Args[O]
+	prog string `amp:"-"` // the program for the device's shape (matMulCoopKernels)
+}
+
+// Program is the GPU body: the shape's program, with "_h" for a float16 C.
+func (k matMulCoop[O]) Program() *runtime.Program {
+	if matMulF16HalfOut[O]() {
+		return shaders.MustProgram(k.prog+"_h", 2)
+	}
+	return shaders.MustProgram(k.prog, 2)
+}
+
+// SharedBytes is the GPU body's shared memory.
+func (matMulCoop[O]) SharedBytes([3]int) int { return matMulCoopShared }
+
+// Tiled is the definition: the tile computes the 128 x 128 block of C.
+func (k matMulCoop[O]) Tiled(t runtime.TiledIndex) { k.tiled(t, matMulCoopBlock, matMulCoopBlock) }
+
+// matMulF16HalfOut reports whether O is half.Float16 (else its underlying type is float32).
+func matMulF16HalfOut[O MatMulF16Out]() bool {
+	var o O
+	_, ok := any(o).(half.Float16)
+	return ok
+}

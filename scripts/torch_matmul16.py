@@ -1,0 +1,64 @@
+"""PyTorch reference for algo.BenchmarkMatMulF16 on the CUDA device.
+
+    python3 scripts/torch_matmul16.py [-sizes 4096,8192] [-reps 20]
+
+Prints TFLOP/s of n x n x n float16 matmuls (cuBLAS on the tensor cores; float32
+accumulation, float16 result as torch.matmul gives, and with a float32 result for the same
+operation as goamp's MatMulF16 into float32: torch.matmul of float16 inputs then .float()
+is not it, so that line uses torch.mm with out_dtype where this torch has it), by CUDA
+events (device time) and by wall time with a synchronize per call, median of reps after a
+warm-up."""
+import argparse
+import time
+
+import torch
+
+
+def timed(fn, reps):
+    fn()
+    torch.cuda.synchronize()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    dev, wall = [], []
+    for _ in range(reps):
+        t = time.perf_counter()
+        start.record()
+        fn()
+        end.record()
+        torch.cuda.synchronize()
+        wall.append(time.perf_counter() - t)
+        dev.append(start.elapsed_time(end) / 1e3)
+    dev.sort()
+    wall.sort()
+    return dev[len(dev) // 2], wall[len(wall) // 2]
+
+
+def report(label, n, d, w):
+    flops = 2.0 * n * n * n
+    print(f"torch {label} {n}x{n}x{n}: {flops / d / 1e12:.1f} TFLOP/s device (median {d * 1e3:.3f} ms), "
+          f"{flops / w / 1e12:.1f} TFLOP/s wall (median {w * 1e3:.3f} ms)")
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("-sizes", default="4096,8192")
+    p.add_argument("-reps", type=int, default=20)
+    a = p.parse_args()
+    dev = "cuda"
+    print("device:", torch.cuda.get_device_name(), "torch", torch.__version__)
+    for n in (int(s) for s in a.sizes.split(",")):
+        x = torch.rand(n, n, device=dev, dtype=torch.float16) * 2 - 1
+        y = torch.rand(n, n, device=dev, dtype=torch.float16) * 2 - 1
+        out = torch.empty(n, n, device=dev, dtype=torch.float16)
+        d, w = timed(lambda: torch.matmul(x, y, out=out), a.reps)
+        report("matmul float16 -> float16", n, d, w)
+        try:
+            d, w = timed(lambda: torch.mm(x, y, out_dtype=torch.float32), a.reps)
+            report("mm float16 -> float32 (out_dtype)", n, d, w)
+        except (TypeError, RuntimeError) as e:
+            print(f"torch mm float16 -> float32: not available in this torch ({type(e).__name__})")
+        del x, y, out
+        torch.cuda.empty_cache()
+
+
+if __name__ == "__main__":
+    main()

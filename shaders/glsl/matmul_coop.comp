@@ -1,0 +1,250 @@
+#version 450
+// Hand-written: cooperative matrices (the tensor cores, GL_NV_cooperative_matrix) and
+// subgroup-scoped stores have no spelling in the kernel language.
+// C = A x B with A (M x K) and B (K x N) float16, accumulated in float32 cooperative
+// matrices; C float32, or float16 with AMP_HALF_OUT (matmul_coop_h, a variant in
+// variants.txt). Go side: algo/matmul16.go (matMulCoop).
+//
+// Written for correctness first, the classic shared-memory scheme: a workgroup of
+// NW = 8 subgroups of 32 invocations (the tile 8 x 32: algo dispatches it only on devices
+// whose subgroups are 32 wide) computes a BM x BN = 128 x 128 block of C, each subgroup
+// a 64 x 32 part of it as TM x TN = 4 x 2 accumulators of MS x NS (the device's 16 x 16
+// x 16 shape; MS, NS, KS may be redefined with -D for another reported shape). K is
+// walked in steps of BK = 32: every invocation loads its share of the step's A block
+// (BM x BK) and B block (BK x BN) from global memory into registers, 8 halves (a uvec4)
+// at a time, zero past M, N or K (vector loads where a row's 8 halves are inside the
+// matrix and 16-byte aligned, else element by element); after a barrier they go to
+// shared memory (rows padded by 8 halves, so that each row starts 16-byte aligned, as
+// cooperative loads need, and rows fall on different banks), the next step's loads are
+// issued, and each subgroup multiplies its fragments. At the end each subgroup stores
+// its accumulators one at a time into its own MS x NS float area of shared memory, from
+// which its invocations copy the elements inside C (so edges need no other care).
+// With AMP_COOP_EMULATE (the variants matmul_coop_emu and matmul_coop_emu_h) the
+// cooperative matrices are emulated in plain GLSL: each logical subgroup (32 consecutive
+// invocations, whatever the device's subgroups) keeps an accumulator as 8 floats per
+// invocation and multiplies fragments straight from shared memory, and the subgroup
+// barriers become workgroup barriers. Everything else (the blocks, loads, padding,
+// edges and the stores through Cs) is the same code, so that devices without
+// cooperative matrices (lavapipe) test it.
+#ifndef AMP_COOP_EMULATE
+#extension GL_NV_cooperative_matrix : require
+#endif
+#extension GL_KHR_memory_scope_semantics : require
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#extension GL_EXT_shader_16bit_storage : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_EXT_control_flow_attributes : require
+#include "amp.glsl"
+#ifndef MS
+#define MS 16
+#endif
+#ifndef NS
+#define NS 16
+#endif
+#ifndef KS
+#define KS 16
+#endif
+#ifdef AMP_HALF_OUT
+#define OUT float16_t
+#else
+#define OUT float
+#endif
+AMP_WORKGROUP
+AMP_BUFFER(0, readonly, uvec4, A8); // 8 halves at a time (aligned rows)
+AMP_BUFFER(0, readonly, float16_t, A);
+AMP_BUFFER(1, readonly, uvec4, B8);
+AMP_BUFFER(1, readonly, float16_t, B);
+AMP_BUFFER(2, writeonly, OUT, C);
+AMP_PUSH_BEGIN AmpView a; AmpView b; AmpView c; int M; int N; int K; AMP_PUSH_END // M, N, K >= 1
+
+const uint NT = 256;   // invocations: the tile 8 x 32
+const uint NW = 8;     // subgroups of 32
+const uint WGM = 2;    // subgroups along M
+const uint WGN = 4;    // subgroups along N
+const uint BM = 128;
+const uint BN = 128;
+const uint BK = 32;
+const uint WM = BM / WGM; // a subgroup's rows: 64
+const uint WN = BN / WGN; // its columns: 32
+const uint TM = WM / MS;
+const uint TN = WN / NS;
+// Shared rows in uvec4s (8 halves), padded by one uvec4.
+const uint ASTR = BK / 8 + 1;
+const uint BSTR = BN / 8 + 1;
+// uvec4 loads per block and per invocation.
+const uint AQ = BM * BK / 8;
+const uint BQ = BK * BN / 8;
+const uint ALOADS = AQ / NT;
+const uint BLOADS = BQ / NT;
+
+shared uvec4 As[BM * ASTR];
+shared uvec4 Bs[BK * BSTR];
+shared float Cs[NW * MS * NS];
+
+#ifdef AMP_COOP_EMULATE
+const uint EPL = MS * NS / 32; // accumulator elements per invocation
+// emuMulAdd adds the product of the MS x KS fragment of As at aoff and the KS x NS fragment
+// of Bs at boff (offsets and strides in uvec4s) to c, elements lane + 32q of the product.
+void emuMulAdd(inout float c[EPL], uint aoff, uint boff, uint lane) {
+	[[unroll]] for (uint q = 0; q < EPL; q++) {
+		uint e = lane + 32 * q, r = e / NS, col = e % NS;
+		float sum = c[q];
+		for (uint k = 0; k < KS; k++) {
+			f16vec2 a2 = unpackFloat2x16(As[aoff + r * ASTR + k / 8][(k % 8) / 2]);
+			f16vec2 b2 = unpackFloat2x16(Bs[boff + k * BSTR + col / 8][(col % 8) / 2]);
+			sum += float(a2[k % 2]) * float(b2[col % 2]);
+		}
+		c[q] = sum;
+	}
+}
+#endif
+
+uvec4 ra[ALOADS];
+uvec4 rb[BLOADS];
+bool vecA, vecB;
+uint m0, n0;
+
+// half2 packs A or B elements e and e+1 (each only where ok) into a uint.
+uint packA(uint e, bool ok0, bool ok1) {
+	return packFloat2x16(f16vec2(ok0 ? A[e] : float16_t(0), ok1 ? A[e + 1] : float16_t(0)));
+}
+uint packB(uint e, bool ok0, bool ok1) {
+	return packFloat2x16(f16vec2(ok0 ? B[e] : float16_t(0), ok1 ? B[e + 1] : float16_t(0)));
+}
+
+// loadA returns A(m, k..k+7), zero past the edges.
+uvec4 loadA(uint m, uint k) {
+	uint e = amp.a.base + m * amp.a.s0 + k;
+	uvec4 v = uvec4(0);
+	if (m < uint(amp.M)) {
+		if (vecA && k + 8 <= uint(amp.K)) {
+			v = A8[e >> 3];
+		} else {
+			[[unroll]] for (uint i = 0; i < 4; i++) {
+				v[i] = packA(e + 2 * i, k + 2 * i < uint(amp.K), k + 2 * i + 1 < uint(amp.K));
+			}
+		}
+	}
+	return v;
+}
+
+// loadB returns B(k, n..n+7), zero past the edges.
+uvec4 loadB(uint k, uint n) {
+	uint e = amp.b.base + k * amp.b.s0 + n;
+	uvec4 v = uvec4(0);
+	if (k < uint(amp.K)) {
+		if (vecB && n + 8 <= uint(amp.N)) {
+			v = B8[e >> 3];
+		} else {
+			[[unroll]] for (uint i = 0; i < 4; i++) {
+				v[i] = packB(e + 2 * i, n + 2 * i < uint(amp.N), n + 2 * i + 1 < uint(amp.N));
+			}
+		}
+	}
+	return v;
+}
+
+// fetch loads step k0's blocks into ra and rb: invocation t loads A(m0 + l / (BK/8),
+// k0 + (l % (BK/8)) * 8) and B(k0 + l / (BN/8), n0 + (l % (BN/8)) * 8) for l = t, t + NT.
+void fetch(uint k0) {
+	uint t = gl_LocalInvocationIndex;
+	[[unroll]] for (uint i = 0; i < ALOADS; i++) {
+		uint l = t + i * NT;
+		ra[i] = loadA(m0 + l / (BK / 8), k0 + (l % (BK / 8)) * 8);
+	}
+	[[unroll]] for (uint i = 0; i < BLOADS; i++) {
+		uint l = t + i * NT;
+		rb[i] = loadB(k0 + l / (BN / 8), n0 + (l % (BN / 8)) * 8);
+	}
+}
+
+void main() {
+	vecA = amp.a.base % 8 == 0 && amp.a.s0 % 8 == 0;
+	vecB = amp.b.base % 8 == 0 && amp.b.s0 % 8 == 0;
+	m0 = gl_WorkGroupID.y * BM;
+	n0 = gl_WorkGroupID.x * BN;
+	uint t = gl_LocalInvocationIndex;
+#ifdef AMP_COOP_EMULATE
+	uint w = t / 32, lane = t % 32;
+	float acc[TM][TN][EPL];
+	[[unroll]] for (uint i = 0; i < TM; i++) {
+		[[unroll]] for (uint j = 0; j < TN; j++) {
+			[[unroll]] for (uint q = 0; q < EPL; q++) acc[i][j][q] = 0.0;
+		}
+	}
+#else
+	uint w = gl_SubgroupID, lane = gl_SubgroupInvocationID;
+	fcoopmatNV<32, gl_ScopeSubgroup, MS, NS> acc[TM][TN];
+	[[unroll]] for (uint i = 0; i < TM; i++) {
+		[[unroll]] for (uint j = 0; j < TN; j++) {
+			acc[i][j] = fcoopmatNV<32, gl_ScopeSubgroup, MS, NS>(0.0);
+		}
+	}
+#endif
+	uint wm = w / WGN, wn = w % WGN;
+
+	fetch(0);
+	uint steps = (uint(amp.K) + BK - 1) / BK;
+	for (uint s = 0; s < steps; s++) {
+		barrier(); // the previous step's fragments are loaded
+		[[unroll]] for (uint i = 0; i < ALOADS; i++) {
+			uint l = t + i * NT;
+			As[(l / (BK / 8)) * ASTR + l % (BK / 8)] = ra[i];
+		}
+		[[unroll]] for (uint i = 0; i < BLOADS; i++) {
+			uint l = t + i * NT;
+			Bs[(l / (BN / 8)) * BSTR + l % (BN / 8)] = rb[i];
+		}
+		ampWaitWithTileStaticMemoryFence();
+		if (s + 1 < steps) fetch((s + 1) * BK);
+		[[unroll]] for (uint kk = 0; kk < BK; kk += KS) {
+#ifdef AMP_COOP_EMULATE
+			[[unroll]] for (uint i = 0; i < TM; i++) {
+				[[unroll]] for (uint j = 0; j < TN; j++) {
+					emuMulAdd(acc[i][j], (wm * WM + i * MS) * ASTR + kk / 8, kk * BSTR + (wn * WN + j * NS) / 8, lane);
+				}
+			}
+#else
+			fcoopmatNV<16, gl_ScopeSubgroup, MS, KS> fa[TM];
+			fcoopmatNV<16, gl_ScopeSubgroup, KS, NS> fb[TN];
+			[[unroll]] for (uint i = 0; i < TM; i++) {
+				coopMatLoadNV(fa[i], As, (wm * WM + i * MS) * ASTR + kk / 8, ASTR, false);
+			}
+			[[unroll]] for (uint j = 0; j < TN; j++) {
+				coopMatLoadNV(fb[j], Bs, kk * BSTR + (wn * WN + j * NS) / 8, BSTR, false);
+			}
+			[[unroll]] for (uint i = 0; i < TM; i++) {
+				[[unroll]] for (uint j = 0; j < TN; j++) {
+					acc[i][j] = coopMatMulAddNV(fa[i], fb[j], acc[i][j]);
+				}
+			}
+#endif
+		}
+	}
+
+	// Each subgroup's accumulators go through its own area of Cs to C, inside C only.
+	[[unroll]] for (uint i = 0; i < TM; i++) {
+		[[unroll]] for (uint j = 0; j < TN; j++) {
+#ifdef AMP_COOP_EMULATE
+			[[unroll]] for (uint q = 0; q < EPL; q++) Cs[w * MS * NS + lane + 32 * q] = acc[i][j][q];
+			ampWaitWithTileStaticMemoryFence();
+#else
+			coopMatStoreNV(acc[i][j], Cs, w * MS * NS, NS, false);
+			subgroupMemoryBarrierShared();
+			subgroupBarrier();
+#endif
+			uint mb = m0 + wm * WM + i * MS, nb = n0 + wn * WN + j * NS;
+			for (uint e = lane; e < MS * NS; e += 32) {
+				uint m = mb + e / NS, n = nb + e % NS;
+				if (m < uint(amp.M) && n < uint(amp.N)) {
+					C[amp.c.base + m * amp.c.s0 + n] = OUT(Cs[w * MS * NS + e]);
+				}
+			}
+#ifdef AMP_COOP_EMULATE
+			barrier();
+#else
+			subgroupBarrier(); // Cs is read before the next store
+#endif
+		}
+	}
+}
