@@ -18,6 +18,10 @@ const (
 	// finished: the fault fires only once the device has in fact run the batch, so that
 	// nothing a test frees afterwards is still in use.
 	FaultWait
+	// FaultSubmitted fails the stream just after a successful vkQueueSubmit, as when Submit's
+	// poll of an earlier batch finds the device lost: Submit returns the submitted batch
+	// and the error together (the batch runs; its buffers must outlive it).
+	FaultSubmitted
 	numFaultPoints
 )
 
@@ -30,6 +34,8 @@ func (p FaultPoint) String() string {
 		return "vkQueueSubmit"
 	case FaultWait:
 		return "waiting for a batch"
+	case FaultSubmitted:
+		return "after vkQueueSubmit"
 	}
 	return "unknown fault point"
 }

@@ -457,7 +457,7 @@ func (s *Stream) Submit() (*Batch, error) {
 		s.replays++
 		s.resetBound()
 		s.startLog()
-		return b, s.Err()
+		return b, s.submitted()
 	}
 	s.flush()
 	c := s.open
@@ -480,7 +480,16 @@ func (s *Stream) Submit() (*Batch, error) {
 		}
 	}
 	// A batch found failed meanwhile (begin polls the batches in flight) fails the stream.
-	return b, s.Err()
+	return b, s.submitted()
+}
+
+// submitted is the error Submit returns with a batch it submitted: the stream's failure,
+// found by a poll meanwhile, or one injected at FaultSubmitted.
+func (s *Stream) submitted() error {
+	if res, ok := fault(FaultSubmitted); ok {
+		s.fail(&Error{Op: "polling the batches in flight", Result: res})
+	}
+	return s.Err()
 }
 
 // submit submits command buffer c (closing it first with end) and tracks the batch.

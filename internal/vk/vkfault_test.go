@@ -48,6 +48,7 @@ func TestFaultCounts(t *testing.T) {
 	assert.False(t, old.Fired())
 	assert.True(t, f.Fired())
 	assert.Equal(t, "vkQueueSubmit", FaultSubmit.String())
+	assert.Equal(t, "after vkQueueSubmit", FaultSubmitted.String())
 }
 
 // TestFaultAlloc: NewBuffer with an allocation fault armed fails with the result named,
