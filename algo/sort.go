@@ -51,6 +51,9 @@ func Sort[T Number](av *accelerator.View, v *arrayview.View[T]) error {
 	if av, err = runtime.ChooseView("algo.Sort", "Sort", av, []string{"v"}, v); err != nil {
 		return err
 	}
+	if w := splitLen[T](av, n); w > 0 {
+		return sortWindows(av, v, n, w)
+	}
 	algo := hooks.sort
 	if algo == sortAuto {
 		algo = sortBitonic
