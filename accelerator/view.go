@@ -54,6 +54,8 @@ type View struct {
 	closed  bool
 	stream  *vk.Stream
 	seq     uint64 // sequence number of the batch being recorded
+	// pinStats counts the transfers through imported host memory (pinned.go).
+	pinStats pinnedStats
 	batches []seqBatch
 	epoch   uint64 // barrier epoch: bumped by every barrier recorded (see hazard)
 	binds   []vk.Binding
