@@ -120,10 +120,44 @@ func TestWindows(t *testing.T) {
 			defer func() { require.NoError(t, av.Close()) }()
 			defer setHooks(testHooks{window: w})()
 			for _, n := range []int{w + 1, 2 * w, 3*w - 7, 5*w + 1, 8 * w} {
-				t.Run(strconv.Itoa(n), func(t *testing.T) { checkBuiltins(t, av, r, n) })
+				t.Run(strconv.Itoa(n), func(t *testing.T) {
+					checkBuiltins(t, av, r, n)
+					checkFillSaxpy(t, av, r, n)
+				})
 			}
 		})
 	}
+}
+
+// checkFillSaxpy runs Fill and Saxpy on views of n elements on av and compares with the
+// host (Saxpy's operands are small integers, so that a fused multiply-add rounds as the
+// host's separate operations do).
+func checkFillSaxpy(t *testing.T, av *accelerator.View, r *rand.Rand, n int) {
+	x, y := make([]float32, n), make([]float32, n)
+	for i := range x {
+		x[i], y[i] = float32(r.IntN(1000)-500), float32(r.IntN(1000)-500)
+	}
+	want := make([]float32, n)
+	alpha := float32(r.IntN(9) + 2)
+	for i := range want {
+		want[i] = alpha*x[i] + y[i]
+	}
+	xv, err := arrayview.New(runtime.Ext(n), x)
+	require.NoError(t, err)
+	yv, err := arrayview.New(runtime.Ext(n), y)
+	require.NoError(t, err)
+	require.NoError(t, Saxpy(av, alpha, xv, yv))
+	require.NoError(t, yv.Synchronize())
+	assert.Equal(t, want, y, "Saxpy of %d", n)
+	c := float32(r.IntN(1000)) + 0.5
+	require.NoError(t, Fill(av, xv, c))
+	require.NoError(t, xv.Synchronize())
+	for i := range want {
+		want[i] = c
+	}
+	assert.Equal(t, want, x, "Fill of %d", n)
+	require.NoError(t, xv.Close())
+	require.NoError(t, yv.Close())
 }
 
 // bigViewBytes is TestBigView's view size: $GOAMP_BIG_VIEW_BYTES, else 160 MiB.
