@@ -116,6 +116,22 @@ func TestPinnedTransfer(t *testing.T) {
 					if c.fault {
 						assert.Equal(t, uint64(1), v.pinStats.fellBack-before.fellBack, "the failed import falls back")
 					}
+					// The same slices again: the buffer's kept imports serve them.
+					mid := v.pinStats
+					for i := range up {
+						up[i] = byte(r.Uint32())
+					}
+					require.NoError(t, b.Upload(c.off, up))
+					require.NoError(t, b.Download(c.off, down))
+					assert.True(t, bytes.Equal(up, down), "new data round-trips through the kept imports")
+					if c.wantImport > 0 {
+						assert.Equal(t, uint64(2), v.pinStats.imported-mid.imported, "transfers through an import, again")
+					}
+					wantNew := uint64(0) // the same memory needs no new import...
+					if c.fault {
+						wantNew = 1 // ...unless the first one failed
+					}
+					assert.Equal(t, wantNew, v.pinStats.imports-mid.imports, "new imports for the same memory")
 				})
 			}
 		})

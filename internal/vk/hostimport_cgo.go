@@ -45,3 +45,8 @@ func (dev *Device) ImportHost(p []byte) (*Buffer, error) {
 	}
 	return b, nil
 }
+
+// Pins reports whether the buffer is ImportHost's import of exactly the memory of q.
+func (b *Buffer) Pins(q []byte) bool {
+	return b.pinned != nil && len(q) == len(b.pinned) && unsafe.SliceData(q) == unsafe.SliceData(b.pinned)
+}

@@ -21,3 +21,6 @@ func (*Device) HostImportAlign() uint64 { return 0 }
 
 // ImportHost always fails without cgo.
 func (*Device) ImportHost([]byte) (*Buffer, error) { return nil, unavailable() }
+
+// Pins is false without cgo.
+func (*Buffer) Pins([]byte) bool { return false }

@@ -344,8 +344,18 @@ VkResult amp_host_import(AmpDevice *d, void *ptr, VkDeviceSize size, VkBuffer *b
 		d->DestroyBuffer(d->dev, *buf, NULL);
 		return VK_ERROR_FEATURE_NOT_PRESENT;
 	}
-	uint32_t type = 0;
-	while (!(bits & (1u << type))) type++;
+	// Prefer host-coherent memory: the host writes the pages without flushes.
+	VkPhysicalDeviceMemoryProperties mp;
+	amp_GetPhysicalDeviceMemoryProperties(d->phys, &mp);
+	const uint32_t coherent = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+	uint32_t type = 32;
+	for (uint32_t i = 0; i < mp.memoryTypeCount && type == 32; i++) {
+		if ((bits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & coherent) == coherent) type = i;
+	}
+	if (type == 32) {
+		type = 0;
+		while (!(bits & (1u << type))) type++;
+	}
 	VkImportMemoryHostPointerInfoEXT imp = {.sType = VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT,
 		.handleType = ht, .pHostPointer = ptr};
 	VkMemoryAllocateInfo mai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .pNext = &imp, .allocationSize = size,
