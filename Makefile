@@ -13,8 +13,9 @@ VARIANTS    := $(shell awk '$$1 !~ /^\#/ && NF { print $$1 }' $(VARIANTLIST))
 SPIRV       := $(patsubst shaders/glsl/%.comp,shaders/spv/%.spv,$(SHADERS)) $(VARIANTS:%=shaders/spv/%.spv)
 # variant_args is glslc's arguments for variant $(1): its definitions, then its source.
 variant_args = $(shell awk '$$1 == "$(1)" { for (i = 3; i <= NF; i++) printf "-D%s ", $$i; print "shaders/glsl/" $$2 }' $(VARIANTLIST))
-# Test programs: runtime/testdata/*/NAME.comp and internal/testprog/NAME.comp compile to NAME.spv beside them.
-TESTSHADERS := $(wildcard runtime/testdata/*/*.comp) $(wildcard internal/testprog/*.comp)
+# Test programs: runtime/testdata/*/NAME.comp and internal/testprog/NAME.comp compile to NAME.spv beside them;
+# so does the window's frame pass, present/window/frame.comp.
+TESTSHADERS := $(wildcard runtime/testdata/*/*.comp) $(wildcard internal/testprog/*.comp) $(wildcard present/window/*.comp)
 # Tests run with the Khronos validation layer on; any message it reports fails them.
 TESTENV     := GOAMP_VALIDATION=1 GOAMP_REQUIRE_VULKAN=1
 
@@ -51,6 +52,10 @@ runtime/testdata/%.spv: runtime/testdata/%.comp $(wildcard shaders/include/*.gls
 	spirv-val --target-env vulkan1.1 $@
 
 internal/testprog/%.spv: internal/testprog/%.comp $(wildcard shaders/include/*.glsl)
+	$(GLSLC) $(GLSLFLAGS) -o $@ $<
+	spirv-val --target-env vulkan1.1 $@
+
+present/window/%.spv: present/window/%.comp
 	$(GLSLC) $(GLSLFLAGS) -o $@ $<
 	spirv-val --target-env vulkan1.1 $@
 
@@ -129,11 +134,12 @@ bench: setup
 soak: setup
 	$(GO) run ./cmd/ampsoak -accelerator all
 
-# Test binaries for the GPU machine (which has no Go): make gpu-binaries, then carry .gpu.
+# Test binaries for the GPU machine (which has no Go): make gpu-binaries, then carry .gpu. The
+# binaries are built with the tag nowindow: ampview runs headless there, with no X11 libraries.
 gpu-binaries:
 	@mkdir -p .gpu
-	for p in $$($(GO) list ./... ); do n=$$(basename $$p); $(GO) test -c -o .gpu/$$n.test $$p || exit 1; done
-	$(GO) build -o .gpu/ ./cmd/...
+	for p in $$($(GO) list ./... ); do n=$$(basename $$p); $(GO) test -tags nowindow -c -o .gpu/$$n.test $$p || exit 1; done
+	$(GO) build -tags nowindow -o .gpu/ ./cmd/...
 	$(CC) -O2 -Wall $(VKLATENCY_FLAGS) -o .gpu/vklatency scripts/vklatency.c -l:libvulkan.so.1
 
 # scripts/vklatency.c (the driver-floor probe, RESULTS.md) must keep compiling. Like goamp, it

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/goamp/goamp/internal/devlink"
 	"github.com/goamp/goamp/internal/vk"
 )
 
@@ -56,7 +57,8 @@ var (
 
 func theRegistry() *registry {
 	regOnce.Do(func() {
-		reg = discover(vk.Options{Validation: os.Getenv(EnvValidation) == "1", Library: os.Getenv(EnvLibrary)})
+		reg = discover(vk.Options{Validation: os.Getenv(EnvValidation) == "1", Library: os.Getenv(EnvLibrary),
+			InstanceExtensions: devlink.Open()})
 	})
 	return reg
 }

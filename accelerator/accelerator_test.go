@@ -215,7 +215,9 @@ func TestViewsEveryAccelerator(t *testing.T) {
 	}
 }
 
-func TestBufferRoundTripEveryDevice(t *testing.T) {
+// eachDeviceView runs f in a subtest for every accelerator but the CPU, on a fresh view
+// of it closed when f returns.
+func eachDeviceView(t *testing.T, f func(t *testing.T, v *View)) {
 	for _, a := range All() {
 		if a.IsCPU() {
 			continue
@@ -224,48 +226,46 @@ func TestBufferRoundTripEveryDevice(t *testing.T) {
 			v, err := a.CreateView(Automatic)
 			require.NoError(t, err)
 			defer v.Close()
-			const n = 3<<20 + 12
-			b, err := v.Alloc(n)
-			require.NoError(t, err)
-			src := make([]byte, n)
-			for i := range src {
-				src[i] = byte(i * 7)
-			}
-			require.NoError(t, b.Upload(0, src))
-			dst := make([]byte, n-100)
-			require.NoError(t, b.Download(100, dst))
-			assert.Equal(t, src[100:], dst)
-			assert.Error(t, b.Upload(n-1, []byte{1, 2}), "overrun")
-			s := v.Stats()
-			assert.Equal(t, uint64(n), s.BytesUp)
-			assert.Equal(t, uint64(n-100), s.BytesDown)
-			require.NoError(t, b.Free())
-			assert.Error(t, b.Upload(0, src[:4]), "use after free")
+			f(t, v)
 		})
 	}
 }
 
+func TestBufferRoundTripEveryDevice(t *testing.T) {
+	eachDeviceView(t, func(t *testing.T, v *View) {
+		const n = 3<<20 + 12
+		b, err := v.Alloc(n)
+		require.NoError(t, err)
+		src := make([]byte, n)
+		for i := range src {
+			src[i] = byte(i * 7)
+		}
+		require.NoError(t, b.Upload(0, src))
+		dst := make([]byte, n-100)
+		require.NoError(t, b.Download(100, dst))
+		assert.Equal(t, src[100:], dst)
+		assert.Error(t, b.Upload(n-1, []byte{1, 2}), "overrun")
+		s := v.Stats()
+		assert.Equal(t, uint64(n), s.BytesUp)
+		assert.Equal(t, uint64(n-100), s.BytesDown)
+		require.NoError(t, b.Free())
+		assert.Error(t, b.Upload(0, src[:4]), "use after free")
+	})
+}
+
 // TestProfilingAfterUse turns timestamps on for a view that has already run commands.
 func TestProfilingAfterUse(t *testing.T) {
-	for _, a := range All() {
-		if a.IsCPU() {
-			continue
-		}
-		t.Run(a.Path(), func(t *testing.T) {
-			v, err := a.CreateView(Automatic)
-			require.NoError(t, err)
-			defer v.Close()
-			b, err := v.Alloc(1 << 20)
-			require.NoError(t, err)
-			defer b.Free()
-			require.NoError(t, b.Upload(0, make([]byte, 1<<20)))
-			require.NoError(t, v.Wait())
-			require.NoError(t, v.EnableProfiling(8))
-			times, err := v.DispatchTimes()
-			require.NoError(t, err)
-			assert.Empty(t, times, "no dispatch profiled yet")
-		})
-	}
+	eachDeviceView(t, func(t *testing.T, v *View) {
+		b, err := v.Alloc(1 << 20)
+		require.NoError(t, err)
+		defer b.Free()
+		require.NoError(t, b.Upload(0, make([]byte, 1<<20)))
+		require.NoError(t, v.Wait())
+		require.NoError(t, v.EnableProfiling(8))
+		times, err := v.DispatchTimes()
+		require.NoError(t, err)
+		assert.Empty(t, times, "no dispatch profiled yet")
+	})
 }
 
 func TestAtClose(t *testing.T) {

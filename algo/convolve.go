@@ -161,6 +161,14 @@ type convHost struct {
 // convClamp clamps i to [0, n-1].
 func convClamp(i, n int) int { return max(0, min(i, n-1)) }
 
+// cpuTile is where a fast CPU body starts: the rows y0..y1 and columns x0..x1 of the
+// image that tile covers (clipped to the image) and a line of x1-x0 elements to sum into.
+func (k convArgs) cpuTile(d runtime.TiledExtent, tile runtime.Index) (y0, x0, y1, x1 int, line []float32) {
+	y0, x0 = tile[0]*d.Tile.Dim(0), tile[1]*d.Tile.Dim(1)
+	y1, x1 = min(y0+d.Tile.Dim(0), int(k.Rows)), min(x0+d.Tile.Dim(1), int(k.Cols))
+	return y0, x0, y1, x1, make([]float32, x1-x0)
+}
+
 // convRows is the row pass. Its GPU body is generated from Tiled by ampgen.
 type convRows struct{ convArgs }
 
@@ -195,12 +203,9 @@ func (k convRows) Tiled(t runtime.TiledIndex) {
 // EachTile is the fast CPU body: the tile's rows straight from the host slices, four
 // outputs at a time in the interior, clamped indices only near the edges.
 func (k convRows) EachTile(d runtime.TiledExtent, tile runtime.Index) {
-	h := k.host
-	r, rows, cols := int(k.R), int(k.Rows), int(k.Cols)
-	y0, x0 := tile[0]*d.Tile.Dim(0), tile[1]*d.Tile.Dim(1)
-	y1, x1 := min(y0+d.Tile.Dim(0), rows), min(x0+d.Tile.Dim(1), cols)
-	c := h.coef
-	line := make([]float32, x1-x0)
+	h, c := k.host, k.host.coef
+	r, cols := int(k.R), int(k.Cols)
+	y0, x0, y1, x1, line := k.cpuTile(d, tile)
 	for y := y0; y < y1; y++ {
 		in := h.in[y*cols : (y+1)*cols]
 		x := x0
@@ -277,13 +282,10 @@ func (k convCols) Tiled(t runtime.TiledIndex) {
 // EachTile is the fast CPU body: each output row of the tile accumulates the weighted
 // input rows (clamped) across its width, four rows per sweep.
 func (k convCols) EachTile(d runtime.TiledExtent, tile runtime.Index) {
-	h := k.host
+	h, c := k.host, k.host.coef
 	r, rows, cols := int(k.R), int(k.Rows), int(k.Cols)
-	y0, x0 := tile[0]*d.Tile.Dim(0), tile[1]*d.Tile.Dim(1)
-	y1, x1 := min(y0+d.Tile.Dim(0), rows), min(x0+d.Tile.Dim(1), cols)
-	w := x1 - x0
-	c := h.coef
-	line := make([]float32, w)
+	y0, x0, y1, x1, line := k.cpuTile(d, tile)
+	w := len(line)
 	row := func(y int) []float32 {
 		y = convClamp(y, rows)
 		return h.in[y*cols+x0 : y*cols+x1 : y*cols+x1]

@@ -7,7 +7,9 @@
 //	Reduce (Sum, Min, Max)                int32, uint32, float32, any length
 //	InclusiveScan, ExclusiveScan          any length
 //	Histogram                             float32, like torch.histc
-//	Sort                                  ascending, int32, uint32, float32, any length
+//	Sort, SortWith                        int32, uint32, float32, any length, either order;
+//	                                      rank 2: each row (torch.sort(dim=-1))
+//	SortPairs, Argsort                    stable key-value sort and permutation, likewise
 //	MatMul, MatMulSimple, MatMulWith      float32 and int32, any M, N, K
 //	Convolve2D                            separable, clamp-to-edge borders
 //

@@ -88,19 +88,7 @@ func benchMatMul[T MatMulElem](b *testing.B, av *accelerator.View, sz []int, opt
 	a := arrayview.MustNew(runtime.Ext(m, k), mmRandom[T](r, m*k))
 	bv := arrayview.MustNew(runtime.Ext(k, n), mmRandom[T](r, k*n))
 	c := arrayview.MustNew(runtime.Ext(m, n), make([]T, m*n))
-	gpu := av.Accelerator().Limits().TimestampValidBits != 0 // device timestamps
-	if gpu {
-		// A fresh view: timestamps must be enabled before it records anything.
-		fresh, err := av.Accelerator().CreateView(accelerator.Automatic)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer fresh.Close()
-		if err := fresh.EnableProfiling(4); err != nil {
-			b.Fatal(err)
-		}
-		av = fresh
-	}
+	av, gpu := profiledView(b, av)
 	// Warm up: uploads a and b, builds the pipeline.
 	if err := MatMulWith(av, a, bv, c, opt); err != nil {
 		var de *runtime.ComputeDomainError
@@ -153,18 +141,7 @@ func BenchmarkConvolve2D(b *testing.B) {
 
 func benchConvolve(b *testing.B, av *accelerator.View, rows, cols, ks int) {
 	r := rand.New(rand.NewPCG(11, 12))
-	gpu := av.Accelerator().Limits().TimestampValidBits != 0 // device timestamps
-	if gpu {
-		fresh, err := av.Accelerator().CreateView(accelerator.Automatic)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer fresh.Close()
-		if err := fresh.EnableProfiling(4); err != nil {
-			b.Fatal(err)
-		}
-		av = fresh
-	}
+	av, gpu := profiledView(b, av)
 	in := arrayview.MustNew(runtime.Ext(rows, cols), convRandom(r, rows*cols))
 	out := arrayview.MustNew(runtime.Ext(rows, cols), make([]float32, rows*cols))
 	rk, ck := convRandom(r, ks), convRandom(r, ks)
@@ -193,6 +170,24 @@ func benchConvolve(b *testing.B, av *accelerator.View, rows, cols, ks int) {
 
 // timedCalls times b.N calls of call, each waited for, and returns the summed device time
 // of their dispatches (from the view's timestamps) when gpu is set.
+// profiledView returns, on a device with timestamps, a fresh view of av's accelerator
+// with profiling enabled (timestamps must be enabled before a view records anything),
+// closed when b ends, and true; elsewhere av and false.
+func profiledView(b *testing.B, av *accelerator.View) (*accelerator.View, bool) {
+	if av.Accelerator().Limits().TimestampValidBits == 0 {
+		return av, false
+	}
+	fresh, err := av.Accelerator().CreateView(accelerator.Automatic)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { fresh.Close() })
+	if err := fresh.EnableProfiling(4); err != nil {
+		b.Fatal(err)
+	}
+	return fresh, true
+}
+
 func timedCalls(b *testing.B, av *accelerator.View, gpu bool, call func() error) (dev float64) {
 	b.ResetTimer()
 	for range b.N {

@@ -353,25 +353,8 @@ func identity[T Number](op Op) T {
 // reduceSlice combines the elements of s by op, with several accumulators so that the
 // loop is not one long chain of dependent operations.
 func reduceSlice[T Number](op Op, s []T) T {
-	switch op {
-	case Min:
-		a0, a1, a2, a3 := identity[T](op), identity[T](op), identity[T](op), identity[T](op)
-		for ; len(s) >= 4; s = s[4:] {
-			a0, a1, a2, a3 = min(a0, s[0]), min(a1, s[1]), min(a2, s[2]), min(a3, s[3])
-		}
-		for _, x := range s {
-			a0 = min(a0, x)
-		}
-		return min(min(a0, a1), min(a2, a3))
-	case Max:
-		a0, a1, a2, a3 := identity[T](op), identity[T](op), identity[T](op), identity[T](op)
-		for ; len(s) >= 4; s = s[4:] {
-			a0, a1, a2, a3 = max(a0, s[0]), max(a1, s[1]), max(a2, s[2]), max(a3, s[3])
-		}
-		for _, x := range s {
-			a0 = max(a0, x)
-		}
-		return max(max(a0, a1), max(a2, a3))
+	if op == Min || op == Max {
+		return extremum(s, identity[T](op), op == Max)
 	}
 	var a0, a1, a2, a3, a4, a5, a6, a7 T
 	for ; len(s) >= 8; s = s[8:] {
@@ -388,6 +371,25 @@ func reduceSlice[T Number](op Op, s []T) T {
 		a0 += x
 	}
 	return ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
+}
+
+// extremum is the least of id and the elements of s (with greatest, the largest), with
+// four accumulators.
+func extremum[T Number](s []T, id T, greatest bool) T {
+	pick := func(a, b T) T {
+		if greatest {
+			return max(a, b)
+		}
+		return min(a, b)
+	}
+	a0, a1, a2, a3 := id, id, id, id
+	for ; len(s) >= 4; s = s[4:] {
+		a0, a1, a2, a3 = pick(a0, s[0]), pick(a1, s[1]), pick(a2, s[2]), pick(a3, s[3])
+	}
+	for _, x := range s {
+		a0 = pick(a0, x)
+	}
+	return pick(pick(a0, a1), pick(a2, a3))
 }
 
 // What the family's kernels share.

@@ -52,6 +52,18 @@ func checkScan[T Number](t *testing.T, s, got []T, exclusive bool) {
 	}
 }
 
+// scanChecked scans s on c's view with c's hooks (exclusive or inclusive) into a fresh
+// slice and checks the result.
+func scanChecked[T Number](t *testing.T, c famCase, s []T, exclusive bool) {
+	t.Helper()
+	n := len(s)
+	out := make([]T, n)
+	ov := arrayview.MustNew(runtime.Ext(n), out)
+	require.NoError(t, scanOp(c.av, arrayview.MustNew(runtime.Ext(n), s), ov, exclusive, c.testHooks))
+	require.NoError(t, ov.Synchronize())
+	checkScan(t, s, out, exclusive)
+}
+
 // scanLengths are the scans' conformance lengths: 1, small, around the vec4 width, a
 // row (1024) and a block (4096) of the block pass, primes and 2^k+1.
 var scanLengths = []int{1, 2, 3, 5, 17, 1023, 4095, 4096, 4097, 12289, 65537}
@@ -169,16 +181,8 @@ func TestScanLevels(t *testing.T) {
 			continue
 		}
 		t.Run(c.String(), func(t *testing.T) {
-			out := make([]uint32, n)
-			ov := arrayview.MustNew(runtime.Ext(n), out)
-			require.NoError(t, scanOp(c.av, arrayview.MustNew(runtime.Ext(n), s), ov, false, c.testHooks))
-			require.NoError(t, ov.Synchronize())
-			checkScan(t, s, out, false)
-			outF := make([]float32, n)
-			ovF := arrayview.MustNew(runtime.Ext(n), outF)
-			require.NoError(t, scanOp(c.av, arrayview.MustNew(runtime.Ext(n), f), ovF, true, c.testHooks))
-			require.NoError(t, ovF.Synchronize())
-			checkScan(t, f, outF, true)
+			scanChecked(t, c, s, false)
+			scanChecked(t, c, f, true)
 		})
 	}
 }
@@ -199,12 +203,7 @@ func TestScanFallback(t *testing.T) {
 			scanSpinLimit = limit
 			t.Run(fmt.Sprintf("%s/limit=%d", c, limit), func(t *testing.T) {
 				const n = 4000 // 8 blocks of 512
-				s := famData[int32](n, 15)
-				out := make([]int32, n)
-				ov := arrayview.MustNew(runtime.Ext(n), out)
-				require.NoError(t, scanOp(c.av, arrayview.MustNew(runtime.Ext(n), s), ov, false, c.testHooks))
-				require.NoError(t, ov.Synchronize())
-				checkScan(t, s, out, false)
+				scanChecked(t, c, famData[int32](n, 15), false)
 			})
 		}
 	}

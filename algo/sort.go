@@ -17,17 +17,20 @@ import (
 // shared memory (4 KiB).
 const sortTile = 512
 
-// Sort sorts the rank-1 view v in ascending order, in place, on accelerator view av (nil:
-// the view the data lives on, else the default accelerator's). v may have any length
-// (else a *ShapeError for another rank).
+// Sort sorts the view v in ascending order, in place, on accelerator view av (nil: the
+// view the data lives on, else the default accelerator's): SortWith with zero options. v
+// may have any length; a rank-2 view's rows are sorted independently (else a *ShapeError).
 //
 // Keys are ordered as follows: int32 and uint32 by value; float32 by IEEE 754 totalOrder,
 // which is the numeric order with -0 before +0, and NaNs after +Inf (positive NaNs)
 // or before -Inf (NaNs with the sign bit set; NaNs are ordered by their bits). Go's
-// slices.Sort puts every NaN first and leaves -0 and +0 in input order.
+// slices.Sort puts every NaN first and leaves -0 and +0 in input order; torch.sort puts
+// every NaN last (first when descending).
 //
 // Both algorithms sort 32-bit keys whose unsigned order is the element order (sortKey).
-// From sortRadixMin elements on, Sort is an LSD radix sort: four passes of 8-bit digits,
+// From sortRadixMin elements on, Sort is an LSD radix sort: on devices that pass
+// onesweepOn's checks, the single-pass OneSweep sort (sort_onesweep.go); elsewhere four
+// passes of 8-bit digits,
 // each a per-block digit histogram (shaders/glsl/sort_radix_hist.comp), an exclusive scan of the
 // histograms (shaders/glsl/sort_radix_scan.comp) and a stable scatter
 // (shaders/glsl/sort_radix_scatter_sg.comp with subgroup ballots, else sort_radix_scatter.comp),
@@ -41,18 +44,14 @@ const sortTile = 512
 // histograms, the bitonic sort's padded keys) are scratch memory of the accelerator view,
 // kept for the next call and freed when the view is closed.
 func Sort[T Number](av *accelerator.View, v *arrayview.View[T]) error {
-	n, err := ewVector("Sort", "v", v)
-	if err != nil {
-		return err
-	}
-	if n < 2 {
-		return nil
-	}
-	if av, err = runtime.ChooseView("algo.Sort", "Sort", av, []string{"v"}, v); err != nil {
-		return err
-	}
+	return SortWith(av, v, SortOptions{})
+}
+
+// sortVector sorts the n >= 2 elements of the rank-1 view v (type code tc, with
+// sortDescending for the reverse order) with the algorithm hooks.sort chooses.
+func sortVector[T Number](av *accelerator.View, v *arrayview.View[T], n int, tc int32) error {
 	if w := splitLen[T](av, n); w > 0 {
-		return sortWindows(av, v, n, w)
+		return sortWindows(av, v, n, w, tc) // longer than one binding (issue 12)
 	}
 	algo := hooks.sort
 	if algo == sortAuto {
@@ -62,9 +61,9 @@ func Sort[T Number](av *accelerator.View, v *arrayview.View[T]) error {
 		}
 	}
 	if algo != sortBitonic {
-		return radixSort(av, v, n, algo == sortRadixFallback)
+		return radixRun(av, radixJob[T, uint32]{in: v, out: v, n: n, tc: tc, passes: 4, algo: hooks.sort})
 	}
-	return bitonicSort(av, v, n)
+	return bitonicSort(av, v, n, tc)
 }
 
 // The algorithms Sort can be told to use (hooks.sort).
@@ -73,15 +72,15 @@ const (
 	sortBitonic
 	sortRadix         // the radix sort with the best scatter the device has
 	sortRadixFallback // the radix sort with the scatter without subgroup operations
+	sortOneSweep      // the single-pass radix sort (sort_onesweep.go) wherever the device can run it
 )
 
 // sortRadixMin is the length from which Sort uses the radix sort.
 const sortRadixMin = 1 << 13
 
-// bitonicSort sorts the n >= 2 elements of v with the bitonic network.
-func bitonicSort[T Number](av *accelerator.View, v *arrayview.View[T], n int) (err error) {
+// bitonicSort sorts the n >= 2 elements of v (type code tc) with the bitonic network.
+func bitonicSort[T Number](av *accelerator.View, v *arrayview.View[T], n int, tc int32) (err error) {
 	p := 1 << bits.Len(uint(n-1)) // the padded length, a power of two >= 2
-	tc := typeCode[T]()
 	work := v
 	if p != n {
 		// The padded keys, in the view's scratch memory.
@@ -131,24 +130,36 @@ func sortNetwork[T Number](av *accelerator.View, work *arrayview.View[T], p int)
 // ewFromBits returns the element whose raw 32-bit word is u.
 func ewFromBits[T Number](u uint32) T { return *(*T)(unsafe.Pointer(&u)) }
 
+// sortDescending is the bit of a type code (typeCode) that reverses the keys' order:
+// sortKey complements the key it maps, sortElem the key it maps back.
+const sortDescending = 4
+
 // sortKey maps an element's bits to a key whose unsigned order is the element order
-// (tc: typeCode).
+// (tc: typeCode, with sortDescending for the reverse order).
 func sortKey(x uint32, tc int32) uint32 {
-	switch tc {
+	k := x
+	switch tc &^ sortDescending {
 	case 0:
-		return x ^ 0x80000000
+		k = x ^ 0x80000000
 	case 2:
 		if x&0x80000000 != 0 {
-			return ^x
+			k = ^x
+		} else {
+			k = x | 0x80000000
 		}
-		return x | 0x80000000
 	}
-	return x
+	if tc&sortDescending != 0 {
+		return ^k
+	}
+	return k
 }
 
 // sortElem is the inverse of sortKey.
 func sortElem(k uint32, tc int32) uint32 {
-	switch tc {
+	if tc&sortDescending != 0 {
+		k = ^k
+	}
+	switch tc &^ sortDescending {
 	case 0:
 		return k ^ 0x80000000
 	case 2:
@@ -158,6 +169,14 @@ func sortElem(k uint32, tc int32) uint32 {
 		return ^k
 	}
 	return k
+}
+
+// eachIndex runs each(i) for i = lo..hi-1: the host-slice fallback of the rank-1 EachRange
+// bodies, for views whose data is not a host slice.
+func eachIndex(lo, hi int, each func(runtime.Index)) {
+	for i := lo; i < hi; i++ {
+		each(runtime.Idx(i))
+	}
 }
 
 // sortLoadKernel maps Src's N elements to keys in Dst and pads Dst with the largest key.
@@ -185,9 +204,7 @@ func (k sortLoadKernel[T]) EachRange(_ runtime.Extent, lo, hi int) {
 	src, err1 := k.Src.ReadData()
 	dst, err2 := k.Dst.Data()
 	if err1 != nil || err2 != nil {
-		for i := lo; i < hi; i++ {
-			k.Each(runtime.Idx(i))
-		}
+		eachIndex(lo, hi, k.Each)
 		return
 	}
 	d := ewBits(dst)[lo:hi]
@@ -222,9 +239,7 @@ func (k sortStoreKernel[T]) EachRange(_ runtime.Extent, lo, hi int) {
 	src, err1 := k.Src.ReadData()
 	dst, err2 := k.Dst.Data()
 	if err1 != nil || err2 != nil {
-		for i := lo; i < hi; i++ {
-			k.Each(runtime.Idx(i))
-		}
+		eachIndex(lo, hi, k.Each)
 		return
 	}
 	d := ewBits(dst)[lo:hi]
@@ -235,18 +250,27 @@ func (k sortStoreKernel[T]) EachRange(_ runtime.Extent, lo, hi int) {
 // elements (sortElem), for element type code tc, without a branch per word.
 func sortMapBits(d, s []uint32, tc int32, toKey bool) {
 	d = d[:len(s)]
+	var flip uint32 // the descending order's complement
+	if tc&sortDescending != 0 {
+		flip = ^uint32(0)
+	}
 	switch {
-	case tc == 0:
+	case tc&^sortDescending == 0:
 		for i, x := range s {
-			d[i] = x ^ 0x80000000
+			d[i] = x ^ 0x80000000 ^ flip
 		}
-	case tc == 2 && toKey:
+	case tc&^sortDescending == 2 && toKey:
 		for i, x := range s {
-			d[i] = x ^ (uint32(int32(x)>>31) | 0x80000000)
+			d[i] = x ^ (uint32(int32(x)>>31) | 0x80000000) ^ flip
 		}
-	case tc == 2:
+	case tc&^sortDescending == 2:
 		for i, x := range s {
+			x ^= flip
 			d[i] = x ^ (uint32(int32(^x)>>31) | 0x80000000)
+		}
+	case flip != 0:
+		for i, x := range s {
+			d[i] = ^x
 		}
 	default:
 		copy(d, s)
@@ -420,76 +444,6 @@ func radixScatterSG(av *accelerator.View) bool {
 	return ops.Has("ballot") && ops.Has("arithmetic") && size >= 8 && size <= 128
 }
 
-// radixSort sorts the n >= 2 elements of v with four passes of 8-bit digits, v and a
-// temporary taking turns as source and destination: v (elements, mapped to keys as they
-// are read) to tmp, tmp to v (keys), v to tmp, tmp to v (keys mapped back to elements).
-// fallback forces the scatter without subgroup operations.
-func radixSort[T Number](av *accelerator.View, v *arrayview.View[T], n int, fallback bool) (err error) {
-	maxBlocks := radixMaxBlocks
-	if acc := av.Accelerator(); !acc.Traits().Wide && !hooks.perThread {
-		// Fewer, longer blocks scatter to fewer places at once: better for caches.
-		maxBlocks = min(maxBlocks, radixCPUBlocks*acc.Workers())
-	}
-	blockLen, blocks := radixBlocks(n, maxBlocks)
-	// The temporaries come from the view's reused scratch memory: allocating and freeing
-	// them on every call cost as much as the sort itself on an H100.
-	tmp, freeTmp, err := scratchSection[T](av, n)
-	if err != nil {
-		return err
-	}
-	defer freeTmp(&err)
-	// The histogram: radixBins rows of blocks counts, then the rows' totals.
-	hist, freeHist, err := scratchSection[uint32](av, radixBins*blocks+radixBins)
-	if err != nil {
-		return err
-	}
-	defer freeHist(&err)
-
-	sg := !fallback && radixScatterSG(av)
-	tc := typeCode[T]()
-	grid := runtime.Ext(blocks * radixTile).Tile(radixTile)
-	team := radixScanTeam(blocks)
-	rows := runtime.Ext(team * radixTile).Tile(radixTile) // radixBins/(radixTile/team) tiles
-	vKeys := false                                        // v holds keys (after pass 1, until pass 3 writes elements)
-	for pass := range 4 {
-		src, dst := v, tmp
-		if pass%2 == 1 {
-			src, dst = tmp, v
-		}
-		in, out := int32(1), int32(1) // typeCode of uint32: keys stay keys
-		if pass == 0 {
-			in = tc
-		}
-		if pass == 3 {
-			out = tc
-		}
-		shift := uint32(8 * pass)
-		h := radixHistKernel[T]{Src: src.ReadOnly(), Hist: hist, N: uint32(n), Shift: shift, BlockLen: uint32(blockLen), Type: in}
-		err = dispatchTiled(av, grid, h)
-		if err == nil {
-			err = dispatchTiled(av, rows, radixScanKernel{Hist: hist, Blocks: uint32(blocks), Team: uint32(team)})
-		}
-		if err == nil {
-			sc := radixScatterKernel[T]{Src: src.ReadOnly(), Dst: dst, Hist: hist.ReadOnly(), N: uint32(n), Shift: shift,
-				BlockLen: uint32(blockLen), InType: in, OutType: out, blocks: blocks}
-			var k runtime.TiledKernel = sc
-			if sg {
-				k = radixScatterSGKernel[T]{sc}
-			}
-			err = dispatchTiled(av, grid, k)
-		}
-		if err != nil {
-			if vKeys {
-				// Map v's keys back, so that v keeps its elements.
-				err = errors.Join(err, dispatch(av, runtime.Ext(n), sortStoreKernel[T]{Src: v.ReadOnly(), Dst: v, Type: tc}))
-			}
-			return err
-		}
-		vKeys = pass == 1 || pass == 2
-	}
-	return nil
-}
-
 // radixRange returns block b's keys lo..hi-1.
 func radixRange(b, blockLen, n int) (lo, hi int) {
 	lo = min(b*blockLen, n)
@@ -661,34 +615,48 @@ func (k radixScanKernel) EachTile(_ runtime.TiledExtent, tile runtime.Index) {
 	}
 }
 
+// The values a radix scatter moves with the keys (radixScatterKernel.Vals).
+const (
+	radixKeysOnly = iota // no values
+	radixPairs           // SrcVal's values, moved as their keys are
+	radixIota            // the input index of each key (Argsort's first pass): SrcVal is not read
+)
+
 // radixScatterKernel moves each block of BlockLen keys of Src, in order, to Dst at the
 // positions of its scanned digit histogram Hist: a stable scatter by digit
 // (key >> Shift) & 255. InType maps Src's elements to keys and OutType the keys to Dst's
-// elements (typeCodes; 1 is the identity).
-type radixScatterKernel[T Number] struct {
+// elements (typeCodes; 1 is the identity). With Vals radixPairs, SrcVal's value i goes
+// where key i goes, into DstVal; with radixIota the value is i itself; with radixKeysOnly
+// SrcVal and DstVal are not used (any views).
+type radixScatterKernel[T, V Number] struct {
 	Src                *arrayview.ReadView[T]
 	Dst                *arrayview.View[T]
 	Hist               *arrayview.ReadView[uint32]
+	SrcVal             *arrayview.ReadView[V]
+	DstVal             *arrayview.View[V]
 	N, Shift, BlockLen uint32
 	InType, OutType    int32
+	Vals               uint32
 	blocks             int `amp:"-"`
 }
 
 // Program is the GPU body: shaders/glsl/sort_radix_scatter.comp.
-func (radixScatterKernel[T]) Program() *runtime.Program {
+func (radixScatterKernel[T, V]) Program() *runtime.Program {
 	return shaders.MustProgram("sort_radix_scatter", 1)
 }
 
 // SharedBytes is the GPU body's shared memory: two sub-tiles, the scan buffer and three
 // digit tables.
-func (radixScatterKernel[T]) SharedBytes([3]int) int {
+func (radixScatterKernel[T, V]) SharedBytes([3]int) int {
 	return 4 * (2*radixSub + 2*radixTile + 3*radixBins)
 }
 
 // Tiled is the definition, as shaders/glsl/sort_radix_scatter.comp does it: radixSub keys at a
-// time, loaded into tile_static memory, sorted there stably by digit with eight one-bit
-// splits, then written to base[digit] + (position - start[digit]).
-func (k radixScatterKernel[T]) Tiled(t runtime.TiledIndex) {
+// time, their digits and sub-tile positions packed as digit<<16 | position into tile_static
+// memory, sorted there stably by digit with eight one-bit splits; the i-th packed word,
+// for the key at position p of digit d, moves key p (and its value) to
+// base[digit] + (i - start[digit]).
+func (k radixScatterKernel[T, V]) Tiled(t runtime.TiledIndex) {
 	sk := runtime.TileStatic[uint32](t, 2*radixSub)
 	sc := runtime.TileStatic[uint32](t, 2*radixTile)
 	gBase := runtime.TileStatic[uint32](t, radixBins)
@@ -697,7 +665,6 @@ func (k radixScatterKernel[T]) Tiled(t runtime.TiledIndex) {
 	wait := t.Barrier.WaitWithTileStaticMemoryFence
 	scan := func(x uint32) (excl, total uint32) { return radixTileScan(t, sc, x, radixTile) }
 	l, b := t.Local[0], t.Tile[0]
-	shift := k.Shift
 	start, _ := scan(k.Hist.At(runtime.Idx(radixBins*k.blocks + l)))
 	gBase[l] = k.Hist.At(runtime.Idx(l*k.blocks+b)) + start
 	lo, hi := radixRange(b, int(k.BlockLen), int(k.N))
@@ -705,28 +672,18 @@ func (k radixScatterKernel[T]) Tiled(t runtime.TiledIndex) {
 		n := min(radixSub, hi-sub)
 		tCnt[l] = 0
 		wait()
-		var dig, run uint32
 		for j := range radixKPT {
 			i := l + radixTile*j
-			key := ^uint32(0)
+			d := uint32(radixBins - 1) // past the end: the last digit, after every key
 			if i < n {
-				key = sortKey(ewBitsOf(k.Src.At(runtime.Idx(sub+i))), k.InType)
-				if d := key >> shift & (radixBins - 1); d != dig {
-					if run != 0 {
-						atomic.AddUint32(&tCnt[dig], run)
-					}
-					dig, run = d, 0
-				}
-				run++
+				d = k.digit(sub + i)
+				atomic.AddUint32(&tCnt[d], 1)
 			}
-			sk[i] = key
-		}
-		if run != 0 {
-			atomic.AddUint32(&tCnt[dig], run)
+			sk[i] = d<<16 | uint32(i)
 		}
 		wait()
 		cur := 0
-		for bit := shift; bit < shift+8; bit++ {
+		for bit := 16; bit < 24; bit++ {
 			var zeros uint32
 			for j := range radixKPT {
 				zeros += 1 - sk[cur+l*radixKPT+j]>>bit&1
@@ -735,12 +692,12 @@ func (k radixScatterKernel[T]) Tiled(t runtime.TiledIndex) {
 			op := z + uint32(l*radixKPT) - zp
 			other := cur ^ radixSub
 			for j := range radixKPT {
-				key := sk[cur+l*radixKPT+j]
-				if key>>bit&1 == 0 {
-					sk[other+int(zp)] = key
+				e := sk[cur+l*radixKPT+j]
+				if e>>bit&1 == 0 {
+					sk[other+int(zp)] = e
 					zp++
 				} else {
-					sk[other+int(op)] = key
+					sk[other+int(op)] = e
 					op++
 				}
 			}
@@ -750,17 +707,34 @@ func (k radixScatterKernel[T]) Tiled(t runtime.TiledIndex) {
 		tStart[l], _ = scan(tCnt[l])
 		wait()
 		for i := l; i < n; i += radixTile {
-			key := sk[i]
-			d := key >> shift & (radixBins - 1)
-			k.Dst.Set(runtime.Idx(int(gBase[d]+uint32(i)-tStart[d])), ewFromBits[T](sortElem(key, k.OutType)))
+			e := sk[i]
+			d := e >> 16
+			k.move(sub+int(e&0xFFFF), int(gBase[d]+uint32(i)-tStart[d]))
 		}
 		wait()
 		gBase[l] += tCnt[l]
 	}
 }
 
+// digit returns the digit of Src's key i.
+func (k radixScatterKernel[T, V]) digit(i int) uint32 {
+	return sortKey(ewBitsOf(k.Src.At(runtime.Idx(i))), k.InType) >> k.Shift & (radixBins - 1)
+}
+
+// move moves Src's key i (and its value) to position o of Dst (and DstVal).
+func (k radixScatterKernel[T, V]) move(i, o int) {
+	key := sortKey(ewBitsOf(k.Src.At(runtime.Idx(i))), k.InType)
+	k.Dst.Set(runtime.Idx(o), ewFromBits[T](sortElem(key, k.OutType)))
+	switch k.Vals {
+	case radixPairs:
+		k.DstVal.Set(runtime.Idx(o), k.SrcVal.At(runtime.Idx(i)))
+	case radixIota:
+		k.DstVal.Set(runtime.Idx(o), ewFromBits[V](uint32(i)))
+	}
+}
+
 // EachTile is the fast CPU body: a counting scatter of the block in order.
-func (k radixScatterKernel[T]) EachTile(_ runtime.TiledExtent, tile runtime.Index) {
+func (k radixScatterKernel[T, V]) EachTile(_ runtime.TiledExtent, tile runtime.Index) {
 	b := tile[0]
 	hist, err1 := k.Hist.ReadData()
 	src, err2 := k.Src.ReadData()
@@ -777,6 +751,10 @@ func (k radixScatterKernel[T]) EachTile(_ runtime.TiledExtent, tile runtime.Inde
 	lo, hi := radixRange(b, int(k.BlockLen), int(k.N))
 	s, o := ewBits(src)[lo:hi], ewBits(dst)
 	shift := k.Shift
+	if k.Vals != radixKeysOnly {
+		k.scatterPairs(&base, lo, s, o)
+		return
+	}
 	if k.InType == 1 && k.OutType == 1 {
 		for _, key := range s {
 			d := key >> shift & (radixBins - 1)
@@ -793,19 +771,45 @@ func (k radixScatterKernel[T]) EachTile(_ runtime.TiledExtent, tile runtime.Inde
 	}
 }
 
+// scatterPairs is EachTile's loop with values: the keys s (from lo) go to o and their
+// values with them, from the block's positions base.
+func (k radixScatterKernel[T, V]) scatterPairs(base *[radixBins]uint32, lo int, s, o []uint32) {
+	dv, err := k.DstVal.Data()
+	var sv []V
+	if err == nil && k.Vals == radixPairs {
+		sv, err = k.SrcVal.ReadData()
+	}
+	if err != nil {
+		panic(err) // the values are contiguous rank-1 views
+	}
+	dvb := ewBits(dv)
+	for i, x := range s {
+		key := sortKey(x, k.InType)
+		d := key >> k.Shift & (radixBins - 1)
+		p := base[d]
+		o[p] = sortElem(key, k.OutType)
+		if k.Vals == radixPairs {
+			dvb[p] = ewBitsOf(sv[lo+i])
+		} else {
+			dvb[p] = uint32(lo + i)
+		}
+		base[d]++
+	}
+}
+
 // radixScatterSGKernel is radixScatterKernel with the GPU body that ranks keys with
 // subgroup ballots (shaders/glsl/sort_radix_scatter_sg.comp); its CPU bodies are the same.
-type radixScatterSGKernel[T Number] struct {
-	radixScatterKernel[T]
+type radixScatterSGKernel[T, V Number] struct {
+	radixScatterKernel[T, V]
 }
 
 // Program is the GPU body: shaders/glsl/sort_radix_scatter_sg.comp.
-func (radixScatterSGKernel[T]) Program() *runtime.Program {
+func (radixScatterSGKernel[T, V]) Program() *runtime.Program {
 	return shaders.MustProgram("sort_radix_scatter_sg", 1)
 }
 
 // SharedBytes is the GPU body's shared memory: a sub-tile, the subgroups' digit counts,
 // their sums and three digit tables.
-func (radixScatterSGKernel[T]) SharedBytes([3]int) int {
+func (radixScatterSGKernel[T, V]) SharedBytes([3]int) int {
 	return 4 * (radixSub + 4096 + 32 + 3*radixBins)
 }

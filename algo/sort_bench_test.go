@@ -104,10 +104,19 @@ func BenchmarkTranspose(b *testing.B) {
 	})
 }
 
-// benchSort sorts fresh random keys each iteration: refilling and uploading them is not
-// timed; sorting and waiting for the device is. It reports Mkeys/s and, through
-// SetBytes, MB/s of keys.
-func benchSort[T algo.Number](b *testing.B, gen func(r *rand.Rand) T) {
+// sortBenchOp is what a sort benchmark times: Sort, SortPairs (int32 values) or Argsort.
+type sortBenchOp int
+
+const (
+	benchKeys sortBenchOp = iota
+	benchPairs
+	benchArgsort
+)
+
+// benchSort sorts fresh random keys each iteration (with op): refilling and uploading them
+// (and the values) is not timed; sorting and waiting for the device is. It reports
+// Mkeys/s and, through SetBytes, MB/s of keys.
+func benchSort[T algo.Number](b *testing.B, op sortBenchOp, gen func(r *rand.Rand) T) {
 	n := *benchSortKeys
 	benchViews(b, func(b *testing.B, av *accelerator.View) {
 		r := rand.New(rand.NewPCG(uint64(n), 7))
@@ -115,41 +124,73 @@ func benchSort[T algo.Number](b *testing.B, gen func(r *rand.Rand) T) {
 		for i := range src {
 			src[i] = gen(r)
 		}
+		iota := make([]int32, n)
+		for i := range iota {
+			iota[i] = int32(i)
+		}
 		v := arrayview.MustNew(runtime.Ext(n), make([]T, n))
+		vals := arrayview.MustNew(runtime.Ext(n), make([]int32, n))
 		refill := func() {
 			require.NoError(b, v.CopyFrom(src))
 			require.NoError(b, v.SynchronizeTo(av))
+			if op == benchPairs {
+				require.NoError(b, vals.CopyFrom(iota))
+				require.NoError(b, vals.SynchronizeTo(av))
+			}
 			require.NoError(b, av.Wait())
 		}
+		sort := func() error {
+			switch op {
+			case benchPairs:
+				return algo.SortPairs(av, v, vals, algo.SortOptions{})
+			case benchArgsort:
+				return algo.Argsort(av, v, vals, algo.SortOptions{})
+			}
+			return algo.Sort(av, v)
+		}
 		refill()
-		require.NoError(b, algo.Sort(av, v)) // pipelines, buffers
+		require.NoError(b, sort()) // pipelines, buffers, OneSweep's self-test
 		require.NoError(b, av.Wait())
 		b.SetBytes(int64(4 * n))
-		var sorting float64
 		b.ResetTimer()
 		for b.Loop() {
 			b.StopTimer()
 			refill()
 			b.StartTimer()
-			if err := algo.Sort(av, v); err != nil {
+			if err := sort(); err != nil {
 				b.Fatal(err)
 			}
 			if err := av.Wait(); err != nil {
 				b.Fatal(err)
 			}
 		}
-		sorting = b.Elapsed().Seconds()
+		sorting := b.Elapsed().Seconds()
 		b.ReportMetric(float64(n)*float64(b.N)/sorting/1e6, "Mkeys/s")
+		b.ReportMetric(sorting/float64(b.N)*1e3, "ms/sort")
 	})
 }
 
-func BenchmarkSortUint32(b *testing.B) {
-	benchSort(b, func(r *rand.Rand) uint32 { return r.Uint32() })
-}
+func genUint32(r *rand.Rand) uint32 { return r.Uint32() }
+
+func genInt32(r *rand.Rand) int32 { return int32(r.Uint32()) }
+
+func genFloat32(r *rand.Rand) float32 { return float32(r.NormFloat64() * math.Pi) }
+
+func BenchmarkSortUint32(b *testing.B) { benchSort(b, benchKeys, genUint32) }
+
+func BenchmarkSortInt32(b *testing.B) { benchSort(b, benchKeys, genInt32) }
 
 func BenchmarkSortFloat32(b *testing.B) {
 	if !*benchSortFloatMx {
 		b.Skip("-algo.sort.float=false")
 	}
-	benchSort(b, func(r *rand.Rand) float32 { return float32(r.NormFloat64() * math.Pi) })
+	benchSort(b, benchKeys, genFloat32)
 }
+
+func BenchmarkSortPairsInt32(b *testing.B) { benchSort(b, benchPairs, genInt32) }
+
+func BenchmarkSortPairsFloat32(b *testing.B) { benchSort(b, benchPairs, genFloat32) }
+
+func BenchmarkArgsortInt32(b *testing.B) { benchSort(b, benchArgsort, genInt32) }
+
+func BenchmarkArgsortFloat32(b *testing.B) { benchSort(b, benchArgsort, genFloat32) }

@@ -16,10 +16,14 @@ import (
 // host finds where each output window starts in each run (mergeCoRank, a binary search
 // reading single elements) so that each window's share of each run is at most w elements
 // and binds as a section; mergeKernel then merges the shares. Keys compare as Sort orders
-// them (sortKey), and the merge takes the first run's element first on a tie.
-func sortWindows[T Number](av *accelerator.View, v *arrayview.View[T], n, w int) (err error) {
-	err = inWindows(n, w, []*arrayview.View[T]{v}, func(_, _ int, s []*arrayview.View[T]) error {
-		return Sort(av, s[0])
+// them (sortKey with tc, so descending too), and the merge takes the first run's element
+// first on a tie.
+func sortWindows[T Number](av *accelerator.View, v *arrayview.View[T], n, w int, tc int32) (err error) {
+	err = inWindows(n, w, []*arrayview.View[T]{v}, func(lo, hi int, s []*arrayview.View[T]) error {
+		if hi-lo < 2 {
+			return nil
+		}
+		return sortVector(av, s[0], hi-lo, tc)
 	})
 	if err != nil {
 		return err
@@ -37,7 +41,7 @@ func sortWindows[T Number](av *accelerator.View, v *arrayview.View[T], n, w int)
 	for width := w; width < n; width *= 2 {
 		for lo := 0; lo < n; lo += 2 * width {
 			mid, hi := min(lo+width, n), min(lo+2*width, n)
-			if err := mergeRuns(av, src, dst, lo, mid, hi, w); err != nil {
+			if err := mergeRuns(av, src, dst, lo, mid, hi, w, tc); err != nil {
 				return err
 			}
 		}
@@ -72,12 +76,11 @@ func copyWindows[T Number](av *accelerator.View, src, dst *arrayview.View[T], so
 
 // mergeRuns merges the sorted runs src[lo:mid] and src[mid:hi] into dst[lo:hi], in output
 // windows of at most w elements.
-func mergeRuns[T Number](av *accelerator.View, src, dst *arrayview.View[T], lo, mid, hi, w int) error {
+func mergeRuns[T Number](av *accelerator.View, src, dst *arrayview.View[T], lo, mid, hi, w int, tc int32) error {
 	na, nb := mid-lo, hi-mid
 	if nb == 0 {
 		return copyWindows(av, src, dst, lo, lo, na, w)
 	}
-	tc := typeCode[T]()
 	i0 := 0
 	for p0 := 0; p0 < na+nb; p0 += w {
 		p1 := min(p0+w, na+nb)
@@ -154,7 +157,7 @@ type mergeKernel[T Number] struct {
 	A, B   *arrayview.ReadView[T]
 	Out    *arrayview.View[T]
 	NA, NB int32
-	Type   int32 // typeCode[T]
+	Type   int32 // typeCode[T], with sortDescending for the reverse order
 }
 
 // Each is the definition and the GPU body.
@@ -186,9 +189,10 @@ func (k mergeKernel[T]) Each(g runtime.Index) {
 	}
 }
 
-// mergeKey is sortKey of x's bits (tc: typeCode[T]).
+// mergeKey is sortKey of x's bits (tc: typeCode[T], with sortDescending for the reverse
+// order).
 func mergeKey[T Number](x T, tc int32) uint32 {
-	if tc == 2 {
+	if tc&^sortDescending == 2 {
 		return sortKey(math.Float32bits(float32(x)), tc)
 	}
 	return sortKey(uint32(x), tc)

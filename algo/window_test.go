@@ -123,6 +123,7 @@ func TestWindows(t *testing.T) {
 				t.Run(strconv.Itoa(n), func(t *testing.T) {
 					checkBuiltins(t, av, r, n)
 					checkFillSaxpy(t, av, r, n)
+					checkDescending(t, av, r, n)
 				})
 			}
 		})
@@ -158,6 +159,23 @@ func checkFillSaxpy(t *testing.T, av *accelerator.View, r *rand.Rand, n int) {
 	assert.Equal(t, want, x, "Fill of %d", n)
 	require.NoError(t, xv.Close())
 	require.NoError(t, yv.Close())
+}
+
+// checkDescending sorts n fresh int32 keys on av in descending order (SortWith) and
+// compares with the host.
+func checkDescending(t *testing.T, av *accelerator.View, r *rand.Rand, n int) {
+	keys := make([]int32, n)
+	for i := range keys {
+		keys[i] = int32(r.IntN(1<<16) - 1<<15)
+	}
+	want := slices.Clone(keys)
+	slices.Sort(want)
+	slices.Reverse(want)
+	v, err := arrayview.New(runtime.Ext(n), keys)
+	require.NoError(t, err)
+	require.NoError(t, SortWith(av, v, SortOptions{Descending: true}))
+	require.NoError(t, v.Close())
+	assert.Equal(t, want, keys, "descending Sort of %d", n)
 }
 
 // bigViewBytes is TestBigView's view size: $GOAMP_BIG_VIEW_BYTES, else 160 MiB.

@@ -4,13 +4,13 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/goamp/goamp/accelerator"
+	hmr "github.com/goamp/goamp/internal/hammer"
 	"github.com/goamp/goamp/runtime"
 )
 
@@ -21,36 +21,15 @@ const (
 
 // hammer calls op(g, j) hammerRounds times from each of hammerWorkers goroutines and
 // returns the results, indexed g*hammerRounds + j.
-func hammer[T any](op func(g, j int) T) []T {
-	out := make([]T, hammerWorkers*hammerRounds)
-	var wg sync.WaitGroup
-	for g := range hammerWorkers {
-		wg.Go(func() {
-			for j := range hammerRounds {
-				out[g*hammerRounds+j] = op(g, j)
-			}
-		})
-	}
-	wg.Wait()
-	return out
-}
+func hammer[T any](op func(g, j int) T) []T { return hmr.Run(hammerWorkers, hammerRounds, op) }
 
 // steps returns start, start+step, ... (n values) in T's wrapping arithmetic, sorted.
 func steps[T int32 | uint32 | float32](start, step T, n int) []T {
-	s := make([]T, n)
-	for i := range s {
-		s[i] = start
-		start += step
-	}
-	slices.Sort(s)
-	return s
+	return hmr.Sorted(hmr.Sequence(start, step, n))
 }
 
-func sortedCopy[T int32 | uint32 | float32](s []T) []T {
-	s = slices.Clone(s)
-	slices.Sort(s)
-	return s
-}
+// sortedCopy returns a sorted copy of s.
+func sortedCopy[T int32 | uint32 | float32](s []T) []T { return hmr.Sorted(s) }
 
 // TestViewAtomicsHammer: many goroutines update one element of a rank-2 view at once
 // (the others stay as they were); the element ends at the exact total and the returned

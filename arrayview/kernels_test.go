@@ -26,6 +26,24 @@ func (k iota) Each(i runtime.Index) {
 
 func (iota) Program() *runtime.Program { return testprog.MustProgram("iota", 1) }
 
+// backToBack calls dispatch(i) for b.Loop's iterations i without waiting, then waits for
+// the last: us/dispatch is the whole time per dispatch, the wait included (the
+// benchmark's own ns/op stops before it); us/issue is the host's time to issue a dispatch,
+// the device running the dispatches while the host issues more.
+func backToBack(b *testing.B, av *accelerator.View, dispatch func(i int) error) {
+	b.ReportAllocs()
+	t0 := time.Now()
+	for i := 0; b.Loop(); i++ {
+		if err := dispatch(i); err != nil {
+			b.Fatal(err)
+		}
+	}
+	issued := time.Since(t0)
+	require.NoError(b, av.Wait())
+	b.ReportMetric(float64(time.Since(t0).Nanoseconds())/float64(b.N)/1e3, "us/dispatch")
+	b.ReportMetric(float64(issued.Nanoseconds())/float64(b.N)/1e3, "us/issue")
+}
+
 // BenchmarkDispatchView is the user's path for dispatch overhead: back-to-back
 // ParallelForEach of a tiny kernel over an arrayview.View (the data stays on the device),
 // and one dispatch plus a wait.
@@ -37,21 +55,8 @@ func BenchmarkDispatchView(b *testing.B) {
 		k := iota{Out: v, Scale: 2}
 		require.NoError(b, runtime.ParallelForEach(av, v.Extent(), k))
 		require.NoError(b, av.Wait())
-		// us/dispatch is the whole time per dispatch, the wait for the last one included (the
-		// benchmark's own ns/op stops before it); us/issue is the host's time to issue a
-		// dispatch: the device runs the dispatches while the host issues more.
 		b.Run(a.Path()+"/back-to-back", func(b *testing.B) {
-			b.ReportAllocs()
-			t0 := time.Now()
-			for b.Loop() {
-				if err := runtime.ParallelForEach(av, v.Extent(), k); err != nil {
-					b.Fatal(err)
-				}
-			}
-			issued := time.Since(t0)
-			require.NoError(b, av.Wait())
-			b.ReportMetric(float64(time.Since(t0).Nanoseconds())/float64(b.N)/1e3, "us/dispatch")
-			b.ReportMetric(float64(issued.Nanoseconds())/float64(b.N)/1e3, "us/issue")
+			backToBack(b, av, func(int) error { return runtime.ParallelForEach(av, v.Extent(), k) })
 		})
 		// Independent dispatches: the same kernel over eight views in turn, so that a
 		// dispatch waits for an earlier one (a barrier) only every eighth time.
@@ -62,17 +67,7 @@ func BenchmarkDispatchView(b *testing.B) {
 		}
 		require.NoError(b, av.Wait())
 		b.Run(a.Path()+"/back-to-back-independent", func(b *testing.B) {
-			b.ReportAllocs()
-			t0 := time.Now()
-			for i := 0; b.Loop(); i++ {
-				if err := runtime.ParallelForEach(av, v.Extent(), ks[i%len(ks)]); err != nil {
-					b.Fatal(err)
-				}
-			}
-			issued := time.Since(t0)
-			require.NoError(b, av.Wait())
-			b.ReportMetric(float64(time.Since(t0).Nanoseconds())/float64(b.N)/1e3, "us/dispatch")
-			b.ReportMetric(float64(issued.Nanoseconds())/float64(b.N)/1e3, "us/issue")
+			backToBack(b, av, func(i int) error { return runtime.ParallelForEach(av, v.Extent(), ks[i%len(ks)]) })
 		})
 		for i := range ks {
 			require.NoError(b, ks[i].Out.Synchronize())

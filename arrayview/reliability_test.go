@@ -34,41 +34,47 @@ func iotaWant(n int, scale int32, add uint32) []int32 {
 	return w
 }
 
+// eachView runs f in a subtest for every view amptest.Views gives, with one generator for
+// all of them, seeded by amptest.Seed and stream.
+func eachView(t *testing.T, stream uint64, f func(t *testing.T, rng *rand.Rand, av *accelerator.View)) {
+	rng := rand.New(rand.NewPCG(amptest.Seed(t), stream))
+	for _, av := range amptest.Views(t) {
+		t.Run(av.Accelerator().Path(), func(t *testing.T) { f(t, rng, av) })
+	}
+}
+
 // TestCloseAcceleratorViewKeepsResults closes the accelerator view while a kernel's result
 // is still pending on it: the result reaches the Go slice all the same (issue 13, defect 1),
 // for a view, an array and a section whose neighbours keep their data.
 func TestCloseAcceleratorViewKeepsResults(t *testing.T) {
-	rng := rand.New(rand.NewPCG(amptest.Seed(t), 1))
-	for _, home := range amptest.Views(t) {
-		t.Run(home.Accelerator().Path(), func(t *testing.T) {
-			const n = 1000
-			scale, add := rng.Int32N(100)+1, uint32(rng.IntN(1000)+1)
-			av, err := home.Accelerator().CreateView(accelerator.Automatic)
-			require.NoError(t, err)
-			data := randInts(rng, n+64)
-			orig := append([]int32(nil), data...)
-			whole := arrayview.MustNew(runtime.Ext(n+64), data)
-			v, err := whole.Section(runtime.Idx(32), runtime.Ext(n))
-			require.NoError(t, err)
-			arr, err := arrayview.NewArray(av, runtime.Ext(n), randInts(rng, n))
-			require.NoError(t, err)
-			require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n), iota{Out: v, Scale: scale, Add: add}))
-			require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n), iota{Out: arr.View, Scale: scale + 1, Add: add}))
-			require.NoError(t, av.Close())
+	eachView(t, 1, func(t *testing.T, rng *rand.Rand, home *accelerator.View) {
+		const n = 1000
+		scale, add := rng.Int32N(100)+1, uint32(rng.IntN(1000)+1)
+		av, err := home.Accelerator().CreateView(accelerator.Automatic)
+		require.NoError(t, err)
+		data := randInts(rng, n+64)
+		orig := append([]int32(nil), data...)
+		whole := arrayview.MustNew(runtime.Ext(n+64), data)
+		v, err := whole.Section(runtime.Idx(32), runtime.Ext(n))
+		require.NoError(t, err)
+		arr, err := arrayview.NewArray(av, runtime.Ext(n), randInts(rng, n))
+		require.NoError(t, err)
+		require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n), iota{Out: v, Scale: scale, Add: add}))
+		require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n), iota{Out: arr.View, Scale: scale + 1, Add: add}))
+		require.NoError(t, av.Close())
 
-			require.NoError(t, v.Synchronize())
-			assert.Equal(t, iotaWant(n, scale, add), data[32:n+32])
-			assert.Equal(t, orig[:32], data[:32], "the section's neighbours")
-			assert.Equal(t, orig[n+32:], data[n+32:])
-			assert.Equal(t, int32(n-1)*scale+int32(add), v.At(runtime.Idx(n-1)))
-			got := make([]int32, n)
-			require.NoError(t, arr.CopyTo(got))
-			assert.Equal(t, iotaWant(n, scale+1, add), got)
-			require.NoError(t, v.Close())
-			require.NoError(t, whole.Close())
-			require.NoError(t, arr.Close())
-		})
-	}
+		require.NoError(t, v.Synchronize())
+		assert.Equal(t, iotaWant(n, scale, add), data[32:n+32])
+		assert.Equal(t, orig[:32], data[:32], "the section's neighbours")
+		assert.Equal(t, orig[n+32:], data[n+32:])
+		assert.Equal(t, int32(n-1)*scale+int32(add), v.At(runtime.Idx(n-1)))
+		got := make([]int32, n)
+		require.NoError(t, arr.CopyTo(got))
+		assert.Equal(t, iotaWant(n, scale+1, add), got)
+		require.NoError(t, v.Close())
+		require.NoError(t, whole.Close())
+		require.NoError(t, arr.Close())
+	})
 }
 
 // TestOneViewManyAcceleratorViews uses one view on 40 accelerator views in turn, each closed
@@ -76,89 +82,83 @@ func TestCloseAcceleratorViewKeepsResults(t *testing.T) {
 // many follow (issue 13, defect 2). More than 31 open at once is an error matching
 // ErrTooManyViews.
 func TestOneViewManyAcceleratorViews(t *testing.T) {
-	rng := rand.New(rand.NewPCG(amptest.Seed(t), 2))
-	for _, home := range amptest.Views(t) {
-		t.Run(home.Accelerator().Path(), func(t *testing.T) {
-			const n = 256
-			data := randInts(rng, n)
-			v := arrayview.MustNew(runtime.Ext(n), data)
-			defer v.Close()
-			for k := range 40 {
-				av, err := home.Accelerator().CreateView(accelerator.Automatic)
-				require.NoError(t, err)
-				scale, add := rng.Int32N(100)+1, uint32(k+1)
-				require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n), iota{Out: v, Scale: scale, Add: add}), "view %d", k)
-				require.NoError(t, av.Close())
-				require.NoError(t, v.Synchronize())
-				require.Equal(t, iotaWant(n, scale, add), data, "view %d", k)
-			}
-			if home.Accelerator().Traits().HostMemory {
-				return // the CPU's views share the host copy
-			}
-			var open []*accelerator.View
-			defer func() {
-				for _, av := range open {
-					assert.NoError(t, av.Close())
-				}
-			}()
-			for k := range 32 {
-				av, err := home.Accelerator().CreateView(accelerator.Automatic)
-				require.NoError(t, err)
-				open = append(open, av)
-				err = runtime.ParallelForEach(av, runtime.Ext(n), iota{Out: v, Scale: 1, Add: uint32(k)})
-				if k < 31 {
-					require.NoError(t, err, "view %d", k)
-					continue
-				}
-				require.ErrorIs(t, err, arrayview.ErrTooManyViews)
-				var te *arrayview.TooManyViewsError
-				require.ErrorAs(t, err, &te)
-				assert.Equal(t, 31, te.Limit)
-			}
+	eachView(t, 2, func(t *testing.T, rng *rand.Rand, home *accelerator.View) {
+		const n = 256
+		data := randInts(rng, n)
+		v := arrayview.MustNew(runtime.Ext(n), data)
+		defer v.Close()
+		for k := range 40 {
+			av, err := home.Accelerator().CreateView(accelerator.Automatic)
+			require.NoError(t, err)
+			scale, add := rng.Int32N(100)+1, uint32(k+1)
+			require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n), iota{Out: v, Scale: scale, Add: add}), "view %d", k)
+			require.NoError(t, av.Close())
 			require.NoError(t, v.Synchronize())
-			assert.Equal(t, iotaWant(n, 1, 30), data, "the 31st view's result")
-		})
-	}
+			require.Equal(t, iotaWant(n, scale, add), data, "view %d", k)
+		}
+		if home.Accelerator().Traits().HostMemory {
+			return // the CPU's views share the host copy
+		}
+		var open []*accelerator.View
+		defer func() {
+			for _, av := range open {
+				assert.NoError(t, av.Close())
+			}
+		}()
+		for k := range 32 {
+			av, err := home.Accelerator().CreateView(accelerator.Automatic)
+			require.NoError(t, err)
+			open = append(open, av)
+			err = runtime.ParallelForEach(av, runtime.Ext(n), iota{Out: v, Scale: 1, Add: uint32(k)})
+			if k < 31 {
+				require.NoError(t, err, "view %d", k)
+				continue
+			}
+			require.ErrorIs(t, err, arrayview.ErrTooManyViews)
+			var te *arrayview.TooManyViewsError
+			require.ErrorAs(t, err, &te)
+			assert.Equal(t, 31, te.Limit)
+		}
+		require.NoError(t, v.Synchronize())
+		assert.Equal(t, iotaWant(n, 1, 30), data, "the 31st view's result")
+	})
 }
 
 // TestUseAfterClose: every method of a closed view returns ErrClosed, or panics saying the
 // view is closed, and leaves the data alone (issue 13, defect 9).
 func TestUseAfterClose(t *testing.T) {
-	rng := rand.New(rand.NewPCG(amptest.Seed(t), 3))
-	for _, av := range amptest.Views(t) {
-		t.Run(av.Accelerator().Path(), func(t *testing.T) {
-			const n = 64
-			data := randInts(rng, n)
-			v := arrayview.MustNew(runtime.Ext(n), data)
-			require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n), iota{Out: v, Scale: 3, Add: 5}))
-			require.NoError(t, v.Close())
-			require.NoError(t, v.Close(), "a second Close does nothing")
-			want := iotaWant(n, 3, 5)
-			require.Equal(t, want, data, "Close brought the result home")
+	eachView(t, 3, func(t *testing.T, rng *rand.Rand, av *accelerator.View) {
+		const n = 64
+		data := randInts(rng, n)
+		v := arrayview.MustNew(runtime.Ext(n), data)
+		require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n), iota{Out: v, Scale: 3, Add: 5}))
+		require.NoError(t, v.Close())
+		require.NoError(t, v.Close(), "a second Close does nothing")
+		want := iotaWant(n, 3, 5)
+		require.Equal(t, want, data, "Close brought the result home")
 
-			errs := map[string]error{"Synchronize": v.Synchronize(), "CopyFrom": v.CopyFrom(randInts(rng, n)),
-				"CopyTo": v.CopyTo(make([]int32, n)), "BindHost": v.BindHost(accelerator.Read),
-				"SynchronizeTo": v.SynchronizeTo(av)}
-			_, errs["Data"] = v.Data()
-			_, errs["ReadData"] = v.ReadData()
-			_, errs["Section"] = v.Section(runtime.Idx(1), runtime.Ext(2))
-			_, errs["BindDevice"] = v.BindDevice(av, accelerator.Read)
-			errs["dispatch"] = runtime.ParallelForEach(av, runtime.Ext(n), iota{Out: v, Scale: 7, Add: 1})
-			for op, err := range errs {
-				assert.ErrorIs(t, err, arrayview.ErrClosed, op)
-			}
-			for op, f := range map[string]func(){
-				"At":               func() { v.At(runtime.Idx(3)) },
-				"Set":              func() { v.Set(runtime.Idx(3), 99) },
-				"DiscardData":      v.DiscardData,
-				"Refresh":          v.Refresh,
-				"atomic operation": func() { v.AtomicAdd(runtime.Idx(3), 1) },
-			} {
-				assert.PanicsWithError(t, "goamp/arrayview: "+op+" of View[int32](64): view closed", f, op)
-			}
-			assert.Equal(t, want, data, "the data is left alone")
-		})
-	}
+		errs := map[string]error{"Synchronize": v.Synchronize(), "CopyFrom": v.CopyFrom(randInts(rng, n)),
+			"CopyTo": v.CopyTo(make([]int32, n)), "BindHost": v.BindHost(accelerator.Read),
+			"SynchronizeTo": v.SynchronizeTo(av)}
+		_, errs["Data"] = v.Data()
+		_, errs["ReadData"] = v.ReadData()
+		_, errs["Section"] = v.Section(runtime.Idx(1), runtime.Ext(2))
+		_, errs["BindDevice"] = v.BindDevice(av, accelerator.Read)
+		errs["dispatch"] = runtime.ParallelForEach(av, runtime.Ext(n), iota{Out: v, Scale: 7, Add: 1})
+		for op, err := range errs {
+			assert.ErrorIs(t, err, arrayview.ErrClosed, op)
+		}
+		for op, f := range map[string]func(){
+			"At":               func() { v.At(runtime.Idx(3)) },
+			"Set":              func() { v.Set(runtime.Idx(3), 99) },
+			"DiscardData":      v.DiscardData,
+			"Refresh":          v.Refresh,
+			"atomic operation": func() { v.AtomicAdd(runtime.Idx(3), 1) },
+		} {
+			assert.PanicsWithError(t, "goamp/arrayview: "+op+" of View[int32](64): view closed", f, op)
+		}
+		assert.Equal(t, want, data, "the data is left alone")
+	})
 }
 
 // TestCloseWhileDispatching closes a view in one goroutine while another dispatches with
@@ -167,36 +167,33 @@ func TestUseAfterClose(t *testing.T) {
 // the Close and recorded after it finds its buffer freed), and every element holds either
 // its old value or the kernel's (issue 13, defect 3).
 func TestCloseWhileDispatching(t *testing.T) {
-	rng := rand.New(rand.NewPCG(amptest.Seed(t), 4))
-	for _, av := range amptest.Views(t) {
-		t.Run(av.Accelerator().Path(), func(t *testing.T) {
-			for range 8 {
-				data := randInts(rng, 128)
-				orig := append([]int32(nil), data...)
-				v := arrayview.MustNew(runtime.Ext(128), data)
-				var wg sync.WaitGroup
-				wg.Go(func() {
-					for range 20 {
-						err := runtime.ParallelForEach(av, runtime.Ext(128), iota{Out: v, Scale: 2, Add: 1})
-						if err != nil {
-							if !errors.Is(err, arrayview.ErrClosed) {
-								assert.ErrorContains(t, err, "binds a freed or nil buffer")
-							}
-							return
+	eachView(t, 4, func(t *testing.T, rng *rand.Rand, av *accelerator.View) {
+		for range 8 {
+			data := randInts(rng, 128)
+			orig := append([]int32(nil), data...)
+			v := arrayview.MustNew(runtime.Ext(128), data)
+			var wg sync.WaitGroup
+			wg.Go(func() {
+				for range 20 {
+					err := runtime.ParallelForEach(av, runtime.Ext(128), iota{Out: v, Scale: 2, Add: 1})
+					if err != nil {
+						if !errors.Is(err, arrayview.ErrClosed) {
+							assert.ErrorContains(t, err, "binds a freed or nil buffer")
 						}
-					}
-				})
-				wg.Go(func() { assert.NoError(t, v.Close()) })
-				wg.Wait()
-				require.NoError(t, av.Wait())
-				for i, x := range data {
-					if x != orig[i] {
-						require.Equal(t, int32(2*i+1), x, "element %d", i)
+						return
 					}
 				}
+			})
+			wg.Go(func() { assert.NoError(t, v.Close()) })
+			wg.Wait()
+			require.NoError(t, av.Wait())
+			for i, x := range data {
+				if x != orig[i] {
+					require.Equal(t, int32(2*i+1), x, "element %d", i)
+				}
 			}
-		})
-	}
+		}
+	})
 }
 
 // TestSectionOverflow: a section whose origin plus extent overflows int is out of range
@@ -276,41 +273,35 @@ func TestWorkOnClosedAcceleratorView(t *testing.T) {
 // TestDispatchesCounted: Stats().Dispatches counts the kernels run on every view, the
 // CPU's included (issue 13, defect 10).
 func TestDispatchesCounted(t *testing.T) {
-	rng := rand.New(rand.NewPCG(amptest.Seed(t), 7))
-	for _, av := range amptest.Views(t) {
-		t.Run(av.Accelerator().Path(), func(t *testing.T) {
-			v := arrayview.MustNew(runtime.Ext(64), randInts(rng, 64))
-			defer v.Close()
-			n := rng.IntN(20) + 1
-			before := av.Stats().Dispatches
-			for range n {
-				require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(64), iota{Out: v, Scale: 1, Add: 2}))
-			}
-			assert.Equal(t, uint64(n), av.Stats().Dispatches-before)
-		})
-	}
+	eachView(t, 7, func(t *testing.T, rng *rand.Rand, av *accelerator.View) {
+		v := arrayview.MustNew(runtime.Ext(64), randInts(rng, 64))
+		defer v.Close()
+		n := rng.IntN(20) + 1
+		before := av.Stats().Dispatches
+		for range n {
+			require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(64), iota{Out: v, Scale: 1, Add: 2}))
+		}
+		assert.Equal(t, uint64(n), av.Stats().Dispatches-before)
+	})
 }
 
 // TestMismatchNamesBothViews: an accelerator-mismatch error between two views of one
 // accelerator tells them apart (issue 13, defect 10).
 func TestMismatchNamesBothViews(t *testing.T) {
-	rng := rand.New(rand.NewPCG(amptest.Seed(t), 8))
-	for _, home := range amptest.Views(t) {
-		t.Run(home.Accelerator().Path(), func(t *testing.T) {
-			other, err := home.Accelerator().CreateView(accelerator.Automatic)
-			require.NoError(t, err)
-			defer other.Close()
-			x, err := arrayview.NewArray(home, runtime.Ext(8), randInts(rng, 8))
-			require.NoError(t, err)
-			defer x.Close()
-			y, err := arrayview.NewArray[int32](other, runtime.Ext(8), nil)
-			require.NoError(t, err)
-			defer y.Close()
-			err = runtime.ParallelForEach(nil, runtime.Ext(8), pair{x, y})
-			require.ErrorIs(t, err, runtime.ErrAcceleratorMismatch)
-			require.NotEqual(t, home.String(), other.String())
-			assert.Contains(t, err.Error(), home.String())
-			assert.Contains(t, err.Error(), other.String())
-		})
-	}
+	eachView(t, 8, func(t *testing.T, rng *rand.Rand, home *accelerator.View) {
+		other, err := home.Accelerator().CreateView(accelerator.Automatic)
+		require.NoError(t, err)
+		defer other.Close()
+		x, err := arrayview.NewArray(home, runtime.Ext(8), randInts(rng, 8))
+		require.NoError(t, err)
+		defer x.Close()
+		y, err := arrayview.NewArray[int32](other, runtime.Ext(8), nil)
+		require.NoError(t, err)
+		defer y.Close()
+		err = runtime.ParallelForEach(nil, runtime.Ext(8), pair{x, y})
+		require.ErrorIs(t, err, runtime.ErrAcceleratorMismatch)
+		require.NotEqual(t, home.String(), other.String())
+		assert.Contains(t, err.Error(), home.String())
+		assert.Contains(t, err.Error(), other.String())
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sync/atomic"
 	"unsafe"
 
@@ -74,6 +75,8 @@ type View[T any] struct {
 	g    geom
 	fp   []span
 	info elemInfo
+	// lim holds the extent's dimensions for index's checks, the largest uint past the rank.
+	lim [3]uint
 	// hostR and hostW hold the source version at which the host copy was last made
 	// current for reading (and writing) through this view: the lock-free fast path.
 	hostR, hostW atomic.Uint64
@@ -118,7 +121,7 @@ func MustNew[T any](ext runtime.Extent, data []T) *View[T] {
 }
 
 func newView[T any](data []T, src *source, g geom, info elemInfo) *View[T] {
-	v := &View[T]{data: data, src: src, g: g, fp: g.footprint(), info: info}
+	v := &View[T]{data: data, src: src, g: g, fp: g.footprint(), info: info, lim: limits(g.ext)}
 	v.hostR.Store(^uint64(0))
 	v.hostW.Store(^uint64(0))
 	src.mu.Lock()
@@ -181,13 +184,23 @@ func (v *View[T]) Project(i int) (*View[T], error) {
 }
 
 func (v *View[T]) index(i runtime.Index) int {
-	e := &v.g.ext
-	for d := 0; d < e.Rank(); d++ {
-		if uint(i[d]) >= uint(e.Dim(d)) {
-			outside(i, *e)
-		}
+	if uint(i[0]) >= v.lim[0] || uint(i[1]) >= v.lim[1] || uint(i[2]) >= v.lim[2] {
+		outside(i, v.g.ext)
 	}
 	return v.g.offset(i)
+}
+
+// limits returns the bounds index checks an index against: e's dimensions, and past its
+// rank the largest uint (a component there is not checked, as At ignores it).
+func limits(e runtime.Extent) [3]uint {
+	var lim [3]uint
+	for d := range lim {
+		lim[d] = math.MaxUint
+		if d < e.Rank() {
+			lim[d] = uint(e.Dim(d))
+		}
+	}
+	return lim
 }
 
 // outside panics for index i outside extent e. It is a function of its own so that index,
@@ -336,24 +349,19 @@ func (v *View[T]) set(op string, m uint32) {
 // Data brings the host copy up to date and returns the view's elements as a slice of the
 // underlying data, for views whose elements are contiguous (rank 1, or full rows). Writes
 // through the slice are seen by later kernels, since Data marks the host copy as modified.
-func (v *View[T]) Data() ([]T, error) {
-	if len(v.fp) != 1 {
-		return nil, &RangeError{What: "Data of a non-contiguous section", Extent: v.g.ext}
-	}
-	if err := v.host("Data", accelerator.ReadWrite); err != nil {
-		return nil, err
-	}
-	return v.data[v.fp[0].lo:v.fp[0].hi:v.fp[0].hi], nil
-}
+func (v *View[T]) Data() ([]T, error) { return v.hostSlice("Data", accelerator.ReadWrite) }
 
 // ReadData is Data for reading only: it brings the host copy up to date without marking it
 // modified, so device copies stay valid. The slice must not be written. CPU kernel bodies
 // use it to loop over their inputs.
-func (v *View[T]) ReadData() ([]T, error) {
+func (v *View[T]) ReadData() ([]T, error) { return v.hostSlice("ReadData", accelerator.Read) }
+
+// hostSlice is Data (op "Data", acc ReadWrite) and ReadData (op "ReadData", acc Read).
+func (v *View[T]) hostSlice(op string, acc accelerator.Access) ([]T, error) {
 	if len(v.fp) != 1 {
-		return nil, &RangeError{What: "ReadData of a non-contiguous section", Extent: v.g.ext}
+		return nil, &RangeError{What: op + " of a non-contiguous section", Extent: v.g.ext}
 	}
-	if err := v.host("ReadData", accelerator.Read); err != nil {
+	if err := v.host(op, acc); err != nil {
 		return nil, err
 	}
 	return v.data[v.fp[0].lo:v.fp[0].hi:v.fp[0].hi], nil

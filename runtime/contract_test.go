@@ -140,6 +140,19 @@ func requireContract(t *testing.T, err error, kernel, program, field, goSide, gp
 	assert.Contains(t, err.Error(), field)
 }
 
+// scaledAddViews returns n fresh random floats for x and y and views of copies of them,
+// closed when t ends.
+func scaledAddViews(t *testing.T, rng *rand.Rand, n int) (xs, ys []float32, x, y *arrayview.View[float32]) {
+	xs, ys = randFloats(rng, n), randFloats(rng, n)
+	x = arrayview.MustNew(amprt.Ext(n), slices.Clone(xs))
+	y = arrayview.MustNew(amprt.Ext(n), slices.Clone(ys))
+	t.Cleanup(func() {
+		y.Close()
+		x.Close()
+	})
+	return xs, ys, x, y
+}
+
 // checkScaledAdd runs the matching kernel on x and y and checks the result against the
 // original data: a failed dispatch before it left both intact, host and device.
 func checkScaledAdd(t *testing.T, av *accelerator.View, x *arrayview.View[float32], y *arrayview.View[float32],
@@ -194,11 +207,7 @@ func TestContractScalarsAndViews(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
 				const n = 300
-				xs, ys := randFloats(rng, n), randFloats(rng, n)
-				x := arrayview.MustNew(amprt.Ext(n), slices.Clone(xs))
-				y := arrayview.MustNew(amprt.Ext(n), slices.Clone(ys))
-				defer x.Close()
-				defer y.Close()
+				xs, ys, x, y := scaledAddViews(t, rng, n)
 				require.NoError(t, x.SynchronizeTo(av)) // device copies to keep intact
 				require.NoError(t, y.SynchronizeTo(av))
 				err := amprt.ParallelForEach(av, amprt.Ext(n), tt.kernel(views{x.ReadOnly(), y}))
@@ -236,9 +245,7 @@ func TestContractProgramNames(t *testing.T) {
 	eachView(t, func(t *testing.T, av *accelerator.View) {
 		for _, sub := range []bool{false, true, false} {
 			const n = 200
-			xs, ys := randFloats(rng, n), randFloats(rng, n)
-			x := arrayview.MustNew(amprt.Ext(n), slices.Clone(xs))
-			y := arrayview.MustNew(amprt.Ext(n), slices.Clone(ys))
+			xs, ys, x, y := scaledAddViews(t, rng, n)
 			prog := la
 			if sub {
 				prog = lb
@@ -507,11 +514,7 @@ func TestContractMalformedSPIRV(t *testing.T) {
 				require.ErrorAs(t, err, &pe)
 
 				const n = 100
-				xs, ys := randFloats(rng, n), randFloats(rng, n)
-				x := arrayview.MustNew(amprt.Ext(n), slices.Clone(xs))
-				y := arrayview.MustNew(amprt.Ext(n), slices.Clone(ys))
-				defer x.Close()
-				defer y.Close()
+				xs, ys, x, y := scaledAddViews(t, rng, n)
 				bad := &amprt.Program{Name: "contract_bad", SPIRV: tt.spirv, Rank: 1}
 				err = amprt.ParallelForEach(av, x.Extent(), scaledAdd{X: x.ReadOnly(), Y: y, Alpha: 2, prog: bad})
 				require.ErrorIs(t, err, amprt.ErrInvalidSPIRV)

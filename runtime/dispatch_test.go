@@ -260,10 +260,14 @@ func (k barrierK) Tiled(t amprt.TiledIndex) {
 	k.B.host[g] = r
 }
 
-// eachView runs f on the default view of every accelerator present.
-func eachView(t *testing.T, f func(t *testing.T, v *accelerator.View)) {
+// eachView runs f on the default view of every accelerator present, in a subtest (or a
+// sub-benchmark) each.
+func eachView[T interface {
+	testing.TB
+	Run(name string, f func(T)) bool
+}](t T, f func(t T, v *accelerator.View)) {
 	for _, a := range accelerator.All() {
-		t.Run(a.Path(), func(t *testing.T) {
+		t.Run(a.Path(), func(t T) {
 			v, err := a.DefaultView()
 			require.NoError(t, err)
 			f(t, v)
@@ -692,21 +696,10 @@ type iotaAny struct{ iotaK }
 
 func (iotaAny) Program() *amprt.Program { return testprog.MustProgram("iota", 0) }
 
-// benchViews returns the default view of every accelerator, for benchmarks.
-func benchViews(b *testing.B, f func(b *testing.B, v *accelerator.View)) {
-	for _, a := range accelerator.All() {
-		b.Run(a.Path(), func(b *testing.B) {
-			v, err := a.DefaultView()
-			require.NoError(b, err)
-			f(b, v)
-		})
-	}
-}
-
 // BenchmarkDispatch records back-to-back dispatches of a tiny kernel, waiting only at
 // the end: the per-dispatch cost of ParallelForEach and the command stream.
 func BenchmarkDispatch(b *testing.B) {
-	benchViews(b, func(b *testing.B, v *accelerator.View) {
+	eachView(b, func(b *testing.B, v *accelerator.View) {
 		out := newArg(amprt.Ext(64), amprt.Write)
 		defer out.free()
 		k := iotaK{Out: out, Scale: 1}
@@ -728,7 +721,7 @@ func BenchmarkDispatch(b *testing.B) {
 
 // BenchmarkDispatchWait is one dispatch and a wait for it per op: the round-trip latency.
 func BenchmarkDispatchWait(b *testing.B) {
-	benchViews(b, func(b *testing.B, v *accelerator.View) {
+	eachView(b, func(b *testing.B, v *accelerator.View) {
 		out := newArg(amprt.Ext(64), amprt.Write)
 		defer out.free()
 		k := iotaK{Out: out, Scale: 1}

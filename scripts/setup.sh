@@ -2,9 +2,14 @@
 # Installs what goamp needs from Debian's packages, only those that are absent: the Vulkan
 # loader, Mesa's lavapipe (software Vulkan), the Khronos validation layer, glslc and the SPIR-V
 # tools. No Vulkan headers (libvulkan-dev): goamp and scripts/vklatency.c compile against the
-# copy in internal/vk/third_party/vulkan-headers. Needs root or sudo; says so plainly otherwise.
+# copy in internal/vk/third_party/vulkan-headers. For cmd/ampview's window (present/window links
+# GLFW, github.com/go-gl/glfw, whose cgo build compiles GLFW's X11 backend): the X11 development
+# headers and libGL.so (go-gl/glfw links -lGL on Linux; GLFW opens no OpenGL context, the
+# window presents through Vulkan); for its test: Xvfb and xwd (x11-apps). Needs root or sudo;
+# says so plainly otherwise.
 set -euo pipefail
-pkgs=(libvulkan1 mesa-vulkan-drivers vulkan-validationlayers glslc spirv-tools)
+pkgs=(libvulkan1 mesa-vulkan-drivers vulkan-validationlayers glslc spirv-tools
+	libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev libxi-dev libxxf86vm-dev libgl-dev xvfb x11-apps)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,18 +1,13 @@
 """PyTorch reference for arrayview's Synchronize benchmark: 256 MiB host<->device copies,
 pageable and pinned, on the CUDA device. Prints one line per case in GB/s."""
-import time
-
 import torch
+
+from torchtime import mean_time
 
 
 def bench(fn, reps=10):
-    fn()
-    torch.cuda.synchronize()
-    t = time.perf_counter()
-    for _ in range(reps):
-        fn()
-    torch.cuda.synchronize()
-    return (time.perf_counter() - t) / reps
+    """Seconds per call of fn over reps back-to-back calls, after one."""
+    return mean_time(fn, reps, warmup=1)
 
 
 def main():

@@ -1,20 +1,14 @@
 """PyTorch reference for goamp's dispatch-overhead benchmarks: a tiny kernel (x.add_(1) on
 one float) launched back to back, and launched then synchronized, on the CUDA device.
 Prints microseconds per launch."""
-import time
-
 import torch
+
+from torchtime import mean_time
 
 
 def per_op(fn, n):
-    for _ in range(100):
-        fn()
-    torch.cuda.synchronize()
-    t = time.perf_counter()
-    for _ in range(n):
-        fn()
-    torch.cuda.synchronize()
-    return (time.perf_counter() - t) / n * 1e6
+    """Microseconds per call of fn over n back-to-back calls, after 100."""
+    return mean_time(fn, n, warmup=100) * 1e6
 
 
 def main():

@@ -12,9 +12,10 @@ reads its result back).
     python3 scripts/torch_reduce.py [BYTES ...]
 """
 import sys
-import time
 
 import torch
+
+from torchtime import mean_time
 
 
 def device_time(fn, reps):
@@ -31,11 +32,7 @@ def device_time(fn, reps):
 
 def wall_time(fn, reps):
     """Seconds per call of fn with a synchronization after every call."""
-    t = time.perf_counter()
-    for _ in range(reps):
-        fn()
-        torch.cuda.synchronize()
-    return (time.perf_counter() - t) / reps
+    return mean_time(fn, reps, sync_each=True)
 
 
 def main():

@@ -9,6 +9,7 @@ import (
 	"github.com/goamp/goamp/arrayview"
 	"github.com/goamp/goamp/runtime"
 	"github.com/goamp/goamp/translate/testdata/corpus"
+	"github.com/goamp/goamp/vec"
 )
 
 // benchKernel makes one corpus kernel's inputs and returns a run on a view: a dispatch,
@@ -76,6 +77,42 @@ var benchKernels = []benchKernel{
 		k := corpus.MatMul{A: newView(b, randFloats(r, n*n, -1, 1), n, n).ReadOnly(),
 			B: newView(b, randFloats(r, n*n, -1, 1), n, n).ReadOnly(), C: o, K: n}
 		return tiledRun(runtime.Ext(n, n).Tile(corpus.MatMulTS, corpus.MatMulTS), k, o)
+	}},
+	{"Heat/512x512/16x16/10steps", func(b *testing.B, r *rand.Rand) func(*accelerator.View, bool) error {
+		const n, steps = 512, 10
+		u, w := newView(b, randFloats(r, n*n, -1, 1), n, n), newView(b, make([]float32, n*n), n, n)
+		ks := [2]corpus.Stencil{{In: u.ReadOnly(), Out: w, Rows: n, Cols: n}, {In: w.ReadOnly(), Out: u, Rows: n, Cols: n}}
+		runs := [2]func(*accelerator.View, bool) error{}
+		for i, k := range ks {
+			runs[i] = tiledRun[float32](runtime.Ext(n, n).Tile(16, 16), k)
+		}
+		return func(av *accelerator.View, pt bool) error {
+			for i := range steps {
+				if err := runs[i%2](av, pt); err != nil {
+					return err
+				}
+			}
+			return u.Synchronize()
+		}
+	}},
+	{"Bitonic/64x1024", func(b *testing.B, r *rand.Rand) func(*accelerator.View, bool) error {
+		const tiles, tile = 64, 1024
+		keys := randInts(r, tiles*tile, -1e6, 1e6)
+		v := newView(b, append([]int32(nil), keys...), tiles*tile)
+		run := tiledRun(runtime.Ext(tiles*tile).Tile(tile), corpus.Bitonic{Keys: v}, v)
+		return func(av *accelerator.View, pt bool) error {
+			if err := v.CopyFrom(keys); err != nil { // unsorted again
+				return err
+			}
+			return run(av, pt)
+		}
+	}},
+	{"NBody/4096/256", func(b *testing.B, r *rand.Rand) func(*accelerator.View, bool) error {
+		const n = 4096
+		pos := randVec4s(r, n, -4, 4)
+		vel, np := newView(b, randVec4s(r, n, -1, 1), n), newView(b, make([]vec.Float4, n), n)
+		k := corpus.NBody{Pos: newView(b, pos, n).ReadOnly(), Vel: vel, NewPos: np, Dt: 0.01, Eps2: 0.05, Bodies: n}
+		return tiledRun(runtime.Ext(n).Tile(256), k, vel, np)
 	}},
 }
 

@@ -31,6 +31,21 @@ func out[T any](t testing.TB, dims ...int) (*arrayview.View[T], []T) {
 	return v, data
 }
 
+// inout makes a view of data, to be read and written.
+func inout[T any](t testing.TB, data []T, dims ...int) (*arrayview.View[T], []T) {
+	v, err := arrayview.New(runtime.Ext(dims...), data)
+	require.NoError(t, err)
+	return v, data
+}
+
+// ran requires err, a dispatch's, to be nil, brings o's results to the host and returns
+// data, o's host slice.
+func ran[T any](t testing.TB, err error, o *arrayview.View[T], data []T) []T {
+	require.NoError(t, err)
+	sync(t, o)
+	return data
+}
+
 // sync brings views' results to the host.
 func sync[T any](t testing.TB, vs ...*arrayview.View[T]) {
 	for _, v := range vs {
@@ -86,17 +101,13 @@ var corpusCases = []corpusCase{
 		o, data := out[corpus.Ints](t, n)
 		k := corpus.Arith{A: in(t, randInts(r, n, math.MinInt32+1, math.MaxInt32), n), B: in(t, b, n),
 			F: in(t, randFloats(r, n, -1e6, 1e6), n), Out: o, Shift: uint32(r.IntN(8))}
-		require.NoError(t, forEach(av, runtime.Ext(n), k))
-		sync(t, o)
-		return data
+		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
 	}, exact},
 	{"Control", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 777
 		o, data := out[int32](t, n)
 		k := corpus.Control{In: in(t, randInts(r, n, -2000000, 2000000), n), Out: o, N: 20}
-		require.NoError(t, forEach(av, runtime.Ext(n), k))
-		sync(t, o)
-		return data
+		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
 	}, exact},
 	{"Funcs", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 500
@@ -124,19 +135,13 @@ var corpusCases = []corpusCase{
 	}, near(2e-3, 1e-4)},
 	{"Index3", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		o, data := out[int32](t, 5, 7, 9)
-		require.NoError(t, forEach(av, runtime.Ext(5, 7, 9), corpus.Index3{Out: o}))
-		sync(t, o)
-		return data
+		return ran(t, forEach(av, runtime.Ext(5, 7, 9), corpus.Index3{Out: o}), o, data)
 	}, exact},
 	{"Axpy[int32]", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 300
-		o, data := out[int32](t, n)
-		copy(data, randInts(r, n, -1e9, 1e9))
-		o.Refresh()
+		o, data := inout(t, randInts(r, n, -1e9, 1e9), n)
 		k := corpus.Axpy[int32]{X: in(t, randInts(r, n, -1e9, 1e9), n), Y: o, Alpha: -3}
-		require.NoError(t, forEach(av, runtime.Ext(n), k))
-		sync(t, o)
-		return data
+		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
 	}, exact},
 	{"Axpy[uint32]", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 300
@@ -146,27 +151,19 @@ var corpusCases = []corpusCase{
 		}
 		o, data := out[uint32](t, n)
 		k := corpus.Axpy[uint32]{X: in(t, x, n), Y: o, Alpha: 0x9e3779b9}
-		require.NoError(t, forEach(av, runtime.Ext(n), k))
-		sync(t, o)
-		return data
+		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
 	}, exact},
 	{"Axpy[float32]", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 300
-		o, data := out[float32](t, n)
-		copy(data, randFloats(r, n, -1, 1))
-		o.Refresh()
+		o, data := inout(t, randFloats(r, n, -1, 1), n)
 		k := corpus.Axpy[float32]{X: in(t, randFloats(r, n, -1, 1), n), Y: o, Alpha: 1.5}
-		require.NoError(t, forEach(av, runtime.Ext(n), k))
-		sync(t, o)
-		return data
+		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
 	}, near(1e-6, 1e-6)},
 	{"Scaled[int32]", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 300
 		o, data := out[int32](t, n)
 		k := corpus.Scaled[int32]{X: in(t, randInts(r, n, -1e6, 1e6), n), Out: o, By: -7}
-		require.NoError(t, forEach(av, runtime.Ext(n), k))
-		sync(t, o)
-		return data
+		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
 	}, exact},
 	{"Vectors", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 200
@@ -208,9 +205,7 @@ var corpusCases = []corpusCase{
 		const rows, cols = 48, 40
 		o, data := out[float32](t, rows, cols)
 		k := corpus.Stencil{In: in(t, randFloats(r, rows*cols, -1, 1), rows, cols), Out: o, Rows: rows, Cols: cols}
-		require.NoError(t, forEachTiled(av, runtime.Ext(rows, cols).Tile(8, 8), k))
-		sync(t, o)
-		return data
+		return ran(t, forEachTiled(av, runtime.Ext(rows, cols).Tile(8, 8), k), o, data)
 	}, near(1e-6, 1e-6)},
 	{"Named", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 96
@@ -219,9 +214,7 @@ var corpusCases = []corpusCase{
 			data[i].Value = r.Int32()
 		}
 		o.Refresh()
-		require.NoError(t, forEachTiled(av, runtime.Ext(n).Tile(32), corpus.Named{Sample: o}))
-		sync(t, o)
-		return data
+		return ran(t, forEachTiled(av, runtime.Ext(n).Tile(32), corpus.Named{Sample: o}), o, data)
 	}, exact},
 	{"FloatAdd", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 2048
@@ -248,18 +241,53 @@ var corpusCases = []corpusCase{
 	{"TileRev[int32]", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 640
 		o, data := out[int32](t, n)
-		require.NoError(t, forEachTiled(av, runtime.Ext(n).Tile(64), corpus.TileRev[int32]{In: in(t, randInts(r, n, -1e6, 1e6), n), Out: o}))
-		sync(t, o)
-		return data
+		k := corpus.TileRev[int32]{In: in(t, randInts(r, n, -1e6, 1e6), n), Out: o}
+		return ran(t, forEachTiled(av, runtime.Ext(n).Tile(64), k), o, data)
 	}, exact},
 	{"MatMul", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const m, kk, n = 48, 64, 32
 		o, data := out[float32](t, m, n)
 		k := corpus.MatMul{A: in(t, randFloats(r, m*kk, -1, 1), m, kk), B: in(t, randFloats(r, kk*n, -1, 1), kk, n), C: o, K: kk}
-		require.NoError(t, forEachTiled(av, runtime.Ext(m, n).Tile(corpus.MatMulTS, corpus.MatMulTS), k))
-		sync(t, o)
-		return data
+		return ran(t, forEachTiled(av, runtime.Ext(m, n).Tile(corpus.MatMulTS, corpus.MatMulTS), k), o, data)
 	}, near(1e-5, 1e-4)},
+	{"Bitonic", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n, tile = 1024, 256
+		keys, data := out[int32](t, n)
+		copy(data, randInts(r, n, -1e6, 1e6))
+		keys.Refresh()
+		require.NoError(t, forEachTiled(av, runtime.Ext(n).Tile(tile), corpus.Bitonic{Keys: keys}))
+		sync(t, keys)
+		return data
+	}, exact},
+	{"NBody", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n, tile = 512, 64
+		pos := randVec4s(r, n, -4, 4)
+		for i := range pos {
+			pos[i].W = 0.5 + pos[i].W/8 // positive masses
+		}
+		vel, vd := out[vec.Float4](t, n)
+		copy(vd, randVec4s(r, n, -1, 1))
+		vel.Refresh()
+		np, nd := out[vec.Float4](t, n)
+		k := corpus.NBody{Pos: in(t, pos, n), Vel: vel, NewPos: np, Dt: 0.01, Eps2: 0.05, Bodies: n}
+		require.NoError(t, forEachTiled(av, runtime.Ext(n).Tile(tile), k))
+		sync(t, vel, np)
+		f := make([]float32, 0, 8*n)
+		for i := range vd {
+			f = append(f, vd[i].X, vd[i].Y, vd[i].Z, vd[i].W, nd[i].X, nd[i].Y, nd[i].Z, nd[i].W)
+		}
+		return f
+	}, near(1e-4, 1e-4)},
+}
+
+// randVec4s returns n vectors of components in lo..hi.
+func randVec4s(r *rand.Rand, n int, lo, hi float32) []vec.Float4 {
+	s := make([]vec.Float4, n)
+	for i := range s {
+		f := randFloats(r, 4, lo, hi)
+		s[i] = vec.F4(f[0], f[1], f[2], f[3])
+	}
+	return s
 }
 
 // perThread makes forEach and forEachTiled run the kernels' per-thread Go bodies
@@ -269,26 +297,28 @@ var perThread bool
 // fastBodies counts the dispatches of kernels that have a generated fast CPU body.
 var fastBodies int
 
-// forEach is runtime.ParallelForEach, per thread when perThread is set.
-func forEach(av *accelerator.View, ext runtime.Extent, k runtime.IndexKernel) error {
-	if _, ok := k.(runtime.RangeKernel); ok {
+// body counts k's generated fast CPU body (fast: k has one) and returns k, or with
+// perThread set its per-thread body.
+func body[K any](k K, fast bool) K {
+	if fast {
 		fastBodies++
 	}
 	if perThread {
-		return runtime.ParallelForEach(av, ext, runtime.PerThreadKernel{Kernel: k})
+		return any(runtime.PerThreadKernel{Kernel: k}).(K)
 	}
-	return runtime.ParallelForEach(av, ext, k)
+	return k
+}
+
+// forEach is runtime.ParallelForEach, per thread when perThread is set.
+func forEach(av *accelerator.View, ext runtime.Extent, k runtime.IndexKernel) error {
+	_, fast := k.(runtime.RangeKernel)
+	return runtime.ParallelForEach(av, ext, body(k, fast))
 }
 
 // forEachTiled is runtime.ParallelForEachTiled, per thread when perThread is set.
 func forEachTiled(av *accelerator.View, dom runtime.TiledExtent, k runtime.TiledKernel) error {
-	if _, ok := k.(runtime.TileKernel); ok {
-		fastBodies++
-	}
-	if perThread {
-		return runtime.ParallelForEachTiled(av, dom, runtime.PerThreadKernel{Kernel: k})
-	}
-	return runtime.ParallelForEachTiled(av, dom, k)
+	_, fast := k.(runtime.TileKernel)
+	return runtime.ParallelForEachTiled(av, dom, body(k, fast))
 }
 
 // TestCorpusCPUBodies runs every corpus kernel on the CPU accelerator through its

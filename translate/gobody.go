@@ -46,7 +46,7 @@ type cpuGen struct {
 
 // genNames are the names the generated bodies declare; a kernel body that uses one gets
 // no generated body.
-var genNames = []string{"ampDomain", "ampTile", "ampExt", "ampSize", "ampOrigin", "ampLocals", "ampLocal",
+var genNames = []string{"ampDomain", "ampTile", "ampExt", "ampSize", "ampOrigin", "ampLocals", "ampLocal", "ampN0", "ampN1", "ampN2", "ampI0", "ampI1", "ampI2",
 	"ampGlobal", "ampDone", "ampL", "ampD", "ampK", "ampLo", "ampHi", "ampIdx", "ampRank"}
 
 // cpuBodies generates the fast CPU bodies of the package's kernels, in kernel type
@@ -217,7 +217,7 @@ func (g *cpuGen) tileBody(named *types.Named, decl *ast.FuncDecl) (string, *fiss
 	if f.err == nil && len(f.regions) == 0 {
 		f.fail(decl.Pos(), "the body has no statement a thread runs")
 	}
-	e := &emitter{fission: f, g: g, src: src, lifted: map[types.Object]string{}, labels: map[int]string{}}
+	e := &emitter{fission: f, g: g, src: src, lifted: map[types.Object]string{}, labels: map[int]string{}, named: named}
 	if f.err == nil {
 		e.checkNames()
 	}

@@ -88,13 +88,19 @@ func tilingDescription(w io.Writer, av *accelerator.View, color bool) error {
 
 func formatFloat(v float32) string { return strconv.FormatFloat(float64(v), 'g', -1, 32) }
 
+// iotaMatrix returns a view of a rows x cols matrix holding 0, 1, 2, ... in row-major
+// order, the samples' input.
+func iotaMatrix(rows, cols int) (*arrayview.View[float32], error) {
+	data := make([]float32, rows*cols)
+	for i := range data {
+		data[i] = float32(i)
+	}
+	return arrayview.New(runtime.Ext(rows, cols), data)
+}
+
 func samplingAverage(w io.Writer, av *accelerator.View, _ bool) error {
 	const matrixSize = 8
-	rawData := make([]float32, matrixSize*matrixSize)
-	for i := range rawData {
-		rawData[i] = float32(i)
-	}
-	matrix, err := arrayview.New(runtime.Ext(matrixSize, matrixSize), rawData)
+	matrix, err := iotaMatrix(matrixSize, matrixSize)
 	if err != nil {
 		return err
 	}
@@ -172,11 +178,7 @@ func reduceRowOnce(av *accelerator.View, matrix *arrayview.View[float32], row in
 
 func reduceRow(w io.Writer, av *accelerator.View, _ bool) error {
 	const rows, cols = 4, 16
-	data := make([]float32, rows*cols)
-	for i := range data {
-		data[i] = float32(i)
-	}
-	matrix, err := arrayview.New(runtime.Ext(rows, cols), data)
+	matrix, err := iotaMatrix(rows, cols)
 	if err != nil {
 		return err
 	}

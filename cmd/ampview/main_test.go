@@ -16,7 +16,12 @@ import (
 	"github.com/goamp/goamp/cmd/ampview/demos"
 )
 
-func TestMain(m *testing.M) { amptest.Main(m) }
+func TestMain(m *testing.M) {
+	if os.Getenv(windowChildEnv) != "" {
+		os.Exit(windowChild()) // TestWindow's child, on the main thread (see main.go's init)
+	}
+	amptest.Main(m)
+}
 
 // TestHeadless runs every demo headless (-frames N -png FILE) on every accelerator with a
 // random seed and frame count, and checks that the PNG holds exactly the frame that the
@@ -75,7 +80,7 @@ func toRGBA(img image.Image) *image.RGBA {
 	return out
 }
 
-// TestErrors checks what ampview refuses: no -png (the window is not built), no frames,
+// TestErrors checks what a headless run refuses: no -png, no frames,
 // an unknown demo, an unknown accelerator, a size the demo cannot take.
 func TestErrors(t *testing.T) {
 	dir := t.TempDir()
@@ -85,7 +90,7 @@ func TestErrors(t *testing.T) {
 		edit func(o *options)
 		want string
 	}{
-		{"no png", func(o *options) { o.png = "" }, ErrNoWindow.Error()},
+		{"no png", func(o *options) { o.png = "" }, ErrNoPNG.Error()},
 		{"no frames", func(o *options) { o.frames = 0 }, "-frames 0: run at least one frame"},
 		{"unknown demo", func(o *options) { o.demo = "julia" }, `no demo "julia"`},
 		{"unknown accelerator", func(o *options) { o.accelerator = "vulkan:99" }, "vulkan:99"},
@@ -100,5 +105,5 @@ func TestErrors(t *testing.T) {
 			assert.Contains(t, err.Error(), c.want)
 		})
 	}
-	assert.Contains(t, ErrNoWindow.Error(), "-png")
+	assert.Contains(t, ErrNoPNG.Error(), "-png")
 }

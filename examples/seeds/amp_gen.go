@@ -51,40 +51,38 @@ func (SamplingAverage) Program() *amprt.Program { return ampgenSamplingAverage }
 // method: the body split at its barriers into loops over the tile's threads.
 func (k SamplingAverage) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampExt := ampDomain.Tile
-	ampSize := ampExt.Size()
 	ampOrigin := ampTile
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
-	ampLocals := make([]amprt.Index, ampSize) // each thread's local index, row-major
-	ampRank := min(ampExt.Rank(), len(ampTile))
-	for ampL := 1; ampL < ampSize; ampL++ {
-		ampLocals[ampL] = ampLocals[ampL-1]
-		for ampD := ampRank - 1; ; ampD-- {
-			ampLocals[ampL][ampD]++
-			if ampD == 0 || ampLocals[ampL][ampD] < ampExt.Dim(ampD) {
-				break
-			}
-			ampLocals[ampL][ampD] = 0
-		}
-	}
+	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
+	ampViewMatrix := k.Matrix.KernelHost()
+	ampViewAverages := k.Averages.KernelHost()
 	rows, cols := ampExt.Dim(0), ampExt.Dim(1)
 	tileValues := make([]float32, rows*cols)
-	for ampL := range ampSize {
-		ampLocal := ampLocals[ampL]
-		ampGlobal := ampOrigin.Add(ampLocal)
-		tileValues[ampLocal[0]*cols+ampLocal[1]] = k.Matrix.At(ampGlobal)
+	for ampI0 := range ampN0 {
+		for ampI1 := range ampN1 {
+			for ampI2 := range ampN2 {
+				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
+				ampGlobal := ampOrigin.Add(ampLocal)
+				tileValues[ampLocal[0]*cols+ampLocal[1]] = ampViewMatrix.At(ampGlobal)
+			}
+		}
 	}
-	for ampL := range ampSize {
-		ampLocal := ampLocals[ampL]
-		if ampLocal[0] == 0 && ampLocal[1] == 0 {
-			at := amprt.Idx(ampTile[0], ampTile[1])
-			for r := 0; r < rows; r++ {
-				for c := 0; c < cols; c++ {
-					k.Averages.Set(at, k.Averages.At(at)+tileValues[r*cols+c])
+	for ampI0 := range ampN0 {
+		for ampI1 := range ampN1 {
+			for ampI2 := range ampN2 {
+				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
+				if ampLocal[0] == 0 && ampLocal[1] == 0 {
+					at := amprt.Index{ampTile[0], ampTile[1]}
+					for r := 0; r < rows; r++ {
+						for c := 0; c < cols; c++ {
+							ampViewAverages.Set(at, ampViewAverages.At(at)+tileValues[r*cols+c])
+						}
+					}
+					ampViewAverages.Set(at, ampViewAverages.At(at)/float32(rows*cols))
 				}
 			}
-			k.Averages.Set(at, k.Averages.At(at)/float32(rows*cols))
 		}
 	}
 }
@@ -96,34 +94,32 @@ func (TileAverage) Program() *amprt.Program { return ampgenTileAverage }
 // method: the body split at its barriers into loops over the tile's threads.
 func (k TileAverage) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampExt := ampDomain.Tile
-	ampSize := ampExt.Size()
 	ampOrigin := ampTile
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
-	ampLocals := make([]amprt.Index, ampSize) // each thread's local index, row-major
-	ampRank := min(ampExt.Rank(), len(ampTile))
-	for ampL := 1; ampL < ampSize; ampL++ {
-		ampLocals[ampL] = ampLocals[ampL-1]
-		for ampD := ampRank - 1; ; ampD-- {
-			ampLocals[ampL][ampD]++
-			if ampD == 0 || ampLocals[ampL][ampD] < ampExt.Dim(ampD) {
-				break
+	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
+	ampViewSample := k.Sample.KernelHost()
+	ampViewAverage := k.Average.KernelHost()
+	nums := make([]int32, 4)
+	for ampI0 := range ampN0 {
+		for ampI1 := range ampN1 {
+			for ampI2 := range ampN2 {
+				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
+				ampGlobal := ampOrigin.Add(ampLocal)
+				nums[ampLocal[1]*2+ampLocal[0]] = ampViewSample.At(ampGlobal)
 			}
-			ampLocals[ampL][ampD] = 0
 		}
 	}
-	nums := make([]int32, 4)
-	for ampL := range ampSize {
-		ampLocal := ampLocals[ampL]
-		ampGlobal := ampOrigin.Add(ampLocal)
-		nums[ampLocal[1]*2+ampLocal[0]] = k.Sample.At(ampGlobal)
-	}
-	for ampL := range ampSize {
-		ampLocal := ampLocals[ampL]
-		ampGlobal := ampOrigin.Add(ampLocal)
-		sum := nums[0] + nums[1] + nums[2] + nums[3]
-		k.Average.Set(ampGlobal, sum/4)
+	for ampI0 := range ampN0 {
+		for ampI1 := range ampN1 {
+			for ampI2 := range ampN2 {
+				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
+				ampGlobal := ampOrigin.Add(ampLocal)
+				sum := nums[0] + nums[1] + nums[2] + nums[3]
+				ampViewAverage.Set(ampGlobal, sum/4)
+			}
+		}
 	}
 }
 
@@ -134,31 +130,24 @@ func (TilingDescription) Program() *amprt.Program { return ampgenTilingDescripti
 // method: the body split at its barriers into loops over the tile's threads.
 func (k TilingDescription) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampExt := ampDomain.Tile
-	ampSize := ampExt.Size()
 	ampOrigin := ampTile
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
-	ampLocals := make([]amprt.Index, ampSize) // each thread's local index, row-major
-	ampRank := min(ampExt.Rank(), len(ampTile))
-	for ampL := 1; ampL < ampSize; ampL++ {
-		ampLocals[ampL] = ampLocals[ampL-1]
-		for ampD := ampRank - 1; ; ampD-- {
-			ampLocals[ampL][ampD]++
-			if ampD == 0 || ampLocals[ampL][ampD] < ampExt.Dim(ampD) {
-				break
+	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
+	ampViewDescriptions := k.Descriptions.KernelHost()
+	for ampI0 := range ampN0 {
+		for ampI1 := range ampN1 {
+			for ampI2 := range ampN2 {
+				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
+				ampGlobal := ampOrigin.Add(ampLocal)
+				d := ampViewDescriptions.At(ampGlobal)
+				d.GlobalRow, d.GlobalColumn = int32(ampGlobal[0]), int32(ampGlobal[1])
+				d.TileRow, d.TileColumn = int32(ampTile[0]), int32(ampTile[1])
+				d.LocalRow, d.LocalColumn = int32(ampLocal[0]), int32(ampLocal[1])
+				ampViewDescriptions.Set(ampGlobal, d)
 			}
-			ampLocals[ampL][ampD] = 0
 		}
-	}
-	for ampL := range ampSize {
-		ampLocal := ampLocals[ampL]
-		ampGlobal := ampOrigin.Add(ampLocal)
-		d := k.Descriptions.At(ampGlobal)
-		d.GlobalRow, d.GlobalColumn = int32(ampGlobal[0]), int32(ampGlobal[1])
-		d.TileRow, d.TileColumn = int32(ampTile[0]), int32(ampTile[1])
-		d.LocalRow, d.LocalColumn = int32(ampLocal[0]), int32(ampLocal[1])
-		k.Descriptions.Set(ampGlobal, d)
 	}
 }
 

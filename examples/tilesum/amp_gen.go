@@ -16,27 +16,23 @@ func (k TileSum) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
-	ampLocals := make([]amprt.Index, ampSize) // each thread's local index, row-major
-	ampRank := min(ampExt.Rank(), len(ampTile))
-	for ampL := 1; ampL < ampSize; ampL++ {
-		ampLocals[ampL] = ampLocals[ampL-1]
-		for ampD := ampRank - 1; ; ampD-- {
-			ampLocals[ampL][ampD]++
-			if ampD == 0 || ampLocals[ampL][ampD] < ampExt.Dim(ampD) {
-				break
-			}
-			ampLocals[ampL][ampD] = 0
-		}
-	}
+	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
+	ampViewIn := k.In.KernelHost()
+	ampViewSums := k.Sums.KernelHost()
 	lPerThread := make([]int, ampSize)
 	n := ampExt.Size()
 	s := make([]int32, n)
-	for ampL := range ampSize {
-		ampLocal := ampLocals[ampL]
-		ampGlobal := ampOrigin.Add(ampLocal)
-		l := ampLocal[0]
-		s[l] = k.In.At(ampGlobal)
-		lPerThread[ampL] = l
+	for ampI0 := range ampN0 {
+		for ampI1 := range ampN1 {
+			for ampI2 := range ampN2 {
+				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
+				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
+				ampGlobal := ampOrigin.Add(ampLocal)
+				l := ampLocal[0]
+				s[l] = ampViewIn.At(ampGlobal)
+				lPerThread[ampL] = l
+			}
+		}
 	}
 	for stride := n / 2; stride > 0; stride /= 2 {
 		for ampL := range ampSize {
@@ -49,8 +45,8 @@ func (k TileSum) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	for ampL := range ampSize {
 		l := lPerThread[ampL]
 		if l == 0 {
-			k.Sums.Set(ampTile, s[0])
-			k.Total.AtomicAdd(amprt.Idx(0), s[0])
+			ampViewSums.Set(ampTile, s[0])
+			k.Total.AtomicAdd(amprt.Index{0}, s[0])
 		}
 	}
 }

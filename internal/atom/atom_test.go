@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/goamp/goamp/internal/atom"
+	"github.com/goamp/goamp/internal/hammer"
 )
 
 const (
@@ -20,29 +21,7 @@ const (
 
 // concurrently runs fn(g, j) for rounds values of j in each of workers goroutines and
 // returns what each call returned, indexed g*rounds + j.
-func concurrently[T any](fn func(g, j int) T) []T {
-	out := make([]T, workers*rounds)
-	var wg sync.WaitGroup
-	for g := range workers {
-		wg.Go(func() {
-			for j := range rounds {
-				out[g*rounds+j] = fn(g, j)
-			}
-		})
-	}
-	wg.Wait()
-	return out
-}
-
-// sequence returns start, start+step, ..., n values, in T's wrapping arithmetic.
-func sequence[T atom.Value](start, step T, n int) []T {
-	s := make([]T, n)
-	for i := range s {
-		s[i] = start
-		start += step
-	}
-	return s
-}
+func concurrently[T any](fn func(g, j int) T) []T { return hammer.Run(workers, rounds, fn) }
 
 type count int32 // a named type: the atomics take ~int32
 
@@ -54,43 +33,39 @@ func TestAddSubHammer(t *testing.T) {
 		x := s0
 		olds := concurrently(func(_, _ int) int32 { return atom.Add(&x, 1) })
 		assert.Equal(t, s0+int32(n), x)
-		assert.Equal(t, sequence(s0, 1, n), sorted(olds), "each call saw a distinct value")
+		assert.Equal(t, hammer.Sequence(s0, 1, n), sorted(olds), "each call saw a distinct value")
 	})
 	t.Run("named int32 Sub", func(t *testing.T) {
 		s0 := count(r.Int32N(1000) + 1)
 		x := s0
 		olds := concurrently(func(_, _ int) count { return atom.Sub(&x, 3) })
 		assert.Equal(t, s0-count(3*n), x)
-		assert.Equal(t, sequence(s0-count(3*(n-1)), 3, n), sorted(olds))
+		assert.Equal(t, hammer.Sequence(s0-count(3*(n-1)), 3, n), sorted(olds))
 	})
 	t.Run("uint32 Add wraps", func(t *testing.T) {
 		s0 := math.MaxUint32 - uint32(r.IntN(n/2))
 		x := s0
 		olds := concurrently(func(_, _ int) uint32 { return atom.Add(&x, 1) })
 		assert.Equal(t, s0+uint32(n), x)
-		assert.Equal(t, sorted(sequence(s0, 1, n)), sorted(olds), "a permutation of s0, s0+1, ... wrapping past 2^32-1")
+		assert.Equal(t, sorted(hammer.Sequence(s0, 1, n)), sorted(olds), "a permutation of s0, s0+1, ... wrapping past 2^32-1")
 	})
 	t.Run("float32 Add", func(t *testing.T) {
 		s0 := float32(r.IntN(1000) + 1) // integers: every sum is exact below 2^24
 		x := s0
 		olds := concurrently(func(_, _ int) float32 { return atom.Add(&x, 1) })
 		assert.Equal(t, s0+float32(n), x)
-		assert.Equal(t, sequence(s0, 1, n), sorted(olds))
+		assert.Equal(t, hammer.Sequence(s0, 1, n), sorted(olds))
 	})
 	t.Run("float32 Sub", func(t *testing.T) {
 		s0 := float32(r.IntN(1000) + 1)
 		x := s0
 		olds := concurrently(func(_, _ int) float32 { return atom.Sub(&x, 0.5) })
 		assert.Equal(t, s0-float32(n)/2, x)
-		assert.Equal(t, sequence(s0-float32(n-1)/2, 0.5, n), sorted(olds))
+		assert.Equal(t, hammer.Sequence(s0-float32(n-1)/2, 0.5, n), sorted(olds))
 	})
 }
 
-func sorted[T atom.Value](s []T) []T {
-	s = slices.Clone(s)
-	slices.Sort(s)
-	return s
-}
+func sorted[T atom.Value](s []T) []T { return hammer.Sorted(s) }
 
 // TestExchangeHammer: every value stored is returned exactly once, by the exchange that
 // replaced it, except the last, which stays.
@@ -98,12 +73,12 @@ func TestExchangeHammer(t *testing.T) {
 	t.Run("int32", func(t *testing.T) {
 		x := int32(-7)
 		olds := concurrently(func(g, j int) int32 { return atom.Exchange(&x, int32(g*rounds+j)) })
-		assert.ElementsMatch(t, sequence[int32](-7, 0, 1), missing(sequence[int32](0, 1, workers*rounds), olds, x))
+		assert.ElementsMatch(t, hammer.Sequence[int32](-7, 0, 1), missing(hammer.Sequence[int32](0, 1, workers*rounds), olds, x))
 	})
 	t.Run("float32", func(t *testing.T) {
 		x := float32(-0.5)
 		olds := concurrently(func(g, j int) float32 { return atom.Exchange(&x, float32(g*rounds+j)) })
-		assert.Equal(t, []float32{-0.5}, missing(sequence[float32](0, 1, workers*rounds), olds, x))
+		assert.Equal(t, []float32{-0.5}, missing(hammer.Sequence[float32](0, 1, workers*rounds), olds, x))
 	})
 }
 
@@ -229,7 +204,7 @@ func TestCompareExchangeHammer(t *testing.T) {
 		}
 	})
 	assert.Equal(t, s0+workers*rounds, x)
-	assert.Equal(t, sequence(s0, 1, workers*rounds), sorted(olds))
+	assert.Equal(t, hammer.Sequence(s0, 1, workers*rounds), sorted(olds))
 }
 
 // TestSemantics checks each operation's result and returned value on one goroutine.

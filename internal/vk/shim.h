@@ -96,8 +96,9 @@ int amp_take_messages(char *buf, int len, int *dropped);
 void amp_device_extra(VkInstance inst, VkPhysicalDevice phys, uint32_t apiVersion, AmpDeviceExtra *out);
 uint32_t amp_memory_budget(VkPhysicalDevice phys, uint64_t *budget, uint64_t *usage);
 VkResult amp_device_create(VkInstance inst, VkPhysicalDevice phys, uint32_t family, uint32_t queues,
-	int f64, int i64, int i16, int timeline, AmpDevice **out);
+	int f64, int i64, int i16, int timeline, int swapchain, AmpDevice **out);
 void amp_device_destroy(AmpDevice *d);
+int amp_device_has_ext(VkPhysicalDevice phys, const char *name);
 VkResult amp_device_wait_idle(AmpDevice *d);
 VkQueue amp_device_queue(AmpDevice *d, uint32_t index);
 

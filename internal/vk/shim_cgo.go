@@ -148,6 +148,8 @@ static int amp_has_ext(VkPhysicalDevice phys, const char *name) {
 	return found;
 }
 
+int amp_device_has_ext(VkPhysicalDevice phys, const char *name) { return amp_has_ext(phys, name); }
+
 // amp_memory_budget fills budget and usage (VK_MAX_MEMORY_HEAPS entries each) with
 // VK_EXT_memory_budget's figures for each heap of phys and returns the heap count, or 0
 // when the device lacks the extension or Vulkan 1.1.
@@ -210,7 +212,7 @@ static uint64_t amp_host_import_align(VkPhysicalDevice phys) {
 #define LOADD(name) d->name = (PFN_vk##name)amp_GetDeviceProcAddr(d->dev, "vk" #name)
 
 VkResult amp_device_create(VkInstance inst, VkPhysicalDevice phys, uint32_t family, uint32_t queues,
-	int f64, int i64, int i16, int timeline, AmpDevice **out) {
+	int f64, int i64, int i16, int timeline, int swapchain, AmpDevice **out) {
 	(void)inst;
 	float prio[64];
 	if (queues > 64) queues = 64;
@@ -221,8 +223,9 @@ VkResult amp_device_create(VkInstance inst, VkPhysicalDevice phys, uint32_t fami
 	feats.shaderFloat64 = f64 ? VK_TRUE : VK_FALSE;
 	feats.shaderInt64 = i64 ? VK_TRUE : VK_FALSE;
 	feats.shaderInt16 = i16 ? VK_TRUE : VK_FALSE;
-	const char *exts[2] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+	const char *exts[3] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
 	uint32_t next = 1;
+	if (swapchain) exts[next++] = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
 	// Pinned transfers (issue 12): import Go memory as host memory where the device can.
 	uint64_t importAlign = amp_host_import_align(phys);
 	if (importAlign) exts[next++] = VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME;

@@ -307,12 +307,17 @@ func (s *Stream) flush() {
 	s.flushed = true
 }
 
-// Dispatch records a compute dispatch; barrier inserts a full memory barrier before it.
-func (s *Stream) Dispatch(p *Pipeline, binds []Binding, push []byte, groups [3]uint32, barrier bool) error {
+// ready checks that the stream has not failed and opens its command buffer for a command.
+func (s *Stream) ready() error {
 	if err := s.Err(); err != nil {
 		return err
 	}
-	if err := s.begin(); err != nil {
+	return s.begin()
+}
+
+// Dispatch records a compute dispatch; barrier inserts a full memory barrier before it.
+func (s *Stream) Dispatch(p *Pipeline, binds []Binding, push []byte, groups [3]uint32, barrier bool) error {
+	if err := s.ready(); err != nil {
 		return err
 	}
 	if len(binds) != p.bindings {
@@ -388,10 +393,7 @@ func (s *Stream) encodeDispatch(p *Pipeline, binds []Binding, push []byte, group
 
 // Barrier records a full compute/transfer memory barrier.
 func (s *Stream) Barrier() error {
-	if err := s.Err(); err != nil {
-		return err
-	}
-	if err := s.begin(); err != nil {
+	if err := s.ready(); err != nil {
 		return err
 	}
 	s.commands++
@@ -405,10 +407,7 @@ func (s *Stream) Barrier() error {
 
 // Copy records a buffer-to-buffer copy.
 func (s *Stream) Copy(src *Buffer, srcOff uint64, dst *Buffer, dstOff, size uint64) error {
-	if err := s.Err(); err != nil {
-		return err
-	}
-	if err := s.begin(); err != nil {
+	if err := s.ready(); err != nil {
 		return err
 	}
 	s.commands++

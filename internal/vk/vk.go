@@ -33,8 +33,11 @@ func check(op string, r C.VkResult) error {
 type Instance struct {
 	inst       vulkan.Instance
 	validation bool
-	devices    []DeviceInfo
-	phys       []vulkan.PhysicalDevice
+	// surface: the instance has VK_KHR_surface (Options.InstanceExtensions), so its devices
+	// are opened with VK_KHR_swapchain where they have it.
+	surface bool
+	devices []DeviceInfo
+	phys    []vulkan.PhysicalDevice
 }
 
 // Open loads the Vulkan loader and creates an instance. Errors match ErrUnavailable.
@@ -62,6 +65,15 @@ func Open(o Options) (*Instance, error) {
 		}
 		layers = append(layers, "VK_LAYER_KHRONOS_validation\x00")
 		exts = append(exts, "VK_EXT_debug_utils\x00")
+	}
+	// A window's extensions are enabled where the loader has them (the window says so when
+	// it makes its surface); without them goamp computes as before.
+	surface := false
+	for _, e := range o.InstanceExtensions {
+		if hasInstanceExtension(e) {
+			exts = append(exts, e+"\x00")
+			surface = surface || e == "VK_KHR_surface"
+		}
 	}
 	app := vulkan.ApplicationInfo{
 		SType:            vulkan.StructureTypeApplicationInfo,
@@ -96,12 +108,27 @@ func Open(o Options) (*Instance, error) {
 		C.amp_instance_destroy(cinst)
 		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}
-	in := &Instance{inst: inst, validation: o.Validation}
+	in := &Instance{inst: inst, validation: o.Validation, surface: surface}
 	if err := in.enumerate(); err != nil {
 		in.Close()
 		return nil, err
 	}
 	return in, nil
+}
+
+// hasInstanceExtension reports whether the loader offers instance extension name.
+func hasInstanceExtension(name string) bool {
+	var n uint32
+	vulkan.EnumerateInstanceExtensionProperties("", &n, nil)
+	props := make([]vulkan.ExtensionProperties, n)
+	vulkan.EnumerateInstanceExtensionProperties("", &n, props)
+	for _, p := range props {
+		p.Deref()
+		if vulkan.ToString(p.ExtensionName[:]) == name {
+			return true
+		}
+	}
+	return false
 }
 
 func hasLayer(name string) bool {
@@ -268,10 +295,14 @@ func (in *Instance) Close() {
 
 // Device is a logical device with its compute queues.
 type Device struct {
-	info   DeviceInfo
-	d      *C.AmpDevice
-	queues []*Queue
-	inUse  atomic.Uint64 // bytes of the buffers allocated and not yet freed
+	info DeviceInfo
+	in   *Instance
+	phys vulkan.PhysicalDevice
+	d    *C.AmpDevice
+	// swapchain: the device was opened with VK_KHR_swapchain (see NewSwapchain).
+	swapchain bool
+	queues    []*Queue
+	inUse     atomic.Uint64 // bytes of the buffers allocated and not yet freed
 }
 
 // Queue is one VkQueue; submissions to it are serialized.
@@ -303,12 +334,16 @@ func (in *Instance) OpenDevice(index, maxQueues int) (*Device, error) {
 		}
 		return 0
 	}
-	r := C.amp_device_create(C.VkInstance(unsafe.Pointer(in.inst)), C.VkPhysicalDevice(unsafe.Pointer(in.phys[index])),
-		C.uint32_t(info.ComputeFamily), C.uint32_t(nq), b(info.Float64), b(info.Int64), b(info.Int16), b(info.TimelineSemaphore), &d)
+	phys := C.VkPhysicalDevice(unsafe.Pointer(in.phys[index]))
+	cext := C.CString("VK_KHR_swapchain")
+	defer C.free(unsafe.Pointer(cext))
+	swapchain := in.surface && C.amp_device_has_ext(phys, cext) != 0
+	r := C.amp_device_create(C.VkInstance(unsafe.Pointer(in.inst)), phys,
+		C.uint32_t(info.ComputeFamily), C.uint32_t(nq), b(info.Float64), b(info.Int64), b(info.Int16), b(info.TimelineSemaphore), b(swapchain), &d)
 	if err := check("vkCreateDevice", r); err != nil {
 		return nil, err
 	}
-	dev := &Device{info: info, d: d}
+	dev := &Device{info: info, in: in, phys: in.phys[index], d: d, swapchain: swapchain}
 	for i := 0; i < nq; i++ {
 		dev.queues = append(dev.queues, &Queue{q: C.amp_device_queue(d, C.uint32_t(i))})
 	}

@@ -35,8 +35,7 @@ func TestOpenMissingLibrary(t *testing.T) {
 
 func TestDispatchEveryDevice(t *testing.T) {
 	in := openTest(t)
-	spv, err := os.ReadFile("testdata/iota.spv")
-	require.NoError(t, err)
+	spv := iotaSPV(t)
 	for _, info := range in.Devices() {
 		t.Run(info.Name, func(t *testing.T) {
 			require.NotEmpty(t, info.Name)
@@ -82,13 +81,19 @@ func TestDispatchEveryDevice(t *testing.T) {
 	}
 }
 
+// iotaSPV reads the SPIR-V of the iota test program.
+func iotaSPV(tb testing.TB) []byte {
+	spv, err := os.ReadFile("testdata/iota.spv")
+	require.NoError(tb, err)
+	return spv
+}
+
 // BenchmarkPhases times the phases of one tiny dispatch on every device: recording it,
 // submitting the batch, and waiting until it is seen finished, with the batch recorded
 // anew or replayed; and recording alone, back to back.
 func BenchmarkPhases(b *testing.B) {
 	in := openTest(b)
-	spv, err := os.ReadFile("testdata/iota.spv")
-	require.NoError(b, err)
+	spv := iotaSPV(b)
 	for _, info := range in.Devices() {
 		dev, err := in.OpenDevice(info.Index, 1)
 		require.NoError(b, err)
@@ -166,9 +171,9 @@ type iotaRig struct {
 
 func newIotaRig(t *testing.T, in *Instance, info DeviceInfo, fences bool, nbuf, n int) *iotaRig {
 	t.Helper()
-	spv, err := os.ReadFile("testdata/iota.spv")
-	require.NoError(t, err)
+	spv := iotaSPV(t)
 	r := &iotaRig{}
+	var err error
 	if fences {
 		// As on a device without timeline semaphores: a fence per command buffer.
 		in.devices[info.Index].TimelineSemaphore = false

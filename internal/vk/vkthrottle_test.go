@@ -4,7 +4,6 @@ package vk
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -16,8 +15,7 @@ import (
 // than that, while every batch still runs (the last one's wait covers them all).
 func TestThrottle(t *testing.T) {
 	in := openTest(t)
-	spv, err := os.ReadFile("testdata/iota.spv")
-	require.NoError(t, err)
+	spv := iotaSPV(t)
 	for _, info := range in.Devices() {
 		dev, err := in.OpenDevice(info.Index, 1)
 		require.NoError(t, err)

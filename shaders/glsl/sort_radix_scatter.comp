@@ -5,13 +5,16 @@
 // subgroup ballots). Workgroup b of the 256-thread workgroups moves the keys of its block
 // (b*blockLen .. min((b+1)*blockLen, n)-1 of src, blockLen a multiple of SUB) in order,
 // SUB = 2048 keys at a time:
-//   1. load the sub-tile into shared memory (coalesced; past its end the sentinel
-//      0xFFFFFFFF) and count its digits (shared atomics, per run of equal digits);
-//   2. sort it stably by digit in shared memory: 8 one-bit splits, thread t owning keys
-//      8t .. 8t+7, each split a workgroup scan of the threads' zero counts;
-//   3. scan the digit counts; the i-th key of the sorted sub-tile, of digit d, goes to
-//      base[d] + i - start[d], base[d] being the block's next position for digit d (the
-//      scanned histogram at first); consecutive threads write consecutive positions.
+//   1. read the sub-tile's keys (coalesced) and put each key's digit d and position p in
+//      the sub-tile into shared memory as d<<16 | p (past its end, digit 255), counting
+//      the digits (shared atomics, per run of equal digits);
+//   2. sort those words stably by digit in shared memory: 8 one-bit splits, thread t
+//      owning words 8t .. 8t+7, each split a workgroup scan of the threads' zero counts;
+//   3. scan the digit counts; the i-th word of the sorted sub-tile, for the key at p of
+//      digit d, moves that key (read again, from the cache) to base[d] + i - start[d],
+//      base[d] being the block's next position for digit d (the scanned histogram at
+//      first); consecutive threads write consecutive positions. amp.vals says what moves
+//      with the key: nothing (0), its value in srcVal (1), its index in src (2, Argsort).
 // src elements are mapped to keys by amp.inType, the keys written back to elements by
 // amp.outType (algo typeCode; 1 is the identity). Go body: algo radixScatterKernel.
 #extension GL_EXT_control_flow_attributes : require
@@ -20,13 +23,15 @@
 AMP_BUFFER(0, readonly, uint, srcData);
 AMP_BUFFER(1, writeonly, uint, dstData);
 AMP_BUFFER(2, readonly, uint, histData);
-AMP_PUSH_BEGIN AmpView src; AmpView dst; AmpView hist; uint n; uint shift; uint blockLen;
-	int inType; int outType; AMP_PUSH_END
+AMP_BUFFER(3, readonly, uint, srcVal);
+AMP_BUFFER(4, writeonly, uint, dstVal);
+AMP_PUSH_BEGIN AmpView src; AmpView dst; AmpView hist; AmpView sv; AmpView dv; uint n; uint shift;
+	uint blockLen; int inType; int outType; uint vals; AMP_PUSH_END
 
 #define SUB 2048u
 #define KPT 8u
 
-shared uint sk[2u * SUB];  // the sub-tile and the split's output (ping-pong halves)
+shared uint sk[2u * SUB];  // the sub-tile's digit<<16 | position words, the split's ping-pong halves
 shared uint sc[512];       // the workgroup scan's ping-pong buffer
 shared uint gBase[256];    // the block's next output position per digit
 shared uint tCnt[256];     // the sub-tile's digit counts
@@ -68,10 +73,10 @@ void main() {
 		uint run = 0u;
 		[[unroll]] for (uint j = 0u; j < KPT; j++) {
 			uint i = t + 256u * j;
-			uint k = 0xFFFFFFFFu;
+			uint e = 0x00FF0000u | i;
 			if (i < len) {
-				k = sortKey(srcData[amp.src.base + sub + i], amp.inType);
-				uint d = (k >> shift) & 255u;
+				uint d = (sortKey(srcData[amp.src.base + sub + i], amp.inType) >> shift) & 255u;
+				e = (d << 16) | i;
 				if (d != cur) {
 					if (run != 0u) atomicAdd(tCnt[cur], run);
 					cur = d;
@@ -79,12 +84,12 @@ void main() {
 				}
 				run++;
 			}
-			sk[i] = k;
+			sk[i] = e;
 		}
 		if (run != 0u) atomicAdd(tCnt[cur], run);
 		ampWaitWithTileStaticMemoryFence();
 		cur = 0u;
-		for (uint bit = shift; bit < shift + 8u; bit++) {
+		for (uint bit = 16u; bit < 24u; bit++) {
 			uint zeros = 0u;
 			[[unroll]] for (uint j = 0u; j < KPT; j++) zeros += 1u - ((sk[cur + t * KPT + j] >> bit) & 1u);
 			uint z;
@@ -107,9 +112,13 @@ void main() {
 		tStart[t] = scan(t, tCnt[t], all);
 		ampWaitWithTileStaticMemoryFence();
 		for (uint i = t; i < len; i += 256u) {
-			uint k = sk[i];
-			uint d = (k >> shift) & 255u;
-			dstData[amp.dst.base + gBase[d] + i - tStart[d]] = sortElem(k, amp.outType);
+			uint e = sk[i];
+			uint d = e >> 16;
+			uint p = sub + (e & 0xFFFFu);
+			uint o = gBase[d] + i - tStart[d];
+			dstData[amp.dst.base + o] = sortElem(sortKey(srcData[amp.src.base + p], amp.inType), amp.outType);
+			if (amp.vals == 1u) dstVal[amp.dv.base + o] = srcVal[amp.sv.base + p];
+			if (amp.vals == 2u) dstVal[amp.dv.base + o] = p;
 		}
 		ampWaitWithTileStaticMemoryFence();
 		gBase[t] += tCnt[t];

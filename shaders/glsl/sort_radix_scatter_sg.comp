@@ -8,7 +8,9 @@
 // subgroup's count for the digit (16-bit counters, two per word, in shared memory), and
 // each key's rank is the count before it plus the lanes of its digit below it. A scan of
 // the subgroups' counts per digit then gives each subgroup's offset within a digit, and
-// the keys are placed in shared memory sorted by digit, then written out as there.
+// the keys are placed in shared memory sorted by digit, then written out as there. With
+// values (amp.vals: 1 srcVal's, 2 the keys' indices in src, for Argsort), the values are
+// then placed in the same shared array at their keys' places and written out the same way.
 // Go body: algo radixScatterKernel (the result is the same).
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
@@ -18,8 +20,10 @@
 AMP_BUFFER(0, readonly, uint, srcData);
 AMP_BUFFER(1, writeonly, uint, dstData);
 AMP_BUFFER(2, readonly, uint, histData);
-AMP_PUSH_BEGIN AmpView src; AmpView dst; AmpView hist; uint n; uint shift; uint blockLen;
-	int inType; int outType; AMP_PUSH_END
+AMP_BUFFER(3, readonly, uint, srcVal);
+AMP_BUFFER(4, writeonly, uint, dstVal);
+AMP_PUSH_BEGIN AmpView src; AmpView dst; AmpView hist; AmpView sv; AmpView dv; uint n; uint shift;
+	uint blockLen; int inType; int outType; uint vals; AMP_PUSH_END
 
 #define SUB 2048u
 #define KPT 8u
@@ -107,14 +111,32 @@ void main() {
 			if (first + j * S + l < len) {
 				uint d = (keys[j] >> shift) & 255u;
 				uint off = (wcnt[wbase + (d >> 1)] >> ((d & 1u) * 16u)) & 0xFFFFu;
-				sk[tStart[d] + off + ranks[j]] = keys[j];
+				ranks[j] += tStart[d] + off; // now the key's place in sk
+				sk[ranks[j]] = keys[j];
 			}
 		}
 		ampWaitWithTileStaticMemoryFence();
-		for (uint i = t; i < len; i += 256u) {
-			uint k = sk[i];
-			uint d = (k >> shift) & 255u;
-			dstData[amp.dst.base + gBase[d] + i - tStart[d]] = sortElem(k, amp.outType);
+		uint outAt[KPT]; // where sk[t + 256j] goes
+		[[unroll]] for (uint j = 0u; j < KPT; j++) {
+			uint i = t + 256u * j;
+			if (i < len) {
+				uint k = sk[i];
+				uint d = (k >> shift) & 255u;
+				outAt[j] = gBase[d] + i - tStart[d];
+				dstData[amp.dst.base + outAt[j]] = sortElem(k, amp.outType);
+			}
+		}
+		if (amp.vals != 0u) {
+			ampWaitWithTileStaticMemoryFence();
+			[[unroll]] for (uint j = 0u; j < KPT; j++) {
+				uint i = first + j * S + l;
+				if (i < len) sk[ranks[j]] = amp.vals == 1u ? srcVal[amp.sv.base + sub + i] : sub + i;
+			}
+			ampWaitWithTileStaticMemoryFence();
+			[[unroll]] for (uint j = 0u; j < KPT; j++) {
+				uint i = t + 256u * j;
+				if (i < len) dstVal[amp.dv.base + outAt[j]] = sk[i];
+			}
 		}
 		ampWaitWithTileStaticMemoryFence();
 		gBase[t] += tCnt[t];

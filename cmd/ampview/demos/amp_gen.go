@@ -3,6 +3,7 @@
 package demos
 
 import (
+	"github.com/goamp/goamp/arrayview"
 	"github.com/goamp/goamp/fmath"
 	amprt "github.com/goamp/goamp/runtime"
 	"github.com/goamp/goamp/vec"
@@ -35,40 +36,47 @@ func (HeatKernel) Program() *amprt.Program { return ampgenHeatKernel }
 // method: the body split at its barriers into loops over the tile's threads.
 func (k HeatKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampExt := ampDomain.Tile
-	ampSize := ampExt.Size()
 	ampOrigin := ampTile
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
-	ampLocals := make([]amprt.Index, ampSize) // each thread's local index, row-major
-	ampRank := min(ampExt.Rank(), len(ampTile))
-	for ampL := 1; ampL < ampSize; ampL++ {
-		ampLocals[ampL] = ampLocals[ampL-1]
-		for ampD := ampRank - 1; ; ampD-- {
-			ampLocals[ampL][ampD]++
-			if ampD == 0 || ampLocals[ampL][ampD] < ampExt.Dim(ampD) {
-				break
-			}
-			ampLocals[ampL][ampD] = 0
-		}
-	}
+	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
+	ampViewIn := k.In.KernelHost()
+	ampViewOut := k.Out.KernelHost()
+	ampViewSrc := k.Src.KernelHost()
 	th, tw := ampExt.Dim(0), ampExt.Dim(1)
 	w := tw + 2
 	halo := make([]float32, (th+2)*(tw+2))
-	for ampL := range ampSize {
-		ampLocal := ampLocals[ampL]
-		for j := ampLocal[0]*tw + ampLocal[1]; j < (th+2)*w; j += th * tw {
-			halo[j] = k.at(ampOrigin[0]+j/w-1, ampOrigin[1]+j%w-1)
+	for ampI0 := range ampN0 {
+		for ampI1 := range ampN1 {
+			for ampI2 := range ampN2 {
+				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
+				for j := ampLocal[0]*tw + ampLocal[1]; j < (th+2)*w; j += th * tw {
+					halo[j] = k.ampHostat(&ampViewIn, ampOrigin[0]+j/w-1, ampOrigin[1]+j%w-1)
+				}
+			}
 		}
 	}
-	for ampL := range ampSize {
-		ampLocal := ampLocals[ampL]
-		ampGlobal := ampOrigin.Add(ampLocal)
-		c := (ampLocal[0]+1)*w + ampLocal[1] + 1
-		u := halo[c]
-		lap := (halo[c-w] + halo[c+w]) + (halo[c-1] + halo[c+1]) - 4*u
-		k.Out.Set(ampGlobal, max(fmath.Fma(k.Alpha, lap, u), k.Src.At(ampGlobal)))
+	for ampI0 := range ampN0 {
+		for ampI1 := range ampN1 {
+			for ampI2 := range ampN2 {
+				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
+				ampGlobal := ampOrigin.Add(ampLocal)
+				c := (ampLocal[0]+1)*w + ampLocal[1] + 1
+				u := halo[c]
+				lap := (halo[c-w] + halo[c+w]) + (halo[c-1] + halo[c+1]) - 4*u
+				ampViewOut.Set(ampGlobal, max(fmath.Fma(k.Alpha, lap, u), ampViewSrc.At(ampGlobal)))
+			}
+		}
 	}
+}
+
+// ampHostat is at with its views read and written through their arrayview.Host, for EachTile.
+func (k HeatKernel) ampHostat(ampViewIn *arrayview.Host[float32], r, c int) float32 {
+	if r < 0 || r >= int(k.Rows) || c < 0 || c >= int(k.Cols) {
+		return 0
+	}
+	return ampViewIn.At(amprt.Index{r, c})
 }
 
 // Program is MandelbrotKernel's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
@@ -103,37 +111,34 @@ func (k NBodyKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) 
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
-	ampLocals := make([]amprt.Index, ampSize) // each thread's local index, row-major
-	ampRank := min(ampExt.Rank(), len(ampTile))
-	for ampL := 1; ampL < ampSize; ampL++ {
-		ampLocals[ampL] = ampLocals[ampL-1]
-		for ampD := ampRank - 1; ; ampD-- {
-			ampLocals[ampL][ampD]++
-			if ampD == 0 || ampLocals[ampL][ampD] < ampExt.Dim(ampD) {
-				break
-			}
-			ampLocals[ampL][ampD] = 0
-		}
-	}
+	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
+	ampViewPos := k.Pos.KernelHost()
+	ampViewVel := k.Vel.KernelHost()
+	ampViewNewPos := k.NewPos.KernelHost()
 	lPerThread := make([]int, ampSize)
 	pPerThread := make([]vec.Float4, ampSize)
 	aPerThread := make([]vec.Float4, ampSize)
 	n := ampExt.Size()
 	staged := make([]vec.Float4, n)
-	for ampL := range ampSize {
-		ampLocal := ampLocals[ampL]
-		ampGlobal := ampOrigin.Add(ampLocal)
-		l := ampLocal[0]
-		p := k.Pos.At(ampGlobal)
-		a := vec.F4(0, 0, 0, 0)
-		lPerThread[ampL] = l
-		pPerThread[ampL] = p
-		aPerThread[ampL] = a
+	for ampI0 := range ampN0 {
+		for ampI1 := range ampN1 {
+			for ampI2 := range ampN2 {
+				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
+				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
+				ampGlobal := ampOrigin.Add(ampLocal)
+				l := ampLocal[0]
+				p := ampViewPos.At(ampGlobal)
+				a := vec.F4(0, 0, 0, 0)
+				lPerThread[ampL] = l
+				pPerThread[ampL] = p
+				aPerThread[ampL] = a
+			}
+		}
 	}
 	for base := 0; base < int(k.Bodies); base += n {
 		for ampL := range ampSize {
 			l := lPerThread[ampL]
-			staged[l] = k.Pos.At(amprt.Idx(base + l))
+			staged[l] = ampViewPos.At(amprt.Index{base + l})
 		}
 		for ampL := range ampSize {
 			p := pPerThread[ampL]
@@ -147,15 +152,20 @@ func (k NBodyKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) 
 			aPerThread[ampL] = a
 		}
 	}
-	for ampL := range ampSize {
-		ampLocal := ampLocals[ampL]
-		ampGlobal := ampOrigin.Add(ampLocal)
-		p := pPerThread[ampL]
-		a := aPerThread[ampL]
-		v := k.Vel.At(ampGlobal)
-		v = vec.F4(v.X+a.X*k.Dt, v.Y+a.Y*k.Dt, v.Z+a.Z*k.Dt, 0)
-		k.Vel.Set(ampGlobal, v)
-		k.NewPos.Set(ampGlobal, vec.F4(p.X+v.X*k.Dt, p.Y+v.Y*k.Dt, p.Z+v.Z*k.Dt, p.W))
+	for ampI0 := range ampN0 {
+		for ampI1 := range ampN1 {
+			for ampI2 := range ampN2 {
+				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
+				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
+				ampGlobal := ampOrigin.Add(ampLocal)
+				p := pPerThread[ampL]
+				a := aPerThread[ampL]
+				v := ampViewVel.At(ampGlobal)
+				v = vec.F4(v.X+a.X*k.Dt, v.Y+a.Y*k.Dt, v.Z+a.Z*k.Dt, 0)
+				ampViewVel.Set(ampGlobal, v)
+				ampViewNewPos.Set(ampGlobal, vec.F4(p.X+v.X*k.Dt, p.Y+v.Y*k.Dt, p.Z+v.Z*k.Dt, p.W))
+			}
+		}
 	}
 }
 
@@ -171,18 +181,10 @@ func (k NBodySplitKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.In
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
-	ampLocals := make([]amprt.Index, ampSize) // each thread's local index, row-major
-	ampRank := min(ampExt.Rank(), len(ampTile))
-	for ampL := 1; ampL < ampSize; ampL++ {
-		ampLocals[ampL] = ampLocals[ampL-1]
-		for ampD := ampRank - 1; ; ampD-- {
-			ampLocals[ampL][ampD]++
-			if ampD == 0 || ampLocals[ampL][ampD] < ampExt.Dim(ampD) {
-				break
-			}
-			ampLocals[ampL][ampD] = 0
-		}
-	}
+	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
+	ampViewPos := k.Pos.KernelHost()
+	ampViewVel := k.Vel.KernelHost()
+	ampViewNewPos := k.NewPos.KernelHost()
 	rPerThread := make([]int, ampSize)
 	lPerThread := make([]int, ampSize)
 	bodyPerThread := make([]amprt.Index, ampSize)
@@ -193,27 +195,32 @@ func (k NBodySplitKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.In
 	staged := make([]vec.Float4, ampExt.Size())
 	part := make([]vec.Float4, ampExt.Size())
 	chunk := int(k.Bodies) / rows
-	for ampL := range ampSize {
-		ampLocal := ampLocals[ampL]
-		ampGlobal := ampOrigin.Add(ampLocal)
-		r, l := ampLocal[0], ampLocal[1]
-		body := amprt.Idx(ampGlobal[1])
-		p := k.Pos.At(body)
-		a := vec.F4(0, 0, 0, 0)
-		row := r * tw
-		rPerThread[ampL] = r
-		lPerThread[ampL] = l
-		bodyPerThread[ampL] = body
-		pPerThread[ampL] = p
-		aPerThread[ampL] = a
-		rowPerThread[ampL] = row
+	for ampI0 := range ampN0 {
+		for ampI1 := range ampN1 {
+			for ampI2 := range ampN2 {
+				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
+				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
+				ampGlobal := ampOrigin.Add(ampLocal)
+				r, l := ampLocal[0], ampLocal[1]
+				body := amprt.Index{ampGlobal[1]}
+				p := ampViewPos.At(body)
+				a := vec.F4(0, 0, 0, 0)
+				row := r * tw
+				rPerThread[ampL] = r
+				lPerThread[ampL] = l
+				bodyPerThread[ampL] = body
+				pPerThread[ampL] = p
+				aPerThread[ampL] = a
+				rowPerThread[ampL] = row
+			}
+		}
 	}
 	for base := 0; base < chunk; base += tw {
 		for ampL := range ampSize {
 			r := rPerThread[ampL]
 			l := lPerThread[ampL]
 			row := rowPerThread[ampL]
-			staged[row+l] = k.Pos.At(amprt.Idx(r*chunk + base + l))
+			staged[row+l] = ampViewPos.At(amprt.Index{r*chunk + base + l})
 		}
 		for ampL := range ampSize {
 			p := pPerThread[ampL]
@@ -244,10 +251,10 @@ func (k NBodySplitKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.In
 			for i := 1; i < rows; i++ {
 				a = a.Add(part[i*tw+l])
 			}
-			v := k.Vel.At(body)
+			v := ampViewVel.At(body)
 			v = vec.F4(v.X+a.X*k.Dt, v.Y+a.Y*k.Dt, v.Z+a.Z*k.Dt, 0)
-			k.Vel.Set(body, v)
-			k.NewPos.Set(body, vec.F4(p.X+v.X*k.Dt, p.Y+v.Y*k.Dt, p.Z+v.Z*k.Dt, p.W))
+			ampViewVel.Set(body, v)
+			ampViewNewPos.Set(body, vec.F4(p.X+v.X*k.Dt, p.Y+v.Y*k.Dt, p.Z+v.Z*k.Dt, p.W))
 		}
 		aPerThread[ampL] = a
 	}

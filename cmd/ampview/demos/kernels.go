@@ -199,19 +199,9 @@ func (k NBodyKernel) Tiled(t runtime.TiledIndex) {
 // (rows, T), the threads of row r sum the pulls of the r-th of rows equal parts of the
 // bodies, staging T of them at a time in tile_static memory (the tile stages rows*T bodies
 // per round), then row 0 adds the rows' partial sums and moves the body. Bodies/rows must
-// be a multiple of T, and T a multiple of 4.
-type NBodySplitKernel struct {
-	// Pos holds the bodies' positions (X, Y, Z) and masses (W).
-	Pos *arrayview.ReadView[vec.Float4]
-	// Vel holds the bodies' velocities (W unused), updated in place.
-	Vel *arrayview.View[vec.Float4]
-	// NewPos receives the positions after the step (masses copied).
-	NewPos *arrayview.View[vec.Float4]
-	// Dt is the time step; Eps2 the softening length squared.
-	Dt, Eps2 float32
-	// Bodies is the number of bodies.
-	Bodies int32
-}
+// be a multiple of T, and T a multiple of 4. Its fields are NBodyKernel's (convert one:
+// NBodySplitKernel(k)).
+type NBodySplitKernel NBodyKernel
 
 // Tiled is the kernel.
 func (k NBodySplitKernel) Tiled(t runtime.TiledIndex) {

@@ -429,3 +429,80 @@ func (k TileRev[T]) Tiled(t runtime.TiledIndex) {
 	t.Barrier.Wait()
 	k.Out.Set(t.Global, s[n-1-t.Local[0]]+v)
 }
+
+// Bitonic sorts each tile of Keys in place, ascending, with a bitonic network in
+// tile_static memory: one thread per key, a barrier after each compare-exchange stage (55
+// stages for tiles of 1024 keys). The tile's size is a power of two.
+type Bitonic struct {
+	Keys *arrayview.View[int32]
+}
+
+// Tiled is the kernel.
+func (k Bitonic) Tiled(t runtime.TiledIndex) {
+	n := t.TileExtent.Size()
+	s := runtime.TileStatic[int32](t, t.TileExtent.Size())
+	l := t.Local[0]
+	s[l] = k.Keys.At(t.Global)
+	t.Barrier.Wait()
+	for size := 2; size <= n; size *= 2 {
+		for stride := size / 2; stride > 0; stride /= 2 {
+			p := l ^ stride
+			if p > l {
+				a, b := s[l], s[p]
+				if (a > b) == (l&size == 0) {
+					s[l] = b
+					s[p] = a
+				}
+			}
+			t.Barrier.WaitWithTileStaticMemoryFence()
+		}
+	}
+	k.Keys.Set(t.Global, s[l])
+}
+
+// NBody is one step of the all-pairs gravitational n-body problem in the C++ AMP sample's
+// shape: each thread owns a body, each tile stages tiles of bodies (position and mass in
+// one vec.Float4) in tile_static memory behind a barrier. Bodies is a multiple of the
+// tile's size, which is a multiple of 4.
+type NBody struct {
+	Pos      *arrayview.ReadView[vec.Float4]
+	Vel      *arrayview.View[vec.Float4]
+	NewPos   *arrayview.View[vec.Float4]
+	Dt, Eps2 float32
+	Bodies   int32
+}
+
+// Tiled is the kernel.
+func (k NBody) Tiled(t runtime.TiledIndex) {
+	n := t.TileExtent.Size()
+	staged := runtime.TileStatic[vec.Float4](t, n)
+	l := t.Local[0]
+	p := k.Pos.At(t.Global)
+	a := vec.F4(0, 0, 0, 0)
+	for base := 0; base < int(k.Bodies); base += n {
+		staged[l] = k.Pos.At(runtime.Idx(base + l))
+		t.Barrier.WaitWithTileStaticMemoryFence()
+		for j := 0; j < n; j += 4 {
+			a = pull(a, p, staged[j], k.Eps2)
+			a = pull(a, p, staged[j+1], k.Eps2)
+			a = pull(a, p, staged[j+2], k.Eps2)
+			a = pull(a, p, staged[j+3], k.Eps2)
+		}
+		t.Barrier.WaitWithTileStaticMemoryFence()
+	}
+	v := k.Vel.At(t.Global)
+	v = vec.F4(v.X+a.X*k.Dt, v.Y+a.Y*k.Dt, v.Z+a.Z*k.Dt, 0)
+	k.Vel.Set(t.Global, v)
+	k.NewPos.Set(t.Global, vec.F4(p.X+v.X*k.Dt, p.Y+v.Y*k.Dt, p.Z+v.Z*k.Dt, p.W))
+}
+
+// pull returns a plus the acceleration of a body at p towards a body q of mass q.W,
+// softened by eps2.
+func pull(a, p, q vec.Float4, eps2 float32) vec.Float4 {
+	dx := q.X - p.X
+	dy := q.Y - p.Y
+	dz := q.Z - p.Z
+	inv := fmath.Rsqrt(eps2 + dx*dx + dy*dy + dz*dz)
+	s := (q.W * inv) * (inv * inv)
+	return vec.F4(a.X+dx*s, a.Y+dy*s, a.Z+dz*s, 0)
+}

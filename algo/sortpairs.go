@@ -1,0 +1,417 @@
+package algo
+
+import (
+	"errors"
+	"math/bits"
+
+	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/runtime"
+)
+
+// SortOptions selects the order of SortWith, SortPairs and Argsort; the zero value sorts
+// in ascending order.
+type SortOptions struct {
+	// Descending sorts from the largest key to the smallest: the reverse of Sort's
+	// order (float32: +NaNs first, then +Inf ... +0, -0 ... -Inf, -NaNs last). SortPairs
+	// and Argsort stay stable: equal keys keep their input order in both orders.
+	Descending bool
+}
+
+// SortWith sorts v in place, in the order of Sort (or its reverse: opt.Descending), on av
+// (nil: the view the data lives on, else the default accelerator's). v has rank 1, or rank
+// 2 to sort each row independently (torch.sort(dim=-1) of a 2-D tensor); else a
+// *ShapeError.
+func SortWith[T Number](av *accelerator.View, v *arrayview.View[T], opt SortOptions) error {
+	rows, cols, err := sortShape("SortWith", "v", v)
+	if err != nil || rows*cols < 2 || cols < 2 {
+		return err
+	}
+	if av, err = runtime.ChooseView("algo.Sort", "SortWith", av, []string{"v"}, v); err != nil {
+		return err
+	}
+	tc := sortCode[T](opt)
+	if v.Rank() == 1 {
+		return sortVector(av, v, cols, tc)
+	}
+	return segSort[T, T](av, segJob[T, T]{keys: v, rows: rows, cols: cols, tc: tc})
+}
+
+// SortPairs sorts keys in place, in the order of Sort (or its reverse: opt.Descending),
+// and moves each value of values with its key: after it, values[i] is the value that came
+// with keys[i]. The sort is stable: keys that are equal (the same bits) keep their input
+// order. keys and values have the same extent: rank 1, or rank 2 to sort each row
+// independently (else a *ShapeError). av: as for SortWith. It is a radix sort of any
+// length (SortWith's, moving the values with the keys), its temporaries (n keys, n
+// values) in av's scratch memory.
+func SortPairs[K, V Number](av *accelerator.View, keys *arrayview.View[K], values *arrayview.View[V],
+	opt SortOptions) error {
+	rows, cols, err := sortShape("SortPairs", "keys", keys)
+	if err == nil {
+		err = sortSameExtent("SortPairs", "values", keys, values)
+	}
+	if err != nil || rows*cols < 2 || cols < 2 {
+		return err
+	}
+	av, err = runtime.ChooseView("algo.SortPairs", "SortPairs", av, []string{"keys", "values"}, keys, values)
+	if err != nil {
+		return err
+	}
+	tc := sortCode[K](opt)
+	if keys.Rank() == 1 {
+		return radixRun(av, radixJob[K, V]{in: keys, out: keys, vIn: values, vOut: values, vals: radixPairs,
+			n: cols, tc: tc, passes: 4, algo: hooks.sort})
+	}
+	return segSort(av, segJob[K, V]{keys: keys, values: values, rows: rows, cols: cols, tc: tc})
+}
+
+// Argsort writes into idx the permutation that sorts keys (in the order of Sort, or its
+// reverse: opt.Descending), as torch.sort's indices: keys[idx[0]], keys[idx[1]], ... are
+// in order, and equal keys keep their input order (a stable sort). keys is not changed.
+// keys and idx have the same extent: rank 1, or rank 2 for each row's permutation of
+// indices 0..cols-1 (else a *ShapeError). av: as for SortWith. It is SortPairs' radix
+// sort, with the indices made as the first pass reads the keys.
+func Argsort[T Number](av *accelerator.View, keys *arrayview.View[T], idx *arrayview.View[int32],
+	opt SortOptions) error {
+	rows, cols, err := sortShape("Argsort", "keys", keys)
+	if err == nil {
+		err = sortSameExtent("Argsort", "idx", keys, idx)
+	}
+	if err != nil || rows*cols == 0 {
+		return err
+	}
+	if av, err = runtime.ChooseView("algo.Argsort", "Argsort", av, []string{"keys", "idx"}, keys, idx); err != nil {
+		return err
+	}
+	if cols == 1 {
+		return sortFillIdx(av, idx)
+	}
+	tc := sortCode[T](opt)
+	if keys.Rank() == 2 {
+		return segSort[T, int32](av, segJob[T, int32]{keys: keys, idx: idx, rows: rows, cols: cols, tc: tc})
+	}
+	return argsortVector(av, keys, idx, cols, tc)
+}
+
+// argsortVector is Argsort of the cols >= 2 keys of a rank-1 view: the sorted keys go to
+// a temporary.
+func argsortVector[T Number](av *accelerator.View, keys *arrayview.View[T], idx *arrayview.View[int32], n int,
+	tc int32) (err error) {
+	sorted, free, err := scratchSection[T](av, n)
+	if err != nil {
+		return err
+	}
+	defer free(&err)
+	return radixRun(av, radixJob[T, int32]{in: keys, out: sorted, vOut: idx, vals: radixIota, n: n, tc: tc,
+		passes: 4, algo: hooks.sort})
+}
+
+// sortFillIdx sets idx, a rank-1 or rank-2 view of one column, to zeros.
+func sortFillIdx(av *accelerator.View, idx *arrayview.View[int32]) error {
+	return dispatch(av, idx.Extent(), sortZeroKernel{Dst: idx})
+}
+
+// sortCode is the type code of T's keys (typeCode) in the order opt asks for.
+func sortCode[T Number](opt SortOptions) int32 {
+	tc := typeCode[T]()
+	if opt.Descending {
+		tc |= sortDescending
+	}
+	return tc
+}
+
+// sortShape checks a sort's view: rank 1 (one row) or 2; it returns the rows and columns.
+func sortShape[T any](op, name string, v *arrayview.View[T]) (rows, cols int, err error) {
+	if v == nil {
+		return 0, 0, shapeErr(op, "%s is nil", name)
+	}
+	switch e := v.Extent(); v.Rank() {
+	case 1:
+		return 1, e.Dim(0), nil
+	case 2:
+		return e.Dim(0), e.Dim(1), nil
+	}
+	return 0, 0, shapeErr(op, "%s has rank %d (extent %s); %s sorts rank-1 views or the rows of rank-2 views",
+		name, v.Rank(), v.Extent(), op)
+}
+
+// sortSameExtent checks that the view named name, other, has the keys' extent.
+func sortSameExtent[T, U any](op, name string, keys *arrayview.View[T], other *arrayview.View[U]) error {
+	if other == nil {
+		return shapeErr(op, "%s is nil", name)
+	}
+	if e := other.Extent(); e != keys.Extent() {
+		return shapeErr(op, "%s has extent %s, keys %s; they must be the same", name, e, keys.Extent())
+	}
+	return nil
+}
+
+// radixJob is one LSD radix sort of n keys: the keys read from in (elements of type code
+// tc, a typeCode with sortDescending) go sorted to out; values (vals: radixKeysOnly,
+// radixPairs from vIn or radixIota, the input indices) go with them to vOut. passes digits
+// of 8 bits are sorted, from the lowest. in may be out when passes is even (the first
+// pass writes a temporary), and likewise vIn and vOut. algo is hooks.sort's choice.
+type radixJob[T, V Number] struct {
+	in, out   *arrayview.View[T]
+	vIn, vOut *arrayview.View[V]
+	vals      uint32
+	n         int
+	tc        int32
+	passes    int
+	algo      int
+}
+
+// radixRun runs job (n >= 2): OneSweep where onesweepOn says so, else job.passes passes
+// of histogram, scan and scatter.
+func radixRun[T, V Number](av *accelerator.View, job radixJob[T, V]) (err error) {
+	if job.passes == 4 && onesweepOn(av, job.n, job.algo) {
+		return onesweepRun(av, job)
+	}
+	maxBlocks := radixMaxBlocks
+	if acc := av.Accelerator(); !acc.Traits().Wide && !hooks.perThread {
+		// Fewer, longer blocks scatter to fewer places at once: better for caches.
+		maxBlocks = min(maxBlocks, radixCPUBlocks*acc.Workers())
+	}
+	n := job.n
+	blockLen, blocks := radixBlocks(n, maxBlocks)
+	// The temporaries come from the view's reused scratch memory: allocating and freeing
+	// them on every call cost as much as the sort itself on an H100.
+	tmp, freeTmp, err := scratchSection[T](av, n)
+	if err != nil {
+		return err
+	}
+	defer freeTmp(&err)
+	// The histogram: radixBins rows of blocks counts, then the rows' totals.
+	hist, freeHist, err := scratchSection[uint32](av, radixBins*blocks+radixBins)
+	if err != nil {
+		return err
+	}
+	defer freeHist(&err)
+	vt, err := radixValTemps(av, &job)
+	if err != nil {
+		return err
+	}
+	defer vt.free(&err)
+	sg := job.algo != sortRadixFallback && radixScatterSG(av)
+	grid := runtime.Ext(blocks * radixTile).Tile(radixTile)
+	team := radixScanTeam(blocks)
+	rows := runtime.Ext(team * radixTile).Tile(radixTile) // radixBins/(radixTile/team) tiles
+	src, srcV := job.in, vt.in
+	outKeys := false // out holds keys, not elements
+	for pass := range job.passes {
+		dst, dstV := tmp, vt.tmp
+		if (job.passes-1-pass)%2 == 0 {
+			dst, dstV = job.out, vt.out
+		}
+		in, out := int32(1), int32(1) // typeCode of uint32: keys stay keys
+		if pass == 0 {
+			in = job.tc
+		}
+		if pass == job.passes-1 {
+			out = job.tc
+		}
+		vals := job.vals
+		if vals == radixIota && pass > 0 {
+			vals = radixPairs
+		}
+		shift := uint32(8 * pass)
+		h := radixHistKernel[T]{Src: src.ReadOnly(), Hist: hist, N: uint32(n), Shift: shift, BlockLen: uint32(blockLen), Type: in}
+		err = dispatchTiled(av, grid, h)
+		if err == nil {
+			err = dispatchTiled(av, rows, radixScanKernel{Hist: hist, Blocks: uint32(blocks), Team: uint32(team)})
+		}
+		if err == nil {
+			sc := radixScatterKernel[T, V]{Src: src.ReadOnly(), Dst: dst, Hist: hist.ReadOnly(), SrcVal: srcV.ReadOnly(),
+				DstVal: dstV, N: uint32(n), Shift: shift, BlockLen: uint32(blockLen), InType: in, OutType: out,
+				Vals: vals, blocks: blocks}
+			var k runtime.TiledKernel = sc
+			if sg {
+				k = radixScatterSGKernel[T, V]{sc}
+			}
+			err = dispatchTiled(av, grid, k)
+		}
+		if err != nil {
+			return radixRestore(av, job, outKeys, err)
+		}
+		if dst == job.out {
+			outKeys = out == 1 && job.tc != 1
+		}
+		src, srcV = dst, dstV
+	}
+	return nil
+}
+
+// radixRestore returns err, after mapping job.out's keys back to elements when outKeys
+// says it holds keys, so that an in-place sort that failed leaves elements.
+func radixRestore[T, V Number](av *accelerator.View, job radixJob[T, V], outKeys bool, err error) error {
+	if !outKeys {
+		return err
+	}
+	return errors.Join(err, dispatch(av, runtime.Ext(job.n), sortStoreKernel[T]{Src: job.out.ReadOnly(), Dst: job.out, Type: job.tc}))
+}
+
+// radixVals are a radix sort's value views: the first pass's source, the last pass's
+// destination and the temporary, each a view of 1 element (never read or written) when
+// the job has no such values.
+type radixVals[V Number] struct {
+	in, out, tmp *arrayview.View[V]
+	frees        []func(*error)
+}
+
+// radixValTemps makes the value views of job: with values, a temporary of n values (and
+// a dummy source for radixIota); without, three dummies, sections of one scratch buffer.
+func radixValTemps[T, V Number](av *accelerator.View, job *radixJob[T, V]) (*radixVals[V], error) {
+	vt := &radixVals[V]{in: job.vIn, out: job.vOut}
+	if job.vals == radixKeysOnly {
+		d, free, err := scratchSection[V](av, 3)
+		if err != nil {
+			return nil, err
+		}
+		vt.frees = append(vt.frees, free)
+		secs := [3]*arrayview.View[V]{}
+		for i := range secs {
+			if secs[i], err = d.Section(runtime.Idx(i), runtime.Ext(1)); err != nil {
+				vt.free(&err)
+				return nil, err
+			}
+		}
+		vt.in, vt.out, vt.tmp = secs[0], secs[1], secs[2]
+		return vt, nil
+	}
+	n := job.n
+	if vt.in == nil {
+		n++ // the last element is the dummy source
+	}
+	t, free, err := scratchSection[V](av, n)
+	if err != nil {
+		return nil, err
+	}
+	vt.frees = append(vt.frees, free)
+	vt.tmp = t
+	if vt.in == nil {
+		whole := t
+		vt.tmp, err = whole.Section(runtime.Idx(0), runtime.Ext(job.n))
+		if err == nil {
+			vt.in, err = whole.Section(runtime.Idx(job.n), runtime.Ext(1))
+		}
+		if err != nil {
+			vt.free(&err)
+			return nil, err
+		}
+	}
+	return vt, nil
+}
+
+// free gives the temporaries back (err: as scratchSection's free).
+func (vt *radixVals[V]) free(err *error) {
+	for i := len(vt.frees) - 1; i >= 0; i-- {
+		vt.frees[i](err)
+	}
+}
+
+// segJob is a segmented sort: the rows x cols rank-2 view keys (type code tc), sorted row
+// by row in place, values moved with them (nil: none); or, with idx, keys left as they are
+// and each row's permutation written to idx.
+type segJob[K, V Number] struct {
+	keys       *arrayview.View[K]
+	values     *arrayview.View[V]
+	idx        *arrayview.View[int32]
+	rows, cols int
+	tc         int32
+}
+
+// segSort runs job (cols >= 2): the keys, flattened, are argsorted as one vector (flat
+// indices p); a stable sort of the indices by their row p / cols then groups them by row,
+// each row's in key order, with only the digits of the row numbers; the keys (and values)
+// are then gathered by it, or the permutation written as indices within the rows.
+func segSort[K, V Number](av *accelerator.View, job segJob[K, V]) (err error) {
+	n := job.rows * job.cols
+	var frees []func(*error)
+	defer func() {
+		for i := len(frees) - 1; i >= 0; i-- {
+			frees[i](&err)
+		}
+	}()
+	flat, free, err := scratchSection[K](av, n)
+	if err != nil {
+		return err
+	}
+	frees = append(frees, free)
+	sorted, free, err := scratchSection[K](av, n)
+	if err != nil {
+		return err
+	}
+	frees = append(frees, free)
+	perm, err := segPerm(av, &frees, n, job.cols)
+	if err != nil {
+		return err
+	}
+	if err = dispatch(av, job.keys.Extent(), sortFlattenKernel[K]{Src: job.keys.ReadOnly(), Dst: flat, Cols: int32(job.cols)}); err != nil {
+		return err
+	}
+	err = radixRun(av, radixJob[K, int32]{in: flat, out: sorted, vOut: perm[0], vals: radixIota, n: n, tc: job.tc,
+		passes: 4, algo: hooks.sort})
+	if err == nil {
+		err = segByRow(av, perm, n, job.rows, job.cols)
+	}
+	if err != nil {
+		return err
+	}
+	return segGather(av, &frees, job, flat, perm[1])
+}
+
+// segPerm takes the segmented sort's index temporaries: the flat permutation and its
+// regrouped copy (int32), then the row numbers and their sorted copy (the same words, as
+// int32).
+func segPerm(av *accelerator.View, frees *[]func(*error), n, cols int) ([4]*arrayview.View[int32], error) {
+	var p [4]*arrayview.View[int32]
+	for i := range p {
+		v, free, err := scratchSection[int32](av, n)
+		if err != nil {
+			return p, err
+		}
+		*frees = append(*frees, free)
+		p[i] = v
+	}
+	return p, nil
+}
+
+// segByRow sorts the flat permutation perm[0] stably by row into perm[1], with the rows in
+// perm[2] and perm[3] as keys.
+func segByRow(av *accelerator.View, perm [4]*arrayview.View[int32], n, rows, cols int) error {
+	passes := (bits.Len(uint(rows-1)) + 7) / 8
+	if passes == 0 {
+		return dispatch(av, runtime.Ext(n), sortCopyKernel[int32]{Src: perm[0].ReadOnly(), Dst: perm[1]})
+	}
+	rk := sortRowKeyKernel{Perm: perm[0].ReadOnly(), Dst: perm[2], Cols: int32(cols)}
+	if err := dispatch(av, runtime.Ext(n), rk); err != nil {
+		return err
+	}
+	return radixRun(av, radixJob[int32, int32]{in: perm[2], out: perm[3], vIn: perm[0], vOut: perm[1],
+		vals: radixPairs, n: n, tc: 1, passes: passes, algo: hooks.sort})
+}
+
+// segGather writes the segmented sort's result by the grouped permutation perm: the keys
+// (from their flat copy) and values, or the indices within the rows.
+func segGather[K, V Number](av *accelerator.View, frees *[]func(*error), job segJob[K, V], flat *arrayview.View[K],
+	perm *arrayview.View[int32]) error {
+	ext := job.keys.Extent()
+	if job.idx != nil {
+		return dispatch(av, ext, sortRowIndexKernel{Perm: perm.ReadOnly(), Dst: job.idx, Cols: int32(job.cols)})
+	}
+	if err := dispatch(av, ext, sortGatherKernel[K]{Src: flat.ReadOnly(), Perm: perm.ReadOnly(), Dst: job.keys, Cols: int32(job.cols)}); err != nil {
+		return err
+	}
+	if job.values == nil {
+		return nil
+	}
+	vflat, free, err := scratchSection[V](av, job.rows*job.cols)
+	if err != nil {
+		return err
+	}
+	*frees = append(*frees, free)
+	if err := dispatch(av, ext, sortFlattenKernel[V]{Src: job.values.ReadOnly(), Dst: vflat, Cols: int32(job.cols)}); err != nil {
+		return err
+	}
+	return dispatch(av, ext, sortGatherKernel[V]{Src: vflat.ReadOnly(), Perm: perm.ReadOnly(), Dst: job.values, Cols: int32(job.cols)})
+}

@@ -1,0 +1,79 @@
+package arrayview
+
+import (
+	"fmt"
+
+	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/runtime"
+)
+
+// Host is a view's host copy as the fast CPU bodies that ampgen generates (EachTile,
+// EachRange) read and write it: the view's elements, its extent and its strides, taken
+// once per tile, so that each At and Set of the kernel body is a few compares, multiplies
+// and a slice index that the compiler inlines, instead of a method call that checks the
+// view's coherence state. It does what View.At and View.Set do (the same index checks,
+// the same panic outside the extent) on the host copy made current when the Host was
+// taken; it sees no later change of the view's state, so it is only for the span of one
+// dispatch on the CPU accelerator, which binds every view on the host before it runs.
+// User code has no reason to use it: At and Set are the way to reach elements.
+type Host[T any] struct {
+	data []T
+	lim  [3]uint // the extent's dimensions; past the rank the largest uint (never outside)
+	st   [3]int  // element strides; past the rank 0 (geom's)
+	ext  runtime.Extent
+}
+
+// KernelHost makes the view's host copy current for reading and writing, as the first Set
+// would, and returns its Host (for generated CPU bodies; see Host). It panics, like Set,
+// if the view is closed.
+func (v *View[T]) KernelHost() Host[T] {
+	if v.hostW.Load() != v.src.version.Load() {
+		v.mustHost("Set", accelerator.ReadWrite)
+	}
+	return v.hostOf()
+}
+
+// KernelHost makes the view's host copy current for reading, as the first At would, and
+// returns its Host (for generated CPU bodies; see Host), on which only At may be called.
+// It panics, like At, if the view is closed.
+func (r *ReadView[T]) KernelHost() Host[T] {
+	v := r.v
+	if v.hostR.Load() != v.src.version.Load() {
+		v.mustHost("At", accelerator.Read)
+	}
+	return v.hostOf()
+}
+
+// hostOf returns the view's Host.
+func (v *View[T]) hostOf() Host[T] {
+	return Host[T]{data: v.data[v.g.base:], lim: v.lim, st: v.g.st, ext: v.g.ext}
+}
+
+// At returns the element at i (View.At on the host copy). It panics if i lies outside
+// the extent.
+func (h *Host[T]) At(i runtime.Index) T {
+	if uint(i[0]) >= h.lim[0] || uint(i[1]) >= h.lim[1] || uint(i[2]) >= h.lim[2] {
+		panic(outsideHost{i, h.ext})
+	}
+	return h.data[i[0]*h.st[0]+i[1]*h.st[1]+i[2]*h.st[2]]
+}
+
+// Set stores x at i (View.Set on the host copy). It panics if i lies outside the extent.
+func (h *Host[T]) Set(i runtime.Index, x T) {
+	if uint(i[0]) >= h.lim[0] || uint(i[1]) >= h.lim[1] || uint(i[2]) >= h.lim[2] {
+		panic(outsideHost{i, h.ext})
+	}
+	h.data[i[0]*h.st[0]+i[1]*h.st[1]+i[2]*h.st[2]] = x
+}
+
+// outsideHost is the panic of Host.At and Host.Set outside the extent: it prints as
+// View.At's panic does.
+type outsideHost struct {
+	i   runtime.Index
+	ext runtime.Extent
+}
+
+// String says which index lies outside which extent, as View.At's panic does.
+func (o outsideHost) String() string {
+	return fmt.Sprintf("goamp/arrayview: index %v outside extent %v", o.i[:o.ext.Rank()], o.ext)
+}
