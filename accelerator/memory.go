@@ -20,6 +20,9 @@ type Buffer struct {
 	lastUse uint64
 	// readEpoch and writeEpoch are the view's barrier epochs of the last read and write.
 	readEpoch, writeEpoch uint64
+	// pins are the imports of host memory that the buffer's last large transfers went
+	// through (pinned.go), kept for the next transfer of the same memory, ended by Free.
+	pins []*vk.Buffer
 }
 
 // Size is the buffer's size in bytes.
@@ -87,30 +90,42 @@ func (b *Buffer) Free() error {
 	b.vb.Free()
 	b.vb = nil
 	v.inUse -= b.size
+	for _, p := range b.pins {
+		p.Free()
+	}
+	b.pins = nil
 	return err
 }
 
 // Upload copies src into the buffer at byte offset off. It returns once src may be reused.
 func (b *Buffer) Upload(off uint64, src []byte) error {
 	return b.transfer(off, len(src), (*View).countUp, func(m []byte) { parallelCopy(m, src) }, func(v *View) error {
-		for done := 0; done < len(src); {
-			st, err := v.stagingSlot(min(len(src)-done, stagingSize))
-			if err != nil {
-				return err
-			}
-			n := min(len(src)-done, len(st.buf.Mapped()))
-			parallelCopy(st.buf.Mapped()[:n], src[done:done+n])
-			if err := v.recordCopy(st.buf, 0, b.vb, off+uint64(done), uint64(n), nil, b); err != nil {
-				return err
-			}
-			st.seq = v.seq
-			if err := v.submit(); err != nil {
-				return err
-			}
-			done += n
-		}
-		return nil
+		return v.pinned(b, src, func(lo, hi int) error { return b.uploadStaged(v, off+uint64(lo), src[lo:hi]) },
+			func(imp *vk.Buffer, lo, n int) error {
+				return v.recordCopy(imp, 0, b.vb, off+uint64(lo), uint64(n), nil, b)
+			})
 	})
+}
+
+// uploadStaged is Upload through the staging buffers; v.mu is held.
+func (b *Buffer) uploadStaged(v *View, off uint64, src []byte) error {
+	for done := 0; done < len(src); {
+		st, err := v.stagingSlot(min(len(src)-done, stagingSize))
+		if err != nil {
+			return err
+		}
+		n := min(len(src)-done, len(st.buf.Mapped()))
+		parallelCopy(st.buf.Mapped()[:n], src[done:done+n])
+		if err := v.recordCopy(st.buf, 0, b.vb, off+uint64(done), uint64(n), nil, b); err != nil {
+			return err
+		}
+		st.seq = v.seq
+		if err := v.submit(); err != nil {
+			return err
+		}
+		done += n
+	}
+	return nil
 }
 
 // transfer moves n bytes at offset off between the host and the buffer with the view
@@ -144,7 +159,10 @@ func (b *Buffer) transfer(off uint64, n int, count func(*View, int), direct func
 // them have run.
 func (b *Buffer) Download(off uint64, dst []byte) error {
 	return b.transfer(off, len(dst), (*View).countDown, func(m []byte) { parallelCopy(dst, m) }, func(v *View) error {
-		return b.downloadStaged(v, off, dst)
+		return v.pinned(b, dst, func(lo, hi int) error { return b.downloadStaged(v, off+uint64(lo), dst[lo:hi]) },
+			func(imp *vk.Buffer, lo, n int) error {
+				return v.recordCopy(b.vb, off+uint64(lo), imp, 0, uint64(n), b, nil)
+			})
 	})
 }
 

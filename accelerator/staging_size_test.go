@@ -25,9 +25,9 @@ func stagingSizes(v *View) []int {
 // allow (a power of two, at least minStaging), that idle ones are reused rather than more
 // allocated, and that a copy larger than every idle buffer replaces one by a larger one.
 func TestStagingSizes(t *testing.T) {
-	saved := forceStaging
-	defer func() { forceStaging = saved }()
-	forceStaging = true
+	saved, savedNo := forceStaging, noPinned
+	defer func() { forceStaging, noPinned = saved, savedNo }()
+	forceStaging, noPinned = true, true // large copies stay staged, not pinned (pinned.go)
 	r := rand.New(rand.NewPCG(rand.Uint64(), 6))
 	for _, a := range All() {
 		if a.Traits().HostMemory {

@@ -50,15 +50,17 @@ type View struct {
 	mode QueuingMode
 	id   uint64 // numbers the views of the process, from 1, for String
 
-	mu      sync.Mutex
-	closed  bool
-	stream  *vk.Stream
-	seq     uint64 // sequence number of the batch being recorded
-	batches []seqBatch
-	epoch   uint64 // barrier epoch: bumped by every barrier recorded (see hazard)
-	binds   []vk.Binding
-	staging [stagingSlots]staging
-	inUse   uint64 // bytes of the view's buffers (Alloc and staging) not yet freed
+	mu     sync.Mutex
+	closed bool
+	stream *vk.Stream
+	seq    uint64 // sequence number of the batch being recorded
+	// pinStats counts the transfers through imported host memory (pinned.go).
+	pinStats pinnedStats
+	batches  []seqBatch
+	epoch    uint64 // barrier epoch: bumped by every barrier recorded (see hazard)
+	binds    []vk.Binding
+	staging  [stagingSlots]staging
+	inUse    uint64 // bytes of the view's buffers (Alloc and staging) not yet freed
 
 	stats Stats
 

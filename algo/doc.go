@@ -29,6 +29,16 @@
 // sums, sort temporaries, the convolution's intermediate image) is scratch memory kept per
 // accelerator view and freed when the view is closed. cmd/ampbench measures every kernel.
 //
+// # Views larger than one binding
+//
+// A device binds at most maxStorageBufferRange bytes of a view to a kernel (128 MiB on
+// lavapipe, 4 GiB on an H100). Add, Saxpy, Fill, Reduce, the scans and Sort take longer
+// rank-1 views (up to 2^31 elements, and whatever one buffer of the device holds:
+// maxMemoryAllocationSize): they split them into windows of sections that each fit, and
+// combine the windows' results (window.go; Sort merges its sorted windows, sortwin.go).
+// The other kernels, and kernels of the kernel language, get an *arrayview.TooLargeError
+// for a view over the range: split their work into sections.
+//
 // # Imports
 //
 // algo sits above the core: it may import accelerator, arrayview, runtime, shaders (the

@@ -36,8 +36,8 @@ func ewSameLen[T any](op string, names []string, views ...*arrayview.View[T]) (i
 		}
 		if i == 0 {
 			n = m
-			if n > ewMaxLen {
-				return 0, shapeErr(op, "%s has %d elements; %s handles at most %d", names[0], n, op, ewMaxLen)
+			if n > maxLen {
+				return 0, shapeErr(op, "%s has %d elements; %s handles at most %d", names[0], n, op, maxLen)
 			}
 		} else if m != n {
 			return 0, shapeErr(op, "%s has length %d, %s has length %d; they must match", names[0], n, names[i], m)
@@ -67,8 +67,9 @@ const (
 	ewPer  = 4
 )
 
-// ewMaxLen is the longest view the elementwise kernels take: their GPU bodies' element
-// indices (i + 3*threads) are 32-bit ints.
+// ewMaxLen is the longest view one dispatch of the elementwise kernels takes: their GPU
+// bodies' element indices (i + 3*threads) are 32-bit ints. Longer views (up to maxLen) are
+// split into windows (ewRun).
 const ewMaxLen = 1 << 30
 
 // ewMaxGroups is the elementwise kernels' largest number of tiles (a few per multiprocessor
@@ -97,13 +98,12 @@ func ewTileRanges(tile, threads, n int, f func(lo, hi int)) {
 // addition wraps, as in Go. On a GPU the work is queued: read out (At, Data, CopyTo,
 // Synchronize) to wait for it.
 func Add[T Number](av *accelerator.View, a, b, out *arrayview.View[T]) error {
-	n, err := ewSameLen("Add", []string{"a", "b", "out"}, a, b, out)
-	if err != nil {
-		return err
-	}
-	dom, threads := ewGrid(n)
-	k := addKernel[T]{A: a.ReadOnly(), B: b.ReadOnly(), Out: out, N: int32(n), Threads: int32(threads)}
-	return dispatchTiled(av, dom, k)
+	return ewRun(av, "Add", []string{"a", "b", "out"}, []*arrayview.View[T]{a, b, out},
+		func(av *accelerator.View, v []*arrayview.View[T], n int) error {
+			dom, threads := ewGrid(n)
+			k := addKernel[T]{A: v[0].ReadOnly(), B: v[1].ReadOnly(), Out: v[2], N: int32(n), Threads: int32(threads)}
+			return dispatchTiled(av, dom, k)
+		})
 }
 
 // addKernel is Add's kernel: Out[i] = A[i] + B[i] for the N elements, grid-stride over
@@ -160,12 +160,12 @@ func (k addKernel[T]) EachTile(_ runtime.TiledExtent, tile runtime.Index) {
 // be rank-1 views of one length (else a *ShapeError). The product and the sum are rounded
 // separately on the CPU; a GPU may fuse them (one rounding).
 func Saxpy(av *accelerator.View, alpha float32, x, y *arrayview.View[float32]) error {
-	n, err := ewSameLen("Saxpy", []string{"x", "y"}, x, y)
-	if err != nil {
-		return err
-	}
-	dom, threads := ewGrid(n)
-	return dispatchTiled(av, dom, saxpyKernel{X: x.ReadOnly(), Y: y, N: int32(n), Alpha: alpha, Threads: int32(threads)})
+	return ewRun(av, "Saxpy", []string{"x", "y"}, []*arrayview.View[float32]{x, y},
+		func(av *accelerator.View, v []*arrayview.View[float32], n int) error {
+			dom, threads := ewGrid(n)
+			k := saxpyKernel{X: v[0].ReadOnly(), Y: v[1], N: int32(n), Alpha: alpha, Threads: int32(threads)}
+			return dispatchTiled(av, dom, k)
+		})
 }
 
 // saxpyKernel is Saxpy's kernel: Y[i] = Alpha*X[i] + Y[i] for the N elements,
@@ -224,16 +224,12 @@ func (k saxpyKernel) EachTile(_ runtime.TiledExtent, tile runtime.Index) {
 // so that v's old contents are never uploaded to a GPU (nor copied back), which is also
 // why v's previous contents are gone even if the dispatch then fails.
 func Fill[T Number](av *accelerator.View, v *arrayview.View[T], value T) error {
-	n, err := ewSameLen("Fill", []string{"v"}, v)
-	if err != nil {
-		return err
-	}
-	if av, err = runtime.ChooseView("algo.Fill", "Fill", av, []string{"v"}, v); err != nil {
-		return err
-	}
-	v.DiscardData()
-	dom, threads := ewGrid(n)
-	return dispatchTiled(av, dom, fillKernel[T]{V: v, N: int32(n), Value: value, Threads: int32(threads)})
+	return ewRun(av, "Fill", []string{"v"}, []*arrayview.View[T]{v},
+		func(av *accelerator.View, v []*arrayview.View[T], n int) error {
+			v[0].DiscardData()
+			dom, threads := ewGrid(n)
+			return dispatchTiled(av, dom, fillKernel[T]{V: v[0], N: int32(n), Value: value, Threads: int32(threads)})
+		})
 }
 
 // fillKernel is Fill's kernel: V[i] = Value for the N elements, grid-stride over Threads

@@ -20,6 +20,9 @@ type testHooks struct {
 	// sort chooses Sort's algorithm: sortAuto, sortBitonic, sortRadix or
 	// sortRadixFallback.
 	sort int
+	// window, when positive, is the window length (elements) of the built-ins that split
+	// views larger than one binding, on every accelerator (windowLen).
+	window int
 }
 
 // hooks are the package's test hooks.

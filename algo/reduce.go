@@ -113,6 +113,9 @@ func Reduce[T Number](av *accelerator.View, in *arrayview.View[T], op Op) (T, er
 	if err != nil {
 		return zero, err
 	}
+	if w := splitLen[T](av, n); w > 0 {
+		return reduceWindows(av, in, op, n, w)
+	}
 	plan := reducePlan(av.Accelerator(), n)
 	s, err := takeScratch[T](av, runtime.Ext(planScratch(plan)), "")
 	if err != nil {

@@ -25,11 +25,12 @@ func idleBytes(av *accelerator.View) []uint64 {
 	return out
 }
 
-// TestScratchAfterTooLargeSort is issue 13's defect 5: a Sort that fails on a view over
-// maxStorageBufferRange (a float32 view of limit/4+64 elements: 128 MiB + 256 bytes on
-// lavapipe) must leave no scratch buffer held that no kernel can bind, and every Reduce of
-// a 4,096-element view after it on the same accelerator view must succeed. On the CPU
-// (no binding limit) the Sort of a shorter view succeeds and the Reduces must too.
+// TestScratchAfterTooLargeSort is issue 13's defect 5: a Sort that failed on a view over
+// maxStorageBufferRange had to leave no scratch buffer held that no kernel can bind, and
+// every Reduce of a 4,096-element view after it on the same accelerator view had to
+// succeed. Since issue 12 such a Sort succeeds on a device (in windows), and TestBigView
+// checks the scratch it leaves; on the CPU (no binding limit) the Sort of a shorter view
+// succeeds and the Reduces must too.
 func TestScratchAfterTooLargeSort(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 5))
 	for _, a := range accelerator.All() {
@@ -37,10 +38,9 @@ func TestScratchAfterTooLargeSort(t *testing.T) {
 			limit := a.Limits().MaxStorageBufferRange
 			n := 1<<16 + 64
 			if !a.Traits().HostMemory {
-				if limit > 1<<30 {
-					t.Skipf("maxStorageBufferRange %d: a view over it takes too much host memory", limit)
-				}
-				n = int(limit)/4 + 64
+				// Since issue 12 such a Sort splits the view into windows and succeeds:
+				// TestBigView sorts one and checks the scratch it leaves.
+				t.Skip("a Sort over maxStorageBufferRange no longer fails; see TestBigView")
 			}
 			av, err := a.CreateView(accelerator.Automatic)
 			require.NoError(t, err)
@@ -52,19 +52,9 @@ func TestScratchAfterTooLargeSort(t *testing.T) {
 			}
 			bv, err := arrayview.New(runtime.Ext(n), big)
 			require.NoError(t, err)
-			err = Sort(av, bv)
-			if a.Traits().HostMemory { // no storage-buffer binding limits the scratch
-				require.NoError(t, err)
-				require.NoError(t, bv.Synchronize())
-				assert.True(t, slices.IsSorted(big), "the CPU sorts the view")
-			} else {
-				var tl *arrayview.TooLargeError
-				require.ErrorAs(t, err, &tl, "Sort of %d float32 elements", n)
-				assert.Equal(t, limit, tl.Limit)
-				for _, b := range idleBytes(av) {
-					assert.LessOrEqual(t, b, uint64(limit)/2, "the failed Sort's scratch is not held: %v", idleBytes(av))
-				}
-			}
+			require.NoError(t, Sort(av, bv))
+			require.NoError(t, bv.Synchronize())
+			assert.True(t, slices.IsSorted(big), "the CPU sorts the view")
 			bv.DiscardData()
 			require.NoError(t, bv.Close())
 			big = nil

@@ -24,6 +24,8 @@
 // GPUs copy through the view's staging buffers. A kernel binds a view's own byte window
 // of the buffer, so a source larger than the device's maxStorageBufferRange works as long as
 // each view bound to a kernel fits in it; a view that does not fit gets a *TooLargeError.
+// (package algo's elementwise kernels, Reduce, the scans and Sort split longer views into
+// such sections themselves; View.Release drops a section without copying it back.)
 //
 // Element types: int32, uint32, float32, float64 and structs of those (and fixed arrays of
 // them), which Go lays out as GLSL's std430 does. Anything else is rejected with a *TypeError.

@@ -410,6 +410,34 @@ func (v *View[T]) Close() error {
 	return err
 }
 
+// Release closes the view without synchronizing it: what a device modified in its range
+// stays on the device, where the other open views of the same data (the view it was made
+// from, other sections) still see it, and reaches the host through them (Synchronize,
+// Data, Close). It is the way to drop a section made only to bind part of a larger view
+// to a kernel without copying that part back. When no other view of the data is open,
+// Release is Close. Releasing a closed view does nothing; releasing a nil or zero one is
+// an *ArgumentError.
+func (v *View[T]) Release() error {
+	if v == nil || v.src == nil {
+		return zeroError("Release")
+	}
+	s := v.src
+	s.mu.Lock()
+	if s.open <= 1 || v.closed.Load() {
+		s.mu.Unlock()
+		return v.Close()
+	}
+	v.closed.Store(true)
+	if v.leak != nil {
+		v.leak.closed.Store(true)
+	}
+	v.hostR.Store(^uint64(0)) // disarm the fast paths of At and Set
+	v.hostW.Store(^uint64(0))
+	s.open--
+	s.mu.Unlock()
+	return nil
+}
+
 // ReadOnly returns a read-only handle on the view (C++ AMP array_view<const T>). A kernel
 // field of that type is bound for reading only, so a dispatch never marks the data modified
 // and never copies it back. The handle shares the view's lifetime: it needs no Close of

@@ -15,3 +15,12 @@ type HeapUsage struct {
 
 // MemoryBudget is nil without cgo.
 func (*Instance) MemoryBudget(int) []HeapUsage { return nil }
+
+// HostImportAlign is 0 without cgo: nothing can be imported.
+func (*Device) HostImportAlign() uint64 { return 0 }
+
+// ImportHost always fails without cgo.
+func (*Device) ImportHost([]byte) (*Buffer, error) { return nil, unavailable() }
+
+// Pins is false without cgo.
+func (*Buffer) Pins([]byte) bool { return false }

@@ -92,6 +92,10 @@ typedef struct AmpDevice {
 	PFN_vkGetPipelineCacheData GetPipelineCacheData;
 	PFN_vkDestroyPipelineCache DestroyPipelineCache;
 	VkPipelineCache cache;
+	// VK_EXT_external_memory_host (issue 12's pinned transfers): enabled when the device has
+	// it; hostImportAlign is its minImportedHostPointerAlignment (0: no import).
+	PFN_vkGetMemoryHostPointerPropertiesEXT GetMemoryHostPointerPropertiesEXT;
+	uint64_t hostImportAlign;
 } AmpDevice;
 
 int amp_load(const char *lib, char *err, int errlen);
@@ -114,6 +118,9 @@ VkQueue amp_device_queue(AmpDevice *d, uint32_t index);
 VkResult amp_buffer_create(AmpDevice *d, VkDeviceSize size, uint32_t memProps, uint32_t avoidProps,
 	VkBuffer *buf, VkDeviceMemory *mem, void **mapped, uint32_t *memType);
 void amp_buffer_destroy(AmpDevice *d, VkBuffer buf, VkDeviceMemory mem);
+// amp_host_import makes a transfer buffer of the size bytes of host memory at ptr (both
+// multiples of d->hostImportAlign) through VK_EXT_external_memory_host.
+VkResult amp_host_import(AmpDevice *d, void *ptr, VkDeviceSize size, VkBuffer *buf, VkDeviceMemory *mem);
 
 VkResult amp_pipeline_create(AmpDevice *d, const uint32_t *code, size_t codeBytes, uint32_t nbind,
 	uint32_t pushSize, const uint32_t *spec, uint32_t nspec, VkPipelineLayout *layout,

@@ -247,6 +247,16 @@ void amp_device_extra(VkInstance inst, VkPhysicalDevice phys, uint32_t apiVersio
 	}
 }
 
+// amp_host_import_align returns the device's minImportedHostPointerAlignment where it has
+// VK_EXT_external_memory_host (and Vulkan 1.1's properties2), else 0.
+static uint64_t amp_host_import_align(VkPhysicalDevice phys) {
+	if (!amp_GetPhysicalDeviceProperties2 || !amp_has_ext(phys, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME)) return 0;
+	VkPhysicalDeviceExternalMemoryHostPropertiesEXT hp = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT};
+	VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &hp};
+	amp_GetPhysicalDeviceProperties2(phys, &p2);
+	return hp.minImportedHostPointerAlignment;
+}
+
 #define LOADD(name) d->name = (PFN_vk##name)amp_GetDeviceProcAddr(d->dev, "vk" #name)
 
 VkResult amp_device_create(VkInstance inst, VkPhysicalDevice phys, uint32_t family, uint32_t queues,
@@ -261,9 +271,12 @@ VkResult amp_device_create(VkInstance inst, VkPhysicalDevice phys, uint32_t fami
 	feats.shaderFloat64 = f64 ? VK_TRUE : VK_FALSE;
 	feats.shaderInt64 = i64 ? VK_TRUE : VK_FALSE;
 	feats.shaderInt16 = i16 ? VK_TRUE : VK_FALSE;
-	const char *exts[3] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+	const char *exts[4] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
 	uint32_t next = 1;
 	if (swapchain) exts[next++] = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
+	// Pinned transfers (issue 12): import Go memory as host memory where the device can.
+	uint64_t importAlign = amp_host_import_align(phys);
+	if (importAlign) exts[next++] = VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME;
 	if (extra & AMP_FEAT_COOP_NV) exts[next++] = VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME;
 	VkPhysicalDeviceTimelineSemaphoreFeatures tf = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES,
 		.timelineSemaphore = VK_TRUE};
@@ -304,6 +317,10 @@ VkResult amp_device_create(VkInstance inst, VkPhysicalDevice phys, uint32_t fami
 	LOADD(CreateFence); LOADD(DestroyFence); LOADD(ResetFences); LOADD(WaitForFences); LOADD(GetFenceStatus);
 	LOADD(QueueSubmit); LOADD(DeviceWaitIdle);
 	LOADD(CreatePipelineCache); LOADD(GetPipelineCacheData); LOADD(DestroyPipelineCache);
+	if (importAlign) {
+		LOADD(GetMemoryHostPointerPropertiesEXT);
+		if (d->GetMemoryHostPointerPropertiesEXT) d->hostImportAlign = importAlign;
+	}
 	if (timeline) {
 		LOADD(CreateSemaphore); LOADD(DestroySemaphore); LOADD(GetSemaphoreCounterValue); LOADD(WaitSemaphores);
 	}
@@ -373,6 +390,50 @@ VkResult amp_buffer_create(AmpDevice *d, VkDeviceSize size, uint32_t memProps, u
 	}
 	*memType = (uint32_t)chosen;
 	return VK_SUCCESS;
+}
+
+VkResult amp_host_import(AmpDevice *d, void *ptr, VkDeviceSize size, VkBuffer *buf, VkDeviceMemory *mem) {
+	const VkExternalMemoryHandleTypeFlagBits ht = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+	if (!d->hostImportAlign) return VK_ERROR_FEATURE_NOT_PRESENT;
+	VkMemoryHostPointerPropertiesEXT hp = {.sType = VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT};
+	VkResult r = d->GetMemoryHostPointerPropertiesEXT(d->dev, ht, ptr, &hp);
+	if (r != VK_SUCCESS) return r;
+	VkExternalMemoryBufferCreateInfo ext = {.sType = VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO, .handleTypes = ht};
+	VkBufferCreateInfo bci = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .pNext = &ext, .size = size,
+		.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
+	r = d->CreateBuffer(d->dev, &bci, NULL, buf);
+	if (r != VK_SUCCESS) return r;
+	VkMemoryRequirements req;
+	d->GetBufferMemoryRequirements(d->dev, *buf, &req);
+	uint32_t bits = req.memoryTypeBits & hp.memoryTypeBits;
+	if (!bits || req.size > size) {
+		d->DestroyBuffer(d->dev, *buf, NULL);
+		return VK_ERROR_FEATURE_NOT_PRESENT;
+	}
+	// Prefer host-coherent memory: the host writes the pages without flushes.
+	VkPhysicalDeviceMemoryProperties mp;
+	amp_GetPhysicalDeviceMemoryProperties(d->phys, &mp);
+	const uint32_t coherent = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+	uint32_t type = 32;
+	for (uint32_t i = 0; i < mp.memoryTypeCount && type == 32; i++) {
+		if ((bits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & coherent) == coherent) type = i;
+	}
+	if (type == 32) {
+		type = 0;
+		while (!(bits & (1u << type))) type++;
+	}
+	VkImportMemoryHostPointerInfoEXT imp = {.sType = VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT,
+		.handleType = ht, .pHostPointer = ptr};
+	VkMemoryAllocateInfo mai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .pNext = &imp, .allocationSize = size,
+		.memoryTypeIndex = type};
+	r = d->AllocateMemory(d->dev, &mai, NULL, mem);
+	if (r != VK_SUCCESS) {
+		d->DestroyBuffer(d->dev, *buf, NULL);
+		return r;
+	}
+	r = d->BindBufferMemory(d->dev, *buf, *mem, 0);
+	if (r != VK_SUCCESS) amp_buffer_destroy(d, *buf, *mem);
+	return r;
 }
 
 void amp_buffer_destroy(AmpDevice *d, VkBuffer buf, VkDeviceMemory mem) {

@@ -420,7 +420,7 @@ func (s *Stream) Copy(src *Buffer, srcOff uint64, dst *Buffer, dstOff, size uint
 		src: C.uint64_t(uintptr(unsafe.Pointer(src.buf))), dst: C.uint64_t(uintptr(unsafe.Pointer(dst.buf))),
 		srcOff: C.uint64_t(srcOff), dstOff: C.uint64_t(dstOff), size: C.uint64_t(size)}
 	s.copied = true
-	s.hostWrites = s.hostWrites || dst.mapped != nil
+	s.hostWrites = s.hostWrites || dst.mapped != nil || dst.pinned != nil
 	return nil
 }
 

@@ -404,6 +404,7 @@ type Buffer struct {
 	size   uint64
 	mapped []byte
 	kind   MemKind
+	pinned []byte // ImportHost: the host memory the buffer is (nil for NewBuffer's)
 }
 
 // NewBuffer allocates a storage buffer of size bytes in memory of the given kind. A
@@ -458,9 +459,11 @@ func (b *Buffer) Mapped() []byte { return b.mapped }
 // Free releases the buffer. The caller makes sure no pending work uses it.
 func (b *Buffer) Free() {
 	if b.buf != nil {
-		b.dev.inUse.Add(^(b.size - 1)) // minus size
+		if b.pinned == nil {
+			b.dev.inUse.Add(^(b.size - 1)) // minus size
+		}
 		C.amp_buffer_destroy(b.dev.d, b.buf, b.mem)
-		b.buf, b.mem, b.mapped = nil, nil, nil
+		b.buf, b.mem, b.mapped, b.pinned = nil, nil, nil, nil
 	}
 }
 

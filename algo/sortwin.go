@@ -1,0 +1,199 @@
+package algo
+
+import (
+	"math"
+
+	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/runtime"
+)
+
+// sortWindows sorts the n elements of v, more than one binding covers, in windows of w
+// elements: each window is sorted by Sort's usual algorithms, then the sorted runs are
+// merged pairwise (runs of w, 2w, 4w, ... elements), ping-ponging between v and a
+// temporary view of n elements, and the result is copied back to v if it ends in the
+// temporary. A merge of two runs is cut into output windows of at most w elements: the
+// host finds where each output window starts in each run (mergeCoRank, a binary search
+// reading single elements) so that each window's share of each run is at most w elements
+// and binds as a section; mergeKernel then merges the shares. Keys compare as Sort orders
+// them (sortKey with tc, so descending too), and the merge takes the first run's element
+// first on a tie.
+func sortWindows[T Number](av *accelerator.View, v *arrayview.View[T], n, w int, tc int32) (err error) {
+	err = inWindows(n, w, []*arrayview.View[T]{v}, func(lo, hi int, s []*arrayview.View[T]) error {
+		if hi-lo < 2 {
+			return nil
+		}
+		return sortVector(av, s[0], hi-lo, tc)
+	})
+	if err != nil {
+		return err
+	}
+	tmp, err := arrayview.New(runtime.Ext(n), make([]T, n))
+	if err != nil {
+		return err
+	}
+	tmp.DiscardData()
+	defer func() {
+		tmp.DiscardData() // nothing of it is copied back
+		err = joinErr(err, tmp.Close())
+	}()
+	src, dst := v, tmp
+	for width := w; width < n; width *= 2 {
+		for lo := 0; lo < n; lo += 2 * width {
+			mid, hi := min(lo+width, n), min(lo+2*width, n)
+			if err := mergeRuns(av, src, dst, lo, mid, hi, w, tc); err != nil {
+				return err
+			}
+		}
+		src, dst = dst, src
+	}
+	if src == v {
+		return nil
+	}
+	return copyWindows(av, src, v, 0, 0, n, w)
+}
+
+// copyWindows copies the n elements of src from element so to dst from element do, in
+// windows of at most w elements (sortStoreKernel with the identity mapping of uint32).
+func copyWindows[T Number](av *accelerator.View, src, dst *arrayview.View[T], so, do, n, w int) error {
+	for k := 0; k < n; k += w {
+		m := min(w, n-k)
+		s, err := src.Section(runtime.Idx(so+k), runtime.Ext(m))
+		if err != nil {
+			return err
+		}
+		d, err := dst.Section(runtime.Idx(do+k), runtime.Ext(m))
+		if err == nil {
+			err = dispatch(av, runtime.Ext(m), sortStoreKernel[T]{Src: s.ReadOnly(), Dst: d, Type: 1})
+			err = joinErr(err, d.Release())
+		}
+		if err = joinErr(err, s.Release()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mergeRuns merges the sorted runs src[lo:mid] and src[mid:hi] into dst[lo:hi], in output
+// windows of at most w elements.
+func mergeRuns[T Number](av *accelerator.View, src, dst *arrayview.View[T], lo, mid, hi, w int, tc int32) error {
+	na, nb := mid-lo, hi-mid
+	if nb == 0 {
+		return copyWindows(av, src, dst, lo, lo, na, w)
+	}
+	i0 := 0
+	for p0 := 0; p0 < na+nb; p0 += w {
+		p1 := min(p0+w, na+nb)
+		i1, err := mergeCoRank(src, lo, mid, na, nb, p1, tc)
+		if err != nil {
+			return err
+		}
+		if err := mergeWindow(av, src, dst, lo+i0, mid+(p0-i0), i1-i0, (p1-i1)-(p0-i0), lo+p0, tc); err != nil {
+			return err
+		}
+		i0 = i1
+	}
+	return nil
+}
+
+// mergeWindow merges the ma elements of src from a and the mb from b into dst from o.
+func mergeWindow[T Number](av *accelerator.View, src, dst *arrayview.View[T], a, b, ma, mb, o int, tc int32) error {
+	if ma == 0 || mb == 0 {
+		from, m := a, ma
+		if ma == 0 {
+			from, m = b, mb
+		}
+		return copyWindows(av, src, dst, from, o, m, m)
+	}
+	sa, err := src.Section(runtime.Idx(a), runtime.Ext(ma))
+	if err != nil {
+		return err
+	}
+	sb, err := src.Section(runtime.Idx(b), runtime.Ext(mb))
+	if err != nil {
+		return joinErr(err, sa.Release())
+	}
+	so, err := dst.Section(runtime.Idx(o), runtime.Ext(ma+mb))
+	if err == nil {
+		k := mergeKernel[T]{A: sa.ReadOnly(), B: sb.ReadOnly(), Out: so, NA: int32(ma), NB: int32(mb), Type: tc}
+		err = joinErr(dispatch(av, runtime.Ext(famCeilDiv(ma+mb, mergePer)), k), so.Release())
+	}
+	return joinErr(joinErr(err, sa.Release()), sb.Release())
+}
+
+// mergeCoRank returns how many of the first p elements of the merge of the sorted runs
+// src[lo:lo+na] and src[mid:mid+nb] come from the first run: the merge path's crossing of
+// the diagonal p, found by a binary search that reads single elements (readOne).
+func mergeCoRank[T Number](src *arrayview.View[T], lo, mid, na, nb, p int, tc int32) (int, error) {
+	l, h := max(0, p-nb), min(p, na)
+	for l < h {
+		m := (l + h) / 2
+		x, err := readOne(src, lo+m)
+		if err != nil {
+			return 0, err
+		}
+		y, err := readOne(src, mid+p-m-1)
+		if err != nil {
+			return 0, err
+		}
+		if sortKey(ewBitsOf(x), tc) <= sortKey(ewBitsOf(y), tc) {
+			l = m + 1
+		} else {
+			h = m
+		}
+	}
+	return l, nil
+}
+
+// mergePer is the number of consecutive output elements a thread of mergeKernel writes.
+const mergePer = 16
+
+// mergeKernel merges the sorted runs A (NA elements) and B (NB elements) into Out. Thread
+// g writes the outputs [g*mergePer, (g+1)*mergePer): it finds by a binary search how many
+// of A's elements come before its first output (the merge path), then merges sequentially,
+// taking A's element first on a tie. Keys compare as Sort orders them (mergeKey). Its GPU
+// body is generated from Each by ampgen.
+type mergeKernel[T Number] struct {
+	A, B   *arrayview.ReadView[T]
+	Out    *arrayview.View[T]
+	NA, NB int32
+	Type   int32 // typeCode[T], with sortDescending for the reverse order
+}
+
+// Each is the definition and the GPU body.
+func (k mergeKernel[T]) Each(g runtime.Index) {
+	na, nb, tc := int(k.NA), int(k.NB), k.Type
+	p := g[0] * mergePer
+	l, h := max(0, p-nb), min(p, na)
+	for l < h {
+		m := (l + h) / 2
+		if mergeKey(k.A.At(runtime.Idx(m)), tc) <= mergeKey(k.B.At(runtime.Idx(p-m-1)), tc) {
+			l = m + 1
+		} else {
+			h = m
+		}
+	}
+	i, j := l, p-l
+	for q := p; q < min(p+mergePer, na+nb); q++ {
+		takeA := j >= nb
+		if !takeA && i < na {
+			takeA = mergeKey(k.A.At(runtime.Idx(i)), tc) <= mergeKey(k.B.At(runtime.Idx(j)), tc)
+		}
+		if takeA {
+			k.Out.Set(runtime.Idx(q), k.A.At(runtime.Idx(i)))
+			i++
+		} else {
+			k.Out.Set(runtime.Idx(q), k.B.At(runtime.Idx(j)))
+			j++
+		}
+	}
+}
+
+// mergeKey is sortKey of x's bits (tc: typeCode[T], with sortDescending for the reverse
+// order).
+func mergeKey[T Number](x T, tc int32) uint32 {
+	if tc&^sortDescending == 2 {
+		return sortKey(math.Float32bits(float32(x)), tc)
+	}
+	return sortKey(uint32(x), tc)
+}
