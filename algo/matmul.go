@@ -129,11 +129,25 @@ func MatMulWith[T MatMulElem](av *accelerator.View, a, b, c *arrayview.View[T], 
 
 // matMulCheck returns MatMul's *ShapeError for a, b and c, if any.
 func matMulCheck[T MatMulElem](a, b, c *arrayview.View[T]) error {
-	const op = "MatMul"
+	return matMulShapes("MatMul", extentOf(a), extentOf(b), extentOf(c))
+}
+
+// extentOf is v's extent, or nil for a nil view.
+func extentOf[T any](v *arrayview.View[T]) *runtime.Extent {
+	if v == nil {
+		return nil
+	}
+	e := v.Extent()
+	return &e
+}
+
+// matMulShapes returns op's *ShapeError for operands a (M x K), b (K x N) and c (M x N) of
+// these extents (nil: the view is nil), if any.
+func matMulShapes(op string, a, b, c *runtime.Extent) error {
 	if a == nil || b == nil || c == nil {
 		return shapeErr(op, "nil view (a %v, b %v, c %v)", a != nil, b != nil, c != nil)
 	}
-	ae, be, ce := a.Extent(), b.Extent(), c.Extent()
+	ae, be, ce := *a, *b, *c
 	if ae.Rank() != 2 || be.Rank() != 2 || ce.Rank() != 2 {
 		return shapeErr(op, "a %v, b %v and c %v must all be rank 2", ae, be, ce)
 	}

@@ -170,19 +170,7 @@ func MatMulF16With[O MatMulF16Out](av *accelerator.View, a, b *arrayview.View[ha
 
 // matMulF16Check returns MatMulF16's *ShapeError for a, b and c, if any.
 func matMulF16Check[O MatMulF16Out](a, b *arrayview.View[half.Float16], c *arrayview.View[O]) error {
-	const op = "MatMulF16"
-	if a == nil || b == nil || c == nil {
-		return shapeErr(op, "nil view (a %v, b %v, c %v)", a != nil, b != nil, c != nil)
-	}
-	ae, be, ce := a.Extent(), b.Extent(), c.Extent()
-	if ae.Rank() != 2 || be.Rank() != 2 || ce.Rank() != 2 {
-		return shapeErr(op, "a %v, b %v and c %v must all be rank 2", ae, be, ce)
-	}
-	m, k, n := ae.Dim(0), ae.Dim(1), be.Dim(1)
-	if be.Dim(0) != k || ce.Dim(0) != m || ce.Dim(1) != n {
-		return shapeErr(op, "a %v x b %v does not give c %v (want a M x K, b K x N, c M x N)", ae, be, ce)
-	}
-	return nil
+	return matMulShapes("MatMulF16", extentOf(a), extentOf(b), extentOf(c))
 }
 
 // matMulF16Host is MatMulF16 where the accelerator's storage is host memory: a and b

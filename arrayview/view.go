@@ -397,13 +397,7 @@ func (v *View[T]) Close() error {
 		return nil
 	}
 	err := s.acquire(nil, accelerator.Read, v.fp)
-	v.closed.Store(true)
-	if v.leak != nil {
-		v.leak.closed.Store(true)
-	}
-	v.hostR.Store(^uint64(0)) // disarm the fast paths of At and Set
-	v.hostW.Store(^uint64(0))
-	s.open--
+	v.markClosed()
 	if rerr := s.release(); err == nil {
 		err = rerr
 	}
@@ -427,15 +421,21 @@ func (v *View[T]) Release() error {
 		s.mu.Unlock()
 		return v.Close()
 	}
+	v.markClosed()
+	s.mu.Unlock()
+	return nil
+}
+
+// markClosed marks v closed (for the leak report too), disarms the fast paths of At and
+// Set and counts it out of its source's open views; the source's mu is held.
+func (v *View[T]) markClosed() {
 	v.closed.Store(true)
 	if v.leak != nil {
 		v.leak.closed.Store(true)
 	}
-	v.hostR.Store(^uint64(0)) // disarm the fast paths of At and Set
+	v.hostR.Store(^uint64(0))
 	v.hostW.Store(^uint64(0))
-	s.open--
-	s.mu.Unlock()
-	return nil
+	v.src.open--
 }
 
 // ReadOnly returns a read-only handle on the view (C++ AMP array_view<const T>). A kernel

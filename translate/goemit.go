@@ -657,14 +657,9 @@ func (e *emitter) helperOK(h *helper) bool {
 				return false
 			}
 		}
-		if sel, isSel := n.(*ast.SelectorExpr); isSel {
-			if id, isID := unparen(sel.X).(*ast.Ident); isID && e.obj(id) == h.recv {
-				ok = ok && e.receiverUseOK(n, h)
-				return false
-			}
-		}
-		ok = ok && e.receiverUseOK(n, h)
-		return ok
+		good, descend := e.selectionOK(n, h)
+		ok = ok && good
+		return ok && descend
 	})
 	return ok
 }
@@ -673,16 +668,22 @@ func (e *emitter) helperOK(h *helper) bool {
 func (e *emitter) helperArgOK(a ast.Expr, h *helper) bool {
 	ok := true
 	ast.Inspect(a, func(m ast.Node) bool {
-		if sel, isSel := m.(*ast.SelectorExpr); isSel {
-			if id, isID := unparen(sel.X).(*ast.Ident); isID && e.obj(id) == h.recv {
-				ok = ok && e.receiverUseOK(m, h)
-				return false
-			}
-		}
-		ok = ok && e.receiverUseOK(m, h)
-		return ok
+		good, descend := e.selectionOK(m, h)
+		ok = ok && good
+		return ok && descend
 	})
 	return ok
+}
+
+// selectionOK checks node n of h (receiverUseOK) and says whether to look inside it: not
+// inside a selection from the receiver, which receiverUseOK has judged whole.
+func (e *emitter) selectionOK(n ast.Node, h *helper) (ok, descend bool) {
+	if sel, isSel := n.(*ast.SelectorExpr); isSel {
+		if id, isID := unparen(sel.X).(*ast.Ident); isID && e.obj(id) == h.recv {
+			return e.receiverUseOK(n, h), false
+		}
+	}
+	return e.receiverUseOK(n, h), true
 }
 
 // receiverUseOK reports whether n is no use of h's receiver other than a field selection.
