@@ -8,28 +8,11 @@ call, and GB/s of a separable 2-D convolution of an img x img float32 image (two
 1-D convolutions with replicate padding: clamp-to-edge, the same work as algo.Convolve2D;
 bytes counted as the image read and the result written once each, as the Go benchmark does)."""
 import argparse
-import time
 
 import torch
 import torch.nn.functional as F
 
-
-def timed(fn, reps):
-    fn()
-    torch.cuda.synchronize()
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    dev, wall = [], []
-    for _ in range(reps):
-        t = time.perf_counter()
-        start.record()
-        fn()
-        end.record()
-        torch.cuda.synchronize()
-        wall.append(time.perf_counter() - t)
-        dev.append(start.elapsed_time(end) / 1e3)
-    dev.sort()
-    wall.sort()
-    return dev[len(dev) // 2], wall[len(wall) // 2]
+from torchtime import timed
 
 
 def main():

@@ -9,27 +9,10 @@ is not it, so that line uses torch.mm with out_dtype where this torch has it), b
 events (device time) and by wall time with a synchronize per call, median of reps after a
 warm-up."""
 import argparse
-import time
 
 import torch
 
-
-def timed(fn, reps):
-    fn()
-    torch.cuda.synchronize()
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    dev, wall = [], []
-    for _ in range(reps):
-        t = time.perf_counter()
-        start.record()
-        fn()
-        end.record()
-        torch.cuda.synchronize()
-        wall.append(time.perf_counter() - t)
-        dev.append(start.elapsed_time(end) / 1e3)
-    dev.sort()
-    wall.sort()
-    return dev[len(dev) // 2], wall[len(wall) // 2]
+from torchtime import timed
 
 
 def report(label, n, d, w):
