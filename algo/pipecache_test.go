@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/amptest"
 	"github.com/goamp/goamp/arrayview"
 	"github.com/goamp/goamp/runtime"
 )
@@ -53,6 +54,9 @@ func firstVulkan(t *testing.T) *accelerator.Accelerator {
 		if !a.Traits().HostMemory {
 			return a
 		}
+	}
+	if os.Getenv(amptest.EnvRequireVulkan) == "1" {
+		t.Fatalf("%s=1 but no Vulkan accelerator: %v", amptest.EnvRequireVulkan, accelerator.NoVulkanReason())
 	}
 	t.Skip("no Vulkan accelerator")
 	return nil

@@ -39,6 +39,9 @@ func TestWindow(t *testing.T) {
 		t.Skip("this build has no window (built without cgo, or with the nowindow tag)")
 	}
 	if err := accelerator.NoVulkanReason(); err != nil {
+		if os.Getenv(amptest.EnvRequireVulkan) == "1" {
+			t.Fatalf("%s=1 but no Vulkan device to present with: %v", amptest.EnvRequireVulkan, err)
+		}
 		t.Skipf("no Vulkan device to present with: %v", err)
 	}
 	for _, tool := range []string{"Xvfb", "xwd"} {
