@@ -457,7 +457,7 @@ func (s *Stream) Submit() (*Batch, error) {
 		s.replays++
 		s.resetBound()
 		s.startLog()
-		return b, s.submitted()
+		return b, s.Err()
 	}
 	s.flush()
 	c := s.open
@@ -480,16 +480,7 @@ func (s *Stream) Submit() (*Batch, error) {
 		}
 	}
 	// A batch found failed meanwhile (begin polls the batches in flight) fails the stream.
-	return b, s.submitted()
-}
-
-// submitted is the error Submit returns with a batch it submitted: the stream's failure,
-// found by a poll meanwhile, or one injected at FaultSubmitted.
-func (s *Stream) submitted() error {
-	if res, ok := fault(FaultSubmitted); ok {
-		s.fail(&Error{Op: "polling the batches in flight", Result: res})
-	}
-	return s.Err()
+	return b, s.Err()
 }
 
 // submit submits command buffer c (closing it first with end) and tracks the batch.
@@ -525,6 +516,10 @@ func (s *Stream) submit(c *cmdBuf, end bool) (*Batch, error) {
 	b := &Batch{s: s, cb: c, value: value, queries: s.qnext}
 	s.inflight = append(s.inflight, b)
 	s.last = b
+	if res, ok := fault(FaultSubmitted); ok {
+		// Failed before anything polls the batch, so that its wait reports the failure.
+		s.fail(&Error{Op: "polling the batches in flight", Result: res})
+	}
 	return b, nil
 }
 
