@@ -113,7 +113,7 @@ func Reduce[T Number](av *accelerator.View, in *arrayview.View[T], op Op) (T, er
 	if err != nil {
 		return zero, err
 	}
-	if w := splitLen[T](av, n); w > 0 {
+	if w := splitLen(av, n, in); w > 0 {
 		return reduceWindows(av, in, op, n, w)
 	}
 	plan := reducePlan(av.Accelerator(), n)

@@ -82,7 +82,7 @@ func runScan[T Number](av *accelerator.View, in, out *arrayview.View[T], exclusi
 	if err != nil {
 		return err
 	}
-	if w := splitLen[T](av, n); w > 0 {
+	if w := splitLen(av, n, in, out); w > 0 {
 		return scanWindows(av, in, out, n, w, exclusive)
 	}
 	if scanLookbackOn(av, in == out) {

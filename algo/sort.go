@@ -50,7 +50,7 @@ func Sort[T Number](av *accelerator.View, v *arrayview.View[T]) error {
 // sortVector sorts the n >= 2 elements of the rank-1 view v (type code tc, with
 // sortDescending for the reverse order) with the algorithm hooks.sort chooses.
 func sortVector[T Number](av *accelerator.View, v *arrayview.View[T], n int, tc int32) error {
-	if w := splitLen[T](av, n); w > 0 {
+	if w := splitLen(av, n, v); w > 0 {
 		return sortWindows(av, v, n, w, tc) // longer than one binding (issue 12)
 	}
 	algo := hooks.sort

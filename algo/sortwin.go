@@ -9,9 +9,9 @@ import (
 )
 
 // sortWindows sorts the n elements of v, more than one binding covers, in windows of w
-// elements: each window is sorted by Sort's usual algorithms, then the sorted runs are
-// merged pairwise (runs of w, 2w, 4w, ... elements), ping-ponging between v and a
-// temporary view of n elements, and the result is copied back to v if it ends in the
+// elements (cut short where a chunk of v's copy ends, inWindows): each window is sorted by
+// Sort's usual algorithms, then neighbouring sorted runs are merged pairwise, round by
+// round, ping-ponging between v and a temporary view of n elements, and the result is copied back to v if it ends in the
 // temporary. A merge of two runs is cut into output windows of at most w elements: the
 // host finds where each output window starts in each run (mergeCoRank, a binary search
 // reading single elements) so that each window's share of each run is at most w elements
@@ -19,7 +19,9 @@ import (
 // them (sortKey with tc, so descending too), and the merge takes the first run's element
 // first on a tie.
 func sortWindows[T Number](av *accelerator.View, v *arrayview.View[T], n, w int, tc int32) (err error) {
-	err = inWindows(n, w, []*arrayview.View[T]{v}, func(lo, hi int, s []*arrayview.View[T]) error {
+	bounds := []int{0} // the sorted runs are [bounds[i], bounds[i+1])
+	err = inWindows(av, n, w, []*arrayview.View[T]{v}, func(lo, hi int, s []*arrayview.View[T]) error {
+		bounds = append(bounds, hi)
 		if hi-lo < 2 {
 			return nil
 		}
@@ -38,13 +40,16 @@ func sortWindows[T Number](av *accelerator.View, v *arrayview.View[T], n, w int,
 		err = joinErr(err, tmp.Close())
 	}()
 	src, dst := v, tmp
-	for width := w; width < n; width *= 2 {
-		for lo := 0; lo < n; lo += 2 * width {
-			mid, hi := min(lo+width, n), min(lo+2*width, n)
+	for len(bounds) > 2 {
+		next := []int{0}
+		for i := 0; i+1 < len(bounds); i += 2 {
+			lo, mid, hi := bounds[i], bounds[i+1], bounds[min(i+2, len(bounds)-1)]
 			if err := mergeRuns(av, src, dst, lo, mid, hi, w, tc); err != nil {
 				return err
 			}
+			next = append(next, hi)
 		}
+		bounds = next
 		src, dst = dst, src
 	}
 	if src == v {
@@ -54,10 +59,10 @@ func sortWindows[T Number](av *accelerator.View, v *arrayview.View[T], n, w int,
 }
 
 // copyWindows copies the n elements of src from element so to dst from element do, in
-// windows of at most w elements (sortStoreKernel with the identity mapping of uint32).
+// windows of at most w elements that bind on av (sortStoreKernel with the identity mapping of uint32).
 func copyWindows[T Number](av *accelerator.View, src, dst *arrayview.View[T], so, do, n, w int) error {
-	for k := 0; k < n; k += w {
-		m := min(w, n-k)
+	for k := 0; k < n; {
+		m := min(w, n-k, bindable(av, src, so+k), bindable(av, dst, do+k))
 		s, err := src.Section(runtime.Idx(so+k), runtime.Ext(m))
 		if err != nil {
 			return err
@@ -70,6 +75,7 @@ func copyWindows[T Number](av *accelerator.View, src, dst *arrayview.View[T], so
 		if err = joinErr(err, s.Release()); err != nil {
 			return err
 		}
+		k += m
 	}
 	return nil
 }
@@ -82,8 +88,16 @@ func mergeRuns[T Number](av *accelerator.View, src, dst *arrayview.View[T], lo, 
 		return copyWindows(av, src, dst, lo, lo, na, w)
 	}
 	i0 := 0
-	for p0 := 0; p0 < na+nb; p0 += w {
-		p1 := min(p0+w, na+nb)
+	for p0 := 0; p0 < na+nb; {
+		// Each run's share is at most the window, so each binds in one chunk of its copy.
+		m := min(w, na+nb-p0, bindable(av, dst, lo+p0))
+		if i0 < na {
+			m = min(m, bindable(av, src, lo+i0))
+		}
+		if p0-i0 < nb {
+			m = min(m, bindable(av, src, mid+p0-i0))
+		}
+		p1 := p0 + m
 		i1, err := mergeCoRank(src, lo, mid, na, nb, p1, tc)
 		if err != nil {
 			return err
@@ -91,9 +105,15 @@ func mergeRuns[T Number](av *accelerator.View, src, dst *arrayview.View[T], lo, 
 		if err := mergeWindow(av, src, dst, lo+i0, mid+(p0-i0), i1-i0, (p1-i1)-(p0-i0), lo+p0, tc); err != nil {
 			return err
 		}
-		i0 = i1
+		i0, p0 = i1, p1
 	}
 	return nil
+}
+
+// bindable returns how many elements of v from element i bind as one section on av
+// (arrayview.View.BindEnd), at least 1.
+func bindable[T Number](av *accelerator.View, v *arrayview.View[T], i int) int {
+	return max(v.BindEnd(av, i)-i, 1)
 }
 
 // mergeWindow merges the ma elements of src from a and the mb from b into dst from o.

@@ -45,20 +45,37 @@ func windowLen[T Number](av *accelerator.View) int {
 	return int(min(w, math.MaxInt32))
 }
 
-// splitLen is the window length for n elements on av, or 0 when n fits in one binding.
-func splitLen[T Number](av *accelerator.View, n int) int {
-	if w := windowLen[T](av); w > 0 && n > w {
+// splitLen is the window length for the n elements of views on av, or 0 when each view
+// binds whole: n fits in one binding and no view's copy on av is cut into allocations
+// that the view spans (arrayview.View.BindEnd).
+func splitLen[T Number](av *accelerator.View, n int, views ...*arrayview.View[T]) int {
+	w := windowLen[T](av)
+	if w == 0 {
+		return 0
+	}
+	if n > w {
 		return w
+	}
+	for _, v := range views {
+		if v != nil && v.BindEnd(av, 0) < n {
+			return w
+		}
 	}
 	return 0
 }
 
 // inWindows calls f for each window [lo, hi) of at most w of the n elements, with the
 // sections [lo, hi) of views (one section for a view passed twice), and releases the
-// sections after f returns. It stops at the first error.
-func inWindows[T Number](n, w int, views []*arrayview.View[T], f func(lo, hi int, secs []*arrayview.View[T]) error) error {
-	for lo := 0; lo < n; lo += w {
+// sections after f returns. A window also ends where a view's run bindable on av ends
+// (a chunk of a copy larger than one device allocation). It stops at the first error.
+func inWindows[T Number](av *accelerator.View, n, w int, views []*arrayview.View[T], f func(lo, hi int, secs []*arrayview.View[T]) error) error {
+	for lo := 0; lo < n; {
 		hi := min(lo+w, n)
+		for _, v := range views {
+			if v != nil {
+				hi = min(hi, max(v.BindEnd(av, lo), lo+1))
+			}
+		}
 		secs, err := sections(views, lo, hi)
 		if err == nil {
 			err = f(lo, hi, secs)
@@ -69,6 +86,7 @@ func inWindows[T Number](n, w int, views []*arrayview.View[T], f func(lo, hi int
 		if err != nil {
 			return err
 		}
+		lo = hi
 	}
 	return nil
 }
@@ -137,20 +155,20 @@ func ewRun[T Number](av *accelerator.View, op string, names []string, views []*a
 	if av, err = runtime.ChooseView("algo."+op, op, av, names, args...); err != nil {
 		return err
 	}
-	w := splitLen[T](av, n)
+	w := splitLen(av, n, views...)
 	if n > ewMaxLen && (w == 0 || w > ewMaxLen) {
 		w = ewMaxLen
 	}
 	if w == 0 {
 		return run(av, views, n)
 	}
-	return inWindows(n, w, views, func(lo, hi int, s []*arrayview.View[T]) error { return run(av, s, hi-lo) })
+	return inWindows(av, n, w, views, func(lo, hi int, s []*arrayview.View[T]) error { return run(av, s, hi-lo) })
 }
 
 // reduceWindows is Reduce of the n elements of in, window by window of w elements.
 func reduceWindows[T Number](av *accelerator.View, in *arrayview.View[T], op Op, n, w int) (T, error) {
 	var acc T
-	err := inWindows(n, w, []*arrayview.View[T]{in}, func(lo, _ int, s []*arrayview.View[T]) error {
+	err := inWindows(av, n, w, []*arrayview.View[T]{in}, func(lo, _ int, s []*arrayview.View[T]) error {
 		r, err := Reduce(av, s[0], op)
 		if lo == 0 {
 			acc = r
@@ -167,7 +185,7 @@ func reduceWindows[T Number](av *accelerator.View, in *arrayview.View[T], op Op,
 // before it is added to it (addScalarKernel).
 func scanWindows[T Number](av *accelerator.View, in, out *arrayview.View[T], n, w int, exclusive bool) error {
 	var carry T
-	return inWindows(n, w, []*arrayview.View[T]{in, out}, func(lo, hi int, s []*arrayview.View[T]) error {
+	return inWindows(av, n, w, []*arrayview.View[T]{in, out}, func(lo, hi int, s []*arrayview.View[T]) error {
 		var last T // the window's last input, read before an in-place scan overwrites it
 		if exclusive {
 			var err error

@@ -11,6 +11,7 @@ import (
 
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/arrayview"
+	xhooks "github.com/goamp/goamp/internal/hooks"
 	"github.com/goamp/goamp/runtime"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -229,6 +230,27 @@ func TestBigView(t *testing.T) {
 			require.NoError(t, err, "Reduce after the big view's work")
 			assert.Equal(t, slices.Max(data), got, "Reduce after the big view's work")
 			require.NoError(t, v.Close())
+		})
+	}
+}
+
+// TestChunkedBuiltins is TestBigView for views whose device copies are larger than one
+// allocation (as a 6 GiB view on an H100, whose maxMemoryAllocationSize is 4 GiB): with
+// allocations capped at 256 KiB (hooks.MaxAllocation), Reduce, the scans, Add and Sort
+// (checkBuiltins) cut their windows at the copies' chunks.
+func TestChunkedBuiltins(t *testing.T) {
+	xhooks.MaxAllocation.Store(256 << 10)
+	defer xhooks.MaxAllocation.Store(0)
+	r := rand.New(rand.NewPCG(13, uint64(os.Getpid())))
+	for _, a := range accelerator.All() {
+		if a.Traits().HostMemory {
+			continue
+		}
+		t.Run(a.Path(), func(t *testing.T) {
+			av, err := a.CreateView(accelerator.Automatic)
+			require.NoError(t, err)
+			defer func() { require.NoError(t, av.Close()) }()
+			checkBuiltins(t, av, r, 3*65536+1+r.IntN(65536))
 		})
 	}
 }

@@ -97,6 +97,29 @@ func (e *TooLargeError) Error() string {
 // Is matches ErrTooLarge.
 func (e *TooLargeError) Is(t error) bool { return t == ErrTooLarge }
 
+// AllocationSpanError says a view bound to a kernel spans two device allocations of its
+// data's copy: a copy larger than one allocation (the device's maxMemoryAllocationSize) is
+// cut into chunks, and a kernel argument must lie in one of them. It matches ErrTooLarge.
+// Split the work into sections that View.BindEnd allows.
+type AllocationSpanError struct {
+	// Lo and Hi are the view's elements [Lo, Hi), counted from its first element, that
+	// the binding would cover.
+	Lo, Hi int
+	// ChunkBytes is the size of each chunk of the copy.
+	ChunkBytes uint64
+	// View names the accelerator view.
+	View string
+}
+
+// Error implements error.
+func (e *AllocationSpanError) Error() string {
+	return fmt.Sprintf("goamp/arrayview: elements [%d, %d) of the view span two device allocations of %d bytes on %s; bind sections within one (View.BindEnd)",
+		e.Lo, e.Hi, e.ChunkBytes, e.View)
+}
+
+// Is matches ErrTooLarge.
+func (e *AllocationSpanError) Is(t error) bool { return t == ErrTooLarge }
+
 // TooManyViewsError says a Go slice (or an array's data) is used on more accelerator views
 // at once than goamp tracks. Its copy on a view is freed when that view closes or when every
 // array view of the data is closed. It matches ErrTooManyViews.

@@ -1,6 +1,7 @@
 package arrayview
 
 import (
+	"math/bits"
 	goruntime "runtime"
 	"slices"
 	"sync"
@@ -9,6 +10,7 @@ import (
 	"weak"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/internal/hooks"
 )
 
 const hostBit = 1
@@ -27,11 +29,87 @@ type source struct {
 	open    int // views not yet closed
 }
 
+// location is a source's copy on one accelerator view: one device buffer per chunk of
+// per elements (chunk k holds elements [k*per, min((k+1)*per, n))). A copy that fits in
+// one device allocation (maxMemoryAllocationSize, or hooks.MaxAllocation) is one chunk;
+// a larger one is cut into chunks of a power of two bytes, each allocated when a view first
+// uses a range of it, so a device holds only the chunks its kernels touch (a view split
+// over two GPUs keeps about half on each). A kernel binds a range of one chunk
+// (View.BindEnd says where a bindable run ends).
 type location struct {
-	view *accelerator.View
-	buf  *accelerator.Buffer
+	view   *accelerator.View
+	per    int
+	chunks []*accelerator.Buffer
 	// cancel unregisters the location's AtClose function (see evict).
 	cancel func()
+}
+
+// chunkLen returns how many elements of esize bytes each chunk of a copy of n elements
+// holds on accelerator acc: n when the copy fits in one allocation, else the elements of
+// the largest power of two bytes the device (and hooks.MaxAllocation) allows.
+func chunkLen(acc *accelerator.Accelerator, n, esize int) int {
+	limit := acc.Limits().MaxMemoryAllocationSize
+	if h := hooks.MaxAllocation.Load(); h != 0 && (limit == 0 || h < limit) {
+		limit = h
+	}
+	if limit == 0 || uint64(n)*uint64(esize) <= limit {
+		return max(n, 1)
+	}
+	return max(int((uint64(1)<<(bits.Len64(limit)-1))/uint64(esize)), 1)
+}
+
+// span returns the chunk index of element i and the end of that chunk's elements.
+func (l *location) span(i, n int) (k, end int) {
+	k = i / l.per
+	return k, min((k+1)*l.per, n)
+}
+
+// ensure allocates the chunks that hold elements [lo, hi).
+func (l *location) ensure(lo, hi, n, esize int) error {
+	if hi <= lo {
+		return nil
+	}
+	for k := lo / l.per; k <= (hi-1)/l.per; k++ {
+		if l.chunks[k] != nil {
+			continue
+		}
+		elems := min((k+1)*l.per, n) - k*l.per
+		buf, err := l.view.Alloc(uint64(elems * esize))
+		if err != nil {
+			return err
+		}
+		l.chunks[k] = buf
+	}
+	return nil
+}
+
+// each calls f for each chunk part of elements [lo, hi): the chunk's buffer, the part's
+// byte offset in it and its elements [a, b).
+func (l *location) each(lo, hi, n, esize int, f func(buf *accelerator.Buffer, off uint64, a, b int) error) error {
+	for a := lo; a < hi; {
+		k, end := l.span(a, n)
+		b := min(hi, end)
+		if err := f(l.chunks[k], uint64((a-k*l.per)*esize), a, b); err != nil {
+			return err
+		}
+		a = b
+	}
+	return nil
+}
+
+// free frees every chunk and returns the first error.
+func (l *location) free() error {
+	var first error
+	for k, b := range l.chunks {
+		if b == nil {
+			continue
+		}
+		if err := b.Free(); err != nil && first == nil {
+			first = err
+		}
+		l.chunks[k] = nil
+	}
+	return first
 }
 
 type sourceKey struct {
@@ -73,7 +151,8 @@ const maxLocations = 31
 
 // bit returns the mask bit of location v (nil, or a view of an accelerator whose storage is
 // host memory (accelerator.Traits.HostMemory), is the host); s.mu is held. A
-// new location takes the first free slot; its device copy is freed, after what only it held
+// new location takes the first free slot (its chunks are allocated as acquire needs
+// them, at once when it is one chunk); its device copy is freed, after what only it held
 // was brought home, when its accelerator view closes (evict) or when every view of the
 // source is closed (release).
 func (s *source) bit(v *accelerator.View) (uint32, *location, error) {
@@ -93,11 +172,15 @@ func (s *source) bit(v *accelerator.View) (uint32, *location, error) {
 	if free < 0 && len(s.locs) >= maxLocations {
 		return 0, nil, &TooManyViewsError{Limit: maxLocations, View: v.String()}
 	}
-	buf, err := v.Alloc(uint64(len(s.host)))
-	if err != nil {
-		return 0, nil, err
+	per := chunkLen(v.Accelerator(), s.n, s.esize)
+	l := &location{view: v, per: per, chunks: make([]*accelerator.Buffer, max((s.n+per-1)/per, 1))}
+	if s.n <= per { // one chunk: allocate it now, as a copy always was
+		buf, err := v.Alloc(uint64(len(s.host)))
+		if err != nil {
+			return 0, nil, err
+		}
+		l.chunks[0] = buf
 	}
-	l := &location{view: v, buf: buf}
 	if free < 0 {
 		free = len(s.locs)
 		s.locs = append(s.locs, nil)
@@ -131,7 +214,7 @@ func (s *source) evict(l *location) {
 		s.state.update(p.lo, p.hi, func(m uint32) uint32 { return m | hostBit })
 	}
 	s.state.update(0, s.n, func(m uint32) uint32 { return m &^ bit })
-	_ = l.buf.Free()
+	_ = l.free()
 	s.locs[k] = nil
 	s.version.Add(1)
 }
@@ -158,6 +241,13 @@ func (s *source) acquire(v *accelerator.View, acc accelerator.Access, fp []span)
 	if err != nil {
 		return err
 	}
+	if l != nil {
+		for _, r := range fp {
+			if err := l.ensure(r.lo, r.hi, s.n, s.esize); err != nil {
+				return err
+			}
+		}
+	}
 	var need []piece
 	for _, r := range fp {
 		s.state.each(r.lo, r.hi, func(lo, hi int, m uint32) {
@@ -180,7 +270,7 @@ func (s *source) acquire(v *accelerator.View, acc accelerator.Access, fp []span)
 				}
 				gained |= hostBit
 			}
-			if err := l.buf.Upload(uint64(p.lo*s.esize), s.host[p.lo*s.esize:p.hi*s.esize]); err != nil {
+			if err := s.upload(l, p.lo, p.hi); err != nil {
 				return err
 			}
 		}
@@ -201,8 +291,18 @@ func (s *source) acquire(v *accelerator.View, acc accelerator.Access, fp []span)
 	return nil
 }
 
+// download copies elements [lo, hi) from l's chunks to the host copy.
 func (s *source) download(l *location, lo, hi int) error {
-	return l.buf.Download(uint64(lo*s.esize), s.host[lo*s.esize:hi*s.esize])
+	return l.each(lo, hi, s.n, s.esize, func(buf *accelerator.Buffer, off uint64, a, b int) error {
+		return buf.Download(off, s.host[a*s.esize:b*s.esize])
+	})
+}
+
+// upload copies elements [lo, hi) from the host copy to l's chunks.
+func (s *source) upload(l *location, lo, hi int) error {
+	return l.each(lo, hi, s.n, s.esize, func(buf *accelerator.Buffer, off uint64, a, b int) error {
+		return buf.Upload(off, s.host[a*s.esize:b*s.esize])
+	})
 }
 
 // set gives every range of fp the mask m (Refresh: host only; DiscardData: none).
@@ -230,7 +330,7 @@ func (s *source) release() error {
 			continue
 		}
 		l.cancel()
-		if err := l.buf.Free(); err != nil && first == nil {
+		if err := l.free(); err != nil && first == nil {
 			first = err
 		}
 	}

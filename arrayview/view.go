@@ -479,6 +479,9 @@ func (v *View[T]) BindDevice(av *accelerator.View, acc accelerator.Access) (runt
 	if c := &v.bound; c.av == av && c.acc == acc && c.ver == s.version.Load() {
 		return c.b, nil
 	}
+	if err := v.checkSpan(av); err != nil { // before acquire allocates or copies anything
+		return runtime.Binding{}, err
+	}
 	if err := s.acquire(av, acc, v.fp); err != nil {
 		return runtime.Binding{}, err
 	}
@@ -489,14 +492,20 @@ func (v *View[T]) BindDevice(av *accelerator.View, acc accelerator.Access) (runt
 	return b, err
 }
 
-// binding says where the view lies in av's buffer; v.src.mu is held.
+// binding says where the view lies in av's copy; v.src.mu is held. A view of a copy of
+// one chunk binds the whole buffer where the device's maxStorageBufferRange allows, else
+// its own window; a view of a copy of several chunks binds its window of the chunk that
+// holds it, and one that spans chunks is an *AllocationSpanError.
 func (v *View[T]) binding(av *accelerator.View) (runtime.Binding, error) {
 	s := v.src
 	_, l, _ := s.bit(av)
 	es := uint64(s.esize)
-	lo, hi := uint64(v.fp[0].lo), uint64(v.fp[len(v.fp)-1].hi)
+	lo, hi := v.fp[0].lo, v.fp[len(v.fp)-1].hi
+	k, _ := l.span(lo, s.n)
+	base := uint64(k * l.per) // the chunk's first element
 	limit := av.Accelerator().Limits().MaxStorageBufferRange
-	b := runtime.Binding{Buffer: l.buf, Range: uint64(len(s.host)), Base: uint32(v.g.base), Strides: [2]uint32{uint32(v.g.st[0]), uint32(v.g.st[1])}}
+	b := runtime.Binding{Buffer: l.chunks[k], Range: l.chunks[k].Size(), Base: uint32(uint64(v.g.base) - base),
+		Strides: [2]uint32{uint32(v.g.st[0]), uint32(v.g.st[1])}}
 	if b.Range <= uint64(limit) {
 		return b, nil
 	}
@@ -507,13 +516,57 @@ func (v *View[T]) binding(av *accelerator.View) (runtime.Binding, error) {
 		align = 1
 	}
 	step := lcm(es, align)
-	b.Offset = lo * es / step * step
-	b.Range = hi*es - b.Offset
-	b.Base = uint32(uint64(v.g.base) - b.Offset/es)
+	b.Offset = (uint64(lo) - base) * es / step * step
+	b.Range = (uint64(hi)-base)*es - b.Offset
+	b.Base = uint32(uint64(v.g.base) - base - b.Offset/es)
 	if b.Range > uint64(limit) {
 		return runtime.Binding{}, &TooLargeError{Bytes: b.Range, Limit: limit, View: av.String()}
 	}
 	return b, nil
+}
+
+// checkSpan returns an *AllocationSpanError if the view's elements span two chunks of
+// its data's copy on av; v.src.mu is held.
+func (v *View[T]) checkSpan(av *accelerator.View) error {
+	s := v.src
+	_, l, err := s.bit(av)
+	if err != nil {
+		return err
+	}
+	lo, hi := v.fp[0].lo, v.fp[len(v.fp)-1].hi
+	if _, end := l.span(lo, s.n); hi > end {
+		return &AllocationSpanError{Lo: lo - v.g.base, Hi: hi - v.g.base, ChunkBytes: uint64(l.per) * uint64(s.esize), View: av.String()}
+	}
+	return nil
+}
+
+// BindEnd returns, for element i of the view's row-major elements, the end j (at most the
+// view's size) of the longest run [i, j) that a rank-1 section of those elements may bind
+// on av as one kernel argument: within one chunk of the data's copy there and within the
+// device's maxStorageBufferRange (less its offset alignment). Code that splits a long
+// view into sections for kernels (package algo's windows) cuts it at these ends. On an
+// accelerator whose storage is host memory nothing limits a binding: BindEnd returns the
+// view's size. A nil, zero or closed view, or i outside [0, size), returns i.
+func (v *View[T]) BindEnd(av *accelerator.View, i int) int {
+	if v == nil || v.src == nil || v.closed.Load() || av == nil || i < 0 || i >= v.g.ext.Size() {
+		return i
+	}
+	n := v.g.ext.Size()
+	if av.Accelerator().Traits().HostMemory {
+		return n
+	}
+	s := v.src
+	es := uint64(s.esize)
+	lim := av.Accelerator().Limits()
+	align := max(uint64(lim.MinStorageBufferAlign), 1)
+	span := max((uint64(lim.MaxStorageBufferRange)-min(align, uint64(lim.MaxStorageBufferRange)))/es, 1)
+	j := i + int(min(span, uint64(n-i)))
+	if len(v.fp) == 1 { // contiguous: cut at the chunk's end as well
+		at := v.g.base + i
+		per := chunkLen(av.Accelerator(), s.n, s.esize)
+		j = min(j, i+(at/per+1)*per-at)
+	}
+	return j
 }
 
 func lcm(a, b uint64) uint64 {

@@ -1,0 +1,92 @@
+package arrayview_test
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/internal/hooks"
+	"github.com/goamp/goamp/runtime"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestChunkedCopy is a view whose device copy is larger than one allocation (capped at 64
+// KiB by hooks.MaxAllocation, as maxMemoryAllocationSize caps it on a GPU): the copy is
+// cut into chunks allocated as kernels touch them, a kernel over the whole view is an
+// *AllocationSpanError that leaves the data as it was, and kernels over sections cut at
+// BindEnd write every element, which reaches the host and the other accelerators.
+func TestChunkedCopy(t *testing.T) {
+	const chunk = 64 << 10 / 4 // int32 elements per chunk
+	hooks.MaxAllocation.Store(64 << 10)
+	defer hooks.MaxAllocation.Store(0)
+	eachView(t, 9, func(t *testing.T, rng *rand.Rand, av *accelerator.View) {
+		if av.Accelerator().Traits().HostMemory {
+			t.Skip("the CPU's storage is the host's: nothing is cut")
+		}
+		n := 3*chunk + 1 + rng.IntN(chunk)
+		data := randInts(rng, n)
+		want := slices.Clone(data)
+		v := arrayview.MustNew(runtime.Ext(n), data)
+		defer func() { require.NoError(t, v.Close()) }()
+
+		before := av.MemoryInUse()
+		err := runtime.ParallelForEach(av, v.Extent(), iota{Out: v, Scale: 3})
+		var span *arrayview.AllocationSpanError
+		require.ErrorAs(t, err, &span)
+		assert.ErrorIs(t, err, arrayview.ErrTooLarge)
+		assert.Equal(t, uint64(64<<10), span.ChunkBytes)
+		got, err := v.ReadData()
+		require.NoError(t, err)
+		require.Equal(t, want, got, "the failed dispatch changed nothing")
+
+		// One section inside the third chunk allocates that chunk only.
+		lo := 2*chunk + 5
+		assert.Equal(t, 3*chunk, v.BindEnd(av, lo))
+		s, err := v.Section(runtime.Idx(lo), runtime.Ext(100))
+		require.NoError(t, err)
+		require.NoError(t, runtime.ParallelForEach(av, s.Extent(), iota{Out: s, Scale: 2, Add: 7}))
+		require.NoError(t, s.Release())
+		assert.Equal(t, uint64(chunk*4), av.MemoryInUse()-before, "one chunk allocated")
+		for i := range 100 {
+			want[lo+i] = int32(2*i + 7)
+		}
+
+		// The whole view, section by section at the bindable ends.
+		for lo := 0; lo < n; {
+			hi := v.BindEnd(av, lo)
+			require.Greater(t, hi, lo)
+			require.LessOrEqual(t, hi, n)
+			s, err := v.Section(runtime.Idx(lo), runtime.Ext(hi-lo))
+			require.NoError(t, err)
+			require.NoError(t, runtime.ParallelForEach(av, s.Extent(), iota{Out: s, Scale: -1, Add: uint32(lo)}))
+			require.NoError(t, s.Release())
+			for i := lo; i < hi; i++ {
+				want[i] = int32(lo - (i - lo))
+			}
+			lo = hi
+		}
+		got, err = v.ReadData()
+		require.NoError(t, err)
+		require.Equal(t, want, got)
+
+		// Read back on every other accelerator, through the host.
+		for _, a := range accelerator.All() {
+			other, err := a.CreateView(accelerator.Automatic)
+			require.NoError(t, err)
+			r, err := v.Section(runtime.Idx(n-10), runtime.Ext(10))
+			require.NoError(t, err)
+			require.NoError(t, runtime.ParallelForEach(other, r.Extent(), iota{Out: r, Scale: 1}))
+			require.NoError(t, r.Release())
+			require.NoError(t, other.Close(), a.Path())
+			for i := range 10 {
+				want[n-10+i] = int32(i)
+			}
+		}
+		got, err = v.ReadData()
+		require.NoError(t, err)
+		require.Equal(t, want, got, "after the other accelerators")
+	})
+}
