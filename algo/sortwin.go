@@ -10,9 +10,7 @@ import (
 
 // sortWindows sorts the n elements of v, more than one binding covers, in windows of w
 // elements (cut short where a chunk of v's copy ends, inWindows): each window is sorted by
-// Sort's usual algorithms, then neighbouring sorted runs are merged pairwise, round by
-// round, ping-ponging between v and a temporary view of n elements, and the result is copied back to v if it ends in the
-// temporary. A merge of two runs is cut into output windows of at most w elements: the
+// Sort's usual algorithms, then the sorted runs are merged (mergeAll). A merge of two runs is cut into output windows of at most w elements: the
 // host finds where each output window starts in each run (mergeCoRank, a binary search
 // reading single elements) so that each window's share of each run is at most w elements
 // and binds as a section; mergeKernel then merges the shares. Keys compare as Sort orders
@@ -30,6 +28,18 @@ func sortWindows[T Number](av *accelerator.View, v *arrayview.View[T], n, w int,
 	if err != nil {
 		return err
 	}
+	return mergeAll(av, v, bounds, w, tc)
+}
+
+// mergeAll merges the sorted runs [bounds[i], bounds[i+1]) of v (bounds[0] = 0, the last
+// the length n) on av into one: neighbouring runs pairwise (mergeRuns, output windows of
+// at most w elements), round by round, ping-ponging between v and a temporary view of n
+// elements, and copies the result back to v if it ends in the temporary.
+func mergeAll[T Number](av *accelerator.View, v *arrayview.View[T], bounds []int, w int, tc int32) (err error) {
+	if len(bounds) <= 2 {
+		return nil
+	}
+	n := bounds[len(bounds)-1]
 	tmp, err := arrayview.New(runtime.Ext(n), make([]T, n))
 	if err != nil {
 		return err
