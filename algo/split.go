@@ -54,6 +54,18 @@ func onBlocks[T Number](key string, blocks []runtime.Block, rowWork float64, vie
 	})
 }
 
+// fastest returns the view of blocks with the highest throughput measured for key (the
+// first block's view when none is measured).
+func fastest(key string, blocks []runtime.Block) *accelerator.View {
+	at, best := blocks[0].View, 0.0
+	for _, b := range blocks {
+		if r, ok := runtime.Throughput(key, b.View.Accelerator()); ok && r > best {
+			at, best = b.View, r
+		}
+	}
+	return at
+}
+
 // rowSection is the section of rows [lo, hi) of dimension 0 of v (rank 1 or 2).
 func rowSection[T any](v *arrayview.View[T], lo, hi int) (*arrayview.View[T], error) {
 	e := v.Extent()
@@ -121,7 +133,7 @@ func ReduceOn[T Number](avs []*accelerator.View, in *arrayview.View[T], op Op) (
 // SortOn is Sort (in the order of opt) of the rank-1 view v over several accelerator
 // views at once: v is cut into blocks (multiples of 65536 elements) in proportion to each
 // view's measured Sort throughput, each view sorts its block in place, and the sorted
-// runs are merged on the first view (avs[0]), which should be the fastest. It returns
+// runs are merged on the view whose block ran at the highest measured throughput. It returns
 // when the merge is queued. The result is the same as Sort's on one view (a sort's result
 // does not depend on where it ran). Errors are SortWith's, and a *runtime.SplitError for
 // bad views.
@@ -144,9 +156,10 @@ func SortOn[T Number](avs []*accelerator.View, v *arrayview.View[T], opt SortOpt
 	for _, b := range blocks {
 		bounds = append(bounds, b.Hi)
 	}
-	w := windowLen[T](avs[0])
+	at := fastest(key, blocks)
+	w := windowLen[T](at)
 	if w == 0 {
 		w = n
 	}
-	return mergeAll(avs[0], v, bounds, w, sortCode[T](opt))
+	return mergeAll(at, v, bounds, w, sortCode[T](opt))
 }

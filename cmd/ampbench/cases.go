@@ -16,11 +16,14 @@ type benchCase struct {
 // instance is a set-up case: run calls the kernel (the wait for its result is added by
 // measure), check compares the last result with the Go reference.
 type instance struct {
-	size    string
-	work    float64 // bytes or floating-point operations per run
-	unit    string  // "GB/s" or "GFLOP/s"
-	run     func() error
-	check   func() error
+	size  string
+	work  float64 // bytes or floating-point operations per run
+	unit  string  // "GB/s" or "GFLOP/s"
+	run   func() error
+	check func() error
+	// runOn, for the kernels that split over accelerators (MatMulOn, ReduceOn, SortOn), is
+	// run over the accelerator views given (-accelerators).
+	runOn   func(avs []*accelerator.View) error
 	cleanup func()
 }
 

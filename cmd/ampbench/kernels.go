@@ -171,7 +171,8 @@ func sortCase[T float32 | int32](av *accelerator.View, sz sizes) (*instance, err
 		size: fmt.Sprint(sz.N), work: 8 * float64(sz.N), unit: "GB/s",
 		// The first call sorts the random keys and is checked; the timed calls sort the
 		// sorted keys again in place, which costs the radix sort the same passes.
-		run: func() error { return algo.Sort(av, v) },
+		run:   func() error { return algo.Sort(av, v) },
+		runOn: func(avs []*accelerator.View) error { return algo.SortOn(avs, v, algo.SortOptions{}) },
 		check: func() error {
 			if err := v.Synchronize(); err != nil {
 				return err
@@ -198,11 +199,13 @@ func matmulCase[T float32 | int32](av *accelerator.View, sz sizes, simple bool) 
 	ext := runtime.Ext(n, n)
 	va, vb, vc := arrayview.MustNew(ext, a), arrayview.MustNew(ext, b), arrayview.MustNew(ext, c)
 	run := func() error { return algo.MatMul(av, va, vb, vc) }
+	runOn := func(avs []*accelerator.View) error { return algo.MatMulOn(avs, va, vb, vc) }
 	if simple {
-		run = func() error { return algo.MatMulSimple(av, va, vb, vc) }
+		run, runOn = func() error { return algo.MatMulSimple(av, va, vb, vc) }, nil
 	}
 	return &instance{
-		size: fmt.Sprintf("%d^3", n), work: 2 * float64(n) * float64(n) * float64(n), unit: "GFLOP/s",
+		runOn: runOn,
+		size:  fmt.Sprintf("%d^3", n), work: 2 * float64(n) * float64(n) * float64(n), unit: "GFLOP/s",
 		run: run,
 		check: func() error {
 			if err := vc.Synchronize(); err != nil {

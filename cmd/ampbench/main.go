@@ -4,11 +4,15 @@
 // machine, from scripts/torch_bench.py) when one is given. Progress goes to standard
 // error; -json writes the results.
 //
-//	ampbench [-accelerator PATH] [-kernels a,b,...] [-n N] [-mat N] [-img N] [-reps N] [-ref torch.json] [-json out.json]
+//	ampbench [-accelerator PATH | -accelerators all|PATH,...] [-kernels a,b,...] [-n N] [-mat N] [-img N] [-reps N] [-ref torch.json] [-json out.json]
 //
 // -n is the element count of the vector kernels (reduce, scan, sort, ...), -mat the side of
 // the square matrices, -img the side of the square image of the convolution and the
 // transpose; scripts/torch_bench.py takes the same flags.
+//
+// -accelerators runs the kernels that split over several accelerators (algo.MatMulOn,
+// ReduceOn, SortOn) over the accelerators named at once, and each on every one of them
+// alone, and prints the scaling: the best single accelerator's time over the split's.
 //
 // Times are wall time per call, including the wait for the result; with -profile, the
 // device time from Vulkan timestamp queries is reported beside it.
@@ -62,6 +66,7 @@ type sizes struct {
 
 type options struct {
 	path    string
+	accs    string
 	kernels []string
 	sizes   sizes
 	reps    int
@@ -75,6 +80,7 @@ func main() {
 	var o options
 	var kernels string
 	flag.StringVar(&o.path, "accelerator", "", "accelerator path (default: the default accelerator)")
+	flag.StringVar(&o.accs, "accelerators", "", "run the kernels that split (matmul, reduce, sort) over these accelerators at once: \"all\" or comma-separated paths; reports the scaling against the best single accelerator")
 	flag.StringVar(&kernels, "kernels", "", "comma-separated kernels to run (default all): "+strings.Join(caseNames(), ","))
 	flag.IntVar(&o.sizes.N, "n", 1<<20, "elements of the vector kernels")
 	flag.IntVar(&o.sizes.Mat, "mat", 256, "side of the square matrices of matmul")
@@ -88,7 +94,11 @@ func main() {
 	if kernels != "" {
 		o.kernels = strings.Split(kernels, ",")
 	}
-	if err := run(os.Stdout, os.Stderr, o); err != nil {
+	runner := run
+	if o.accs != "" {
+		runner = runSplit
+	}
+	if err := runner(os.Stdout, os.Stderr, o); err != nil {
 		fmt.Fprintln(os.Stderr, "ampbench:", err)
 		os.Exit(1)
 	}
@@ -182,6 +192,11 @@ func measure(av *accelerator.View, c benchCase, o options) (Result, error) {
 	if err := inst.check(); err != nil {
 		return Result{}, fmt.Errorf("result check failed: %w", err)
 	}
+	return timeRuns(av, c, inst, o)
+}
+
+// timeRuns warms inst up and times o.reps calls of inst.run on av; the best counts.
+func timeRuns(av *accelerator.View, c benchCase, inst *instance, o options) (Result, error) {
 	// An idle GPU runs at a fraction of its clock (345 MHz seen on the H100) until it has
 	// been busy for a while: warm up before timing.
 	for t0 := time.Now(); time.Since(t0) < o.warm; {

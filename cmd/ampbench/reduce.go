@@ -49,6 +49,10 @@ func reduceCase[T float32 | int32](op algo.Op) func(*accelerator.View, sizes) (*
 				got, err = algo.Reduce(av, v, op)
 				return err
 			},
+			runOn: func(avs []*accelerator.View) (err error) {
+				got, err = algo.ReduceOn(avs, v, op)
+				return err
+			},
 			check: func() error {
 				if !near(float64(got), want, 1e-4) {
 					return fmt.Errorf("%v = %v, want %v", op, got, want)
