@@ -178,10 +178,21 @@ func reduceGridFor(acc *accelerator.Accelerator, n, tile, per, maxGroups int) re
 // result.
 func reducePasses[T Number](av *accelerator.View, in *arrayview.ReadView[T], inOff, n int, op Op, plan []reduceGrid,
 	s *scratchBuf[T], at int) (int, error) {
+	return reducePassesTo(av, in, inOff, n, op, plan, s, at, -1)
+}
+
+// reducePassesTo is reducePasses with the last pass's one value written to s's element
+// final instead (when final >= 0).
+func reducePassesTo[T Number](av *accelerator.View, in *arrayview.ReadView[T], inOff, n int, op Op, plan []reduceGrid,
+	s *scratchBuf[T], at, final int) (int, error) {
 	sg := useSubgroups(av)
 	for _, g := range plan {
+		out := at
+		if g.groups == 1 && final >= 0 {
+			out = final
+		}
 		k := reduceKernel[T]{In: in, Out: s.v, N: uint32(n), Chunk: uint32(g.chunk), InOff: uint32(inOff),
-			OutOff: uint32(at), Op: int32(op), Type: typeCode[T]()}
+			OutOff: uint32(out), Op: int32(op), Type: typeCode[T]()}
 		var kern runtime.TiledKernel = k
 		if sg {
 			kern = reduceSG[T]{k}
@@ -190,7 +201,7 @@ func reducePasses[T Number](av *accelerator.View, in *arrayview.ReadView[T], inO
 		if err := dispatchTiled(av, dom, kern); err != nil {
 			return 0, err
 		}
-		in, inOff, n = s.v.ReadOnly(), at, g.groups
+		in, inOff, n = s.v.ReadOnly(), out, g.groups
 		at += g.groups
 	}
 	return inOff, nil

@@ -70,12 +70,7 @@ func splitLen[T Number](av *accelerator.View, n int, views ...*arrayview.View[T]
 // (a chunk of a copy larger than one device allocation). It stops at the first error.
 func inWindows[T Number](av *accelerator.View, n, w int, views []*arrayview.View[T], f func(lo, hi int, secs []*arrayview.View[T]) error) error {
 	for lo := 0; lo < n; {
-		hi := min(lo+w, n)
-		for _, v := range views {
-			if v != nil {
-				hi = min(hi, max(v.BindEnd(av, lo), lo+1))
-			}
-		}
+		hi := windowEnd(av, lo, n, w, views)
 		secs, err := sections(views, lo, hi)
 		if err == nil {
 			err = f(lo, hi, secs)
@@ -89,6 +84,26 @@ func inWindows[T Number](av *accelerator.View, n, w int, views []*arrayview.View
 		lo = hi
 	}
 	return nil
+}
+
+// windowEnd is the end of inWindows' window from lo.
+func windowEnd[T Number](av *accelerator.View, lo, n, w int, views []*arrayview.View[T]) int {
+	hi := min(lo+w, n)
+	for _, v := range views {
+		if v != nil {
+			hi = min(hi, max(v.BindEnd(av, lo), lo+1))
+		}
+	}
+	return hi
+}
+
+// windowBounds returns the bounds of inWindows' windows: 0, each window's end.
+func windowBounds[T Number](av *accelerator.View, n, w int, views []*arrayview.View[T]) []int {
+	b := []int{0}
+	for lo := 0; lo < n; lo = b[len(b)-1] {
+		b = append(b, windowEnd(av, lo, n, w, views))
+	}
+	return b
 }
 
 // sections returns the sections [lo, hi) of views, one per distinct view; on an error
@@ -165,18 +180,45 @@ func ewRun[T Number](av *accelerator.View, op string, names []string, views []*a
 	return inWindows(av, n, w, views, func(lo, hi int, s []*arrayview.View[T]) error { return run(av, s, hi-lo) })
 }
 
-// reduceWindows is Reduce of the n elements of in, window by window of w elements.
+// reduceWindows is Reduce of the n elements of in, window by window of w elements. Every
+// window's passes are queued before anything is read: each window's last pass writes its
+// value to one of the first windows elements of one scratch view, which the host then
+// reads at once and combines in window order.
 func reduceWindows[T Number](av *accelerator.View, in *arrayview.View[T], op Op, n, w int) (T, error) {
-	var acc T
-	err := inWindows(av, n, w, []*arrayview.View[T]{in}, func(lo, _ int, s []*arrayview.View[T]) error {
-		r, err := Reduce(av, s[0], op)
-		if lo == 0 {
-			acc = r
-		} else {
-			acc = combine(op, acc, r)
-		}
+	var zero T
+	bounds := windowBounds(av, n, w, []*arrayview.View[T]{in})
+	size := len(bounds) - 1
+	for i := range len(bounds) - 1 {
+		size += planScratch(reducePlan(av.Accelerator(), bounds[i+1]-bounds[i]))
+	}
+	s, err := takeScratch[T](av, runtime.Ext(size), "")
+	if err != nil {
+		return zero, err
+	}
+	defer s.release()
+	at, k := len(bounds)-1, 0
+	err = inWindows(av, n, w, []*arrayview.View[T]{in}, func(lo, hi int, sec []*arrayview.View[T]) error {
+		plan := reducePlan(av.Accelerator(), hi-lo)
+		_, err := reducePassesTo(av, sec[0].ReadOnly(), 0, hi-lo, op, plan, s, at, k)
+		at, k = at+planScratch(plan), k+1
 		return err
 	})
+	if err != nil {
+		return zero, err
+	}
+	part := make([]T, k)
+	sec, err := s.v.Section(runtime.Idx(0), runtime.Ext(k))
+	if err != nil {
+		return zero, err
+	}
+	err = sec.CopyTo(part)
+	if rerr := sec.Release(); err == nil {
+		err = rerr
+	}
+	acc := part[0]
+	for _, x := range part[1:] {
+		acc = combine(op, acc, x)
+	}
 	return acc, err
 }
 

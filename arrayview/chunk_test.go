@@ -49,7 +49,11 @@ func TestChunkedCopy(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, runtime.ParallelForEach(av, s.Extent(), iota{Out: s, Scale: 2, Add: 7}))
 		require.NoError(t, s.Release())
-		assert.Equal(t, uint64(chunk*4), av.MemoryInUse()-before, "one chunk allocated")
+		// One chunk, and the staging memory the copy needs on a discrete GPU: not the
+		// whole copy.
+		grew := av.MemoryInUse() - before
+		assert.GreaterOrEqual(t, grew, uint64(chunk*4))
+		assert.Less(t, grew, uint64(n*4-chunk*4), "fewer than all chunks allocated")
 		for i := range 100 {
 			want[lo+i] = int32(2*i + 7)
 		}
