@@ -15,6 +15,7 @@
 //	                                      float16 out: tensor cores (cooperative matrices)
 //	                                      where the device has them, else MatMul's kernel
 //	Convolve2D                            separable, clamp-to-edge borders
+//	MatMulOn, ReduceOn, SortOn            the same over several accelerators at once
 //
 // Most GPU bodies are single source: ampgen generates them from the kernels' Go bodies
 // (go generate writes amp_gen.go, committed, so that programs need no shader compiler).
@@ -32,12 +33,20 @@
 // # Views larger than one binding
 //
 // A device binds at most maxStorageBufferRange bytes of a view to a kernel (128 MiB on
-// lavapipe, 4 GiB on an H100). Add, Saxpy, Fill, Reduce, the scans and Sort take longer
-// rank-1 views (up to 2^31 elements, and whatever one buffer of the device holds:
-// maxMemoryAllocationSize): they split them into windows of sections that each fit, and
-// combine the windows' results (window.go; Sort merges its sorted windows, sortwin.go).
-// The other kernels, and kernels of the kernel language, get an *arrayview.TooLargeError
-// for a view over the range: split their work into sections.
+// lavapipe, 4 GiB on an H100), and one device allocation at most maxMemoryAllocationSize
+// (arrayview cuts a larger copy into chunks). Add, Saxpy, Fill, Reduce, the scans and Sort
+// take longer rank-1 views (up to 2^31 elements): they split them into windows of sections
+// that each bind (cut where a chunk ends: arrayview.View.BindEnd), and combine the windows'
+// results (window.go; Sort merges its sorted windows, sortwin.go). The other kernels, and
+// kernels of the kernel language, get an *arrayview.TooLargeError or
+// *arrayview.AllocationSpanError for such a view: split their work into sections.
+//
+// # Several accelerators
+//
+// MatMulOn, ReduceOn and SortOn run over several accelerator views at once (split.go):
+// MatMul by blocks of c's rows, Reduce by partial results, Sort by sorting a block on each
+// view and merging the sorted runs on the fastest. Blocks follow each accelerator's
+// measured throughput (runtime.Blocks).
 //
 // # Imports
 //

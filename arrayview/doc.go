@@ -19,11 +19,20 @@
 // device access uploads nothing, and a discarded view copies nothing back. The discard is
 // transient: the next write makes the range valid again.
 //
-// Memory: each source gets one device buffer per accelerator view that uses it. Devices with
-// unified memory (lavapipe, integrated GPUs) map that buffer and copy with memcpy; discrete
-// GPUs copy through the view's staging buffers. A kernel binds a view's own byte window
-// of the buffer, so a source larger than the device's maxStorageBufferRange works as long as
-// each view bound to a kernel fits in it; a view that does not fit gets a *TooLargeError.
+// Memory: each source gets one device copy per accelerator view that uses it: one buffer,
+// or, where the source is larger than one device allocation (maxMemoryAllocationSize, 4 GiB
+// on an H100), chunks of a power of two bytes, each allocated when a kernel first touches
+// it, so an accelerator holds only the chunks of the sections it works on. Devices with
+// unified memory (lavapipe, integrated GPUs) map the buffers and copy with memcpy; discrete
+// GPUs copy through the view's staging buffers or the slice's own pinned pages. A kernel
+// binds a view's own byte window of one buffer, so a source larger than the device's
+// maxStorageBufferRange works as long as each view bound to a kernel fits in it and in one
+// chunk: a view that does not gets a *TooLargeError or an *AllocationSpanError, and
+// View.BindEnd says where to cut sections that bind.
+//
+// Several accelerators: a source's state is kept per location, so one view may be used by
+// kernels on several accelerator views (runtime.ParallelForEachOn gives each its sections):
+// a read copies what the location lacks from wherever it is valid, through the host.
 // (package algo's elementwise kernels, Reduce, the scans and Sort split longer views into
 // such sections themselves; View.Release drops a section without copying it back.)
 //

@@ -44,6 +44,16 @@
 // kernel and its GLSL body is described in shaders/include/amp.glsl and
 // checked as described below.
 //
+// # Several accelerators
+//
+// ParallelForEachOn and ParallelForEachTiledOn run one kernel over several accelerator
+// views at once, as C++ AMP programs ran a parallel_for_each per accelerator: dimension 0
+// of the domain is cut into contiguous blocks (whole tiles), in proportion to the
+// throughput measured for the kernel type on each accelerator (Blocks, RunBlocks,
+// Throughput), and a function the caller gives returns each block's kernel over its
+// sections of the data. The blocks run at once; the data's coherence brings the results
+// to the host as for one view.
+//
 // # Programs
 //
 // A Program is a SPIR-V compute module. NewProgram (or MustProgram) makes one
