@@ -164,6 +164,10 @@ type Properties struct {
 	// UUID identifies the device across processes and APIs, 8-4-4-4-12 hex digits ("" for
 	// the CPU).
 	UUID string `json:"uuid,omitempty"`
+	// DeviceGroupSize is how many GPUs the driver groups with this one for peer memory
+	// (Vulkan device groups: VK_KHR_device_group); 1 where it stands alone, 0 for the CPU
+	// and where unknown. goamp copies between accelerators through the host either way.
+	DeviceGroupSize int `json:"device_group_size"`
 	// SubgroupSize is Accelerator.SubgroupSize.
 	SubgroupSize uint32 `json:"subgroup_size"`
 	// SubgroupOps are the names of Accelerator.SubgroupOps, never nil.
@@ -195,6 +199,7 @@ func (a *Accelerator) Properties() Properties {
 		p.DriverName, p.DriverInfo = a.info.DriverName, a.info.DriverInfo
 		p.VendorID, p.DeviceID = a.info.VendorID, a.info.DeviceID
 		p.UUID = a.info.UUIDString()
+		p.DeviceGroupSize = a.info.GroupSize
 		p.Int64 = a.info.Int64
 		p.MemoryHeaps, p.MemoryTypes = memoryOf(a.info.Heaps, a.info.MemoryTypes)
 	}

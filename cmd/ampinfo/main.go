@@ -115,6 +115,9 @@ func writeText(w io.Writer, p accelerator.Properties, verbose bool) {
 		row("storage buffer alignment", "%d bytes", l.MinStorageBufferAlign)
 		row("max allocations", "%d", l.MaxMemoryAllocationCount)
 		row("timestamp period", "%g ns (%d valid bits)", l.TimestampPeriodNs, l.TimestampValidBits)
+		if p.DeviceGroupSize > 0 {
+			row("device group", "%d physical device(s)", p.DeviceGroupSize)
+		}
 		if p.UUID != "" {
 			row("uuid", "%s", p.UUID)
 		}

@@ -28,6 +28,8 @@ typedef struct {
 	uint32_t coopNV;      // VK_NV_cooperative_matrix present and its cooperativeMatrix feature
 	uint32_t coopCount;   // entries of coop used
 	uint32_t coop[16][8]; // VkCooperativeMatrixPropertiesNV: M, N, K, A, B, C, D types, scope
+	uint32_t groupSize;   // physical devices in the device group of this one (vkEnumeratePhysicalDeviceGroups); 0 if unknown
+	uint32_t groupSubsetAlloc; // the group's subsetAllocation
 } AmpDeviceExtra;
 
 // Bits of amp_device_create's extra argument: features enabled beside the core ones.

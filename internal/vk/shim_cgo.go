@@ -212,8 +212,31 @@ static void amp_half_record(VkInstance inst, VkPhysicalDevice phys, const AmpHal
 	free(p);
 }
 
+// amp_device_group records the size of the device group phys belongs to (Vulkan 1.1's
+// vkEnumeratePhysicalDeviceGroups): more than 1 where the driver links GPUs for peer memory.
+static void amp_device_group(VkInstance inst, VkPhysicalDevice phys, AmpDeviceExtra *out) {
+	PFN_vkEnumeratePhysicalDeviceGroups en = (PFN_vkEnumeratePhysicalDeviceGroups)
+		amp_GetInstanceProcAddr(inst, "vkEnumeratePhysicalDeviceGroups");
+	uint32_t n = 0;
+	if (!en || en(inst, &n, NULL) != VK_SUCCESS || n == 0) return;
+	VkPhysicalDeviceGroupProperties *g = calloc(n, sizeof(*g));
+	for (uint32_t i = 0; i < n; i++) g[i].sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GROUP_PROPERTIES;
+	if (en(inst, &n, g) >= 0) {
+		for (uint32_t i = 0; i < n; i++) {
+			for (uint32_t j = 0; j < g[i].physicalDeviceCount; j++) {
+				if (g[i].physicalDevices[j] == phys) {
+					out->groupSize = g[i].physicalDeviceCount;
+					out->groupSubsetAlloc = g[i].subsetAllocation;
+				}
+			}
+		}
+	}
+	free(g);
+}
+
 void amp_device_extra(VkInstance inst, VkPhysicalDevice phys, uint32_t apiVersion, AmpDeviceExtra *out) {
 	memset(out, 0, sizeof(*out));
+	if (VK_API_VERSION_MINOR(apiVersion) >= 1) amp_device_group(inst, phys, out);
 	out->pushDescriptor = amp_has_ext(phys, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
 	if (!amp_GetPhysicalDeviceProperties2 || VK_API_VERSION_MINOR(apiVersion) < 1) return;
 	VkPhysicalDeviceSubgroupProperties sg = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};

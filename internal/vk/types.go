@@ -76,6 +76,10 @@ type DeviceInfo struct {
 	DriverName    string
 	DriverInfo    string
 	UUID          [16]byte
+	// GroupSize is how many physical devices the driver puts in this one's device group
+	// (vkEnumeratePhysicalDeviceGroups): more than 1 where GPUs can share peer memory; 0
+	// where unknown (Vulkan 1.0).
+	GroupSize int
 	// PipelineCacheUUID identifies the pipeline caches the device's driver accepts
 	// (VkPhysicalDeviceProperties' pipelineCacheUUID).
 	PipelineCacheUUID [16]byte

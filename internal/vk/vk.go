@@ -210,6 +210,7 @@ func describe(inst vulkan.Instance, pd vulkan.PhysicalDevice, index int) DeviceI
 	d.PushDescriptor = ex.pushDescriptor != 0
 	d.TimelineSemaphore = ex.timelineSemaphore != 0
 	d.Limits.MaxMemoryAllocationSize = uint64(ex.maxMemoryAllocationSize)
+	d.GroupSize = int(ex.groupSize)
 	d.Storage16, d.Float16, d.MemoryModel = ex.storage16 != 0, ex.float16 != 0, ex.memoryModel != 0
 	if ex.coopNV != 0 && d.MemoryModel {
 		for i := range int(ex.coopCount) {
