@@ -2,7 +2,6 @@ package arrayview
 
 import (
 	"math/bits"
-	"os"
 	goruntime "runtime"
 	"slices"
 	"sync"
@@ -264,13 +263,16 @@ func (s *source) acquire(v *accelerator.View, acc accelerator.Access, fp []span)
 			if err := s.download(s.loc(p.m), p.lo, p.hi); err != nil {
 				return err
 			}
-		} else if p.m&hostBit == 0 {
-			if err := s.relay(s.loc(p.m), l, p.lo, p.hi); err != nil {
+		} else {
+			if p.m&hostBit == 0 {
+				if err := s.download(s.loc(p.m), p.lo, p.hi); err != nil {
+					return err
+				}
+				gained |= hostBit
+			}
+			if err := s.upload(l, p.lo, p.hi); err != nil {
 				return err
 			}
-			gained |= hostBit
-		} else if err := s.upload(l, p.lo, p.hi); err != nil {
-			return err
 		}
 		if s.state.update(p.lo, p.hi, func(m uint32) uint32 { return m | gained }) {
 			changed = true
@@ -287,54 +289,6 @@ func (s *source) acquire(v *accelerator.View, acc accelerator.Access, fp []span)
 		s.version.Add(1)
 	}
 	return nil
-}
-
-// relayBytes is the step of a copy between two devices through the host (relay); 0
-// turns the overlap off (GOAMP_NO_RELAY=1, for comparisons).
-var relayBytes = func() int {
-	if os.Getenv("GOAMP_NO_RELAY") == "1" {
-		return 0
-	}
-	return 256 << 20
-}()
-
-// relay copies elements [lo, hi) from location src's device to dst's through the host
-// copy, which holds them after it: in steps of relayBytes, downloading the next step
-// from src while the last is uploaded to dst, so that both devices' transfers overlap.
-func (s *source) relay(src, dst *location, lo, hi int) error {
-	step := relayBytes / s.esize
-	if h := hooks.RelayBytes.Load(); h > 0 {
-		step = max(int(h)/s.esize, 1)
-	}
-	if step < 1 || hi-lo <= step {
-		if err := s.download(src, lo, hi); err != nil {
-			return err
-		}
-		return s.upload(dst, lo, hi)
-	}
-	type part struct{ lo, hi int }
-	done := make(chan part, 1)
-	var derr error
-	go func() {
-		defer close(done)
-		for a := lo; a < hi; a += step {
-			b := min(a+step, hi)
-			if derr = s.download(src, a, b); derr != nil {
-				return
-			}
-			done <- part{a, b}
-		}
-	}()
-	var uerr error
-	for p := range done {
-		if uerr == nil {
-			uerr = s.upload(dst, p.lo, p.hi)
-		}
-	}
-	if derr != nil { // read after done is closed
-		return derr
-	}
-	return uerr
 }
 
 // download copies elements [lo, hi) from l's chunks to the host copy.

@@ -12,8 +12,3 @@ import "sync/atomic"
 // (arrayview's chunks), as a copy larger than the device's limit is. Tests set it to reach
 // the multi-allocation paths with views of a few MiB.
 var MaxAllocation atomic.Uint64
-
-// RelayBytes, when non-zero, replaces the step in which arrayview relays data between two
-// accelerator views' devices through the host (256 MiB), so that tests reach the
-// overlapped steps with a few KiB.
-var RelayBytes atomic.Int64
