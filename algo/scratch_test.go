@@ -1,6 +1,7 @@
 package algo
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -60,20 +61,26 @@ func TestScratchAfterTooLargeSort(t *testing.T) {
 			big = nil
 
 			for i := range 6 {
-				data := make([]float32, 4096)
-				for j := range data {
-					data[j] = r.Float32()*2e3 - 1e3
-				}
-				v, err := arrayview.New(runtime.Ext(len(data)), data)
-				require.NoError(t, err)
-				got, err := Reduce(av, v, Max)
-				require.NoError(t, err, "Reduce %d after the Sort", i)
-				assert.Equal(t, slices.Max(data), got, "Reduce %d after the Sort", i)
-				require.NoError(t, v.Close())
+				checkSmallReduce(t, av, r, fmt.Sprintf("%d after the Sort", i))
 			}
 			for _, b := range idleBytes(av) {
 				assert.LessOrEqual(t, b, uint64(limit), "no idle scratch buffer over maxStorageBufferRange: %v", idleBytes(av))
 			}
 		})
 	}
+}
+
+// checkSmallReduce checks Reduce Max of 4096 fresh random float32 on av (what: the
+// message's context).
+func checkSmallReduce(t *testing.T, av *accelerator.View, r *rand.Rand, what string) {
+	data := make([]float32, 4096)
+	for j := range data {
+		data[j] = r.Float32()*2e3 - 1e3
+	}
+	v, err := arrayview.New(runtime.Ext(len(data)), data)
+	require.NoError(t, err)
+	got, err := Reduce(av, v, Max)
+	require.NoError(t, err, "Reduce %s", what)
+	assert.Equal(t, slices.Max(data), got, "Reduce %s", what)
+	require.NoError(t, v.Close())
 }

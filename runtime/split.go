@@ -143,7 +143,7 @@ func weights(key string, views []*accelerator.View) []float64 {
 // (but the last block, which ends at rows), in proportion to the throughput measured for
 // the job key on each view's accelerator (equal shares until measured). A view whose
 // share rounds to no rows gets no block. No view, a nil or repeated view, rows < 1 or
-// unit < 1 is a *SplitError.
+// unit < 1 is a *SplitError; a closed view is its CheckOpen error.
 func Blocks(key string, views []*accelerator.View, rows, unit int) ([]Block, error) {
 	if err := checkSplit(views, rows, unit); err != nil {
 		return nil, err
@@ -223,6 +223,11 @@ func checkSplit(views []*accelerator.View, rows, unit int) error {
 		}
 		if j := slices.Index(views, v); j != i {
 			return fail("views %d and %d are the same view; give each accelerator view once", j, i)
+		}
+	}
+	for _, v := range views { // before any block runs: a closed view must not leave a job half done
+		if err := v.CheckOpen(); err != nil {
+			return err
 		}
 	}
 	return nil
