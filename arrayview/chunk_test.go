@@ -2,7 +2,9 @@ package arrayview_test
 
 import (
 	"math/rand/v2"
+	"os"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/goamp/goamp/accelerator"
@@ -134,5 +136,48 @@ func TestDeviceToDevice(t *testing.T) {
 		got, err := v.ReadData()
 		require.NoError(t, err)
 		require.Equal(t, want, got)
+	})
+}
+
+// TestBigUserKernel is issue 12's user kernel on a view larger than one device allocation:
+// with GOAMP_BIG_VIEW_BYTES set (6 GiB on an H100, whose maxMemoryAllocationSize is 4 GiB)
+// a kernel of the user's (iota) runs over every section cut at BindEnd on each Vulkan
+// device, and every element is checked on the host. CI covers the same paths with small
+// chunks (TestChunkedCopy).
+func TestBigUserKernel(t *testing.T) {
+	s := os.Getenv("GOAMP_BIG_VIEW_BYTES")
+	if s == "" {
+		t.Skip("GOAMP_BIG_VIEW_BYTES is not set; TestChunkedCopy covers the paths with small chunks")
+	}
+	bytes, err := strconv.Atoi(s)
+	require.NoError(t, err, "GOAMP_BIG_VIEW_BYTES")
+	n := bytes / 4
+	eachView(t, 11, func(t *testing.T, rng *rand.Rand, av *accelerator.View) {
+		if av.Accelerator().Traits().HostMemory {
+			t.Skip("the CPU has no allocation limit")
+		}
+		data := make([]int32, n)
+		v := arrayview.MustNew(runtime.Ext(n), data)
+		v.DiscardData()
+		scale := int32(1 + rng.IntN(5))
+		starts := []int{0}
+		for lo := 0; lo < n; lo = starts[len(starts)-1] {
+			hi := v.BindEnd(av, lo)
+			s, err := v.Section(runtime.Idx(lo), runtime.Ext(hi-lo))
+			require.NoError(t, err)
+			require.NoError(t, runtime.ParallelForEach(av, s.Extent(), iota{Out: s, Scale: scale, Add: uint32(lo)}))
+			require.NoError(t, s.Release())
+			starts = append(starts, hi)
+		}
+		require.NoError(t, v.Close())
+		t.Logf("%d elements in %d sections", n, len(starts)-1)
+		for k := range len(starts) - 1 {
+			lo, hi := starts[k], starts[k+1]
+			for i := lo; i < hi; i++ {
+				if want := int32(i-lo)*scale + int32(uint32(lo)); data[i] != want {
+					t.Fatalf("element %d = %d, want %d (section from %d)", i, data[i], want, lo)
+				}
+			}
+		}
 	})
 }
