@@ -12,7 +12,8 @@ import (
 	"github.com/goamp/goamp/runtime"
 )
 
-// TestKernelHost checks Host.At and Host.Set against View.At and View.Set on views of
+// TestKernelHost checks Host.At and Host.Set (and their forms with the index's components
+// as scalars, At1..At3 and Set1..Set3) against View.At and View.Set on views of
 // every rank, on sections and projections, and that an index outside the extent panics
 // with the message View.At gives.
 func TestKernelHost(t *testing.T) {
@@ -28,7 +29,10 @@ func TestKernelHost(t *testing.T) {
 		{"rank1 past end", runtime.Ext(37), nil, runtime.Idx(37), true},
 		{"rank1 negative", runtime.Ext(37), nil, runtime.Idx(-1), true},
 		{"rank1 ignores later components", runtime.Ext(37), nil, runtime.Idx(5, 9, 9), false},
+		{"rank1 ignores a second component", runtime.Ext(37), nil, runtime.Idx(5, 9), false},
 		{"rank2", runtime.Ext(5, 9), nil, runtime.Idx(4, 8), false},
+		{"rank2 row negative", runtime.Ext(5, 9), nil, runtime.Idx(-1, 2), true},
+		{"rank3 on its first plane", runtime.Ext(3, 4, 5), nil, runtime.Idx(2, 3), false},
 		{"rank2 column past end", runtime.Ext(5, 9), nil, runtime.Idx(1, 9), true},
 		{"rank3", runtime.Ext(3, 4, 5), nil, runtime.Idx(2, 3, 4), false},
 		{"rank3 row past end", runtime.Ext(3, 4, 5), nil, runtime.Idx(0, 4, 0), true},
@@ -64,6 +68,16 @@ func TestKernelHost(t *testing.T) {
 				assert.Equal(t, want, panicOf(func() { h.At(tt.at) }))
 				assert.Equal(t, want, panicOf(func() { rh.At(tt.at) }))
 				assert.Equal(t, want, panicOf(func() { h.Set(tt.at, 1) }))
+				assert.Equal(t, want, panicOf(func() { rh.At3(tt.at[0], tt.at[1], tt.at[2]) }))
+				assert.Equal(t, want, panicOf(func() { h.Set3(tt.at[0], tt.at[1], tt.at[2], 1) }))
+				switch {
+				case tt.at[1] == 0 && tt.at[2] == 0:
+					assert.Equal(t, want, panicOf(func() { rh.At1(tt.at[0]) }))
+					assert.Equal(t, want, panicOf(func() { h.Set1(tt.at[0], 1) }))
+				case tt.at[2] == 0:
+					assert.Equal(t, want, panicOf(func() { rh.At2(tt.at[0], tt.at[1]) }))
+					assert.Equal(t, want, panicOf(func() { h.Set2(tt.at[0], tt.at[1], 1) }))
+				}
 				return
 			}
 			assert.Equal(t, v.At(tt.at), h.At(tt.at))
@@ -72,6 +86,22 @@ func TestKernelHost(t *testing.T) {
 			h.Set(tt.at, x)
 			assert.Equal(t, x, v.At(tt.at))
 			assert.Equal(t, x, rh.At(tt.at))
+			y := r.Int32()
+			h.Set3(tt.at[0], tt.at[1], tt.at[2], y)
+			assert.Equal(t, y, v.At(tt.at))
+			assert.Equal(t, y, rh.At3(tt.at[0], tt.at[1], tt.at[2]))
+			if tt.at[2] == 0 {
+				y = r.Int32()
+				h.Set2(tt.at[0], tt.at[1], y)
+				assert.Equal(t, y, v.At(tt.at))
+				assert.Equal(t, y, rh.At2(tt.at[0], tt.at[1]))
+			}
+			if tt.at[1] == 0 && tt.at[2] == 0 {
+				y = r.Int32()
+				h.Set1(tt.at[0], y)
+				assert.Equal(t, y, v.At(tt.at))
+				assert.Equal(t, y, rh.At1(tt.at[0]))
+			}
 		})
 	}
 }

@@ -3,6 +3,7 @@ package translate
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"sort"
@@ -224,8 +225,14 @@ func (e *emitter) method(named *types.Named, nodes []*fnode) string {
 	if e.done || len(e.lifted) > 0 || usesName(body.String(), "ampSize") {
 		b.WriteString("ampSize := ampExt.Size()\n")
 	}
+	code := body.String()
 	if e.useOrigin {
 		b.WriteString("ampOrigin := ampTile\nfor ampD := range ampOrigin {\nampOrigin[ampD] *= ampExt.Dim(ampD)\n}\n")
+		for c := range 3 { // the origin's components as scalars, where the body uses them
+			if n := fmt.Sprintf("ampO%d", c); usesName(code, n) {
+				fmt.Fprintf(&b, "%s := ampOrigin[%d]\n", n, c)
+			}
+		}
 	}
 	if e.useLocals {
 		// The loops over a region's threads nest one per dimension of the tile (1 past its
@@ -241,7 +248,7 @@ func (e *emitter) method(named *types.Named, nodes []*fnode) string {
 	for _, o := range e.liftedOrder() {
 		fmt.Fprintf(&b, "%s := make([]%s, ampSize)\n", e.lifted[o], e.typeText(o.Type()))
 	}
-	b.WriteString(body.String())
+	b.WriteString(code)
 	b.WriteString("}\n")
 	for _, h := range e.helperSeq {
 		e.helperMethod(&b, h)
@@ -372,26 +379,42 @@ func (e *emitter) writeRegion(b *strings.Builder, r *fnode) {
 		})
 	}
 	nested := uses["Local"] || uses["Global"]
+	var inner strings.Builder
+	e.regionBody(&inner, r)
+	code := inner.String()
+	useL := usesName(code, "ampL")
+	loop := func(c int) { // the loop over dimension c of the tile, and the global component
+		i, g := fmt.Sprintf("ampI%d", c), fmt.Sprintf("ampG%d", c)
+		if useL || usesName(code, i) || usesName(code, g) {
+			fmt.Fprintf(b, "for %s := range ampN%d {\n", i, c)
+		} else {
+			fmt.Fprintf(b, "for range ampN%d {\n", c)
+		}
+		if usesName(code, g) {
+			fmt.Fprintf(b, "%s := ampO%d + %s\n", g, c, i)
+		}
+	}
 	if nested {
-		b.WriteString("for ampI0 := range ampN0 {\nfor ampI1 := range ampN1 {\n")
+		// One loop per dimension of the tile; each global component is computed in its
+		// loop, once per value of the loop variable.
+		loop(0)
+		loop(1)
 	}
 	if l := e.labels[r.id]; l != "" {
 		b.WriteString(l + ":\n")
 	}
-	var inner strings.Builder
-	e.regionBody(&inner, r, uses)
-	useL := usesName(inner.String(), "ampL")
 	switch {
-	case nested && useL:
-		b.WriteString("for ampI2 := range ampN2 {\nampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2\n")
 	case nested:
-		b.WriteString("for ampI2 := range ampN2 {\n")
+		loop(2)
+		if useL {
+			b.WriteString("ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2\n")
+		}
 	case useL:
 		b.WriteString("for ampL := range ampSize {\n")
 	default:
 		b.WriteString("for range ampSize {\n")
 	}
-	b.WriteString(inner.String())
+	b.WriteString(code)
 	b.WriteString("}\n")
 	if nested {
 		b.WriteString("}\n}\n")
@@ -402,15 +425,9 @@ func (e *emitter) writeRegion(b *strings.Builder, r *fnode) {
 // regionBody writes the statements of region r that one thread runs, inside the loop over
 // the tile's threads: what uses says it reads of its index, its carried variables loaded,
 // its statements, its carried variables stored.
-func (e *emitter) regionBody(b *strings.Builder, r *fnode, uses map[string]bool) {
+func (e *emitter) regionBody(b *strings.Builder, r *fnode) {
 	if e.done {
 		b.WriteString("if ampDone[ampL] {\ncontinue\n}\n")
-	}
-	if uses["Local"] || uses["Global"] {
-		b.WriteString("ampLocal := amprt.Index{ampI0, ampI1, ampI2}\n")
-	}
-	if uses["Global"] {
-		b.WriteString("ampGlobal := ampOrigin.Add(ampLocal)\n")
 	}
 	load, store := e.carried(r)
 	for _, o := range load {
@@ -530,15 +547,22 @@ func (e *emitter) replace(x ast.Node) (string, bool) {
 		if pn, ok := e.obj(y).(*types.PkgName); ok {
 			return e.g.importName(pn.Imported()), true
 		}
+	case *ast.IndexExpr:
+		if n := e.indexComponent(y); n != "" {
+			return n, true
+		}
 	case *ast.SelectorExpr:
 		if h := e.viewSel[y]; h != "" {
 			return h, true
 		}
 		if e.isTiledField(y, "Local", "Global", "Tile", "TileOrigin", "TileExtent") {
-			return map[string]string{"Local": "ampLocal", "Global": "ampGlobal", "Tile": "ampTile",
-				"TileOrigin": "ampOrigin", "TileExtent": "ampExt"}[y.Sel.Name], true
+			return map[string]string{"Local": "amprt.Index{ampI0, ampI1, ampI2}", "Global": "amprt.Index{ampG0, ampG1, ampG2}",
+				"Tile": "ampTile", "TileOrigin": "ampOrigin", "TileExtent": "ampExt"}[y.Sel.Name], true
 		}
 	case *ast.CallExpr:
+		if s, ok := e.viewCall3(y); ok {
+			return s, true
+		}
 		if h := e.helperOf(y); h != nil {
 			args := make([]string, 0, len(h.views)+len(y.Args))
 			for _, f := range h.views {
@@ -743,4 +767,69 @@ func (e *emitter) helperMethod(b *strings.Builder, h *helper) {
 	}
 	fmt.Fprintf(b, "\n// %s is %s with its views read and written through their arrayview.Host, for EachTile.\n", h.name, h.fn.Name())
 	fmt.Fprintf(b, "func (%s) %s(%s)%s %s\n", recv, h.name, strings.Join(params, ", "), results, e.text(h.decl.Body))
+}
+
+// indexComponent returns the generated body's scalar for t.Local[c], t.Global[c] or
+// t.TileOrigin[c] with c a constant 0..2 (ampI0, ampG1, ampO2, ...), or "".
+func (e *emitter) indexComponent(x *ast.IndexExpr) string {
+	sel, ok := unparen(x.X).(*ast.SelectorExpr)
+	if !ok || !e.isTiledField(sel, "Local", "Global", "TileOrigin") {
+		return ""
+	}
+	c, ok := constIndex(e.info, x.Index)
+	if !ok {
+		return ""
+	}
+	return map[string]string{"Local": "ampI", "Global": "ampG", "TileOrigin": "ampO"}[sel.Sel.Name] + fmt.Sprint(c)
+}
+
+// constIndex returns the value of a constant index expression 0..2.
+func constIndex(info *types.Info, x ast.Expr) (int, bool) {
+	tv, ok := info.Types[x]
+	if !ok || tv.Value == nil {
+		return 0, false
+	}
+	v, exact := constant.Int64Val(constant.ToInt(tv.Value))
+	if !exact || v < 0 || v > 2 {
+		return 0, false
+	}
+	return int(v), true
+}
+
+// viewCall3 writes a view's At or Set whose index is t.Global, t.Local or runtime.Idx of
+// one to three values as the Host's At1..At3 or Set1..Set3 with the components as
+// scalars, so that no Index is built in memory for it.
+func (e *emitter) viewCall3(c *ast.CallExpr) (string, bool) {
+	sel, ok := unparen(c.Fun).(*ast.SelectorExpr)
+	if !ok || len(c.Args) == 0 {
+		return "", false
+	}
+	fsel, ok := unparen(sel.X).(*ast.SelectorExpr)
+	if !ok || e.viewSel[fsel] == "" {
+		return "", false
+	}
+	var comps []string
+	switch ix := unparen(c.Args[0]).(type) {
+	case *ast.SelectorExpr:
+		switch {
+		case e.isTiledField(ix, "Global"):
+			comps = []string{"ampG0", "ampG1", "ampG2"}
+		case e.isTiledField(ix, "Local"):
+			comps = []string{"ampI0", "ampI1", "ampI2"}
+		}
+	case *ast.CallExpr:
+		if e.runtimeFunc(ix.Fun, "Idx") && len(ix.Args) >= 1 && len(ix.Args) <= 3 && !ix.Ellipsis.IsValid() {
+			for _, a := range ix.Args { // the components left out are 0: At1, At2 check fewer
+				comps = append(comps, e.text(a))
+			}
+		}
+	}
+	if comps == nil {
+		return "", false
+	}
+	args := comps
+	for _, a := range c.Args[1:] {
+		args = append(args, e.text(a))
+	}
+	return fmt.Sprintf("%s.%s%d(%s)", e.viewSel[fsel], sel.Sel.Name, len(comps), strings.Join(args, ", ")), true
 }

@@ -16,6 +16,9 @@ func (k TileSum) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
+	ampO0 := ampOrigin[0]
+	ampO1 := ampOrigin[1]
+	ampO2 := ampOrigin[2]
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
 	ampViewIn := k.In.KernelHost()
 	ampViewSums := k.Sums.KernelHost()
@@ -23,13 +26,14 @@ func (k TileSum) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	n := ampExt.Size()
 	s := make([]int32, n)
 	for ampI0 := range ampN0 {
+		ampG0 := ampO0 + ampI0
 		for ampI1 := range ampN1 {
+			ampG1 := ampO1 + ampI1
 			for ampI2 := range ampN2 {
+				ampG2 := ampO2 + ampI2
 				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				ampGlobal := ampOrigin.Add(ampLocal)
-				l := ampLocal[0]
-				s[l] = ampViewIn.At(ampGlobal)
+				l := ampI0
+				s[l] = ampViewIn.At3(ampG0, ampG1, ampG2)
 				lPerThread[ampL] = l
 			}
 		}

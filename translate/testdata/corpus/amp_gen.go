@@ -73,19 +73,23 @@ func (k Bitonic) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
+	ampO0 := ampOrigin[0]
+	ampO1 := ampOrigin[1]
+	ampO2 := ampOrigin[2]
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
 	ampViewKeys := k.Keys.KernelHost()
 	lPerThread := make([]int, ampSize)
 	n := ampExt.Size()
 	s := make([]int32, ampExt.Size())
 	for ampI0 := range ampN0 {
+		ampG0 := ampO0 + ampI0
 		for ampI1 := range ampN1 {
+			ampG1 := ampO1 + ampI1
 			for ampI2 := range ampN2 {
+				ampG2 := ampO2 + ampI2
 				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				ampGlobal := ampOrigin.Add(ampLocal)
-				l := ampLocal[0]
-				s[l] = ampViewKeys.At(ampGlobal)
+				l := ampI0
+				s[l] = ampViewKeys.At3(ampG0, ampG1, ampG2)
 				lPerThread[ampL] = l
 			}
 		}
@@ -106,13 +110,14 @@ func (k Bitonic) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 		}
 	}
 	for ampI0 := range ampN0 {
+		ampG0 := ampO0 + ampI0
 		for ampI1 := range ampN1 {
+			ampG1 := ampO1 + ampI1
 			for ampI2 := range ampN2 {
+				ampG2 := ampO2 + ampI2
 				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				ampGlobal := ampOrigin.Add(ampLocal)
 				l := lPerThread[ampL]
-				ampViewKeys.Set(ampGlobal, s[l])
+				ampViewKeys.Set3(ampG0, ampG1, ampG2, s[l])
 			}
 		}
 	}
@@ -149,35 +154,37 @@ func (k FloatAdd) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
+	ampO0 := ampOrigin[0]
+	ampO1 := ampOrigin[1]
+	ampO2 := ampOrigin[2]
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
 	ampViewIn := k.In.KernelHost()
 	acc := make([]float32, 1)
 	for ampI0 := range ampN0 {
-		for ampI1 := range ampN1 {
-			for ampI2 := range ampN2 {
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				if ampLocal[0] == 0 {
+		for range ampN1 {
+			for range ampN2 {
+				if ampI0 == 0 {
 					acc[0] = 0
 				}
 			}
 		}
 	}
 	for ampI0 := range ampN0 {
+		ampG0 := ampO0 + ampI0
 		for ampI1 := range ampN1 {
+			ampG1 := ampO1 + ampI1
 			for ampI2 := range ampN2 {
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				ampGlobal := ampOrigin.Add(ampLocal)
-				v := ampViewIn.At(ampGlobal)
+				ampG2 := ampO2 + ampI2
+				v := ampViewIn.At3(ampG0, ampG1, ampG2)
 				amprt.AtomicAdd(acc, 0, v)
 				k.Maxi.AtomicMax(amprt.Index{0}, math.Float32bits(v)&0x7fffffff)
 			}
 		}
 	}
 	for ampI0 := range ampN0 {
-		for ampI1 := range ampN1 {
-			for ampI2 := range ampN2 {
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				if ampLocal[0] == 0 {
+		for range ampN1 {
+			for range ampN2 {
+				if ampI0 == 0 {
 					k.Sum.AtomicAdd(amprt.Index{0}, acc[0])
 				}
 			}
@@ -237,6 +244,9 @@ func (k MatMul) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
+	ampO0 := ampOrigin[0]
+	ampO1 := ampOrigin[1]
+	ampO2 := ampOrigin[2]
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
 	ampViewA := k.A.KernelHost()
 	ampViewB := k.B.KernelHost()
@@ -250,8 +260,7 @@ func (k MatMul) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 		for ampI1 := range ampN1 {
 			for ampI2 := range ampN2 {
 				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				row, col := ampLocal[0], ampLocal[1]
+				row, col := ampI0, ampI1
 				sum := float32(0)
 				rowPerThread[ampL] = row
 				colPerThread[ampL] = col
@@ -261,15 +270,15 @@ func (k MatMul) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	}
 	for i := 0; i < int(k.K); i += MatMulTS {
 		for ampI0 := range ampN0 {
+			ampG0 := ampO0 + ampI0
 			for ampI1 := range ampN1 {
+				ampG1 := ampO1 + ampI1
 				for ampI2 := range ampN2 {
 					ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
-					ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-					ampGlobal := ampOrigin.Add(ampLocal)
 					row := rowPerThread[ampL]
 					col := colPerThread[ampL]
-					a[row*MatMulTS+col] = ampViewA.At(amprt.Index{ampGlobal[0], i + col})
-					b[row*MatMulTS+col] = ampViewB.At(amprt.Index{i + row, ampGlobal[1]})
+					a[row*MatMulTS+col] = ampViewA.At2(ampG0, i+col)
+					b[row*MatMulTS+col] = ampViewB.At2(i+row, ampG1)
 				}
 			}
 		}
@@ -284,13 +293,14 @@ func (k MatMul) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 		}
 	}
 	for ampI0 := range ampN0 {
+		ampG0 := ampO0 + ampI0
 		for ampI1 := range ampN1 {
+			ampG1 := ampO1 + ampI1
 			for ampI2 := range ampN2 {
+				ampG2 := ampO2 + ampI2
 				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				ampGlobal := ampOrigin.Add(ampLocal)
 				sum := sumPerThread[ampL]
-				ampViewC.Set(ampGlobal, sum)
+				ampViewC.Set3(ampG0, ampG1, ampG2, sum)
 			}
 		}
 	}
@@ -328,6 +338,9 @@ func (k NBody) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
+	ampO0 := ampOrigin[0]
+	ampO1 := ampOrigin[1]
+	ampO2 := ampOrigin[2]
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
 	ampViewPos := k.Pos.KernelHost()
 	ampViewVel := k.Vel.KernelHost()
@@ -338,13 +351,14 @@ func (k NBody) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	n := ampExt.Size()
 	staged := make([]vec.Float4, n)
 	for ampI0 := range ampN0 {
+		ampG0 := ampO0 + ampI0
 		for ampI1 := range ampN1 {
+			ampG1 := ampO1 + ampI1
 			for ampI2 := range ampN2 {
+				ampG2 := ampO2 + ampI2
 				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				ampGlobal := ampOrigin.Add(ampLocal)
-				l := ampLocal[0]
-				p := ampViewPos.At(ampGlobal)
+				l := ampI0
+				p := ampViewPos.At3(ampG0, ampG1, ampG2)
 				a := vec.F4(0, 0, 0, 0)
 				lPerThread[ampL] = l
 				pPerThread[ampL] = p
@@ -355,7 +369,7 @@ func (k NBody) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	for base := 0; base < int(k.Bodies); base += n {
 		for ampL := range ampSize {
 			l := lPerThread[ampL]
-			staged[l] = ampViewPos.At(amprt.Index{base + l})
+			staged[l] = ampViewPos.At1(base + l)
 		}
 		for ampL := range ampSize {
 			p := pPerThread[ampL]
@@ -370,17 +384,18 @@ func (k NBody) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 		}
 	}
 	for ampI0 := range ampN0 {
+		ampG0 := ampO0 + ampI0
 		for ampI1 := range ampN1 {
+			ampG1 := ampO1 + ampI1
 			for ampI2 := range ampN2 {
+				ampG2 := ampO2 + ampI2
 				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				ampGlobal := ampOrigin.Add(ampLocal)
 				p := pPerThread[ampL]
 				a := aPerThread[ampL]
-				v := ampViewVel.At(ampGlobal)
+				v := ampViewVel.At3(ampG0, ampG1, ampG2)
 				v = vec.F4(v.X+a.X*k.Dt, v.Y+a.Y*k.Dt, v.Z+a.Z*k.Dt, 0)
-				ampViewVel.Set(ampGlobal, v)
-				ampViewNewPos.Set(ampGlobal, vec.F4(p.X+v.X*k.Dt, p.Y+v.Y*k.Dt, p.Z+v.Z*k.Dt, p.W))
+				ampViewVel.Set3(ampG0, ampG1, ampG2, v)
+				ampViewNewPos.Set3(ampG0, ampG1, ampG2, vec.F4(p.X+v.X*k.Dt, p.Y+v.Y*k.Dt, p.Z+v.Z*k.Dt, p.W))
 			}
 		}
 	}
@@ -397,16 +412,20 @@ func (k Named) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
+	ampO0 := ampOrigin[0]
+	ampO1 := ampOrigin[1]
+	ampO2 := ampOrigin[2]
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
 	ampViewSample := k.Sample.KernelHost()
 	for ampI0 := range ampN0 {
+		ampG0 := ampO0 + ampI0
 		for ampI1 := range ampN1 {
+			ampG1 := ampO1 + ampI1
 			for ampI2 := range ampN2 {
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				ampGlobal := ampOrigin.Add(ampLocal)
-				s := ampViewSample.At(ampGlobal)
-				s.Where = int32(ampTile[0]*1000 + ampLocal[0])
-				ampViewSample.Set(ampGlobal, s)
+				ampG2 := ampO2 + ampI2
+				s := ampViewSample.At3(ampG0, ampG1, ampG2)
+				s.Where = int32(ampTile[0]*1000 + ampI0)
+				ampViewSample.Set3(ampG0, ampG1, ampG2, s)
 			}
 		}
 	}
@@ -424,6 +443,9 @@ func (k Phases) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
+	ampO0 := ampOrigin[0]
+	ampO1 := ampOrigin[1]
+	ampO2 := ampOrigin[2]
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
 	ampViewOut := k.Out.KernelHost()
 	ampViewIn := k.In.KernelHost()
@@ -434,22 +456,23 @@ func (k Phases) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	n := ampExt.Size()
 	buf := make([]int32, ampExt.Size())
 	for ampI0 := range ampN0 {
+		ampG0 := ampO0 + ampI0
 		for ampI1 := range ampN1 {
+			ampG1 := ampO1 + ampI1
 			for ampI2 := range ampN2 {
+				ampG2 := ampO2 + ampI2
 				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
 				if ampDone[ampL] {
 					continue
 				}
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				ampGlobal := ampOrigin.Add(ampLocal)
 				if k.Mode == 2 {
-					ampViewOut.Set(ampGlobal, -7)
+					ampViewOut.Set3(ampG0, ampG1, ampG2, -7)
 					ampDone[ampL] = true
 					continue
 				}
-				l := ampLocal[0]
+				l := ampI0
 				var acc int32
-				x := ampViewIn.At(ampGlobal)
+				x := ampViewIn.At3(ampG0, ampG1, ampG2)
 				lPerThread[ampL] = l
 				accPerThread[ampL] = acc
 				xPerThread[ampL] = x
@@ -512,22 +535,23 @@ func (k Phases) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 		}
 	}
 	for ampI0 := range ampN0 {
+		ampG0 := ampO0 + ampI0
 		for ampI1 := range ampN1 {
+			ampG1 := ampO1 + ampI1
 			for ampI2 := range ampN2 {
+				ampG2 := ampO2 + ampI2
 				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
 				if ampDone[ampL] {
 					continue
 				}
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				ampGlobal := ampOrigin.Add(ampLocal)
 				acc := accPerThread[ampL]
 				x := xPerThread[ampL]
 				if x < 0 {
-					ampViewOut.Set(ampGlobal, acc)
+					ampViewOut.Set3(ampG0, ampG1, ampG2, acc)
 					ampDone[ampL] = true
 					continue
 				}
-				ampViewOut.Set(ampGlobal, acc*2+x)
+				ampViewOut.Set3(ampG0, ampG1, ampG2, acc*2+x)
 			}
 		}
 	}
@@ -572,6 +596,9 @@ func (k Stencil) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
+	ampO0 := ampOrigin[0]
+	ampO1 := ampOrigin[1]
+	ampO2 := ampOrigin[2]
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
 	ampViewIn := k.In.KernelHost()
 	ampViewOut := k.Out.KernelHost()
@@ -580,22 +607,22 @@ func (k Stencil) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	halo := make([]float32, (th+2)*(tw+2))
 	for ampI0 := range ampN0 {
 		for ampI1 := range ampN1 {
-			for ampI2 := range ampN2 {
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				for j := ampLocal[0]*tw + ampLocal[1]; j < (th+2)*w; j += th * tw {
-					halo[j] = k.ampHostat(&ampViewIn, ampOrigin[0]+j/w-1, ampOrigin[1]+j%w-1)
+			for range ampN2 {
+				for j := ampI0*tw + ampI1; j < (th+2)*w; j += th * tw {
+					halo[j] = k.ampHostat(&ampViewIn, ampO0+j/w-1, ampO1+j%w-1)
 				}
 			}
 		}
 	}
 	for ampI0 := range ampN0 {
+		ampG0 := ampO0 + ampI0
 		for ampI1 := range ampN1 {
+			ampG1 := ampO1 + ampI1
 			for ampI2 := range ampN2 {
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				ampGlobal := ampOrigin.Add(ampLocal)
-				r, c := ampLocal[0]+1, ampLocal[1]+1
+				ampG2 := ampO2 + ampI2
+				r, c := ampI0+1, ampI1+1
 				sum := halo[r*w+c] + halo[(r-1)*w+c] + halo[(r+1)*w+c] + halo[r*w+c-1] + halo[r*w+c+1]
-				ampViewOut.Set(ampGlobal, sum/5)
+				ampViewOut.Set3(ampG0, ampG1, ampG2, sum/5)
 			}
 		}
 	}
@@ -605,7 +632,7 @@ func (k Stencil) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 func (k Stencil) ampHostat(ampViewIn *arrayview.Host[float32], r, c int) float32 {
 	r = max(0, min(r, int(k.Rows)-1))
 	c = max(0, min(c, int(k.Cols)-1))
-	return ampViewIn.At(amprt.Index{r, c})
+	return ampViewIn.At2(r, c)
 }
 
 // Program is TileRev's GPU body: its Tiled method, translated to GLSL and SPIR-V by ampgen.
@@ -628,6 +655,9 @@ func (k TileRev[T]) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
+	ampO0 := ampOrigin[0]
+	ampO1 := ampOrigin[1]
+	ampO2 := ampOrigin[2]
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
 	ampViewIn := k.In.KernelHost()
 	ampViewOut := k.Out.KernelHost()
@@ -635,25 +665,27 @@ func (k TileRev[T]) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	n := ampExt.Size()
 	s := make([]T, n)
 	for ampI0 := range ampN0 {
+		ampG0 := ampO0 + ampI0
 		for ampI1 := range ampN1 {
+			ampG1 := ampO1 + ampI1
 			for ampI2 := range ampN2 {
+				ampG2 := ampO2 + ampI2
 				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				ampGlobal := ampOrigin.Add(ampLocal)
-				v := ampViewIn.At(ampGlobal)
-				s[ampLocal[0]] = v
+				v := ampViewIn.At3(ampG0, ampG1, ampG2)
+				s[ampI0] = v
 				vPerThread[ampL] = v
 			}
 		}
 	}
 	for ampI0 := range ampN0 {
+		ampG0 := ampO0 + ampI0
 		for ampI1 := range ampN1 {
+			ampG1 := ampO1 + ampI1
 			for ampI2 := range ampN2 {
+				ampG2 := ampO2 + ampI2
 				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				ampGlobal := ampOrigin.Add(ampLocal)
 				v := vPerThread[ampL]
-				ampViewOut.Set(ampGlobal, s[n-1-ampLocal[0]]+v)
+				ampViewOut.Set3(ampG0, ampG1, ampG2, s[n-1-ampI0]+v)
 			}
 		}
 	}
@@ -671,6 +703,9 @@ func (k TileSum) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
+	ampO0 := ampOrigin[0]
+	ampO1 := ampOrigin[1]
+	ampO2 := ampOrigin[2]
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
 	ampViewIn := k.In.KernelHost()
 	ampViewSums := k.Sums.KernelHost()
@@ -680,13 +715,14 @@ func (k TileSum) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	s := make([]int32, ampExt.Size())
 	pos := make([]uint32, 1)
 	for ampI0 := range ampN0 {
+		ampG0 := ampO0 + ampI0
 		for ampI1 := range ampN1 {
+			ampG1 := ampO1 + ampI1
 			for ampI2 := range ampN2 {
+				ampG2 := ampO2 + ampI2
 				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				ampGlobal := ampOrigin.Add(ampLocal)
-				l := ampLocal[0]
-				v := ampViewIn.At(ampGlobal)
+				l := ampI0
+				v := ampViewIn.At3(ampG0, ampG1, ampG2)
 				s[l] = v
 				if l == 0 {
 					pos[0] = 0
@@ -713,8 +749,8 @@ func (k TileSum) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	for ampL := range ampSize {
 		l := lPerThread[ampL]
 		if l == 0 {
-			ampViewSums.Set(amprt.Index{ampTile[0] * 2}, s[0])
-			ampViewSums.Set(amprt.Index{ampTile[0]*2 + 1}, int32(pos[0]))
+			ampViewSums.Set1(ampTile[0]*2, s[0])
+			ampViewSums.Set1(ampTile[0]*2+1, int32(pos[0]))
 			k.Total.AtomicAdd(amprt.Index{0}, s[0])
 		}
 	}
