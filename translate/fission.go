@@ -60,6 +60,7 @@ type fission struct {
 	barF    map[*types.Func]bool  // functions known to contain a barrier (memo)
 	regions []*fnode
 	assigns []assignment // every write of a local
+	writes  map[types.Object]int // how many statements write each local
 	err     *fissionError
 }
 
@@ -638,6 +639,7 @@ func (f *fission) analyse() []*fnode {
 			writes[o]++
 		}
 	}
+	f.writes = writes
 	nodes := f.build(body.List, false, tileStmt, writes)
 	f.checkTiledIndex(body)
 	return nodes

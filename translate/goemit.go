@@ -19,6 +19,7 @@ type emitter struct {
 	g         *cpuGen
 	src       []byte
 	lifted    map[types.Object]string // variable -> its per-thread slice
+	remat     map[types.Object]ast.Expr // variable carried across barriers by recomputing it: its value
 	labels    map[int]string          // region -> its loop's label, where a return needs one
 	done      bool                    // a return before a later region: threads keep a done flag
 	useLocals bool                    // some region reads the thread's local or global index
@@ -105,8 +106,17 @@ func (e *emitter) lift() {
 		}
 	}
 	sort.Slice(objs, func(i, j int) bool { return objs[i].Pos() < objs[j].Pos() })
+	e.remat = map[types.Object]ast.Expr{}
+	for _, o := range objs { // in source order: a value may read variables recomputed before it
+		if v := e.rematValue(o, byName); v != nil {
+			e.remat[o] = v
+		}
+	}
 	used := map[string]bool{}
 	for _, o := range objs {
+		if e.remat[o] != nil {
+			continue
+		}
 		conflict := func(name string) bool {
 			for x := range byName[name] {
 				if x != o {
@@ -122,6 +132,104 @@ func (e *emitter) lift() {
 		used[name] = true
 		e.lifted[o] = name
 	}
+}
+
+// rematValue returns the value that defines o when o can be carried across barriers by
+// recomputing it in each region that reads it instead of keeping it per thread (as
+// OpenCL CPU compilers rematerialize the work-item id): o is defined once, by a := at the
+// top of a region, from constants, the thread's and tile's indices, the kernel's scalar
+// fields, tile variables written once and variables recomputed so themselves, with no
+// call but conversions, min and max; and every name in the value means one object in the
+// whole body, so that its text means the same wherever it is written again.
+func (e *emitter) rematValue(o types.Object, byName map[string]map[types.Object]bool) ast.Expr {
+	if e.writes[o] != 1 {
+		return nil
+	}
+	var val ast.Expr
+	for _, r := range e.regions {
+		for _, s := range r.stmts {
+			as, ok := s.(*ast.AssignStmt)
+			if !ok || as.Tok != token.DEFINE || len(as.Lhs) != len(as.Rhs) {
+				continue
+			}
+			for i, l := range as.Lhs {
+				if id, ok := l.(*ast.Ident); ok && e.info.Defs[id] == o {
+					val = as.Rhs[i]
+				}
+			}
+		}
+	}
+	if val == nil {
+		return nil
+	}
+	ok := true
+	ast.Inspect(val, func(n ast.Node) bool {
+		if !ok {
+			return false
+		}
+		switch x := n.(type) {
+		case *ast.Ident:
+			ok = e.rematIdent(x, byName)
+		case *ast.SelectorExpr:
+			if e.isTiledField(x, "Local", "Global", "Tile", "TileOrigin") {
+				return false
+			}
+			id, isID := unparen(x.X).(*ast.Ident)
+			f, isVar := e.info.Uses[x.Sel].(*types.Var)
+			basic := false
+			if isVar {
+				_, basic = f.Type().Underlying().(*types.Basic)
+			}
+			ok = isID && e.recv != nil && e.obj(id) == e.recv && isVar && f.IsField() && basic && len(byName[id.Name]) == 1
+			return false
+		case *ast.IndexExpr:
+			sel, isSel := unparen(x.X).(*ast.SelectorExpr)
+			_, isConst := constIndex(e.info, x.Index)
+			ok = isSel && isConst && e.isTiledField(sel, "Local", "Global", "Tile", "TileOrigin")
+			return false
+		case *ast.CallExpr:
+			ok = e.info.Types[x.Fun].IsType() || e.isBuiltin(x.Fun, "min", "max")
+		case *ast.BinaryExpr, *ast.UnaryExpr, *ast.ParenExpr, *ast.BasicLit:
+		default:
+			ok = false
+		}
+		return ok
+	})
+	if !ok {
+		return nil
+	}
+	return val
+}
+
+// rematIdent reports whether identifier x may appear in a recomputed value (rematValue).
+func (e *emitter) rematIdent(x *ast.Ident, byName map[string]map[types.Object]bool) bool {
+	switch o := e.obj(x).(type) {
+	case *types.Const, *types.TypeName, *types.Builtin, *types.Nil:
+		return o.Parent() == types.Universe || o.Parent() == e.pkg.Scope() || len(byName[x.Name]) == 1
+	case *types.Var:
+		if len(byName[x.Name]) != 1 {
+			return false
+		}
+		return (e.tileV[o] && e.writes[o] == 1) || e.remat[o] != nil
+	}
+	return false
+}
+
+// isBuiltin reports whether fun names one of the builtins given.
+func (e *emitter) isBuiltin(fun ast.Expr, names ...string) bool {
+	id, ok := unparen(fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	if _, b := e.obj(id).(*types.Builtin); !b {
+		return false
+	}
+	for _, n := range names {
+		if id.Name == n {
+			return true
+		}
+	}
+	return false
 }
 
 // plan decides the done flags, the labels and which indices the regions need.
@@ -378,10 +486,13 @@ func (e *emitter) writeRegion(b *strings.Builder, r *fnode) {
 			return true
 		})
 	}
-	nested := uses["Local"] || uses["Global"]
 	var inner strings.Builder
 	e.regionBody(&inner, r)
 	code := inner.String()
+	nested := uses["Local"] || uses["Global"] // or a recomputed variable does
+	for _, n := range []string{"ampI0", "ampI1", "ampI2", "ampG0", "ampG1", "ampG2"} {
+		nested = nested || usesName(code, n)
+	}
 	useL := usesName(code, "ampL")
 	loop := func(c int) { // the loop over dimension c of the tile, and the global component
 		i, g := fmt.Sprintf("ampI%d", c), fmt.Sprintf("ampG%d", c)
@@ -431,10 +542,23 @@ func (e *emitter) regionBody(b *strings.Builder, r *fnode) {
 	}
 	load, store := e.carried(r)
 	for _, o := range load {
+		if v := e.remat[o]; v != nil {
+			fmt.Fprintf(b, "%s := %s\n", o.Name(), e.text(v))
+			continue
+		}
 		fmt.Fprintf(b, "%s := %s[ampL]\n", o.Name(), e.lifted[o])
 	}
+	unused := e.unusedRemat(r)
 	for _, s := range r.stmts {
+		if as, ok := s.(*ast.AssignStmt); ok && as.Tok == token.DEFINE && e.allUnused(as, unused) {
+			continue // it defines only recomputed variables that this region does not read
+		}
 		b.WriteString(e.text(s) + "\n")
+	}
+	for _, o := range e.carriedOrder() {
+		if unused[o] && !e.droppedDef(r, o, unused) {
+			fmt.Fprintf(b, "_ = %s // recomputed where it is read\n", o.Name())
+		}
 	}
 	for _, o := range store {
 		fmt.Fprintf(b, "%s[ampL] = %s\n", e.lifted[o], o.Name())
@@ -464,8 +588,28 @@ func (e *emitter) carried(r *fnode) (load, store []types.Object) {
 		}
 	}
 	refs := e.regionLocals(r)
-	for _, o := range e.liftedOrder() {
+	for changed := true; changed; { // a recomputed value reads the variables it is made of
+		changed = false
+		for o := range refs {
+			if v := e.remat[o]; v != nil && !declared[o] {
+				ast.Inspect(v, func(n ast.Node) bool {
+					if id, ok := n.(*ast.Ident); ok && e.remat[e.obj(id)] != nil && !refs[e.obj(id)] {
+						refs[e.obj(id)] = true
+						changed = true
+					}
+					return true
+				})
+			}
+		}
+	}
+	for _, o := range e.carriedOrder() {
 		if !refs[o] {
+			continue
+		}
+		if e.remat[o] != nil {
+			if !declared[o] {
+				load = append(load, o)
+			}
 			continue
 		}
 		if !declared[o] {
@@ -495,6 +639,17 @@ func (e *emitter) inRegion(r *fnode, s ast.Stmt) bool {
 		}
 	}
 	return false
+}
+
+// carriedOrder returns the variables carried across barriers, per thread or recomputed,
+// in source order.
+func (e *emitter) carriedOrder() []types.Object {
+	objs := e.liftedOrder()
+	for o := range e.remat {
+		objs = append(objs, o)
+	}
+	sort.Slice(objs, func(i, j int) bool { return objs[i].Pos() < objs[j].Pos() })
+	return objs
 }
 
 // liftedOrder returns the per-thread variables in source order.
@@ -832,4 +987,53 @@ func (e *emitter) viewCall3(c *ast.CallExpr) (string, bool) {
 		args = append(args, e.text(a))
 	}
 	return fmt.Sprintf("%s.%s%d(%s)", e.viewSel[fsel], sel.Sel.Name, len(comps), strings.Join(args, ", ")), true
+}
+
+// unusedRemat returns the recomputed variables that region r defines and never reads.
+func (e *emitter) unusedRemat(r *fnode) map[types.Object]bool {
+	out := map[types.Object]bool{}
+	for _, st := range r.stmts {
+		ast.Inspect(st, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if o := e.info.Defs[id]; o != nil && e.remat[o] != nil {
+					out[o] = true
+				}
+			}
+			return true
+		})
+	}
+	for _, st := range r.stmts {
+		ast.Inspect(st, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				delete(out, e.info.Uses[id])
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// allUnused reports whether every variable a := defines is one of unused (or blank).
+func (e *emitter) allUnused(as *ast.AssignStmt, unused map[types.Object]bool) bool {
+	for _, l := range as.Lhs {
+		id, ok := l.(*ast.Ident)
+		if !ok || (id.Name != "_" && !unused[e.info.Defs[id]]) {
+			return false
+		}
+	}
+	return true
+}
+
+// droppedDef reports whether region r leaves out the statement that defines o (allUnused).
+func (e *emitter) droppedDef(r *fnode, o types.Object, unused map[types.Object]bool) bool {
+	for _, s := range r.stmts {
+		if as, ok := s.(*ast.AssignStmt); ok && as.Tok == token.DEFINE && e.allUnused(as, unused) {
+			for _, l := range as.Lhs {
+				if id, ok := l.(*ast.Ident); ok && e.info.Defs[id] == o {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -11,7 +11,6 @@ func (TileSum) Program() *amprt.Program { return ampgenTileSum }
 // method: the body split at its barriers into loops over the tile's threads.
 func (k TileSum) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampExt := ampDomain.Tile
-	ampSize := ampExt.Size()
 	ampOrigin := ampTile
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
@@ -22,7 +21,6 @@ func (k TileSum) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
 	ampViewIn := k.In.KernelHost()
 	ampViewSums := k.Sums.KernelHost()
-	lPerThread := make([]int, ampSize)
 	n := ampExt.Size()
 	s := make([]int32, n)
 	for ampI0 := range ampN0 {
@@ -31,26 +29,32 @@ func (k TileSum) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 			ampG1 := ampO1 + ampI1
 			for ampI2 := range ampN2 {
 				ampG2 := ampO2 + ampI2
-				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
 				l := ampI0
 				s[l] = ampViewIn.At3(ampG0, ampG1, ampG2)
-				lPerThread[ampL] = l
 			}
 		}
 	}
 	for stride := n / 2; stride > 0; stride /= 2 {
-		for ampL := range ampSize {
-			l := lPerThread[ampL]
-			if l < stride {
-				s[l] += s[l+stride]
+		for ampI0 := range ampN0 {
+			for range ampN1 {
+				for range ampN2 {
+					l := ampI0
+					if l < stride {
+						s[l] += s[l+stride]
+					}
+				}
 			}
 		}
 	}
-	for ampL := range ampSize {
-		l := lPerThread[ampL]
-		if l == 0 {
-			ampViewSums.Set(ampTile, s[0])
-			k.Total.AtomicAdd(amprt.Index{0}, s[0])
+	for ampI0 := range ampN0 {
+		for range ampN1 {
+			for range ampN2 {
+				l := ampI0
+				if l == 0 {
+					ampViewSums.Set(ampTile, s[0])
+					k.Total.AtomicAdd(amprt.Index{0}, s[0])
+				}
+			}
 		}
 	}
 }

@@ -40,6 +40,9 @@ func (k HeatKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
+	ampO0 := ampOrigin[0]
+	ampO1 := ampOrigin[1]
+	ampO2 := ampOrigin[2]
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
 	ampViewIn := k.In.KernelHost()
 	ampViewOut := k.Out.KernelHost()
@@ -49,23 +52,23 @@ func (k HeatKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	halo := make([]float32, (th+2)*(tw+2))
 	for ampI0 := range ampN0 {
 		for ampI1 := range ampN1 {
-			for ampI2 := range ampN2 {
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				for j := ampLocal[0]*tw + ampLocal[1]; j < (th+2)*w; j += th * tw {
-					halo[j] = k.ampHostat(&ampViewIn, ampOrigin[0]+j/w-1, ampOrigin[1]+j%w-1)
+			for range ampN2 {
+				for j := ampI0*tw + ampI1; j < (th+2)*w; j += th * tw {
+					halo[j] = k.ampHostat(&ampViewIn, ampO0+j/w-1, ampO1+j%w-1)
 				}
 			}
 		}
 	}
 	for ampI0 := range ampN0 {
+		ampG0 := ampO0 + ampI0
 		for ampI1 := range ampN1 {
+			ampG1 := ampO1 + ampI1
 			for ampI2 := range ampN2 {
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				ampGlobal := ampOrigin.Add(ampLocal)
-				c := (ampLocal[0]+1)*w + ampLocal[1] + 1
+				ampG2 := ampO2 + ampI2
+				c := (ampI0+1)*w + ampI1 + 1
 				u := halo[c]
 				lap := (halo[c-w] + halo[c+w]) + (halo[c-1] + halo[c+1]) - 4*u
-				ampViewOut.Set(ampGlobal, max(fmath.Fma(k.Alpha, lap, u), ampViewSrc.At(ampGlobal)))
+				ampViewOut.Set3(ampG0, ampG1, ampG2, max(fmath.Fma(k.Alpha, lap, u), ampViewSrc.At3(ampG0, ampG1, ampG2)))
 			}
 		}
 	}
@@ -76,7 +79,7 @@ func (k HeatKernel) ampHostat(ampViewIn *arrayview.Host[float32], r, c int) floa
 	if r < 0 || r >= int(k.Rows) || c < 0 || c >= int(k.Cols) {
 		return 0
 	}
-	return ampViewIn.At(amprt.Index{r, c})
+	return ampViewIn.At2(r, c)
 }
 
 // Program is MandelbrotKernel's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
@@ -111,34 +114,39 @@ func (k NBodyKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) 
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
+	ampO0 := ampOrigin[0]
+	ampO1 := ampOrigin[1]
+	ampO2 := ampOrigin[2]
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
 	ampViewPos := k.Pos.KernelHost()
 	ampViewVel := k.Vel.KernelHost()
 	ampViewNewPos := k.NewPos.KernelHost()
-	lPerThread := make([]int, ampSize)
 	pPerThread := make([]vec.Float4, ampSize)
 	aPerThread := make([]vec.Float4, ampSize)
 	n := ampExt.Size()
 	staged := make([]vec.Float4, n)
 	for ampI0 := range ampN0 {
+		ampG0 := ampO0 + ampI0
 		for ampI1 := range ampN1 {
+			ampG1 := ampO1 + ampI1
 			for ampI2 := range ampN2 {
+				ampG2 := ampO2 + ampI2
 				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				ampGlobal := ampOrigin.Add(ampLocal)
-				l := ampLocal[0]
-				p := ampViewPos.At(ampGlobal)
+				p := ampViewPos.At3(ampG0, ampG1, ampG2)
 				a := vec.F4(0, 0, 0, 0)
-				lPerThread[ampL] = l
 				pPerThread[ampL] = p
 				aPerThread[ampL] = a
 			}
 		}
 	}
 	for base := 0; base < int(k.Bodies); base += n {
-		for ampL := range ampSize {
-			l := lPerThread[ampL]
-			staged[l] = ampViewPos.At(amprt.Index{base + l})
+		for ampI0 := range ampN0 {
+			for range ampN1 {
+				for range ampN2 {
+					l := ampI0
+					staged[l] = ampViewPos.At1(base + l)
+				}
+			}
 		}
 		for ampL := range ampSize {
 			p := pPerThread[ampL]
@@ -153,17 +161,18 @@ func (k NBodyKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) 
 		}
 	}
 	for ampI0 := range ampN0 {
+		ampG0 := ampO0 + ampI0
 		for ampI1 := range ampN1 {
+			ampG1 := ampO1 + ampI1
 			for ampI2 := range ampN2 {
+				ampG2 := ampO2 + ampI2
 				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				ampGlobal := ampOrigin.Add(ampLocal)
 				p := pPerThread[ampL]
 				a := aPerThread[ampL]
-				v := ampViewVel.At(ampGlobal)
+				v := ampViewVel.At3(ampG0, ampG1, ampG2)
 				v = vec.F4(v.X+a.X*k.Dt, v.Y+a.Y*k.Dt, v.Z+a.Z*k.Dt, 0)
-				ampViewVel.Set(ampGlobal, v)
-				ampViewNewPos.Set(ampGlobal, vec.F4(p.X+v.X*k.Dt, p.Y+v.Y*k.Dt, p.Z+v.Z*k.Dt, p.W))
+				ampViewVel.Set3(ampG0, ampG1, ampG2, v)
+				ampViewNewPos.Set3(ampG0, ampG1, ampG2, vec.F4(p.X+v.X*k.Dt, p.Y+v.Y*k.Dt, p.Z+v.Z*k.Dt, p.W))
 			}
 		}
 	}
@@ -181,12 +190,11 @@ func (k NBodySplitKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.In
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
+	ampO1 := ampOrigin[1]
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
 	ampViewPos := k.Pos.KernelHost()
 	ampViewVel := k.Vel.KernelHost()
 	ampViewNewPos := k.NewPos.KernelHost()
-	rPerThread := make([]int, ampSize)
-	lPerThread := make([]int, ampSize)
 	bodyPerThread := make([]amprt.Index, ampSize)
 	pPerThread := make([]vec.Float4, ampSize)
 	aPerThread := make([]vec.Float4, ampSize)
@@ -197,17 +205,15 @@ func (k NBodySplitKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.In
 	chunk := int(k.Bodies) / rows
 	for ampI0 := range ampN0 {
 		for ampI1 := range ampN1 {
+			ampG1 := ampO1 + ampI1
 			for ampI2 := range ampN2 {
 				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				ampGlobal := ampOrigin.Add(ampLocal)
-				r, l := ampLocal[0], ampLocal[1]
-				body := amprt.Index{ampGlobal[1]}
+				r, l := ampI0, ampI1
+				body := amprt.Index{ampG1}
 				p := ampViewPos.At(body)
 				a := vec.F4(0, 0, 0, 0)
 				row := r * tw
-				rPerThread[ampL] = r
-				lPerThread[ampL] = l
+				_ = l // recomputed where it is read
 				bodyPerThread[ampL] = body
 				pPerThread[ampL] = p
 				aPerThread[ampL] = a
@@ -216,11 +222,16 @@ func (k NBodySplitKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.In
 		}
 	}
 	for base := 0; base < chunk; base += tw {
-		for ampL := range ampSize {
-			r := rPerThread[ampL]
-			l := lPerThread[ampL]
-			row := rowPerThread[ampL]
-			staged[row+l] = ampViewPos.At(amprt.Index{r*chunk + base + l})
+		for ampI0 := range ampN0 {
+			for ampI1 := range ampN1 {
+				for ampI2 := range ampN2 {
+					ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
+					r := ampI0
+					l := ampI1
+					row := rowPerThread[ampL]
+					staged[row+l] = ampViewPos.At1(r*chunk + base + l)
+				}
+			}
 		}
 		for ampL := range ampSize {
 			p := pPerThread[ampL]
@@ -235,28 +246,38 @@ func (k NBodySplitKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.In
 			aPerThread[ampL] = a
 		}
 	}
-	for ampL := range ampSize {
-		l := lPerThread[ampL]
-		a := aPerThread[ampL]
-		row := rowPerThread[ampL]
-		part[row+l] = a
-	}
-	for ampL := range ampSize {
-		r := rPerThread[ampL]
-		l := lPerThread[ampL]
-		body := bodyPerThread[ampL]
-		p := pPerThread[ampL]
-		a := aPerThread[ampL]
-		if r == 0 {
-			for i := 1; i < rows; i++ {
-				a = a.Add(part[i*tw+l])
+	for ampI0 := range ampN0 {
+		for ampI1 := range ampN1 {
+			for ampI2 := range ampN2 {
+				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
+				l := ampI1
+				a := aPerThread[ampL]
+				row := rowPerThread[ampL]
+				part[row+l] = a
 			}
-			v := ampViewVel.At(body)
-			v = vec.F4(v.X+a.X*k.Dt, v.Y+a.Y*k.Dt, v.Z+a.Z*k.Dt, 0)
-			ampViewVel.Set(body, v)
-			ampViewNewPos.Set(body, vec.F4(p.X+v.X*k.Dt, p.Y+v.Y*k.Dt, p.Z+v.Z*k.Dt, p.W))
 		}
-		aPerThread[ampL] = a
+	}
+	for ampI0 := range ampN0 {
+		for ampI1 := range ampN1 {
+			for ampI2 := range ampN2 {
+				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
+				r := ampI0
+				l := ampI1
+				body := bodyPerThread[ampL]
+				p := pPerThread[ampL]
+				a := aPerThread[ampL]
+				if r == 0 {
+					for i := 1; i < rows; i++ {
+						a = a.Add(part[i*tw+l])
+					}
+					v := ampViewVel.At(body)
+					v = vec.F4(v.X+a.X*k.Dt, v.Y+a.Y*k.Dt, v.Z+a.Z*k.Dt, 0)
+					ampViewVel.Set(body, v)
+					ampViewNewPos.Set(body, vec.F4(p.X+v.X*k.Dt, p.Y+v.Y*k.Dt, p.Z+v.Z*k.Dt, p.W))
+				}
+				aPerThread[ampL] = a
+			}
+		}
 	}
 }
 

@@ -68,7 +68,6 @@ func (Bitonic) Program() *amprt.Program { return ampgenBitonic }
 // method: the body split at its barriers into loops over the tile's threads.
 func (k Bitonic) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampExt := ampDomain.Tile
-	ampSize := ampExt.Size()
 	ampOrigin := ampTile
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
@@ -78,7 +77,6 @@ func (k Bitonic) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampO2 := ampOrigin[2]
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
 	ampViewKeys := k.Keys.KernelHost()
-	lPerThread := make([]int, ampSize)
 	n := ampExt.Size()
 	s := make([]int32, ampExt.Size())
 	for ampI0 := range ampN0 {
@@ -87,23 +85,25 @@ func (k Bitonic) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 			ampG1 := ampO1 + ampI1
 			for ampI2 := range ampN2 {
 				ampG2 := ampO2 + ampI2
-				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
 				l := ampI0
 				s[l] = ampViewKeys.At3(ampG0, ampG1, ampG2)
-				lPerThread[ampL] = l
 			}
 		}
 	}
 	for size := 2; size <= n; size *= 2 {
 		for stride := size / 2; stride > 0; stride /= 2 {
-			for ampL := range ampSize {
-				l := lPerThread[ampL]
-				p := l ^ stride
-				if p > l {
-					a, b := s[l], s[p]
-					if (a > b) == (l&size == 0) {
-						s[l] = b
-						s[p] = a
+			for ampI0 := range ampN0 {
+				for range ampN1 {
+					for range ampN2 {
+						l := ampI0
+						p := l ^ stride
+						if p > l {
+							a, b := s[l], s[p]
+							if (a > b) == (l&size == 0) {
+								s[l] = b
+								s[p] = a
+							}
+						}
 					}
 				}
 			}
@@ -115,8 +115,7 @@ func (k Bitonic) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 			ampG1 := ampO1 + ampI1
 			for ampI2 := range ampN2 {
 				ampG2 := ampO2 + ampI2
-				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
-				l := lPerThread[ampL]
+				l := ampI0
 				ampViewKeys.Set3(ampG0, ampG1, ampG2, s[l])
 			}
 		}
@@ -251,8 +250,6 @@ func (k MatMul) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampViewA := k.A.KernelHost()
 	ampViewB := k.B.KernelHost()
 	ampViewC := k.C.KernelHost()
-	rowPerThread := make([]int, ampSize)
-	colPerThread := make([]int, ampSize)
 	sumPerThread := make([]float32, ampSize)
 	a := make([]float32, MatMulTS*MatMulTS)
 	b := make([]float32, MatMulTS*MatMulTS)
@@ -260,10 +257,7 @@ func (k MatMul) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 		for ampI1 := range ampN1 {
 			for ampI2 := range ampN2 {
 				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
-				row, col := ampI0, ampI1
 				sum := float32(0)
-				rowPerThread[ampL] = row
-				colPerThread[ampL] = col
 				sumPerThread[ampL] = sum
 			}
 		}
@@ -273,23 +267,27 @@ func (k MatMul) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 			ampG0 := ampO0 + ampI0
 			for ampI1 := range ampN1 {
 				ampG1 := ampO1 + ampI1
-				for ampI2 := range ampN2 {
-					ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
-					row := rowPerThread[ampL]
-					col := colPerThread[ampL]
+				for range ampN2 {
+					row := ampI0
+					col := ampI1
 					a[row*MatMulTS+col] = ampViewA.At2(ampG0, i+col)
 					b[row*MatMulTS+col] = ampViewB.At2(i+row, ampG1)
 				}
 			}
 		}
-		for ampL := range ampSize {
-			row := rowPerThread[ampL]
-			col := colPerThread[ampL]
-			sum := sumPerThread[ampL]
-			for j := range MatMulTS {
-				sum += a[row*MatMulTS+j] * b[j*MatMulTS+col]
+		for ampI0 := range ampN0 {
+			for ampI1 := range ampN1 {
+				for ampI2 := range ampN2 {
+					ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
+					row := ampI0
+					col := ampI1
+					sum := sumPerThread[ampL]
+					for j := range MatMulTS {
+						sum += a[row*MatMulTS+j] * b[j*MatMulTS+col]
+					}
+					sumPerThread[ampL] = sum
+				}
 			}
-			sumPerThread[ampL] = sum
 		}
 	}
 	for ampI0 := range ampN0 {
@@ -345,7 +343,6 @@ func (k NBody) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampViewPos := k.Pos.KernelHost()
 	ampViewVel := k.Vel.KernelHost()
 	ampViewNewPos := k.NewPos.KernelHost()
-	lPerThread := make([]int, ampSize)
 	pPerThread := make([]vec.Float4, ampSize)
 	aPerThread := make([]vec.Float4, ampSize)
 	n := ampExt.Size()
@@ -357,19 +354,21 @@ func (k NBody) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 			for ampI2 := range ampN2 {
 				ampG2 := ampO2 + ampI2
 				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
-				l := ampI0
 				p := ampViewPos.At3(ampG0, ampG1, ampG2)
 				a := vec.F4(0, 0, 0, 0)
-				lPerThread[ampL] = l
 				pPerThread[ampL] = p
 				aPerThread[ampL] = a
 			}
 		}
 	}
 	for base := 0; base < int(k.Bodies); base += n {
-		for ampL := range ampSize {
-			l := lPerThread[ampL]
-			staged[l] = ampViewPos.At1(base + l)
+		for ampI0 := range ampN0 {
+			for range ampN1 {
+				for range ampN2 {
+					l := ampI0
+					staged[l] = ampViewPos.At1(base + l)
+				}
+			}
 		}
 		for ampL := range ampSize {
 			p := pPerThread[ampL]
@@ -450,7 +449,6 @@ func (k Phases) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampViewOut := k.Out.KernelHost()
 	ampViewIn := k.In.KernelHost()
 	ampDone := make([]bool, ampSize) // threads that returned
-	lPerThread := make([]int, ampSize)
 	accPerThread := make([]int32, ampSize)
 	xPerThread := make([]int32, ampSize)
 	n := ampExt.Size()
@@ -470,10 +468,8 @@ func (k Phases) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 					ampDone[ampL] = true
 					continue
 				}
-				l := ampI0
 				var acc int32
 				x := ampViewIn.At3(ampG0, ampG1, ampG2)
-				lPerThread[ampL] = l
 				accPerThread[ampL] = acc
 				xPerThread[ampL] = x
 			}
@@ -484,45 +480,65 @@ func (k Phases) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 		if r == k.Stop {
 			break
 		}
-		for ampL := range ampSize {
-			if ampDone[ampL] {
-				continue
+		for ampI0 := range ampN0 {
+			for ampI1 := range ampN1 {
+				for ampI2 := range ampN2 {
+					ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
+					if ampDone[ampL] {
+						continue
+					}
+					l := ampI0
+					x := xPerThread[ampL]
+					buf[l] = x
+				}
 			}
-			l := lPerThread[ampL]
-			x := xPerThread[ampL]
-			buf[l] = x
 		}
-		for ampL := range ampSize {
-			if ampDone[ampL] {
-				continue
+		for ampI0 := range ampN0 {
+			for ampI1 := range ampN1 {
+				for ampI2 := range ampN2 {
+					ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
+					if ampDone[ampL] {
+						continue
+					}
+					l := ampI0
+					acc := accPerThread[ampL]
+					x := xPerThread[ampL]
+					x = buf[(l+shift)%n] + x/2
+					acc += x & 15
+					accPerThread[ampL] = acc
+					xPerThread[ampL] = x
+				}
 			}
-			l := lPerThread[ampL]
-			acc := accPerThread[ampL]
-			x := xPerThread[ampL]
-			x = buf[(l+shift)%n] + x/2
-			acc += x & 15
-			accPerThread[ampL] = acc
-			xPerThread[ampL] = x
 		}
 		shift = shift*2%n + 1
 	}
 	if k.Mode == 1 {
-		for ampL := range ampSize {
-			if ampDone[ampL] {
-				continue
+		for ampI0 := range ampN0 {
+			for ampI1 := range ampN1 {
+				for ampI2 := range ampN2 {
+					ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
+					if ampDone[ampL] {
+						continue
+					}
+					l := ampI0
+					acc := accPerThread[ampL]
+					buf[n-1-l] = acc
+				}
 			}
-			l := lPerThread[ampL]
-			acc := accPerThread[ampL]
-			buf[n-1-l] = acc
 		}
-		for ampL := range ampSize {
-			if ampDone[ampL] {
-				continue
+		for ampI0 := range ampN0 {
+			for ampI1 := range ampN1 {
+				for ampI2 := range ampN2 {
+					ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
+					if ampDone[ampL] {
+						continue
+					}
+					l := ampI0
+					acc := accPerThread[ampL]
+					acc += buf[l]
+					accPerThread[ampL] = acc
+				}
 			}
-			l := lPerThread[ampL]
-			acc := accPerThread[ampL]
-			acc += buf[l]
-			accPerThread[ampL] = acc
 		}
 	} else {
 		for ampL := range ampSize {
@@ -709,7 +725,6 @@ func (k TileSum) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
 	ampViewIn := k.In.KernelHost()
 	ampViewSums := k.Sums.KernelHost()
-	lPerThread := make([]int, ampSize)
 	vPerThread := make([]int32, ampSize)
 	n := ampExt.Size()
 	s := make([]int32, ampExt.Size())
@@ -727,7 +742,6 @@ func (k TileSum) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 				if l == 0 {
 					pos[0] = 0
 				}
-				lPerThread[ampL] = l
 				vPerThread[ampL] = v
 			}
 		}
@@ -739,19 +753,27 @@ func (k TileSum) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 		}
 	}
 	for stride := n / 2; stride > 0; stride /= 2 {
-		for ampL := range ampSize {
-			l := lPerThread[ampL]
-			if l < stride {
-				s[l] += s[l+stride]
+		for ampI0 := range ampN0 {
+			for range ampN1 {
+				for range ampN2 {
+					l := ampI0
+					if l < stride {
+						s[l] += s[l+stride]
+					}
+				}
 			}
 		}
 	}
-	for ampL := range ampSize {
-		l := lPerThread[ampL]
-		if l == 0 {
-			ampViewSums.Set1(ampTile[0]*2, s[0])
-			ampViewSums.Set1(ampTile[0]*2+1, int32(pos[0]))
-			k.Total.AtomicAdd(amprt.Index{0}, s[0])
+	for ampI0 := range ampN0 {
+		for range ampN1 {
+			for range ampN2 {
+				l := ampI0
+				if l == 0 {
+					ampViewSums.Set1(ampTile[0]*2, s[0])
+					ampViewSums.Set1(ampTile[0]*2+1, int32(pos[0]))
+					k.Total.AtomicAdd(amprt.Index{0}, s[0])
+				}
+			}
 		}
 	}
 }
