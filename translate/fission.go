@@ -59,7 +59,7 @@ type fission struct {
 	locals  map[types.Object]bool // the body's local variables
 	barF    map[*types.Func]bool  // functions known to contain a barrier (memo)
 	regions []*fnode
-	assigns []assignment // every write of a local
+	assigns []assignment         // every write of a local
 	writes  map[types.Object]int // how many statements write each local
 	err     *fissionError
 }

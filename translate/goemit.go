@@ -18,11 +18,11 @@ type emitter struct {
 	*fission
 	g         *cpuGen
 	src       []byte
-	lifted    map[types.Object]string // variable -> its per-thread slice
+	lifted    map[types.Object]string   // variable -> its per-thread slice
 	remat     map[types.Object]ast.Expr // variable carried across barriers by recomputing it: its value
-	labels    map[int]string          // region -> its loop's label, where a return needs one
-	done      bool                    // a return before a later region: threads keep a done flag
-	useLocals bool                    // some region reads the thread's local or global index
+	labels    map[int]string            // region -> its loop's label, where a return needs one
+	done      bool                      // a return before a later region: threads keep a done flag
+	useLocals bool                      // some region reads the thread's local or global index
 	useOrigin bool
 	region    *fnode                  // the region being written
 	views     map[types.Object]string // view field -> its arrayview.Host in the body
