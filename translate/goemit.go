@@ -30,6 +30,7 @@ type emitter struct {
 	viewSel   map[*ast.SelectorExpr]string
 	named     *types.Named
 	helpers   map[*types.Func]*helper // kernel methods the body calls, copied to take Hosts
+	scratch   []string                // element types of the buffers taken from runtime.Scratch
 	helperSeq []*helper
 }
 
@@ -49,7 +50,8 @@ func (e *emitter) checkNames() {
 	ast.Inspect(e.decl.Body, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok {
 			for _, g := range genNames {
-				if id.Name == g || strings.HasPrefix(id.Name, "ampRegion") || strings.HasPrefix(id.Name, "ampView") {
+				if id.Name == g || strings.HasPrefix(id.Name, "ampRegion") || strings.HasPrefix(id.Name, "ampView") ||
+					strings.HasPrefix(id.Name, "ampHeld") {
 					e.fail(id.Pos(), "the name %s is one the generated body uses", id.Name)
 				}
 			}
@@ -350,14 +352,28 @@ func (e *emitter) method(named *types.Named, nodes []*fnode) string {
 	for _, f := range e.viewOrder {
 		fmt.Fprintf(&b, "%s := %s.%s.KernelHost()\n", e.views[f], e.recv.Name(), f.Name())
 	}
+	var perThread strings.Builder
 	if e.done {
-		b.WriteString("ampDone := make([]bool, ampSize) // threads that returned\n")
+		fmt.Fprintf(&perThread, "ampDone := %s // threads that returned\n", e.buffer("bool", "ampSize"))
 	}
 	for _, o := range e.liftedOrder() {
-		fmt.Fprintf(&b, "%s := make([]%s, ampSize)\n", e.lifted[o], e.typeText(o.Type()))
+		fmt.Fprintf(&perThread, "%s := %s\n", e.lifted[o], e.buffer(e.typeText(o.Type()), "ampSize"))
 	}
+	if len(e.scratch) > 0 { // the buffers' holders, declared before any is taken
+		var puts []string
+		for i, t := range e.scratch {
+			fmt.Fprintf(&b, "var ampHeld%d *[]%s\n", i, t)
+			puts = append(puts, fmt.Sprintf("%s.Put(&ampHeld%d)\n", e.scratchVar(i), i))
+		}
+		fmt.Fprintf(&b, "defer func() { // the buffers go back for later tiles\n%s}()\n", strings.Join(puts, ""))
+	}
+	b.WriteString(perThread.String())
 	b.WriteString(code)
 	b.WriteString("}\n")
+	for i, t := range e.scratch {
+		fmt.Fprintf(&b, "\n// %s keeps buffers of %s's EachTile for later tiles.\nvar %s amprt.Scratch[%s]\n",
+			e.scratchVar(i), named.Obj().Name(), e.scratchVar(i), t)
+	}
 	for _, h := range e.helperSeq {
 		e.helperMethod(&b, h)
 	}
@@ -736,7 +752,7 @@ func (e *emitter) replace(x ast.Node) (string, bool) {
 			return "amprt.Index{" + strings.Join(args, ", ") + "}", true
 		}
 		if e.isTileStatic(y) {
-			return "make([]" + e.text(unparen(y.Fun).(*ast.IndexExpr).Index) + ", " + e.text(y.Args[1]) + ")", true
+			return e.buffer(e.text(unparen(y.Fun).(*ast.IndexExpr).Index), e.text(y.Args[1])), true
 		}
 	case *ast.ExprStmt:
 		if e.isFenceStmt(y) {
@@ -1036,4 +1052,23 @@ func (e *emitter) droppedDef(r *fnode, o types.Object, unused map[types.Object]b
 		}
 	}
 	return false
+}
+
+// buffer returns the expression that makes a tile's slice of n elements of type typ: a
+// make where n is a constant (the compiler keeps it on the stack) or the kernel is
+// generic (a package-level Scratch cannot name its type parameters), else a buffer
+// taken from a package-level runtime.Scratch, which EachTile hands back when it returns.
+func (e *emitter) buffer(typ, n string) string {
+	if tv, err := types.Eval(e.fset, e.pkg, token.NoPos, n); (err == nil && tv.Value != nil) || e.named.TypeParams().Len() > 0 ||
+		e.pkg.Scope().Lookup(e.scratchVar(len(e.scratch))) != nil {
+		return "make([]" + typ + ", " + n + ")"
+	}
+	e.scratch = append(e.scratch, typ)
+	i := len(e.scratch) - 1
+	return fmt.Sprintf("%s.Get(&ampHeld%d, %s)", e.scratchVar(i), i, n)
+}
+
+// scratchVar returns the name of the package-level runtime.Scratch of buffer i.
+func (e *emitter) scratchVar(i int) string {
+	return fmt.Sprintf("ampScratch%s%d", e.named.Obj().Name(), i)
 }

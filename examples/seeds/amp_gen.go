@@ -61,8 +61,12 @@ func (k SamplingAverage) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Ind
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
 	ampViewMatrix := k.Matrix.KernelHost()
 	ampViewAverages := k.Averages.KernelHost()
+	var ampHeld0 *[]float32
+	defer func() { // the buffers go back for later tiles
+		ampScratchSamplingAverage0.Put(&ampHeld0)
+	}()
 	rows, cols := ampExt.Dim(0), ampExt.Dim(1)
-	tileValues := make([]float32, rows*cols)
+	tileValues := ampScratchSamplingAverage0.Get(&ampHeld0, rows*cols)
 	for ampI0 := range ampN0 {
 		ampG0 := ampO0 + ampI0
 		for ampI1 := range ampN1 {
@@ -89,6 +93,9 @@ func (k SamplingAverage) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Ind
 		}
 	}
 }
+
+// ampScratchSamplingAverage0 keeps buffers of SamplingAverage's EachTile for later tiles.
+var ampScratchSamplingAverage0 amprt.Scratch[float32]
 
 // Program is TileAverage's GPU body: its Tiled method, translated to GLSL and SPIR-V by ampgen.
 func (TileAverage) Program() *amprt.Program { return ampgenTileAverage }

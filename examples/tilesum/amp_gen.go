@@ -21,8 +21,12 @@ func (k TileSum) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
 	ampViewIn := k.In.KernelHost()
 	ampViewSums := k.Sums.KernelHost()
+	var ampHeld0 *[]int32
+	defer func() { // the buffers go back for later tiles
+		ampScratchTileSum0.Put(&ampHeld0)
+	}()
 	n := ampExt.Size()
-	s := make([]int32, n)
+	s := ampScratchTileSum0.Get(&ampHeld0, n)
 	for ampI0 := range ampN0 {
 		ampG0 := ampO0 + ampI0
 		for ampI1 := range ampN1 {
@@ -58,6 +62,9 @@ func (k TileSum) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 		}
 	}
 }
+
+// ampScratchTileSum0 keeps buffers of TileSum's EachTile for later tiles.
+var ampScratchTileSum0 amprt.Scratch[int32]
 
 var ampgenTileSum = amprt.MustProgram("github.com/goamp/goamp/examples/tilesum.TileSum", []byte("\x03\x02\x23\x07\x00\x03\x01\x00\x0b\x00\x0d\x00\x6e\x02\x00\x00\x00\x00\x00\x00\x11\x00\x02\x00\x01\x00\x00\x00\x0b\x00\x06\x00"+
 	"\x01\x00\x00\x00\x47\x4c\x53\x4c\x2e\x73\x74\x64\x2e\x34\x35\x30\x00\x00\x00\x00\x0e\x00\x03\x00\x00\x00\x00\x00\x01\x00\x00\x00"+

@@ -47,9 +47,13 @@ func (k HeatKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampViewIn := k.In.KernelHost()
 	ampViewOut := k.Out.KernelHost()
 	ampViewSrc := k.Src.KernelHost()
+	var ampHeld0 *[]float32
+	defer func() { // the buffers go back for later tiles
+		ampScratchHeatKernel0.Put(&ampHeld0)
+	}()
 	th, tw := ampExt.Dim(0), ampExt.Dim(1)
 	w := tw + 2
-	halo := make([]float32, (th+2)*(tw+2))
+	halo := ampScratchHeatKernel0.Get(&ampHeld0, (th+2)*(tw+2))
 	for ampI0 := range ampN0 {
 		for ampI1 := range ampN1 {
 			for range ampN2 {
@@ -73,6 +77,9 @@ func (k HeatKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 		}
 	}
 }
+
+// ampScratchHeatKernel0 keeps buffers of HeatKernel's EachTile for later tiles.
+var ampScratchHeatKernel0 amprt.Scratch[float32]
 
 // ampHostat is at with its views read and written through their arrayview.Host, for EachTile.
 func (k HeatKernel) ampHostat(ampViewIn *arrayview.Host[float32], r, c int) float32 {
@@ -121,10 +128,18 @@ func (k NBodyKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) 
 	ampViewPos := k.Pos.KernelHost()
 	ampViewVel := k.Vel.KernelHost()
 	ampViewNewPos := k.NewPos.KernelHost()
-	pPerThread := make([]vec.Float4, ampSize)
-	aPerThread := make([]vec.Float4, ampSize)
+	var ampHeld0 *[]vec.Float4
+	var ampHeld1 *[]vec.Float4
+	var ampHeld2 *[]vec.Float4
+	defer func() { // the buffers go back for later tiles
+		ampScratchNBodyKernel0.Put(&ampHeld0)
+		ampScratchNBodyKernel1.Put(&ampHeld1)
+		ampScratchNBodyKernel2.Put(&ampHeld2)
+	}()
+	pPerThread := ampScratchNBodyKernel1.Get(&ampHeld1, ampSize)
+	aPerThread := ampScratchNBodyKernel2.Get(&ampHeld2, ampSize)
 	n := ampExt.Size()
-	staged := make([]vec.Float4, n)
+	staged := ampScratchNBodyKernel0.Get(&ampHeld0, n)
 	for ampI0 := range ampN0 {
 		ampG0 := ampO0 + ampI0
 		for ampI1 := range ampN1 {
@@ -178,6 +193,15 @@ func (k NBodyKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) 
 	}
 }
 
+// ampScratchNBodyKernel0 keeps buffers of NBodyKernel's EachTile for later tiles.
+var ampScratchNBodyKernel0 amprt.Scratch[vec.Float4]
+
+// ampScratchNBodyKernel1 keeps buffers of NBodyKernel's EachTile for later tiles.
+var ampScratchNBodyKernel1 amprt.Scratch[vec.Float4]
+
+// ampScratchNBodyKernel2 keeps buffers of NBodyKernel's EachTile for later tiles.
+var ampScratchNBodyKernel2 amprt.Scratch[vec.Float4]
+
 // Program is NBodySplitKernel's GPU body: its Tiled method, translated to GLSL and SPIR-V by ampgen.
 func (NBodySplitKernel) Program() *amprt.Program { return ampgenNBodySplitKernel }
 
@@ -195,13 +219,27 @@ func (k NBodySplitKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.In
 	ampViewPos := k.Pos.KernelHost()
 	ampViewVel := k.Vel.KernelHost()
 	ampViewNewPos := k.NewPos.KernelHost()
-	bodyPerThread := make([]amprt.Index, ampSize)
-	pPerThread := make([]vec.Float4, ampSize)
-	aPerThread := make([]vec.Float4, ampSize)
-	rowPerThread := make([]int, ampSize)
+	var ampHeld0 *[]vec.Float4
+	var ampHeld1 *[]vec.Float4
+	var ampHeld2 *[]amprt.Index
+	var ampHeld3 *[]vec.Float4
+	var ampHeld4 *[]vec.Float4
+	var ampHeld5 *[]int
+	defer func() { // the buffers go back for later tiles
+		ampScratchNBodySplitKernel0.Put(&ampHeld0)
+		ampScratchNBodySplitKernel1.Put(&ampHeld1)
+		ampScratchNBodySplitKernel2.Put(&ampHeld2)
+		ampScratchNBodySplitKernel3.Put(&ampHeld3)
+		ampScratchNBodySplitKernel4.Put(&ampHeld4)
+		ampScratchNBodySplitKernel5.Put(&ampHeld5)
+	}()
+	bodyPerThread := ampScratchNBodySplitKernel2.Get(&ampHeld2, ampSize)
+	pPerThread := ampScratchNBodySplitKernel3.Get(&ampHeld3, ampSize)
+	aPerThread := ampScratchNBodySplitKernel4.Get(&ampHeld4, ampSize)
+	rowPerThread := ampScratchNBodySplitKernel5.Get(&ampHeld5, ampSize)
 	rows, tw := ampExt.Dim(0), ampExt.Dim(1)
-	staged := make([]vec.Float4, ampExt.Size())
-	part := make([]vec.Float4, ampExt.Size())
+	staged := ampScratchNBodySplitKernel0.Get(&ampHeld0, ampExt.Size())
+	part := ampScratchNBodySplitKernel1.Get(&ampHeld1, ampExt.Size())
 	chunk := int(k.Bodies) / rows
 	for ampI0 := range ampN0 {
 		for ampI1 := range ampN1 {
@@ -280,6 +318,24 @@ func (k NBodySplitKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.In
 		}
 	}
 }
+
+// ampScratchNBodySplitKernel0 keeps buffers of NBodySplitKernel's EachTile for later tiles.
+var ampScratchNBodySplitKernel0 amprt.Scratch[vec.Float4]
+
+// ampScratchNBodySplitKernel1 keeps buffers of NBodySplitKernel's EachTile for later tiles.
+var ampScratchNBodySplitKernel1 amprt.Scratch[vec.Float4]
+
+// ampScratchNBodySplitKernel2 keeps buffers of NBodySplitKernel's EachTile for later tiles.
+var ampScratchNBodySplitKernel2 amprt.Scratch[amprt.Index]
+
+// ampScratchNBodySplitKernel3 keeps buffers of NBodySplitKernel's EachTile for later tiles.
+var ampScratchNBodySplitKernel3 amprt.Scratch[vec.Float4]
+
+// ampScratchNBodySplitKernel4 keeps buffers of NBodySplitKernel's EachTile for later tiles.
+var ampScratchNBodySplitKernel4 amprt.Scratch[vec.Float4]
+
+// ampScratchNBodySplitKernel5 keeps buffers of NBodySplitKernel's EachTile for later tiles.
+var ampScratchNBodySplitKernel5 amprt.Scratch[int]
 
 // Program is SplatKernel's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (SplatKernel) Program() *amprt.Program { return ampgenSplatKernel }

@@ -77,8 +77,12 @@ func (k Bitonic) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampO2 := ampOrigin[2]
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
 	ampViewKeys := k.Keys.KernelHost()
+	var ampHeld0 *[]int32
+	defer func() { // the buffers go back for later tiles
+		ampScratchBitonic0.Put(&ampHeld0)
+	}()
 	n := ampExt.Size()
-	s := make([]int32, ampExt.Size())
+	s := ampScratchBitonic0.Get(&ampHeld0, ampExt.Size())
 	for ampI0 := range ampN0 {
 		ampG0 := ampO0 + ampI0
 		for ampI1 := range ampN1 {
@@ -121,6 +125,9 @@ func (k Bitonic) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 		}
 	}
 }
+
+// ampScratchBitonic0 keeps buffers of Bitonic's EachTile for later tiles.
+var ampScratchBitonic0 amprt.Scratch[int32]
 
 // Program is Control's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (Control) Program() *amprt.Program { return ampgenControl }
@@ -250,7 +257,11 @@ func (k MatMul) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampViewA := k.A.KernelHost()
 	ampViewB := k.B.KernelHost()
 	ampViewC := k.C.KernelHost()
-	sumPerThread := make([]float32, ampSize)
+	var ampHeld0 *[]float32
+	defer func() { // the buffers go back for later tiles
+		ampScratchMatMul0.Put(&ampHeld0)
+	}()
+	sumPerThread := ampScratchMatMul0.Get(&ampHeld0, ampSize)
 	a := make([]float32, MatMulTS*MatMulTS)
 	b := make([]float32, MatMulTS*MatMulTS)
 	for ampI0 := range ampN0 {
@@ -304,6 +315,9 @@ func (k MatMul) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	}
 }
 
+// ampScratchMatMul0 keeps buffers of MatMul's EachTile for later tiles.
+var ampScratchMatMul0 amprt.Scratch[float32]
+
 // Program is Math's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (Math) Program() *amprt.Program { return ampgenMath }
 
@@ -343,10 +357,18 @@ func (k NBody) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampViewPos := k.Pos.KernelHost()
 	ampViewVel := k.Vel.KernelHost()
 	ampViewNewPos := k.NewPos.KernelHost()
-	pPerThread := make([]vec.Float4, ampSize)
-	aPerThread := make([]vec.Float4, ampSize)
+	var ampHeld0 *[]vec.Float4
+	var ampHeld1 *[]vec.Float4
+	var ampHeld2 *[]vec.Float4
+	defer func() { // the buffers go back for later tiles
+		ampScratchNBody0.Put(&ampHeld0)
+		ampScratchNBody1.Put(&ampHeld1)
+		ampScratchNBody2.Put(&ampHeld2)
+	}()
+	pPerThread := ampScratchNBody1.Get(&ampHeld1, ampSize)
+	aPerThread := ampScratchNBody2.Get(&ampHeld2, ampSize)
 	n := ampExt.Size()
-	staged := make([]vec.Float4, n)
+	staged := ampScratchNBody0.Get(&ampHeld0, n)
 	for ampI0 := range ampN0 {
 		ampG0 := ampO0 + ampI0
 		for ampI1 := range ampN1 {
@@ -400,6 +422,15 @@ func (k NBody) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	}
 }
 
+// ampScratchNBody0 keeps buffers of NBody's EachTile for later tiles.
+var ampScratchNBody0 amprt.Scratch[vec.Float4]
+
+// ampScratchNBody1 keeps buffers of NBody's EachTile for later tiles.
+var ampScratchNBody1 amprt.Scratch[vec.Float4]
+
+// ampScratchNBody2 keeps buffers of NBody's EachTile for later tiles.
+var ampScratchNBody2 amprt.Scratch[vec.Float4]
+
 // Program is Named's GPU body: its Tiled method, translated to GLSL and SPIR-V by ampgen.
 func (Named) Program() *amprt.Program { return ampgenNamed }
 
@@ -448,11 +479,21 @@ func (k Phases) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
 	ampViewOut := k.Out.KernelHost()
 	ampViewIn := k.In.KernelHost()
-	ampDone := make([]bool, ampSize) // threads that returned
-	accPerThread := make([]int32, ampSize)
-	xPerThread := make([]int32, ampSize)
+	var ampHeld0 *[]int32
+	var ampHeld1 *[]bool
+	var ampHeld2 *[]int32
+	var ampHeld3 *[]int32
+	defer func() { // the buffers go back for later tiles
+		ampScratchPhases0.Put(&ampHeld0)
+		ampScratchPhases1.Put(&ampHeld1)
+		ampScratchPhases2.Put(&ampHeld2)
+		ampScratchPhases3.Put(&ampHeld3)
+	}()
+	ampDone := ampScratchPhases1.Get(&ampHeld1, ampSize) // threads that returned
+	accPerThread := ampScratchPhases2.Get(&ampHeld2, ampSize)
+	xPerThread := ampScratchPhases3.Get(&ampHeld3, ampSize)
 	n := ampExt.Size()
-	buf := make([]int32, ampExt.Size())
+	buf := ampScratchPhases0.Get(&ampHeld0, ampExt.Size())
 	for ampI0 := range ampN0 {
 		ampG0 := ampO0 + ampI0
 		for ampI1 := range ampN1 {
@@ -573,6 +614,18 @@ func (k Phases) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	}
 }
 
+// ampScratchPhases0 keeps buffers of Phases's EachTile for later tiles.
+var ampScratchPhases0 amprt.Scratch[int32]
+
+// ampScratchPhases1 keeps buffers of Phases's EachTile for later tiles.
+var ampScratchPhases1 amprt.Scratch[bool]
+
+// ampScratchPhases2 keeps buffers of Phases's EachTile for later tiles.
+var ampScratchPhases2 amprt.Scratch[int32]
+
+// ampScratchPhases3 keeps buffers of Phases's EachTile for later tiles.
+var ampScratchPhases3 amprt.Scratch[int32]
+
 // Program is Scaled's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (Scaled[T0]) Program() *amprt.Program {
 	switch reflect.TypeFor[T0]().Kind().String() {
@@ -618,9 +671,13 @@ func (k Stencil) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
 	ampViewIn := k.In.KernelHost()
 	ampViewOut := k.Out.KernelHost()
+	var ampHeld0 *[]float32
+	defer func() { // the buffers go back for later tiles
+		ampScratchStencil0.Put(&ampHeld0)
+	}()
 	th, tw := ampExt.Dim(0), ampExt.Dim(1)
 	w := tw + 2
-	halo := make([]float32, (th+2)*(tw+2))
+	halo := ampScratchStencil0.Get(&ampHeld0, (th+2)*(tw+2))
 	for ampI0 := range ampN0 {
 		for ampI1 := range ampN1 {
 			for range ampN2 {
@@ -643,6 +700,9 @@ func (k Stencil) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 		}
 	}
 }
+
+// ampScratchStencil0 keeps buffers of Stencil's EachTile for later tiles.
+var ampScratchStencil0 amprt.Scratch[float32]
 
 // ampHostat is at with its views read and written through their arrayview.Host, for EachTile.
 func (k Stencil) ampHostat(ampViewIn *arrayview.Host[float32], r, c int) float32 {
@@ -725,9 +785,15 @@ func (k TileSum) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
 	ampViewIn := k.In.KernelHost()
 	ampViewSums := k.Sums.KernelHost()
-	vPerThread := make([]int32, ampSize)
+	var ampHeld0 *[]int32
+	var ampHeld1 *[]int32
+	defer func() { // the buffers go back for later tiles
+		ampScratchTileSum0.Put(&ampHeld0)
+		ampScratchTileSum1.Put(&ampHeld1)
+	}()
+	vPerThread := ampScratchTileSum1.Get(&ampHeld1, ampSize)
 	n := ampExt.Size()
-	s := make([]int32, ampExt.Size())
+	s := ampScratchTileSum0.Get(&ampHeld0, ampExt.Size())
 	pos := make([]uint32, 1)
 	for ampI0 := range ampN0 {
 		ampG0 := ampO0 + ampI0
@@ -777,6 +843,12 @@ func (k TileSum) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 		}
 	}
 }
+
+// ampScratchTileSum0 keeps buffers of TileSum's EachTile for later tiles.
+var ampScratchTileSum0 amprt.Scratch[int32]
+
+// ampScratchTileSum1 keeps buffers of TileSum's EachTile for later tiles.
+var ampScratchTileSum1 amprt.Scratch[int32]
 
 // Program is Vectors's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (Vectors) Program() *amprt.Program { return ampgenVectors }
