@@ -68,16 +68,7 @@ func TestKernelHost(t *testing.T) {
 				assert.Equal(t, want, panicOf(func() { h.At(tt.at) }))
 				assert.Equal(t, want, panicOf(func() { rh.At(tt.at) }))
 				assert.Equal(t, want, panicOf(func() { h.Set(tt.at, 1) }))
-				assert.Equal(t, want, panicOf(func() { rh.At3(tt.at[0], tt.at[1], tt.at[2]) }))
-				assert.Equal(t, want, panicOf(func() { h.Set3(tt.at[0], tt.at[1], tt.at[2], 1) }))
-				switch {
-				case tt.at[1] == 0 && tt.at[2] == 0:
-					assert.Equal(t, want, panicOf(func() { rh.At1(tt.at[0]) }))
-					assert.Equal(t, want, panicOf(func() { h.Set1(tt.at[0], 1) }))
-				case tt.at[2] == 0:
-					assert.Equal(t, want, panicOf(func() { rh.At2(tt.at[0], tt.at[1]) }))
-					assert.Equal(t, want, panicOf(func() { h.Set2(tt.at[0], tt.at[1], 1) }))
-				}
+				checkScalarPanics(t, h, rh, tt.at, want)
 				return
 			}
 			assert.Equal(t, v.At(tt.at), h.At(tt.at))
@@ -86,22 +77,7 @@ func TestKernelHost(t *testing.T) {
 			h.Set(tt.at, x)
 			assert.Equal(t, x, v.At(tt.at))
 			assert.Equal(t, x, rh.At(tt.at))
-			y := r.Int32()
-			h.Set3(tt.at[0], tt.at[1], tt.at[2], y)
-			assert.Equal(t, y, v.At(tt.at))
-			assert.Equal(t, y, rh.At3(tt.at[0], tt.at[1], tt.at[2]))
-			if tt.at[2] == 0 {
-				y = r.Int32()
-				h.Set2(tt.at[0], tt.at[1], y)
-				assert.Equal(t, y, v.At(tt.at))
-				assert.Equal(t, y, rh.At2(tt.at[0], tt.at[1]))
-			}
-			if tt.at[1] == 0 && tt.at[2] == 0 {
-				y = r.Int32()
-				h.Set1(tt.at[0], y)
-				assert.Equal(t, y, v.At(tt.at))
-				assert.Equal(t, y, rh.At1(tt.at[0]))
-			}
+			checkScalarForms(t, r, v, h, rh, tt.at)
 		})
 	}
 }
@@ -115,4 +91,41 @@ func panicOf(f func()) (s string) {
 	}()
 	f()
 	return ""
+}
+
+// checkScalarPanics checks that the Hosts' At and Set with the index's components as
+// scalars (At3, and At1 or At2 where the later components are 0) panic with want at at.
+func checkScalarPanics(t *testing.T, h, rh arrayview.Host[int32], at runtime.Index, want string) {
+	t.Helper()
+	assert.Equal(t, want, panicOf(func() { rh.At3(at[0], at[1], at[2]) }))
+	assert.Equal(t, want, panicOf(func() { h.Set3(at[0], at[1], at[2], 1) }))
+	switch {
+	case at[1] == 0 && at[2] == 0:
+		assert.Equal(t, want, panicOf(func() { rh.At1(at[0]) }))
+		assert.Equal(t, want, panicOf(func() { h.Set1(at[0], 1) }))
+	case at[2] == 0:
+		assert.Equal(t, want, panicOf(func() { rh.At2(at[0], at[1]) }))
+		assert.Equal(t, want, panicOf(func() { h.Set2(at[0], at[1], 1) }))
+	}
+}
+
+// checkScalarForms checks Set1..Set3 and At1..At3 at at against View.At.
+func checkScalarForms(t *testing.T, r *rand.Rand, v *arrayview.View[int32], h, rh arrayview.Host[int32], at runtime.Index) {
+	t.Helper()
+	y := r.Int32()
+	h.Set3(at[0], at[1], at[2], y)
+	assert.Equal(t, y, v.At(at))
+	assert.Equal(t, y, rh.At3(at[0], at[1], at[2]))
+	if at[2] == 0 {
+		y = r.Int32()
+		h.Set2(at[0], at[1], y)
+		assert.Equal(t, y, v.At(at))
+		assert.Equal(t, y, rh.At2(at[0], at[1]))
+	}
+	if at[1] == 0 && at[2] == 0 {
+		y = r.Int32()
+		h.Set1(at[0], y)
+		assert.Equal(t, y, v.At(at))
+		assert.Equal(t, y, rh.At1(at[0]))
+	}
 }
