@@ -631,6 +631,11 @@ func (f *fission) analyse() []*fnode {
 	f.assigns = as
 	tileStmt := map[ast.Stmt]bool{}
 	writes := map[types.Object]int{}
+	for s := range f.tileS { // a constant declaration at tile level is the same in every thread
+		if d, ok := s.(*ast.DeclStmt); ok && d.Decl.(*ast.GenDecl).Tok == token.CONST {
+			tileStmt[s] = true
+		}
+	}
 	for _, a := range as {
 		if f.isTileStmt(a) {
 			tileStmt[a.stmt] = true
