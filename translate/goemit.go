@@ -758,6 +758,9 @@ func (e *emitter) replace(x ast.Node) (string, bool) {
 		if e.isFenceStmt(y) {
 			return "", true
 		}
+		if s, ok := e.tileAtomic(y); ok {
+			return s, true
+		}
 	case *ast.ReturnStmt:
 		if e.region != nil {
 			s := "continue " + e.labels[e.region.id]
@@ -1071,4 +1074,46 @@ func (e *emitter) buffer(typ, n string) string {
 // scratchVar returns the name of the package-level runtime.Scratch of buffer i.
 func (e *emitter) scratchVar(i int) string {
 	return fmt.Sprintf("ampScratch%s%d", e.named.Obj().Name(), i)
+}
+
+// tileAtomicOps are the statements that the runtime's atomics on tile_static memory
+// become in the generated body, by function name (%[1]s the element, %[2]s the value).
+var tileAtomicOps = map[string]string{"AtomicAdd": "%[1]s += %[2]s", "AtomicSub": "%[1]s -= %[2]s",
+	"AtomicMin": "%[1]s = min(%[1]s, %[2]s)", "AtomicMax": "%[1]s = max(%[1]s, %[2]s)", "AtomicAnd": "%[1]s &= %[2]s",
+	"AtomicOr": "%[1]s |= %[2]s", "AtomicXor": "%[1]s ^= %[2]s", "AtomicExchange": "%[1]s = %[2]s"}
+
+// tileAtomic writes a statement runtime.AtomicAdd(s, i, x) (or Sub, Min, Max, And, Or,
+// Xor, Exchange; its old value unused) on a tile_static slice s as the plain update
+// s[i] += x: a tile's memory is only touched by the one goroutine that runs the tile's
+// generated body, so the update needs no atomic instruction. The index must be free of
+// calls (it is written twice for Min and Max).
+func (e *emitter) tileAtomic(st *ast.ExprStmt) (string, bool) {
+	c, ok := unparen(st.X).(*ast.CallExpr)
+	if !ok || len(c.Args) != 3 || e.region == nil {
+		return "", false
+	}
+	fun := unparen(c.Fun)
+	if ix, isIx := fun.(*ast.IndexExpr); isIx { // an explicit instantiation
+		fun = ix.X
+	}
+	sel, ok := fun.(*ast.SelectorExpr)
+	if !ok || tileAtomicOps[sel.Sel.Name] == "" || !e.runtimeFunc(sel, sel.Sel.Name) {
+		return "", false
+	}
+	id, ok := unparen(c.Args[0]).(*ast.Ident)
+	if !ok || !e.statics[e.obj(id)] {
+		return "", false
+	}
+	pure := true
+	ast.Inspect(c.Args[1], func(n ast.Node) bool {
+		if call, isCall := n.(*ast.CallExpr); isCall && !e.info.Types[call.Fun].IsType() {
+			pure = false
+		}
+		return pure
+	})
+	if !pure {
+		return "", false
+	}
+	elem := e.text(id) + "[" + e.text(c.Args[1]) + "]"
+	return fmt.Sprintf(tileAtomicOps[sel.Sel.Name], elem, e.text(c.Args[2])), true
 }

@@ -182,7 +182,7 @@ func (k FloatAdd) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 			for ampI2 := range ampN2 {
 				ampG2 := ampO2 + ampI2
 				v := ampViewIn.At3(ampG0, ampG1, ampG2)
-				amprt.AtomicAdd(acc, 0, v)
+				acc[0] += v
 				k.Maxi.AtomicMax(amprt.Index{0}, math.Float32bits(v)&0x7fffffff)
 			}
 		}
@@ -816,7 +816,7 @@ func (k TileSum) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	for ampL := range ampSize {
 		v := vPerThread[ampL]
 		if v > 0 {
-			amprt.AtomicAdd(pos, 0, 1)
+			pos[0] += 1
 		}
 	}
 	for stride := n / 2; stride > 0; stride /= 2 {
