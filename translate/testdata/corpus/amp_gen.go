@@ -293,8 +293,23 @@ func (k MatMul) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 					row := ampI0
 					col := ampI1
 					sum := sumPerThread[ampL]
-					for j := range MatMulTS {
-						sum += a[row*MatMulTS+j] * b[j*MatMulTS+col]
+					for ampJ := 0; ampJ < MatMulTS; ampJ += 4 {
+						{
+							j := ampJ
+							sum += a[row*MatMulTS+j] * b[j*MatMulTS+col]
+						}
+						{
+							j := ampJ + 1
+							sum += a[row*MatMulTS+j] * b[j*MatMulTS+col]
+						}
+						{
+							j := ampJ + 2
+							sum += a[row*MatMulTS+j] * b[j*MatMulTS+col]
+						}
+						{
+							j := ampJ + 3
+							sum += a[row*MatMulTS+j] * b[j*MatMulTS+col]
+						}
 					}
 					sumPerThread[ampL] = sum
 				}
