@@ -42,11 +42,10 @@ func (k addScalarKernel[T]) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.
 	ampViewV := k.V.KernelHost()
 	n, step, x := int(k.N), int(k.Threads), k.Value
 	for ampI0 := range ampN0 {
-		for ampI1 := range ampN1 {
-			for ampI2 := range ampN2 {
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				for i := ampTile[0]*ampExt.Dim(0) + ampLocal[0]; i < n; i += step {
-					ampViewV.Set(amprt.Index{i}, ampViewV.At(amprt.Index{i})+x)
+		for range ampN1 {
+			for range ampN2 {
+				for i := ampTile[0]*ampExt.Dim(0) + ampI0; i < n; i += step {
+					ampViewV.Set1(i, ampViewV.At1(i)+x)
 				}
 			}
 		}

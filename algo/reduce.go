@@ -315,7 +315,9 @@ func reduceMax8[T Number](x [8]T) T {
 }
 
 // EachTile is the fast CPU body: the group's slice combined by one loop over In's host
-// slice.
+// slice. ampgen generates no body for this kernel (issue 16): size is assigned in one :=
+// with the thread's index (op, size, l := ...), so the fission takes it for a per-thread
+// value and cannot run the loop of barriers (for s := size / 2; ...) once per tile.
 func (k reduceKernel[T]) EachTile(_ runtime.TiledExtent, tile runtime.Index) {
 	op := Op(k.Op)
 	lo, hi := k.bounds(tile[0])

@@ -66,6 +66,57 @@ func (h *Host[T]) Set(i runtime.Index, x T) {
 	h.data[i[0]*h.st[0]+i[1]*h.st[1]+i[2]*h.st[2]] = x
 }
 
+// At3 is At(runtime.Index{i0, i1, i2}) with the index's components passed one by one, so
+// that a generated body that keeps them in registers never builds an Index in memory.
+func (h *Host[T]) At3(i0, i1, i2 int) T {
+	if uint(i0) >= h.lim[0] || uint(i1) >= h.lim[1] || uint(i2) >= h.lim[2] {
+		panic(outsideHost{runtime.Index{i0, i1, i2}, h.ext})
+	}
+	return h.data[i0*h.st[0]+i1*h.st[1]+i2*h.st[2]]
+}
+
+// Set3 is Set(runtime.Index{i0, i1, i2}, x) with the index's components passed one by one
+// (see At3).
+func (h *Host[T]) Set3(i0, i1, i2 int, x T) {
+	if uint(i0) >= h.lim[0] || uint(i1) >= h.lim[1] || uint(i2) >= h.lim[2] {
+		panic(outsideHost{runtime.Index{i0, i1, i2}, h.ext})
+	}
+	h.data[i0*h.st[0]+i1*h.st[1]+i2*h.st[2]] = x
+}
+
+// At2 is At(runtime.Idx(i0, i1)): the third component is 0, inside every extent (whose
+// dimensions are at least 1), so only two are checked (see At3).
+func (h *Host[T]) At2(i0, i1 int) T {
+	if uint(i0) >= h.lim[0] || uint(i1) >= h.lim[1] {
+		panic(outsideHost{runtime.Index{i0, i1}, h.ext})
+	}
+	return h.data[i0*h.st[0]+i1*h.st[1]]
+}
+
+// Set2 is Set(runtime.Idx(i0, i1), x) (see At2).
+func (h *Host[T]) Set2(i0, i1 int, x T) {
+	if uint(i0) >= h.lim[0] || uint(i1) >= h.lim[1] {
+		panic(outsideHost{runtime.Index{i0, i1}, h.ext})
+	}
+	h.data[i0*h.st[0]+i1*h.st[1]] = x
+}
+
+// At1 is At(runtime.Idx(i0)) (see At2).
+func (h *Host[T]) At1(i0 int) T {
+	if uint(i0) >= h.lim[0] {
+		panic(outsideHost{runtime.Index{i0}, h.ext})
+	}
+	return h.data[i0*h.st[0]]
+}
+
+// Set1 is Set(runtime.Idx(i0), x) (see At2).
+func (h *Host[T]) Set1(i0 int, x T) {
+	if uint(i0) >= h.lim[0] {
+		panic(outsideHost{runtime.Index{i0}, h.ext})
+	}
+	h.data[i0*h.st[0]] = x
+}
+
 // outsideHost is the panic of Host.At and Host.Set outside the extent: it prints as
 // View.At's panic does.
 type outsideHost struct {

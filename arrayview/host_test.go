@@ -12,7 +12,8 @@ import (
 	"github.com/goamp/goamp/runtime"
 )
 
-// TestKernelHost checks Host.At and Host.Set against View.At and View.Set on views of
+// TestKernelHost checks Host.At and Host.Set (and their forms with the index's components
+// as scalars, At1..At3 and Set1..Set3) against View.At and View.Set on views of
 // every rank, on sections and projections, and that an index outside the extent panics
 // with the message View.At gives.
 func TestKernelHost(t *testing.T) {
@@ -28,7 +29,10 @@ func TestKernelHost(t *testing.T) {
 		{"rank1 past end", runtime.Ext(37), nil, runtime.Idx(37), true},
 		{"rank1 negative", runtime.Ext(37), nil, runtime.Idx(-1), true},
 		{"rank1 ignores later components", runtime.Ext(37), nil, runtime.Idx(5, 9, 9), false},
+		{"rank1 ignores a second component", runtime.Ext(37), nil, runtime.Idx(5, 9), false},
 		{"rank2", runtime.Ext(5, 9), nil, runtime.Idx(4, 8), false},
+		{"rank2 row negative", runtime.Ext(5, 9), nil, runtime.Idx(-1, 2), true},
+		{"rank3 on its first plane", runtime.Ext(3, 4, 5), nil, runtime.Idx(2, 3), false},
 		{"rank2 column past end", runtime.Ext(5, 9), nil, runtime.Idx(1, 9), true},
 		{"rank3", runtime.Ext(3, 4, 5), nil, runtime.Idx(2, 3, 4), false},
 		{"rank3 row past end", runtime.Ext(3, 4, 5), nil, runtime.Idx(0, 4, 0), true},
@@ -64,6 +68,7 @@ func TestKernelHost(t *testing.T) {
 				assert.Equal(t, want, panicOf(func() { h.At(tt.at) }))
 				assert.Equal(t, want, panicOf(func() { rh.At(tt.at) }))
 				assert.Equal(t, want, panicOf(func() { h.Set(tt.at, 1) }))
+				checkScalarPanics(t, h, rh, tt.at, want)
 				return
 			}
 			assert.Equal(t, v.At(tt.at), h.At(tt.at))
@@ -72,6 +77,7 @@ func TestKernelHost(t *testing.T) {
 			h.Set(tt.at, x)
 			assert.Equal(t, x, v.At(tt.at))
 			assert.Equal(t, x, rh.At(tt.at))
+			checkScalarForms(t, r, v, h, rh, tt.at)
 		})
 	}
 }
@@ -85,4 +91,41 @@ func panicOf(f func()) (s string) {
 	}()
 	f()
 	return ""
+}
+
+// checkScalarPanics checks that the Hosts' At and Set with the index's components as
+// scalars (At3, and At1 or At2 where the later components are 0) panic with want at at.
+func checkScalarPanics(t *testing.T, h, rh arrayview.Host[int32], at runtime.Index, want string) {
+	t.Helper()
+	assert.Equal(t, want, panicOf(func() { rh.At3(at[0], at[1], at[2]) }))
+	assert.Equal(t, want, panicOf(func() { h.Set3(at[0], at[1], at[2], 1) }))
+	switch {
+	case at[1] == 0 && at[2] == 0:
+		assert.Equal(t, want, panicOf(func() { rh.At1(at[0]) }))
+		assert.Equal(t, want, panicOf(func() { h.Set1(at[0], 1) }))
+	case at[2] == 0:
+		assert.Equal(t, want, panicOf(func() { rh.At2(at[0], at[1]) }))
+		assert.Equal(t, want, panicOf(func() { h.Set2(at[0], at[1], 1) }))
+	}
+}
+
+// checkScalarForms checks Set1..Set3 and At1..At3 at at against View.At.
+func checkScalarForms(t *testing.T, r *rand.Rand, v *arrayview.View[int32], h, rh arrayview.Host[int32], at runtime.Index) {
+	t.Helper()
+	y := r.Int32()
+	h.Set3(at[0], at[1], at[2], y)
+	assert.Equal(t, y, v.At(at))
+	assert.Equal(t, y, rh.At3(at[0], at[1], at[2]))
+	if at[2] == 0 {
+		y = r.Int32()
+		h.Set2(at[0], at[1], y)
+		assert.Equal(t, y, v.At(at))
+		assert.Equal(t, y, rh.At2(at[0], at[1]))
+	}
+	if at[1] == 0 && at[2] == 0 {
+		y = r.Int32()
+		h.Set1(at[0], y)
+		assert.Equal(t, y, v.At(at))
+		assert.Equal(t, y, rh.At1(at[0]))
+	}
 }

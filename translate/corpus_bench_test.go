@@ -7,6 +7,7 @@ import (
 
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/fmath"
 	"github.com/goamp/goamp/runtime"
 	"github.com/goamp/goamp/translate/testdata/corpus"
 	"github.com/goamp/goamp/vec"
@@ -179,4 +180,33 @@ func BenchmarkCorpusCPUBodies(b *testing.B) {
 			}
 		})
 	}
+}
+
+// nbodySink keeps BenchmarkNBodyScalarFloor's result alive.
+var nbodySink vec.Float4
+
+// BenchmarkNBodyScalarFloor is the floor under NBody's fast CPU body on one core: the
+// kernel's inner loop (corpus.NBody's pull, with fmath.Rsqrt's float64 square root and
+// division) over 256 staged bodies, with nothing around it. It reports ns per body-body
+// interaction and GFLOP/s at the customary 20 floating-point operations per interaction;
+// NBody/4096/256 has 4096*4096 interactions per step, so a step takes at least
+// 16.8M x ns-per-interaction / cores:
+//
+//	go test ./translate -run '^$' -bench NBodyScalarFloor -count 3
+func BenchmarkNBodyScalarFloor(b *testing.B) {
+	q := randVec4s(rand.New(rand.NewPCG(1, 2)), 256, -4, 4)
+	p, eps2 := q[7], float32(0.05)
+	for range b.N {
+		a := vec.F4(0, 0, 0, 0)
+		for j := range q {
+			dx, dy, dz := q[j].X-p.X, q[j].Y-p.Y, q[j].Z-p.Z
+			inv := fmath.Rsqrt(eps2 + dx*dx + dy*dy + dz*dz)
+			s := (q[j].W * inv) * (inv * inv)
+			a = vec.F4(a.X+dx*s, a.Y+dy*s, a.Z+dz*s, 0)
+		}
+		nbodySink = a
+	}
+	ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N*len(q))
+	b.ReportMetric(ns, "ns/interaction")
+	b.ReportMetric(20/ns, "GFLOP/s")
 }

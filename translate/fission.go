@@ -59,7 +59,8 @@ type fission struct {
 	locals  map[types.Object]bool // the body's local variables
 	barF    map[*types.Func]bool  // functions known to contain a barrier (memo)
 	regions []*fnode
-	assigns []assignment // every write of a local
+	assigns []assignment         // every write of a local
+	writes  map[types.Object]int // how many statements write each local
 	err     *fissionError
 }
 
@@ -630,6 +631,11 @@ func (f *fission) analyse() []*fnode {
 	f.assigns = as
 	tileStmt := map[ast.Stmt]bool{}
 	writes := map[types.Object]int{}
+	for s := range f.tileS { // a constant declaration at tile level is the same in every thread
+		if d, ok := s.(*ast.DeclStmt); ok && d.Decl.(*ast.GenDecl).Tok == token.CONST {
+			tileStmt[s] = true
+		}
+	}
 	for _, a := range as {
 		if f.isTileStmt(a) {
 			tileStmt[a.stmt] = true
@@ -638,6 +644,7 @@ func (f *fission) analyse() []*fnode {
 			writes[o]++
 		}
 	}
+	f.writes = writes
 	nodes := f.build(body.List, false, tileStmt, writes)
 	f.checkTiledIndex(body)
 	return nodes

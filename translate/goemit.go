@@ -3,6 +3,7 @@ package translate
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"sort"
@@ -17,10 +18,11 @@ type emitter struct {
 	*fission
 	g         *cpuGen
 	src       []byte
-	lifted    map[types.Object]string // variable -> its per-thread slice
-	labels    map[int]string          // region -> its loop's label, where a return needs one
-	done      bool                    // a return before a later region: threads keep a done flag
-	useLocals bool                    // some region reads the thread's local or global index
+	lifted    map[types.Object]string   // variable -> its per-thread slice
+	remat     map[types.Object]ast.Expr // variable carried across barriers by recomputing it: its value
+	labels    map[int]string            // region -> its loop's label, where a return needs one
+	done      bool                      // a return before a later region: threads keep a done flag
+	useLocals bool                      // some region reads the thread's local or global index
 	useOrigin bool
 	region    *fnode                  // the region being written
 	views     map[types.Object]string // view field -> its arrayview.Host in the body
@@ -28,6 +30,7 @@ type emitter struct {
 	viewSel   map[*ast.SelectorExpr]string
 	named     *types.Named
 	helpers   map[*types.Func]*helper // kernel methods the body calls, copied to take Hosts
+	scratch   []string                // element types of the buffers taken from runtime.Scratch
 	helperSeq []*helper
 }
 
@@ -47,7 +50,8 @@ func (e *emitter) checkNames() {
 	ast.Inspect(e.decl.Body, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok {
 			for _, g := range genNames {
-				if id.Name == g || strings.HasPrefix(id.Name, "ampRegion") || strings.HasPrefix(id.Name, "ampView") {
+				if id.Name == g || strings.HasPrefix(id.Name, "ampRegion") || strings.HasPrefix(id.Name, "ampView") ||
+					strings.HasPrefix(id.Name, "ampHeld") {
 					e.fail(id.Pos(), "the name %s is one the generated body uses", id.Name)
 				}
 			}
@@ -104,8 +108,17 @@ func (e *emitter) lift() {
 		}
 	}
 	sort.Slice(objs, func(i, j int) bool { return objs[i].Pos() < objs[j].Pos() })
+	e.remat = map[types.Object]ast.Expr{}
+	for _, o := range objs { // in source order: a value may read variables recomputed before it
+		if v := e.rematValue(o, byName); v != nil {
+			e.remat[o] = v
+		}
+	}
 	used := map[string]bool{}
 	for _, o := range objs {
+		if e.remat[o] != nil {
+			continue
+		}
 		conflict := func(name string) bool {
 			for x := range byName[name] {
 				if x != o {
@@ -121,6 +134,104 @@ func (e *emitter) lift() {
 		used[name] = true
 		e.lifted[o] = name
 	}
+}
+
+// rematValue returns the value that defines o when o can be carried across barriers by
+// recomputing it in each region that reads it instead of keeping it per thread (as
+// OpenCL CPU compilers rematerialize the work-item id): o is defined once, by a := at the
+// top of a region, from constants, the thread's and tile's indices, the kernel's scalar
+// fields, tile variables written once and variables recomputed so themselves, with no
+// call but conversions, min and max; and every name in the value means one object in the
+// whole body, so that its text means the same wherever it is written again.
+func (e *emitter) rematValue(o types.Object, byName map[string]map[types.Object]bool) ast.Expr {
+	if e.writes[o] != 1 {
+		return nil
+	}
+	var val ast.Expr
+	for _, r := range e.regions {
+		for _, s := range r.stmts {
+			as, ok := s.(*ast.AssignStmt)
+			if !ok || as.Tok != token.DEFINE || len(as.Lhs) != len(as.Rhs) {
+				continue
+			}
+			for i, l := range as.Lhs {
+				if id, ok := l.(*ast.Ident); ok && e.info.Defs[id] == o {
+					val = as.Rhs[i]
+				}
+			}
+		}
+	}
+	if val == nil {
+		return nil
+	}
+	ok := true
+	ast.Inspect(val, func(n ast.Node) bool {
+		if !ok {
+			return false
+		}
+		switch x := n.(type) {
+		case *ast.Ident:
+			ok = e.rematIdent(x, byName)
+		case *ast.SelectorExpr:
+			if e.isTiledField(x, "Local", "Global", "Tile", "TileOrigin") {
+				return false
+			}
+			id, isID := unparen(x.X).(*ast.Ident)
+			f, isVar := e.info.Uses[x.Sel].(*types.Var)
+			basic := false
+			if isVar {
+				_, basic = f.Type().Underlying().(*types.Basic)
+			}
+			ok = isID && e.recv != nil && e.obj(id) == e.recv && isVar && f.IsField() && basic && len(byName[id.Name]) == 1
+			return false
+		case *ast.IndexExpr:
+			sel, isSel := unparen(x.X).(*ast.SelectorExpr)
+			_, isConst := constIndex(e.info, x.Index)
+			ok = isSel && isConst && e.isTiledField(sel, "Local", "Global", "Tile", "TileOrigin")
+			return false
+		case *ast.CallExpr:
+			ok = e.info.Types[x.Fun].IsType() || e.isBuiltin(x.Fun, "min", "max")
+		case *ast.BinaryExpr, *ast.UnaryExpr, *ast.ParenExpr, *ast.BasicLit:
+		default:
+			ok = false
+		}
+		return ok
+	})
+	if !ok {
+		return nil
+	}
+	return val
+}
+
+// rematIdent reports whether identifier x may appear in a recomputed value (rematValue).
+func (e *emitter) rematIdent(x *ast.Ident, byName map[string]map[types.Object]bool) bool {
+	switch o := e.obj(x).(type) {
+	case *types.Const, *types.TypeName, *types.Builtin, *types.Nil:
+		return o.Parent() == types.Universe || o.Parent() == e.pkg.Scope() || len(byName[x.Name]) == 1
+	case *types.Var:
+		if len(byName[x.Name]) != 1 {
+			return false
+		}
+		return (e.tileV[o] && e.writes[o] == 1) || e.remat[o] != nil
+	}
+	return false
+}
+
+// isBuiltin reports whether fun names one of the builtins given.
+func (e *emitter) isBuiltin(fun ast.Expr, names ...string) bool {
+	id, ok := unparen(fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	if _, b := e.obj(id).(*types.Builtin); !b {
+		return false
+	}
+	for _, n := range names {
+		if id.Name == n {
+			return true
+		}
+	}
+	return false
 }
 
 // plan decides the done flags, the labels and which indices the regions need.
@@ -224,8 +335,14 @@ func (e *emitter) method(named *types.Named, nodes []*fnode) string {
 	if e.done || len(e.lifted) > 0 || usesName(body.String(), "ampSize") {
 		b.WriteString("ampSize := ampExt.Size()\n")
 	}
+	code := body.String()
 	if e.useOrigin {
 		b.WriteString("ampOrigin := ampTile\nfor ampD := range ampOrigin {\nampOrigin[ampD] *= ampExt.Dim(ampD)\n}\n")
+		for c := range 3 { // the origin's components as scalars, where the body uses them
+			if n := fmt.Sprintf("ampO%d", c); usesName(code, n) {
+				fmt.Fprintf(&b, "%s := ampOrigin[%d]\n", n, c)
+			}
+		}
 	}
 	if e.useLocals {
 		// The loops over a region's threads nest one per dimension of the tile (1 past its
@@ -235,14 +352,28 @@ func (e *emitter) method(named *types.Named, nodes []*fnode) string {
 	for _, f := range e.viewOrder {
 		fmt.Fprintf(&b, "%s := %s.%s.KernelHost()\n", e.views[f], e.recv.Name(), f.Name())
 	}
+	var perThread strings.Builder
 	if e.done {
-		b.WriteString("ampDone := make([]bool, ampSize) // threads that returned\n")
+		fmt.Fprintf(&perThread, "ampDone := %s // threads that returned\n", e.buffer("bool", "ampSize"))
 	}
 	for _, o := range e.liftedOrder() {
-		fmt.Fprintf(&b, "%s := make([]%s, ampSize)\n", e.lifted[o], e.typeText(o.Type()))
+		fmt.Fprintf(&perThread, "%s := %s\n", e.lifted[o], e.buffer(e.typeText(o.Type()), "ampSize"))
 	}
-	b.WriteString(body.String())
+	if len(e.scratch) > 0 { // the buffers' holders, declared before any is taken
+		var puts []string
+		for i, t := range e.scratch {
+			fmt.Fprintf(&b, "var ampHeld%d *[]%s\n", i, t)
+			puts = append(puts, fmt.Sprintf("%s.Put(&ampHeld%d)\n", e.scratchVar(i), i))
+		}
+		fmt.Fprintf(&b, "defer func() { // the buffers go back for later tiles\n%s}()\n", strings.Join(puts, ""))
+	}
+	b.WriteString(perThread.String())
+	b.WriteString(code)
 	b.WriteString("}\n")
+	for i, t := range e.scratch {
+		fmt.Fprintf(&b, "\n// %s keeps buffers of %s's EachTile for later tiles.\nvar %s amprt.Scratch[%s]\n",
+			e.scratchVar(i), named.Obj().Name(), e.scratchVar(i), t)
+	}
 	for _, h := range e.helperSeq {
 		e.helperMethod(&b, h)
 	}
@@ -371,27 +502,46 @@ func (e *emitter) writeRegion(b *strings.Builder, r *fnode) {
 			return true
 		})
 	}
-	nested := uses["Local"] || uses["Global"]
+	var inner strings.Builder
+	e.regionBody(&inner, r)
+	code := inner.String()
+	nested := uses["Local"] || uses["Global"] // or a recomputed variable does
+	for _, n := range []string{"ampI0", "ampI1", "ampI2", "ampG0", "ampG1", "ampG2"} {
+		nested = nested || usesName(code, n)
+	}
+	useL := usesName(code, "ampL")
+	loop := func(c int) { // the loop over dimension c of the tile, and the global component
+		i, g := fmt.Sprintf("ampI%d", c), fmt.Sprintf("ampG%d", c)
+		if useL || usesName(code, i) || usesName(code, g) {
+			fmt.Fprintf(b, "for %s := range ampN%d {\n", i, c)
+		} else {
+			fmt.Fprintf(b, "for range ampN%d {\n", c)
+		}
+		if usesName(code, g) {
+			fmt.Fprintf(b, "%s := ampO%d + %s\n", g, c, i)
+		}
+	}
 	if nested {
-		b.WriteString("for ampI0 := range ampN0 {\nfor ampI1 := range ampN1 {\n")
+		// One loop per dimension of the tile; each global component is computed in its
+		// loop, once per value of the loop variable.
+		loop(0)
+		loop(1)
 	}
 	if l := e.labels[r.id]; l != "" {
 		b.WriteString(l + ":\n")
 	}
-	var inner strings.Builder
-	e.regionBody(&inner, r, uses)
-	useL := usesName(inner.String(), "ampL")
 	switch {
-	case nested && useL:
-		b.WriteString("for ampI2 := range ampN2 {\nampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2\n")
 	case nested:
-		b.WriteString("for ampI2 := range ampN2 {\n")
+		loop(2)
+		if useL {
+			b.WriteString("ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2\n")
+		}
 	case useL:
 		b.WriteString("for ampL := range ampSize {\n")
 	default:
 		b.WriteString("for range ampSize {\n")
 	}
-	b.WriteString(inner.String())
+	b.WriteString(code)
 	b.WriteString("}\n")
 	if nested {
 		b.WriteString("}\n}\n")
@@ -402,22 +552,29 @@ func (e *emitter) writeRegion(b *strings.Builder, r *fnode) {
 // regionBody writes the statements of region r that one thread runs, inside the loop over
 // the tile's threads: what uses says it reads of its index, its carried variables loaded,
 // its statements, its carried variables stored.
-func (e *emitter) regionBody(b *strings.Builder, r *fnode, uses map[string]bool) {
+func (e *emitter) regionBody(b *strings.Builder, r *fnode) {
 	if e.done {
 		b.WriteString("if ampDone[ampL] {\ncontinue\n}\n")
 	}
-	if uses["Local"] || uses["Global"] {
-		b.WriteString("ampLocal := amprt.Index{ampI0, ampI1, ampI2}\n")
-	}
-	if uses["Global"] {
-		b.WriteString("ampGlobal := ampOrigin.Add(ampLocal)\n")
-	}
 	load, store := e.carried(r)
 	for _, o := range load {
+		if v := e.remat[o]; v != nil {
+			fmt.Fprintf(b, "%s := %s\n", o.Name(), e.text(v))
+			continue
+		}
 		fmt.Fprintf(b, "%s := %s[ampL]\n", o.Name(), e.lifted[o])
 	}
+	unused := e.unusedRemat(r)
 	for _, s := range r.stmts {
+		if as, ok := s.(*ast.AssignStmt); ok && as.Tok == token.DEFINE && e.allUnused(as, unused) {
+			continue // it defines only recomputed variables that this region does not read
+		}
 		b.WriteString(e.text(s) + "\n")
+	}
+	for _, o := range e.carriedOrder() {
+		if unused[o] && !e.droppedDef(r, o, unused) {
+			fmt.Fprintf(b, "_ = %s // recomputed where it is read\n", o.Name())
+		}
 	}
 	for _, o := range store {
 		fmt.Fprintf(b, "%s[ampL] = %s\n", e.lifted[o], o.Name())
@@ -447,8 +604,28 @@ func (e *emitter) carried(r *fnode) (load, store []types.Object) {
 		}
 	}
 	refs := e.regionLocals(r)
-	for _, o := range e.liftedOrder() {
+	for changed := true; changed; { // a recomputed value reads the variables it is made of
+		changed = false
+		for o := range refs {
+			if v := e.remat[o]; v != nil && !declared[o] {
+				ast.Inspect(v, func(n ast.Node) bool {
+					if id, ok := n.(*ast.Ident); ok && e.remat[e.obj(id)] != nil && !refs[e.obj(id)] {
+						refs[e.obj(id)] = true
+						changed = true
+					}
+					return true
+				})
+			}
+		}
+	}
+	for _, o := range e.carriedOrder() {
 		if !refs[o] {
+			continue
+		}
+		if e.remat[o] != nil {
+			if !declared[o] {
+				load = append(load, o)
+			}
 			continue
 		}
 		if !declared[o] {
@@ -478,6 +655,17 @@ func (e *emitter) inRegion(r *fnode, s ast.Stmt) bool {
 		}
 	}
 	return false
+}
+
+// carriedOrder returns the variables carried across barriers, per thread or recomputed,
+// in source order.
+func (e *emitter) carriedOrder() []types.Object {
+	objs := e.liftedOrder()
+	for o := range e.remat {
+		objs = append(objs, o)
+	}
+	sort.Slice(objs, func(i, j int) bool { return objs[i].Pos() < objs[j].Pos() })
+	return objs
 }
 
 // liftedOrder returns the per-thread variables in source order.
@@ -530,15 +718,22 @@ func (e *emitter) replace(x ast.Node) (string, bool) {
 		if pn, ok := e.obj(y).(*types.PkgName); ok {
 			return e.g.importName(pn.Imported()), true
 		}
+	case *ast.IndexExpr:
+		if n := e.indexComponent(y); n != "" {
+			return n, true
+		}
 	case *ast.SelectorExpr:
 		if h := e.viewSel[y]; h != "" {
 			return h, true
 		}
 		if e.isTiledField(y, "Local", "Global", "Tile", "TileOrigin", "TileExtent") {
-			return map[string]string{"Local": "ampLocal", "Global": "ampGlobal", "Tile": "ampTile",
-				"TileOrigin": "ampOrigin", "TileExtent": "ampExt"}[y.Sel.Name], true
+			return map[string]string{"Local": "amprt.Index{ampI0, ampI1, ampI2}", "Global": "amprt.Index{ampG0, ampG1, ampG2}",
+				"Tile": "ampTile", "TileOrigin": "ampOrigin", "TileExtent": "ampExt"}[y.Sel.Name], true
 		}
 	case *ast.CallExpr:
+		if s, ok := e.viewCall3(y); ok {
+			return s, true
+		}
 		if h := e.helperOf(y); h != nil {
 			args := make([]string, 0, len(h.views)+len(y.Args))
 			for _, f := range h.views {
@@ -557,11 +752,18 @@ func (e *emitter) replace(x ast.Node) (string, bool) {
 			return "amprt.Index{" + strings.Join(args, ", ") + "}", true
 		}
 		if e.isTileStatic(y) {
-			return "make([]" + e.text(unparen(y.Fun).(*ast.IndexExpr).Index) + ", " + e.text(y.Args[1]) + ")", true
+			return e.buffer(e.text(unparen(y.Fun).(*ast.IndexExpr).Index), e.text(y.Args[1])), true
 		}
 	case *ast.ExprStmt:
 		if e.isFenceStmt(y) {
 			return "", true
+		}
+		if s, ok := e.tileAtomic(y); ok {
+			return s, true
+		}
+	case *ast.RangeStmt:
+		if s, ok := e.unroll(y); ok {
+			return s, true
 		}
 	case *ast.ReturnStmt:
 		if e.region != nil {
@@ -743,4 +945,252 @@ func (e *emitter) helperMethod(b *strings.Builder, h *helper) {
 	}
 	fmt.Fprintf(b, "\n// %s is %s with its views read and written through their arrayview.Host, for EachTile.\n", h.name, h.fn.Name())
 	fmt.Fprintf(b, "func (%s) %s(%s)%s %s\n", recv, h.name, strings.Join(params, ", "), results, e.text(h.decl.Body))
+}
+
+// indexComponent returns the generated body's scalar for t.Local[c], t.Global[c] or
+// t.TileOrigin[c] with c a constant 0..2 (ampI0, ampG1, ampO2, ...), or "".
+func (e *emitter) indexComponent(x *ast.IndexExpr) string {
+	sel, ok := unparen(x.X).(*ast.SelectorExpr)
+	if !ok || !e.isTiledField(sel, "Local", "Global", "TileOrigin") {
+		return ""
+	}
+	c, ok := constIndex(e.info, x.Index)
+	if !ok {
+		return ""
+	}
+	return map[string]string{"Local": "ampI", "Global": "ampG", "TileOrigin": "ampO"}[sel.Sel.Name] + fmt.Sprint(c)
+}
+
+// constIndex returns the value of a constant index expression 0..2.
+func constIndex(info *types.Info, x ast.Expr) (int, bool) {
+	tv, ok := info.Types[x]
+	if !ok || tv.Value == nil {
+		return 0, false
+	}
+	v, exact := constant.Int64Val(constant.ToInt(tv.Value))
+	if !exact || v < 0 || v > 2 {
+		return 0, false
+	}
+	return int(v), true
+}
+
+// viewCall3 writes a view's At or Set whose index is t.Global, t.Local or runtime.Idx of
+// one to three values as the Host's At1..At3 or Set1..Set3 with the components as
+// scalars, so that no Index is built in memory for it.
+func (e *emitter) viewCall3(c *ast.CallExpr) (string, bool) {
+	sel, ok := unparen(c.Fun).(*ast.SelectorExpr)
+	if !ok || len(c.Args) == 0 {
+		return "", false
+	}
+	fsel, ok := unparen(sel.X).(*ast.SelectorExpr)
+	if !ok || e.viewSel[fsel] == "" {
+		return "", false
+	}
+	var comps []string
+	switch ix := unparen(c.Args[0]).(type) {
+	case *ast.SelectorExpr:
+		switch {
+		case e.isTiledField(ix, "Global"):
+			comps = []string{"ampG0", "ampG1", "ampG2"}
+		case e.isTiledField(ix, "Local"):
+			comps = []string{"ampI0", "ampI1", "ampI2"}
+		}
+	case *ast.CallExpr:
+		if e.runtimeFunc(ix.Fun, "Idx") && len(ix.Args) >= 1 && len(ix.Args) <= 3 && !ix.Ellipsis.IsValid() {
+			for _, a := range ix.Args { // the components left out are 0: At1, At2 check fewer
+				comps = append(comps, e.text(a))
+			}
+		}
+	}
+	if comps == nil {
+		return "", false
+	}
+	args := comps
+	for _, a := range c.Args[1:] {
+		args = append(args, e.text(a))
+	}
+	return fmt.Sprintf("%s.%s%d(%s)", e.viewSel[fsel], sel.Sel.Name, len(comps), strings.Join(args, ", ")), true
+}
+
+// unusedRemat returns the recomputed variables that region r defines and never reads.
+func (e *emitter) unusedRemat(r *fnode) map[types.Object]bool {
+	out := map[types.Object]bool{}
+	for _, st := range r.stmts {
+		ast.Inspect(st, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if o := e.info.Defs[id]; o != nil && e.remat[o] != nil {
+					out[o] = true
+				}
+			}
+			return true
+		})
+	}
+	for _, st := range r.stmts {
+		ast.Inspect(st, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				delete(out, e.info.Uses[id])
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// allUnused reports whether every variable a := defines is one of unused (or blank).
+func (e *emitter) allUnused(as *ast.AssignStmt, unused map[types.Object]bool) bool {
+	for _, l := range as.Lhs {
+		id, ok := l.(*ast.Ident)
+		if !ok || (id.Name != "_" && !unused[e.info.Defs[id]]) {
+			return false
+		}
+	}
+	return true
+}
+
+// droppedDef reports whether region r leaves out the statement that defines o (allUnused).
+func (e *emitter) droppedDef(r *fnode, o types.Object, unused map[types.Object]bool) bool {
+	for _, s := range r.stmts {
+		if as, ok := s.(*ast.AssignStmt); ok && as.Tok == token.DEFINE && e.allUnused(as, unused) {
+			for _, l := range as.Lhs {
+				if id, ok := l.(*ast.Ident); ok && e.info.Defs[id] == o {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// buffer returns the expression that makes a tile's slice of n elements of type typ: a
+// make where n is a constant (the compiler keeps it on the stack) or the kernel is
+// generic (a package-level Scratch cannot name its type parameters), else a buffer
+// taken from a package-level runtime.Scratch, which EachTile hands back when it returns.
+func (e *emitter) buffer(typ, n string) string {
+	if tv, err := types.Eval(e.fset, e.pkg, token.NoPos, n); (err == nil && tv.Value != nil) || e.named.TypeParams().Len() > 0 ||
+		e.pkg.Scope().Lookup(e.scratchVar(len(e.scratch))) != nil {
+		return "make([]" + typ + ", " + n + ")"
+	}
+	e.scratch = append(e.scratch, typ)
+	i := len(e.scratch) - 1
+	return fmt.Sprintf("%s.Get(&ampHeld%d, %s)", e.scratchVar(i), i, n)
+}
+
+// scratchVar returns the name of the package-level runtime.Scratch of buffer i.
+func (e *emitter) scratchVar(i int) string {
+	return fmt.Sprintf("ampScratch%s%d", e.named.Obj().Name(), i)
+}
+
+// tileAtomicOps are the statements that the runtime's atomics on tile_static memory
+// become in the generated body, by function name (%[1]s the element, %[2]s the value).
+var tileAtomicOps = map[string]string{"AtomicAdd": "%[1]s += %[2]s", "AtomicSub": "%[1]s -= %[2]s",
+	"AtomicMin": "%[1]s = min(%[1]s, %[2]s)", "AtomicMax": "%[1]s = max(%[1]s, %[2]s)", "AtomicAnd": "%[1]s &= %[2]s",
+	"AtomicOr": "%[1]s |= %[2]s", "AtomicXor": "%[1]s ^= %[2]s", "AtomicExchange": "%[1]s = %[2]s"}
+
+// tileAtomic writes a statement runtime.AtomicAdd(s, i, x) (or Sub, Min, Max, And, Or,
+// Xor, Exchange; its old value unused) on a tile_static slice s as the plain update
+// s[i] += x: a tile's memory is only touched by the one goroutine that runs the tile's
+// generated body, so the update needs no atomic instruction. The index must be free of
+// calls (it is written twice for Min and Max).
+func (e *emitter) tileAtomic(st *ast.ExprStmt) (string, bool) {
+	c, ok := unparen(st.X).(*ast.CallExpr)
+	if !ok || len(c.Args) != 3 || e.region == nil {
+		return "", false
+	}
+	fun := unparen(c.Fun)
+	if ix, isIx := fun.(*ast.IndexExpr); isIx { // an explicit instantiation
+		fun = ix.X
+	}
+	sel, ok := fun.(*ast.SelectorExpr)
+	if !ok || tileAtomicOps[sel.Sel.Name] == "" || !e.runtimeFunc(sel, sel.Sel.Name) {
+		return "", false
+	}
+	id, ok := unparen(c.Args[0]).(*ast.Ident)
+	if !ok || !e.statics[e.obj(id)] {
+		return "", false
+	}
+	pure := true
+	ast.Inspect(c.Args[1], func(n ast.Node) bool {
+		if call, isCall := n.(*ast.CallExpr); isCall && !e.info.Types[call.Fun].IsType() {
+			pure = false
+		}
+		return pure
+	})
+	if !pure {
+		return "", false
+	}
+	elem := e.text(id) + "[" + e.text(c.Args[1]) + "]"
+	return fmt.Sprintf(tileAtomicOps[sel.Sel.Name], elem, e.text(c.Args[2])), true
+}
+
+// unrollBy is how many iterations of a short constant loop one pass of its unrolled loop
+// runs (unroll).
+const unrollBy = 4
+
+// unroll writes a range loop of a region over a constant count that is a multiple of
+// unrollBy, whose body holds no loop and no break or continue, unrolled: each pass runs
+// unrollBy copies of the body, each in its own block with its own loop variable. The Go
+// compiler does not unroll loops; for MatMul's 16-step dot product this saves a fifth of
+// the body's time.
+func (e *emitter) unroll(r *ast.RangeStmt) (string, bool) {
+	tv, ok := e.info.Types[r.X]
+	if e.region == nil || !ok || tv.Value == nil || r.Value != nil || r.Tok == token.ASSIGN {
+		return "", false
+	}
+	n, exact := constant.Int64Val(constant.ToInt(tv.Value))
+	if !exact || n < unrollBy || n%unrollBy != 0 || n > 1<<16 {
+		return "", false
+	}
+	simple := true
+	ast.Inspect(r.Body, func(x ast.Node) bool {
+		switch x.(type) {
+		case *ast.ForStmt, *ast.RangeStmt, *ast.BranchStmt, *ast.LabeledStmt:
+			simple = false
+		}
+		return simple
+	})
+	if !simple {
+		return "", false
+	}
+	key, conv := "", ""
+	if id, ok := r.Key.(*ast.Ident); ok && id.Name != "_" {
+		if o := e.info.Defs[id]; o != nil && e.usedIn(o, r.Body) {
+			key = id.Name
+			if t := e.typeText(o.Type()); t != "int" {
+				conv = t // the count's type, where the constant is typed
+			}
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "for ampJ := 0; ampJ < %s; ampJ += %d {\n", e.text(r.X), unrollBy)
+	for u := range unrollBy {
+		b.WriteString("{\n")
+		if key != "" {
+			v := "ampJ"
+			if u > 0 {
+				v = fmt.Sprintf("ampJ + %d", u)
+			}
+			if conv != "" {
+				v = conv + "(" + v + ")"
+			}
+			fmt.Fprintf(&b, "%s := %s\n", key, v)
+		}
+		for _, st := range r.Body.List {
+			b.WriteString(e.text(st) + "\n")
+		}
+		b.WriteString("}\n")
+	}
+	b.WriteString("}")
+	return b.String(), true
+}
+
+// usedIn reports whether n refers to o.
+func (e *emitter) usedIn(o types.Object, n ast.Node) bool {
+	used := false
+	ast.Inspect(n, func(x ast.Node) bool {
+		if id, ok := x.(*ast.Ident); ok && e.info.Uses[id] == o {
+			used = true
+		}
+		return !used
+	})
+	return used
 }

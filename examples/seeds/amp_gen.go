@@ -55,25 +55,32 @@ func (k SamplingAverage) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Ind
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
+	ampO0 := ampOrigin[0]
+	ampO1 := ampOrigin[1]
+	ampO2 := ampOrigin[2]
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
 	ampViewMatrix := k.Matrix.KernelHost()
 	ampViewAverages := k.Averages.KernelHost()
+	var ampHeld0 *[]float32
+	defer func() { // the buffers go back for later tiles
+		ampScratchSamplingAverage0.Put(&ampHeld0)
+	}()
 	rows, cols := ampExt.Dim(0), ampExt.Dim(1)
-	tileValues := make([]float32, rows*cols)
+	tileValues := ampScratchSamplingAverage0.Get(&ampHeld0, rows*cols)
 	for ampI0 := range ampN0 {
+		ampG0 := ampO0 + ampI0
 		for ampI1 := range ampN1 {
+			ampG1 := ampO1 + ampI1
 			for ampI2 := range ampN2 {
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				ampGlobal := ampOrigin.Add(ampLocal)
-				tileValues[ampLocal[0]*cols+ampLocal[1]] = ampViewMatrix.At(ampGlobal)
+				ampG2 := ampO2 + ampI2
+				tileValues[ampI0*cols+ampI1] = ampViewMatrix.At3(ampG0, ampG1, ampG2)
 			}
 		}
 	}
 	for ampI0 := range ampN0 {
 		for ampI1 := range ampN1 {
-			for ampI2 := range ampN2 {
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				if ampLocal[0] == 0 && ampLocal[1] == 0 {
+			for range ampN2 {
+				if ampI0 == 0 && ampI1 == 0 {
 					at := amprt.Index{ampTile[0], ampTile[1]}
 					for r := 0; r < rows; r++ {
 						for c := 0; c < cols; c++ {
@@ -87,6 +94,9 @@ func (k SamplingAverage) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Ind
 	}
 }
 
+// ampScratchSamplingAverage0 keeps buffers of SamplingAverage's EachTile for later tiles.
+var ampScratchSamplingAverage0 amprt.Scratch[float32]
+
 // Program is TileAverage's GPU body: its Tiled method, translated to GLSL and SPIR-V by ampgen.
 func (TileAverage) Program() *amprt.Program { return ampgenTileAverage }
 
@@ -98,26 +108,31 @@ func (k TileAverage) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) 
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
+	ampO0 := ampOrigin[0]
+	ampO1 := ampOrigin[1]
+	ampO2 := ampOrigin[2]
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
 	ampViewSample := k.Sample.KernelHost()
 	ampViewAverage := k.Average.KernelHost()
 	nums := make([]int32, 4)
 	for ampI0 := range ampN0 {
+		ampG0 := ampO0 + ampI0
 		for ampI1 := range ampN1 {
+			ampG1 := ampO1 + ampI1
 			for ampI2 := range ampN2 {
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				ampGlobal := ampOrigin.Add(ampLocal)
-				nums[ampLocal[1]*2+ampLocal[0]] = ampViewSample.At(ampGlobal)
+				ampG2 := ampO2 + ampI2
+				nums[ampI1*2+ampI0] = ampViewSample.At3(ampG0, ampG1, ampG2)
 			}
 		}
 	}
 	for ampI0 := range ampN0 {
+		ampG0 := ampO0 + ampI0
 		for ampI1 := range ampN1 {
+			ampG1 := ampO1 + ampI1
 			for ampI2 := range ampN2 {
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				ampGlobal := ampOrigin.Add(ampLocal)
+				ampG2 := ampO2 + ampI2
 				sum := nums[0] + nums[1] + nums[2] + nums[3]
-				ampViewAverage.Set(ampGlobal, sum/4)
+				ampViewAverage.Set3(ampG0, ampG1, ampG2, sum/4)
 			}
 		}
 	}
@@ -134,18 +149,22 @@ func (k TilingDescription) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.I
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
+	ampO0 := ampOrigin[0]
+	ampO1 := ampOrigin[1]
+	ampO2 := ampOrigin[2]
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
 	ampViewDescriptions := k.Descriptions.KernelHost()
 	for ampI0 := range ampN0 {
+		ampG0 := ampO0 + ampI0
 		for ampI1 := range ampN1 {
+			ampG1 := ampO1 + ampI1
 			for ampI2 := range ampN2 {
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				ampGlobal := ampOrigin.Add(ampLocal)
-				d := ampViewDescriptions.At(ampGlobal)
-				d.GlobalRow, d.GlobalColumn = int32(ampGlobal[0]), int32(ampGlobal[1])
+				ampG2 := ampO2 + ampI2
+				d := ampViewDescriptions.At3(ampG0, ampG1, ampG2)
+				d.GlobalRow, d.GlobalColumn = int32(ampG0), int32(ampG1)
 				d.TileRow, d.TileColumn = int32(ampTile[0]), int32(ampTile[1])
-				d.LocalRow, d.LocalColumn = int32(ampLocal[0]), int32(ampLocal[1])
-				ampViewDescriptions.Set(ampGlobal, d)
+				d.LocalRow, d.LocalColumn = int32(ampI0), int32(ampI1)
+				ampViewDescriptions.Set3(ampG0, ampG1, ampG2, d)
 			}
 		}
 	}

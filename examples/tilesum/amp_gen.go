@@ -11,45 +11,60 @@ func (TileSum) Program() *amprt.Program { return ampgenTileSum }
 // method: the body split at its barriers into loops over the tile's threads.
 func (k TileSum) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampExt := ampDomain.Tile
-	ampSize := ampExt.Size()
 	ampOrigin := ampTile
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
+	ampO0 := ampOrigin[0]
+	ampO1 := ampOrigin[1]
+	ampO2 := ampOrigin[2]
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
 	ampViewIn := k.In.KernelHost()
 	ampViewSums := k.Sums.KernelHost()
-	lPerThread := make([]int, ampSize)
+	var ampHeld0 *[]int32
+	defer func() { // the buffers go back for later tiles
+		ampScratchTileSum0.Put(&ampHeld0)
+	}()
 	n := ampExt.Size()
-	s := make([]int32, n)
+	s := ampScratchTileSum0.Get(&ampHeld0, n)
 	for ampI0 := range ampN0 {
+		ampG0 := ampO0 + ampI0
 		for ampI1 := range ampN1 {
+			ampG1 := ampO1 + ampI1
 			for ampI2 := range ampN2 {
-				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				ampGlobal := ampOrigin.Add(ampLocal)
-				l := ampLocal[0]
-				s[l] = ampViewIn.At(ampGlobal)
-				lPerThread[ampL] = l
+				ampG2 := ampO2 + ampI2
+				l := ampI0
+				s[l] = ampViewIn.At3(ampG0, ampG1, ampG2)
 			}
 		}
 	}
 	for stride := n / 2; stride > 0; stride /= 2 {
-		for ampL := range ampSize {
-			l := lPerThread[ampL]
-			if l < stride {
-				s[l] += s[l+stride]
+		for ampI0 := range ampN0 {
+			for range ampN1 {
+				for range ampN2 {
+					l := ampI0
+					if l < stride {
+						s[l] += s[l+stride]
+					}
+				}
 			}
 		}
 	}
-	for ampL := range ampSize {
-		l := lPerThread[ampL]
-		if l == 0 {
-			ampViewSums.Set(ampTile, s[0])
-			k.Total.AtomicAdd(amprt.Index{0}, s[0])
+	for ampI0 := range ampN0 {
+		for range ampN1 {
+			for range ampN2 {
+				l := ampI0
+				if l == 0 {
+					ampViewSums.Set(ampTile, s[0])
+					k.Total.AtomicAdd(amprt.Index{0}, s[0])
+				}
+			}
 		}
 	}
 }
+
+// ampScratchTileSum0 keeps buffers of TileSum's EachTile for later tiles.
+var ampScratchTileSum0 amprt.Scratch[int32]
 
 var ampgenTileSum = amprt.MustProgram("github.com/goamp/goamp/examples/tilesum.TileSum", []byte("\x03\x02\x23\x07\x00\x03\x01\x00\x0b\x00\x0d\x00\x6e\x02\x00\x00\x00\x00\x00\x00\x11\x00\x02\x00\x01\x00\x00\x00\x0b\x00\x06\x00"+
 	"\x01\x00\x00\x00\x47\x4c\x53\x4c\x2e\x73\x74\x64\x2e\x34\x35\x30\x00\x00\x00\x00\x0e\x00\x03\x00\x00\x00\x00\x00\x01\x00\x00\x00"+

@@ -40,43 +40,53 @@ func (k HeatKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
+	ampO0 := ampOrigin[0]
+	ampO1 := ampOrigin[1]
+	ampO2 := ampOrigin[2]
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
 	ampViewIn := k.In.KernelHost()
 	ampViewOut := k.Out.KernelHost()
 	ampViewSrc := k.Src.KernelHost()
+	var ampHeld0 *[]float32
+	defer func() { // the buffers go back for later tiles
+		ampScratchHeatKernel0.Put(&ampHeld0)
+	}()
 	th, tw := ampExt.Dim(0), ampExt.Dim(1)
 	w := tw + 2
-	halo := make([]float32, (th+2)*(tw+2))
+	halo := ampScratchHeatKernel0.Get(&ampHeld0, (th+2)*(tw+2))
 	for ampI0 := range ampN0 {
 		for ampI1 := range ampN1 {
-			for ampI2 := range ampN2 {
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				for j := ampLocal[0]*tw + ampLocal[1]; j < (th+2)*w; j += th * tw {
-					halo[j] = k.ampHostat(&ampViewIn, ampOrigin[0]+j/w-1, ampOrigin[1]+j%w-1)
+			for range ampN2 {
+				for j := ampI0*tw + ampI1; j < (th+2)*w; j += th * tw {
+					halo[j] = k.ampHostat(&ampViewIn, ampO0+j/w-1, ampO1+j%w-1)
 				}
 			}
 		}
 	}
 	for ampI0 := range ampN0 {
+		ampG0 := ampO0 + ampI0
 		for ampI1 := range ampN1 {
+			ampG1 := ampO1 + ampI1
 			for ampI2 := range ampN2 {
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				ampGlobal := ampOrigin.Add(ampLocal)
-				c := (ampLocal[0]+1)*w + ampLocal[1] + 1
+				ampG2 := ampO2 + ampI2
+				c := (ampI0+1)*w + ampI1 + 1
 				u := halo[c]
 				lap := (halo[c-w] + halo[c+w]) + (halo[c-1] + halo[c+1]) - 4*u
-				ampViewOut.Set(ampGlobal, max(fmath.Fma(k.Alpha, lap, u), ampViewSrc.At(ampGlobal)))
+				ampViewOut.Set3(ampG0, ampG1, ampG2, max(fmath.Fma(k.Alpha, lap, u), ampViewSrc.At3(ampG0, ampG1, ampG2)))
 			}
 		}
 	}
 }
+
+// ampScratchHeatKernel0 keeps buffers of HeatKernel's EachTile for later tiles.
+var ampScratchHeatKernel0 amprt.Scratch[float32]
 
 // ampHostat is at with its views read and written through their arrayview.Host, for EachTile.
 func (k HeatKernel) ampHostat(ampViewIn *arrayview.Host[float32], r, c int) float32 {
 	if r < 0 || r >= int(k.Rows) || c < 0 || c >= int(k.Cols) {
 		return 0
 	}
-	return ampViewIn.At(amprt.Index{r, c})
+	return ampViewIn.At2(r, c)
 }
 
 // Program is MandelbrotKernel's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
@@ -111,34 +121,47 @@ func (k NBodyKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) 
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
+	ampO0 := ampOrigin[0]
+	ampO1 := ampOrigin[1]
+	ampO2 := ampOrigin[2]
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
 	ampViewPos := k.Pos.KernelHost()
 	ampViewVel := k.Vel.KernelHost()
 	ampViewNewPos := k.NewPos.KernelHost()
-	lPerThread := make([]int, ampSize)
-	pPerThread := make([]vec.Float4, ampSize)
-	aPerThread := make([]vec.Float4, ampSize)
+	var ampHeld0 *[]vec.Float4
+	var ampHeld1 *[]vec.Float4
+	var ampHeld2 *[]vec.Float4
+	defer func() { // the buffers go back for later tiles
+		ampScratchNBodyKernel0.Put(&ampHeld0)
+		ampScratchNBodyKernel1.Put(&ampHeld1)
+		ampScratchNBodyKernel2.Put(&ampHeld2)
+	}()
+	pPerThread := ampScratchNBodyKernel1.Get(&ampHeld1, ampSize)
+	aPerThread := ampScratchNBodyKernel2.Get(&ampHeld2, ampSize)
 	n := ampExt.Size()
-	staged := make([]vec.Float4, n)
+	staged := ampScratchNBodyKernel0.Get(&ampHeld0, n)
 	for ampI0 := range ampN0 {
+		ampG0 := ampO0 + ampI0
 		for ampI1 := range ampN1 {
+			ampG1 := ampO1 + ampI1
 			for ampI2 := range ampN2 {
+				ampG2 := ampO2 + ampI2
 				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				ampGlobal := ampOrigin.Add(ampLocal)
-				l := ampLocal[0]
-				p := ampViewPos.At(ampGlobal)
+				p := ampViewPos.At3(ampG0, ampG1, ampG2)
 				a := vec.F4(0, 0, 0, 0)
-				lPerThread[ampL] = l
 				pPerThread[ampL] = p
 				aPerThread[ampL] = a
 			}
 		}
 	}
 	for base := 0; base < int(k.Bodies); base += n {
-		for ampL := range ampSize {
-			l := lPerThread[ampL]
-			staged[l] = ampViewPos.At(amprt.Index{base + l})
+		for ampI0 := range ampN0 {
+			for range ampN1 {
+				for range ampN2 {
+					l := ampI0
+					staged[l] = ampViewPos.At1(base + l)
+				}
+			}
 		}
 		for ampL := range ampSize {
 			p := pPerThread[ampL]
@@ -153,21 +176,31 @@ func (k NBodyKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) 
 		}
 	}
 	for ampI0 := range ampN0 {
+		ampG0 := ampO0 + ampI0
 		for ampI1 := range ampN1 {
+			ampG1 := ampO1 + ampI1
 			for ampI2 := range ampN2 {
+				ampG2 := ampO2 + ampI2
 				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				ampGlobal := ampOrigin.Add(ampLocal)
 				p := pPerThread[ampL]
 				a := aPerThread[ampL]
-				v := ampViewVel.At(ampGlobal)
+				v := ampViewVel.At3(ampG0, ampG1, ampG2)
 				v = vec.F4(v.X+a.X*k.Dt, v.Y+a.Y*k.Dt, v.Z+a.Z*k.Dt, 0)
-				ampViewVel.Set(ampGlobal, v)
-				ampViewNewPos.Set(ampGlobal, vec.F4(p.X+v.X*k.Dt, p.Y+v.Y*k.Dt, p.Z+v.Z*k.Dt, p.W))
+				ampViewVel.Set3(ampG0, ampG1, ampG2, v)
+				ampViewNewPos.Set3(ampG0, ampG1, ampG2, vec.F4(p.X+v.X*k.Dt, p.Y+v.Y*k.Dt, p.Z+v.Z*k.Dt, p.W))
 			}
 		}
 	}
 }
+
+// ampScratchNBodyKernel0 keeps buffers of NBodyKernel's EachTile for later tiles.
+var ampScratchNBodyKernel0 amprt.Scratch[vec.Float4]
+
+// ampScratchNBodyKernel1 keeps buffers of NBodyKernel's EachTile for later tiles.
+var ampScratchNBodyKernel1 amprt.Scratch[vec.Float4]
+
+// ampScratchNBodyKernel2 keeps buffers of NBodyKernel's EachTile for later tiles.
+var ampScratchNBodyKernel2 amprt.Scratch[vec.Float4]
 
 // Program is NBodySplitKernel's GPU body: its Tiled method, translated to GLSL and SPIR-V by ampgen.
 func (NBodySplitKernel) Program() *amprt.Program { return ampgenNBodySplitKernel }
@@ -181,33 +214,44 @@ func (k NBodySplitKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.In
 	for ampD := range ampOrigin {
 		ampOrigin[ampD] *= ampExt.Dim(ampD)
 	}
+	ampO1 := ampOrigin[1]
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
 	ampViewPos := k.Pos.KernelHost()
 	ampViewVel := k.Vel.KernelHost()
 	ampViewNewPos := k.NewPos.KernelHost()
-	rPerThread := make([]int, ampSize)
-	lPerThread := make([]int, ampSize)
-	bodyPerThread := make([]amprt.Index, ampSize)
-	pPerThread := make([]vec.Float4, ampSize)
-	aPerThread := make([]vec.Float4, ampSize)
-	rowPerThread := make([]int, ampSize)
+	var ampHeld0 *[]vec.Float4
+	var ampHeld1 *[]vec.Float4
+	var ampHeld2 *[]amprt.Index
+	var ampHeld3 *[]vec.Float4
+	var ampHeld4 *[]vec.Float4
+	var ampHeld5 *[]int
+	defer func() { // the buffers go back for later tiles
+		ampScratchNBodySplitKernel0.Put(&ampHeld0)
+		ampScratchNBodySplitKernel1.Put(&ampHeld1)
+		ampScratchNBodySplitKernel2.Put(&ampHeld2)
+		ampScratchNBodySplitKernel3.Put(&ampHeld3)
+		ampScratchNBodySplitKernel4.Put(&ampHeld4)
+		ampScratchNBodySplitKernel5.Put(&ampHeld5)
+	}()
+	bodyPerThread := ampScratchNBodySplitKernel2.Get(&ampHeld2, ampSize)
+	pPerThread := ampScratchNBodySplitKernel3.Get(&ampHeld3, ampSize)
+	aPerThread := ampScratchNBodySplitKernel4.Get(&ampHeld4, ampSize)
+	rowPerThread := ampScratchNBodySplitKernel5.Get(&ampHeld5, ampSize)
 	rows, tw := ampExt.Dim(0), ampExt.Dim(1)
-	staged := make([]vec.Float4, ampExt.Size())
-	part := make([]vec.Float4, ampExt.Size())
+	staged := ampScratchNBodySplitKernel0.Get(&ampHeld0, ampExt.Size())
+	part := ampScratchNBodySplitKernel1.Get(&ampHeld1, ampExt.Size())
 	chunk := int(k.Bodies) / rows
 	for ampI0 := range ampN0 {
 		for ampI1 := range ampN1 {
+			ampG1 := ampO1 + ampI1
 			for ampI2 := range ampN2 {
 				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
-				ampLocal := amprt.Index{ampI0, ampI1, ampI2}
-				ampGlobal := ampOrigin.Add(ampLocal)
-				r, l := ampLocal[0], ampLocal[1]
-				body := amprt.Index{ampGlobal[1]}
+				r, l := ampI0, ampI1
+				body := amprt.Index{ampG1}
 				p := ampViewPos.At(body)
 				a := vec.F4(0, 0, 0, 0)
 				row := r * tw
-				rPerThread[ampL] = r
-				lPerThread[ampL] = l
+				_ = l // recomputed where it is read
 				bodyPerThread[ampL] = body
 				pPerThread[ampL] = p
 				aPerThread[ampL] = a
@@ -216,11 +260,16 @@ func (k NBodySplitKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.In
 		}
 	}
 	for base := 0; base < chunk; base += tw {
-		for ampL := range ampSize {
-			r := rPerThread[ampL]
-			l := lPerThread[ampL]
-			row := rowPerThread[ampL]
-			staged[row+l] = ampViewPos.At(amprt.Index{r*chunk + base + l})
+		for ampI0 := range ampN0 {
+			for ampI1 := range ampN1 {
+				for ampI2 := range ampN2 {
+					ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
+					r := ampI0
+					l := ampI1
+					row := rowPerThread[ampL]
+					staged[row+l] = ampViewPos.At1(r*chunk + base + l)
+				}
+			}
 		}
 		for ampL := range ampSize {
 			p := pPerThread[ampL]
@@ -235,30 +284,58 @@ func (k NBodySplitKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.In
 			aPerThread[ampL] = a
 		}
 	}
-	for ampL := range ampSize {
-		l := lPerThread[ampL]
-		a := aPerThread[ampL]
-		row := rowPerThread[ampL]
-		part[row+l] = a
-	}
-	for ampL := range ampSize {
-		r := rPerThread[ampL]
-		l := lPerThread[ampL]
-		body := bodyPerThread[ampL]
-		p := pPerThread[ampL]
-		a := aPerThread[ampL]
-		if r == 0 {
-			for i := 1; i < rows; i++ {
-				a = a.Add(part[i*tw+l])
+	for ampI0 := range ampN0 {
+		for ampI1 := range ampN1 {
+			for ampI2 := range ampN2 {
+				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
+				l := ampI1
+				a := aPerThread[ampL]
+				row := rowPerThread[ampL]
+				part[row+l] = a
 			}
-			v := ampViewVel.At(body)
-			v = vec.F4(v.X+a.X*k.Dt, v.Y+a.Y*k.Dt, v.Z+a.Z*k.Dt, 0)
-			ampViewVel.Set(body, v)
-			ampViewNewPos.Set(body, vec.F4(p.X+v.X*k.Dt, p.Y+v.Y*k.Dt, p.Z+v.Z*k.Dt, p.W))
 		}
-		aPerThread[ampL] = a
+	}
+	for ampI0 := range ampN0 {
+		for ampI1 := range ampN1 {
+			for ampI2 := range ampN2 {
+				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
+				r := ampI0
+				l := ampI1
+				body := bodyPerThread[ampL]
+				p := pPerThread[ampL]
+				a := aPerThread[ampL]
+				if r == 0 {
+					for i := 1; i < rows; i++ {
+						a = a.Add(part[i*tw+l])
+					}
+					v := ampViewVel.At(body)
+					v = vec.F4(v.X+a.X*k.Dt, v.Y+a.Y*k.Dt, v.Z+a.Z*k.Dt, 0)
+					ampViewVel.Set(body, v)
+					ampViewNewPos.Set(body, vec.F4(p.X+v.X*k.Dt, p.Y+v.Y*k.Dt, p.Z+v.Z*k.Dt, p.W))
+				}
+				aPerThread[ampL] = a
+			}
+		}
 	}
 }
+
+// ampScratchNBodySplitKernel0 keeps buffers of NBodySplitKernel's EachTile for later tiles.
+var ampScratchNBodySplitKernel0 amprt.Scratch[vec.Float4]
+
+// ampScratchNBodySplitKernel1 keeps buffers of NBodySplitKernel's EachTile for later tiles.
+var ampScratchNBodySplitKernel1 amprt.Scratch[vec.Float4]
+
+// ampScratchNBodySplitKernel2 keeps buffers of NBodySplitKernel's EachTile for later tiles.
+var ampScratchNBodySplitKernel2 amprt.Scratch[amprt.Index]
+
+// ampScratchNBodySplitKernel3 keeps buffers of NBodySplitKernel's EachTile for later tiles.
+var ampScratchNBodySplitKernel3 amprt.Scratch[vec.Float4]
+
+// ampScratchNBodySplitKernel4 keeps buffers of NBodySplitKernel's EachTile for later tiles.
+var ampScratchNBodySplitKernel4 amprt.Scratch[vec.Float4]
+
+// ampScratchNBodySplitKernel5 keeps buffers of NBodySplitKernel's EachTile for later tiles.
+var ampScratchNBodySplitKernel5 amprt.Scratch[int]
 
 // Program is SplatKernel's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (SplatKernel) Program() *amprt.Program { return ampgenSplatKernel }

@@ -32,7 +32,7 @@ shared int ampS_s[ampTileSize];
 void main() {
 	int n = ampTileSize;
 	int v = ampV_In[ampAt0(ampGlobal())];
-	ampS_s[ampLocal().x] = v;
+	ampS_s[(ampLocal().x * 1)] = v;
 	memoryBarrier(); barrier();
 	ampV_Out[ampAt1(ampGlobal())] = (ampS_s[((n - 1) - ampLocal().x)] + v);
 }

@@ -422,12 +422,13 @@ type TileRev[T ~int32 | ~float32] struct {
 
 // Tiled is the kernel.
 func (k TileRev[T]) Tiled(t runtime.TiledIndex) {
+	const last = 1 // a local constant read on both sides of the barrier
 	n := t.TileExtent.Size()
 	s := runtime.TileStatic[T](t, n)
 	v := k.In.At(t.Global)
-	s[t.Local[0]] = v
+	s[t.Local[0]*last] = v
 	t.Barrier.Wait()
-	k.Out.Set(t.Global, s[n-1-t.Local[0]]+v)
+	k.Out.Set(t.Global, s[n-last-t.Local[0]]+v)
 }
 
 // Bitonic sorts each tile of Keys in place, ascending, with a bitonic network in
