@@ -386,23 +386,7 @@ func (v *View[T]) CopyTo(dst []T) error {
 // Close synchronizes what a device modified back to the host (nothing, if it was
 // discarded) and, when no other view of the same data is open, frees its device memory.
 // Closing a closed view does nothing; closing a nil or zero one is an *ArgumentError.
-func (v *View[T]) Close() error {
-	if v == nil || v.src == nil {
-		return zeroError("Close")
-	}
-	s := v.src
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if v.closed.Load() {
-		return nil
-	}
-	err := s.acquire(nil, accelerator.Read, v.fp)
-	v.markClosed()
-	if rerr := s.release(); err == nil {
-		err = rerr
-	}
-	return err
-}
+func (v *View[T]) Close() error { return v.close("Close", true) }
 
 // Release closes the view without synchronizing it: what a device modified in its range
 // stays on the device, where the other open views of the same data (the view it was made
@@ -411,19 +395,29 @@ func (v *View[T]) Close() error {
 // to a kernel without copying that part back. When no other view of the data is open,
 // Release is Close. Releasing a closed view does nothing; releasing a nil or zero one is
 // an *ArgumentError.
-func (v *View[T]) Release() error {
+func (v *View[T]) Release() error { return v.close("Release", false) }
+
+// close is Close (sync) and Release (not sync, unless v is its data's last open view).
+func (v *View[T]) close(op string, sync bool) error {
 	if v == nil || v.src == nil {
-		return zeroError("Release")
+		return zeroError(op)
 	}
 	s := v.src
 	s.mu.Lock()
-	if s.open <= 1 || v.closed.Load() {
-		s.mu.Unlock()
-		return v.Close()
+	defer s.mu.Unlock()
+	if v.closed.Load() {
+		return nil
 	}
+	if !sync && s.open > 1 {
+		v.markClosed()
+		return nil
+	}
+	err := s.acquire(nil, accelerator.Read, v.fp)
 	v.markClosed()
-	s.mu.Unlock()
-	return nil
+	if rerr := s.release(); err == nil {
+		err = rerr
+	}
+	return err
 }
 
 // markClosed marks v closed (for the leak report too), disarms the fast paths of At and

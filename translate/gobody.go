@@ -7,7 +7,7 @@ import (
 	"go/types"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -158,7 +158,7 @@ func (g *cpuGen) importList() []string {
 		}
 		out = append(out, spec)
 	}
-	sort.Slice(out, func(i, j int) bool { return importPath(out[i]) < importPath(out[j]) })
+	slices.SortFunc(out, func(a, b string) int { return strings.Compare(importPath(a), importPath(b)) })
 	return out
 }
 
