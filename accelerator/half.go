@@ -28,14 +28,14 @@ const (
 
 // String names the type ("float16", "float32", or "type N" for the others).
 func (t CoopMatrixType) String() string {
-	switch t {
-	case CoopFloat16:
-		return "float16"
-	case CoopFloat32:
-		return "float32"
+	if name, ok := coopTypeNames[t]; ok {
+		return name
 	}
 	return fmt.Sprintf("type %d", uint32(t))
 }
+
+// coopTypeNames are the names of the types goamp uses.
+var coopTypeNames = map[CoopMatrixType]string{CoopFloat16: "float16", CoopFloat32: "float32"}
 
 // CoopMatrixShape is one shape of subgroup-scope cooperative matrix multiply-add that a
 // device's tensor cores run: D (M x N, type D) = A (M x K, type A) x B (K x N, type B) +

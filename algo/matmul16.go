@@ -35,16 +35,14 @@ const (
 
 // String names the path.
 func (p MatMulPath) String() string {
-	switch p {
-	case MatMulAuto:
-		return "auto"
-	case MatMulCooperative:
-		return "cooperative"
-	case MatMulShared:
-		return "shared"
+	if p >= 0 && int(p) < len(matMulPathNames) {
+		return matMulPathNames[p]
 	}
 	return fmt.Sprintf("MatMulPath(%d)", int(p))
 }
+
+// matMulPathNames are the paths' names, by value.
+var matMulPathNames = [...]string{MatMulAuto: "auto", MatMulCooperative: "cooperative", MatMulShared: "shared"}
 
 // MatMulF16Options selects the kernel MatMulF16With runs.
 type MatMulF16Options struct {

@@ -51,16 +51,14 @@ const (
 
 // String returns "Sum", "Min", "Max" or "Op(n)".
 func (o Op) String() string {
-	switch o {
-	case Sum:
-		return "Sum"
-	case Min:
-		return "Min"
-	case Max:
-		return "Max"
+	if o >= 0 && int(o) < len(opNames) {
+		return opNames[o]
 	}
 	return fmt.Sprintf("Op(%d)", int(o))
 }
+
+// opNames are the Ops' names, by value.
+var opNames = [...]string{Sum: "Sum", Min: "Min", Max: "Max"}
 
 // ErrUnknownOp reports an Op other than Sum, Min and Max.
 var ErrUnknownOp = errors.New("goamp/algo: unknown reduction operator")

@@ -201,19 +201,12 @@ func (k sortLoadKernel[T]) Each(i runtime.Index) {
 
 // EachRange is the fast CPU body.
 func (k sortLoadKernel[T]) EachRange(_ runtime.Extent, lo, hi int) {
-	src, err1 := k.Src.ReadData()
-	dst, err2 := k.Dst.Data()
-	if err1 != nil || err2 != nil {
-		eachIndex(lo, hi, k.Each)
+	d, s, ok := sortRangeBits(k.Src, k.Dst, lo, hi, k.Each)
+	if !ok {
 		return
 	}
-	d := ewBits(dst)[lo:hi]
 	m := max(0, min(hi, int(k.N))-lo) // keys in the range; the rest is padding
-	var s []uint32
-	if m > 0 {
-		s = ewBits(src)[lo : lo+m]
-	}
-	sortMapBits(d, s, k.Type, true)
+	sortMapBits(d, s[:m], k.Type, true)
 	for i := m; i < len(d); i++ {
 		d[i] = ^uint32(0)
 	}
@@ -236,14 +229,23 @@ func (k sortStoreKernel[T]) Each(i runtime.Index) {
 
 // EachRange is the fast CPU body.
 func (k sortStoreKernel[T]) EachRange(_ runtime.Extent, lo, hi int) {
-	src, err1 := k.Src.ReadData()
-	dst, err2 := k.Dst.Data()
-	if err1 != nil || err2 != nil {
-		eachIndex(lo, hi, k.Each)
-		return
+	if d, s, ok := sortRangeBits(k.Src, k.Dst, lo, hi, k.Each); ok {
+		sortMapBits(d, s, k.Type, false)
 	}
-	d := ewBits(dst)[lo:hi]
-	sortMapBits(d, ewBits(src)[lo:hi], k.Type, false)
+}
+
+// sortRangeBits returns the words of dst's and src's elements [lo, hi) on the host (src's
+// cut at its length), for the load and store kernels' fast CPU bodies; where either view
+// has no host data it runs each over [lo, hi) instead and returns ok false.
+func sortRangeBits[T Number](src *arrayview.ReadView[T], dst *arrayview.View[T], lo, hi int,
+	each func(runtime.Index)) (d, s []uint32, ok bool) {
+	sd, err1 := src.ReadData()
+	dd, err2 := dst.Data()
+	if err1 != nil || err2 != nil {
+		eachIndex(lo, hi, each)
+		return nil, nil, false
+	}
+	return ewBits(dd)[lo:hi], ewBits(sd)[min(lo, len(sd)):min(hi, len(sd))], true
 }
 
 // sortMapBits writes into d the words of s mapped to keys (toKey: sortKey) or back to

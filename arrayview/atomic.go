@@ -74,17 +74,11 @@ func as[E, T any](x T) E { return *(*E)(unsafe.Pointer(&x)) }
 // intOp applies an operation defined on int32 and uint32 to element i.
 func intOp[T any](v *View[T], op string, i runtime.Index, x T,
 	fi func(*int32, int32) int32, fu func(*uint32, uint32) uint32) T {
-	switch kindOf[T]() {
-	case atomicInt32:
-		return as[T](fi((*int32)(v.slot(i)), as[int32](x)))
-	case atomicUint32:
-		return as[T](fu((*uint32)(v.slot(i)), as[uint32](x)))
-	}
-	notAtomicType(v, op, false)
-	panic("goamp/arrayview: unreachable")
+	return valueOp(v, op, i, x, fi, fu, nil)
 }
 
-// valueOp applies an operation defined on int32, uint32 and float32 to element i.
+// valueOp applies an operation defined on int32, uint32 and (ff not nil) float32 to
+// element i.
 func valueOp[T any](v *View[T], op string, i runtime.Index, x T,
 	fi func(*int32, int32) int32, fu func(*uint32, uint32) uint32, ff func(*float32, float32) float32) T {
 	switch kindOf[T]() {
@@ -93,9 +87,11 @@ func valueOp[T any](v *View[T], op string, i runtime.Index, x T,
 	case atomicUint32:
 		return as[T](fu((*uint32)(v.slot(i)), as[uint32](x)))
 	case atomicFloat32:
-		return as[T](ff((*float32)(v.slot(i)), as[float32](x)))
+		if ff != nil {
+			return as[T](ff((*float32)(v.slot(i)), as[float32](x)))
+		}
 	}
-	notAtomicType(v, op, true)
+	notAtomicType(v, op, ff != nil)
 	panic("goamp/arrayview: unreachable")
 }
 

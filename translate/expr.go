@@ -31,16 +31,10 @@ func (t *tr) expr(e ast.Expr) string {
 		return t.index(e)
 	case *ast.CompositeLit:
 		return t.composite(e)
-	case *ast.FuncLit:
-		t.errorf(e.Pos(), "closures are not in the kernel language: write a package-level function or a method of the kernel")
-	case *ast.SliceExpr:
-		t.errorf(e.Pos(), "slicing is not in the kernel language")
-	case *ast.StarExpr:
-		t.errorf(e.Pos(), "pointers are not in the kernel language")
-	case *ast.TypeAssertExpr:
-		t.errorf(e.Pos(), "interfaces and type assertions are not in the kernel language")
 	default:
-		t.errorf(e.Pos(), "expression %T is not in the kernel language", e)
+		if !t.outside(e.Pos(), e) {
+			t.errorf(e.Pos(), "expression %T is not in the kernel language", e)
+		}
 	}
 	return "0"
 }

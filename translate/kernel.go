@@ -127,6 +127,38 @@ func (t *tr) errorf(pos token.Pos, format string, args ...any) {
 	t.errs = append(t.errs, &Error{Pos: t.fset.Position(pos), Msg: fmt.Sprintf(format, args...)})
 }
 
+// outsideLanguage says why the kernel language leaves out a Go construct, by the type
+// (%T) of the go/ast expression or statement, or of the go/types underlying type, that
+// holds it.
+var outsideLanguage = map[string]string{
+	"*ast.FuncLit":        "closures are not in the kernel language: write a package-level function or a method of the kernel",
+	"*ast.SliceExpr":      "slicing is not in the kernel language",
+	"*ast.StarExpr":       "pointers are not in the kernel language",
+	"*ast.TypeAssertExpr": "interfaces and type assertions are not in the kernel language",
+	"*ast.LabeledStmt":    "labels are not in the kernel language",
+	"*ast.GoStmt":         "goroutines are not in the kernel language",
+	"*ast.DeferStmt":      "defer is not in the kernel language",
+	"*ast.SelectStmt":     "channels are not in the kernel language",
+	"*ast.SendStmt":       "channels are not in the kernel language",
+	"*ast.TypeSwitchStmt": "interfaces and type switches are not in the kernel language",
+	"*types.Slice":        "slices are not in the kernel language (use a fixed-size array, a view or runtime.TileStatic)",
+	"*types.Pointer":      "pointers are not in the kernel language",
+	"*types.Map":          "maps are not in the kernel language",
+	"*types.Interface":    "interfaces are not in the kernel language",
+	"*types.Chan":         "channels are not in the kernel language",
+	"*types.Signature":    "function values and closures are not in the kernel language",
+}
+
+// outside reports node at pos, if it is a construct outsideLanguage names, and says
+// whether it was.
+func (t *tr) outside(pos token.Pos, node any) bool {
+	msg, ok := outsideLanguage[fmt.Sprintf("%T", node)]
+	if ok {
+		t.errorf(pos, "%s", msg)
+	}
+	return ok
+}
+
 // collectFields sorts the kernel's fields into views and scalars, in the order the
 // runtime binds them (embedded structs in place, `amp:"-"` fields skipped).
 func (t *tr) collectFields(st *types.Struct, decl *ast.FuncDecl) {

@@ -63,18 +63,10 @@ func (t *tr) stmt(s ast.Stmt) {
 	case *ast.ReturnStmt:
 		t.returnStmt(s)
 	case *ast.EmptyStmt:
-	case *ast.LabeledStmt:
-		t.errorf(s.Pos(), "labels are not in the kernel language")
-	case *ast.GoStmt:
-		t.errorf(s.Pos(), "goroutines are not in the kernel language")
-	case *ast.DeferStmt:
-		t.errorf(s.Pos(), "defer is not in the kernel language")
-	case *ast.SelectStmt, *ast.SendStmt:
-		t.errorf(s.Pos(), "channels are not in the kernel language")
-	case *ast.TypeSwitchStmt:
-		t.errorf(s.Pos(), "interfaces and type switches are not in the kernel language")
 	default:
-		t.errorf(s.Pos(), "statement %T is not in the kernel language", s)
+		if !t.outside(s.Pos(), s) {
+			t.errorf(s.Pos(), "statement %T is not in the kernel language", s)
+		}
 	}
 }
 

@@ -104,20 +104,10 @@ func (t *tr) glslType(ty types.Type, pos token.Pos) (string, bool) {
 		}
 		t.useStruct(n, pos)
 		return glslName(n.Obj().Name()), true
-	case *types.Slice:
-		t.errorf(pos, "slices are not in the kernel language (use a fixed-size array, a view or runtime.TileStatic)")
-	case *types.Pointer:
-		t.errorf(pos, "pointers are not in the kernel language")
-	case *types.Map:
-		t.errorf(pos, "maps are not in the kernel language")
-	case *types.Interface:
-		t.errorf(pos, "interfaces are not in the kernel language")
-	case *types.Chan:
-		t.errorf(pos, "channels are not in the kernel language")
-	case *types.Signature:
-		t.errorf(pos, "function values and closures are not in the kernel language")
 	default:
-		t.errorf(pos, "type %s is not in the kernel language", ty)
+		if !t.outside(pos, u) {
+			t.errorf(pos, "type %s is not in the kernel language", ty)
+		}
 	}
 	return "", false
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/algo"
 )
 
 // benchCase is one kernel; its size comes from the -n, -mat and -img flags.
@@ -27,7 +28,25 @@ type instance struct {
 	cleanup func()
 }
 
-var cases []benchCase
+// cases are the kernels, in the order ampbench runs them.
+var cases = []benchCase{
+	{"vadd-f32", vadd},
+	{"saxpy-f32", saxpy},
+	{"fill-f32", fill},
+	{"transpose-f32", transpose},
+	{"sort-f32", sortCase[float32]},
+	{"sort-i32", sortCase[int32]},
+	{"matmul-f32", matmul[float32]},
+	{"matmul-simple-f32", matmulSimple},
+	{"matmul-i32", matmul[int32]},
+	{"conv2d-f32", conv2d},
+	{"reduce-sum-f32", reduceCase[float32](algo.Sum)},
+	{"reduce-min-f32", reduceCase[float32](algo.Min)},
+	{"reduce-max-f32", reduceCase[float32](algo.Max)},
+	{"reduce-sum-i32", reduceCase[int32](algo.Sum)},
+	{"scan-inclusive-f32", scanCase},
+	{"histogram-f32", histogramCase},
+}
 
 func caseNames() []string {
 	var n []string

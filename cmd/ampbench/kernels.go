@@ -12,21 +12,6 @@ import (
 	"github.com/goamp/goamp/runtime"
 )
 
-func init() {
-	cases = append(cases,
-		benchCase{"vadd-f32", vadd},
-		benchCase{"saxpy-f32", saxpy},
-		benchCase{"fill-f32", fill},
-		benchCase{"transpose-f32", transpose},
-		benchCase{"sort-f32", sortCase[float32]},
-		benchCase{"sort-i32", sortCase[int32]},
-		benchCase{"matmul-f32", matmul[float32]},
-		benchCase{"matmul-simple-f32", matmulSimple},
-		benchCase{"matmul-i32", matmul[int32]},
-		benchCase{"conv2d-f32", conv2d},
-	)
-}
-
 func randF32(n int, seed uint64) []float32 {
 	r := rand.New(rand.NewPCG(seed, 1))
 	s := make([]float32, n)
@@ -220,23 +205,12 @@ func matmulCase[T float32 | int32](av *accelerator.View, sz sizes, simple bool) 
 		size:  fmt.Sprintf("%d^3", n), work: 2 * float64(n) * float64(n) * float64(n), unit: "GFLOP/s",
 		run: run,
 		check: func() error {
-			if err := vc.Synchronize(); err != nil {
-				return err
-			}
-			// Check a sample of rows against a float64 reference (a full n^3 check would
-			// dominate the run at large n).
-			for _, r := range []int{0, n / 2, n - 1} {
-				for col := 0; col < n; col++ {
-					var want float64
-					for k := 0; k < n; k++ {
-						want += float64(a[r*n+k]) * float64(b[k*n+col])
-					}
-					if !near(float64(c[r*n+col]), want, 1e-4) {
-						return fmt.Errorf("c[%d][%d] = %v, want %v", r, col, c[r*n+col], want)
-					}
+			return checkRows(vc, "c", n, func(r, col int) (got, want float64) {
+				for k := 0; k < n; k++ {
+					want += float64(a[r*n+k]) * float64(b[k*n+col])
 				}
-			}
-			return nil
+				return float64(c[r*n+col]), want
+			})
 		},
 		cleanup: closeAll(va, vb, vc),
 	}, nil
@@ -261,26 +235,34 @@ func conv2d(av *accelerator.View, sz sizes) (*instance, error) {
 		size: fmt.Sprintf("%dx%d k9", n, n), work: 8 * float64(n*n), unit: "GB/s",
 		run: func() error { return algo.Convolve2D(av, vi, vo, krow, kcol) },
 		check: func() error {
-			if err := vo.Synchronize(); err != nil {
-				return err
-			}
-			for _, r := range []int{0, n / 2, n - 1} {
-				for c := 0; c < n; c++ {
-					var want float64
-					for i := -4; i <= 4; i++ {
-						var row float64
-						for j := -4; j <= 4; j++ {
-							row += float64(krow[j+4]) * float64(in[clamp(r+i)*n+clamp(c+j)])
-						}
-						want += float64(kcol[i+4]) * row
+			return checkRows(vo, "out", n, func(r, c int) (got, want float64) {
+				for i := -4; i <= 4; i++ {
+					var row float64
+					for j := -4; j <= 4; j++ {
+						row += float64(krow[j+4]) * float64(in[clamp(r+i)*n+clamp(c+j)])
 					}
-					if !near(float64(out[r*n+c]), want, 1e-4) {
-						return fmt.Errorf("out[%d][%d] = %g, want %g", r, c, out[r*n+c], want)
-					}
+					want += float64(kcol[i+4]) * row
 				}
-			}
-			return nil
+				return float64(out[r*n+c]), want
+			})
 		},
 		cleanup: closeAll(vi, vo),
 	}, nil
+}
+
+// checkRows synchronizes v, the n x n result called name, and compares its rows 0, n/2 and
+// n-1 with a float64 reference: at(r, c) returns the result's element and the reference's.
+// A sample of rows, because a full check would dominate the run at large n.
+func checkRows(v interface{ Synchronize() error }, name string, n int, at func(r, c int) (got, want float64)) error {
+	if err := v.Synchronize(); err != nil {
+		return err
+	}
+	for _, r := range []int{0, n / 2, n - 1} {
+		for c := range n {
+			if got, want := at(r, c); !near(got, want, 1e-4) {
+				return fmt.Errorf("%s[%d][%d] = %g, want %g", name, r, c, got, want)
+			}
+		}
+	}
+	return nil
 }

@@ -10,17 +10,6 @@ import (
 	"github.com/goamp/goamp/runtime"
 )
 
-func init() {
-	cases = append(cases,
-		benchCase{"reduce-sum-f32", reduceCase[float32](algo.Sum)},
-		benchCase{"reduce-min-f32", reduceCase[float32](algo.Min)},
-		benchCase{"reduce-max-f32", reduceCase[float32](algo.Max)},
-		benchCase{"reduce-sum-i32", reduceCase[int32](algo.Sum)},
-		benchCase{"scan-inclusive-f32", scanCase},
-		benchCase{"histogram-f32", histogramCase},
-	)
-}
-
 func reduceCase[T float32 | int32](op algo.Op) func(*accelerator.View, sizes) (*instance, error) {
 	return func(av *accelerator.View, sz sizes) (*instance, error) {
 		var data []T
