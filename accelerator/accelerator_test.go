@@ -215,11 +215,11 @@ func TestViewsEveryAccelerator(t *testing.T) {
 	}
 }
 
-// eachDeviceView runs f in a subtest for every accelerator but the CPU, on a fresh view
-// of it closed when f returns.
+// eachDeviceView runs f in a subtest for every accelerator but the CPU (every one whose
+// storage is device memory), on a fresh view of it closed when f returns.
 func eachDeviceView(t *testing.T, f func(t *testing.T, v *View)) {
 	for _, a := range All() {
-		if a.IsCPU() {
+		if a.Traits().HostMemory {
 			continue
 		}
 		t.Run(a.Path(), func(t *testing.T) {

@@ -62,78 +62,72 @@ func TestPinnedTransfer(t *testing.T) {
 	defer func() { forceStaging, pinMin, noPinned = savedForce, savedMin, savedNo }()
 	forceStaging, pinMin = true, 64<<10
 	r := rand.New(rand.NewPCG(12, uint64(os.Getpid())))
-	for _, a := range All() {
-		if a.Traits().HostMemory {
-			continue
+	eachDeviceView(t, func(t *testing.T, v *View) {
+		a := v.Accelerator()
+		defer func() { require.NoError(t, v.Close()) }()
+		dev, err := a.device()
+		require.NoError(t, err)
+		align := int(dev.HostImportAlign())
+		if align == 0 {
+			t.Skipf("%s has no VK_EXT_external_memory_host", a.Path())
 		}
-		t.Run(a.Path(), func(t *testing.T) {
-			v, err := a.CreateView(Automatic)
-			require.NoError(t, err)
-			defer func() { require.NoError(t, v.Close()) }()
-			dev, err := a.device()
-			require.NoError(t, err)
-			align := int(dev.HostImportAlign())
-			if align == 0 {
-				t.Skipf("%s has no VK_EXT_external_memory_host", a.Path())
-			}
-			size := 4*pinMin + 3*align + 77
-			b, err := v.Alloc(uint64(size + 4096))
-			require.NoError(t, err)
-			defer func() { require.NoError(t, b.Free()) }()
-			for _, c := range []struct {
-				name       string
-				skewUp     int
-				skewDown   int
-				off        uint64
-				n          int
-				noPin      bool
-				fault      bool
-				wantImport uint64 // imports expected: up and down
-			}{
-				{"aligned", 0, 0, 0, size, false, false, 2},
-				{"ragged", 1, align - 3, 4, size, false, false, 2},
-				{"ragged other", align / 2, 7, 12, size - 5, false, false, 2},
-				{"short", 3, 5, 8, pinMin - 1, false, false, 0},
-				{"off", 0, 0, 0, size, true, false, 0},
-				{"import fails", 9, 0, 0, size, false, true, 1},
-			} {
-				t.Run(c.name, func(t *testing.T) {
-					noPinned = c.noPin
-					up := make([]byte, c.n+align)[c.skewUp : c.skewUp+c.n]
-					for i := range up {
-						up[i] = byte(r.Uint32())
-					}
-					down := make([]byte, c.n+align)[c.skewDown : c.skewDown+c.n]
-					before := v.pinStats
-					if c.fault {
-						f := vk.InjectFault(vk.FaultAlloc, 0, vk.ResultOutOfHostMemory)
-						defer f.Disarm()
-					}
-					require.NoError(t, b.Upload(c.off, up))
-					require.NoError(t, b.Download(c.off, down))
-					assert.True(t, bytes.Equal(up, down), "the data round-trips")
-					assert.Equal(t, c.wantImport, v.pinStats.imported-before.imported, "transfers through an import")
-					if c.fault {
-						assert.Equal(t, uint64(1), v.pinStats.fellBack-before.fellBack, "the failed import falls back")
-					}
-					// The same slices again: the buffer's kept imports serve them.
-					mid := v.pinStats
-					for i := range up {
-						up[i] = byte(r.Uint32())
-					}
-					require.NoError(t, b.Upload(c.off, up))
-					require.NoError(t, b.Download(c.off, down))
-					assert.True(t, bytes.Equal(up, down), "new data round-trips through the kept imports")
-					if c.wantImport > 0 {
-						assert.Equal(t, uint64(2), v.pinStats.imported-mid.imported, "transfers through an import, again")
-					}
-					wantNew := uint64(0) // the same memory needs no new import...
-					if c.fault {
-						wantNew = 1 // ...unless the first one failed
-					}
-					assert.Equal(t, wantNew, v.pinStats.imports-mid.imports, "new imports for the same memory")
-				})
-			}
-		})
-	}
+		size := 4*pinMin + 3*align + 77
+		b, err := v.Alloc(uint64(size + 4096))
+		require.NoError(t, err)
+		defer func() { require.NoError(t, b.Free()) }()
+		for _, c := range []struct {
+			name       string
+			skewUp     int
+			skewDown   int
+			off        uint64
+			n          int
+			noPin      bool
+			fault      bool
+			wantImport uint64 // imports expected: up and down
+		}{
+			{"aligned", 0, 0, 0, size, false, false, 2},
+			{"ragged", 1, align - 3, 4, size, false, false, 2},
+			{"ragged other", align / 2, 7, 12, size - 5, false, false, 2},
+			{"short", 3, 5, 8, pinMin - 1, false, false, 0},
+			{"off", 0, 0, 0, size, true, false, 0},
+			{"import fails", 9, 0, 0, size, false, true, 1},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				noPinned = c.noPin
+				up := make([]byte, c.n+align)[c.skewUp : c.skewUp+c.n]
+				for i := range up {
+					up[i] = byte(r.Uint32())
+				}
+				down := make([]byte, c.n+align)[c.skewDown : c.skewDown+c.n]
+				before := v.pinStats
+				if c.fault {
+					f := vk.InjectFault(vk.FaultAlloc, 0, vk.ResultOutOfHostMemory)
+					defer f.Disarm()
+				}
+				require.NoError(t, b.Upload(c.off, up))
+				require.NoError(t, b.Download(c.off, down))
+				assert.True(t, bytes.Equal(up, down), "the data round-trips")
+				assert.Equal(t, c.wantImport, v.pinStats.imported-before.imported, "transfers through an import")
+				if c.fault {
+					assert.Equal(t, uint64(1), v.pinStats.fellBack-before.fellBack, "the failed import falls back")
+				}
+				// The same slices again: the buffer's kept imports serve them.
+				mid := v.pinStats
+				for i := range up {
+					up[i] = byte(r.Uint32())
+				}
+				require.NoError(t, b.Upload(c.off, up))
+				require.NoError(t, b.Download(c.off, down))
+				assert.True(t, bytes.Equal(up, down), "new data round-trips through the kept imports")
+				if c.wantImport > 0 {
+					assert.Equal(t, uint64(2), v.pinStats.imported-mid.imported, "transfers through an import, again")
+				}
+				wantNew := uint64(0) // the same memory needs no new import...
+				if c.fault {
+					wantNew = 1 // ...unless the first one failed
+				}
+				assert.Equal(t, wantNew, v.pinStats.imports-mid.imports, "new imports for the same memory")
+			})
+		}
+	})
 }

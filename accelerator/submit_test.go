@@ -19,43 +19,35 @@ import (
 func TestSubmitFoundFailed(t *testing.T) {
 	const n = 1 << 20
 	r := rand.New(rand.NewPCG(rand.Uint64(), 9))
-	for _, a := range All() {
-		if a.Traits().HostMemory {
-			continue
+	eachDeviceView(t, func(t *testing.T, v *View) {
+		src, err := v.Alloc(n)
+		require.NoError(t, err)
+		dst, err := v.Alloc(n)
+		require.NoError(t, err)
+		data := make([]byte, n)
+		for i := range data {
+			data[i] = byte(r.Uint32())
 		}
-		t.Run(a.Path(), func(t *testing.T) {
-			v, err := a.CreateView(Automatic)
-			require.NoError(t, err)
-			defer v.Close()
-			src, err := v.Alloc(n)
-			require.NoError(t, err)
-			dst, err := v.Alloc(n)
-			require.NoError(t, err)
-			data := make([]byte, n)
-			for i := range data {
-				data[i] = byte(r.Uint32())
-			}
-			require.NoError(t, src.Upload(0, data))
+		require.NoError(t, src.Upload(0, data))
 
-			f := vk.InjectFault(vk.FaultSubmitted, 0, vk.ResultDeviceLost)
-			defer f.Disarm()
-			v.mu.Lock()
-			seq := v.seq
-			err = v.recordCopy(src.vb, 0, dst.vb, 0, n, src, dst)
-			if err == nil {
-				err = v.submit()
-			}
-			v.mu.Unlock()
-			require.True(t, f.Fired())
-			require.ErrorIs(t, err, ErrDeviceLost)
-			v.mu.Lock()
-			assert.Equal(t, seq+1, v.seq, "the batch submitted with the failure has its sequence number")
-			assert.NotNil(t, v.batchOf(seq), "and is the view's to wait for")
-			v.mu.Unlock()
-			// Free waits for the copy into dst before destroying it (the validation layer
-			// reports the destroy otherwise); the view is removed, so it reports the loss.
-			assert.ErrorIs(t, dst.Free(), ErrDeviceLost)
-			assert.ErrorIs(t, src.Free(), ErrDeviceLost)
-		})
-	}
+		f := vk.InjectFault(vk.FaultSubmitted, 0, vk.ResultDeviceLost)
+		defer f.Disarm()
+		v.mu.Lock()
+		seq := v.seq
+		err = v.recordCopy(src.vb, 0, dst.vb, 0, n, src, dst)
+		if err == nil {
+			err = v.submit()
+		}
+		v.mu.Unlock()
+		require.True(t, f.Fired())
+		require.ErrorIs(t, err, ErrDeviceLost)
+		v.mu.Lock()
+		assert.Equal(t, seq+1, v.seq, "the batch submitted with the failure has its sequence number")
+		assert.NotNil(t, v.batchOf(seq), "and is the view's to wait for")
+		v.mu.Unlock()
+		// Free waits for the copy into dst before destroying it (the validation layer
+		// reports the destroy otherwise); the view is removed, so it reports the loss.
+		assert.ErrorIs(t, dst.Free(), ErrDeviceLost)
+		assert.ErrorIs(t, src.Free(), ErrDeviceLost)
+	})
 }

@@ -95,28 +95,23 @@ func TestScratchFreedAtViewClose(t *testing.T) {
 // memory of the first (no device allocation), and sorts correctly with it.
 func TestSortReusesScratch(t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 4))
-	for _, a := range accelerator.All() {
-		t.Run(a.Path(), func(t *testing.T) {
-			av, err := a.CreateView(accelerator.Automatic)
-			require.NoError(t, err)
-			defer av.Close()
-			n := sortRadixMin + 77
-			var first []any
-			for round := range 2 {
-				keys := ewRandom[int32](r, n, true)
-				v := arrayview.MustNew(runtime.Ext(n), keys)
-				require.NoError(t, Sort(av, v))
-				require.NoError(t, v.Close())
-				require.True(t, slices.IsSorted(keys), "round %d", round)
-				if round == 0 {
-					first = idleBufs(av)
-					require.Len(t, first, 3, "the keys' temporary, the histogram and the values' placeholders")
-				} else {
-					assert.Equal(t, first, idleBufs(av), "the second sort gave back the first one's scratch")
-				}
+	eachView(t, func(t *testing.T, av *accelerator.View) {
+		n := sortRadixMin + 77
+		var first []any
+		for round := range 2 {
+			keys := ewRandom[int32](r, n, true)
+			v := arrayview.MustNew(runtime.Ext(n), keys)
+			require.NoError(t, Sort(av, v))
+			require.NoError(t, v.Close())
+			require.True(t, slices.IsSorted(keys), "round %d", round)
+			if round == 0 {
+				first = idleBufs(av)
+				require.Len(t, first, 3, "the keys' temporary, the histogram and the values' placeholders")
+			} else {
+				assert.Equal(t, first, idleBufs(av), "the second sort gave back the first one's scratch")
 			}
-		})
-	}
+		}
+	})
 }
 
 // TestScratchCache checks which idle buffer serves a request: the smallest long enough

@@ -1,9 +1,15 @@
 package algo
 
 import (
+	"testing"
+
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/amptest"
 	"github.com/goamp/goamp/arrayview"
 )
+
+// eachView runs fn in a subtest per accelerator on a fresh view of it (amptest.EachView).
+func eachView(t *testing.T, fn func(t *testing.T, av *accelerator.View)) { amptest.EachView(t, fn) }
 
 // The tests' access to the package's test hooks (hooks.go): each helper runs an algorithm
 // with the hooks set for the call, then restores them. Tests that use them do not run in

@@ -24,18 +24,6 @@ var (
 	benchSortFloatMx = flag.Bool("algo.sort.float", true, "also run the float32 Sort benchmark")
 )
 
-// benchViews runs f on a new view of every accelerator present.
-func benchViews(b *testing.B, f func(b *testing.B, av *accelerator.View)) {
-	for _, a := range accelerator.All() {
-		b.Run(a.Path(), func(b *testing.B) {
-			av, err := a.CreateView(accelerator.Automatic)
-			require.NoError(b, err)
-			defer av.Close()
-			f(b, av)
-		})
-	}
-}
-
 // benchLoop times op, waiting for the device after each call, and reports GB/s for
 // bytes moved per call. The first call (uploads, pipeline creation) is not timed.
 func benchLoop(b *testing.B, av *accelerator.View, bytes int, op func() error) {

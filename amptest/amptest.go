@@ -31,6 +31,42 @@ const maxMismatches = 10
 // the layer (it drains them, so a test running in parallel may be the one that reports them).
 func Views(t testing.TB) []*accelerator.View {
 	t.Helper()
+	accs := accelerators(t)
+	views := make([]*accelerator.View, 0, len(accs))
+	for _, a := range accs {
+		v, err := a.CreateView(accelerator.Automatic)
+		require.NoError(t, err, "goamp/amptest: a view of %s", a)
+		t.Cleanup(func() { assert.NoError(t, v.Close(), "goamp/amptest: closing %s", v) })
+		views = append(views, v)
+	}
+	return views
+}
+
+// EachView runs fn as a subtest (or sub-benchmark) of t, named by the accelerator's path,
+// on a new view (automatic queuing) of every accelerator present, in Views' order; the view
+// is closed, and the error of Close checked, when fn returns. It fails the test as Views
+// does when GOAMP_REQUIRE_VULKAN=1 and no Vulkan device is present or, with the validation
+// layer on, when the layer reports messages.
+func EachView[T interface {
+	testing.TB
+	Run(name string, f func(T)) bool
+}](t T, fn func(t T, av *accelerator.View)) {
+	t.Helper()
+	for _, a := range accelerators(t) {
+		t.Run(a.Path(), func(t T) {
+			av, err := a.CreateView(accelerator.Automatic)
+			require.NoError(t, err, "goamp/amptest: a view of %s", a)
+			defer func() { assert.NoError(t, av.Close(), "goamp/amptest: closing %s", av) }()
+			fn(t, av)
+		})
+	}
+}
+
+// accelerators returns every accelerator present, the CPU first, after the checks that Views
+// and EachView make: Vulkan present when GOAMP_REQUIRE_VULKAN=1, and the validation
+// layer's messages reported when the test ends.
+func accelerators(t testing.TB) []*accelerator.Accelerator {
+	t.Helper()
 	if os.Getenv(EnvRequireVulkan) == "1" && accelerator.NoVulkanReason() != nil {
 		t.Fatalf("goamp/amptest: %s=1 but no Vulkan accelerator is present: %v", EnvRequireVulkan, accelerator.NoVulkanReason())
 	}
@@ -48,14 +84,7 @@ func Views(t testing.TB) []*accelerator.View {
 			accs = append(accs, a)
 		}
 	}
-	views := make([]*accelerator.View, 0, len(accs))
-	for _, a := range accs {
-		v, err := a.CreateView(accelerator.Automatic)
-		require.NoError(t, err, "goamp/amptest: a view of %s", a)
-		t.Cleanup(func() { assert.NoError(t, v.Close(), "goamp/amptest: closing %s", v) })
-		views = append(views, v)
-	}
-	return views
+	return accs
 }
 
 // Compare runs run on a fresh view of every accelerator (see Views), the CPU first, and

@@ -155,6 +155,41 @@ func TestViews(t *testing.T) {
 	}
 }
 
+// TestEachView checks that EachView runs fn once per accelerator, the CPU first, in a
+// subtest named by its path, on a fresh view of it that is closed when fn returns; and that
+// it serves benchmarks too.
+func TestEachView(t *testing.T) {
+	var paths, names []string
+	var views []*accelerator.View
+	amptest.EachView(t, func(t *testing.T, av *accelerator.View) {
+		paths = append(paths, av.Accelerator().Path())
+		names = append(names, t.Name())
+		def, err := av.Accelerator().DefaultView()
+		require.NoError(t, err)
+		assert.NotSame(t, def, av, "a fresh view, not the default one")
+		require.NoError(t, av.Flush())
+		views = append(views, av)
+	})
+	require.Len(t, paths, len(accelerator.All()))
+	assert.Equal(t, "cpu", paths[0])
+	for i, v := range views {
+		assert.Equal(t, t.Name()+"/"+paths[i], names[i])
+		assert.ErrorIs(t, v.Flush(), accelerator.ErrViewClosed, "closed when fn returned")
+	}
+	ran := 0
+	testing.Benchmark(func(b *testing.B) {
+		amptest.EachView(b, func(b *testing.B, av *accelerator.View) {
+			if b.N == 1 { // a sub-benchmark runs at least once with N = 1
+				ran++
+			}
+			for range b.N {
+				require.NoError(b, av.Flush())
+			}
+		})
+	})
+	assert.Equal(t, len(accelerator.All()), ran)
+}
+
 // TestViewsRequireVulkan checks that GOAMP_REQUIRE_VULKAN=1 fails a run without Vulkan (a
 // CGO_ENABLED=0 build, or a machine without a device) and passes one with it.
 func TestViewsRequireVulkan(t *testing.T) {

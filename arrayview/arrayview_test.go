@@ -15,17 +15,8 @@ import (
 // TestMain fails the run when the Vulkan validation layer reported anything.
 func TestMain(m *testing.M) { amptest.Main(m) }
 
-// everyView runs fn on a fresh automatic view of every accelerator present.
-func everyView(t *testing.T, fn func(t *testing.T, av *accelerator.View)) {
-	for _, a := range accelerator.All() {
-		t.Run(a.Path(), func(t *testing.T) {
-			av, err := a.CreateView(accelerator.Automatic)
-			require.NoError(t, err)
-			defer av.Close()
-			fn(t, av)
-		})
-	}
-}
+// everyView runs fn in a subtest per accelerator on a fresh view of it (amptest.EachView).
+func everyView(t *testing.T, fn func(t *testing.T, av *accelerator.View)) { amptest.EachView(t, fn) }
 
 func iota32(n int) []int32 {
 	s := make([]int32, n)

@@ -16,6 +16,9 @@ import (
 	"github.com/goamp/goamp/runtime"
 )
 
+// everyView runs fn in a subtest per accelerator on a fresh view of it (amptest.EachView).
+func everyView(t *testing.T, fn func(t *testing.T, av *accelerator.View)) { amptest.EachView(t, fn) }
+
 // randInts returns n random int32s, none of them zero.
 func randInts(rng *rand.Rand, n int) []int32 {
 	s := make([]int32, n)

@@ -438,36 +438,31 @@ func TestParallelForEachBarrierKinds(t *testing.T) {
 // TestParallelForEachBatch runs two dispatches in one batch, the second reading what the
 // first wrote, with no Wait between them.
 func TestParallelForEachBatch(t *testing.T) {
-	for _, acc := range accelerator.All() {
-		t.Run(acc.Path(), func(t *testing.T) {
-			v, err := acc.CreateView(accelerator.Automatic)
+	amptest.EachView(t, func(t *testing.T, v *accelerator.View) {
+		const n = 5000
+		a, b := newArg(amprt.Ext(n), amprt.ReadWrite), newArg(amprt.Ext(n), amprt.Write)
+		defer a.free()
+		defer b.free()
+		// Allocate and upload b first, so that only dispatches remain.
+		_, err := b.BindDevice(v, amprt.Write)
+		if !v.Accelerator().Traits().HostMemory {
 			require.NoError(t, err)
-			defer v.Close()
-			const n = 5000
-			a, b := newArg(amprt.Ext(n), amprt.ReadWrite), newArg(amprt.Ext(n), amprt.Write)
-			defer a.free()
-			defer b.free()
-			// Allocate and upload b first, so that only dispatches remain.
-			_, err = b.BindDevice(v, amprt.Write)
-			if !acc.Traits().HostMemory {
-				require.NoError(t, err)
+		}
+		before := v.Stats()
+		require.NoError(t, amprt.ParallelForEach(v, amprt.Ext(n), iotaK{Out: a, Scale: 2, Add: 1}))
+		require.NoError(t, amprt.ParallelForEach(v, amprt.Ext(n), &scaleK{a: a, b: b, k: -3}))
+		after := v.Stats()
+		if !v.Accelerator().Traits().HostMemory {
+			assert.Equal(t, before.Dispatches+2, after.Dispatches)
+			if v.Accelerator().SupportsCPUSharedMemory() {
+				assert.Equal(t, before.Submits, after.Submits, "the dispatches must not submit")
 			}
-			before := v.Stats()
-			require.NoError(t, amprt.ParallelForEach(v, amprt.Ext(n), iotaK{Out: a, Scale: 2, Add: 1}))
-			require.NoError(t, amprt.ParallelForEach(v, amprt.Ext(n), &scaleK{a: a, b: b, k: -3}))
-			after := v.Stats()
-			if !acc.Traits().HostMemory {
-				assert.Equal(t, before.Dispatches+2, after.Dispatches)
-				if acc.SupportsCPUSharedMemory() {
-					assert.Equal(t, before.Submits, after.Submits, "the dispatches must not submit")
-				}
-			}
-			require.NoError(t, b.sync())
-			for i := range n {
-				require.Equal(t, int32((2*i+1)*-3), b.host[i], "b[%d]", i)
-			}
-		})
-	}
+		}
+		require.NoError(t, b.sync())
+		for i := range n {
+			require.Equal(t, int32((2*i+1)*-3), b.host[i], "b[%d]", i)
+		}
+	})
 }
 
 // TestParallelForEachViewChoice checks C++ AMP's rule: the view passed, else the
