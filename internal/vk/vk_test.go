@@ -93,20 +93,13 @@ func iotaSPV(tb testing.TB) []byte {
 // anew or replayed; and recording alone, back to back.
 func BenchmarkPhases(b *testing.B) {
 	in := openTest(b)
-	spv := iotaSPV(b)
 	for _, info := range in.Devices() {
-		dev, err := in.OpenDevice(info.Index, 1)
-		require.NoError(b, err)
 		kind := MemDevice
 		if info.UnifiedMemory() {
 			kind = MemShared
 		}
-		buf, err := dev.NewBuffer(4096, kind)
-		require.NoError(b, err)
-		p, err := dev.NewPipeline(spv, 2, 8, []uint32{64})
-		require.NoError(b, err)
-		s, err := dev.NewStream(dev.Queues()[0])
-		require.NoError(b, err)
+		r := newIotaRig(b, in, info, false, kind, 1, 1024)
+		buf, p, s := r.bufs[0], r.p, r.s
 		push := make([]byte, 8)
 		binds := []Binding{{buf, 0, 4096}, {buf, 0, 4096}}
 		b.Run(info.Name+"/record", func(b *testing.B) {
@@ -153,15 +146,11 @@ func BenchmarkPhases(b *testing.B) {
 				b.ReportMetric(float64(s.Replays()-replays)/float64(b.N), "replayed/op")
 			})
 		}
-		s.Destroy()
-		p.Destroy()
-		buf.Free()
-		dev.Close()
 	}
 }
 
-// iotaRig is a device with the iota test pipeline, a stream, and zeroed host-visible
-// buffers of n uint32 each, all released when the test ends.
+// iotaRig is a device with the iota test pipeline, a stream on its first queue, and buffers
+// of n uint32 each (of kind; zeroed where host-visible), all released when the test ends.
 type iotaRig struct {
 	dev  *Device
 	p    *Pipeline
@@ -169,7 +158,7 @@ type iotaRig struct {
 	bufs []*Buffer
 }
 
-func newIotaRig(t *testing.T, in *Instance, info DeviceInfo, fences bool, nbuf, n int) *iotaRig {
+func newIotaRig(t testing.TB, in *Instance, info DeviceInfo, fences bool, kind MemKind, nbuf, n int) *iotaRig {
 	t.Helper()
 	spv := iotaSPV(t)
 	r := &iotaRig{}
@@ -184,7 +173,7 @@ func newIotaRig(t *testing.T, in *Instance, info DeviceInfo, fences bool, nbuf, 
 	require.Equal(t, !fences && info.TimelineSemaphore, r.dev.info.TimelineSemaphore)
 	t.Cleanup(r.dev.Close)
 	for range nbuf {
-		b, err := r.dev.NewBuffer(uint64(4*n), MemUpload)
+		b, err := r.dev.NewBuffer(uint64(4*n), kind)
 		require.NoError(t, err)
 		t.Cleanup(b.Free)
 		clear(b.Mapped())
@@ -222,7 +211,7 @@ func TestReplay(t *testing.T) { eachCompletion(t, testReplay) }
 
 func testReplay(t *testing.T, in *Instance, info DeviceInfo, fences bool) {
 	const n = 256
-	r := newIotaRig(t, in, info, fences, 3, n) // src, dst0, dst1
+	r := newIotaRig(t, in, info, fences, MemUpload, 3, n) // src, dst0, dst1
 	bufs, p, s := r.bufs, r.p, r.s
 
 	type op struct {
@@ -293,7 +282,7 @@ func TestLongBatch(t *testing.T) { eachCompletion(t, testLongBatch) }
 
 func testLongBatch(t *testing.T, in *Instance, info DeviceInfo, fences bool) {
 	const n, k = 128, 1501
-	r := newIotaRig(t, in, info, fences, 2, n)
+	r := newIotaRig(t, in, info, fences, MemUpload, 2, n)
 	ab, p, s := r.bufs, r.p, r.s
 	push := make([]byte, 8)
 	binary.LittleEndian.PutUint32(push, n)

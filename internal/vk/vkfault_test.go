@@ -92,7 +92,7 @@ func testFaultStream(t *testing.T, in *Instance, info DeviceInfo, fences bool) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := newIotaRig(t, in, info, fences, 2, n)
+			r := newIotaRig(t, in, info, fences, MemUpload, 2, n)
 			src, dst := r.bufs[0], r.bufs[1]
 			seed := rand.Uint32()
 			for i := 0; i < n; i++ {

@@ -15,30 +15,20 @@ import (
 // than that, while every batch still runs (the last one's wait covers them all).
 func TestThrottle(t *testing.T) {
 	in := openTest(t)
-	spv := iotaSPV(t)
 	for _, info := range in.Devices() {
-		dev, err := in.OpenDevice(info.Index, 1)
-		require.NoError(t, err)
-		buf, err := dev.NewBuffer(4096, MemDevice)
-		require.NoError(t, err)
-		p, err := dev.NewPipeline(spv, 2, 8, []uint32{64})
-		require.NoError(t, err)
-		s, err := dev.NewStream(dev.Queues()[0])
-		require.NoError(t, err)
+		r := newIotaRig(t, in, info, false, MemDevice, 1, 1024)
+		buf, p, s := r.bufs[0], r.p, r.s
 		binds := []Binding{{buf, 0, 4096}, {buf, 0, 4096}}
 		var last *Batch
 		for i := range 20 * MaxInFlight {
 			push := []byte{byte(i), 0, 0, 0, 1, 0, 0, 0} // no batch repeats the one before: none is replayed
 			require.NoError(t, s.Dispatch(p, binds, push, [3]uint32{64, 1, 1}, false))
-			last, err = s.Submit()
+			bt, err := s.Submit()
 			require.NoError(t, err)
+			last = bt
 			require.LessOrEqual(t, len(s.inflight), MaxInFlight, "batch %d", i)
 		}
 		require.NoError(t, last.Wait(context.Background()))
 		assert.LessOrEqual(t, len(s.free)+len(s.inflight), MaxInFlight+2, "command buffers")
-		s.Destroy()
-		buf.Free()
-		p.Destroy()
-		dev.Close()
 	}
 }
