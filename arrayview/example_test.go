@@ -13,14 +13,6 @@ import (
 // Tiled body, translated for the GPU by ampgen) on the default accelerator (a GPU,
 // lavapipe or the CPU: the output is the same).
 func Example() {
-	acc, err := accelerator.Default()
-	if err != nil {
-		panic(err)
-	}
-	av, err := acc.DefaultView()
-	if err != nil {
-		panic(err)
-	}
 	sampledata := []int32{
 		2, 2, 9, 7, 1, 4,
 		4, 4, 8, 8, 3, 4,
@@ -31,7 +23,8 @@ func Example() {
 	average := arrayview.MustNew(runtime.Ext(4, 6), averagedata)
 	average.DiscardData() // output only: nothing is uploaded
 	k := seeds.TileAverage{Sample: sample.ReadOnly(), Average: average}
-	if err := runtime.ParallelForEachTiled(av, sample.Extent().Tile(2, 2), k); err != nil {
+	// A nil view: the kernel runs where its views live, else on the default accelerator.
+	if err := runtime.ParallelForEachTiled(nil, sample.Extent().Tile(2, 2), k); err != nil {
 		panic(err)
 	}
 	if err := average.Synchronize(); err != nil { // the results reach averagedata
