@@ -25,6 +25,15 @@ func (e *ShapeError) Error() string { return fmt.Sprintf("goamp/algo: %s: %s", e
 // Is matches ErrShape.
 func (e *ShapeError) Is(target error) bool { return target == ErrShape }
 
+// enumName is the String of v, a value of the integer type called typ whose values from 0
+// are named names: names[v], or "typ(v)" outside them.
+func enumName[E ~int](v E, typ string, names ...string) string {
+	if v >= 0 && int(v) < len(names) {
+		return names[v]
+	}
+	return fmt.Sprintf("%s(%d)", typ, int(v))
+}
+
 func shapeErr(op, format string, args ...any) error {
 	return &ShapeError{Op: op, Reason: fmt.Sprintf(format, args...)}
 }

@@ -69,18 +69,27 @@ func apartViews(t *testing.T) (home, other *accelerator.View) {
 // ewCases calls f for every accelerator view, CPU body and length (the per-thread body
 // only on the CPU, and only up to maxPerThread elements).
 func ewCases(t *testing.T, lengths []int, maxPerThread int, f func(t *testing.T, av *accelerator.View, perThread bool, n int)) {
+	name := func(n int) string { return fmt.Sprintf("n=%d", n) }
+	ewEach(t, lengths, name, func(n int) bool { return n <= maxPerThread }, f)
+}
+
+// ewEach calls f, in a subtest named by the view's accelerator, the body and name(c), for
+// every accelerator view, CPU body and case c (the per-thread body only on the CPU, and
+// only for the cases perThreadOK accepts).
+func ewEach[C any](t *testing.T, cases []C, name func(C) string, perThreadOK func(C) bool,
+	f func(t *testing.T, av *accelerator.View, perThread bool, c C)) {
 	for _, av := range ewViews(t) {
 		bodies := []ewBody{{"fast", false}}
 		if av.Accelerator().Traits().HostMemory {
 			bodies = append(bodies, ewBody{"perthread", true})
 		}
 		for _, b := range bodies {
-			for _, n := range lengths {
-				if b.perThread && n > maxPerThread {
+			for _, c := range cases {
+				if b.perThread && !perThreadOK(c) {
 					continue
 				}
-				t.Run(fmt.Sprintf("%s/%s/n=%d", av.Accelerator().Path(), b.name, n), func(t *testing.T) {
-					f(t, av, b.perThread, n)
+				t.Run(fmt.Sprintf("%s/%s/%s", av.Accelerator().Path(), b.name, name(c)), func(t *testing.T) {
+					f(t, av, b.perThread, c)
 				})
 			}
 		}

@@ -1,8 +1,6 @@
 package algo
 
 import (
-	"fmt"
-
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/arrayview"
 	"github.com/goamp/goamp/half"
@@ -35,14 +33,8 @@ const (
 
 // String names the path.
 func (p MatMulPath) String() string {
-	if p >= 0 && int(p) < len(matMulPathNames) {
-		return matMulPathNames[p]
-	}
-	return fmt.Sprintf("MatMulPath(%d)", int(p))
+	return enumName(p, "MatMulPath", "auto", "cooperative", "shared")
 }
-
-// matMulPathNames are the paths' names, by value.
-var matMulPathNames = [...]string{MatMulAuto: "auto", MatMulCooperative: "cooperative", MatMulShared: "shared"}
 
 // MatMulF16Options selects the kernel MatMulF16With runs.
 type MatMulF16Options struct {

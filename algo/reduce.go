@@ -50,15 +50,7 @@ const (
 )
 
 // String returns "Sum", "Min", "Max" or "Op(n)".
-func (o Op) String() string {
-	if o >= 0 && int(o) < len(opNames) {
-		return opNames[o]
-	}
-	return fmt.Sprintf("Op(%d)", int(o))
-}
-
-// opNames are the Ops' names, by value.
-var opNames = [...]string{Sum: "Sum", Min: "Min", Max: "Max"}
+func (o Op) String() string { return enumName(o, "Op", "Sum", "Min", "Max") }
 
 // ErrUnknownOp reports an Op other than Sum, Min and Max.
 var ErrUnknownOp = errors.New("goamp/algo: unknown reduction operator")

@@ -36,24 +36,13 @@ func testTranspose[T Number](t *testing.T, av *accelerator.View, perThread bool,
 }
 
 func TestTranspose(t *testing.T) {
-	for _, av := range ewViews(t) {
-		bodies := []ewBody{{"fast", false}}
-		if av.Accelerator().Traits().HostMemory {
-			bodies = append(bodies, ewBody{"perthread", true})
-		}
-		for _, b := range bodies {
-			for _, s := range transposeShapes {
-				if b.perThread && s[0]*s[1] > 10000 {
-					continue // slow under the race detector; 100x37 covers it
-				}
-				t.Run(fmt.Sprintf("%s/%s/%dx%d", av.Accelerator().Path(), b.name, s[0], s[1]), func(t *testing.T) {
-					t.Run("int32", func(t *testing.T) { testTranspose[int32](t, av, b.perThread, s[0], s[1]) })
-					t.Run("uint32", func(t *testing.T) { testTranspose[uint32](t, av, b.perThread, s[0], s[1]) })
-					t.Run("float32", func(t *testing.T) { testTranspose[float32](t, av, b.perThread, s[0], s[1]) })
-				})
-			}
-		}
-	}
+	name := func(s [2]int) string { return fmt.Sprintf("%dx%d", s[0], s[1]) }
+	small := func(s [2]int) bool { return s[0]*s[1] <= 10000 } // per thread: slow under the race detector; 100x37 covers it
+	ewEach(t, transposeShapes, name, small, func(t *testing.T, av *accelerator.View, perThread bool, s [2]int) {
+		t.Run("int32", func(t *testing.T) { testTranspose[int32](t, av, perThread, s[0], s[1]) })
+		t.Run("uint32", func(t *testing.T) { testTranspose[uint32](t, av, perThread, s[0], s[1]) })
+		t.Run("float32", func(t *testing.T) { testTranspose[float32](t, av, perThread, s[0], s[1]) })
+	})
 }
 
 // TestTransposeSections transposes a section of a larger matrix into a section of
