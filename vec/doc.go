@@ -18,7 +18,9 @@
 //	a.Normalize()         normalize(a)       (Float types)
 //	a.Cross(b)            cross(a, b)        (Float3)
 //
-// Methods take value receivers and return new values; == compares the components.
+// Methods take value receivers and return new values; == compares the components. The
+// nine types share one template (internal/vecgen), from which go generate writes
+// vec_gen.go.
 //
 // # Layout in views
 //
@@ -39,3 +41,5 @@
 // the sum of the products, length from sqrt(dot(x, x)), normalize from
 // x * inversesqrt(dot(x, x)) and cross from its products and differences.
 package vec
+
+//go:generate go run ../internal/vecgen/gen vec_gen.go
