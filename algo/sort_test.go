@@ -36,24 +36,34 @@ func sortRef[T Number](s []T) []T {
 func testSort[T Number](t *testing.T, av *accelerator.View, perThread bool, n int, dups bool) {
 	r := rand.New(rand.NewPCG(uint64(n), 5))
 	data := ewRandom[T](r, n, dups)
-	want := sortRef(data)
 	// The view is a section, so that its data does not start at element 0.
-	backing := make([]T, n+2)
-	copy(backing[1:], data)
-	whole := arrayview.MustNew(runtime.Ext(n+2), backing)
-	v, err := whole.Section(runtime.Idx(1), runtime.Ext(n))
+	got := checkSortSection(t, data, 1, 1, func(v *arrayview.View[T]) error { return sortOp(av, v, perThread) })
+	assert.True(t, slices.IsSorted(got), "agrees with slices.Sort's order (no NaNs)")
+}
+
+// checkSortSection sorts data with sort in a section of a larger view, with before zeros
+// before it and after zeros after it, checks the result against sortRef bit for bit and
+// that the zeros are untouched, and returns the sorted section.
+func checkSortSection[T Number](t *testing.T, data []T, before, after int, sort func(v *arrayview.View[T]) error) []T {
+	t.Helper()
+	n := len(data)
+	want := sortRef(data)
+	backing := make([]T, before+n+after)
+	copy(backing[before:], data)
+	whole := arrayview.MustNew(runtime.Ext(len(backing)), backing)
+	v, err := whole.Section(runtime.Idx(before), runtime.Ext(n))
 	require.NoError(t, err)
-	require.NoError(t, sortOp(av, v, perThread))
+	require.NoError(t, sort(v))
 	require.NoError(t, whole.Synchronize())
-	got := backing[1 : n+1]
+	got := backing[before : before+n]
 	for i := range got {
 		if ewBitsOf(got[i]) != ewBitsOf(want[i]) {
 			require.Equal(t, want[i], got[i], "element %d of %d", i, n)
 		}
 	}
-	assert.True(t, slices.IsSorted(got), "agrees with slices.Sort's order (no NaNs)")
-	assert.Equal(t, T(0), backing[0])
-	assert.Equal(t, T(0), backing[n+1])
+	assert.Equal(t, make([]T, before), backing[:before], "the elements before the section")
+	assert.Equal(t, make([]T, after), backing[before+n:], "the elements after the section")
+	return got
 }
 
 func TestSort(t *testing.T) {
@@ -153,21 +163,8 @@ func radixPattern[T Number](r *rand.Rand, n int, pattern string) []T {
 func testRadix[T Number](t *testing.T, av *accelerator.View, perThread bool, algo, n int, pattern string) {
 	r := rand.New(rand.NewPCG(uint64(n), 11))
 	data := radixPattern[T](r, n, pattern)
-	want := sortRef(data)
-	backing := make([]T, n+3)
-	copy(backing[3:], data)
-	whole := arrayview.MustNew(runtime.Ext(n+3), backing)
-	v, err := whole.Section(runtime.Idx(3), runtime.Ext(n)) // a section at an odd offset
-	require.NoError(t, err)
-	require.NoError(t, sortWith(av, v, perThread, algo))
-	require.NoError(t, whole.Synchronize())
-	got := backing[3:]
-	for i := range got {
-		if ewBitsOf(got[i]) != ewBitsOf(want[i]) {
-			require.Equal(t, want[i], got[i], "element %d of %d", i, n)
-		}
-	}
-	assert.Equal(t, []T{0, 0, 0}, backing[:3])
+	// A section at an odd offset.
+	checkSortSection(t, data, 3, 0, func(v *arrayview.View[T]) error { return sortWith(av, v, perThread, algo) })
 }
 
 // TestSortRadix runs the radix sort (both scatter bodies on a GPU) around its digit,
