@@ -60,9 +60,7 @@ func TestChooseView(t *testing.T) {
 				return
 			}
 			assert.Nil(t, got)
-			require.ErrorIs(t, err, amprt.ErrAcceleratorMismatch)
-			var me *amprt.AcceleratorMismatchError
-			require.ErrorAs(t, err, &me)
+			me := requireErrorAs[*amprt.AcceleratorMismatchError](t, err, amprt.ErrAcceleratorMismatch)
 			assert.Equal(t, "pkg.Op", me.Kernel)
 			assert.Equal(t, c.wantFrom, me.WantFrom)
 			assert.Equal(t, c.field, me.Field)

@@ -126,12 +126,20 @@ func (k wrongOrderK) Each(i amprt.Index) {
 }
 func (k wrongOrderK) Program() *amprt.Program { return k.prog }
 
+// requireErrorAs requires err to match sentinel (errors.Is) and to be an E (errors.As),
+// and returns it as one.
+func requireErrorAs[E error](t *testing.T, err, sentinel error) E {
+	t.Helper()
+	require.ErrorIs(t, err, sentinel)
+	var e E
+	require.ErrorAs(t, err, &e)
+	return e
+}
+
 // requireContract checks a *ContractError and the sides it describes.
 func requireContract(t *testing.T, err error, kernel, program, field, goSide, gpuSide string) {
 	t.Helper()
-	require.ErrorIs(t, err, amprt.ErrContract)
-	var ce *amprt.ContractError
-	require.ErrorAs(t, err, &ce)
+	ce := requireErrorAs[*amprt.ContractError](t, err, amprt.ErrContract)
 	assert.Equal(t, kernel, ce.Kernel)
 	assert.Equal(t, program, ce.Program)
 	assert.Equal(t, field, ce.Field)
@@ -228,9 +236,7 @@ func TestContractProgramNames(t *testing.T) {
 	require.NoError(t, err)
 	assert.Same(t, p1, p2, "the same name and module give the first program")
 	_, err = amprt.NewProgram("contract_dup", sub, 1)
-	require.ErrorIs(t, err, amprt.ErrDuplicateProgram)
-	var pe *amprt.ProgramError
-	require.ErrorAs(t, err, &pe)
+	pe := requireErrorAs[*amprt.ProgramError](t, err, amprt.ErrDuplicateProgram)
 	assert.Equal(t, "contract_dup", pe.Name)
 	assert.Contains(t, pe.Registered, fmt.Sprintf("%d bytes, sha256", len(add)))
 	assert.Contains(t, pe.New, fmt.Sprintf("%d bytes, sha256", len(sub)))
@@ -425,9 +431,7 @@ func TestContractSharedMemory(t *testing.T) {
 					assert.Equal(t, want, got)
 					return
 				}
-				require.ErrorIs(t, err, amprt.ErrInvalidComputeDomain)
-				var ce *amprt.ComputeDomainError
-				require.ErrorAs(t, err, &ce)
+				ce := requireErrorAs[*amprt.ComputeDomainError](t, err, amprt.ErrInvalidComputeDomain)
 				assert.Equal(t, tt.bytes, ce.Value)
 				assert.Equal(t, limit, ce.Limit)
 				assert.Contains(t, err.Error(), "maxComputeSharedMemorySize")
@@ -507,9 +511,7 @@ func TestContractMalformedSPIRV(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
 				_, err := amprt.NewProgram("contract_bad_"+tt.name, tt.spirv, 1)
-				require.ErrorIs(t, err, amprt.ErrInvalidSPIRV)
-				var se *amprt.SPIRVError
-				require.ErrorAs(t, err, &se)
+				se := requireErrorAs[*amprt.SPIRVError](t, err, amprt.ErrInvalidSPIRV)
 				var pe *amprt.ProgramError
 				require.ErrorAs(t, err, &pe)
 

@@ -506,9 +506,7 @@ func TestParallelForEachAcceleratorMismatch(t *testing.T) {
 			a, b := newArg(amprt.Ext(8), amprt.Read), newArg(amprt.Ext(8), amprt.Write)
 			a.home, b.home = p[0], p[1]
 			err := amprt.ParallelForEach(nil, amprt.Ext(8), &scaleK{a: a, b: b, k: 2})
-			require.ErrorIs(t, err, amprt.ErrAcceleratorMismatch)
-			var me *amprt.AcceleratorMismatchError
-			require.ErrorAs(t, err, &me)
+			me := requireErrorAs[*amprt.AcceleratorMismatchError](t, err, amprt.ErrAcceleratorMismatch)
 			assert.Same(t, p[0], me.Want)
 			assert.Same(t, p[1], me.Got)
 			assert.Equal(t, "b", me.Field)
@@ -582,9 +580,7 @@ func TestParallelForEachKernelErrors(t *testing.T) {
 		defer out.free()
 		kernelErr := func(t *testing.T, err error, kernel, field, ftype, msg string) {
 			t.Helper()
-			require.ErrorIs(t, err, amprt.ErrInvalidKernel)
-			var ke *amprt.KernelError
-			require.ErrorAs(t, err, &ke)
+			ke := requireErrorAs[*amprt.KernelError](t, err, amprt.ErrInvalidKernel)
 			assert.Equal(t, kernel, ke.Kernel)
 			assert.Equal(t, field, ke.Field)
 			assert.Equal(t, ftype, ke.FieldType)
@@ -644,9 +640,7 @@ func TestParallelForEachDomainErrors(t *testing.T) {
 		lim := v.Accelerator().Limits()
 		domainErr := func(t *testing.T, err error, dim, limit, value int, msg string) {
 			t.Helper()
-			require.ErrorIs(t, err, amprt.ErrInvalidComputeDomain)
-			var ce *amprt.ComputeDomainError
-			require.ErrorAs(t, err, &ce)
+			ce := requireErrorAs[*amprt.ComputeDomainError](t, err, amprt.ErrInvalidComputeDomain)
 			assert.Equal(t, dim, ce.Dim, "Dim")
 			assert.Equal(t, limit, ce.Limit, "Limit")
 			assert.Equal(t, value, ce.Value, "Value")
