@@ -402,22 +402,55 @@ type spvDeco struct {
 }
 
 func newDeco() *spvDeco {
-	return &spvDeco{specID: -1, binding: -1, set: -1, builtin: -1, arrayStride: -1, matrixStride: -1, offset: -1}
+	d := &spvDeco{}
+	for _, l := range d.literals() {
+		*l.p = -1
+	}
+	return d
+}
+
+// spvLiteral is a decoration with one literal operand and the field of an spvDeco that
+// records it; spvFlag is one without operands and the field that records its presence.
+type (
+	spvLiteral struct {
+		dec uint32
+		p   *int
+	}
+	spvFlag struct {
+		dec uint32
+		p   *bool
+	}
+)
+
+// literals are the decorations d records with their literal operand, and where.
+func (d *spvDeco) literals() [7]spvLiteral {
+	return [7]spvLiteral{
+		{decSpecID, &d.specID},
+		{decBinding, &d.binding},
+		{decDescriptorSet, &d.set},
+		{decBuiltIn, &d.builtin},
+		{decArrayStride, &d.arrayStride},
+		{decMatrixStride, &d.matrixStride},
+		{decOffset, &d.offset},
+	}
+}
+
+// flags are the decorations d records the presence of, and where.
+func (d *spvDeco) flags() [4]spvFlag {
+	return [4]spvFlag{{decBlock, &d.block}, {decBufferBlock, &d.bufferBlock}, {decNonWritable, &d.nonWrite}, {decNonReadable, &d.nonRead}}
 }
 
 // merge copies the decorations set in g.
 func (d *spvDeco) merge(g *spvDeco) {
-	for _, p := range [][2]*int{{&d.specID, &g.specID}, {&d.binding, &g.binding}, {&d.set, &g.set},
-		{&d.builtin, &g.builtin}, {&d.arrayStride, &g.arrayStride}, {&d.matrixStride, &g.matrixStride},
-		{&d.offset, &g.offset}} {
-		if *p[1] >= 0 {
-			*p[0] = *p[1]
+	gl, gf := g.literals(), g.flags()
+	for i, l := range d.literals() {
+		if v := *gl[i].p; v >= 0 {
+			*l.p = v
 		}
 	}
-	d.block = d.block || g.block
-	d.bufferBlock = d.bufferBlock || g.bufferBlock
-	d.nonWrite = d.nonWrite || g.nonWrite
-	d.nonRead = d.nonRead || g.nonRead
+	for i, f := range d.flags() {
+		*f.p = *f.p || *gf[i].p
+	}
 }
 
 // spvConst is a constant or specialization constant instruction.
@@ -681,30 +714,16 @@ func (r *spvReader) decorate(op uint32, args []uint32, off int) error {
 		d = r.mdecoOf(memberKey{args[0], args[1]})
 		args = args[2:]
 	}
+	for _, f := range d.flags() {
+		if f.dec == args[0] {
+			*f.p = true
+		}
+	}
 	var p *int
-	switch args[0] {
-	case decSpecID:
-		p = &d.specID
-	case decArrayStride:
-		p = &d.arrayStride
-	case decMatrixStride:
-		p = &d.matrixStride
-	case decBuiltIn:
-		p = &d.builtin
-	case decBinding:
-		p = &d.binding
-	case decDescriptorSet:
-		p = &d.set
-	case decOffset:
-		p = &d.offset
-	case decBlock:
-		d.block = true
-	case decBufferBlock:
-		d.bufferBlock = true
-	case decNonWritable:
-		d.nonWrite = true
-	case decNonReadable:
-		d.nonRead = true
+	for _, l := range d.literals() {
+		if l.dec == args[0] {
+			p = l.p
+		}
 	}
 	if p == nil {
 		return nil
