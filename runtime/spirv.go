@@ -683,20 +683,16 @@ func (r *spvReader) name(op uint32, args []uint32, off int) error {
 	return errors.Join(err, r.ids(off, args[0]))
 }
 
-func (r *spvReader) decoOf(id uint32) *spvDeco {
-	d := r.deco[id]
-	if d == nil {
-		d = newDeco()
-		r.deco[id] = d
-	}
-	return d
-}
+// decoOf returns the decorations of id; mdecoOf those of a struct member.
+func (r *spvReader) decoOf(id uint32) *spvDeco    { return decoIn(r.deco, id) }
+func (r *spvReader) mdecoOf(k memberKey) *spvDeco { return decoIn(r.mdeco, k) }
 
-func (r *spvReader) mdecoOf(k memberKey) *spvDeco {
-	d := r.mdeco[k]
+// decoIn returns m[k], made (every decoration absent) on first use.
+func decoIn[K comparable](m map[K]*spvDeco, k K) *spvDeco {
+	d := m[k]
 	if d == nil {
 		d = newDeco()
-		r.mdeco[k] = d
+		m[k] = d
 	}
 	return d
 }
