@@ -16,10 +16,11 @@
 // ends; Compare calls run on each of them, the CPU first, and check on each other
 // accelerator's result in a subtest named by its path ("vulkan:0"). Equal and Near are
 // ready-made checks; Compare returns the CPU's result, for a check against a plain Go
-// reference.
+// reference. EachView runs a test (or a benchmark) of its own in a subtest per accelerator,
+// on a fresh view closed when the subtest ends.
 //
 // The environment decides what a run proves. GOAMP_REQUIRE_VULKAN=1 makes Views fail the
-// test when no Vulkan device is present (in CI, so that a missing driver cannot turn the
+// test (EachView too) when no Vulkan device is present (in CI, so that a missing driver cannot turn the
 // comparison into a CPU-only run that passes). GOAMP_VALIDATION=1 turns on the Khronos
 // validation layer; a test that used Views then fails on any message the layer reported
 // while it ran, and Main fails the test binary on any message left over.
