@@ -13,10 +13,10 @@ import (
 // throughput measured for each built-in and element type on each accelerator) and run the
 // blocks at once (runtime.RunBlocks): MatMul by rows of the output, Reduce by partial
 // results combined on the host, Sort by sorting each block's run where it lies and merging
-// the sorted runs on the first view.
+// the sorted runs on the fastest view.
 
-// splitUnit is the rows (MatMul) or elements (Reduce, Sort) a block is a multiple of:
-// whole tiles of MatMul's kernel, and whole workgroups' worth of elements.
+// splitRows and splitElems are what a block is a multiple of: rows of c for MatMul (whole
+// tiles of its kernel), elements for Reduce and Sort (whole workgroups' worth).
 const (
 	splitRows  = 128
 	splitElems = 1 << 16
@@ -26,29 +26,24 @@ const (
 func splitKey[T any](op string) string { return fmt.Sprintf("algo.%s[%T]", op, *new(T)) }
 
 // onBlocks runs f for each of blocks (runtime.RunBlocks with key and rowWork) with the
-// sections of the block's rows of dimension 0 of views, but those whole marks, which it
-// passes whole; it releases the sections after f.
+// sections of the block's rows of dimension 0 of views, and releases them after f.
 func onBlocks[T Number](key string, blocks []runtime.Block, rowWork float64, views []*arrayview.View[T],
-	whole []bool, f func(b runtime.Block, secs []*arrayview.View[T]) error) error {
+	f func(b runtime.Block, secs []*arrayview.View[T]) error) error {
 	return runtime.RunBlocks(key, blocks, rowWork, func(b runtime.Block) error {
-		secs := make([]*arrayview.View[T], len(views))
+		secs := make([]*arrayview.View[T], 0, len(views))
 		var err error
-		for i, v := range views {
-			if whole[i] {
-				secs[i] = v
-				continue
-			}
-			if secs[i], err = rowSection(v, b.Lo, b.Hi); err != nil {
+		for _, v := range views {
+			var s *arrayview.View[T]
+			if s, err = rowSection(v, b.Lo, b.Hi); err != nil {
 				break
 			}
+			secs = append(secs, s)
 		}
 		if err == nil {
 			err = f(b, secs)
 		}
-		for i, s := range secs {
-			if s != nil && !whole[i] {
-				err = joinErr(err, s.Release())
-			}
+		for _, s := range secs {
+			err = joinErr(err, s.Release())
 		}
 		return err
 	})
@@ -93,8 +88,8 @@ func MatMulOn[T MatMulElem](avs []*accelerator.View, a, b, c *arrayview.View[T])
 	if err != nil {
 		return err
 	}
-	return onBlocks(key, blocks, 2*float64(k)*float64(n), []*arrayview.View[T]{a, b, c}, []bool{false, true, false},
-		func(bl runtime.Block, s []*arrayview.View[T]) error { return MatMul(bl.View, s[0], s[1], s[2]) })
+	return onBlocks(key, blocks, 2*float64(k)*float64(n), []*arrayview.View[T]{a, c},
+		func(bl runtime.Block, s []*arrayview.View[T]) error { return MatMul(bl.View, s[0], b, s[1]) })
 }
 
 // ReduceOn is Reduce over several accelerator views at once: in is cut into blocks
@@ -118,7 +113,7 @@ func ReduceOn[T Number](avs []*accelerator.View, in *arrayview.View[T], op Op) (
 		return zero, err
 	}
 	part := make([]T, len(blocks))
-	err = onBlocks(key, blocks, 1, []*arrayview.View[T]{in}, []bool{false}, func(b runtime.Block, s []*arrayview.View[T]) error {
+	err = onBlocks(key, blocks, 1, []*arrayview.View[T]{in}, func(b runtime.Block, s []*arrayview.View[T]) error {
 		var err error
 		part[b.Index], err = Reduce(b.View, s[0], op)
 		return err
@@ -147,7 +142,7 @@ func SortOn[T Number](avs []*accelerator.View, v *arrayview.View[T], opt SortOpt
 	if err != nil {
 		return err
 	}
-	err = onBlocks(key, blocks, 1, []*arrayview.View[T]{v}, []bool{false},
+	err = onBlocks(key, blocks, 1, []*arrayview.View[T]{v},
 		func(b runtime.Block, s []*arrayview.View[T]) error { return SortWith(b.View, s[0], opt) })
 	if err != nil {
 		return err
