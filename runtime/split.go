@@ -235,9 +235,7 @@ func RunBlocks(key string, blocks []Block, rowWork float64, f func(Block) error)
 	errs := make([]error, len(blocks))
 	var wg sync.WaitGroup
 	for i, b := range blocks {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			start := time.Now()
 			if errs[i] = f(b); errs[i] != nil {
 				return
@@ -258,7 +256,7 @@ func RunBlocks(key string, blocks []Block, rowWork float64, f func(Block) error)
 					RecordThroughput(key, acc, work, time.Since(start))
 				}
 			}()
-		}()
+		})
 	}
 	wg.Wait()
 	return errors.Join(errs...)
