@@ -275,12 +275,14 @@ func keyOf[K any]() string { return reflect.TypeFor[K]().String() }
 //
 // split gives the block its data: the sections of the kernel's views that hold the
 // block's rows (arrayview's View.Section), and whole views that every block reads. Each
-// block's kernel indexes its own sections from 0. A kernel must write only within its
-// block's sections: those are what stay valid where the block ran; two blocks writing
-// the same elements leave either's values.
+// block's kernel indexes its own sections from 0; a kernel that uses its index's value for
+// more than addressing (C++ AMP's idx[0] * k) takes the block's first row, b.Lo, as a
+// scalar field. A kernel must write only within its block's sections: those are what stay
+// valid where the block ran; two blocks writing the same elements leave either's values.
 //
-// Errors: a *SplitError for bad views or an empty domain, a domain's own errors (as
-// ParallelForEach), and the errors of split and of each block's dispatch, joined.
+// Errors: a *SplitError for bad views or an empty domain, a closed view's error (both
+// before any block runs), a domain's own errors (as ParallelForEach), and the errors of
+// split and of each block's dispatch, joined.
 func ParallelForEachOn[K IndexKernel](views []*accelerator.View, domain Extent, split func(Block) (K, error)) error {
 	if err := validateDomain(domain); err != nil {
 		return err
