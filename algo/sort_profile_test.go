@@ -1,0 +1,132 @@
+package algo
+
+import (
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/runtime"
+	"github.com/stretchr/testify/require"
+)
+
+var (
+	benchSortWarm   = flag.Duration("algo.sort.warm", 0, "busy time before BenchmarkSortProfile times (an idle GPU clocks down)")
+	benchSortBlocks = flag.String("algo.sort.blocks", "", "comma-separated radixMaxBlocks values BenchmarkSortProfile also tries (multi-pass)")
+)
+
+// BenchmarkSortProfile sorts fresh uint32 keys (and, in the pairs cases, int32 values)
+// with each radix algorithm on each GPU with device timestamps, after -algo.sort.warm of
+// sorting, and logs the median device time of every dispatch of a sort: where the time
+// goes. The wall time per sort (the wait included) and the device time summed are its
+// metrics; the last result is checked.
+func BenchmarkSortProfile(b *testing.B) {
+	n := *benchSortAlgoKeys
+	r := rand.New(rand.NewPCG(uint64(n), 5))
+	src := make([]uint32, n)
+	for i := range src {
+		src[i] = r.Uint32()
+	}
+	for _, av := range ewViews(b) {
+		if av.Accelerator().Limits().TimestampValidBits == 0 || !onesweepCapable(av) {
+			continue
+		}
+		for _, c := range []struct {
+			name  string
+			algo  int
+			pairs bool
+		}{{"multipass", sortRadix, false}, {"onesweep", sortOneSweep, false},
+			{"multipass-pairs", sortRadix, true}, {"onesweep-pairs", sortOneSweep, true}} {
+			b.Run(av.Accelerator().Path()+"/"+c.name, func(b *testing.B) {
+				defer setHooks(testHooks{sort: c.algo})()
+				profileSort(b, av, src, c.pairs)
+			})
+		}
+		for _, f := range strings.FieldsFunc(*benchSortBlocks, func(r rune) bool { return r == ',' }) {
+			blocks, err := strconv.Atoi(f)
+			require.NoError(b, err, "-algo.sort.blocks")
+			b.Run(fmt.Sprintf("%s/multipass-blocks%d", av.Accelerator().Path(), blocks), func(b *testing.B) {
+				defer setHooks(testHooks{sort: sortRadix})()
+				saved := radixMaxBlocks
+				radixMaxBlocks = blocks
+				defer func() { radixMaxBlocks = saved }()
+				profileSort(b, av, src, false)
+			})
+		}
+	}
+}
+
+func profileSort(b *testing.B, av *accelerator.View, src []uint32, pairs bool) {
+	n := len(src)
+	v := arrayview.MustNew(runtime.Ext(n), make([]uint32, n))
+	keys, zero := arrayview.MustNew(runtime.Ext(n), src), arrayview.MustNew(runtime.Ext(n), make([]uint32, n))
+	vals := arrayview.MustNew(runtime.Ext(n), make([]int32, n))
+	sort := func() error {
+		if pairs {
+			return SortPairs(av, v, vals, SortOptions{})
+		}
+		return Sort(av, v)
+	}
+	refill := func() {
+		require.NoError(b, Add(av, keys, zero, v))
+		require.NoError(b, av.Wait())
+	}
+	for t0 := time.Now(); ; {
+		refill()
+		require.NoError(b, sort()) // pipelines, buffers, self-tests
+		require.NoError(b, av.Wait())
+		if time.Since(t0) >= *benchSortWarm {
+			break
+		}
+	}
+	require.NoError(b, av.EnableProfiling(64))
+	var per [][]float64
+	var walls []float64
+	b.ResetTimer()
+	for b.Loop() {
+		b.StopTimer()
+		refill()
+		b.StartTimer()
+		t0 := time.Now()
+		require.NoError(b, sort())
+		require.NoError(b, av.Wait())
+		walls = append(walls, time.Since(t0).Seconds()*1e3)
+		b.StopTimer()
+		ns, err := av.DispatchTimes()
+		require.NoError(b, err)
+		for i, x := range ns {
+			if i >= len(per) {
+				per = append(per, nil)
+			}
+			per[i] = append(per[i], x/1e6)
+		}
+		b.StartTimer()
+	}
+	b.StopTimer()
+	var sum float64
+	var line strings.Builder
+	for i, xs := range per {
+		m := median(xs)
+		sum += m
+		fmt.Fprintf(&line, " %d:%.3f", i, m)
+	}
+	b.Logf("n=%d wall %.3f ms (min %.3f), device %.3f ms; dispatches (ms):%s", n, median(walls), slices.Min(walls), sum, line.String())
+	b.ReportMetric(median(walls), "ms/sort")
+	b.ReportMetric(sum, "device-ms")
+	require.NoError(b, v.Synchronize())
+	got, err := v.Data()
+	require.NoError(b, err)
+	require.True(b, slices.IsSorted(got), "the sorted keys")
+}
+
+// median returns the median of xs (not empty), which it sorts.
+func median(xs []float64) float64 {
+	slices.Sort(xs)
+	return xs[len(xs)/2]
+}
