@@ -17,9 +17,12 @@ type testHooks struct {
 	noSubgroups bool
 	// scan chooses the scans' algorithm: scanAuto, scanMultiPass or scanSinglePass.
 	scan int
-	// sort chooses Sort's algorithm: sortAuto, sortBitonic, sortRadix or
-	// sortRadixFallback.
+	// sort chooses Sort's algorithm: sortAuto, sortBitonic, sortRadix,
+	// sortRadixFallback or sortOneSweep.
 	sort int
+	// noPartition ranks the radix sorts' keys with ballots on devices that have
+	// subgroupPartitionNV (radixPartitioned), so that the two can be compared.
+	noPartition bool
 	// window, when positive, is the window length (elements) of the built-ins that split
 	// views larger than one binding, on every accelerator (windowLen).
 	window int

@@ -29,6 +29,10 @@
 // Go body: algo onesweepKernel (a definition by the multi-pass kernels' counting scatter).
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+#ifdef PARTITIONED
+#extension GL_NV_shader_subgroup_partitioned : require
+#endif
 #extension GL_EXT_control_flow_attributes : require
 #include "amp.glsl"
 #include "sort_keys.glsl"
@@ -56,6 +60,8 @@ shared uint tCnt[256];          // the tile's digit counts
 shared uint tStart[256];        // their exclusive scan
 shared uint gOff[256];          // where the tile's first key of each digit goes, less tStart
 shared uint tileId;
+
+#include "sort_rank.glsl"
 
 // groupExclusive returns the exclusive prefix of x (thread t's) over the workgroup's 256
 // threads in thread order, with the subgroups' sums in wsum[64 slot ..].
@@ -122,20 +128,7 @@ void main() {
 	[[unroll]] for (uint j = 0u; j < KPT; j++) {
 		bool valid = first + j * S + l < len;
 		uint d = (keys[j] >> shift) & 255u;
-		uvec4 peers = subgroupBallot(valid);
-		[[unroll]] for (uint bit = 0u; bit < 8u; bit++) {
-			bool on = ((d >> bit) & 1u) != 0u;
-			uvec4 v = subgroupBallot(on);
-			peers &= on ? v : ~v;
-		}
-		uint sh = (d & 1u) * 16u;
-		uint at = wbase + (d >> 1);
-		ranks[j] = ((wcnt[at] >> sh) & 0xFFFFu) + subgroupBallotExclusiveBitCount(peers);
-		subgroupMemoryBarrierShared();
-		subgroupBarrier();
-		if (valid && subgroupBallotFindLSB(peers) == l) atomicAdd(wcnt[at], subgroupBallotBitCount(peers) << sh);
-		subgroupMemoryBarrierShared();
-		subgroupBarrier();
+		ranks[j] = rankInSubgroup(d, valid, wbase + (d >> 1), (d & 1u) * 16u);
 	}
 	ampWaitWithTileStaticMemoryFence();
 	if (t < 128u) {
