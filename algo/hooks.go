@@ -23,6 +23,8 @@ type testHooks struct {
 	// noPartition ranks the radix sorts' keys with ballots on devices that have
 	// subgroupPartitionNV (radixPartitioned), so that the two can be compared.
 	noPartition bool
+	// scatterProgram, when set, names the multi-pass sort's scatter program (experiments).
+	scatterProgram string
 	// window, when positive, is the window length (elements) of the built-ins that split
 	// views larger than one binding, on every accelerator (windowLen).
 	window int

@@ -817,6 +817,9 @@ type radixScatterSGKernel[T, V Number] struct {
 // Program is the GPU body: shaders/glsl/sort_radix_scatter_sg.comp, compiled with
 // PARTITIONED as sort_radix_scatter_p.
 func (k radixScatterSGKernel[T, V]) Program() *runtime.Program {
+	if hooks.scatterProgram != "" {
+		return shaders.MustProgram(hooks.scatterProgram, 1)
+	}
 	if k.part {
 		return shaders.MustProgram("sort_radix_scatter_p", 1)
 	}

@@ -196,7 +196,7 @@ func TestSortRadix(t *testing.T) {
 }
 
 // TestSortRadixBlocks makes the radix sort's blocks span several sub-tiles, by allowing
-// it few blocks.
+// it few blocks: Sort, and SortPairs and Argsort.
 func TestSortRadixBlocks(t *testing.T) {
 	defer func(m int) { radixMaxBlocks = m }(radixMaxBlocks)
 	radixMaxBlocks = 2
@@ -213,6 +213,9 @@ func TestSortRadixBlocks(t *testing.T) {
 				testRadix[float32](t, av, perThread, algo, n, "random")
 				if !perThread {
 					testRadix[int32](t, av, perThread, algo, n, "dups")
+					// Values follow their keys across sub-tiles (the scatter loads the next
+					// sub-tile's keys and values ahead).
+					testPairs[float32, int32](t, av, algo, n, SortOptions{})
 				}
 			})
 		}
