@@ -58,13 +58,11 @@ func limitsOf(l vk.Limits) Limits {
 
 // SubgroupOps is a set of subgroup (warp, wave) operations that a device supports in
 // compute shaders: bit i is operation i of "basic", "vote", "arithmetic", "ballot",
-// "shuffle", "shuffle_relative", "clustered", "quad", "partitioned" (Vulkan's
-// VkSubgroupFeatureFlags; "partitioned" is NVIDIA's subgroupPartitionNV, from
-// VK_NV_shader_subgroup_partitioned, which goamp enables where the device has it).
+// "shuffle", "shuffle_relative", "clustered", "quad" (Vulkan's VkSubgroupFeatureFlags).
 type SubgroupOps uint32
 
 // subgroupOpNames are the operations' names, in bit order.
-var subgroupOpNames = []string{"basic", "vote", "arithmetic", "ballot", "shuffle", "shuffle_relative", "clustered", "quad", "partitioned"}
+var subgroupOpNames = []string{"basic", "vote", "arithmetic", "ballot", "shuffle", "shuffle_relative", "clustered", "quad"}
 
 // Names lists the operations in the set, in bit order.
 func (s SubgroupOps) Names() []string {

@@ -20,9 +20,6 @@ type testHooks struct {
 	// sort chooses Sort's algorithm: sortAuto, sortBitonic, sortRadix,
 	// sortRadixFallback or sortOneSweep.
 	sort int
-	// noPartition ranks the radix sorts' keys with ballots on devices that have
-	// subgroupPartitionNV (radixPartitioned), so that the two can be compared.
-	noPartition bool
 	// scatterProgram, when set, names the multi-pass sort's scatter program (experiments).
 	scatterProgram string
 	// window, when positive, is the window length (elements) of the built-ins that split

@@ -446,13 +446,6 @@ func radixScatterSG(av *accelerator.View) bool {
 	return ops.Has("ballot") && ops.Has("arithmetic") && ops.Has("shuffle") && size >= 8 && size <= 128
 }
 
-// radixPartitioned says whether the radix sorts' subgroup programs on av rank keys with
-// one subgroupPartitionNV (the _p variants of shaders/glsl/sort_rank.glsl's includers)
-// instead of eight ballots: where the device has it, unless hooks.noPartition is set.
-func radixPartitioned(av *accelerator.View) bool {
-	return !hooks.noPartition && av.Accelerator().SubgroupOps().Has("partitioned")
-}
-
 // radixRange returns block b's keys lo..hi-1.
 func radixRange(b, blockLen, n int) (lo, hi int) {
 	lo = min(b*blockLen, n)
@@ -808,20 +801,16 @@ func (k radixScatterKernel[T, V]) scatterPairs(base *[radixBins]uint32, lo int, 
 
 // radixScatterSGKernel is radixScatterKernel with the GPU body that ranks keys with
 // subgroup operations (shaders/glsl/sort_radix_scatter_sg.comp); its CPU bodies are the
-// same. part selects the variant that ranks with subgroupPartitionNV (radixPartitioned).
+// same.
 type radixScatterSGKernel[T, V Number] struct {
 	radixScatterKernel[T, V]
-	part bool `amp:"-"`
 }
 
-// Program is the GPU body: shaders/glsl/sort_radix_scatter_sg.comp, compiled with
-// PARTITIONED as sort_radix_scatter_p.
-func (k radixScatterSGKernel[T, V]) Program() *runtime.Program {
+// Program is the GPU body: shaders/glsl/sort_radix_scatter_sg.comp (or, in experiments,
+// hooks.scatterProgram).
+func (radixScatterSGKernel[T, V]) Program() *runtime.Program {
 	if hooks.scatterProgram != "" {
 		return shaders.MustProgram(hooks.scatterProgram, 1)
-	}
-	if k.part {
-		return shaders.MustProgram("sort_radix_scatter_p", 1)
 	}
 	return shaders.MustProgram("sort_radix_scatter_sg", 1)
 }

@@ -203,8 +203,7 @@ func onesweepRun[T, V Number](av *accelerator.View, job radixJob[T, V]) (err err
 			}
 		}
 		k := onesweepKernel[T, V]{Src: src.ReadOnly(), Dst: dst, SrcVal: srcV.ReadOnly(), DstVal: dstV, State: st,
-			N: uint32(n), Shift: uint32(8 * pass), InType: in, OutType: out, Vals: vals, SpinLimit: onesweepSpinLimit, k8: k8,
-			part: radixPartitioned(av)}
+			N: uint32(n), Shift: uint32(8 * pass), InType: in, OutType: out, Vals: vals, SpinLimit: onesweepSpinLimit, k8: k8}
 		if err = dispatchTiled(av, runtime.Ext(tiles*radixTile).Tile(radixTile), k); err != nil {
 			return err
 		}
@@ -281,17 +280,13 @@ type onesweepKernel[T, V Number] struct {
 	Vals            uint32
 	SpinLimit       uint32
 	k8              bool `amp:"-"`
-	part            bool `amp:"-"` // rank with subgroupPartitionNV (radixPartitioned)
 }
 
-// Program is the GPU body: sort_onesweep (tiles of 4096 keys; sort_onesweep_p ranking with
-// subgroupPartitionNV) or, for subgroups of 8, sort_onesweep_k8 (2048).
+// Program is the GPU body: sort_onesweep (tiles of 4096 keys) or, for subgroups of 8,
+// sort_onesweep_k8 (2048).
 func (k onesweepKernel[T, V]) Program() *runtime.Program {
 	if k.k8 {
 		return shaders.MustProgram("sort_onesweep_k8", 1)
-	}
-	if k.part {
-		return shaders.MustProgram("sort_onesweep_p", 1)
 	}
 	return shaders.MustProgram("sort_onesweep", 1)
 }

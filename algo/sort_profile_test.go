@@ -38,18 +38,13 @@ func BenchmarkSortProfile(b *testing.B) {
 			continue
 		}
 		for _, c := range []struct {
-			name   string
-			algo   int
-			pairs  bool
-			ballot bool // rank with ballots where the device has subgroupPartitionNV
-		}{{"multipass", sortRadix, false, false}, {"onesweep", sortOneSweep, false, false},
-			{"multipass-pairs", sortRadix, true, false}, {"onesweep-pairs", sortOneSweep, true, false},
-			{"multipass-ballot", sortRadix, false, true}, {"onesweep-ballot", sortOneSweep, false, true}} {
-			if c.ballot && !radixPartitioned(av) {
-				continue
-			}
+			name  string
+			algo  int
+			pairs bool
+		}{{"multipass", sortRadix, false}, {"onesweep", sortOneSweep, false},
+			{"multipass-pairs", sortRadix, true}, {"onesweep-pairs", sortOneSweep, true}} {
 			b.Run(av.Accelerator().Path()+"/"+c.name, func(b *testing.B) {
-				defer setHooks(testHooks{sort: c.algo, noPartition: c.ballot})()
+				defer setHooks(testHooks{sort: c.algo})()
 				profileSort(b, av, src, c.pairs)
 			})
 		}

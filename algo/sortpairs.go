@@ -226,7 +226,7 @@ func radixRun[T, V Number](av *accelerator.View, job radixJob[T, V]) (err error)
 				Vals: vals, blocks: blocks}
 			var k runtime.TiledKernel = sc
 			if sg {
-				k = radixScatterSGKernel[T, V]{sc, radixPartitioned(av)}
+				k = radixScatterSGKernel[T, V]{sc}
 			}
 			err = dispatchTiled(av, grid, k)
 		}

@@ -252,8 +252,6 @@ void amp_device_extra(VkInstance inst, VkPhysicalDevice phys, uint32_t apiVersio
 	out->subgroupSize = sg.subgroupSize;
 	out->subgroupStages = sg.supportedStages;
 	out->subgroupOps = sg.supportedOperations;
-	// The partitioned operations need their extension, which amp_device_create enables.
-	if (!amp_has_ext(phys, VK_NV_SHADER_SUBGROUP_PARTITIONED_EXTENSION_NAME)) out->subgroupOps &= ~VK_SUBGROUP_FEATURE_PARTITIONED_BIT_NV;
 	out->maxMemoryAllocationSize = m3.maxMemoryAllocationSize;
 	memcpy(out->deviceUUID, id.deviceUUID, VK_UUID_SIZE);
 	if (VK_API_VERSION_MINOR(apiVersion) >= 2 && amp_GetPhysicalDeviceFeatures2) {
@@ -296,15 +294,13 @@ VkResult amp_device_create(VkInstance inst, VkPhysicalDevice phys, uint32_t fami
 	feats.shaderFloat64 = f64 ? VK_TRUE : VK_FALSE;
 	feats.shaderInt64 = i64 ? VK_TRUE : VK_FALSE;
 	feats.shaderInt16 = i16 ? VK_TRUE : VK_FALSE;
-	const char *exts[8] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+	const char *exts[4] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
 	uint32_t next = 1;
 	if (swapchain) exts[next++] = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
 	// Pinned transfers (issue 12): import Go memory as host memory where the device can.
 	uint64_t importAlign = amp_host_import_align(phys);
 	if (importAlign) exts[next++] = VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME;
 	if (extra & AMP_FEAT_COOP_NV) exts[next++] = VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME;
-	// subgroupPartitionNV (the radix sorts' ranking) where the device has it.
-	if (amp_has_ext(phys, VK_NV_SHADER_SUBGROUP_PARTITIONED_EXTENSION_NAME)) exts[next++] = VK_NV_SHADER_SUBGROUP_PARTITIONED_EXTENSION_NAME;
 	VkPhysicalDeviceTimelineSemaphoreFeatures tf = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES,
 		.timelineSemaphore = VK_TRUE};
 	// Half precision and cooperative matrices (extra's AMP_FEAT_* bits), each enabled only

@@ -30,9 +30,6 @@
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
-#ifdef PARTITIONED
-#extension GL_NV_shader_subgroup_partitioned : require
-#endif
 #extension GL_EXT_control_flow_attributes : require
 #include "amp.glsl"
 #include "sort_keys.glsl"
