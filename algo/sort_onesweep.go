@@ -33,8 +33,9 @@ import (
 // onesweepVendors are the PCI vendor IDs of the GPUs on which sortAuto takes OneSweep. NVIDIA
 // (independent thread scheduling; CUB's OneSweep relies on it) and AMD (rocPRIM's look-back
 // scans do) keep workgroups running while others spin, but the list is empty: on the H100
-// (2026-11-23, RESULTS.md) this OneSweep sorted 268,435,456 keys in 61 ms against the
-// multi-pass sort's 22.6 ms, so no device takes it until it is faster. Tests force it.
+// (2026-11-23, RESULTS.md) this OneSweep sorted 268,435,456 keys in 31 ms (7.4 ms a pass)
+// against the multi-pass sort's 13.7 ms, whose scatter prefetches the next sub-tile's
+// keys, so no device takes it until it is faster. Tests force it.
 var onesweepVendors []uint32
 
 // onesweepMaxKeys bounds OneSweep's length: the look-back's counts have 30 bits.
