@@ -17,7 +17,7 @@ import (
 )
 
 var (
-	benchSortScatter = flag.String("algo.sort.scatter", "", "comma-separated scatter programs BenchmarkSortProfile also tries (multi-pass; results unchecked)")
+	benchSortScatter = flag.String("algo.sort.scatter", "", "comma-separated scatter programs BenchmarkSortProfile also tries (multi-pass; NAME:pairs with values; results unchecked)")
 	benchSortBlocks  = flag.String("algo.sort.blocks", "", "comma-separated radixMaxBlocks values BenchmarkSortProfile also tries (multi-pass)")
 )
 
@@ -49,21 +49,24 @@ func BenchmarkSortProfile(b *testing.B) {
 			})
 		}
 		for _, x := range strings.FieldsFunc(*benchSortScatter, func(r rune) bool { return r == ',' }) {
+			prog, pairs := strings.CutSuffix(x, ":pairs") // NAME:pairs sorts pairs
 			b.Run(av.Accelerator().Path()+"/multipass-"+x, func(b *testing.B) {
-				defer setHooks(testHooks{sort: sortRadix, scatterProgram: x})()
-				profileSort(b, av, src, false)
+				defer setHooks(testHooks{sort: sortRadix, scatterProgram: prog})()
+				profileSort(b, av, src, pairs)
 			})
 		}
 		for _, f := range strings.FieldsFunc(*benchSortBlocks, func(r rune) bool { return r == ',' }) {
 			blocks, err := strconv.Atoi(f)
 			require.NoError(b, err, "-algo.sort.blocks")
-			b.Run(fmt.Sprintf("%s/multipass-blocks%d", av.Accelerator().Path(), blocks), func(b *testing.B) {
-				defer setHooks(testHooks{sort: sortRadix})()
-				saved := radixMaxBlocks
-				radixMaxBlocks = blocks
-				defer func() { radixMaxBlocks = saved }()
-				profileSort(b, av, src, false)
-			})
+			for _, pairs := range []bool{false, true} {
+				b.Run(fmt.Sprintf("%s/multipass-blocks%d-pairs=%v", av.Accelerator().Path(), blocks, pairs), func(b *testing.B) {
+					defer setHooks(testHooks{sort: sortRadix})()
+					saved := radixMaxBlocks
+					radixMaxBlocks = blocks
+					defer func() { radixMaxBlocks = saved }()
+					profileSort(b, av, src, pairs)
+				})
+			}
 		}
 	}
 }
