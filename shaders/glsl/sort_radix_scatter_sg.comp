@@ -30,18 +30,7 @@ AMP_PUSH_BEGIN AmpView src; AmpView dst; AmpView hist; AmpView sv; AmpView dv; u
 #define SUB 2048u
 
 shared uint sk[SUB];      // the sub-tile sorted by digit
-#ifdef PAIRS_TOGETHER
-shared uint sv[SUB];      // its values
-#endif
-#ifndef MAXSG
-#define MAXSG 32u
-#endif
-#ifdef VALS_CONST
-#define VALS VALS_CONST
-#else
-#define VALS amp.vals
-#endif
-shared uint wcnt[MAXSG * 128u]; // per subgroup (at most MAXSG): 256 16-bit digit counts, 2 per word
+shared uint wcnt[4096];   // per subgroup (at most 32): 256 16-bit digit counts, 2 per word
 shared uint wsum[32];     // the subgroups' sums in the digit-count scan
 shared uint gBase[256];   // the block's next output position per digit
 shared uint tCnt[256];    // the sub-tile's digit counts
@@ -78,7 +67,7 @@ void main() {
 	[[unroll]] for (uint j = 0u; j < KPT; j++) {
 		uint i = lo + first + j * S + l;
 		nxt[j] = i < hi ? srcData[amp.src.base + i] : 0u;
-		nxtV[j] = VALS == 1u && i < hi ? srcVal[amp.sv.base + i] : 0u;
+		nxtV[j] = amp.vals == 1u && i < hi ? srcVal[amp.sv.base + i] : 0u;
 	}
 	for (uint sub = lo; sub < hi; sub += SUB) {
 		uint len = min(SUB, hi - sub);
@@ -92,21 +81,13 @@ void main() {
 			vs[j] = nxtV[j];
 			uint i = sub + SUB + first + j * S + l;
 			nxt[j] = i < hi ? srcData[amp.src.base + i] : 0u;
-#ifdef EXP_VNOLOAD
-			nxtV[j] = i;
-#else
-			nxtV[j] = VALS == 1u && i < hi ? srcVal[amp.sv.base + i] : 0u;
-#endif
+			nxtV[j] = amp.vals == 1u && i < hi ? srcVal[amp.sv.base + i] : 0u;
 		}
 		uint ranks[KPT];
 		[[unroll]] for (uint j = 0u; j < KPT; j++) {
 			bool valid = first + j * S + l < len;
 			uint d = (keys[j] >> shift) & 255u;
-#ifdef EXP_NORANK
-			ranks[j] = first + j * S + l;
-#else
 			ranks[j] = rankInSubgroup(d, valid, wbase + (d >> 1), (d & 1u) * 16u);
-#endif
 		}
 		ampWaitWithTileStaticMemoryFence();
 		if (t < 128u) {
@@ -134,13 +115,8 @@ void main() {
 			if (first + j * S + l < len) {
 				uint d = (keys[j] >> shift) & 255u;
 				uint off = (wcnt[wbase + (d >> 1)] >> ((d & 1u) * 16u)) & 0xFFFFu;
-#ifndef EXP_NORANK
 				ranks[j] += tStart[d] + off; // now the key's place in sk
-#endif
 				sk[ranks[j]] = keys[j];
-#ifdef PAIRS_TOGETHER
-				if (VALS != 0u) sv[ranks[j]] = VALS == 1u ? vs[j] : sub + first + j * S + l;
-#endif
 			}
 		}
 		ampWaitWithTileStaticMemoryFence();
@@ -151,38 +127,21 @@ void main() {
 				uint k = sk[i];
 				uint d = (k >> shift) & 255u;
 				outAt[j] = gBase[d] + i - tStart[d];
-#if defined(EXP_NOSTORE)
-				if (k == 0x12345678u) dstData[amp.dst.base + outAt[j]] = sortElem(k, amp.outType);
-#elif defined(EXP_SEQSTORE)
-				dstData[amp.dst.base + sub + i] = sortElem(k, amp.outType);
-#else
 				dstData[amp.dst.base + outAt[j]] = sortElem(k, amp.outType);
-#endif
-#ifdef PAIRS_TOGETHER
-				if (VALS != 0u) dstVal[amp.dv.base + outAt[j]] = sv[i];
-#endif
 			}
 		}
-#ifndef PAIRS_TOGETHER
-		if (VALS != 0u) {
+		if (amp.vals != 0u) {
 			ampWaitWithTileStaticMemoryFence();
 			[[unroll]] for (uint j = 0u; j < KPT; j++) {
 				uint i = first + j * S + l;
-				if (i < len) sk[ranks[j]] = VALS == 1u ? vs[j] : sub + i;
+				if (i < len) sk[ranks[j]] = amp.vals == 1u ? vs[j] : sub + i;
 			}
 			ampWaitWithTileStaticMemoryFence();
 			[[unroll]] for (uint j = 0u; j < KPT; j++) {
 				uint i = t + 256u * j;
-#if defined(EXP_VSEQ)
-				if (i < len) dstVal[amp.dv.base + sub + i] = sk[i];
-#elif defined(EXP_VNOSTORE)
-				if (i < len && sk[i] == 0x12345678u) dstVal[amp.dv.base + outAt[j]] = sk[i];
-#else
 				if (i < len) dstVal[amp.dv.base + outAt[j]] = sk[i];
-#endif
 			}
 		}
-#endif
 		ampWaitWithTileStaticMemoryFence();
 		gBase[t] += tCnt[t];
 	}
