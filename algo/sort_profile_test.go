@@ -17,12 +17,14 @@ import (
 )
 
 var (
-	benchSortScatter = flag.String("algo.sort.scatter", "", "comma-separated scatter programs BenchmarkSortProfile also tries (multi-pass; NAME:pairs with values; results unchecked)")
-	benchSortBlocks  = flag.String("algo.sort.blocks", "", "comma-separated radixMaxBlocks values BenchmarkSortProfile also tries (multi-pass)")
+	benchSortAlgoKeys = flag.Int("algo.sortalgo.keys", 1<<20, "keys in BenchmarkSortProfile")
+	benchSortScatter  = flag.String("algo.sort.scatter", "", "comma-separated scatter programs BenchmarkSortProfile also tries (multi-pass; NAME:pairs with values; results unchecked)")
+	benchSortBlocks   = flag.String("algo.sort.blocks", "", "comma-separated radixMaxBlocks values BenchmarkSortProfile also tries (multi-pass)")
 )
 
 // BenchmarkSortProfile sorts fresh uint32 keys (and, in the pairs cases, int32 values)
-// with each radix algorithm on each GPU with device timestamps, after -algo.sort.warm of
+// with each radix algorithm (the multi-pass sort and OneSweep, forced by hooks.sort) on
+// each GPU that can run both, with device timestamps, after -algo.sort.warm of
 // sorting, and logs the median device time of every dispatch of a sort: where the time
 // goes. The wall time per sort (the wait included) and the device time summed are its
 // metrics; the last result is checked.
