@@ -410,13 +410,17 @@ func (k bitonicStepKernel[T]) EachRange(_ runtime.Extent, lo, hi int) {
 }
 
 // The radix sort's layout: 8-bit digits; workgroups of radixTile threads (one per digit);
-// blocks of a multiple of radixSub keys per workgroup, at most radixMaxBlocks of them;
-// the scatter moves radixSub = radixTile*radixKPT keys at a time.
+// blocks of a multiple of radixBlockUnit keys per workgroup, at most radixMaxBlocks of
+// them. The scatter moves radixSub = radixTile*radixKPT keys at a time (the Go bodies and
+// sort_radix_scatter.comp), or radixSubSG (sort_radix_scatter_sg.comp, whose larger
+// sub-tiles were faster on the H100); a block holds whole sub-tiles of either.
 const (
-	radixBins = 256
-	radixTile = radixBins
-	radixKPT  = 8
-	radixSub  = radixTile * radixKPT
+	radixBins      = 256
+	radixTile      = radixBins
+	radixKPT       = 8
+	radixSub       = radixTile * radixKPT
+	radixSubSG     = radixTile * 12
+	radixBlockUnit = 6144 // a multiple of radixSub and radixSubSG
 )
 
 // radixMaxBlocks is the radix sort's largest number of blocks (workgroups); a variable
@@ -428,11 +432,11 @@ var radixMaxBlocks = 1024
 const radixCPUBlocks = 4
 
 // radixBlocks returns the radix sort's block length (keys per workgroup, a multiple of
-// radixSub) and number of blocks for n keys.
+// radixBlockUnit) and number of blocks for n keys.
 func radixBlocks(n, maxBlocks int) (blockLen, blocks int) {
-	subs := (n + radixSub - 1) / radixSub
+	subs := (n + radixBlockUnit - 1) / radixBlockUnit
 	per := (subs + maxBlocks - 1) / maxBlocks
-	blockLen = per * radixSub
+	blockLen = per * radixBlockUnit
 	return blockLen, (n + blockLen - 1) / blockLen
 }
 
@@ -806,11 +810,15 @@ type radixScatterSGKernel[T, V Number] struct {
 	radixScatterKernel[T, V]
 }
 
-// Program is the GPU body: shaders/glsl/sort_radix_scatter_sg.comp (or, in experiments,
-// hooks.scatterProgram).
-func (radixScatterSGKernel[T, V]) Program() *runtime.Program {
-	if hooks.scatterProgram != "" {
+// Program is the GPU body: shaders/glsl/sort_radix_scatter_sg.comp, compiled with its
+// values' code left out (sort_radix_scatter_k) for a sort of keys alone (or, in
+// experiments, hooks.scatterProgram).
+func (k radixScatterSGKernel[T, V]) Program() *runtime.Program {
+	switch {
+	case hooks.scatterProgram != "":
 		return shaders.MustProgram(hooks.scatterProgram, 1)
+	case k.Vals == radixKeysOnly:
+		return shaders.MustProgram("sort_radix_scatter_k", 1)
 	}
 	return shaders.MustProgram("sort_radix_scatter_sg", 1)
 }
@@ -818,5 +826,5 @@ func (radixScatterSGKernel[T, V]) Program() *runtime.Program {
 // SharedBytes is the GPU body's shared memory: a sub-tile, the subgroups' digit counts,
 // their sums and three digit tables.
 func (radixScatterSGKernel[T, V]) SharedBytes([3]int) int {
-	return 4 * (radixSub + 4096 + 32 + 3*radixBins)
+	return 4 * (radixSubSG + 4096 + 32 + 3*radixBins)
 }

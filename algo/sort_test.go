@@ -201,7 +201,7 @@ func TestSortRadixBlocks(t *testing.T) {
 	defer func(m int) { radixMaxBlocks = m }(radixMaxBlocks)
 	radixMaxBlocks = 2
 	blockLen, blocks := radixBlocks(10000, radixMaxBlocks)
-	require.Equal(t, 3*radixSub, blockLen)
+	require.Equal(t, radixBlockUnit, blockLen) // 3 sub-tiles of the Go bodies, 2 of the subgroup scatter
 	require.Equal(t, 2, blocks)
 	ewCases(t, []int{4097, 10000}, 4097, func(t *testing.T, av *accelerator.View, perThread bool, n int) {
 		algos := []int{sortRadix}

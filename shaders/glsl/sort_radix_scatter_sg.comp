@@ -2,11 +2,12 @@
 // Hand-written: subgroup ballots and arithmetic, and the raw 32-bit words of any element type, which the kernel language cannot express.
 // Radix sort, pass step 3, with subgroup ballots and arithmetic (at least 8 invocations
 // per subgroup): what sort_radix_scatter.comp does, with the stable ranking of step 2
-// done by subgroup ballots instead of one-bit splits. Subgroup w owns the keys
-// w*S*8 .. (w+1)*S*8-1 of the sub-tile (S = gl_SubgroupSize), S at a time: eight ballots
-// find the lanes with the same digit, the lowest of them adds their number to the
-// subgroup's count for the digit (16-bit counters, two per word, in shared memory), and
-// each key's rank is the count before it plus the lanes of its digit below it. A scan of
+// done by subgroup ballots instead of one-bit splits, on sub-tiles of 3072 keys (the
+// other's are 2048). Subgroup w owns the keys w*S*KPT .. (w+1)*S*KPT-1 of the sub-tile
+// (S = gl_SubgroupSize), S at a time, ranked by sort_rank.glsl: eight ballots find the
+// lanes with the same digit, the lowest of them adds their number to the subgroup's count
+// for the digit (16-bit counters, two per word, in shared memory), and each key's rank is
+// the count before it plus the lanes of its digit below it. A scan of
 // the subgroups' counts per digit then gives each subgroup's offset within a digit, and
 // the keys are placed in shared memory sorted by digit, then written out as there. With
 // values (amp.vals: 1 srcVal's, 2 the keys' indices in src, for Argsort), the values are
@@ -26,8 +27,16 @@ AMP_BUFFER(4, writeonly, uint, dstVal);
 AMP_PUSH_BEGIN AmpView src; AmpView dst; AmpView hist; AmpView sv; AmpView dv; uint n; uint shift;
 	uint blockLen; int inType; int outType; uint vals; AMP_PUSH_END
 
-#define KPT 8u
-#define SUB 2048u
+// Sub-tiles of 12 keys a thread: 8 took 23% longer on the H100, 16 (more registers) longer
+// still with values; KEYS_ONLY (the program sort_radix_scatter_k, variants.txt) compiles the
+// values' code out, which the 12 keys need to stay fast (RESULTS.md, 2026-11-23).
+#define KPT 12u
+#define SUB (256u * KPT)
+#ifdef KEYS_ONLY
+#define VALS 0u
+#else
+#define VALS amp.vals
+#endif
 
 shared uint sk[SUB];      // the sub-tile sorted by digit
 shared uint wcnt[4096];   // per subgroup (at most 32): 256 16-bit digit counts, 2 per word
@@ -67,7 +76,7 @@ void main() {
 	[[unroll]] for (uint j = 0u; j < KPT; j++) {
 		uint i = lo + first + j * S + l;
 		nxt[j] = i < hi ? srcData[amp.src.base + i] : 0u;
-		nxtV[j] = amp.vals == 1u && i < hi ? srcVal[amp.sv.base + i] : 0u;
+		nxtV[j] = VALS == 1u && i < hi ? srcVal[amp.sv.base + i] : 0u;
 	}
 	for (uint sub = lo; sub < hi; sub += SUB) {
 		uint len = min(SUB, hi - sub);
@@ -81,7 +90,7 @@ void main() {
 			vs[j] = nxtV[j];
 			uint i = sub + SUB + first + j * S + l;
 			nxt[j] = i < hi ? srcData[amp.src.base + i] : 0u;
-			nxtV[j] = amp.vals == 1u && i < hi ? srcVal[amp.sv.base + i] : 0u;
+			nxtV[j] = VALS == 1u && i < hi ? srcVal[amp.sv.base + i] : 0u;
 		}
 		uint ranks[KPT];
 		[[unroll]] for (uint j = 0u; j < KPT; j++) {
@@ -130,11 +139,11 @@ void main() {
 				dstData[amp.dst.base + outAt[j]] = sortElem(k, amp.outType);
 			}
 		}
-		if (amp.vals != 0u) {
+		if (VALS != 0u) {
 			ampWaitWithTileStaticMemoryFence();
 			[[unroll]] for (uint j = 0u; j < KPT; j++) {
 				uint i = first + j * S + l;
-				if (i < len) sk[ranks[j]] = amp.vals == 1u ? vs[j] : sub + i;
+				if (i < len) sk[ranks[j]] = VALS == 1u ? vs[j] : sub + i;
 			}
 			ampWaitWithTileStaticMemoryFence();
 			[[unroll]] for (uint j = 0u; j < KPT; j++) {
