@@ -33,7 +33,8 @@ const sortTile = 512
 // passes of 8-bit digits,
 // each a per-block digit histogram (shaders/glsl/sort_radix_hist.comp), an exclusive scan of the
 // histograms (shaders/glsl/sort_radix_scan.comp) and a stable scatter
-// (shaders/glsl/sort_radix_scatter_sg.comp with subgroup ballots, else sort_radix_scatter.comp),
+// (shaders/glsl/sort_radix_scatter_sg.comp with subgroup ballots, its keys-only variant
+// sort_radix_scatter_k for Sort, else sort_radix_scatter.comp),
 // ping-ponging between two temporaries; the first pass maps the elements to keys as it
 // reads them and the last maps the keys back as it writes v. Shorter inputs use a
 // bitonic sort: a shared-memory sort of blocks of 1024 keys, then for each further stage
