@@ -50,14 +50,14 @@ func BenchmarkSortProfile(b *testing.B) {
 				profileSort(b, av, src, c.pairs)
 			})
 		}
-		for _, x := range strings.FieldsFunc(*benchSortScatter, func(r rune) bool { return r == ',' }) {
+		for _, x := range flagList(*benchSortScatter) {
 			prog, pairs := strings.CutSuffix(x, ":pairs") // NAME:pairs sorts pairs
 			b.Run(av.Accelerator().Path()+"/multipass-"+x, func(b *testing.B) {
 				defer setHooks(testHooks{sort: sortRadix, scatterProgram: prog})()
 				profileSort(b, av, src, pairs)
 			})
 		}
-		for _, f := range strings.FieldsFunc(*benchSortBlocks, func(r rune) bool { return r == ',' }) {
+		for _, f := range flagList(*benchSortBlocks) {
 			blocks, err := strconv.Atoi(f)
 			require.NoError(b, err, "-algo.sort.blocks")
 			for _, pairs := range []bool{false, true} {
@@ -134,6 +134,11 @@ func profileSort(b *testing.B, av *accelerator.View, src []uint32, pairs bool) {
 	got, err := v.Data()
 	require.NoError(b, err)
 	require.True(b, slices.IsSorted(got), "the sorted keys")
+}
+
+// flagList splits a comma-separated flag value (none for "").
+func flagList(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' })
 }
 
 // median returns the median of xs (not empty), which it sorts.
