@@ -1,6 +1,7 @@
 package accelerator
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
 
@@ -49,5 +50,45 @@ func TestSubmitFoundFailed(t *testing.T) {
 		// reports the destroy otherwise); the view is removed, so it reports the loss.
 		assert.ErrorIs(t, dst.Free(), ErrDeviceLost)
 		assert.ErrorIs(t, src.Free(), ErrDeviceLost)
+	})
+}
+
+// TestCloseRemovedWithOpenBatch: a view removed while a command waits in its open batch
+// (here a copy recorded after a submitted one, then a wait on the submitted one that finds
+// the device lost) reports the loss once; closing it then succeeds, dropping the batch that
+// can never run. Before, Close tried to submit that batch and returned the earlier
+// failure again (a forced-staging CI run of algo's TestFaultRemovesView met it by chance).
+func TestCloseRemovedWithOpenBatch(t *testing.T) {
+	const n = 1 << 16
+	eachDeviceView(t, func(t *testing.T, v *View) {
+		a, err := v.Alloc(n)
+		require.NoError(t, err)
+		b, err := v.Alloc(n)
+		require.NoError(t, err)
+		require.NoError(t, a.Upload(0, make([]byte, n)))
+		v.mu.Lock()
+		err = v.recordCopy(a.vb, 0, b.vb, 0, n, a, b)
+		if err == nil {
+			err = v.submit()
+		}
+		first := v.seq - 1
+		if err == nil {
+			err = v.recordCopy(b.vb, 0, a.vb, 0, n, b, a) // left in the open batch
+		}
+		open := v.stream.Commands()
+		var f *vk.Fault
+		if err == nil {
+			f = vk.InjectFault(vk.FaultWait, 0, vk.ResultDeviceLost)
+			err = v.waitSeq(context.Background(), first)
+			f.Disarm()
+		}
+		v.mu.Unlock()
+		require.NotNil(t, f, "recording: %v", err)
+		require.Positive(t, open, "a command waits in the open batch")
+		require.True(t, f.Fired())
+		var de *DeviceError
+		require.ErrorAs(t, err, &de)
+		assert.True(t, de.Removed && !de.Earlier, "the loss is reported once: %v", err)
+		require.NoError(t, v.Close(), "closing a removed view the caller was told of")
 	})
 }
