@@ -1,6 +1,8 @@
 package arrayview
 
 import (
+	"flag"
+	"fmt"
 	"testing"
 
 	"github.com/goamp/goamp/accelerator"
@@ -8,11 +10,13 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// BenchmarkSynchronize measures Synchronize of 256 MiB from a plain Go slice, host to
-// device (Refresh, then SynchronizeTo) and device to host (a device write, then
-// Synchronize), on every Vulkan accelerator present.
+var benchSyncMiB = flag.Int("arrayview.sync.mib", 256, "BenchmarkSynchronize's size in MiB")
+
+// BenchmarkSynchronize measures Synchronize of 256 MiB (-arrayview.sync.mib) from a plain
+// Go slice, host to device (Refresh, then SynchronizeTo) and device to host (a device
+// write, then Synchronize), on every Vulkan accelerator present.
 func BenchmarkSynchronize(b *testing.B) {
-	const bytes = 256 << 20
+	bytes := int64(*benchSyncMiB) << 20
 	for _, a := range accelerator.All() {
 		if a.Traits().HostMemory {
 			continue
@@ -27,13 +31,17 @@ func BenchmarkSynchronize(b *testing.B) {
 		require.NoError(b, v.SynchronizeTo(av))
 		// Sections that each fit one storage-buffer binding stand in for a kernel's output.
 		var parts []*View[float32]
-		step := int(min(uint64(a.Limits().MaxStorageBufferRange), bytes) / 4)
+		step := int(min(uint64(a.Limits().MaxStorageBufferRange), uint64(bytes)) / 4)
 		for at := 0; at < len(data); at += step {
 			s, err := v.Section(runtime.Idx(at), runtime.Ext(min(step, len(data)-at)))
 			require.NoError(b, err)
 			parts = append(parts, s)
 		}
-		b.Run(a.Path()+"/host-to-device", func(b *testing.B) {
+		size := ""
+		if *benchSyncMiB != 256 {
+			size = fmt.Sprintf("/%dMiB", *benchSyncMiB)
+		}
+		b.Run(a.Path()+size+"/host-to-device", func(b *testing.B) {
 			b.SetBytes(bytes)
 			for b.Loop() {
 				v.Refresh()
@@ -43,7 +51,7 @@ func BenchmarkSynchronize(b *testing.B) {
 			}
 			b.ReportMetric(float64(bytes)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
 		})
-		b.Run(a.Path()+"/device-to-host", func(b *testing.B) {
+		b.Run(a.Path()+size+"/device-to-host", func(b *testing.B) {
 			b.SetBytes(bytes)
 			for b.Loop() {
 				for _, p := range parts {
