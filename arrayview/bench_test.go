@@ -29,13 +29,14 @@ func BenchmarkSynchronize(b *testing.B) {
 		}
 		v := MustNew(runtime.Ext(len(data)), data)
 		require.NoError(b, v.SynchronizeTo(av))
-		// Sections that each fit one storage-buffer binding stand in for a kernel's output.
+		// Sections that each fit one binding (BindEnd) stand in for a kernel's output.
 		var parts []*View[float32]
-		step := int(min(uint64(a.Limits().MaxStorageBufferRange), uint64(bytes)) / 4)
-		for at := 0; at < len(data); at += step {
-			s, err := v.Section(runtime.Idx(at), runtime.Ext(min(step, len(data)-at)))
+		for at := 0; at < len(data); {
+			end := v.BindEnd(av, at)
+			s, err := v.Section(runtime.Idx(at), runtime.Ext(end-at))
 			require.NoError(b, err)
 			parts = append(parts, s)
+			at = end
 		}
 		size := ""
 		if *benchSyncMiB != 256 {
