@@ -92,3 +92,9 @@ func histogramOp(av *accelerator.View, in *arrayview.View[float32], bins int, lo
 	defer setHooks(h)()
 	return Histogram(av, in, bins, lo, hi)
 }
+
+// WarmUpSorts is warmUp, for the sort benchmarks of package algo_test.
+func WarmUpSorts(sortOnce func()) { warmUp(sortOnce) }
+
+// Median is median, for the benchmarks of package algo_test.
+func Median(xs []float64) float64 { return median(xs) }

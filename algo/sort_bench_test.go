@@ -4,7 +4,6 @@ import (
 	"flag"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 	"time"
 
@@ -24,8 +23,6 @@ var (
 	benchTransposeN  = flag.Int("algo.transpose.n", 2048, "rows (and columns) of the Transpose benchmark's matrix")
 	benchSortKeys    = flag.Int("algo.sort.keys", 1<<20, "keys in the Sort benchmarks")
 	benchSortFloatMx = flag.Bool("algo.sort.float", true, "also run the float32 Sort benchmark")
-	// An idle GPU clocks down (345 MHz seen on the H100) and takes a while to clock up again.
-	benchSortWarm = flag.Duration("algo.sort.warm", 0, "time spent sorting before a sort benchmark times (BenchmarkSort*, BenchmarkSortPairs*, BenchmarkArgsort*, BenchmarkSortProfile)")
 )
 
 // benchLoop times op, waiting for the device after each call, and reports GB/s for
@@ -143,14 +140,11 @@ func benchSort[T algo.Number](b *testing.B, op sortBenchOp, gen func(r *rand.Ran
 			}
 			return algo.Sort(av, v)
 		}
-		for t0 := time.Now(); ; { // pipelines, buffers, OneSweep's self-test, the clocks
+		algo.WarmUpSorts(func() {
 			refill()
 			require.NoError(b, sort())
 			require.NoError(b, av.Wait())
-			if time.Since(t0) >= *benchSortWarm {
-				break
-			}
-		}
+		})
 		b.SetBytes(int64(4 * n))
 		b.ResetTimer()
 		var each []float64 // ms per sort
@@ -171,8 +165,7 @@ func benchSort[T algo.Number](b *testing.B, op sortBenchOp, gen func(r *rand.Ran
 		b.ReportMetric(float64(n)*float64(b.N)/sorting/1e6, "Mkeys/s")
 		b.ReportMetric(sorting/float64(b.N)*1e3, "ms/sort")
 		// The median too: on the H100 single pairs sorts take up to twice the others.
-		slices.Sort(each)
-		b.ReportMetric(each[len(each)/2], "median-ms/sort")
+		b.ReportMetric(algo.Median(each), "median-ms/sort")
 	})
 }
 
