@@ -4,6 +4,10 @@
 GO          ?= go
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 GLSLC       ?= glslc
+# Variants that define AMP_COOP_KHR (GL_KHR_cooperative_matrix) need a newer glslc and
+# spirv-val than Debian bookworm's: Debian trixie's, run without installing them.
+GLSLC_KHR   ?= scripts/trixie-tool.sh glslc
+SPIRV_VAL_KHR ?= scripts/trixie-tool.sh spirv-val
 GLSLFLAGS   := -O --target-env=vulkan1.1 -Ishaders/include
 SHADERS     := $(wildcard shaders/glsl/*.comp)
 # GLSL variants (shaders/glsl/variants.txt, one a line: OUTPUT SOURCE [NAME[=VALUE]...]):
@@ -13,6 +17,13 @@ VARIANTS    := $(shell awk '$$1 !~ /^\#/ && NF { print $$1 }' $(VARIANTLIST))
 SPIRV       := $(patsubst shaders/glsl/%.comp,shaders/spv/%.spv,$(SHADERS)) $(VARIANTS:%=shaders/spv/%.spv)
 # variant_args is glslc's arguments for variant $(1): its definitions, then its source.
 variant_args = $(shell awk '$$1 == "$(1)" { for (i = 3; i <= NF; i++) printf "-D%s ", $$i; print "shaders/glsl/" $$2 }' $(VARIANTLIST))
+# src_glslc and src_val are the compiler and validator of the test program $(1): the KHR
+# ones where it enables GL_KHR_cooperative_matrix.
+src_glslc = $(if $(shell grep -l '^\#extension GL_KHR_cooperative_matrix' $(1)),$(GLSLC_KHR),$(GLSLC))
+src_val = $(if $(shell grep -l '^\#extension GL_KHR_cooperative_matrix' $(1)),$(SPIRV_VAL_KHR),spirv-val)
+# variant_glslc and variant_val are the compiler and validator of variant $(1).
+variant_glslc = $(if $(findstring -DAMP_COOP_KHR,$(call variant_args,$(1))),$(GLSLC_KHR),$(GLSLC))
+variant_val = $(if $(findstring -DAMP_COOP_KHR,$(call variant_args,$(1))),$(SPIRV_VAL_KHR),spirv-val)
 # Test programs: runtime/testdata/*/NAME.comp and internal/testprog/NAME.comp compile to NAME.spv beside them;
 # so does the window's frame pass, present/window/frame.comp.
 TESTSHADERS := $(wildcard runtime/testdata/*/*.comp) $(wildcard internal/testprog/*.comp) $(wildcard present/window/*.comp)
@@ -51,9 +62,9 @@ runtime/testdata/%.spv: runtime/testdata/%.comp $(wildcard shaders/include/*.gls
 	$(GLSLC) $(GLSLFLAGS) -o $@ $<
 	spirv-val --target-env vulkan1.1 $@
 
-internal/testprog/%.spv: internal/testprog/%.comp $(wildcard shaders/include/*.glsl)
-	$(GLSLC) $(GLSLFLAGS) -o $@ $<
-	spirv-val --target-env vulkan1.1 $@
+internal/testprog/%.spv: internal/testprog/%.comp $(wildcard shaders/include/*.glsl) $(wildcard internal/testprog/*.glsl)
+	$(call src_glslc,$<) $(GLSLFLAGS) -o $@ $<
+	$(call src_val,$<) --target-env vulkan1.1 $@
 
 present/window/%.spv: present/window/%.comp
 	$(GLSLC) $(GLSLFLAGS) -o $@ $<
@@ -67,8 +78,8 @@ shaders/spv/%.spv: shaders/glsl/%.comp $(wildcard shaders/include/*.glsl) $(wild
 define VARIANT_RULE
 shaders/spv/$(1).spv: $(lastword $(call variant_args,$(1))) $(VARIANTLIST) $(wildcard shaders/include/*.glsl) $(wildcard shaders/glsl/*.glsl)
 	@mkdir -p shaders/spv
-	$$(GLSLC) $$(GLSLFLAGS) -fshader-stage=compute -o $$@ $(call variant_args,$(1))
-	spirv-val --target-env vulkan1.1 $$@
+	$(call variant_glslc,$(1)) $$(GLSLFLAGS) -fshader-stage=compute -o $$@ $(call variant_args,$(1))
+	$(call variant_val,$(1)) --target-env vulkan1.1 $$@
 endef
 $(foreach v,$(VARIANTS),$(eval $(call VARIANT_RULE,$(v))))
 
@@ -81,14 +92,12 @@ shaders-check:
 		$(GLSLC) $(GLSLFLAGS) -o $$tmp/$$n.spv $$s || fail=1; \
 		cmp -s $$tmp/$$n.spv shaders/spv/$$n.spv || { echo "shaders/spv/$$n.spv is stale: run make shaders"; fail=1; }; \
 	done; \
-	$(foreach v,$(VARIANTS),$(GLSLC) $(GLSLFLAGS) -fshader-stage=compute -o $$tmp/$(v).spv $(call variant_args,$(v)) || fail=1; \
+	$(foreach v,$(VARIANTS),$(call variant_glslc,$(v)) $(GLSLFLAGS) -fshader-stage=compute -o $$tmp/$(v).spv $(call variant_args,$(v)) || fail=1; \
 		cmp -s $$tmp/$(v).spv shaders/spv/$(v).spv || { echo "shaders/spv/$(v).spv is stale: run make shaders"; fail=1; };) \
 	for f in shaders/spv/*.spv; do [ -e "$$f" ] || continue; n=$$(basename $$f .spv); \
 		[ -e shaders/glsl/$$n.comp ] || case " $(VARIANTS) " in *" $$n "*) ;; *) echo "$$f has no source"; fail=1;; esac; done; \
-	for s in $(TESTSHADERS); do \
-		$(GLSLC) $(GLSLFLAGS) -o $$tmp/t.spv $$s || fail=1; \
-		cmp -s $$tmp/t.spv $${s%.comp}.spv || { echo "$${s%.comp}.spv is stale: run make shaders"; fail=1; }; \
-	done; \
+	$(foreach s,$(TESTSHADERS),$(call src_glslc,$(s)) $(GLSLFLAGS) -o $$tmp/t.spv $(s) || fail=1; \
+		cmp -s $$tmp/t.spv $(s:.comp=.spv) || { echo "$(s:.comp=.spv) is stale: run make shaders"; fail=1; };) \
 	rm -rf $$tmp; exit $$fail
 
 # CI fails when regenerating a committed amp_gen.go (ampgen's output) would change it.

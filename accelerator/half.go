@@ -60,8 +60,25 @@ func (a *Accelerator) CooperativeMatrices() []CoopMatrixShape {
 	if a.info == nil {
 		return nil
 	}
+	return subgroupShapes(a.info.CoopMatrixNV)
+}
+
+// CooperativeMatricesKHR is CooperativeMatrices for VK_KHR_cooperative_matrix
+// (vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR): the shapes that programs written
+// with GL_KHR_cooperative_matrix may use. Where a device has both extensions (NVIDIA's),
+// the KHR matrices, typed by their use, ran faster (RESULTS.md, "Tensor cores through KHR
+// cooperative matrices").
+func (a *Accelerator) CooperativeMatricesKHR() []CoopMatrixShape {
+	if a.info == nil {
+		return nil
+	}
+	return subgroupShapes(a.info.CoopMatrixKHR)
+}
+
+// subgroupShapes is the subgroup-scope shapes of list.
+func subgroupShapes(list []vk.CoopMatrix) []CoopMatrixShape {
 	var out []CoopMatrixShape
-	for _, c := range a.info.CoopMatrixNV {
+	for _, c := range list {
 		if c.SubgroupScope {
 			out = append(out, CoopMatrixShape{M: int(c.M), N: int(c.N), K: int(c.K), A: CoopMatrixType(c.A),
 				B: CoopMatrixType(c.B), C: CoopMatrixType(c.C), D: CoopMatrixType(c.D)})

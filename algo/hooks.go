@@ -22,6 +22,10 @@ type testHooks struct {
 	sort int
 	// scatterProgram, when set, names the multi-pass sort's scatter program (experiments).
 	scatterProgram string
+	// coopProgram, when set, names MatMulF16's cooperative program (without "_h"), of
+	// geometry coopGeom (experiments).
+	coopProgram string
+	coopGeom    matMulCoopGeom
 	// window, when positive, is the window length (elements) of the built-ins that split
 	// views larger than one binding, on every accelerator (windowLen).
 	window int

@@ -6,6 +6,7 @@ import (
 	"github.com/goamp/goamp/half"
 	"github.com/goamp/goamp/runtime"
 	"github.com/goamp/goamp/shaders"
+	"slices"
 )
 
 // MatMulF16Out is an element type of MatMulF16's result: float32, or half.Float16
@@ -21,7 +22,8 @@ const (
 	// MatMulAuto uses the tensor cores (MatMulCooperative) where the device has a
 	// cooperative-matrix shape goamp has a kernel for, else MatMulShared.
 	MatMulAuto MatMulPath = iota
-	// MatMulCooperative uses cooperative matrices (VK_NV_cooperative_matrix), and fails
+	// MatMulCooperative uses cooperative matrices (VK_KHR_cooperative_matrix, or
+	// VK_NV_cooperative_matrix where the device has only that), and fails
 	// with an *accelerator.FeatureError, before anything is discarded, where the device
 	// has none that fits (see MatMulF16Cooperative).
 	MatMulCooperative
@@ -54,40 +56,62 @@ var matMulCoopKernels = []struct {
 		C: accelerator.CoopFloat32, D: accelerator.CoopFloat32}, "matmul_coop"},
 }
 
-// The cooperative kernel's fixed geometry (matmul_coop.comp): a tile of 8 x 32
-// invocations (8 subgroups of 32) computes a 128 x 128 block of C.
-const (
-	matMulCoopBlock    = 128
-	matMulCoopSubgroup = 32
-	// matMulCoopShared is its shared memory: the padded A (128 x 40 halves) and B (32 x
-	// 136 halves) blocks and 8 subgroups' 16 x 16 float staging areas.
-	matMulCoopShared = (128*5+32*17)*16 + 8*16*16*4
-)
+// matMulCoopGeom is a cooperative kernel's geometry (matmul_coop.comp's WGM, WGN, TM, TN
+// and BK): its tile, subgroups x 32 invocations, computes a bm x bn block of C with
+// shared bytes of shared memory.
+type matMulCoopGeom struct {
+	tile   [2]int
+	bm, bn int
+	shared int
+}
 
-var matMulCoopTile = [2]int{8, 32}
+// matMulCoopSubgroup is the subgroup size the cooperative kernels are written for.
+const matMulCoopSubgroup = 32
+
+// matMulCoopDefault is matmul_coop.comp's default geometry: 2 x 2 subgroups, each
+// computing 64 x 64 of a 128 x 128 block, with two buffers of the padded A (128 x 40
+// halves) and B (32 x 136 halves) blocks and 4 subgroups' 16 x 16 float staging areas.
+var matMulCoopDefault = matMulCoopGeom{tile: [2]int{4, 32}, bm: 128, bn: 128,
+	shared: 2*(128*5+32*17)*16 + 4*16*16*4}
+
+// matMulCoopEmulated is the geometry of matmul_coop_emu, the default's with K steps of
+// 16 (BK=16, variants.txt), so that its shared memory fits the 32 KiB of lavapipe.
+var matMulCoopEmulated = matMulCoopGeom{tile: [2]int{4, 32}, bm: 128, bn: 128,
+	shared: 2*(128*3+16*17)*16 + 4*16*16*4}
+
+// coopGeom is the geometry MatMulF16 dispatches: matMulCoopDefault, or the experiment's
+// (hooks.coopProgram).
+func coopGeom() matMulCoopGeom {
+	if hooks.coopProgram != "" {
+		return hooks.coopGeom
+	}
+	return matMulCoopDefault
+}
 
 // MatMulF16Cooperative returns the cooperative-matrix shape MatMulF16 uses on acc, and
 // whether it uses one at all: acc must report a subgroup-scope 16 x 16 x 16 float16 x
-// float16 + float32 shape (vkGetPhysicalDeviceCooperativeMatrixPropertiesNV; a shape
-// goamp has a kernel for), subgroups of 32 and 27 KiB of shared memory. False for the
-// CPU, lavapipe and devices without VK_NV_cooperative_matrix.
+// float16 + float32 shape (Accelerator.CooperativeMatricesKHR, or CooperativeMatrices for
+// VK_NV_cooperative_matrix; a shape goamp has a kernel for), subgroups of 32 and 41 KiB of
+// shared memory. False for the CPU, lavapipe and devices without cooperative matrices.
 func MatMulF16Cooperative(acc *accelerator.Accelerator) (accelerator.CoopMatrixShape, bool) {
 	_, s, ok := matMulCoopFor(acc)
 	return s, ok
 }
 
-// matMulCoopFor returns the cooperative program for acc, its shape, and whether there is one.
+// matMulCoopFor returns the cooperative program for acc, its shape, and whether there is
+// one: the KHR program (the kernel's name with "_k") where the device reports the shape
+// through VK_KHR_cooperative_matrix, else the NV one.
 func matMulCoopFor(acc *accelerator.Accelerator) (string, accelerator.CoopMatrixShape, bool) {
-	if acc.SubgroupSize() != matMulCoopSubgroup || int(acc.Limits().MaxSharedMemory) < matMulCoopShared ||
+	if acc.SubgroupSize() != matMulCoopSubgroup || int(acc.Limits().MaxSharedMemory) < coopGeom().shared ||
 		!acc.Supports16BitStorage() || !acc.SupportsFloat16() {
 		return "", accelerator.CoopMatrixShape{}, false
 	}
-	have := acc.CooperativeMatrices()
 	for _, k := range matMulCoopKernels {
-		for _, s := range have {
-			if s == k.shape {
-				return k.prog, s, true
-			}
+		if slices.Contains(acc.CooperativeMatricesKHR(), k.shape) {
+			return k.prog + "_k", k.shape, true
+		}
+		if slices.Contains(acc.CooperativeMatrices(), k.shape) {
+			return k.prog, k.shape, true
 		}
 	}
 	return "", accelerator.CoopMatrixShape{}, false
@@ -140,8 +164,7 @@ func MatMulF16With[O MatMulF16Out](av *accelerator.View, a, b *arrayview.View[ha
 		return matMulF16Host(av, a, b, c, opt.Tile)
 	case coop && opt.Path != MatMulShared:
 		c.DiscardData()
-		rows, cols := matMulCeil(m, matMulCoopBlock)*matMulCoopTile[0], matMulCeil(n, matMulCoopBlock)*matMulCoopTile[1]
-		return dispatchTiled(av, runtime.Ext(rows, cols).Tile(matMulCoopTile[0], matMulCoopTile[1]), matMulCoop[O]{args, prog})
+		return dispatchTiled(av, coopGeom().domain(m, n), matMulCoop[O]{args, prog, coopGeom()})
 	}
 	tile := opt.Tile
 	if tile == [2]int{} {
@@ -277,11 +300,22 @@ func (k matMulF16Tiled[O]) Tiled(t runtime.TiledIndex) {
 // a tile of 8 x 32 invocations computing a 128 x 128 block of C.
 type matMulCoop[O MatMulF16Out] struct {
 	matMulF16Args[O]
-	prog string `amp:"-"` // the program for the device's shape (matMulCoopKernels)
+	prog string         `amp:"-"` // the program for the device's shape (matMulCoopKernels)
+	geom matMulCoopGeom `amp:"-"` // its geometry
 }
 
-// Program is the GPU body: the shape's program, with "_h" for a float16 C.
+// domain is the domain of a kernel of geometry g computing an m x n C.
+func (g matMulCoopGeom) domain(m, n int) runtime.TiledExtent {
+	rows, cols := matMulCeil(m, g.bm)*g.tile[0], matMulCeil(n, g.bn)*g.tile[1]
+	return runtime.Ext(rows, cols).Tile(g.tile[0], g.tile[1])
+}
+
+// Program is the GPU body: the shape's program, with "_h" for a float16 C (or the
+// experiment's, hooks.coopProgram).
 func (k matMulCoop[O]) Program() *runtime.Program {
+	if hooks.coopProgram != "" && k.prog != "matmul_coop_emu" {
+		k.prog = hooks.coopProgram
+	}
 	if matMulF16HalfOut[O]() {
 		return shaders.MustProgram(k.prog+"_h", 2)
 	}
@@ -289,10 +323,10 @@ func (k matMulCoop[O]) Program() *runtime.Program {
 }
 
 // SharedBytes is the GPU body's shared memory.
-func (matMulCoop[O]) SharedBytes([3]int) int { return matMulCoopShared }
+func (k matMulCoop[O]) SharedBytes([3]int) int { return k.geom.shared }
 
-// Tiled is the definition: the tile computes the 128 x 128 block of C.
-func (k matMulCoop[O]) Tiled(t runtime.TiledIndex) { k.tiled(t, matMulCoopBlock, matMulCoopBlock) }
+// Tiled is the definition: the tile computes its block of C.
+func (k matMulCoop[O]) Tiled(t runtime.TiledIndex) { k.tiled(t, k.geom.bm, k.geom.bn) }
 
 // matMulF16HalfOut reports whether O is half.Float16 (else its underlying type is float32).
 func matMulF16HalfOut[O MatMulF16Out]() bool {

@@ -4,12 +4,14 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/arrayview"
 	"github.com/goamp/goamp/half"
+	"github.com/goamp/goamp/internal/testprog"
 	"github.com/goamp/goamp/runtime"
 )
 
@@ -20,13 +22,37 @@ var (
 	mm16BenchPaths = flag.String("matmul16.paths", "auto,shared", "BenchmarkMatMulF16 paths (auto, cooperative, shared), comma-separated; cooperative is skipped where the device has none")
 	mm16BenchHalf  = flag.Bool("matmul16.f16out", false, "BenchmarkMatMulF16: also run with a float16 result")
 	mm16BenchAcc   = flag.String("matmul16.accelerator", "", "BenchmarkMatMulF16: only the accelerator with this path (vulkan:0, cpu); empty: all")
+	mm16BenchCoop  = flag.String("matmul16.coop", "", "BenchmarkMatMulF16 and TestMatMulF16: the cooperative program to run instead of matmul_coop (experiments: "+
+		"a name of mm16CoopGeoms)")
 )
+
+// mm16CoopGeoms are the geometries of the cooperative programs -matmul16.coop may name
+// (variants of matmul_coop.comp in shaders/glsl/variants.txt).
+var mm16CoopGeoms = map[string]matMulCoopGeom{
+	"matmul_coop":   matMulCoopDefault, // VK_NV_cooperative_matrix
+	"matmul_coop_k": matMulCoopDefault, // VK_KHR_cooperative_matrix
+}
+
+// mm16CoopHooks returns the hooks -matmul16.coop asks for (none when it is empty).
+func mm16CoopHooks(tb testing.TB) testHooks {
+	if *mm16BenchCoop == "" {
+		return hooks
+	}
+	g, ok := mm16CoopGeoms[*mm16BenchCoop]
+	if !ok {
+		tb.Fatalf("-matmul16.coop %q: no such program", *mm16BenchCoop)
+	}
+	h := hooks
+	h.coopProgram, h.coopGeom = *mm16BenchCoop, g
+	return h
+}
 
 // BenchmarkMatMulF16 multiplies float16 matrices (float32 accumulation and result) on
 // every accelerator with each path. It reports TFLOP/s (2MNK per operation) by wall time,
 // each operation waited for, and on GPUs dev-TFLOP/s by device timestamps; the log says
 // which cooperative-matrix shape the auto path uses.
 func BenchmarkMatMulF16(b *testing.B) {
+	defer setHooks(mm16CoopHooks(b))()
 	paths := map[string]MatMulPath{"auto": MatMulAuto, "cooperative": MatMulCooperative, "shared": MatMulShared}
 	for _, ss := range strings.Split(*mm16BenchSize, ",") {
 		sz, err := mmParse(ss, 3)
@@ -117,6 +143,81 @@ func benchMatMulF16[O MatMulF16Out](b *testing.B, av *accelerator.View, sz []int
 	for _, v := range []interface{ Close() error }{a, bv, c} {
 		if err := v.Close(); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// coopPeakK is internal/testprog's mma_peak (or mma_peak_k): every subgroup of 32
+// multiply-adds 4 x 4 accumulators of 16 x 16 float16 fragments Iters times, with no
+// global memory traffic, and writes element 0 of each accumulator (Iters / 16) to Out.
+type coopPeakK struct {
+	Out   *arrayview.View[float32]
+	Iters int32
+	Mode  int32  // 0: fragments in registers; loaded from shared memory: 1 padded rows, 2 unpadded, 3 B transposed
+	prog  string `amp:"-"`
+}
+
+func (k coopPeakK) Program() *runtime.Program { return testprog.MustProgram(k.prog, 1) }
+func (coopPeakK) SharedBytes([3]int) int      { return 8*256*4 + 2*128*5*16 }
+func (k coopPeakK) Tiled(t runtime.TiledIndex) {
+	if t.Local[0]%32 == 0 {
+		for q := range 16 {
+			k.Out.Set(runtime.Idx(t.Global[0]/32*16+q), float32(k.Iters)/16)
+		}
+	}
+}
+
+// BenchmarkCoopPeak measures the cooperative-matrix multiply-add rate of a device with no
+// global memory traffic (the ceiling of MatMulF16's cooperative path), with the NV
+// matrices (mma_peak) and the KHR ones (mma_peak_k) where the device has them, with the
+// fragments in registers (mode 0) or loaded from shared memory (modes 1-3), in tiles of 4
+// subgroups, 8 tiles per compute unit (the H100 has 132); it checks the kernel's result.
+func BenchmarkCoopPeak(b *testing.B) {
+	f16 := accelerator.CoopMatrixShape{M: 16, N: 16, K: 16, A: accelerator.CoopFloat16, B: accelerator.CoopFloat16,
+		C: accelerator.CoopFloat32, D: accelerator.CoopFloat32}
+	for _, av := range ewViews(b) {
+		acc := av.Accelerator()
+		for prog, shapes := range map[string][]accelerator.CoopMatrixShape{"mma_peak": acc.CooperativeMatrices(), "mma_peak_k": acc.CooperativeMatricesKHR()} {
+			if acc.SubgroupSize() != 32 || !slices.Contains(shapes, f16) {
+				continue
+			}
+			for mode := range int32(4) {
+				b.Run(fmt.Sprintf("%s/%s/mode=%d", acc.Path(), prog, mode), func(b *testing.B) { benchCoopPeak(b, av, prog, mode) })
+			}
+		}
+	}
+}
+
+// benchCoopPeak is BenchmarkCoopPeak of program prog in the given mode on av.
+func benchCoopPeak(b *testing.B, av *accelerator.View, prog string, mode int32) {
+	const tiles, iters = 132 * 8, 8192
+	out := make([]float32, tiles*4*16)
+	v := arrayview.MustNew(runtime.Ext(len(out)), out)
+	defer v.Close()
+	k := coopPeakK{Out: v, Iters: iters, Mode: mode, prog: prog}
+	dom := runtime.Ext(tiles * 128).Tile(128)
+	run := func() {
+		if err := runtime.ParallelForEachTiled(av, dom, k); err != nil {
+			b.Fatal(err)
+		}
+		if err := av.Wait(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	run() // the pipeline
+	b.ResetTimer()
+	for range b.N {
+		run()
+	}
+	b.StopTimer()
+	flops := float64(tiles*4) * iters * 16 * 2 * 16 * 16 * 16
+	b.ReportMetric(flops*float64(b.N)/float64(b.Elapsed().Nanoseconds())/1e3, "TFLOP/s")
+	if err := v.Synchronize(); err != nil {
+		b.Fatal(err)
+	}
+	for i, x := range out {
+		if x != iters/16 {
+			b.Fatalf("out[%d] = %v, want %v", i, x, iters/16)
 		}
 	}
 }

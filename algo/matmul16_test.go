@@ -74,6 +74,7 @@ var f16Paths = []MatMulPath{MatMulAuto, MatMulShared, MatMulCooperative}
 // TestMatMulF16 checks MatMulF16With on every accelerator, every path the device has,
 // float32 and float16 results, against a float64 reference.
 func TestMatMulF16(t *testing.T) {
+	defer setHooks(mm16CoopHooks(t))()
 	r := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	sizes := f16Sizes
 	if !testing.Short() {
@@ -205,8 +206,8 @@ func f16Definition[O MatMulF16Out](t *testing.T, av *accelerator.View, coop bool
 	var kern runtime.TiledKernel = matMulF16Tiled[O]{args}
 	dom := runtime.Ext(matMulCeil(m, 16)*2, matMulCeil(n, 16)*2).Tile(2, 2)
 	if coop {
-		kern = matMulCoop[O]{args, "matmul_coop"}
-		dom = runtime.Ext(matMulCeil(m, 128)*8, matMulCeil(n, 128)*32).Tile(8, 32)
+		kern = matMulCoop[O]{args, "matmul_coop", matMulCoopDefault}
+		dom = matMulCoopDefault.domain(m, n)
 	}
 	defer setHooks(perThreadHooks(true))()
 	require.NoError(t, dispatchTiled(av, dom, kern))
@@ -244,8 +245,7 @@ func f16Emulated[O MatMulF16Out](t *testing.T, r *rand.Rand, av *accelerator.Vie
 	defer func() { _, _, _ = va.Close(), vb.Close(), vc.Close() }()
 	args := matMulF16Args[O]{A: va.ReadOnly(), B: vb.ReadOnly(), C: vc, M: int32(m), N: int32(n), K: int32(k)}
 	vc.DiscardData()
-	dom := runtime.Ext(matMulCeil(m, 128)*8, matMulCeil(n, 128)*32).Tile(8, 32)
-	require.NoError(t, dispatchTiled(av, dom, matMulCoop[O]{args, "matmul_coop_emu"}))
+	require.NoError(t, dispatchTiled(av, matMulCoopEmulated.domain(m, n), matMulCoop[O]{args, "matmul_coop_emu", matMulCoopEmulated}))
 	require.NoError(t, vc.Synchronize())
 	f16Check(t, a, b, got, m, n, k)
 }

@@ -461,6 +461,8 @@ func (c *contract) checkDevice(l *kernelLayout, acc *accelerator.Accelerator) er
 		{CapabilityFloat16, acc.SupportsFloat16, "float16 arithmetic"},
 		// The CPU runs a kernel's Go body, which needs no tensor cores.
 		{CapabilityCooperativeMatrixNV, func() bool { return acc.Traits().HostMemory || len(acc.CooperativeMatrices()) > 0 }, "cooperative matrices"},
+		{CapabilityCooperativeMatrixKHR, func() bool { return acc.Traits().HostMemory || len(acc.CooperativeMatricesKHR()) > 0 },
+			"cooperative matrices (VK_KHR_cooperative_matrix)"},
 	}
 	for _, n := range need {
 		if (n.cap == CapabilityFloat64 && c.float64 || n.cap != CapabilityFloat64 && c.iface.HasCapability(n.cap)) && !n.has() {
@@ -482,6 +484,8 @@ func capName(c Capability) string {
 		return "StorageBuffer16BitAccess"
 	case CapabilityCooperativeMatrixNV:
 		return "CooperativeMatrixNV"
+	case CapabilityCooperativeMatrixKHR:
+		return "CooperativeMatrixKHR"
 	}
 	return fmt.Sprint(uint32(c))
 }

@@ -51,6 +51,8 @@ const (
 	CapabilityStorageBuffer16BitAccess Capability = 4433
 	// CapabilityCooperativeMatrixNV: VK_NV_cooperative_matrix's matrices.
 	CapabilityCooperativeMatrixNV Capability = 5357
+	// CapabilityCooperativeMatrixKHR: VK_KHR_cooperative_matrix's matrices.
+	CapabilityCooperativeMatrixKHR Capability = 6022
 )
 
 // TypeKind is the kind of a SPIR-V type.

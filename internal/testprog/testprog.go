@@ -1,7 +1,9 @@
 // Package testprog holds the hand-written GLSL programs of goamp's own tests (iota, scale,
 // barriers, add2/add3 and tile1-3: the dispatch contract of amp.glsl exercised rank by
-// rank), compiled to the SPIR-V beside each source by `make shaders` and checked for
-// freshness by `make shaders-check`. Being internal, it ships only in test binaries.
+// rank; mma_peak and mma_peak_k: the cooperative-matrix rates of algo's
+// BenchmarkCoopPeak), compiled to the SPIR-V beside each source by `make shaders` and
+// checked for freshness by `make shaders-check`. Being internal, it ships only in test
+// binaries.
 package testprog
 
 import (

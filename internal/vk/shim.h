@@ -26,6 +26,9 @@ typedef struct {
 	uint32_t float16;     // shaderFloat16
 	uint32_t memoryModel; // vulkanMemoryModel and its device scope (cooperative-matrix shaders declare them)
 	uint32_t coopNV;      // VK_NV_cooperative_matrix present and its cooperativeMatrix feature
+	uint32_t coopKHR;     // VK_KHR_cooperative_matrix present and its cooperativeMatrix feature
+	uint32_t coopKCount;  // entries of coopK used
+	uint32_t coopK[16][8]; // VkCooperativeMatrixPropertiesKHR, as coop
 	uint32_t coopCount;   // entries of coop used
 	uint32_t coop[16][8]; // VkCooperativeMatrixPropertiesNV: M, N, K, A, B, C, D types, scope
 	uint32_t groupSize;   // physical devices in the device group of this one (vkEnumeratePhysicalDeviceGroups); 0 if unknown
@@ -37,6 +40,28 @@ typedef struct {
 #define AMP_FEAT_FLOAT16 2u
 #define AMP_FEAT_MEMORY_MODEL 4u
 #define AMP_FEAT_COOP_NV 8u
+#define AMP_FEAT_COOP_KHR 16u
+
+// VK_KHR_cooperative_matrix's feature structure, which the vendored headers (1.3.239)
+// predate: declared here as the registry defines it (extension 507).
+#define AMP_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME "VK_KHR_cooperative_matrix"
+#define AMP_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR ((VkStructureType)1000506000)
+typedef struct {
+	VkStructureType sType;
+	void *pNext;
+	VkBool32 cooperativeMatrix;
+	VkBool32 cooperativeMatrixRobustBufferAccess;
+} AmpCoopMatrixFeaturesKHR;
+#define AMP_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_KHR ((VkStructureType)1000506001)
+typedef struct {
+	VkStructureType sType;
+	void *pNext;
+	uint32_t MSize, NSize, KSize;
+	uint32_t AType, BType, CType, ResultType; // VkComponentTypeKHR (the NV values)
+	VkBool32 saturatingAccumulation;
+	uint32_t scope; // VkScopeKHR (the NV values)
+} AmpCoopMatrixPropertiesKHR;
+typedef VkResult (VKAPI_PTR *AmpGetCoopMatrixPropertiesKHR)(VkPhysicalDevice, uint32_t *, AmpCoopMatrixPropertiesKHR *);
 
 // AmpDevice holds a logical device and the device-level entry points the shim calls.
 typedef struct AmpDevice {

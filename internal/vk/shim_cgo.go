@@ -173,13 +173,17 @@ typedef struct {
 	VkPhysicalDeviceShaderFloat16Int8Features f16;
 	VkPhysicalDeviceVulkanMemoryModelFeatures mm;
 	VkPhysicalDeviceCooperativeMatrixFeaturesNV coop;
-	int hasCoop;
+	AmpCoopMatrixFeaturesKHR coopKHR;
+	int hasCoop, hasCoopKHR;
 } AmpHalfQuery;
 
 // amp_half_chain fills q for vkGetPhysicalDeviceFeatures2 and returns the head of its
-// chain, the NV cooperative-matrix query included only where the extension is present.
+// chain, the cooperative-matrix queries included only where their extensions are present.
 static void *amp_half_chain(VkPhysicalDevice phys, AmpHalfQuery *q, void *next) {
 	memset(q, 0, sizeof(*q));
+	q->hasCoopKHR = amp_has_ext(phys, AMP_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME);
+	q->coopKHR = (AmpCoopMatrixFeaturesKHR){.sType = AMP_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR, .pNext = next};
+	if (q->hasCoopKHR) next = &q->coopKHR;
 	q->hasCoop = amp_has_ext(phys, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
 	q->coop = (VkPhysicalDeviceCooperativeMatrixFeaturesNV){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV, .pNext = next};
 	q->mm = (VkPhysicalDeviceVulkanMemoryModelFeatures){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES,
@@ -189,27 +193,45 @@ static void *amp_half_chain(VkPhysicalDevice phys, AmpHalfQuery *q, void *next) 
 	return &q->s16;
 }
 
-// amp_half_record copies q's answers into out, with the device's NV cooperative-matrix
-// shapes (vkGetPhysicalDeviceCooperativeMatrixPropertiesNV) where it has the feature.
+// amp_coop_record appends the cooperative-matrix shapes of n properties to list (count
+// entries used, at most 16): p points at the first one's MSize, the structures are stride
+// bytes apart, and each holds M, N, K and the four component types from MSize on and the
+// scope scopeAt words after MSize (NV and KHR differ only there).
+static void amp_coop_record(uint32_t list[16][8], uint32_t *count, uint32_t n, const uint32_t *p, size_t stride, int scopeAt) {
+	for (uint32_t i = 0; i < n && *count < 16; i++, p = (const uint32_t *)((const char *)p + stride)) {
+		uint32_t *c = list[(*count)++];
+		for (int j = 0; j < 7; j++) c[j] = p[j];
+		c[7] = p[scopeAt];
+	}
+}
+
+// amp_half_record copies q's answers into out, with the device's cooperative-matrix
+// shapes (vkGetPhysicalDeviceCooperativeMatrixPropertiesNV and ...KHR) where it has the
+// features.
 static void amp_half_record(VkInstance inst, VkPhysicalDevice phys, const AmpHalfQuery *q, AmpDeviceExtra *out) {
 	out->storage16 = q->s16.storageBuffer16BitAccess;
 	out->float16 = q->f16.shaderFloat16;
 	out->memoryModel = q->mm.vulkanMemoryModel && q->mm.vulkanMemoryModelDeviceScope;
 	out->coopNV = q->hasCoop && q->coop.cooperativeMatrix;
+	out->coopKHR = q->hasCoopKHR && q->coopKHR.cooperativeMatrix;
 	PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV get = (PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV)
 		amp_GetInstanceProcAddr(inst, "vkGetPhysicalDeviceCooperativeMatrixPropertiesNV");
 	uint32_t n = 0;
-	if (!out->coopNV || !get || get(phys, &n, NULL) != VK_SUCCESS || n == 0) return;
-	VkCooperativeMatrixPropertiesNV *p = calloc(n, sizeof(*p));
-	for (uint32_t i = 0; i < n; i++) p[i].sType = VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_NV;
-	if (get(phys, &n, p) >= 0) {
-		for (uint32_t i = 0; i < n && out->coopCount < 16; i++) {
-			uint32_t *c = out->coop[out->coopCount++];
-			c[0] = p[i].MSize; c[1] = p[i].NSize; c[2] = p[i].KSize;
-			c[3] = p[i].AType; c[4] = p[i].BType; c[5] = p[i].CType; c[6] = p[i].DType; c[7] = p[i].scope;
-		}
+	if (out->coopNV && get && get(phys, &n, NULL) == VK_SUCCESS && n > 0) {
+		VkCooperativeMatrixPropertiesNV *p = calloc(n, sizeof(*p));
+		for (uint32_t i = 0; i < n; i++) p[i].sType = VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_NV;
+		if (get(phys, &n, p) >= 0) amp_coop_record(out->coop, &out->coopCount, n, &p[0].MSize, sizeof(*p), 7);
+		free(p);
 	}
-	free(p);
+	AmpGetCoopMatrixPropertiesKHR getK = (AmpGetCoopMatrixPropertiesKHR)
+		amp_GetInstanceProcAddr(inst, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR");
+	n = 0;
+	if (out->coopKHR && getK && getK(phys, &n, NULL) == VK_SUCCESS && n > 0) {
+		AmpCoopMatrixPropertiesKHR *p = calloc(n, sizeof(*p));
+		for (uint32_t i = 0; i < n; i++) p[i].sType = AMP_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_KHR;
+		if (getK(phys, &n, p) >= 0) amp_coop_record(out->coopK, &out->coopKCount, n, &p[0].MSize, sizeof(*p), 8);
+		free(p);
+	}
 }
 
 // amp_device_group records the size of the device group phys belongs to (Vulkan 1.1's
@@ -294,13 +316,14 @@ VkResult amp_device_create(VkInstance inst, VkPhysicalDevice phys, uint32_t fami
 	feats.shaderFloat64 = f64 ? VK_TRUE : VK_FALSE;
 	feats.shaderInt64 = i64 ? VK_TRUE : VK_FALSE;
 	feats.shaderInt16 = i16 ? VK_TRUE : VK_FALSE;
-	const char *exts[4] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+	const char *exts[5] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
 	uint32_t next = 1;
 	if (swapchain) exts[next++] = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
 	// Pinned transfers (issue 12): import Go memory as host memory where the device can.
 	uint64_t importAlign = amp_host_import_align(phys);
 	if (importAlign) exts[next++] = VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME;
 	if (extra & AMP_FEAT_COOP_NV) exts[next++] = VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME;
+	if (extra & AMP_FEAT_COOP_KHR) exts[next++] = AMP_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME;
 	VkPhysicalDeviceTimelineSemaphoreFeatures tf = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES,
 		.timelineSemaphore = VK_TRUE};
 	// Half precision and cooperative matrices (extra's AMP_FEAT_* bits), each enabled only
@@ -314,9 +337,15 @@ VkResult amp_device_create(VkInstance inst, VkPhysicalDevice phys, uint32_t fami
 		.pNext = &f16};
 	VkPhysicalDeviceCooperativeMatrixFeaturesNV coop = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV,
 		.cooperativeMatrix = VK_TRUE, .pNext = &mm};
+	AmpCoopMatrixFeaturesKHR coopKHR = {.sType = AMP_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR,
+		.cooperativeMatrix = VK_TRUE};
 	void *chain = timeline ? (void *)&tf : NULL;
 	if (extra & (AMP_FEAT_STORAGE16 | AMP_FEAT_FLOAT16 | AMP_FEAT_MEMORY_MODEL)) chain = &mm;
 	if (extra & AMP_FEAT_COOP_NV) chain = &coop;
+	if (extra & AMP_FEAT_COOP_KHR) {
+		coopKHR.pNext = chain;
+		chain = &coopKHR;
+	}
 	VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = chain, .queueCreateInfoCount = 1,
 		.pQueueCreateInfos = &qci, .enabledExtensionCount = next, .ppEnabledExtensionNames = exts,
 		.pEnabledFeatures = &feats};

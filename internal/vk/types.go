@@ -111,9 +111,13 @@ type DeviceInfo struct {
 	// (vkGetPhysicalDeviceCooperativeMatrixPropertiesNV) when it has VK_NV_cooperative_matrix
 	// and its feature, which are then enabled; empty otherwise.
 	CoopMatrixNV []CoopMatrix
+	// CoopMatrixKHR lists the shapes the device reports through VK_KHR_cooperative_matrix
+	// (vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR) when it has the extension and its
+	// feature, which are then enabled; empty otherwise.
+	CoopMatrixKHR []CoopMatrix
 }
 
-// CoopMatrix is one VkCooperativeMatrixPropertiesNV: A (M x K) times B (K x N) plus C
+// CoopMatrix is one VkCooperativeMatrixPropertiesNV or ...KHR: A (M x K) times B (K x N) plus C
 // (M x N) gives the result D, with the component types of each (ComponentFloat16, ...).
 type CoopMatrix struct {
 	M, N, K       uint32

@@ -212,13 +212,9 @@ func describe(inst vulkan.Instance, pd vulkan.PhysicalDevice, index int) DeviceI
 	d.Limits.MaxMemoryAllocationSize = uint64(ex.maxMemoryAllocationSize)
 	d.GroupSize = int(ex.groupSize)
 	d.Storage16, d.Float16, d.MemoryModel = ex.storage16 != 0, ex.float16 != 0, ex.memoryModel != 0
-	if ex.coopNV != 0 && d.MemoryModel {
-		for i := range int(ex.coopCount) {
-			c := ex.coop[i]
-			d.CoopMatrixNV = append(d.CoopMatrixNV, CoopMatrix{M: uint32(c[0]), N: uint32(c[1]), K: uint32(c[2]),
-				A: ComponentType(c[3]), B: ComponentType(c[4]), C: ComponentType(c[5]), D: ComponentType(c[6]),
-				SubgroupScope: c[7] == C.VK_SCOPE_SUBGROUP_NV})
-		}
+	if d.MemoryModel {
+		d.CoopMatrixNV = coopShapes(ex.coopNV, ex.coopCount, &ex.coop)
+		d.CoopMatrixKHR = coopShapes(ex.coopKHR, ex.coopKCount, &ex.coopK)
 	}
 	return d
 }
@@ -361,6 +357,21 @@ func (in *Instance) OpenDevice(index, maxQueues int) (*Device, error) {
 	return dev, nil
 }
 
+// coopShapes is the first count shapes of list when on (the feature is there), else nil.
+func coopShapes(on, count C.uint32_t, list *[16][8]C.uint32_t) []CoopMatrix {
+	if on == 0 {
+		return nil
+	}
+	var out []CoopMatrix
+	for i := range int(count) {
+		c := list[i]
+		out = append(out, CoopMatrix{M: uint32(c[0]), N: uint32(c[1]), K: uint32(c[2]),
+			A: ComponentType(c[3]), B: ComponentType(c[4]), C: ComponentType(c[5]), D: ComponentType(c[6]),
+			SubgroupScope: c[7] == C.VK_SCOPE_SUBGROUP_NV})
+	}
+	return out
+}
+
 // extraFeatures is amp_device_create's extra argument for info: the AMP_FEAT_* bits of
 // the half-precision and cooperative-matrix features the device has.
 // The memory model is enabled only for cooperative matrices, whose shaders declare it: it
@@ -370,8 +381,8 @@ func extraFeatures(info *DeviceInfo) C.uint32_t {
 	for _, x := range []struct {
 		on  bool
 		bit C.uint32_t
-	}{{info.Storage16, C.AMP_FEAT_STORAGE16}, {info.Float16, C.AMP_FEAT_FLOAT16}, {info.MemoryModel && len(info.CoopMatrixNV) > 0, C.AMP_FEAT_MEMORY_MODEL},
-		{len(info.CoopMatrixNV) > 0, C.AMP_FEAT_COOP_NV}} {
+	}{{info.Storage16, C.AMP_FEAT_STORAGE16}, {info.Float16, C.AMP_FEAT_FLOAT16}, {info.MemoryModel && (len(info.CoopMatrixNV) > 0 || len(info.CoopMatrixKHR) > 0), C.AMP_FEAT_MEMORY_MODEL},
+		{len(info.CoopMatrixNV) > 0, C.AMP_FEAT_COOP_NV}, {len(info.CoopMatrixKHR) > 0, C.AMP_FEAT_COOP_KHR}} {
 		if x.on {
 			f |= x.bit
 		}

@@ -1,24 +1,29 @@
 #version 450
-// Hand-written: cooperative matrices (the tensor cores, GL_NV_cooperative_matrix) and
+// Hand-written: cooperative matrices (the tensor cores, GL_KHR_cooperative_matrix or
+// GL_NV_cooperative_matrix) and
 // subgroup-scoped stores have no spelling in the kernel language.
 // C = A x B with A (M x K) and B (K x N) float16, accumulated in float32 cooperative
 // matrices; C float32, or float16 with AMP_HALF_OUT (matmul_coop_h, a variant in
 // variants.txt). Go side: algo/matmul16.go (matMulCoop).
 //
-// Written for correctness first, the classic shared-memory scheme: a workgroup of
-// NW = 8 subgroups of 32 invocations (the tile 8 x 32: algo dispatches it only on devices
-// whose subgroups are 32 wide) computes a BM x BN = 128 x 128 block of C, each subgroup
-// a 64 x 32 part of it as TM x TN = 4 x 2 accumulators of MS x NS (the device's 16 x 16
-// x 16 shape; MS, NS, KS may be redefined with -D for another reported shape). K is
-// walked in steps of BK = 32: every invocation loads its share of the step's A block
-// (BM x BK) and B block (BK x BN) from global memory into registers, 8 halves (a uvec4)
-// at a time, zero past M, N or K (vector loads where a row's 8 halves are inside the
-// matrix and 16-byte aligned, else element by element); after a barrier they go to
-// shared memory (rows padded by 8 halves, so that each row starts 16-byte aligned, as
-// cooperative loads need, and rows fall on different banks), the next step's loads are
-// issued, and each subgroup multiplies its fragments. At the end each subgroup stores
-// its accumulators one at a time into its own MS x NS float area of shared memory, from
-// which its invocations copy the elements inside C (so edges need no other care).
+// The classic shared-memory scheme, double-buffered: a workgroup of NW = WGM x WGN
+// subgroups of 32 invocations (the tile NW x 32: algo dispatches it only on devices whose
+// subgroups are 32 wide) computes a BM x BN block of C, each subgroup a WM x WN part of
+// it as TM x TN accumulators of MS x NS (the device's 16 x 16 x 16 shape; MS, NS, KS,
+// WGM, WGN, TM, TN and BK may be redefined with -D). The default, 2 x 2 subgroups of
+// 4 x 4 accumulators (a 128 x 128 block, 64 x 64 a subgroup), loads 4 + 4 fragments for
+// 16 products a K slice; the first version's 8 subgroups of 4 x 2 loaded 4 + 2 for 8
+// (RESULTS.md, "Tensor cores"). K is walked in steps of BK = 32: every invocation loads
+// its share of the next step's A block (BM x BK) and B block (BK x BN) from global memory
+// into registers, 8 halves (a uvec4) at a time, zero past M, N or K (vector loads where a
+// row's 8 halves are inside the matrix and 16-byte aligned, else element by element),
+// while the subgroups multiply the current step's fragments from one of two shared
+// buffers; then the registers go to the other buffer, and one barrier a step separates
+// the buffers' uses. Shared rows are padded by 8 halves, so that each row starts 16-byte
+// aligned, as cooperative loads need, and the 8 rows of a fragment's load fall on
+// different banks. At the end each subgroup stores its accumulators one at a time into
+// its own MS x NS float area of shared memory, from which its invocations copy the
+// elements inside C (so edges need no other care).
 // With AMP_COOP_EMULATE (the variants matmul_coop_emu and matmul_coop_emu_h) the
 // cooperative matrices are emulated in plain GLSL: each logical subgroup (32 consecutive
 // invocations, whatever the device's subgroups) keeps an accumulator as 8 floats per
@@ -26,8 +31,27 @@
 // barriers become workgroup barriers. Everything else (the blocks, loads, padding,
 // edges and the stores through Cs) is the same code, so that devices without
 // cooperative matrices (lavapipe) test it.
-#ifndef AMP_COOP_EMULATE
+// With AMP_COOP_KHR (the variants matmul_coop_k and matmul_coop_k_h, compiled by a newer
+// glslc than Debian bookworm's: Makefile GLSLC_KHR) the matrices are KHR's, typed by their
+// use (A, B or accumulator), else NV's, which have no use: on the H100 the KHR ones
+// multiply-add 1.6x and load from shared memory 1.4x as fast (BenchmarkCoopPeak,
+// RESULTS.md "Tensor cores through KHR cooperative matrices").
+#if defined(AMP_COOP_KHR)
+#extension GL_KHR_cooperative_matrix : require
+#define ACC_T coopmat<float, gl_ScopeSubgroup, MS, NS, gl_MatrixUseAccumulator>
+#define A_T coopmat<float16_t, gl_ScopeSubgroup, MS, KS, gl_MatrixUseA>
+#define B_T coopmat<float16_t, gl_ScopeSubgroup, KS, NS, gl_MatrixUseB>
+#define COOP_LOAD(m, buf, off, stride) coopMatLoad(m, buf, off, stride, gl_CooperativeMatrixLayoutRowMajor)
+#define COOP_STORE(m, buf, off, stride) coopMatStore(m, buf, off, stride, gl_CooperativeMatrixLayoutRowMajor)
+#define COOP_MULADD coopMatMulAdd
+#elif !defined(AMP_COOP_EMULATE)
 #extension GL_NV_cooperative_matrix : require
+#define ACC_T fcoopmatNV<32, gl_ScopeSubgroup, MS, NS>
+#define A_T fcoopmatNV<16, gl_ScopeSubgroup, MS, KS>
+#define B_T fcoopmatNV<16, gl_ScopeSubgroup, KS, NS>
+#define COOP_LOAD(m, buf, off, stride) coopMatLoadNV(m, buf, off, stride, false)
+#define COOP_STORE(m, buf, off, stride) coopMatStoreNV(m, buf, off, stride, false)
+#define COOP_MULADD coopMatMulAddNV
 #endif
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
@@ -57,28 +81,40 @@ AMP_BUFFER(1, readonly, float16_t, B);
 AMP_BUFFER(2, writeonly, OUT, C);
 AMP_PUSH_BEGIN AmpView a; AmpView b; AmpView c; int M; int N; int K; AMP_PUSH_END // M, N, K >= 1
 
-const uint NT = 256;   // invocations: the tile 8 x 32
-const uint NW = 8;     // subgroups of 32
-const uint WGM = 2;    // subgroups along M
-const uint WGN = 4;    // subgroups along N
-const uint BM = 128;
-const uint BN = 128;
-const uint BK = 32;
-const uint WM = BM / WGM; // a subgroup's rows: 64
-const uint WN = BN / WGN; // its columns: 32
-const uint TM = WM / MS;
-const uint TN = WN / NS;
+#ifndef WGM
+#define WGM 2 // subgroups along M
+#endif
+#ifndef WGN
+#define WGN 2 // subgroups along N
+#endif
+#ifndef TM
+#define TM 4 // accumulators along M, a subgroup
+#endif
+#ifndef TN
+#define TN 4 // accumulators along N
+#endif
+#ifndef BK
+#define BK 32
+#endif
+const uint NW = WGM * WGN;  // subgroups of 32
+const uint NT = NW * 32;    // invocations: the tile NW x 32
+const uint WM = TM * MS;    // a subgroup's rows
+const uint WN = TN * NS;    // its columns
+const uint BM = WGM * WM;
+const uint BN = WGN * WN;
 // Shared rows in uvec4s (8 halves), padded by one uvec4.
 const uint ASTR = BK / 8 + 1;
 const uint BSTR = BN / 8 + 1;
+const uint ASIZE = BM * ASTR; // a buffer's uvec4s
+const uint BSIZE = BK * BSTR;
 // uvec4 loads per block and per invocation.
 const uint AQ = BM * BK / 8;
 const uint BQ = BK * BN / 8;
 const uint ALOADS = AQ / NT;
 const uint BLOADS = BQ / NT;
 
-shared uvec4 As[BM * ASTR];
-shared uvec4 Bs[BK * BSTR];
+shared uvec4 As[2 * ASIZE];
+shared uvec4 Bs[2 * BSIZE];
 shared float Cs[NW * MS * NS];
 
 #ifdef AMP_COOP_EMULATE
@@ -158,6 +194,19 @@ void fetch(uint k0) {
 	}
 }
 
+// stash stores the registers fetch loaded into shared buffer buf (0 or 1).
+void stash(uint buf) {
+	uint t = gl_LocalInvocationIndex;
+	[[unroll]] for (uint i = 0; i < ALOADS; i++) {
+		uint l = t + i * NT;
+		As[buf * ASIZE + (l / (BK / 8)) * ASTR + l % (BK / 8)] = ra[i];
+	}
+	[[unroll]] for (uint i = 0; i < BLOADS; i++) {
+		uint l = t + i * NT;
+		Bs[buf * BSIZE + (l / (BN / 8)) * BSTR + l % (BN / 8)] = rb[i];
+	}
+}
+
 void main() {
 	vecA = amp.a.base % 8 == 0 && amp.a.s0 % 8 == 0;
 	vecB = amp.b.base % 8 == 0 && amp.b.s0 % 8 == 0;
@@ -174,52 +223,47 @@ void main() {
 	}
 #else
 	uint w = gl_SubgroupID, lane = gl_SubgroupInvocationID;
-	fcoopmatNV<32, gl_ScopeSubgroup, MS, NS> acc[TM][TN];
+	ACC_T acc[TM][TN];
 	[[unroll]] for (uint i = 0; i < TM; i++) {
 		[[unroll]] for (uint j = 0; j < TN; j++) {
-			acc[i][j] = fcoopmatNV<32, gl_ScopeSubgroup, MS, NS>(0.0);
+			acc[i][j] = ACC_T(0.0);
 		}
 	}
 #endif
 	uint wm = w / WGN, wn = w % WGN;
 
 	fetch(0);
+	stash(0);
+	ampWaitWithTileStaticMemoryFence();
 	uint steps = (uint(amp.K) + BK - 1) / BK;
 	for (uint s = 0; s < steps; s++) {
-		barrier(); // the previous step's fragments are loaded
-		[[unroll]] for (uint i = 0; i < ALOADS; i++) {
-			uint l = t + i * NT;
-			As[(l / (BK / 8)) * ASTR + l % (BK / 8)] = ra[i];
-		}
-		[[unroll]] for (uint i = 0; i < BLOADS; i++) {
-			uint l = t + i * NT;
-			Bs[(l / (BN / 8)) * BSTR + l % (BN / 8)] = rb[i];
-		}
-		ampWaitWithTileStaticMemoryFence();
+		uint ao = (s & 1) * ASIZE, bo = (s & 1) * BSIZE; // this step's buffers
 		if (s + 1 < steps) fetch((s + 1) * BK);
 		[[unroll]] for (uint kk = 0; kk < BK; kk += KS) {
 #ifdef AMP_COOP_EMULATE
 			[[unroll]] for (uint i = 0; i < TM; i++) {
 				[[unroll]] for (uint j = 0; j < TN; j++) {
-					emuMulAdd(acc[i][j], (wm * WM + i * MS) * ASTR + kk / 8, kk * BSTR + (wn * WN + j * NS) / 8, lane);
+					emuMulAdd(acc[i][j], ao + (wm * WM + i * MS) * ASTR + kk / 8, bo + kk * BSTR + (wn * WN + j * NS) / 8, lane);
 				}
 			}
 #else
-			fcoopmatNV<16, gl_ScopeSubgroup, MS, KS> fa[TM];
-			fcoopmatNV<16, gl_ScopeSubgroup, KS, NS> fb[TN];
+			A_T fa[TM];
 			[[unroll]] for (uint i = 0; i < TM; i++) {
-				coopMatLoadNV(fa[i], As, (wm * WM + i * MS) * ASTR + kk / 8, ASTR, false);
+				COOP_LOAD(fa[i], As, ao + (wm * WM + i * MS) * ASTR + kk / 8, ASTR);
 			}
 			[[unroll]] for (uint j = 0; j < TN; j++) {
-				coopMatLoadNV(fb[j], Bs, kk * BSTR + (wn * WN + j * NS) / 8, BSTR, false);
-			}
-			[[unroll]] for (uint i = 0; i < TM; i++) {
-				[[unroll]] for (uint j = 0; j < TN; j++) {
-					acc[i][j] = coopMatMulAddNV(fa[i], fb[j], acc[i][j]);
+				B_T fb;
+				COOP_LOAD(fb, Bs, bo + kk * BSTR + (wn * WN + j * NS) / 8, BSTR);
+				[[unroll]] for (uint i = 0; i < TM; i++) {
+					acc[i][j] = COOP_MULADD(fa[i], fb, acc[i][j]);
 				}
 			}
 #endif
 		}
+		// The other buffers were last read in the step before, which the barrier at its end
+		// closed; this one's closes the reads of these.
+		if (s + 1 < steps) stash((s + 1) & 1);
+		ampWaitWithTileStaticMemoryFence();
 	}
 
 	// Each subgroup's accumulators go through its own area of Cs to C, inside C only.
@@ -229,7 +273,7 @@ void main() {
 			[[unroll]] for (uint q = 0; q < EPL; q++) Cs[w * MS * NS + lane + 32 * q] = acc[i][j][q];
 			ampWaitWithTileStaticMemoryFence();
 #else
-			coopMatStoreNV(acc[i][j], Cs, w * MS * NS, NS, false);
+			COOP_STORE(acc[i][j], Cs, w * MS * NS, NS);
 			subgroupMemoryBarrierShared();
 			subgroupBarrier();
 #endif
