@@ -23,6 +23,14 @@ func setHooks(h testHooks) (restore func()) {
 	return func() { hooks = saved }
 }
 
+// SortBenchHooks sets the hooks the sort benchmarks' flags ask for (-algo.sort.separate)
+// and returns the function that restores the previous ones.
+func SortBenchHooks() (restore func()) {
+	h := hooks
+	h.separatePairs = *benchSortSeparate
+	return setHooks(h)
+}
+
 // perThreadHooks are the hooks that run the per-thread bodies on the CPU when perThread is
 // set, else the fast ones.
 func perThreadHooks(perThread bool) testHooks { return testHooks{perThread: perThread} }

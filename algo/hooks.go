@@ -22,6 +22,10 @@ type testHooks struct {
 	sort int
 	// scatterProgram, when set, names the multi-pass sort's scatter program (experiments).
 	scatterProgram string
+	// separatePairs keeps a radix sort's keys and values in separate temporaries where
+	// it would interleave them (radixPlan), to compare the two; interleavePairs
+	// interleaves them on every accelerator and scatter body, so that tests cover each.
+	separatePairs, interleavePairs bool
 	// coopProgram, when set, names MatMulF16's cooperative program (without "_h"), of
 	// geometry coopGeom (experiments).
 	coopProgram string

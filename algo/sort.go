@@ -458,12 +458,14 @@ func radixRange(b, blockLen, n int) (lo, hi int) {
 }
 
 // radixHistKernel counts the digits (key >> Shift) & 255 of each block of BlockLen keys of
-// Src (elements mapped to keys by Type, a typeCode) into Hist[digit*blocks + block].
+// Src (elements mapped to keys by Type, a typeCode) into Hist[digit*blocks + block]. Key
+// i is Src's element i*Stride (Stride 1, or 2 where keys are interleaved with values).
 type radixHistKernel[T Number] struct {
 	Src                *arrayview.ReadView[T]
 	Hist               *arrayview.View[uint32]
 	N, Shift, BlockLen uint32
 	Type               int32
+	Stride             uint32
 }
 
 // Program is the GPU body: shaders/glsl/sort_radix_hist.comp.
@@ -484,7 +486,7 @@ func (k radixHistKernel[T]) Tiled(t runtime.TiledIndex) {
 	lo, hi := radixRange(b, int(k.BlockLen), int(k.N))
 	var cur, run uint32
 	for i := lo + l; i < hi; i += radixTile {
-		d := sortKey(ewBitsOf(k.Src.At(runtime.Idx(i))), k.Type) >> k.Shift & (radixBins - 1)
+		d := sortKey(ewBitsOf(k.Src.At(runtime.Idx(i*int(k.Stride)))), k.Type) >> k.Shift & (radixBins - 1)
 		if d != cur {
 			if run != 0 {
 				atomic.AddUint32(&h[cur], run)
@@ -506,7 +508,12 @@ func (k radixHistKernel[T]) EachTile(_ runtime.TiledExtent, tile runtime.Index) 
 	n, blockLen := int(k.N), int(k.BlockLen)
 	lo, hi := radixRange(tile[0], blockLen, n)
 	var h [radixBins]uint32
-	if src, err := k.Src.ReadData(); err == nil {
+	if src, err := k.Src.ReadData(); err == nil && k.Stride == 2 {
+		s := ewBits(src)[2*lo : 2*hi]
+		for i := 0; i < len(s); i += 2 {
+			h[sortKey(s[i], k.Type)>>k.Shift&(radixBins-1)]++
+		}
+	} else if err == nil {
 		s := ewBits(src)[lo:hi]
 		if k.Type == 1 {
 			for _, x := range s {
@@ -519,7 +526,7 @@ func (k radixHistKernel[T]) EachTile(_ runtime.TiledExtent, tile runtime.Index) 
 		}
 	} else {
 		for i := lo; i < hi; i++ {
-			h[sortKey(ewBitsOf(k.Src.At(runtime.Idx(i))), k.Type)>>k.Shift&(radixBins-1)]++
+			h[sortKey(ewBitsOf(k.Src.At(runtime.Idx(i*int(k.Stride)))), k.Type)>>k.Shift&(radixBins-1)]++
 		}
 	}
 	blocks := (n + blockLen - 1) / blockLen
@@ -634,7 +641,10 @@ const (
 // (key >> Shift) & 255. InType maps Src's elements to keys and OutType the keys to Dst's
 // elements (typeCodes; 1 is the identity). With Vals radixPairs, SrcVal's value i goes
 // where key i goes, into DstVal; with radixIota the value is i itself; with radixKeysOnly
-// SrcVal and DstVal are not used (any views).
+// SrcVal and DstVal are not used (any views). Interleave (with values) has bit
+// radixSrcPairs where Src holds keys and values interleaved (key i at element 2i, its
+// value's bits at 2i+1; SrcVal is not read) and bit radixDstPairs where Dst gets them so
+// (DstVal is not written).
 type radixScatterKernel[T, V Number] struct {
 	Src                *arrayview.ReadView[T]
 	Dst                *arrayview.View[T]
@@ -644,8 +654,15 @@ type radixScatterKernel[T, V Number] struct {
 	N, Shift, BlockLen uint32
 	InType, OutType    int32
 	Vals               uint32
+	Interleave         uint32
 	blocks             int `amp:"-"`
 }
+
+// The bits of radixScatterKernel.Interleave.
+const (
+	radixSrcPairs = 1 << iota // Src interleaves keys and values
+	radixDstPairs             // Dst gets them interleaved
+)
 
 // Program is the GPU body: shaders/glsl/sort_radix_scatter.comp.
 func (radixScatterKernel[T, V]) Program() *runtime.Program {
@@ -725,19 +742,38 @@ func (k radixScatterKernel[T, V]) Tiled(t runtime.TiledIndex) {
 
 // digit returns the digit of Src's key i.
 func (k radixScatterKernel[T, V]) digit(i int) uint32 {
-	return sortKey(ewBitsOf(k.Src.At(runtime.Idx(i))), k.InType) >> k.Shift & (radixBins - 1)
+	return sortKey(k.keyBits(i), k.InType) >> k.Shift & (radixBins - 1)
+}
+
+// keyBits returns the bits of Src's key i.
+func (k radixScatterKernel[T, V]) keyBits(i int) uint32 {
+	if k.Interleave&radixSrcPairs != 0 {
+		i *= 2
+	}
+	return ewBitsOf(k.Src.At(runtime.Idx(i)))
 }
 
 // move moves Src's key i (and its value) to position o of Dst (and DstVal).
 func (k radixScatterKernel[T, V]) move(i, o int) {
-	key := sortKey(ewBitsOf(k.Src.At(runtime.Idx(i))), k.InType)
-	k.Dst.Set(runtime.Idx(o), ewFromBits[T](sortElem(key, k.OutType)))
-	switch k.Vals {
-	case radixPairs:
-		k.DstVal.Set(runtime.Idx(o), k.SrcVal.At(runtime.Idx(i)))
-	case radixIota:
-		k.DstVal.Set(runtime.Idx(o), ewFromBits[V](uint32(i)))
+	key := ewFromBits[T](sortElem(sortKey(k.keyBits(i), k.InType), k.OutType))
+	if k.Vals == radixKeysOnly {
+		k.Dst.Set(runtime.Idx(o), key)
+		return
 	}
+	v := uint32(i) // radixIota
+	switch {
+	case k.Vals == radixPairs && k.Interleave&radixSrcPairs != 0:
+		v = ewBitsOf(k.Src.At(runtime.Idx(2*i + 1)))
+	case k.Vals == radixPairs:
+		v = ewBitsOf(k.SrcVal.At(runtime.Idx(i)))
+	}
+	if k.Interleave&radixDstPairs != 0 {
+		k.Dst.Set(runtime.Idx(2*o), key)
+		k.Dst.Set(runtime.Idx(2*o+1), ewFromBits[T](v))
+		return
+	}
+	k.Dst.Set(runtime.Idx(o), key)
+	k.DstVal.Set(runtime.Idx(o), ewFromBits[V](v))
 }
 
 // EachTile is the fast CPU body: a counting scatter of the block in order.
@@ -756,6 +792,10 @@ func (k radixScatterKernel[T, V]) EachTile(_ runtime.TiledExtent, tile runtime.I
 		start += hist[radixBins*k.blocks+d]
 	}
 	lo, hi := radixRange(b, int(k.BlockLen), int(k.N))
+	if k.Interleave != 0 {
+		k.scatterInterleaved(&base, lo, hi, ewBits(src), ewBits(dst))
+		return
+	}
 	s, o := ewBits(src)[lo:hi], ewBits(dst)
 	shift := k.Shift
 	if k.Vals != radixKeysOnly {
@@ -799,6 +839,47 @@ func (k radixScatterKernel[T, V]) scatterPairs(base *[radixBins]uint32, lo int, 
 			dvb[p] = ewBitsOf(sv[lo+i])
 		} else {
 			dvb[p] = uint32(lo + i)
+		}
+		base[d]++
+	}
+}
+
+// scatterInterleaved is EachTile's loop where Src or Dst interleaves keys and values: keys
+// lo..hi-1 of the bits s go to the bits o with their values, from the block's positions
+// base.
+func (k radixScatterKernel[T, V]) scatterInterleaved(base *[radixBins]uint32, lo, hi int, s, o []uint32) {
+	var sv, dv []uint32
+	if k.Interleave&radixSrcPairs == 0 && k.Vals == radixPairs {
+		v, err := k.SrcVal.ReadData()
+		if err != nil {
+			panic(err) // the values are contiguous rank-1 views
+		}
+		sv = ewBits(v)
+	}
+	if k.Interleave&radixDstPairs == 0 {
+		v, err := k.DstVal.Data()
+		if err != nil {
+			panic(err)
+		}
+		dv = ewBits(v)
+	}
+	for i := lo; i < hi; i++ {
+		var key, v uint32
+		switch {
+		case k.Interleave&radixSrcPairs != 0:
+			key, v = s[2*i], s[2*i+1]
+		case sv != nil:
+			key, v = s[i], sv[i]
+		default:
+			key, v = s[i], uint32(i)
+		}
+		key = sortKey(key, k.InType)
+		d := key >> k.Shift & (radixBins - 1)
+		p := base[d]
+		if dv == nil {
+			o[2*p], o[2*p+1] = sortElem(key, k.OutType), v
+		} else {
+			o[p], dv[p] = sortElem(key, k.OutType), v
 		}
 		base[d]++
 	}

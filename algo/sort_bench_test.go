@@ -107,6 +107,7 @@ const (
 // Mkeys/s and, through SetBytes, MB/s of keys.
 func benchSort[T algo.Number](b *testing.B, op sortBenchOp, gen func(r *rand.Rand) T) {
 	n := *benchSortKeys
+	defer algo.SortBenchHooks()()
 	benchViews(b, func(b *testing.B, av *accelerator.View) {
 		r := rand.New(rand.NewPCG(uint64(n), 7))
 		src := make([]T, n)

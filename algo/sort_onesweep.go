@@ -168,7 +168,7 @@ func onesweepRun[T, V Number](av *accelerator.View, job radixJob[T, V]) (err err
 		return err
 	}
 	defer freeTmp(&err)
-	vt, err := radixValTemps(av, &job)
+	vt, err := radixValTemps(av, &job, false)
 	if err != nil {
 		return err
 	}

@@ -22,6 +22,7 @@ var (
 	benchSortAlgoKeys = flag.Int("algo.sortalgo.keys", 1<<20, "keys in BenchmarkSortProfile")
 	benchSortScatter  = flag.String("algo.sort.scatter", "", "comma-separated scatter programs BenchmarkSortProfile also tries (multi-pass; NAME:pairs with values)")
 	benchSortBlocks   = flag.String("algo.sort.blocks", "", "comma-separated radixMaxBlocks values BenchmarkSortProfile also tries (multi-pass)")
+	benchSortSeparate = flag.Bool("algo.sort.separate", false, "the sort benchmarks keep the keys and values of pairs separate between passes (hooks.separatePairs) instead of interleaving them")
 )
 
 // BenchmarkSortProfile sorts fresh uint32 keys (and, in the pairs cases, int32 values)
@@ -48,7 +49,7 @@ func BenchmarkSortProfile(b *testing.B) {
 		}{{"multipass", sortRadix, false}, {"onesweep", sortOneSweep, false},
 			{"multipass-pairs", sortRadix, true}, {"onesweep-pairs", sortOneSweep, true}} {
 			b.Run(av.Accelerator().Path()+"/"+c.name, func(b *testing.B) {
-				defer setHooks(testHooks{sort: c.algo})()
+				defer setHooks(testHooks{sort: c.algo, separatePairs: *benchSortSeparate})()
 				profileSort(b, av, src, c.pairs)
 			})
 		}

@@ -86,7 +86,9 @@ func viewData[T any](t *testing.T, v *arrayview.View[T]) []T {
 // pairsOp runs SortPairs (argsort false) or Argsort with the radix sort algo.
 func pairsOp[K, V Number](av *accelerator.View, keys *arrayview.View[K], vals *arrayview.View[V],
 	idx *arrayview.View[int32], algo int, opt SortOptions) error {
-	defer setHooks(testHooks{sort: algo})()
+	h := hooks // the layout of the pairs (TestSortPairsLayouts) stays
+	h.sort = algo
+	defer setHooks(h)()
 	if idx != nil {
 		return Argsort(av, keys, idx, opt)
 	}
@@ -138,6 +140,36 @@ func TestSortPairs(t *testing.T) {
 						testPairs[float32, int32](t, av, algo, n, opt)
 						testPairs[int32, float32](t, av, algo, n, opt)
 						testPairs[uint32, uint32](t, av, algo, n, opt)
+					})
+				}
+			}
+		}
+	}
+}
+
+// TestSortPairsLayouts checks SortPairs and Argsort with the keys and values interleaved
+// between the passes and kept separate, each way on every accelerator and radix scatter
+// body (the CPU's fast and per-thread Go bodies, the GPU's with and without subgroups),
+// over several blocks.
+func TestSortPairsLayouts(t *testing.T) {
+	defer func(m int) { radixMaxBlocks = m }(radixMaxBlocks)
+	radixMaxBlocks = 2
+	for _, av := range ewViews(t) {
+		algos := []int{sortRadix}
+		perThread := []bool{false}
+		if av.Accelerator().Traits().HostMemory {
+			perThread = append(perThread, true)
+		} else {
+			algos = append(algos, sortRadixFallback)
+		}
+		for _, algo := range algos {
+			for _, pt := range perThread {
+				for _, inter := range []bool{false, true} {
+					name := fmt.Sprintf("%s/algo=%d/perThread=%v/interleaved=%v", av.Accelerator().Path(), algo, pt, inter)
+					t.Run(name, func(t *testing.T) {
+						defer setHooks(testHooks{perThread: pt, interleavePairs: inter, separatePairs: !inter})()
+						testPairs[float32, int32](t, av, algo, 10000, SortOptions{})
+						testPairs[uint32, float32](t, av, algo, 6145, SortOptions{Descending: true})
 					})
 				}
 			}

@@ -7,14 +7,15 @@
 // gives each block's first output position per digit). Thread t counts keys t, t+256, ...
 // in runs of equal digits, adding a run's length when its digit changes: sorted or
 // repetitive keys then cost few shared atomics on one address. src holds elements mapped to keys
-// by amp.type (algo typeCode; 1, uint32, is the identity for keys already mapped).
+// by amp.type (algo typeCode; 1, uint32, is the identity for keys already mapped); key i
+// is word i * amp.stride of src (stride 2: keys interleaved with their values).
 // Go body: algo radixHistKernel.
 #extension GL_EXT_control_flow_attributes : require
 #include "amp.glsl"
 #include "sort_keys.glsl"
 AMP_BUFFER(0, readonly, uint, srcData);
 AMP_BUFFER(1, writeonly, uint, histData);
-AMP_PUSH_BEGIN AmpView src; AmpView hist; uint n; uint shift; uint blockLen; int type; AMP_PUSH_END
+AMP_PUSH_BEGIN AmpView src; AmpView hist; uint n; uint shift; uint blockLen; int type; uint stride; AMP_PUSH_END
 
 shared uint h[256];
 
@@ -33,7 +34,7 @@ void main() {
 		uint k[4];
 		[[unroll]] for (uint j = 0u; j < 4u; j++) {
 			uint i = base + 256u * j;
-			k[j] = i < hi ? srcData[amp.src.base + i] : 0u;
+			k[j] = i < hi ? srcData[amp.src.base + i * amp.stride] : 0u;
 		}
 		[[unroll]] for (uint j = 0u; j < 4u; j++) {
 			if (base + 256u * j < hi) {

@@ -15,6 +15,8 @@
 //      base[d] being the block's next position for digit d (the scanned histogram at
 //      first); consecutive threads write consecutive positions. amp.vals says what moves
 //      with the key: nothing (0), its value in srcVal (1), its index in src (2, Argsort).
+// amp.interleave: bit 0, src holds keys and values interleaved (key i at word 2i, its value at
+// 2i+1; srcVal is not read); bit 1, dst gets them so (dstVal is not written).
 // src elements are mapped to keys by amp.inType, the keys written back to elements by
 // amp.outType (algo typeCode; 1 is the identity). Go body: algo radixScatterKernel.
 #extension GL_EXT_control_flow_attributes : require
@@ -26,7 +28,7 @@ AMP_BUFFER(2, readonly, uint, histData);
 AMP_BUFFER(3, readonly, uint, srcVal);
 AMP_BUFFER(4, writeonly, uint, dstVal);
 AMP_PUSH_BEGIN AmpView src; AmpView dst; AmpView hist; AmpView sv; AmpView dv; uint n; uint shift;
-	uint blockLen; int inType; int outType; uint vals; AMP_PUSH_END
+	uint blockLen; int inType; int outType; uint vals; uint interleave; AMP_PUSH_END
 
 #define SUB 2048u
 #define KPT 8u
@@ -59,6 +61,7 @@ void main() {
 	uint t = gl_LocalInvocationID.x;
 	uint b = gl_WorkGroupID.x;
 	uint shift = amp.shift;
+	uint sstr = (amp.interleave & 1u) + 1u; // src words a key
 	uint G = gl_NumWorkGroups.x;
 	uint all;
 	uint start = scan(t, histData[amp.hist.base + 256u * G + t], all);
@@ -75,7 +78,7 @@ void main() {
 			uint i = t + 256u * j;
 			uint e = 0x00FF0000u | i;
 			if (i < len) {
-				uint d = (sortKey(srcData[amp.src.base + sub + i], amp.inType) >> shift) & 255u;
+				uint d = (sortKey(srcData[amp.src.base + (sub + i) * sstr], amp.inType) >> shift) & 255u;
 				e = (d << 16) | i;
 				if (d != cur) {
 					if (run != 0u) atomicAdd(tCnt[cur], run);
@@ -116,9 +119,15 @@ void main() {
 			uint d = e >> 16;
 			uint p = sub + (e & 0xFFFFu);
 			uint o = gBase[d] + i - tStart[d];
-			dstData[amp.dst.base + o] = sortElem(sortKey(srcData[amp.src.base + p], amp.inType), amp.outType);
-			if (amp.vals == 1u) dstVal[amp.dv.base + o] = srcVal[amp.sv.base + p];
-			if (amp.vals == 2u) dstVal[amp.dv.base + o] = p;
+			uint k = sortElem(sortKey(srcData[amp.src.base + p * sstr], amp.inType), amp.outType);
+			uint v = amp.vals == 2u ? p : (amp.interleave & 1u) != 0u ? srcData[amp.src.base + 2u * p + 1u] : srcVal[amp.sv.base + p];
+			if ((amp.interleave & 2u) != 0u) {
+				dstData[amp.dst.base + 2u * o] = k;
+				dstData[amp.dst.base + 2u * o + 1u] = v;
+			} else {
+				dstData[amp.dst.base + o] = k;
+				if (amp.vals != 0u) dstVal[amp.dv.base + o] = v;
+			}
 		}
 		ampWaitWithTileStaticMemoryFence();
 		gBase[t] += tCnt[t];

@@ -12,6 +12,10 @@
 // the keys are placed in shared memory sorted by digit, then written out as there. With
 // values (amp.vals: 1 srcVal's, 2 the keys' indices in src, for Argsort), the values are
 // then placed in the same shared array at their keys' places and written out the same way.
+// amp.interleave (with values): bit 0, src holds keys and values interleaved (key i at word 2i,
+// its value at 2i+1, loaded as one uvec2; srcVal is not read); bit 1, dst gets them so, as
+// one uvec2 store per key (dstVal is not written): one scattered store stream instead of
+// two (RESULTS.md, "SortPairs with interleaved temporaries").
 // Go body: algo radixScatterKernel (the result is the same).
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
@@ -20,12 +24,14 @@
 #include "amp.glsl"
 #include "sort_keys.glsl"
 AMP_BUFFER(0, readonly, uint, srcData);
+AMP_BUFFER(0, readonly, uvec2, src2); // the same buffers, a key and its value at a time
 AMP_BUFFER(1, writeonly, uint, dstData);
+AMP_BUFFER(1, writeonly, uvec2, dst2);
 AMP_BUFFER(2, readonly, uint, histData);
 AMP_BUFFER(3, readonly, uint, srcVal);
 AMP_BUFFER(4, writeonly, uint, dstVal);
 AMP_PUSH_BEGIN AmpView src; AmpView dst; AmpView hist; AmpView sv; AmpView dv; uint n; uint shift;
-	uint blockLen; int inType; int outType; uint vals; AMP_PUSH_END
+	uint blockLen; int inType; int outType; uint vals; uint interleave; AMP_PUSH_END
 
 // Sub-tiles of 12 keys a thread: 8 took 23% longer on the H100, 16 (more registers) longer
 // still with values; KEYS_ONLY (the program sort_radix_scatter_k, variants.txt) compiles the
@@ -34,8 +40,10 @@ AMP_PUSH_BEGIN AmpView src; AmpView dst; AmpView hist; AmpView sv; AmpView dv; u
 #define SUB (256u * KPT)
 #ifdef KEYS_ONLY
 #define VALS 0u
+#define ILV 0u
 #else
 #define VALS amp.vals
+#define ILV amp.interleave
 #endif
 
 shared uint sk[SUB];      // the sub-tile sorted by digit
@@ -46,6 +54,22 @@ shared uint tCnt[256];    // the sub-tile's digit counts
 shared uint tStart[256];  // their exclusive scan
 
 #include "sort_rank.glsl"
+
+// load sets k and v to key i of src and its value (zeros from hi on).
+void load(uint i, uint hi, out uint k, out uint v) {
+	k = 0u;
+	v = 0u;
+	if (i < hi) {
+		if ((ILV & 1u) != 0u) {
+			uvec2 kv = src2[(amp.src.base >> 1) + i];
+			k = kv.x;
+			v = kv.y;
+		} else {
+			k = srcData[amp.src.base + i];
+			if (VALS == 1u) v = srcVal[amp.sv.base + i];
+		}
+	}
+}
 
 void main() {
 	uint t = gl_LocalInvocationID.x;
@@ -73,11 +97,7 @@ void main() {
 	// scatter took 5.3 ms per pass of 2^28 keys on the H100 instead of 2.9).
 	uint nxt[KPT];
 	uint nxtV[KPT];
-	[[unroll]] for (uint j = 0u; j < KPT; j++) {
-		uint i = lo + first + j * S + l;
-		nxt[j] = i < hi ? srcData[amp.src.base + i] : 0u;
-		nxtV[j] = VALS == 1u && i < hi ? srcVal[amp.sv.base + i] : 0u;
-	}
+	[[unroll]] for (uint j = 0u; j < KPT; j++) load(lo + first + j * S + l, hi, nxt[j], nxtV[j]);
 	for (uint sub = lo; sub < hi; sub += SUB) {
 		uint len = min(SUB, hi - sub);
 		for (uint i = l; i < 128u; i += S) wcnt[wbase + i] = 0u;
@@ -88,9 +108,7 @@ void main() {
 		[[unroll]] for (uint j = 0u; j < KPT; j++) {
 			keys[j] = sortKey(nxt[j], amp.inType);
 			vs[j] = nxtV[j];
-			uint i = sub + SUB + first + j * S + l;
-			nxt[j] = i < hi ? srcData[amp.src.base + i] : 0u;
-			nxtV[j] = VALS == 1u && i < hi ? srcVal[amp.sv.base + i] : 0u;
+			load(sub + SUB + first + j * S + l, hi, nxt[j], nxtV[j]);
 		}
 		uint ranks[KPT];
 		[[unroll]] for (uint j = 0u; j < KPT; j++) {
@@ -130,13 +148,15 @@ void main() {
 		}
 		ampWaitWithTileStaticMemoryFence();
 		uint outAt[KPT]; // where sk[t + 256j] goes
+		uint kOut[KPT];  // and that key, as an element (kept for interleaved stores)
 		[[unroll]] for (uint j = 0u; j < KPT; j++) {
 			uint i = t + 256u * j;
 			if (i < len) {
 				uint k = sk[i];
 				uint d = (k >> shift) & 255u;
 				outAt[j] = gBase[d] + i - tStart[d];
-				dstData[amp.dst.base + outAt[j]] = sortElem(k, amp.outType);
+				kOut[j] = sortElem(k, amp.outType);
+				if ((ILV & 2u) == 0u) dstData[amp.dst.base + outAt[j]] = kOut[j];
 			}
 		}
 		if (VALS != 0u) {
@@ -148,7 +168,13 @@ void main() {
 			ampWaitWithTileStaticMemoryFence();
 			[[unroll]] for (uint j = 0u; j < KPT; j++) {
 				uint i = t + 256u * j;
-				if (i < len) dstVal[amp.dv.base + outAt[j]] = sk[i];
+				if (i < len) {
+					if ((ILV & 2u) != 0u) {
+						dst2[(amp.dst.base >> 1) + outAt[j]] = uvec2(kOut[j], sk[i]);
+					} else {
+						dstVal[amp.dv.base + outAt[j]] = sk[i];
+					}
+				}
 			}
 		}
 		ampWaitWithTileStaticMemoryFence();
