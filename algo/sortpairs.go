@@ -191,7 +191,7 @@ func radixRun[T, V Number](av *accelerator.View, job radixJob[T, V]) (err error)
 	grid := runtime.Ext(blocks * radixTile).Tile(radixTile)
 	team := radixScanTeam(blocks)
 	rows := runtime.Ext(team * radixTile).Tile(radixTile) // radixBins/(radixTile/team) tiles
-	outKeys := false // out holds keys, not elements
+	outKeys := false                                      // out holds keys, not elements
 	for pass, p := range passes {
 		in, out := int32(1), int32(1) // typeCode of uint32: keys stay keys
 		if pass == 0 {
