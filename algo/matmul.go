@@ -47,6 +47,10 @@ type MatMulOptions struct {
 	// most 1024 and the shared memory it needs (see MatMulSharedBytes) must fit the
 	// device.
 	Tile [2]int
+	// TransA and TransB multiply by the transpose of a (then K x M) or of b (then N x K),
+	// as BLAS's transa and transb do: c = op(a) x op(b). The transposed operand is
+	// transposed into av's scratch memory first (Transpose; see matMulTransposed).
+	TransA, TransB bool
 }
 
 // MatMulSharedBytes is the shared (tile_static) memory the tiled matrix multiply uses for
@@ -81,6 +85,9 @@ func MatMulSimple[T MatMulElem](av *accelerator.View, a, b, c *arrayview.View[T]
 // asynchronous on a GPU, like runtime.ParallelForEach.
 func MatMulWith[T MatMulElem](av *accelerator.View, a, b, c *arrayview.View[T], opt MatMulOptions) error {
 	const op = "MatMul"
+	if opt.TransA || opt.TransB {
+		return matMulTransposed(av, a, b, c, opt)
+	}
 	if err := matMulCheck(a, b, c); err != nil {
 		return err
 	}

@@ -73,3 +73,24 @@ func ExampleConvolve2D() {
 	// [6 6 9 6]
 	// [6 6 12 12]
 }
+
+// ExampleMatMulWith_transposed multiplies a 2 x 3 matrix by the transpose of another
+// 2 x 3 matrix (b is N x K with TransB), as BLAS's transb does.
+func ExampleMatMulWith_transposed() {
+	av, err := accelerator.CPU().DefaultView()
+	if err != nil {
+		panic(err)
+	}
+	a := arrayview.MustNew(runtime.Ext(2, 3), []float32{1, 2, 3, 4, 5, 6})
+	b := arrayview.MustNew(runtime.Ext(2, 3), []float32{1, 0, 1, 0, 1, 0})
+	cdata := make([]float32, 4)
+	c := arrayview.MustNew(runtime.Ext(2, 2), cdata)
+	if err := algo.MatMulWith(av, a, b, c, algo.MatMulOptions{TransB: true}); err != nil {
+		panic(err)
+	}
+	if err := c.Synchronize(); err != nil {
+		panic(err)
+	}
+	fmt.Println(cdata)
+	// Output: [4 2 10 5]
+}
