@@ -41,7 +41,7 @@ AMP_BUFFER(0, readonly, uint, src);
 AMP_BUFFER(0, readonly, uvec4, src4); // the same buffer, 16 bytes at a time
 AMP_BUFFER(1, writeonly, uint, dst);
 AMP_BUFFER(1, writeonly, uvec4, dst4);
-AMP_BUFFER(2, coherent volatile, uint, state);
+AMP_BUFFER(2, volatile, uint, state); // volatile implies coherent (glslang decorates both; "coherent volatile" decorated Coherent twice, which newer spirv-val rejects)
 AMP_PUSH_BEGIN AmpView in_; AmpView out_; AmpView state_;
 	uint n; uint inOff; uint outOff; uint stateOff; int exclusive; uint spinLimit;
 AMP_PUSH_END

@@ -37,7 +37,7 @@ AMP_BUFFER(0, readonly, uint, srcData);
 AMP_BUFFER(1, writeonly, uint, dstData);
 AMP_BUFFER(2, readonly, uint, srcVal);
 AMP_BUFFER(3, writeonly, uint, dstVal);
-AMP_BUFFER(4, coherent volatile, uint, state);
+AMP_BUFFER(4, volatile, uint, state); // volatile implies coherent (glslang decorates both; see scan_lookback.glsl)
 AMP_PUSH_BEGIN AmpView src; AmpView dst; AmpView sv; AmpView dv; AmpView st; uint n; uint shift;
 	int inType; int outType; uint vals; uint spinLimit; AMP_PUSH_END
 
