@@ -30,21 +30,20 @@ func matMulTransposed[T MatMulElem](av *accelerator.View, a, b, c *arrayview.Vie
 		return err
 	}
 	// The scratch goes back once the product is queued: later work on av runs after it.
-	if opt.TransA {
-		t, err := transposedScratch(av, a, *ea)
+	for _, x := range []struct {
+		on  bool
+		v   **arrayview.View[T]
+		ext *runtime.Extent
+	}{{opt.TransA, &a, ea}, {opt.TransB, &b, eb}} {
+		if !x.on {
+			continue
+		}
+		t, err := transposedScratch(av, *x.v, *x.ext)
 		if err != nil {
 			return err
 		}
 		defer t.release()
-		a = t.v
-	}
-	if opt.TransB {
-		t, err := transposedScratch(av, b, *eb)
-		if err != nil {
-			return err
-		}
-		defer t.release()
-		b = t.v
+		*x.v = t.v
 	}
 	opt.TransA, opt.TransB = false, false
 	return MatMulWith(av, a, b, c, opt)
