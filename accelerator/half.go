@@ -17,6 +17,16 @@ func (a *Accelerator) Supports16BitStorage() bool { return a.info == nil || a.in
 // kernels convert to float32.
 func (a *Accelerator) SupportsFloat16() bool { return a.info == nil || a.info.Float16 }
 
+// Supports8BitStorage reports whether kernels may read and write 8-bit values (int8 and
+// uint8 views) in storage buffers: storageBuffer8BitAccess of VK_KHR_8bit_storage (core
+// in Vulkan 1.2), which goamp enables where the device has it; always true for the CPU.
+func (a *Accelerator) Supports8BitStorage() bool { return a.info == nil || a.info.Storage8 }
+
+// SupportsInt8 reports whether kernels may compute in 8-bit integers (shaderInt8 of
+// VK_KHR_shader_float16_int8, enabled where present), as the int8 cooperative matrices
+// need; always true for the CPU.
+func (a *Accelerator) SupportsInt8() bool { return a.info == nil || a.info.Int8 }
+
 // CoopMatrixType is an element type of a cooperative matrix.
 type CoopMatrixType uint32
 
@@ -24,9 +34,11 @@ type CoopMatrixType uint32
 const (
 	CoopFloat16 CoopMatrixType = CoopMatrixType(vk.ComponentFloat16)
 	CoopFloat32 CoopMatrixType = CoopMatrixType(vk.ComponentFloat32)
+	CoopInt8    CoopMatrixType = CoopMatrixType(vk.ComponentSint8)
+	CoopInt32   CoopMatrixType = CoopMatrixType(vk.ComponentSint32)
 )
 
-// String names the type ("float16", "float32", or "type N" for the others).
+// String names the type ("float16", "float32", "int8", "int32", or "type N" for the others).
 func (t CoopMatrixType) String() string {
 	if name, ok := coopTypeNames[t]; ok {
 		return name
@@ -35,7 +47,7 @@ func (t CoopMatrixType) String() string {
 }
 
 // coopTypeNames are the names of the types goamp uses.
-var coopTypeNames = map[CoopMatrixType]string{CoopFloat16: "float16", CoopFloat32: "float32"}
+var coopTypeNames = map[CoopMatrixType]string{CoopFloat16: "float16", CoopFloat32: "float32", CoopInt8: "int8", CoopInt32: "int32"}
 
 // CoopMatrixShape is one shape of subgroup-scope cooperative matrix multiply-add that a
 // device's tensor cores run: D (M x N, type D) = A (M x K, type A) x B (K x N, type B) +

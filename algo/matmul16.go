@@ -159,22 +159,16 @@ func MatMulF16With[O MatMulF16Out](av *accelerator.View, a, b *arrayview.View[ha
 			"with 32-wide subgroups (MatMulF16's MatMulCooperative path)"}
 	}
 	args := matMulF16Args[O]{A: a.ReadOnly(), B: b.ReadOnly(), C: c, M: int32(m), N: int32(n), K: int32(k)}
+	tile, err := matMulSharedTile(op, acc, opt.Tile)
+	if err != nil {
+		return err
+	}
 	switch {
 	case acc.Traits().HostMemory:
 		return matMulF16Host(av, a, b, c, opt.Tile)
 	case coop && opt.Path != MatMulShared:
 		c.DiscardData()
 		return dispatchTiled(av, coopGeom().domain(m, n), matMulCoop[O]{args, prog, coopGeom()})
-	}
-	tile := opt.Tile
-	if tile == [2]int{} {
-		tile = DefaultMatMulTile
-		if MatMulSharedBytes(tile[0], tile[1]) > int(acc.Limits().MaxSharedMemory) {
-			tile = matMulSmallTile
-		}
-	}
-	if tile[0] < 1 || tile[1] < 1 || tile[0]*tile[1] > 1024 {
-		return shapeErr(op, "tile %dx%d: each dimension must be at least 1 and the product at most 1024", tile[0], tile[1])
 	}
 	c.DiscardData()
 	rows, cols := matMulCeil(m, 8*tile[0])*tile[0], matMulCeil(n, 8*tile[1])*tile[1]

@@ -94,3 +94,29 @@ func ExampleMatMulWith_transposed() {
 	fmt.Println(cdata)
 	// Output: [4 2 10 5]
 }
+
+// ExampleMatMulI8 multiplies int8 matrices with int32 sums on the default accelerator:
+// on the tensor cores where it has int8 cooperative matrices (an H100), else with the
+// shared-memory kernel (lavapipe) or on the CPU; the result is the same exact integers.
+func ExampleMatMulI8() {
+	acc, err := accelerator.Default()
+	if err != nil {
+		panic(err)
+	}
+	av, err := acc.DefaultView()
+	if err != nil {
+		panic(err)
+	}
+	a := arrayview.MustNew(runtime.Ext(2, 3), []int8{1, -2, 3, 127, -128, 0})
+	b := arrayview.MustNew(runtime.Ext(3, 2), []int8{-128, 1, 127, -1, 2, 3})
+	cdata := make([]int32, 4)
+	c := arrayview.MustNew(runtime.Ext(2, 2), cdata)
+	if err := algo.MatMulI8(av, a, b, c); err != nil {
+		panic(err)
+	}
+	if err := c.Synchronize(); err != nil {
+		panic(err)
+	}
+	fmt.Println(cdata)
+	// Output: [-376 12 -32512 255]
+}

@@ -44,6 +44,9 @@ func NewArray[T any](av *accelerator.View, ext runtime.Extent, data []T) (*Array
 	if info.float16 && !av.Accelerator().Supports16BitStorage() {
 		return nil, &accelerator.FeatureError{Accelerator: av.Accelerator().Path(), Feature: "16-bit storage (half.Float16 elements)"}
 	}
+	if info.int8 && !av.Accelerator().Supports8BitStorage() {
+		return nil, &accelerator.FeatureError{Accelerator: av.Accelerator().Path(), Feature: "8-bit storage (int8 or uint8 elements)"}
+	}
 	own := make([]T, ext.Size())
 	copy(own, data)
 	src := &source{host: unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(own))), len(own)*info.size),

@@ -248,7 +248,7 @@ func TestBadInput(t *testing.T) {
 		{"string", func() error { _, err := New(runtime.Ext(1), []string{"x"}); return err }},
 		{"pointer field", func() error { _, err := New(runtime.Ext(1), []struct{ P *int }{{}}); return err }},
 		{"bool", func() error { _, err := New(runtime.Ext(1), []bool{true}); return err }},
-		{"uint8", func() error { _, err := New(runtime.Ext(1), []uint8{1}); return err }},
+		{"int16", func() error { _, err := New(runtime.Ext(1), []int16{1}); return err }},
 		{"empty struct", func() error { _, err := New(runtime.Ext(1), []struct{}{{}}); return err }},
 	}
 	for _, tc := range types {
@@ -264,6 +264,15 @@ func TestBadInput(t *testing.T) {
 		func() error { _, err := New(runtime.Ext(1), []float64{1}); return err },
 		func() error { _, err := New(runtime.Ext(1), []struct{ A [3]float32 }{{}}); return err },
 		func() error { _, err := New(runtime.Ext(1), []uint32{1}); return err },
+		func() error { _, err := New(runtime.Ext(3), []int8{1, -2, 3}); return err },
+		func() error { _, err := New(runtime.Ext(1), []uint8{1}); return err },
+		func() error {
+			_, err := New(runtime.Ext(1), []struct {
+				A, B int8
+				C    int32
+			}{{}})
+			return err
+		},
 	} {
 		assert.NoError(t, ok())
 	}

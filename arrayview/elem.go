@@ -14,6 +14,7 @@ type elemInfo struct {
 	size    int
 	float64 bool
 	float16 bool // T is or contains half.Float16: 16-bit storage on devices
+	int8    bool // T is or contains int8 or uint8: 8-bit storage on devices
 	err     error
 }
 
@@ -32,6 +33,7 @@ func checkElem[T any]() elemInfo {
 	}
 	info.float64 = f64
 	info.float16 = hasFloat16(t)
+	info.int8 = hasInt8(t)
 	elemCache.Store(t, info)
 	return info
 }
@@ -72,7 +74,24 @@ func hasFloat16(t reflect.Type) bool {
 	return false
 }
 
-// std430 checks that t is made of 4- and 8-byte scalars (and half.Float16) and goamp's vectors that std430
+// hasInt8 reports whether t is or contains int8 or uint8.
+func hasInt8(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Int8, reflect.Uint8:
+		return true
+	case reflect.Array:
+		return hasInt8(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if hasInt8(t.Field(i).Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// std430 checks that t is made of 4- and 8-byte scalars (and half.Float16, int8 and uint8) and goamp's vectors that std430
 // places where Go does, and returns t's std430 base alignment.
 func std430(t reflect.Type) (align uintptr, hasF64 bool, reason string) {
 	if l, ok := vecTypes[t]; ok {
@@ -82,6 +101,8 @@ func std430(t reflect.Type) (align uintptr, hasF64 bool, reason string) {
 		return 2, false, "" // float16_t (VK_KHR_16bit_storage)
 	}
 	switch t.Kind() {
+	case reflect.Int8, reflect.Uint8:
+		return 1, false, "" // int8_t, uint8_t (VK_KHR_8bit_storage)
 	case reflect.Int32, reflect.Uint32, reflect.Float32:
 		return 4, false, ""
 	case reflect.Float64:
@@ -100,7 +121,7 @@ func std430(t reflect.Type) (align uintptr, hasF64 bool, reason string) {
 	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.String, reflect.Interface, reflect.Chan, reflect.Func, reflect.UnsafePointer:
 		return 0, false, "kernels cannot use Go references (pointers, slices, maps, strings, interfaces)"
 	}
-	return 0, false, "only int32, uint32, float32, float64, half.Float16, goamp's vec types and structs or arrays of them are supported"
+	return 0, false, "only int8, uint8, int32, uint32, float32, float64, half.Float16, goamp's vec types and structs or arrays of them are supported"
 }
 
 // std430Struct checks that each field of struct t sits at the offset std430 gives it, and

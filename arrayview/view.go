@@ -443,10 +443,10 @@ func (v *View[T]) ArgInfo() runtime.ArgInfo {
 	if v.src == nil { // a zero view: BindHost and BindDevice say so
 		info := checkElem[T]()
 		return runtime.ArgInfo{Rank: 1, ElemSize: info.size, Elem: info.typ, Access: accelerator.ReadWrite, Float64: info.float64,
-			Float16: info.float16}
+			Float16: info.float16, Int8: info.int8}
 	}
 	return runtime.ArgInfo{Rank: v.Rank(), ElemSize: v.info.size, Elem: v.info.typ, Access: accelerator.ReadWrite, Home: v.src.home,
-		Float64: v.info.float64, Float16: v.info.float16}
+		Float64: v.info.float64, Float16: v.info.float16, Int8: v.info.int8}
 }
 
 // BindHost makes the host copy current for a dispatch on the CPU (runtime.Arg).

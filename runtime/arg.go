@@ -55,6 +55,9 @@ type ArgInfo struct {
 	// Float16 says the element type contains half.Float16 values, which need 16-bit
 	// storage on the device (accelerator.Accelerator.Supports16BitStorage).
 	Float16 bool
+	// Int8 says the element type contains int8 or uint8 values, which need 8-bit storage
+	// on the device (accelerator.Accelerator.Supports8BitStorage).
+	Int8 bool
 }
 
 // Binding is where a bound argument lives on the device and how a kernel addresses it:

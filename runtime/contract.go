@@ -348,6 +348,10 @@ func goLeaves(t reflect.Type, base int, out []leaf) []leaf {
 		if t == float16Type {
 			return append(out, leaf{base, TypeFloat, 16})
 		}
+	case reflect.Int8:
+		return append(out, leaf{base, TypeInt, 8})
+	case reflect.Uint8:
+		return append(out, leaf{base, TypeUint, 8})
 	case reflect.Array:
 		for i := 0; i < t.Len() && len(out) < maxLeaves; i++ {
 			out = goLeaves(t.Elem(), base+i*int(t.Elem().Size()), out)
@@ -459,6 +463,8 @@ func (c *contract) checkDevice(l *kernelLayout, acc *accelerator.Accelerator) er
 		{CapabilityFloat64, acc.SupportsDoublePrecision, "double precision"},
 		{CapabilityStorageBuffer16BitAccess, acc.Supports16BitStorage, "16-bit storage"},
 		{CapabilityFloat16, acc.SupportsFloat16, "float16 arithmetic"},
+		{CapabilityStorageBuffer8BitAccess, acc.Supports8BitStorage, "8-bit storage"},
+		{CapabilityInt8, acc.SupportsInt8, "8-bit integer arithmetic"},
 		// The CPU runs a kernel's Go body, which needs no tensor cores.
 		{CapabilityCooperativeMatrixNV, func() bool { return acc.Traits().HostMemory || len(acc.CooperativeMatrices()) > 0 }, "cooperative matrices"},
 		{CapabilityCooperativeMatrixKHR, func() bool { return acc.Traits().HostMemory || len(acc.CooperativeMatricesKHR()) > 0 },
@@ -482,6 +488,10 @@ func capName(c Capability) string {
 		return "Float16"
 	case CapabilityStorageBuffer16BitAccess:
 		return "StorageBuffer16BitAccess"
+	case CapabilityInt8:
+		return "Int8"
+	case CapabilityStorageBuffer8BitAccess:
+		return "StorageBuffer8BitAccess"
 	case CapabilityCooperativeMatrixNV:
 		return "CooperativeMatrixNV"
 	case CapabilityCooperativeMatrixKHR:

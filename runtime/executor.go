@@ -102,6 +102,10 @@ func (vulkanExecutor) validate(d *dispatch) error {
 			return &accelerator.FeatureError{Accelerator: acc.Path(),
 				Feature: fmt.Sprintf("16-bit storage (half.Float16 data in field %s of kernel %s)", l.args[i].name, l.name)}
 		}
+		if info.Int8 && !acc.Supports8BitStorage() {
+			return &accelerator.FeatureError{Accelerator: acc.Path(),
+				Feature: fmt.Sprintf("8-bit storage (int8 or uint8 data in field %s of kernel %s)", l.args[i].name, l.name)}
+		}
 	}
 	var err error
 	_, d.groups, err = grid(lim, d.ext, d.tile)

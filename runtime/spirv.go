@@ -49,6 +49,8 @@ const (
 	CapabilityInt8    Capability = 39
 	// CapabilityStorageBuffer16BitAccess: 16-bit values in storage buffers.
 	CapabilityStorageBuffer16BitAccess Capability = 4433
+	// CapabilityStorageBuffer8BitAccess: 8-bit values in storage buffers.
+	CapabilityStorageBuffer8BitAccess Capability = 4448
 	// CapabilityCooperativeMatrixNV: VK_NV_cooperative_matrix's matrices.
 	CapabilityCooperativeMatrixNV Capability = 5357
 	// CapabilityCooperativeMatrixKHR: VK_KHR_cooperative_matrix's matrices.

@@ -24,6 +24,8 @@ typedef struct {
 	// Half precision and cooperative matrices (Vulkan 1.2 devices only; 0 elsewhere).
 	uint32_t storage16;   // storageBuffer16BitAccess
 	uint32_t float16;     // shaderFloat16
+	uint32_t storage8;    // storageBuffer8BitAccess (VK_KHR_8bit_storage, core in 1.2)
+	uint32_t int8;        // shaderInt8
 	uint32_t memoryModel; // vulkanMemoryModel and its device scope (cooperative-matrix shaders declare them)
 	uint32_t coopNV;      // VK_NV_cooperative_matrix present and its cooperativeMatrix feature
 	uint32_t coopKHR;     // VK_KHR_cooperative_matrix present and its cooperativeMatrix feature
@@ -41,6 +43,8 @@ typedef struct {
 #define AMP_FEAT_MEMORY_MODEL 4u
 #define AMP_FEAT_COOP_NV 8u
 #define AMP_FEAT_COOP_KHR 16u
+#define AMP_FEAT_STORAGE8 32u
+#define AMP_FEAT_INT8 64u
 
 // VK_KHR_cooperative_matrix's feature structure, which the vendored headers (1.3.239)
 // predate: declared here as the registry defines it (extension 507).

@@ -169,6 +169,7 @@ uint32_t amp_memory_budget(VkPhysicalDevice phys, uint64_t *budget, uint64_t *us
 // AmpHalfQuery holds the feature structures that amp_device_extra asks about half
 // precision and cooperative matrices.
 typedef struct {
+	VkPhysicalDevice8BitStorageFeatures s8;
 	VkPhysicalDevice16BitStorageFeatures s16;
 	VkPhysicalDeviceShaderFloat16Int8Features f16;
 	VkPhysicalDeviceVulkanMemoryModelFeatures mm;
@@ -190,7 +191,8 @@ static void *amp_half_chain(VkPhysicalDevice phys, AmpHalfQuery *q, void *next) 
 		.pNext = q->hasCoop ? (void *)&q->coop : next};
 	q->f16 = (VkPhysicalDeviceShaderFloat16Int8Features){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES, .pNext = &q->mm};
 	q->s16 = (VkPhysicalDevice16BitStorageFeatures){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES, .pNext = &q->f16};
-	return &q->s16;
+	q->s8 = (VkPhysicalDevice8BitStorageFeatures){.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES, .pNext = &q->s16};
+	return &q->s8;
 }
 
 // amp_coop_record appends the cooperative-matrix shapes of n properties to list (count
@@ -211,6 +213,8 @@ static void amp_coop_record(uint32_t list[16][8], uint32_t *count, uint32_t n, c
 static void amp_half_record(VkInstance inst, VkPhysicalDevice phys, const AmpHalfQuery *q, AmpDeviceExtra *out) {
 	out->storage16 = q->s16.storageBuffer16BitAccess;
 	out->float16 = q->f16.shaderFloat16;
+	out->storage8 = q->s8.storageBuffer8BitAccess;
+	out->int8 = q->f16.shaderInt8;
 	out->memoryModel = q->mm.vulkanMemoryModel && q->mm.vulkanMemoryModelDeviceScope;
 	out->coopNV = q->hasCoop && q->coop.cooperativeMatrix;
 	out->coopKHR = q->hasCoopKHR && q->coopKHR.cooperativeMatrix;
@@ -331,16 +335,18 @@ VkResult amp_device_create(VkInstance inst, VkPhysicalDevice phys, uint32_t fami
 	VkPhysicalDevice16BitStorageFeatures s16 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES,
 		.storageBuffer16BitAccess = (extra & AMP_FEAT_STORAGE16) != 0, .pNext = timeline ? &tf : NULL};
 	VkPhysicalDeviceShaderFloat16Int8Features f16 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_FLOAT16_INT8_FEATURES,
-		.shaderFloat16 = (extra & AMP_FEAT_FLOAT16) != 0, .pNext = &s16};
+		.shaderFloat16 = (extra & AMP_FEAT_FLOAT16) != 0, .shaderInt8 = (extra & AMP_FEAT_INT8) != 0, .pNext = &s16};
+	VkPhysicalDevice8BitStorageFeatures s8 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES,
+		.storageBuffer8BitAccess = (extra & AMP_FEAT_STORAGE8) != 0, .pNext = &f16};
 	VkPhysicalDeviceVulkanMemoryModelFeatures mm = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES,
 		.vulkanMemoryModel = (extra & AMP_FEAT_MEMORY_MODEL) != 0, .vulkanMemoryModelDeviceScope = (extra & AMP_FEAT_MEMORY_MODEL) != 0,
-		.pNext = &f16};
+		.pNext = &s8};
 	VkPhysicalDeviceCooperativeMatrixFeaturesNV coop = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV,
 		.cooperativeMatrix = VK_TRUE, .pNext = &mm};
 	AmpCoopMatrixFeaturesKHR coopKHR = {.sType = AMP_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR,
 		.cooperativeMatrix = VK_TRUE};
 	void *chain = timeline ? (void *)&tf : NULL;
-	if (extra & (AMP_FEAT_STORAGE16 | AMP_FEAT_FLOAT16 | AMP_FEAT_MEMORY_MODEL)) chain = &mm;
+	if (extra & (AMP_FEAT_STORAGE16 | AMP_FEAT_FLOAT16 | AMP_FEAT_MEMORY_MODEL | AMP_FEAT_STORAGE8 | AMP_FEAT_INT8)) chain = &mm;
 	if (extra & AMP_FEAT_COOP_NV) chain = &coop;
 	if (extra & AMP_FEAT_COOP_KHR) {
 		coopKHR.pNext = chain;

@@ -103,6 +103,11 @@ type DeviceInfo struct {
 	Storage16 bool
 	// Float16 says shaders may compute in float16 (shaderFloat16); enabled when true.
 	Float16 bool
+	// Storage8 says storage buffers may hold 8-bit values (storageBuffer8BitAccess of
+	// VK_KHR_8bit_storage, core in 1.2); enabled when true.
+	Storage8 bool
+	// Int8 says shaders may compute in 8-bit integers (shaderInt8); enabled when true.
+	Int8 bool
 	// MemoryModel says the device has the Vulkan memory model (vulkanMemoryModel and
 	// vulkanMemoryModelDeviceScope), which cooperative-matrix shaders declare; enabled with
 	// them.
@@ -132,6 +137,8 @@ type ComponentType uint32
 const (
 	ComponentFloat16 ComponentType = 0
 	ComponentFloat32 ComponentType = 1
+	ComponentSint8   ComponentType = 3
+	ComponentSint32  ComponentType = 5
 )
 
 // UUIDString formats the device UUID as 8-4-4-4-12 hex digits.

@@ -212,6 +212,7 @@ func describe(inst vulkan.Instance, pd vulkan.PhysicalDevice, index int) DeviceI
 	d.Limits.MaxMemoryAllocationSize = uint64(ex.maxMemoryAllocationSize)
 	d.GroupSize = int(ex.groupSize)
 	d.Storage16, d.Float16, d.MemoryModel = ex.storage16 != 0, ex.float16 != 0, ex.memoryModel != 0
+	d.Storage8, d.Int8 = ex.storage8 != 0, ex.int8 != 0
 	if d.MemoryModel {
 		d.CoopMatrixNV = coopShapes(ex.coopNV, ex.coopCount, &ex.coop)
 		d.CoopMatrixKHR = coopShapes(ex.coopKHR, ex.coopKCount, &ex.coopK)
@@ -373,7 +374,7 @@ func coopShapes(on, count C.uint32_t, list *[16][8]C.uint32_t) []CoopMatrix {
 }
 
 // extraFeatures is amp_device_create's extra argument for info: the AMP_FEAT_* bits of
-// the half-precision and cooperative-matrix features the device has.
+// the half-precision, 8-bit and cooperative-matrix features the device has.
 // The memory model is enabled only for cooperative matrices, whose shaders declare it: it
 // changes what the validation layer accepts of the other shaders' memory scopes.
 func extraFeatures(info *DeviceInfo) C.uint32_t {
@@ -382,7 +383,8 @@ func extraFeatures(info *DeviceInfo) C.uint32_t {
 		on  bool
 		bit C.uint32_t
 	}{{info.Storage16, C.AMP_FEAT_STORAGE16}, {info.Float16, C.AMP_FEAT_FLOAT16}, {info.MemoryModel && (len(info.CoopMatrixNV) > 0 || len(info.CoopMatrixKHR) > 0), C.AMP_FEAT_MEMORY_MODEL},
-		{len(info.CoopMatrixNV) > 0, C.AMP_FEAT_COOP_NV}, {len(info.CoopMatrixKHR) > 0, C.AMP_FEAT_COOP_KHR}} {
+		{len(info.CoopMatrixNV) > 0, C.AMP_FEAT_COOP_NV}, {len(info.CoopMatrixKHR) > 0, C.AMP_FEAT_COOP_KHR},
+		{info.Storage8, C.AMP_FEAT_STORAGE8}, {info.Int8, C.AMP_FEAT_INT8}} {
 		if x.on {
 			f |= x.bit
 		}

@@ -36,11 +36,30 @@
 // use (A, B or accumulator), else NV's, which have no use: on the H100 the KHR ones
 // multiply-add 1.6x and load from shared memory 1.4x as fast (BenchmarkCoopPeak,
 // RESULTS.md "Tensor cores through KHR cooperative matrices").
+// With AMP_INT8 (the variants matmul_coop_k_i8 and matmul_coop_emu_i8, algo.MatMulI8) A
+// and B hold int8 and the accumulators and C int32 (KHR's 16 x 16 x 32 shape: KS=32): a
+// uvec4 then carries 16 elements instead of 8 halves (EPV), and the same code does the
+// rest; the sums are exact (wrapping past int32, as the CPU's do).
+#ifdef AMP_INT8
+#extension GL_EXT_shader_8bit_storage : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int8 : require
+#define ET int8_t // A's and B's element
+#define ACC_E int // the accumulators' and C's element
+#define EPV 16    // elements a uvec4
+#define EPW 4     // elements a uint
+#else
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#extension GL_EXT_shader_16bit_storage : require
+#define ET float16_t
+#define ACC_E float
+#define EPV 8
+#define EPW 2
+#endif
 #if defined(AMP_COOP_KHR)
 #extension GL_KHR_cooperative_matrix : require
-#define ACC_T coopmat<float, gl_ScopeSubgroup, MS, NS, gl_MatrixUseAccumulator>
-#define A_T coopmat<float16_t, gl_ScopeSubgroup, MS, KS, gl_MatrixUseA>
-#define B_T coopmat<float16_t, gl_ScopeSubgroup, KS, NS, gl_MatrixUseB>
+#define ACC_T coopmat<ACC_E, gl_ScopeSubgroup, MS, NS, gl_MatrixUseAccumulator>
+#define A_T coopmat<ET, gl_ScopeSubgroup, MS, KS, gl_MatrixUseA>
+#define B_T coopmat<ET, gl_ScopeSubgroup, KS, NS, gl_MatrixUseB>
 #define COOP_LOAD(m, buf, off, stride) coopMatLoad(m, buf, off, stride, gl_CooperativeMatrixLayoutRowMajor)
 #define COOP_STORE(m, buf, off, stride) coopMatStore(m, buf, off, stride, gl_CooperativeMatrixLayoutRowMajor)
 #define COOP_MULADD coopMatMulAdd
@@ -54,8 +73,6 @@
 #define COOP_MULADD coopMatMulAddNV
 #endif
 #extension GL_KHR_memory_scope_semantics : require
-#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
-#extension GL_EXT_shader_16bit_storage : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_EXT_control_flow_attributes : require
 #include "amp.glsl"
@@ -71,13 +88,13 @@
 #ifdef AMP_HALF_OUT
 #define OUT float16_t
 #else
-#define OUT float
+#define OUT ACC_E
 #endif
 AMP_WORKGROUP
-AMP_BUFFER(0, readonly, uvec4, A8); // 8 halves at a time (aligned rows)
-AMP_BUFFER(0, readonly, float16_t, A);
+AMP_BUFFER(0, readonly, uvec4, A8); // EPV elements at a time (aligned rows)
+AMP_BUFFER(0, readonly, ET, A);
 AMP_BUFFER(1, readonly, uvec4, B8);
-AMP_BUFFER(1, readonly, float16_t, B);
+AMP_BUFFER(1, readonly, ET, B);
 AMP_BUFFER(2, writeonly, OUT, C);
 AMP_PUSH_BEGIN AmpView a; AmpView b; AmpView c; int M; int N; int K; AMP_PUSH_END // M, N, K >= 1
 
@@ -102,33 +119,37 @@ const uint WM = TM * MS;    // a subgroup's rows
 const uint WN = TN * NS;    // its columns
 const uint BM = WGM * WM;
 const uint BN = WGN * WN;
-// Shared rows in uvec4s (8 halves), padded by one uvec4.
-const uint ASTR = BK / 8 + 1;
-const uint BSTR = BN / 8 + 1;
+// Shared rows in uvec4s (EPV elements), padded by one uvec4.
+const uint ASTR = BK / EPV + 1;
+const uint BSTR = BN / EPV + 1;
 const uint ASIZE = BM * ASTR; // a buffer's uvec4s
 const uint BSIZE = BK * BSTR;
 // uvec4 loads per block and per invocation.
-const uint AQ = BM * BK / 8;
-const uint BQ = BK * BN / 8;
+const uint AQ = BM * BK / EPV;
+const uint BQ = BK * BN / EPV;
 const uint ALOADS = AQ / NT;
 const uint BLOADS = BQ / NT;
 
 shared uvec4 As[2 * ASIZE];
 shared uvec4 Bs[2 * BSIZE];
-shared float Cs[NW * MS * NS];
+shared ACC_E Cs[NW * MS * NS];
 
 #ifdef AMP_COOP_EMULATE
 const uint EPL = MS * NS / 32; // accumulator elements per invocation
 // emuMulAdd adds the product of the MS x KS fragment of As at aoff and the KS x NS fragment
 // of Bs at boff (offsets and strides in uvec4s) to c, elements lane + 32q of the product.
-void emuMulAdd(inout float c[EPL], uint aoff, uint boff, uint lane) {
+void emuMulAdd(inout ACC_E c[EPL], uint aoff, uint boff, uint lane) {
 	[[unroll]] for (uint q = 0; q < EPL; q++) {
 		uint e = lane + 32 * q, r = e / NS, col = e % NS;
-		float sum = c[q];
+		ACC_E sum = c[q];
 		for (uint k = 0; k < KS; k++) {
-			f16vec2 a2 = unpackFloat2x16(As[aoff + r * ASTR + k / 8][(k % 8) / 2]);
-			f16vec2 b2 = unpackFloat2x16(Bs[boff + k * BSTR + col / 8][(col % 8) / 2]);
-			sum += float(a2[k % 2]) * float(b2[col % 2]);
+			uint aw = As[aoff + r * ASTR + k / EPV][(k % EPV) / EPW];
+			uint bw = Bs[boff + k * BSTR + col / EPV][(col % EPV) / EPW];
+#ifdef AMP_INT8
+			sum += bitfieldExtract(int(aw), int(8 * (k % 4)), 8) * bitfieldExtract(int(bw), int(8 * (col % 4)), 8);
+#else
+			sum += float(unpackFloat2x16(aw)[k % 2]) * float(unpackFloat2x16(bw)[col % 2]);
+#endif
 		}
 		c[q] = sum;
 	}
@@ -140,57 +161,76 @@ uvec4 rb[BLOADS];
 bool vecA, vecB;
 uint m0, n0;
 
-// half2 packs A or B elements e and e+1 (each only where ok) into a uint.
-uint packA(uint e, bool ok0, bool ok1) {
-	return packFloat2x16(f16vec2(ok0 ? A[e] : float16_t(0), ok1 ? A[e + 1] : float16_t(0)));
+// packA packs the EPW elements of A from e on into a uint, those at or past lim (the
+// index i of element e, and the edge it must stay below) zero; packB likewise for B.
+#ifdef AMP_INT8
+uint packA(uint e, uint i, uint lim) {
+	uint w = 0;
+	[[unroll]] for (uint j = 0; j < 4; j++) {
+		if (i + j < lim) w |= (uint(int(A[e + j])) & 0xffu) << (8 * j);
+	}
+	return w;
 }
-uint packB(uint e, bool ok0, bool ok1) {
-	return packFloat2x16(f16vec2(ok0 ? B[e] : float16_t(0), ok1 ? B[e + 1] : float16_t(0)));
+uint packB(uint e, uint i, uint lim) {
+	uint w = 0;
+	[[unroll]] for (uint j = 0; j < 4; j++) {
+		if (i + j < lim) w |= (uint(int(B[e + j])) & 0xffu) << (8 * j);
+	}
+	return w;
 }
+#else
+uint packA(uint e, uint i, uint lim) {
+	return packFloat2x16(f16vec2(i < lim ? A[e] : float16_t(0), i + 1 < lim ? A[e + 1] : float16_t(0)));
+}
+uint packB(uint e, uint i, uint lim) {
+	return packFloat2x16(f16vec2(i < lim ? B[e] : float16_t(0), i + 1 < lim ? B[e + 1] : float16_t(0)));
+}
+#endif
 
-// loadA returns A(m, k..k+7), zero past the edges.
+// loadA returns A(m, k..k+EPV-1), zero past the edges.
 uvec4 loadA(uint m, uint k) {
 	uint e = amp.a.base + m * amp.a.s0 + k;
 	uvec4 v = uvec4(0);
 	if (m < uint(amp.M)) {
-		if (vecA && k + 8 <= uint(amp.K)) {
-			v = A8[e >> 3];
+		if (vecA && k + EPV <= uint(amp.K)) {
+			v = A8[e / EPV];
 		} else {
 			[[unroll]] for (uint i = 0; i < 4; i++) {
-				v[i] = packA(e + 2 * i, k + 2 * i < uint(amp.K), k + 2 * i + 1 < uint(amp.K));
+				v[i] = packA(e + EPW * i, k + EPW * i, uint(amp.K));
 			}
 		}
 	}
 	return v;
 }
 
-// loadB returns B(k, n..n+7), zero past the edges.
+// loadB returns B(k, n..n+EPV-1), zero past the edges.
 uvec4 loadB(uint k, uint n) {
 	uint e = amp.b.base + k * amp.b.s0 + n;
 	uvec4 v = uvec4(0);
 	if (k < uint(amp.K)) {
-		if (vecB && n + 8 <= uint(amp.N)) {
-			v = B8[e >> 3];
+		if (vecB && n + EPV <= uint(amp.N)) {
+			v = B8[e / EPV];
 		} else {
 			[[unroll]] for (uint i = 0; i < 4; i++) {
-				v[i] = packB(e + 2 * i, n + 2 * i < uint(amp.N), n + 2 * i + 1 < uint(amp.N));
+				v[i] = packB(e + EPW * i, n + EPW * i, uint(amp.N));
 			}
 		}
 	}
 	return v;
 }
 
-// fetch loads step k0's blocks into ra and rb: invocation t loads A(m0 + l / (BK/8),
-// k0 + (l % (BK/8)) * 8) and B(k0 + l / (BN/8), n0 + (l % (BN/8)) * 8) for l = t, t + NT.
+// fetch loads step k0's blocks into ra and rb: invocation t loads A(m0 + l / (BK/EPV),
+// k0 + (l % (BK/EPV)) * EPV) and B(k0 + l / (BN/EPV), n0 + (l % (BN/EPV)) * EPV) for l = t,
+// t + NT.
 void fetch(uint k0) {
 	uint t = gl_LocalInvocationIndex;
 	[[unroll]] for (uint i = 0; i < ALOADS; i++) {
 		uint l = t + i * NT;
-		ra[i] = loadA(m0 + l / (BK / 8), k0 + (l % (BK / 8)) * 8);
+		ra[i] = loadA(m0 + l / (BK / EPV), k0 + (l % (BK / EPV)) * EPV);
 	}
 	[[unroll]] for (uint i = 0; i < BLOADS; i++) {
 		uint l = t + i * NT;
-		rb[i] = loadB(k0 + l / (BN / 8), n0 + (l % (BN / 8)) * 8);
+		rb[i] = loadB(k0 + l / (BN / EPV), n0 + (l % (BN / EPV)) * EPV);
 	}
 }
 
@@ -199,26 +239,26 @@ void stash(uint buf) {
 	uint t = gl_LocalInvocationIndex;
 	[[unroll]] for (uint i = 0; i < ALOADS; i++) {
 		uint l = t + i * NT;
-		As[buf * ASIZE + (l / (BK / 8)) * ASTR + l % (BK / 8)] = ra[i];
+		As[buf * ASIZE + (l / (BK / EPV)) * ASTR + l % (BK / EPV)] = ra[i];
 	}
 	[[unroll]] for (uint i = 0; i < BLOADS; i++) {
 		uint l = t + i * NT;
-		Bs[buf * BSIZE + (l / (BN / 8)) * BSTR + l % (BN / 8)] = rb[i];
+		Bs[buf * BSIZE + (l / (BN / EPV)) * BSTR + l % (BN / EPV)] = rb[i];
 	}
 }
 
 void main() {
-	vecA = amp.a.base % 8 == 0 && amp.a.s0 % 8 == 0;
-	vecB = amp.b.base % 8 == 0 && amp.b.s0 % 8 == 0;
+	vecA = amp.a.base % EPV == 0 && amp.a.s0 % EPV == 0;
+	vecB = amp.b.base % EPV == 0 && amp.b.s0 % EPV == 0;
 	m0 = gl_WorkGroupID.y * BM;
 	n0 = gl_WorkGroupID.x * BN;
 	uint t = gl_LocalInvocationIndex;
 #ifdef AMP_COOP_EMULATE
 	uint w = t / 32, lane = t % 32;
-	float acc[TM][TN][EPL];
+	ACC_E acc[TM][TN][EPL];
 	[[unroll]] for (uint i = 0; i < TM; i++) {
 		[[unroll]] for (uint j = 0; j < TN; j++) {
-			[[unroll]] for (uint q = 0; q < EPL; q++) acc[i][j][q] = 0.0;
+			[[unroll]] for (uint q = 0; q < EPL; q++) acc[i][j][q] = ACC_E(0);
 		}
 	}
 #else
@@ -226,7 +266,7 @@ void main() {
 	ACC_T acc[TM][TN];
 	[[unroll]] for (uint i = 0; i < TM; i++) {
 		[[unroll]] for (uint j = 0; j < TN; j++) {
-			acc[i][j] = ACC_T(0.0);
+			acc[i][j] = ACC_T(ACC_E(0));
 		}
 	}
 #endif
@@ -243,17 +283,17 @@ void main() {
 #ifdef AMP_COOP_EMULATE
 			[[unroll]] for (uint i = 0; i < TM; i++) {
 				[[unroll]] for (uint j = 0; j < TN; j++) {
-					emuMulAdd(acc[i][j], ao + (wm * WM + i * MS) * ASTR + kk / 8, bo + kk * BSTR + (wn * WN + j * NS) / 8, lane);
+					emuMulAdd(acc[i][j], ao + (wm * WM + i * MS) * ASTR + kk / EPV, bo + kk * BSTR + (wn * WN + j * NS) / EPV, lane);
 				}
 			}
 #else
 			A_T fa[TM];
 			[[unroll]] for (uint i = 0; i < TM; i++) {
-				COOP_LOAD(fa[i], As, ao + (wm * WM + i * MS) * ASTR + kk / 8, ASTR);
+				COOP_LOAD(fa[i], As, ao + (wm * WM + i * MS) * ASTR + kk / EPV, ASTR);
 			}
 			[[unroll]] for (uint j = 0; j < TN; j++) {
 				B_T fb;
-				COOP_LOAD(fb, Bs, bo + kk * BSTR + (wn * WN + j * NS) / 8, BSTR);
+				COOP_LOAD(fb, Bs, bo + kk * BSTR + (wn * WN + j * NS) / EPV, BSTR);
 				[[unroll]] for (uint i = 0; i < TM; i++) {
 					acc[i][j] = COOP_MULADD(fa[i], fb, acc[i][j]);
 				}

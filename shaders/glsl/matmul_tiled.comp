@@ -18,7 +18,9 @@
 // variant in variants.txt); the comments say float and vec4 for either. With AMP_HALF
 // (matmul_tiled_h, algo.MatMulF16's fallback) A and B hold float16_t, converted to float
 // as they are loaded, and with AMP_HALF_OUT too (matmul_tiled_hh) so does C, rounded as
-// it is stored; the arithmetic stays float.
+// it is stored; the arithmetic stays float. With AMP_INT and AMP_INT8 (matmul_tiled_i8,
+// algo.MatMulI8's fallback) A and B hold int8_t, widened to int as they are loaded, and C
+// is int.
 #extension GL_EXT_control_flow_attributes : require
 #include "amp.glsl"
 #ifdef AMP_INT
@@ -32,6 +34,10 @@
 #extension GL_EXT_shader_16bit_storage : require
 #define IN float16_t
 #define IN4 f16vec4
+#elif defined(AMP_INT8)
+#extension GL_EXT_shader_8bit_storage : require
+#define IN int8_t
+#define IN4 i8vec4
 #else
 #define IN ELEM
 #define IN4 ELEM4
