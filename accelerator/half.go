@@ -30,15 +30,18 @@ func (a *Accelerator) SupportsInt8() bool { return a.info == nil || a.info.Int8 
 // CoopMatrixType is an element type of a cooperative matrix.
 type CoopMatrixType uint32
 
-// The element types goamp's cooperative-matrix kernels use.
+// Element types of cooperative matrices: those goamp's kernels use (float16, float32, int8,
+// int32) and the unsigned ones devices report beside them.
 const (
 	CoopFloat16 CoopMatrixType = CoopMatrixType(vk.ComponentFloat16)
 	CoopFloat32 CoopMatrixType = CoopMatrixType(vk.ComponentFloat32)
 	CoopInt8    CoopMatrixType = CoopMatrixType(vk.ComponentSint8)
 	CoopInt32   CoopMatrixType = CoopMatrixType(vk.ComponentSint32)
+	CoopUint8   CoopMatrixType = CoopMatrixType(vk.ComponentUint8)
+	CoopUint32  CoopMatrixType = CoopMatrixType(vk.ComponentUint32)
 )
 
-// String names the type ("float16", "float32", "int8", "int32", or "type N" for the others).
+// String names the type ("float16", "int8", ..., or "type N" for the others).
 func (t CoopMatrixType) String() string {
 	if name, ok := coopTypeNames[t]; ok {
 		return name
@@ -47,7 +50,8 @@ func (t CoopMatrixType) String() string {
 }
 
 // coopTypeNames are the names of the types goamp uses.
-var coopTypeNames = map[CoopMatrixType]string{CoopFloat16: "float16", CoopFloat32: "float32", CoopInt8: "int8", CoopInt32: "int32"}
+var coopTypeNames = map[CoopMatrixType]string{CoopFloat16: "float16", CoopFloat32: "float32", CoopInt8: "int8", CoopInt32: "int32",
+	CoopUint8: "uint8", CoopUint32: "uint32"}
 
 // CoopMatrixShape is one shape of subgroup-scope cooperative matrix multiply-add that a
 // device's tensor cores run: D (M x N, type D) = A (M x K, type A) x B (K x N, type B) +

@@ -139,6 +139,8 @@ const (
 	ComponentFloat32 ComponentType = 1
 	ComponentSint8   ComponentType = 3
 	ComponentSint32  ComponentType = 5
+	ComponentUint8   ComponentType = 7
+	ComponentUint32  ComponentType = 9
 )
 
 // UUIDString formats the device UUID as 8-4-4-4-12 hex digits.
