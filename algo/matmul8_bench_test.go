@@ -62,18 +62,7 @@ func benchMatMulI8(b *testing.B, av *accelerator.View, sz []int, path MatMulPath
 	bv := arrayview.MustNew(runtime.Ext(k, n), i8Random(r, k*n))
 	c := arrayview.MustNew(runtime.Ext(m, n), make([]int32, m*n))
 	defer func() { _, _, _ = a.Close(), bv.Close(), c.Close() }()
-	gpu := av.Accelerator().Limits().TimestampValidBits != 0
-	if gpu {
-		fresh, err := av.Accelerator().CreateView(accelerator.Automatic)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer fresh.Close()
-		if err := fresh.EnableProfiling(4); err != nil {
-			b.Fatal(err)
-		}
-		av = fresh
-	}
+	av, gpu := profiledView(b, av)
 	opt := MatMulI8Options{Path: path}
 	if err := MatMulI8With(av, a, bv, c, opt); err != nil { // warm up: uploads, pipeline
 		b.Fatal(err)

@@ -222,3 +222,29 @@ func TestMatMulShapeErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestMatMulWide runs float32 MatMul with matmul_tiled_w (threads of 8 x 16 elements of
+// C, hooks.matMulWide) on every Vulkan device, with several tiles, against the reference.
+func TestMatMulWide(t *testing.T) {
+	r := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	defer setHooks(testHooks{matMulWide: true})()
+	for _, av := range ewViews(t) {
+		if av.Accelerator().Traits().HostMemory {
+			continue
+		}
+		for _, tile := range [][2]int{{8, 8}, {4, 4}, {16, 8}, {8, 4}} {
+			for _, sz := range mmSizes {
+				m, n, k := sz[0], sz[1], sz[2]
+				t.Run(av.Accelerator().Path()+"/"+MatMulOptions{Tile: tile}.String()+"/"+runtime.Ext(m, n, k).String(), func(t *testing.T) {
+					a, b := mmRandom[float32](r, m*k), mmRandom[float32](r, k*n)
+					c := make([]float32, m*n)
+					va, vb, vc := arrayview.MustNew(runtime.Ext(m, k), a), arrayview.MustNew(runtime.Ext(k, n), b), arrayview.MustNew(runtime.Ext(m, n), c)
+					defer func() { _, _, _ = va.Close(), vb.Close(), vc.Close() }()
+					require.NoError(t, MatMulWith(av, va, vb, vc, MatMulOptions{Tile: tile}))
+					require.NoError(t, vc.Synchronize())
+					mmCheck(t, mmReference(a, b, m, n, k), c, k)
+				})
+			}
+		}
+	}
+}

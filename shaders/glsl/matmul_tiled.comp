@@ -59,12 +59,16 @@ AMP_BUFFER(2, writeonly, OUT, C);
 AMP_PUSH_BEGIN AmpView a; AmpView b; AmpView c; int M; int N; int K; AMP_PUSH_END // M, N, K >= 1
 
 // The tile (workgroup) is WY x WX threads; the block of C is BM x BN; BK is the K step
-// (algo.matMulBK).
+// (algo.matMulBK). A thread computes 8 rows by MTN groups of 4 columns, the groups BN / MTN
+// apart: MTN is 2 (an 8 x 8 micro-tile), or 4 where defined so (matmul_tiled_w: 8 x 16).
+#ifndef MTN
+#define MTN 2
+#endif
 const uint WX = gl_WorkGroupSize.x;
 const uint WY = gl_WorkGroupSize.y;
 const uint NT = WX * WY;
 const uint BM = 8 * WY;
-const uint BN = 8 * WX;
+const uint BN = 4 * MTN * WX;
 const uint BK = 16;
 // Shared rows in vec4s: the transposed A block (BK rows of BM) and the B block (BK rows
 // of BN), each double-buffered.
@@ -192,10 +196,9 @@ void main() {
 	fetch(0);
 	// Loops over acc are unrolled here in SPIR-V, so that it is indexed by constants only and
 	// lives in registers whatever the driver's unrolling heuristics.
-	ELEM4 acc[8][2];
+	ELEM4 acc[8][MTN];
 	[[unroll]] for (uint i = 0; i < 8; i++) {
-		acc[i][0] = ELEM4(0);
-		acc[i][1] = ELEM4(0);
+		[[unroll]] for (uint q = 0; q < MTN; q++) acc[i][q] = ELEM4(0);
 	}
 
 	uint steps = (uint(amp.K) + BK - 1) / BK;
@@ -224,20 +227,19 @@ void main() {
 		[[dont_unroll]] for (uint k8 = 0; k8 < BK; k8 += 8) [[unroll]] for (uint k = k8; k < k8 + 8; k++) {
 			ELEM4 a0 = As[cur * ASIZE + k * AROW + (ty ^ swz(k))];
 			ELEM4 a1 = As[cur * ASIZE + k * AROW + ((BM / 8 + ty) ^ swz(k))];
-			ELEM4 b0 = Bs[cur * BSIZE + k * BROW + tx];
-			ELEM4 b1 = Bs[cur * BSIZE + k * BROW + BN / 8 + tx];
+			ELEM4 b[MTN];
+			[[unroll]] for (uint q = 0; q < MTN; q++) b[q] = Bs[cur * BSIZE + k * BROW + q * (BROW / MTN) + tx];
 			[[unroll]] for (uint i = 0; i < 4; i++) {
-				acc[i][0] += a0[i] * b0;
-				acc[i][1] += a0[i] * b1;
-				acc[i + 4][0] += a1[i] * b0;
-				acc[i + 4][1] += a1[i] * b1;
+				[[unroll]] for (uint q = 0; q < MTN; q++) {
+					acc[i][q] += a0[i] * b[q];
+					acc[i + 4][q] += a1[i] * b[q];
+				}
 			}
 		}
 	}
 
 	[[unroll]] for (uint i = 0; i < 8; i++) {
 		uint m = m0 + (i < 4 ? ty * 4 + i : BM / 2 + ty * 4 + i - 4);
-		storeC(m, n0 + tx * 4, acc[i][0]);
-		storeC(m, n0 + BN / 2 + tx * 4, acc[i][1]);
+		[[unroll]] for (uint q = 0; q < MTN; q++) storeC(m, n0 + q * (BN / MTN) + tx * 4, acc[i][q]);
 	}
 }
