@@ -71,7 +71,7 @@ func i8Multiply(t *testing.T, r *rand.Rand, av *accelerator.View, m, n, k int, o
 // accelerator has, against an exact int64 reference.
 func TestMatMulI8(t *testing.T) {
 	r := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
-	sizes := [][3]int{{1, 1, 1}, {17, 17, 17}, {64, 48, 100}, {129, 130, 131}, {256, 256, 256}}
+	sizes := [][3]int{{1, 1, 1}, {17, 17, 17}, {64, 48, 100}, {129, 130, 131}, {256, 256, 256}, {1100, 200, 64}}
 	for _, av := range ewViews(t) {
 		acc := av.Accelerator()
 		paths := []MatMulPath{MatMulAuto, MatMulShared}

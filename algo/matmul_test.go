@@ -55,7 +55,8 @@ func mmCheck[T MatMulElem](t *testing.T, want, got []T, k int) {
 // mmSizes are M, N, K: edges of every kind, and blocks wholly inside (the GPU's unchecked
 // path: aligned rows, K a multiple of the step) with the 4 x 4 tile (32 x 32) and the
 // default one (64 x 128).
-var mmSizes = [][3]int{{1, 1, 1}, {3, 5, 7}, {4, 4, 4}, {65, 33, 17}, {129, 130, 131}, {17, 129, 4}, {32, 32, 32}, {130, 132, 64}}
+// (700 x 300 covers 11 block rows of 64: a full band of 8 and a partial one of 3; block_order.glsl).
+var mmSizes = [][3]int{{1, 1, 1}, {3, 5, 7}, {4, 4, 4}, {65, 33, 17}, {129, 130, 131}, {17, 129, 4}, {32, 32, 32}, {130, 132, 64}, {700, 300, 40}}
 
 // mmKernels are the kernel choices every size is tested with.
 var mmKernels = []MatMulOptions{{Simple: true}, {}, {Tile: [2]int{16, 16}}, {Tile: [2]int{8, 8}}, {Tile: [2]int{4, 4}}}

@@ -23,6 +23,7 @@
 // is int.
 #extension GL_EXT_control_flow_attributes : require
 #include "amp.glsl"
+#include "block_order.glsl"
 #ifdef AMP_INT
 #define ELEM int
 #define ELEM4 ivec4
@@ -176,8 +177,9 @@ void main() {
 	vecB = amp.b.base % 4 == 0 && amp.b.s0 % 4 == 0 && uint(amp.N) % 4 == 0;
 	vecC = amp.c.base % 4 == 0 && amp.c.s0 % 4 == 0 && uint(amp.N) % 4 == 0;
 	tid = gl_LocalInvocationIndex;
-	m0 = gl_WorkGroupID.y * BM;
-	n0 = gl_WorkGroupID.x * BN;
+	uvec2 blk = ampBandedBlock();
+	m0 = blk.x * BM;
+	n0 = blk.y * BN;
 	full = vecA && vecB && vecC && m0 + BM <= uint(amp.M) && n0 + BN <= uint(amp.N) && uint(amp.K) % BK == 0;
 	// The swizzle stays within aligned groups of 8 vec4s: rows of fewer are not swizzled.
 	swzMask = AROW % 8 == 0 ? 7 : 0;
