@@ -30,9 +30,6 @@ type testHooks struct {
 	// geometry coopGeom (experiments).
 	coopProgram string
 	coopGeom    matMulCoopGeom
-	// matMulWide runs float32 MatMul with matmul_tiled_w, whose threads compute 8 x 16
-	// blocks of C (experiments).
-	matMulWide bool
 	// window, when positive, is the window length (elements) of the built-ins that split
 	// views larger than one binding, on every accelerator (windowLen).
 	window int

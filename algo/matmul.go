@@ -130,12 +130,8 @@ func MatMulWith[T MatMulElem](av *accelerator.View, a, b, c *arrayview.View[T], 
 	if opt.Simple {
 		return dispatch(av, c.Extent(), matMulSimple[T]{args})
 	}
-	kern := matMulTiled[T]{args, 8}
-	if hooks.matMulWide && !matMulIsInt[T]() && !av.Accelerator().Traits().HostMemory {
-		kern.cols = 16
-	}
-	rows, cols := matMulCeil(m, 8*tile[0])*tile[0], matMulCeil(n, kern.cols*tile[1])*tile[1]
-	return dispatchTiled(av, runtime.Ext(rows, cols).Tile(tile[0], tile[1]), kern)
+	rows, cols := matMulCeil(m, 8*tile[0])*tile[0], matMulCeil(n, 8*tile[1])*tile[1]
+	return dispatchTiled(av, runtime.Ext(rows, cols).Tile(tile[0], tile[1]), matMulTiled[T]{args})
 }
 
 // matMulCheck returns MatMul's *ShapeError for a, b and c, if any.
@@ -245,24 +241,14 @@ func (k matMulSimple[T]) EachRange(domain runtime.Extent, lo, hi int) {
 // matMulTiled is the tiled kernel: its domain is padded to whole tiles of WY x WX
 // threads, each thread computes an 8 x 8 block of C (rows ty*4+r and BM/2+ty*4+r,
 // columns tx*4+c and BN/2+tx*4+c of its tile's BM x BN block, r, c < 4).
-type matMulTiled[T MatMulElem] struct {
-	matMulArgs[T]
-	cols int `amp:"-"` // columns of C a thread computes: 8, or 16 with matmul_tiled_w (hooks.matMulWide)
-}
+type matMulTiled[T MatMulElem] struct{ matMulArgs[T] }
 
 // Program is the GPU body: shaders/glsl/matmul_tiled.comp (its variant matmul_tiled_i32 for
-// int32, matmul_tiled_w for 16 columns a thread).
-func (k matMulTiled[T]) Program() *runtime.Program {
-	if k.cols == 16 {
-		return shaders.MustProgram("matmul_tiled_w", 2)
-	}
-	return matMulProgram[T]("matmul_tiled")
-}
+// int32).
+func (matMulTiled[T]) Program() *runtime.Program { return matMulProgram[T]("matmul_tiled") }
 
 // SharedBytes is the GPU body's shared memory for a tile (runtime.SharedMemoryKernel).
-func (k matMulTiled[T]) SharedBytes(tile [3]int) int {
-	return 2 * matMulBK * (8*tile[0] + k.cols*tile[1]) * 4
-}
+func (matMulTiled[T]) SharedBytes(tile [3]int) int { return MatMulSharedBytes(tile[0], tile[1]) }
 
 // loadA is A(m, p), zero outside A (the GPU body's loadA, one element).
 func (k matMulTiled[T]) loadA(m, p int) T {

@@ -20,7 +20,6 @@ var (
 	mmBenchTiles = flag.String("matmul.tiles", "default", "BenchmarkMatMul tiles of the tiled kernel (rows x columns of threads, or default: the zero option), comma-separated")
 	mmBenchSimpl = flag.Bool("matmul.simple", true, "BenchmarkMatMul: also run the simple kernel")
 	mmBenchInt   = flag.Bool("matmul.int32", true, "BenchmarkMatMul: also run int32")
-	mmBenchWide  = flag.Bool("matmul.wide", false, "BenchmarkMatMul: float32 with matmul_tiled_w (8 x 16 elements a thread; experiments)")
 )
 
 // mmParse parses "AxB" or "A" (A x A, or A x A x A with three wanted) into want ints.
@@ -50,11 +49,6 @@ func mmParse(s string, want int) ([]int, error) {
 // simple kernel and the tiled kernel's tiles. It reports GFLOP/s (2MNK per operation) by
 // wall time, each operation waited for, and on GPUs dev-GFLOP/s by device timestamps.
 func BenchmarkMatMul(b *testing.B) {
-	if *mmBenchWide {
-		h := hooks
-		h.matMulWide = true
-		defer setHooks(h)()
-	}
 	var opts []MatMulOptions
 	if *mmBenchSimpl {
 		opts = append(opts, MatMulOptions{Simple: true})

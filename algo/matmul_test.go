@@ -54,8 +54,7 @@ func mmCheck[T MatMulElem](t *testing.T, want, got []T, k int) {
 
 // mmSizes are M, N, K: edges of every kind, and blocks wholly inside (the GPU's unchecked
 // path: aligned rows, K a multiple of the step) with the 4 x 4 tile (32 x 32) and the
-// default one (64 x 128).
-// (700 x 300 covers 11 block rows of 64: a full band of 8 and a partial one of 3; block_order.glsl).
+// default one (64 x 128), and a grid of 11 x 3 default blocks (700 x 300).
 var mmSizes = [][3]int{{1, 1, 1}, {3, 5, 7}, {4, 4, 4}, {65, 33, 17}, {129, 130, 131}, {17, 129, 4}, {32, 32, 32}, {130, 132, 64}, {700, 300, 40}}
 
 // mmKernels are the kernel choices every size is tested with.
@@ -220,32 +219,6 @@ func TestMatMulShapeErrors(t *testing.T) {
 				requireShapeError(t, err, "MatMul", tt.want)
 				assert.Equal(t, int32(7), tt.c.At(runtime.Idx(0, 0)), "c is intact")
 			})
-		}
-	}
-}
-
-// TestMatMulWide runs float32 MatMul with matmul_tiled_w (threads of 8 x 16 elements of
-// C, hooks.matMulWide) on every Vulkan device, with several tiles, against the reference.
-func TestMatMulWide(t *testing.T) {
-	r := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
-	defer setHooks(testHooks{matMulWide: true})()
-	for _, av := range ewViews(t) {
-		if av.Accelerator().Traits().HostMemory {
-			continue
-		}
-		for _, tile := range [][2]int{{8, 8}, {4, 4}, {16, 8}, {8, 4}} {
-			for _, sz := range mmSizes {
-				m, n, k := sz[0], sz[1], sz[2]
-				t.Run(av.Accelerator().Path()+"/"+MatMulOptions{Tile: tile}.String()+"/"+runtime.Ext(m, n, k).String(), func(t *testing.T) {
-					a, b := mmRandom[float32](r, m*k), mmRandom[float32](r, k*n)
-					c := make([]float32, m*n)
-					va, vb, vc := arrayview.MustNew(runtime.Ext(m, k), a), arrayview.MustNew(runtime.Ext(k, n), b), arrayview.MustNew(runtime.Ext(m, n), c)
-					defer func() { _, _, _ = va.Close(), vb.Close(), vc.Close() }()
-					require.NoError(t, MatMulWith(av, va, vb, vc, MatMulOptions{Tile: tile}))
-					require.NoError(t, vc.Synchronize())
-					mmCheck(t, mmReference(a, b, m, n, k), c, k)
-				})
-			}
 		}
 	}
 }

@@ -76,7 +76,6 @@
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_EXT_control_flow_attributes : require
 #include "amp.glsl"
-#include "block_order.glsl"
 #ifndef MS
 #define MS 16
 #endif
@@ -251,9 +250,8 @@ void stash(uint buf) {
 void main() {
 	vecA = amp.a.base % EPV == 0 && amp.a.s0 % EPV == 0;
 	vecB = amp.b.base % EPV == 0 && amp.b.s0 % EPV == 0;
-	uvec2 blk = ampBandedBlock();
-	m0 = blk.x * BM;
-	n0 = blk.y * BN;
+	m0 = gl_WorkGroupID.y * BM;
+	n0 = gl_WorkGroupID.x * BN;
 	uint t = gl_LocalInvocationIndex;
 #ifdef AMP_COOP_EMULATE
 	uint w = t / 32, lane = t % 32;

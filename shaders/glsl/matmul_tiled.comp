@@ -23,7 +23,6 @@
 // is int.
 #extension GL_EXT_control_flow_attributes : require
 #include "amp.glsl"
-#include "block_order.glsl"
 #ifdef AMP_INT
 #define ELEM int
 #define ELEM4 ivec4
@@ -60,16 +59,12 @@ AMP_BUFFER(2, writeonly, OUT, C);
 AMP_PUSH_BEGIN AmpView a; AmpView b; AmpView c; int M; int N; int K; AMP_PUSH_END // M, N, K >= 1
 
 // The tile (workgroup) is WY x WX threads; the block of C is BM x BN; BK is the K step
-// (algo.matMulBK). A thread computes 8 rows by MTN groups of 4 columns, the groups BN / MTN
-// apart: MTN is 2 (an 8 x 8 micro-tile), or 4 where defined so (matmul_tiled_w: 8 x 16).
-#ifndef MTN
-#define MTN 2
-#endif
+// (algo.matMulBK).
 const uint WX = gl_WorkGroupSize.x;
 const uint WY = gl_WorkGroupSize.y;
 const uint NT = WX * WY;
 const uint BM = 8 * WY;
-const uint BN = 4 * MTN * WX;
+const uint BN = 8 * WX;
 const uint BK = 16;
 // Shared rows in vec4s: the transposed A block (BK rows of BM) and the B block (BK rows
 // of BN), each double-buffered.
@@ -177,9 +172,8 @@ void main() {
 	vecB = amp.b.base % 4 == 0 && amp.b.s0 % 4 == 0 && uint(amp.N) % 4 == 0;
 	vecC = amp.c.base % 4 == 0 && amp.c.s0 % 4 == 0 && uint(amp.N) % 4 == 0;
 	tid = gl_LocalInvocationIndex;
-	uvec2 blk = ampBandedBlock();
-	m0 = blk.x * BM;
-	n0 = blk.y * BN;
+	m0 = gl_WorkGroupID.y * BM;
+	n0 = gl_WorkGroupID.x * BN;
 	full = vecA && vecB && vecC && m0 + BM <= uint(amp.M) && n0 + BN <= uint(amp.N) && uint(amp.K) % BK == 0;
 	// The swizzle stays within aligned groups of 8 vec4s: rows of fewer are not swizzled.
 	swzMask = AROW % 8 == 0 ? 7 : 0;
@@ -198,9 +192,10 @@ void main() {
 	fetch(0);
 	// Loops over acc are unrolled here in SPIR-V, so that it is indexed by constants only and
 	// lives in registers whatever the driver's unrolling heuristics.
-	ELEM4 acc[8][MTN];
+	ELEM4 acc[8][2];
 	[[unroll]] for (uint i = 0; i < 8; i++) {
-		[[unroll]] for (uint q = 0; q < MTN; q++) acc[i][q] = ELEM4(0);
+		acc[i][0] = ELEM4(0);
+		acc[i][1] = ELEM4(0);
 	}
 
 	uint steps = (uint(amp.K) + BK - 1) / BK;
@@ -229,19 +224,20 @@ void main() {
 		[[dont_unroll]] for (uint k8 = 0; k8 < BK; k8 += 8) [[unroll]] for (uint k = k8; k < k8 + 8; k++) {
 			ELEM4 a0 = As[cur * ASIZE + k * AROW + (ty ^ swz(k))];
 			ELEM4 a1 = As[cur * ASIZE + k * AROW + ((BM / 8 + ty) ^ swz(k))];
-			ELEM4 b[MTN];
-			[[unroll]] for (uint q = 0; q < MTN; q++) b[q] = Bs[cur * BSIZE + k * BROW + q * (BROW / MTN) + tx];
+			ELEM4 b0 = Bs[cur * BSIZE + k * BROW + tx];
+			ELEM4 b1 = Bs[cur * BSIZE + k * BROW + BN / 8 + tx];
 			[[unroll]] for (uint i = 0; i < 4; i++) {
-				[[unroll]] for (uint q = 0; q < MTN; q++) {
-					acc[i][q] += a0[i] * b[q];
-					acc[i + 4][q] += a1[i] * b[q];
-				}
+				acc[i][0] += a0[i] * b0;
+				acc[i][1] += a0[i] * b1;
+				acc[i + 4][0] += a1[i] * b0;
+				acc[i + 4][1] += a1[i] * b1;
 			}
 		}
 	}
 
 	[[unroll]] for (uint i = 0; i < 8; i++) {
 		uint m = m0 + (i < 4 ? ty * 4 + i : BM / 2 + ty * 4 + i - 4);
-		[[unroll]] for (uint q = 0; q < MTN; q++) storeC(m, n0 + q * (BN / MTN) + tx * 4, acc[i][q]);
+		storeC(m, n0 + tx * 4, acc[i][0]);
+		storeC(m, n0 + BN / 2 + tx * 4, acc[i][1]);
 	}
 }
