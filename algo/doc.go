@@ -14,6 +14,8 @@
 //	MatMulF16, MatMulF16With              half.Float16 in, float32 accumulation, float32 or
 //	                                      float16 out: tensor cores (cooperative matrices)
 //	                                      where the device has them, else MatMul's kernel
+//	MatMulI8, MatMulI8With                int8 in, exact int32 sums and out: tensor cores
+//	                                      where the device has int8 cooperative matrices
 //	Convolve2D                            separable, clamp-to-edge borders
 //	MatMulOn, ReduceOn, SortOn            the same over several accelerators at once
 //
