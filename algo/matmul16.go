@@ -44,6 +44,10 @@ type MatMulF16Options struct {
 	Path MatMulPath
 	// Tile is the shared-memory kernel's tile, as MatMulOptions.Tile (zero: the default).
 	Tile [2]int
+	// TransA and TransB multiply by the transpose of a or b, as MatMulOptions's do: a is
+	// then K x M, or b N x K. The transposed operand is copied, bit for bit, into scratch
+	// memory first.
+	TransA, TransB bool
 }
 
 // matMulCoopKernels are the cooperative-matrix shapes goamp has a kernel for, in order of
@@ -138,6 +142,13 @@ func MatMulF16[O MatMulF16Out](av *accelerator.View, a, b *arrayview.View[half.F
 // one without cooperative matrices); the dispatch is asynchronous on a GPU.
 func MatMulF16With[O MatMulF16Out](av *accelerator.View, a, b *arrayview.View[half.Float16], c *arrayview.View[O], opt MatMulF16Options) error {
 	const op = "MatMulF16"
+	if opt.TransA || opt.TransB {
+		ta, tb := opt.TransA, opt.TransB
+		opt.TransA, opt.TransB = false, false
+		return withTransposes(op, av, a, b, c, ta, tb, transposeNarrow[half.Float16], func(av *accelerator.View, a, b *arrayview.View[half.Float16]) error {
+			return MatMulF16With(av, a, b, c, opt)
+		})
+	}
 	if err := matMulF16Check(a, b, c); err != nil {
 		return err
 	}

@@ -17,6 +17,9 @@ type MatMulI8Options struct {
 	Path MatMulPath
 	// Tile is the shared-memory kernel's tile, as MatMulOptions.Tile (zero: the default).
 	Tile [2]int
+	// TransA and TransB multiply by the transpose of a or b, as MatMulOptions's do: a is
+	// then K x M, or b N x K. The transposed operand is copied into scratch memory first.
+	TransA, TransB bool
 }
 
 // matMulI8Shape is the cooperative-matrix shape MatMulI8's tensor-core kernel is written
@@ -66,6 +69,13 @@ func MatMulI8(av *accelerator.View, a, b *arrayview.View[int8], c *arrayview.Vie
 // one without int8 cooperative matrices); the dispatch is asynchronous on a GPU.
 func MatMulI8With(av *accelerator.View, a, b *arrayview.View[int8], c *arrayview.View[int32], opt MatMulI8Options) error {
 	const op = "MatMulI8"
+	if opt.TransA || opt.TransB {
+		ta, tb := opt.TransA, opt.TransB
+		opt.TransA, opt.TransB = false, false
+		return withTransposes(op, av, a, b, c, ta, tb, transposeNarrow[int8], func(av *accelerator.View, a, b *arrayview.View[int8]) error {
+			return MatMulI8With(av, a, b, c, opt)
+		})
+	}
 	if err := matMulShapes(op, extentOf(a), extentOf(b), extentOf(c)); err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package algo
 
 import (
+	"github.com/goamp/goamp/half"
 	"math"
 	"reflect"
 	"slices"
@@ -60,10 +61,16 @@ func (k scratchKey) serves(want scratchKey) bool {
 	return k.dims == want.dims
 }
 
+// scratchElem is an element type of scratch buffers: the library's numbers, and the
+// narrow elements of MatMulF16 and MatMulI8 (transposed operands).
+type scratchElem interface {
+	Number | half.Float16 | ~int8
+}
+
 // scratchBuf is one scratch buffer: the view v over the Go slice data (which the CPU's fast
 // bodies use directly). note is the taker's between calls, like the contents of a tagged
 // buffer (0 when the buffer is new).
-type scratchBuf[T Number] struct {
+type scratchBuf[T scratchElem] struct {
 	v     *arrayview.View[T]
 	data  []T
 	note  int
@@ -169,7 +176,7 @@ func (c *scratchCache) put(key scratchKey, buf any, free func()) {
 // 1: at least ext's length; rank 2: exactly ext), holding the contents it was given back
 // with when tag is not empty: an idle one that serves the request, else a new one.
 // Release gives it back.
-func takeScratch[T Number](av *accelerator.View, ext runtime.Extent, tag string) (*scratchBuf[T], error) {
+func takeScratch[T scratchElem](av *accelerator.View, ext runtime.Extent, tag string) (*scratchBuf[T], error) {
 	want := scratchKey{elem: reflect.TypeFor[T](), tag: tag, rank: ext.Rank(), dims: [2]int{ext.Dim(0)}}
 	if want.rank == 2 {
 		want.dims[1] = ext.Dim(1)
@@ -206,7 +213,7 @@ func takeScratch[T Number](av *accelerator.View, ext runtime.Extent, tag string)
 // allocated, and rank-1 lengths are rounded up to no more than it: a buffer that no kernel
 // can bind is never made, so it can neither stay held by a call that failed nor be handed
 // to a later call (issue 13, defect 5).
-func scratchMaxLen[T Number](av *accelerator.View, ext runtime.Extent) (int, error) {
+func scratchMaxLen[T scratchElem](av *accelerator.View, ext runtime.Extent) (int, error) {
 	if av.Accelerator().Traits().HostMemory {
 		return math.MaxInt, nil
 	}
@@ -223,7 +230,7 @@ func scratchMaxLen[T Number](av *accelerator.View, ext runtime.Extent) (int, err
 // before the kernels write them, and the function that gives them back: it discards and
 // closes the section (nothing is copied back), keeping the first error in *err, and
 // releases the buffer.
-func scratchSection[T Number](av *accelerator.View, n int) (*arrayview.View[T], func(*error), error) {
+func scratchSection[T scratchElem](av *accelerator.View, n int) (*arrayview.View[T], func(*error), error) {
 	b, err := takeScratch[T](av, runtime.Ext(n), "")
 	if err != nil {
 		return nil, nil, err

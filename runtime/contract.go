@@ -397,16 +397,20 @@ func spvLeaves(t *Type, base, matrixStride int, out []leaf) []leaf {
 }
 
 // elemMatches reports whether GLSL element type s holds Go element type g: the same
-// scalars at the same offsets (blank Go fields are padding), or only 32-bit uints
-// covering g's bytes (raw bits).
+// scalars at the same offsets (blank Go fields are padding), or only unsigned integers of
+// one width (8, 16 or 32 bits) covering g's bytes (raw bits: a half.Float16 view bound as
+// uint16_t, an int8 one as uint8_t, a float32 one as uint).
 func elemMatches(s *Type, g reflect.Type) bool {
 	sl := spvLeaves(s, 0, 0, nil)
-	raw := int(g.Size()) == 4*len(sl)
-	for i, x := range sl {
-		raw = raw && x.kind == TypeUint && x.width == 32 && x.off == 4*i
-	}
-	if raw {
-		return true
+	if len(sl) > 0 && (sl[0].width == 8 || sl[0].width == 16 || sl[0].width == 32) {
+		w := sl[0].width / 8
+		raw := int(g.Size()) == w*len(sl)
+		for i, x := range sl {
+			raw = raw && x.kind == TypeUint && x.width == 8*w && x.off == w*i
+		}
+		if raw {
+			return true
+		}
 	}
 	gl := goLeaves(g, 0, nil)
 	if len(gl) != len(sl) {
