@@ -139,56 +139,47 @@ V groupScan(V total, out V sums) {
 	return CV(part[gl_SubgroupID]) + before;
 }
 
-// lookStep continues the look-back from lbJ in the first subgroup, lane i reading the state
-// of block lbJ-1-i: it adds the aggregates of the published blocks to lbPrefix up to the
-// nearest inclusive prefix (lbDone = 1), or stops at a block left unpublished for
-// amp.spinLimit rounds (lbDone = 0).
-void lookStep(uint s) {
-	if (gl_SubgroupID != 0u) {
-		return;
-	}
+// lookThread reports whether this thread takes part in the look-back: the first subgroup,
+// lane i reading the state of block j-1-i.
+bool lookThread() {
+	return gl_SubgroupID == 0u;
+}
+
+// lookWriter reports whether this look-back thread stores its result: lane 0.
+bool lookWriter() {
+	return gl_SubgroupInvocationID == 0u;
+}
+
+// lookRound reads the states of the gl_SubgroupSize blocks before block j > 0 at once: it
+// adds the aggregates of the published blocks to prefix up to the nearest inclusive prefix
+// (then it adds that too and returns true), moving j past them (spins back to 0, or one
+// more round when block j-1 is unpublished).
+bool lookRound(uint s, inout uint j, inout T prefix, inout uint spins) {
 	uint lane = gl_SubgroupInvocationID;
-	uint j = lbJ;
-	T prefix = CS(lbPrefix);
-	uint done = 0u;
-	for (uint spins = 0u;;) {
-		if (j == 0u) { // after the fallback reduced block 0
-			done = 1u;
-			break;
-		}
-		if (spins >= amp.spinLimit) {
-			break;
-		}
-		// st: 2 inclusive prefix, 1 aggregate, 0 unpublished, 3 no such block (past block 0,
-		// which publishes its inclusive prefix: such lanes never count).
-		uint st = 3u;
-		T v = T(0);
-		if (lane < j) {
-			uint b = j - 1u - lane;
-			st = peek(s + 1u + 4u * b, v) ? 2u : peek(s + 3u + 4u * b, v) ? 1u : 0u;
-		}
-		uint fi = subgroupMin(st == 2u ? lane : gl_SubgroupSize);
-		uint fn = subgroupMin(st == 0u ? lane : gl_SubgroupSize);
-		if (fn < fi) { // lanes [0, fn) hold aggregates; block j-1-fn is unpublished
-			prefix += subgroupAdd(lane < fn ? v : T(0));
-			j -= fn;
-			spins = fn > 0u ? 0u : spins + 1u;
-			continue;
-		}
-		// Lanes [0, fi] are published (fi < size: lane fi holds an inclusive prefix), or all
-		// lanes hold aggregates (fi == fn == size).
-		prefix += subgroupAdd(lane <= fi ? v : T(0));
-		if (fi < gl_SubgroupSize) {
-			done = 1u;
-			break;
-		}
-		j -= gl_SubgroupSize;
+	// st: 2 inclusive prefix, 1 aggregate, 0 unpublished, 3 no such block (past block 0,
+	// which publishes its inclusive prefix: such lanes never count).
+	uint st = 3u;
+	T v = T(0);
+	if (lane < j) {
+		uint b = j - 1u - lane;
+		st = peek(s + 1u + 4u * b, v) ? 2u : peek(s + 3u + 4u * b, v) ? 1u : 0u;
 	}
-	if (lane == 0u) {
-		lbPrefix = TB(prefix);
-		lbJ = j;
-		lbDone = done;
+	uint fi = subgroupMin(st == 2u ? lane : gl_SubgroupSize);
+	uint fn = subgroupMin(st == 0u ? lane : gl_SubgroupSize);
+	if (fn < fi) { // lanes [0, fn) hold aggregates; block j-1-fn is unpublished
+		prefix += subgroupAdd(lane < fn ? v : T(0));
+		j -= fn;
+		spins = fn > 0u ? 0u : spins + 1u;
+		return false;
 	}
+	// Lanes [0, fi] are published (fi < size: lane fi holds an inclusive prefix), or all
+	// lanes hold aggregates (fi == fn == size).
+	prefix += subgroupAdd(lane <= fi ? v : T(0));
+	if (fi < gl_SubgroupSize) {
+		return true;
+	}
+	j -= gl_SubgroupSize;
+	return false;
 }
 #else
 // groupScan returns the sum of the totals of the threads before this one in the workgroup,
@@ -207,11 +198,43 @@ V groupScan(V total, out V sums) {
 	return l > 0u ? CV(part[l - 1u]) : V(0);
 }
 
-// lookStep continues the look-back from lbJ in thread 0, one block at a time: it adds the
-// aggregates of the published blocks to lbPrefix up to the nearest inclusive prefix
-// (lbDone = 1), or stops at a block left unpublished for amp.spinLimit reads (lbDone = 0).
+// lookThread reports whether this thread takes part in the look-back: thread 0 alone.
+bool lookThread() {
+	return gl_LocalInvocationID.x == 0u;
+}
+
+// lookWriter reports whether this look-back thread stores its result: thread 0 is the only one.
+bool lookWriter() {
+	return true;
+}
+
+// lookRound reads the state of block j-1 (j > 0): an inclusive prefix is added to prefix
+// (it returns true), an aggregate too, moving j to j-1 (spins back to 0); an unpublished
+// block counts one more spin.
+bool lookRound(uint s, inout uint j, inout T prefix, inout uint spins) {
+	T v;
+	uint b = j - 1u;
+	if (peek(s + 1u + 4u * b, v)) {
+		prefix += v;
+		return true;
+	}
+	if (peek(s + 3u + 4u * b, v)) {
+		prefix += v;
+		j = b;
+		spins = 0u;
+	} else {
+		spins++;
+	}
+	return false;
+}
+#endif
+
+// lookStep continues the look-back from lbJ in the look-back threads (lookThread), one
+// lookRound at a time: it adds the aggregates of the published blocks to lbPrefix up to the
+// nearest inclusive prefix (lbDone = 1), or stops at a block left unpublished for
+// amp.spinLimit rounds (lbDone = 0).
 void lookStep(uint s) {
-	if (gl_LocalInvocationID.x != 0u) {
+	if (!lookThread()) {
 		return;
 	}
 	uint j = lbJ;
@@ -225,26 +248,17 @@ void lookStep(uint s) {
 		if (spins >= amp.spinLimit) {
 			break;
 		}
-		T v;
-		uint b = j - 1u;
-		if (peek(s + 1u + 4u * b, v)) {
-			prefix += v;
+		if (lookRound(s, j, prefix, spins)) {
 			done = 1u;
 			break;
 		}
-		if (peek(s + 3u + 4u * b, v)) {
-			prefix += v;
-			j = b;
-			spins = 0u;
-		} else {
-			spins++;
-		}
 	}
-	lbPrefix = TB(prefix);
-	lbJ = j;
-	lbDone = done;
+	if (lookWriter()) {
+		lbPrefix = TB(prefix);
+		lbJ = j;
+		lbDone = done;
+	}
 }
-#endif
 
 // lookBack returns the sum of the blocks before block g > 0 (every thread calls it).
 T lookBack(uint s, uint g) {
