@@ -36,6 +36,11 @@
 // (package algo's elementwise kernels, Reduce, the scans and Sort split longer views into
 // such sections themselves; View.Release drops a section without copying it back.)
 //
-// Element types: int32, uint32, float32, float64 and structs of those (and fixed arrays of
-// them), which Go lays out as GLSL's std430 does. Anything else is rejected with a *TypeError.
+// Element types: int32, uint32, float32, float64, goamp's vec types, half.Float16, int8 and
+// uint8, and structs of those (and fixed arrays of them), which Go lays out as GLSL's std430
+// does. Anything else is rejected with a *TypeError. float64 needs a device with double
+// precision, half.Float16 one with 16-bit storage, int8 and uint8 one with 8-bit storage
+// (accelerator.Accelerator.Supports8BitStorage; lavapipe and NVIDIA's drivers have it): a
+// device without is reported by an *accelerator.FeatureError when an array is made on it or
+// a view is bound to a kernel there.
 package arrayview
