@@ -92,8 +92,8 @@ func hasInt8(t reflect.Type) bool {
 }
 
 // std430 checks that t is made of 4- and 8-byte scalars (and half.Float16, int8 and
-// uint8) and goamp's vectors that std430
-// places where Go does, and returns t's std430 base alignment.
+// uint8) and goamp's vectors that std430 places where Go does, and returns t's std430
+// base alignment.
 func std430(t reflect.Type) (align uintptr, hasF64 bool, reason string) {
 	if l, ok := vecTypes[t]; ok {
 		return l.align, false, ""
