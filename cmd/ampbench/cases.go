@@ -17,14 +17,14 @@ type benchCase struct {
 // instance is a set-up case: run calls the kernel (the wait for its result is added by
 // measure), check compares the last result with the Go reference.
 type instance struct {
-	size  string
-	work  float64 // bytes or floating-point operations per run
-	unit  string  // "GB/s" or "GFLOP/s"
+	size string
+	work float64 // bytes or floating-point operations per run
+	unit string  // "GB/s" or "GFLOP/s"
 	// flops and bytes place the case on the roofline (-plot): its arithmetic intensity is
 	// flops/bytes. See the convention at cases.
 	flops, bytes float64
-	run   func() error
-	check func() error
+	run          func() error
+	check        func() error
 	// runOn, for the kernels that split over accelerators (MatMulOn, ReduceOn, SortOn), is
 	// run over the accelerator views given (-accelerators).
 	runOn   func(avs []*accelerator.View) error
