@@ -54,8 +54,8 @@ type Result struct {
 	RefRate float64 `json:"reference_rate,omitempty"`
 	// RefSeconds is the reference's time per call, for the same work.
 	RefSeconds float64 `json:"reference_seconds,omitempty"`
-	Ratio     float64 `json:"ratio,omitempty"`
-	Checked   bool    `json:"checked"`
+	Ratio      float64 `json:"ratio,omitempty"`
+	Checked    bool    `json:"checked"`
 }
 
 // Report is what -json writes.

@@ -22,6 +22,10 @@ const (
 	plotHeight = 7.5 * vg.Inch
 )
 
+// refShift is how far left of its kernel a reference point is drawn (a factor of the
+// intensity), so that the two stay apart where their rates are close.
+const refShift = 1.12
+
 // peakKernel is the case whose rate is the compute roof.
 const peakKernel = "fma-peak-f32"
 
@@ -126,7 +130,7 @@ func plotRoofline(file string, rep Report) error {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("Roofline: %s (%s)\nn=%d mat=%d img=%d, %s", rep.Accelerator, rep.Description, rep.Sizes.N, rep.Sizes.Mat, rep.Sizes.Img, rep.Date)
 	p.X.Label.Text = "arithmetic intensity (FLOP/byte)"
-	p.Y.Label.Text = "achieved GFLOP/s (GOP/s for the int32 kernels and sort)"
+	p.Y.Label.Text = "achieved GFLOP/s"
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
 	p.Add(plotter.NewGrid())
@@ -168,7 +172,7 @@ func plotRoofline(file string, rep Report) error {
 	for _, q := range pts {
 		ours = append(ours, plotter.XY{X: q.intensity, Y: q.gflops})
 		if q.refGflops > 0 {
-			refs = append(refs, plotter.XY{X: q.intensity, Y: q.refGflops})
+			refs = append(refs, plotter.XY{X: q.intensity / refShift, Y: q.refGflops})
 		}
 	}
 	sc, err := plotter.NewScatter(ours)
@@ -177,7 +181,7 @@ func plotRoofline(file string, rep Report) error {
 	}
 	sc.GlyphStyle = draw.GlyphStyle{Shape: draw.CircleGlyph{}, Radius: vg.Points(4), Color: color.RGBA{G: 120, A: 255}}
 	p.Add(sc)
-	p.Legend.Add("goamp", sc)
+	p.Legend.Add("goamp (the int32 kernels and sort count integer ops)", sc)
 	if len(refs) > 0 {
 		rs, err := plotter.NewScatter(refs)
 		if err != nil {
@@ -185,16 +189,17 @@ func plotRoofline(file string, rep Report) error {
 		}
 		rs.GlyphStyle = draw.GlyphStyle{Shape: draw.TriangleGlyph{}, Radius: vg.Points(4.5), Color: color.RGBA{R: 230, G: 120, A: 255}}
 		p.Add(rs)
-		p.Legend.Add("reference (PyTorch, "+filepath.Base(rep.Reference)+")", rs)
+		p.Legend.Add("reference (PyTorch, "+filepath.Base(rep.Reference)+"), just left of its kernel", rs)
 	}
-	p.Add(&pointLabels{pts: pts})
+	p.Add(&pointLabels{pts: pts, roof: rf})
 	return p.Save(plotWidth, plotHeight, file)
 }
 
 // pointLabels names the goamp points, each to the right of its point, moved up or down
 // (with a leader line) where it would cover a label already placed.
 type pointLabels struct {
-	pts []rooflinePoint
+	pts  []rooflinePoint
+	roof roof // the labels keep off its lines too
 }
 
 // Plot implements plot.Plotter.
@@ -223,6 +228,21 @@ func (l *pointLabels) Plot(c draw.Canvas, plt *plot.Plot) {
 	for _, q := range l.pts {
 		x, y := tx(q.intensity), ty(q.gflops)
 		placed = append(placed, vg.Rectangle{Min: vg.Point{X: x - 4, Y: y - 4}, Max: vg.Point{X: x + 4, Y: y + 4}})
+		if q.refGflops > 0 {
+			rx, ry := tx(q.intensity/refShift), ty(q.refGflops)
+			placed = append(placed, vg.Rectangle{Min: vg.Point{X: rx - 5, Y: ry - 5}, Max: vg.Point{X: rx + 5, Y: ry + 5}})
+			c.StrokeLine2(draw.LineStyle{Color: color.RGBA{R: 230, G: 120, A: 255}, Width: vg.Points(0.5), Dashes: []vg.Length{vg.Points(2), vg.Points(2)}}, x, y, rx, ry)
+		}
+	}
+	// Reserve the roof lines, as a chain of small boxes.
+	if l.roof.gbps > 0 && l.roof.gflops > 0 {
+		xmin, xmax := plt.X.Min, plt.X.Max
+		for i := 0; i <= 400; i++ {
+			x := xmin * math.Pow(xmax/xmin, float64(i)/400)
+			y := math.Min(l.roof.gflops, l.roof.gbps*x)
+			cx, cy := tx(x), ty(y)
+			placed = append(placed, vg.Rectangle{Min: vg.Point{X: cx - 1, Y: cy - 1.5}, Max: vg.Point{X: cx + 1, Y: cy + 1.5}})
+		}
 	}
 	leader := draw.LineStyle{Color: color.Gray{Y: 140}, Width: vg.Points(0.5)}
 	h := sty.Height("M") * 1.15
