@@ -147,16 +147,16 @@ func run(w, progress io.Writer, o options) error {
 		}
 	}
 	rep := Report{Accelerator: acc.Path(), Description: acc.Description(), Date: time.Now().UTC().Format(time.RFC3339), Sizes: o.sizes}
-	var refs refRates
-	if o.ref != "" {
-		if refs, err = loadRef(o.ref, o.sizes); err != nil {
-			return err
-		}
-		rep.Reference = o.ref
-	}
 	todo, err := selectCases(o.kernels)
 	if err != nil {
 		return err
+	}
+	var refs refRates
+	if o.ref != "" {
+		if refs, err = loadRef(o.ref, o.sizes, usedDims(todo)); err != nil {
+			return err
+		}
+		rep.Reference = o.ref
 	}
 	for i, c := range todo {
 		fmt.Fprintf(progress, "[%d/%d] %s on %s ...\n", i+1, len(todo), c.name, acc.Path())
@@ -206,18 +206,39 @@ func redraw(w, _ io.Writer, o options) error {
 // RefSizeError is -ref's refusal of a reference run at other problem sizes than this run's:
 // its rates are not comparable.
 type RefSizeError struct {
-	Path     string // the reference file
-	Ref, Run sizes  // the reference's sizes and this run's
+	Path     string   // the reference file
+	Ref, Run sizes    // the reference's sizes and this run's
+	Differ   []string // the flags that differ among those this run's kernels use: "n", "mat", "img"
 }
 
 func (e *RefSizeError) Error() string {
-	return fmt.Sprintf("reference %s was run at n=%d mat=%d img=%d, this run at n=%d mat=%d img=%d: run scripts/torch_bench.py with the same -n, -mat and -img",
-		e.Path, e.Ref.N, e.Ref.Mat, e.Ref.Img, e.Run.N, e.Run.Mat, e.Run.Img)
+	return fmt.Sprintf("reference %s was run at n=%d mat=%d img=%d, this run at n=%d mat=%d img=%d (%s differ for the kernels run): run scripts/torch_bench.py with the same sizes",
+		e.Path, e.Ref.N, e.Ref.Mat, e.Ref.Img, e.Run.N, e.Run.Mat, e.Run.Img, strings.Join(e.Differ, ", "))
 }
 
-// loadRef reads a reference run (scripts/torch_bench.py's JSON); its sizes must be want,
-// else it returns a *RefSizeError.
-func loadRef(path string, want sizes) (refRates, error) {
+// dims says which size flags a set of cases uses.
+type dims struct{ n, mat, img bool }
+
+// usedDims is the size flags that cs use: -mat for matmul, -img for conv2d and transpose,
+// -n for the rest.
+func usedDims(cs []benchCase) dims {
+	var d dims
+	for _, c := range cs {
+		switch {
+		case strings.HasPrefix(c.name, "matmul-"):
+			d.mat = true
+		case strings.HasPrefix(c.name, "conv2d-"), strings.HasPrefix(c.name, "transpose-"):
+			d.img = true
+		default:
+			d.n = true
+		}
+	}
+	return d
+}
+
+// loadRef reads a reference run (scripts/torch_bench.py's JSON); its sizes must be want in
+// the dimensions used, else it returns a *RefSizeError.
+func loadRef(path string, want sizes, used dims) (refRates, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -229,8 +250,18 @@ func loadRef(path string, want sizes) (refRates, error) {
 	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, fmt.Errorf("reference %s: %w", path, err)
 	}
-	if r.Sizes != want {
-		return nil, &RefSizeError{Path: path, Ref: r.Sizes, Run: want}
+	var differ []string
+	for _, d := range []struct {
+		name      string
+		used      bool
+		ref, want int
+	}{{"n", used.n, r.Sizes.N, want.N}, {"mat", used.mat, r.Sizes.Mat, want.Mat}, {"img", used.img, r.Sizes.Img, want.Img}} {
+		if d.used && d.ref != d.want {
+			differ = append(differ, d.name)
+		}
+	}
+	if differ != nil {
+		return nil, &RefSizeError{Path: path, Ref: r.Sizes, Run: want, Differ: differ}
 	}
 	out := refRates{}
 	for _, x := range r.Results {

@@ -224,32 +224,71 @@ func TestFromRoundTrip(t *testing.T) {
 
 func TestRefSizeMismatch(t *testing.T) {
 	run0 := sizes{N: 1 << 20, Mat: 512, Img: 1024}
+	all := dims{n: true, mat: true, img: true}
 	for _, tc := range []struct {
-		name string
-		ref  string
-		want sizes
+		name   string
+		ref    string
+		used   dims
+		want   sizes
+		differ []string // nil: accepted
 	}{
-		{"n", `{"sizes": {"n": 4096, "mat": 512, "img": 1024}, "results": []}`, sizes{N: 4096, Mat: 512, Img: 1024}},
-		{"mat", `{"sizes": {"n": 1048576, "mat": 256, "img": 1024}, "results": []}`, sizes{N: 1 << 20, Mat: 256, Img: 1024}},
-		{"img", `{"sizes": {"n": 1048576, "mat": 512, "img": 2048}, "results": []}`, sizes{N: 1 << 20, Mat: 512, Img: 2048}},
-		{"none", `{"results": []}`, sizes{}},
+		{"n", `{"sizes": {"n": 4096, "mat": 512, "img": 1024}, "results": []}`, all, sizes{N: 4096, Mat: 512, Img: 1024}, []string{"n"}},
+		{"mat", `{"sizes": {"n": 1048576, "mat": 256, "img": 1024}, "results": []}`, all, sizes{N: 1 << 20, Mat: 256, Img: 1024}, []string{"mat"}},
+		{"img", `{"sizes": {"n": 1048576, "mat": 512, "img": 2048}, "results": []}`, all, sizes{N: 1 << 20, Mat: 512, Img: 2048}, []string{"img"}},
+		{"none", `{"results": []}`, all, sizes{}, []string{"n", "mat", "img"}},
+		{"img unused", `{"sizes": {"n": 1048576, "mat": 512, "img": 256}, "results": []}`, dims{n: true, mat: true}, sizes{}, nil},
+		{"n unused", `{"sizes": {"n": 7, "mat": 512, "img": 1024}, "results": []}`, dims{mat: true}, sizes{}, nil},
+		{"mat used", `{"sizes": {"n": 7, "mat": 1, "img": 1024}, "results": []}`, dims{mat: true}, sizes{N: 7, Mat: 1, Img: 1024}, []string{"mat"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "ref.json")
 			require.NoError(t, os.WriteFile(path, []byte(tc.ref), 0o644))
-			_, err := loadRef(path, run0)
+			_, err := loadRef(path, run0, tc.used)
+			if tc.differ == nil {
+				require.NoError(t, err)
+				return
+			}
 			var se *RefSizeError
 			require.True(t, errors.As(err, &se), "%v", err)
 			assert.Equal(t, tc.want, se.Ref)
 			assert.Equal(t, run0, se.Run)
 			assert.Equal(t, path, se.Path)
+			assert.Equal(t, tc.differ, se.Differ)
 			assert.Contains(t, err.Error(), "mat=512")
 		})
 	}
 	// The same sizes are accepted.
 	path := filepath.Join(t.TempDir(), "ref.json")
 	require.NoError(t, os.WriteFile(path, []byte(`{"sizes": {"n": 1048576, "mat": 512, "img": 1024}, "results": [{"kernel": "vadd-f32", "rate": 3}]}`), 0o644))
-	refs, err := loadRef(path, run0)
+	refs, err := loadRef(path, run0, all)
 	require.NoError(t, err)
 	assert.Equal(t, refRates{"vadd-f32": 3}, refs)
+}
+
+func TestUsedDims(t *testing.T) {
+	for _, tc := range []struct {
+		kernels []string
+		want    dims
+	}{
+		{nil, dims{n: true, mat: true, img: true}},
+		{[]string{"reduce", "scan", "histogram"}, dims{n: true}},
+		{[]string{"matmul"}, dims{mat: true}},
+		{[]string{"conv2d", "fma-peak"}, dims{n: true, img: true}},
+	} {
+		cs, err := selectCases(tc.kernels)
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, usedDims(cs), "%v", tc.kernels)
+	}
+}
+
+// TestRunRefusesMismatchedRef: run stops before measuring anything.
+func TestRunRefusesMismatchedRef(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ref.json")
+	require.NoError(t, os.WriteFile(path, []byte(`{"sizes": {"n": 64, "mat": 16, "img": 16}, "results": []}`), 0o644))
+	var progress bytes.Buffer
+	err := run(io.Discard, &progress, options{path: "cpu", kernels: []string{"vadd"}, sizes: sizes{N: 65, Mat: 16, Img: 16}, reps: 1, ref: path})
+	var se *RefSizeError
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, []string{"n"}, se.Differ)
+	assert.Empty(t, progress.String())
 }
