@@ -136,6 +136,7 @@ func plotRoofline(file string, rep Report) error {
 	p.Add(plotter.NewGrid())
 	p.Legend.Top, p.Legend.Left = true, true
 	p.Legend.TextStyle.Font.Size = vg.Points(9)
+	p.Legend.Padding = vg.Points(2)
 
 	// Axis ranges: every point and the ridge, with a margin.
 	ridge := rf.gflops / rf.gbps
