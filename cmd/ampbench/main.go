@@ -112,6 +112,10 @@ func main() {
 	if kernels != "" {
 		o.kernels = strings.Split(kernels, ",")
 	}
+	if err := checkFlags(o); err != nil {
+		fmt.Fprintln(os.Stderr, "ampbench:", err)
+		os.Exit(2)
+	}
 	runner := run
 	if o.from != "" {
 		runner = redraw
@@ -182,6 +186,24 @@ func run(w, progress io.Writer, o options) error {
 	}
 	if o.plot != "" {
 		return plotRoofline(o.plot, rep)
+	}
+	return nil
+}
+
+// checkFlags refuses, before anything runs, the flag combinations that would fail or be
+// ignored after a long run: a -plot file that is neither .png nor .svg, -plot with
+// -accelerators (whose scaling table has no roofline), -from without -plot.
+func checkFlags(o options) error {
+	if o.plot != "" {
+		if err := checkPlotFile(o.plot); err != nil {
+			return err
+		}
+		if o.accs != "" && o.from == "" {
+			return errors.New("-plot draws single-accelerator runs; it does not apply to -accelerators")
+		}
+	}
+	if o.from != "" && o.plot == "" {
+		return errors.New("-from needs -plot FILE")
 	}
 	return nil
 }

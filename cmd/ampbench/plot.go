@@ -114,12 +114,20 @@ func measuredRoof(rep Report) roof {
 	return rf
 }
 
-// plotRoofline draws rep's roofline chart to file, PNG or SVG by its extension.
-func plotRoofline(file string, rep Report) error {
+// checkPlotFile refuses a chart file whose extension is neither .png nor .svg.
+func checkPlotFile(file string) error {
 	switch ext := strings.ToLower(filepath.Ext(file)); ext {
 	case ".png", ".svg":
+		return nil
 	default:
 		return fmt.Errorf("-plot %s: extension %q, want .png or .svg", file, ext)
+	}
+}
+
+// plotRoofline draws rep's roofline chart to file, PNG or SVG by its extension.
+func plotRoofline(file string, rep Report) error {
+	if err := checkPlotFile(file); err != nil {
+		return err
 	}
 	pts := rooflinePoints(rep)
 	if len(pts) == 0 {

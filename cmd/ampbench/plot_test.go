@@ -190,6 +190,32 @@ func TestPlotErrors(t *testing.T) {
 	assert.ErrorContains(t, err, "-plot")
 }
 
+func TestCheckFlags(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		o    options
+		want string // "" for no error
+	}{
+		{"plain", options{}, ""},
+		{"png", options{plot: "a.png"}, ""},
+		{"SVG", options{plot: "a.SVG"}, ""},
+		{"pdf", options{plot: "a.pdf"}, `".pdf"`},
+		{"none", options{plot: "chart"}, `extension ""`},
+		{"split", options{plot: "a.png", accs: "all"}, "-accelerators"},
+		{"from", options{plot: "a.png", from: "r.json"}, ""},
+		{"from without plot", options{from: "r.json"}, "-plot"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := checkFlags(tc.o)
+			if tc.want == "" {
+				assert.NoError(t, err)
+			} else {
+				assert.ErrorContains(t, err, tc.want)
+			}
+		})
+	}
+}
+
 // TestFromRoundTrip runs two kernels on the CPU with -json and -plot, then redraws the
 // chart from the JSON alone (-from), with the reference's points.
 func TestFromRoundTrip(t *testing.T) {
