@@ -5,7 +5,10 @@ device, written as JSON that `ampbench -ref` reads to print ratios.
 
 Kernel names, sizes and the bytes or FLOPs each one counts match cmd/ampbench/cases.go.
 TF32 is off for matmul; int32 matmul has no CUDA equivalent in PyTorch and is left out. conv2d is
-two cuDNN convolutions with zero padding, the same work as goamp's clamp-to-edge separable pass. Times are the best of -reps, each including a synchronize."""
+two cuDNN convolutions with zero padding, the same work as goamp's clamp-to-edge separable pass.
+fma-peak-f32 is ampbench's compute-peak kernel (cmd/ampbench/peak.go) as one elementwise CUDA
+kernel compiled by torch.cuda.jiterator: per element, 8 chains of 256 fmaf on registers; it is
+left out where jiterator is missing. Times are the best of -reps, each including a synchronize."""
 import argparse
 import json
 import time
@@ -23,6 +26,22 @@ def best(fn, reps):
         torch.cuda.synchronize()
         t_best = min(t_best, time.perf_counter() - t)
     return t_best
+
+
+# FMA_PEAK is cmd/ampbench's FmaPeak kernel (fmaChains = 8, fmaIters = 256) in CUDA C++.
+FMA_CHAINS, FMA_ITERS = 8, 256
+FMA_PEAK = """
+template <typename T> T fma_peak(T x) {
+  T a0 = x, a1 = x + 0.125f, a2 = x + 0.25f, a3 = x + 0.375f;
+  T a4 = x + 0.5f, a5 = x + 0.625f, a6 = x + 0.75f, a7 = x + 0.875f;
+  const T m = 0.9999f, c = 0.0001f;
+  for (int i = 0; i < 256; i++) {
+    a0 = fmaf(a0, m, c); a1 = fmaf(a1, m, c); a2 = fmaf(a2, m, c); a3 = fmaf(a3, m, c);
+    a4 = fmaf(a4, m, c); a5 = fmaf(a5, m, c); a6 = fmaf(a6, m, c); a7 = fmaf(a7, m, c);
+  }
+  return ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7));
+}
+"""
 
 
 def main():
@@ -67,6 +86,12 @@ def main():
         ("conv2d-f32", lambda: torch.nn.functional.conv2d(torch.nn.functional.conv2d(im, krow, padding=(0, 4)), kcol, padding=(4, 0)),
          2 * f4 * img * img, "GB/s"),
     ]
+    try:
+        fma_peak = torch.cuda.jiterator._create_jit_fn(FMA_PEAK)
+        fma_peak(x[:32])  # compiles it (NVRTC) now, so that a failure leaves the case out
+        cases.append(("fma-peak-f32", lambda: fma_peak(x), 2.0 * FMA_CHAINS * FMA_ITERS * n, "GFLOP/s"))
+    except (AttributeError, RuntimeError) as e:
+        print(f"fma-peak-f32: left out, no torch.cuda.jiterator ({e})", flush=True)
     results = []
     for name, fn, work, unit in cases:
         t = best(fn, a.reps)

@@ -17,11 +17,14 @@ type benchCase struct {
 // instance is a set-up case: run calls the kernel (the wait for its result is added by
 // measure), check compares the last result with the Go reference.
 type instance struct {
-	size  string
-	work  float64 // bytes or floating-point operations per run
-	unit  string  // "GB/s" or "GFLOP/s"
-	run   func() error
-	check func() error
+	size string
+	work float64 // bytes or floating-point operations per run
+	unit string  // "GB/s" or "GFLOP/s"
+	// flops and bytes place the case on the roofline (-plot): its arithmetic intensity is
+	// flops/bytes. See the convention at cases.
+	flops, bytes float64
+	run          func() error
+	check        func() error
 	// runOn, for the kernels that split over accelerators (MatMulOn, ReduceOn, SortOn), is
 	// run over the accelerator views given (-accelerators).
 	runOn   func(avs []*accelerator.View) error
@@ -29,6 +32,20 @@ type instance struct {
 }
 
 // cases are the kernels, in the order ampbench runs them.
+//
+// Each counts, per call, the operations and bytes of its definition, not of its
+// implementation, so that its place on the roofline is the algorithm's:
+//
+//   - bytes: each input element read once and each output element written once (4 bytes
+//     per float32 or int32): vadd 12 per element, reduce 4, scan 8, matmul 12·n² (A and B
+//     read, C written), conv2d and transpose 8 per pixel, sort 8 per key, fma-peak 8 per
+//     thread. Temporaries, extra passes and caches are not counted.
+//   - flops: the arithmetic operations (float or int32) the result needs: vadd 1 per
+//     element, saxpy 2, reduce 1 (add, min or max), scan 1, histogram 2 (scale to a bin,
+//     count), conv2d 36 per pixel (two 9-tap passes of multiply-add), matmul 2·n³,
+//     fma-peak 2 per fused multiply-add, sort n·log2(n) (the comparisons of a comparison
+//     sort). Kernels that only move data count one operation per element written (fill
+//     and transpose 1 per element), so that they have a place on the chart.
 var cases = []benchCase{
 	{"vadd-f32", vadd},
 	{"saxpy-f32", saxpy},
@@ -46,6 +63,7 @@ var cases = []benchCase{
 	{"reduce-sum-i32", reduceCase[int32](algo.Sum)},
 	{"scan-inclusive-f32", scanCase},
 	{"histogram-f32", histogramCase},
+	{"fma-peak-f32", fmaPeak},
 }
 
 func caseNames() []string {

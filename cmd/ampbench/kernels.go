@@ -58,6 +58,7 @@ func vadd(av *accelerator.View, sz sizes) (*instance, error) {
 	va, vb, vo := arrayview.MustNew(ext, a), arrayview.MustNew(ext, b), arrayview.MustNew(ext, out)
 	return &instance{
 		size: fmt.Sprint(sz.N), work: 12 * float64(sz.N), unit: "GB/s",
+		flops: float64(sz.N), bytes: 12 * float64(sz.N),
 		run: func() error { return algo.Add(av, va, vb, vo) },
 		check: func() error {
 			if err := vo.Synchronize(); err != nil {
@@ -80,6 +81,7 @@ func saxpy(av *accelerator.View, sz sizes) (*instance, error) {
 	vx, vy := arrayview.MustNew(ext, x), arrayview.MustNew(ext, y)
 	return &instance{
 		size: fmt.Sprint(sz.N), work: 12 * float64(sz.N), unit: "GB/s",
+		flops: 2 * float64(sz.N), bytes: 12 * float64(sz.N),
 		run: func() error { return algo.Saxpy(av, 2, vx, vy) },
 		check: func() error { // after the warm-up call: y = 2x + y0
 			if err := vy.Synchronize(); err != nil {
@@ -100,6 +102,7 @@ func fill(av *accelerator.View, sz sizes) (*instance, error) {
 	vo := arrayview.MustNew(runtime.Ext(sz.N), out)
 	return &instance{
 		size: fmt.Sprint(sz.N), work: 4 * float64(sz.N), unit: "GB/s",
+		flops: float64(sz.N), bytes: 4 * float64(sz.N),
 		run: func() error { return algo.Fill(av, vo, 1.5) },
 		check: func() error {
 			if err := vo.Synchronize(); err != nil {
@@ -122,6 +125,7 @@ func transpose(av *accelerator.View, sz sizes) (*instance, error) {
 	vi, vo := arrayview.MustNew(runtime.Ext(n, n), in), arrayview.MustNew(runtime.Ext(n, n), out)
 	return &instance{
 		size: fmt.Sprintf("%dx%d", n, n), work: 8 * float64(n*n), unit: "GB/s",
+		flops: float64(n * n), bytes: 8 * float64(n*n),
 		run: func() error { return algo.Transpose(av, vi, vo) },
 		check: func() error {
 			if err := vo.Synchronize(); err != nil {
@@ -158,6 +162,7 @@ func sortCase[T float32 | int32](av *accelerator.View, sz sizes) (*instance, err
 	// radix sort of keys already sorted runs faster: its scatters write in order.)
 	return &instance{
 		size: fmt.Sprint(sz.N), work: 8 * float64(sz.N), unit: "GB/s",
+		flops: float64(sz.N) * math.Log2(float64(max(sz.N, 2))), bytes: 8 * float64(sz.N),
 		run: func() error {
 			if err := algo.Add(av, keys, zero, v); err != nil {
 				return err
@@ -203,6 +208,7 @@ func matmulCase[T float32 | int32](av *accelerator.View, sz sizes, simple bool) 
 	return &instance{
 		runOn: runOn,
 		size:  fmt.Sprintf("%d^3", n), work: 2 * float64(n) * float64(n) * float64(n), unit: "GFLOP/s",
+		flops: 2 * float64(n) * float64(n) * float64(n), bytes: 12 * float64(n*n),
 		run: run,
 		check: func() error {
 			return checkRows(vc, "c", n, func(r, col int) (got, want float64) {
@@ -233,6 +239,7 @@ func conv2d(av *accelerator.View, sz sizes) (*instance, error) {
 	clamp := func(i int) int { return min(max(i, 0), n-1) }
 	return &instance{
 		size: fmt.Sprintf("%dx%d k9", n, n), work: 8 * float64(n*n), unit: "GB/s",
+		flops: 36 * float64(n*n), bytes: 8 * float64(n*n),
 		run: func() error { return algo.Convolve2D(av, vi, vo, krow, kcol) },
 		check: func() error {
 			return checkRows(vo, "out", n, func(r, c int) (got, want float64) {

@@ -4,7 +4,8 @@
 // machine, from scripts/torch_bench.py) when one is given. Progress goes to standard
 // error; -json writes the results.
 //
-//	ampbench [-accelerator PATH | -accelerators all|PATH,...] [-kernels a,b,...] [-n N] [-mat N] [-img N] [-reps N] [-ref torch.json] [-json out.json]
+//	ampbench [-accelerator PATH | -accelerators all|PATH,...] [-kernels a,b,...] [-n N] [-mat N] [-img N] [-reps N] [-ref torch.json] [-json out.json] [-plot chart.png|chart.svg]
+//	ampbench -from out.json -plot chart.png|chart.svg
 //
 // -n is the element count of the vector kernels (reduce, scan, sort, ...), -mat the side of
 // the square matrices, -img the side of the square image of the convolution and the
@@ -14,12 +15,19 @@
 // ReduceOn, SortOn) over the accelerators named at once, and each on every one of them
 // alone, and prints the scaling: the best single accelerator's time over the split's.
 //
+// -plot draws a log-log roofline chart (PNG or SVG, by the file's extension): the roof is
+// the best memory bandwidth of the streaming kernels measured in the run and the compute
+// rate of fma-peak-f32, and each kernel is a point at its arithmetic intensity (FLOP/byte)
+// and achieved GFLOP/s, with the reference's point beside it when -ref is given. -from
+// redraws the chart of a saved -json report without running anything.
+//
 // Times are wall time per call, including the wait for the result; with -profile, the
 // device time from Vulkan timestamp queries is reported beside it.
 package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -39,9 +47,15 @@ type Result struct {
 	DeviceSec float64 `json:"device_seconds,omitempty"`
 	Rate      float64 `json:"rate"`
 	Unit      string  `json:"unit"`
-	RefRate   float64 `json:"reference_rate,omitempty"`
-	Ratio     float64 `json:"ratio,omitempty"`
-	Checked   bool    `json:"checked"`
+	// Flops and Bytes are the operations and bytes of one call (see cases for the
+	// convention): they place the kernel on the roofline.
+	Flops   float64 `json:"flops,omitempty"`
+	Bytes   float64 `json:"bytes,omitempty"`
+	RefRate float64 `json:"reference_rate,omitempty"`
+	// RefSeconds is the reference's time per call, for the same work.
+	RefSeconds float64 `json:"reference_seconds,omitempty"`
+	Ratio      float64 `json:"ratio,omitempty"`
+	Checked    bool    `json:"checked"`
 }
 
 // Report is what -json writes.
@@ -74,6 +88,8 @@ type options struct {
 	jsonOut string
 	profile bool
 	warm    time.Duration
+	plot    string // roofline chart file (.png or .svg)
+	from    string // redraw -plot from this -json report instead of running
 }
 
 func main() {
@@ -89,13 +105,21 @@ func main() {
 	flag.StringVar(&o.ref, "ref", "", "reference results (JSON from scripts/torch_bench.py) to print ratios against")
 	flag.StringVar(&o.jsonOut, "json", "", "write the results as JSON to this file")
 	flag.BoolVar(&o.profile, "profile", false, "also report device time from timestamp queries (Vulkan accelerators)")
+	flag.StringVar(&o.plot, "plot", "", "draw a roofline chart of the results to this file (.png or .svg)")
+	flag.StringVar(&o.from, "from", "", "with -plot: redraw the chart from this -json report, running nothing")
 	flag.DurationVar(&o.warm, "warm", 500*time.Millisecond, "run each kernel this long before timing it, so that a GPU's clocks ramp up from idle")
 	flag.Parse()
 	if kernels != "" {
 		o.kernels = strings.Split(kernels, ",")
 	}
+	if err := checkFlags(o); err != nil {
+		fmt.Fprintln(os.Stderr, "ampbench:", err)
+		os.Exit(2)
+	}
 	runner := run
-	if o.accs != "" {
+	if o.from != "" {
+		runner = redraw
+	} else if o.accs != "" {
 		runner = runSplit
 	}
 	if err := runner(os.Stdout, os.Stderr, o); err != nil {
@@ -127,16 +151,16 @@ func run(w, progress io.Writer, o options) error {
 		}
 	}
 	rep := Report{Accelerator: acc.Path(), Description: acc.Description(), Date: time.Now().UTC().Format(time.RFC3339), Sizes: o.sizes}
-	var refs refRates
-	if o.ref != "" {
-		if refs, err = loadRef(o.ref); err != nil {
-			return err
-		}
-		rep.Reference = o.ref
-	}
 	todo, err := selectCases(o.kernels)
 	if err != nil {
 		return err
+	}
+	var refs refRates
+	if o.ref != "" {
+		if refs, err = loadRef(o.ref, o.sizes, usedDims(todo)); err != nil {
+			return err
+		}
+		rep.Reference = o.ref
 	}
 	for i, c := range todo {
 		fmt.Fprintf(progress, "[%d/%d] %s on %s ...\n", i+1, len(todo), c.name, acc.Path())
@@ -146,6 +170,7 @@ func run(w, progress io.Writer, o options) error {
 		}
 		if ref, ok := refs[r.Kernel]; ok && ref > 0 {
 			r.RefRate, r.Ratio = ref, r.Rate/ref
+			r.RefSeconds = r.Seconds * r.Rate / ref
 		}
 		rep.Results = append(rep.Results, r)
 	}
@@ -155,21 +180,110 @@ func run(w, progress io.Writer, o options) error {
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(o.jsonOut, append(b, '\n'), 0o644)
+		if err := os.WriteFile(o.jsonOut, append(b, '\n'), 0o644); err != nil {
+			return err
+		}
+	}
+	if o.plot != "" {
+		return plotRoofline(o.plot, rep)
 	}
 	return nil
 }
 
-func loadRef(path string) (refRates, error) {
+// checkFlags refuses, before anything runs, the flag combinations that would fail or be
+// ignored after a long run: a -plot file that is neither .png nor .svg, -plot with
+// -accelerators (whose scaling table has no roofline), -from without -plot.
+func checkFlags(o options) error {
+	if o.plot != "" {
+		if err := checkPlotFile(o.plot); err != nil {
+			return err
+		}
+		if o.accs != "" && o.from == "" {
+			return errors.New("-plot draws single-accelerator runs; it does not apply to -accelerators")
+		}
+	}
+	if o.from != "" && o.plot == "" {
+		return errors.New("-from needs -plot FILE")
+	}
+	return nil
+}
+
+// redraw is -from: it reads a -json report and draws its chart to o.plot.
+func redraw(w, _ io.Writer, o options) error {
+	if o.plot == "" {
+		return errors.New("-from needs -plot FILE")
+	}
+	b, err := os.ReadFile(o.from)
+	if err != nil {
+		return err
+	}
+	var rep Report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return fmt.Errorf("report %s: %w", o.from, err)
+	}
+	printTable(w, rep)
+	return plotRoofline(o.plot, rep)
+}
+
+// RefSizeError is -ref's refusal of a reference run at other problem sizes than this run's:
+// its rates are not comparable.
+type RefSizeError struct {
+	Path     string   // the reference file
+	Ref, Run sizes    // the reference's sizes and this run's
+	Differ   []string // the flags that differ among those this run's kernels use: "n", "mat", "img"
+}
+
+func (e *RefSizeError) Error() string {
+	return fmt.Sprintf("reference %s was run at n=%d mat=%d img=%d, this run at n=%d mat=%d img=%d (%s differ for the kernels run): run scripts/torch_bench.py with the same sizes",
+		e.Path, e.Ref.N, e.Ref.Mat, e.Ref.Img, e.Run.N, e.Run.Mat, e.Run.Img, strings.Join(e.Differ, ", "))
+}
+
+// dims says which size flags a set of cases uses.
+type dims struct{ n, mat, img bool }
+
+// usedDims is the size flags that cs use: -mat for matmul, -img for conv2d and transpose,
+// -n for the rest.
+func usedDims(cs []benchCase) dims {
+	var d dims
+	for _, c := range cs {
+		switch {
+		case strings.HasPrefix(c.name, "matmul-"):
+			d.mat = true
+		case strings.HasPrefix(c.name, "conv2d-"), strings.HasPrefix(c.name, "transpose-"):
+			d.img = true
+		default:
+			d.n = true
+		}
+	}
+	return d
+}
+
+// loadRef reads a reference run (scripts/torch_bench.py's JSON); its sizes must be want in
+// the dimensions used, else it returns a *RefSizeError.
+func loadRef(path string, want sizes, used dims) (refRates, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	var r struct {
+		Sizes   sizes    `json:"sizes"`
 		Results []Result `json:"results"`
 	}
 	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, fmt.Errorf("reference %s: %w", path, err)
+	}
+	var differ []string
+	for _, d := range []struct {
+		name      string
+		used      bool
+		ref, want int
+	}{{"n", used.n, r.Sizes.N, want.N}, {"mat", used.mat, r.Sizes.Mat, want.Mat}, {"img", used.img, r.Sizes.Img, want.Img}} {
+		if d.used && d.ref != d.want {
+			differ = append(differ, d.name)
+		}
+	}
+	if differ != nil {
+		return nil, &RefSizeError{Path: path, Ref: r.Sizes, Run: want, Differ: differ}
 	}
 	out := refRates{}
 	for _, x := range r.Results {
@@ -230,7 +344,7 @@ func timeRuns(av *accelerator.View, c benchCase, inst *instance, o options) (Res
 			}
 		}
 	}
-	r := Result{Kernel: c.name, Size: inst.size, Seconds: best.Seconds(), DeviceSec: bestDev, Unit: inst.unit, Checked: true}
+	r := Result{Kernel: c.name, Size: inst.size, Seconds: best.Seconds(), DeviceSec: bestDev, Unit: inst.unit, Flops: inst.flops, Bytes: inst.bytes, Checked: true}
 	r.Rate = inst.work / best.Seconds() / 1e9
 	return r, nil
 }

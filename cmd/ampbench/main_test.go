@@ -22,7 +22,7 @@ func TestEveryKernelEveryAccelerator(t *testing.T) {
 		t.Run(a.Path(), func(t *testing.T) {
 			dir := t.TempDir()
 			ref := filepath.Join(dir, "ref.json")
-			require.NoError(t, os.WriteFile(ref, []byte(`{"results": [{"kernel": "vadd-f32", "rate": 2.5, "unit": "GB/s"}]}`), 0o644))
+			require.NoError(t, os.WriteFile(ref, []byte(`{"sizes": {"n": 3000, "mat": 33, "img": 40}, "results": [{"kernel": "vadd-f32", "rate": 2.5, "unit": "GB/s"}]}`), 0o644))
 			out := filepath.Join(dir, "out.json")
 			var table, progress bytes.Buffer
 			o := options{path: a.Path(), sizes: sizes{N: 3000, Mat: 33, Img: 40}, reps: 1, ref: ref, jsonOut: out, profile: true}
@@ -41,6 +41,8 @@ func TestEveryKernelEveryAccelerator(t *testing.T) {
 					assert.Zero(t, r.DeviceSec, "%s: no device timestamps, no device time", r.Kernel)
 				}
 				assert.Contains(t, table.String(), r.Kernel)
+				assert.Positive(t, r.Flops, "%s: flops", r.Kernel)
+				assert.Positive(t, r.Bytes, "%s: bytes", r.Kernel)
 				if r.Kernel == "vadd-f32" {
 					assert.InDelta(t, r.Rate/2.5, r.Ratio, 1e-9)
 				}

@@ -34,6 +34,7 @@ func reduceCase[T float32 | int32](op algo.Op) func(*accelerator.View, sizes) (*
 		var got T
 		return &instance{
 			size: fmt.Sprint(sz.N), work: 4 * float64(sz.N), unit: "GB/s",
+			flops: float64(sz.N), bytes: 4 * float64(sz.N),
 			run: func() (err error) {
 				got, err = algo.Reduce(av, v, op)
 				return err
@@ -58,6 +59,7 @@ func scanCase(av *accelerator.View, sz sizes) (*instance, error) {
 	vi, vo := arrayview.MustNew(runtime.Ext(sz.N), in), arrayview.MustNew(runtime.Ext(sz.N), out)
 	return &instance{
 		size: fmt.Sprint(sz.N), work: 8 * float64(sz.N), unit: "GB/s",
+		flops: float64(sz.N), bytes: 8 * float64(sz.N),
 		run: func() error { return algo.InclusiveScan(av, vi, vo) },
 		check: func() error {
 			if err := vo.Synchronize(); err != nil {
@@ -87,6 +89,7 @@ func histogramCase(av *accelerator.View, sz sizes) (*instance, error) {
 	var got []uint32
 	return &instance{
 		size: fmt.Sprintf("%d, %d bins", sz.N, bins), work: 4 * float64(sz.N), unit: "GB/s",
+		flops: 2 * float64(sz.N), bytes: 4 * float64(sz.N),
 		run: func() (err error) {
 			got, err = algo.Histogram(av, vi, bins, 0, 1)
 			return err
