@@ -4,7 +4,9 @@ device, written as JSON that `ampbench -ref` reads to print ratios.
     python3 scripts/torch_bench.py [-n N] [-mat N] [-img N] [-reps N] [-json out.json]
 
 Kernel names, sizes and the bytes or FLOPs each one counts match cmd/ampbench/cases.go.
-TF32 is off for matmul; int32 matmul has no CUDA equivalent in PyTorch and is left out. conv2d is
+TF32 is off for matmul; int32 matmul has no CUDA equivalent in PyTorch and is left out;
+matmul-f16 is torch.mm of float16 matrices into float32 (out_dtype; float16 where this torch
+lacks it), matmul-i8 torch._int_mm (left out where missing). conv2d is
 two cuDNN convolutions with zero padding, the same work as goamp's clamp-to-edge separable pass.
 fma-peak-f32 is ampbench's compute-peak kernel (cmd/ampbench/peak.go) as one elementwise CUDA
 kernel compiled by torch.cuda.jiterator: per element, 8 chains of 256 fmaf on registers; it is
@@ -44,6 +46,17 @@ template <typename T> T fma_peak(T x) {
 """
 
 
+def matmul_f16(a, b):
+    """The float16 product with a float32 result, as goamp's MatMulF16 computes it: torch.mm
+    with out_dtype where this torch has it, else the float16 result (the same tensor-core
+    work, a narrower store)."""
+    try:
+        torch.mm(a[:16, :16], b[:16, :16], out_dtype=torch.float32)
+        return lambda: torch.mm(a, b, out_dtype=torch.float32)
+    except (TypeError, RuntimeError):
+        return lambda: torch.mm(a, b)
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("-n", type=int, default=1 << 20)
@@ -65,6 +78,9 @@ def main():
     B = torch.rand(m, m, device=dev, generator=g)
     Ai = torch.randint(-8, 8, (m, m), device=dev, dtype=torch.int32, generator=g)
     Bi = torch.randint(-8, 8, (m, m), device=dev, dtype=torch.int32, generator=g)
+    Ah, Bh = A.half(), B.half()
+    A8 = torch.randint(-128, 128, (m, m), device=dev, dtype=torch.int8, generator=g)
+    B8 = torch.randint(-128, 128, (m, m), device=dev, dtype=torch.int8, generator=g)
     im = torch.rand(1, 1, img, img, device=dev, generator=g)
     krow = torch.rand(1, 1, 1, 9, device=dev, generator=g)
     kcol = torch.rand(1, 1, 9, 1, device=dev, generator=g)
@@ -83,6 +99,7 @@ def main():
         ("sort-i32", lambda: torch.sort(xi), 2 * 4 * n, "GB/s"),
         ("transpose-f32", lambda: im[0, 0].t().contiguous(), 2 * f4 * img * img, "GB/s"),
         ("matmul-f32", lambda: torch.matmul(A, B), 2.0 * m * m * m, "GFLOP/s"),
+        ("matmul-f16", matmul_f16(Ah, Bh), 2.0 * m * m * m, "GFLOP/s"),
         ("conv2d-f32", lambda: torch.nn.functional.conv2d(torch.nn.functional.conv2d(im, krow, padding=(0, 4)), kcol, padding=(4, 0)),
          2 * f4 * img * img, "GB/s"),
     ]
@@ -92,6 +109,10 @@ def main():
         cases.append(("fma-peak-f32", lambda: fma_peak(x), 2.0 * FMA_CHAINS * FMA_ITERS * n, "GFLOP/s"))
     except (AttributeError, RuntimeError) as e:
         print(f"fma-peak-f32: left out, no torch.cuda.jiterator ({e})", flush=True)
+    if hasattr(torch, "_int_mm"):
+        cases.append(("matmul-i8", lambda: torch._int_mm(A8, B8), 2.0 * m * m * m, "GFLOP/s"))
+    else:
+        print("matmul-i8: left out, no torch._int_mm", flush=True)
     results = []
     for name, fn, work, unit in cases:
         t = best(fn, a.reps)

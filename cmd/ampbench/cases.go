@@ -38,11 +38,12 @@ type instance struct {
 //
 //   - bytes: each input element read once and each output element written once (4 bytes
 //     per float32 or int32): vadd 12 per element, reduce 4, scan 8, matmul 12·n² (A and B
-//     read, C written), conv2d and transpose 8 per pixel, sort 8 per key, fma-peak 8 per
-//     thread. Temporaries, extra passes and caches are not counted.
+//     read, C written; matmul-f16 8·n², matmul-i8 6·n²), conv2d and transpose 8 per
+//     pixel, sort 8 per key, fma-peak 8 per thread. Temporaries, extra passes and caches are not counted.
 //   - flops: the arithmetic operations (float or int32) the result needs: vadd 1 per
 //     element, saxpy 2, reduce 1 (add, min or max), scan 1, histogram 2 (scale to a bin,
-//     count), conv2d 36 per pixel (two 9-tap passes of multiply-add), matmul 2·n³,
+//     count), conv2d 36 per pixel (two 9-tap passes of multiply-add), matmul 2·n³ (int8
+//     and int32 operations counted as flops),
 //     fma-peak 2 per fused multiply-add, sort n·log2(n) (the comparisons of a comparison
 //     sort). Kernels that only move data count one operation per element written (fill
 //     and transpose 1 per element), so that they have a place on the chart.
@@ -56,6 +57,8 @@ var cases = []benchCase{
 	{"matmul-f32", matmul[float32]},
 	{"matmul-simple-f32", matmulSimple},
 	{"matmul-i32", matmul[int32]},
+	{"matmul-f16", matmulF16},
+	{"matmul-i8", matmulI8},
 	{"conv2d-f32", conv2d},
 	{"reduce-sum-f32", reduceCase[float32](algo.Sum)},
 	{"reduce-min-f32", reduceCase[float32](algo.Min)},
