@@ -141,54 +141,21 @@ func MatMulF16[O MatMulF16Out](av *accelerator.View, a, b *arrayview.View[half.F
 // (*accelerator.FeatureError: a device without 16-bit storage, or MatMulCooperative on
 // one without cooperative matrices); the dispatch is asynchronous on a GPU.
 func MatMulF16With[O MatMulF16Out](av *accelerator.View, a, b *arrayview.View[half.Float16], c *arrayview.View[O], opt MatMulF16Options) error {
-	const op = "MatMulF16"
-	if opt.TransA || opt.TransB {
-		ta, tb := opt.TransA, opt.TransB
-		opt.TransA, opt.TransB = false, false
-		return withTransposes(op, av, a, b, c, ta, tb, transposeNarrow[half.Float16], func(av *accelerator.View, a, b *arrayview.View[half.Float16]) error {
-			return MatMulF16With(av, a, b, c, opt)
-		})
-	}
-	if err := matMulF16Check(a, b, c); err != nil {
-		return err
-	}
-	if opt.Path < MatMulAuto || opt.Path > MatMulShared {
-		return shapeErr(op, "unknown path %v", opt.Path)
-	}
-	av, err := runtime.ChooseView("algo."+op, op, av, []string{"a", "b", "c"}, a, b, c)
-	if err != nil {
-		return err
-	}
-	acc := av.Accelerator()
-	if !acc.Supports16BitStorage() {
-		return &accelerator.FeatureError{Accelerator: acc.Path(), Feature: "16-bit storage (MatMulF16's float16 a and b)"}
-	}
-	m, k, n := a.Extent().Dim(0), a.Extent().Dim(1), b.Extent().Dim(1)
-	prog, _, coop := matMulCoopFor(acc)
-	if opt.Path == MatMulCooperative && !coop {
-		return &accelerator.FeatureError{Accelerator: acc.Path(), Feature: "cooperative matrices of 16x16x16 float16*float16+float32 " +
-			"with 32-wide subgroups (MatMulF16's MatMulCooperative path)"}
-	}
-	args := matMulF16Args[O]{A: a.ReadOnly(), B: b.ReadOnly(), C: c, M: int32(m), N: int32(n), K: int32(k)}
-	tile, err := matMulSharedTile(op, acc, opt.Tile)
-	if err != nil {
-		return err
-	}
-	switch {
-	case acc.Traits().HostMemory:
-		return matMulF16Host(av, a, b, c, opt.Tile)
-	case coop && opt.Path != MatMulShared:
-		c.DiscardData()
-		return dispatchTiled(av, coopGeom().domain(m, n), matMulCoop[O]{args, prog, coopGeom()})
-	}
-	c.DiscardData()
-	rows, cols := matMulCeil(m, 8*tile[0])*tile[0], matMulCeil(n, 8*tile[1])*tile[1]
-	return dispatchTiled(av, runtime.Ext(rows, cols).Tile(tile[0], tile[1]), matMulF16Tiled[O]{args})
-}
-
-// matMulF16Check returns MatMulF16's *ShapeError for a, b and c, if any.
-func matMulF16Check[O MatMulF16Out](a, b *arrayview.View[half.Float16], c *arrayview.View[O]) error {
-	return matMulShapes("MatMulF16", extentOf(a), extentOf(b), extentOf(c))
+	return matMulNarrowWith(matMulNarrow[half.Float16, O]{
+		op:      "MatMulF16",
+		storage: (*accelerator.Accelerator).Supports16BitStorage, storageFeature: "16-bit storage (MatMulF16's float16 a and b)",
+		coop: func(acc *accelerator.Accelerator) (string, matMulCoopGeom, bool) {
+			prog, _, ok := matMulCoopFor(acc)
+			return prog, coopGeom(), ok
+		},
+		coopFeature: "cooperative matrices of 16x16x16 float16*float16+float32 with 32-wide subgroups (MatMulF16's MatMulCooperative path)",
+		host:        matMulF16Host[O],
+		kernels: func(a, b *arrayview.View[half.Float16], c *arrayview.View[O], prog string, geom matMulCoopGeom) (coop, tiled runtime.TiledKernel) {
+			m, k, n := a.Extent().Dim(0), a.Extent().Dim(1), b.Extent().Dim(1)
+			args := matMulF16Args[O]{A: a.ReadOnly(), B: b.ReadOnly(), C: c, M: int32(m), N: int32(n), K: int32(k)}
+			return matMulCoop[O]{args, prog, geom}, matMulF16Tiled[O]{args}
+		},
+	}, av, a, b, c, matMulNarrowOptions(opt))
 }
 
 // matMulF16Host is MatMulF16 where the accelerator's storage is host memory: a and b

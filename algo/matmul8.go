@@ -5,6 +5,7 @@ import (
 
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/half"
 	"github.com/goamp/goamp/runtime"
 	"github.com/goamp/goamp/shaders"
 )
@@ -68,49 +69,91 @@ func MatMulI8(av *accelerator.View, a, b *arrayview.View[int8], c *arrayview.Vie
 // (*accelerator.FeatureError: a device without 8-bit storage, or MatMulCooperative on
 // one without int8 cooperative matrices); the dispatch is asynchronous on a GPU.
 func MatMulI8With(av *accelerator.View, a, b *arrayview.View[int8], c *arrayview.View[int32], opt MatMulI8Options) error {
-	const op = "MatMulI8"
+	return matMulNarrowWith(matMulNarrow[int8, int32]{
+		op:      "MatMulI8",
+		storage: (*accelerator.Accelerator).Supports8BitStorage, storageFeature: "8-bit storage (MatMulI8's int8 a and b)",
+		coop: func(acc *accelerator.Accelerator) (string, matMulCoopGeom, bool) {
+			_, ok := MatMulI8Cooperative(acc)
+			return "matmul_coop_k_i8", matMulI8Geom, ok
+		},
+		coopFeature: "cooperative matrices of 16x16x32 int8*int8+int32 (VK_KHR_cooperative_matrix) with 32-wide subgroups " +
+			"(MatMulI8's MatMulCooperative path)",
+		host: matMulI8Host,
+		kernels: func(a, b *arrayview.View[int8], c *arrayview.View[int32], prog string, geom matMulCoopGeom) (coop, tiled runtime.TiledKernel) {
+			m, k, n := a.Extent().Dim(0), a.Extent().Dim(1), b.Extent().Dim(1)
+			args := matMulI8Args{A: a.ReadOnly(), B: b.ReadOnly(), C: c, M: int32(m), N: int32(n), K: int32(k)}
+			return matMulI8Coop{args, prog, geom}, matMulI8Tiled{args}
+		},
+	}, av, a, b, c, matMulNarrowOptions(opt))
+}
+
+// matMulNarrowOptions are MatMulF16Options and MatMulI8Options, which have the same fields.
+type matMulNarrowOptions struct {
+	Path           MatMulPath
+	Tile           [2]int
+	TransA, TransB bool
+}
+
+// matMulNarrow is what differs between the products of narrow inputs, MatMulF16 and
+// MatMulI8 (inputs T, result O), for matMulNarrowWith.
+type matMulNarrow[T half.Float16 | int8, O any] struct {
+	op             string
+	storage        func(*accelerator.Accelerator) bool // whether the device stores T
+	storageFeature string                              // the FeatureError's words when it does not
+	// coop returns the cooperative program, its geometry and whether the device runs it.
+	coop        func(*accelerator.Accelerator) (string, matMulCoopGeom, bool)
+	coopFeature string // the FeatureError's words for MatMulCooperative on a device without
+	// host computes the product where the storage is host memory (the CPU).
+	host func(av *accelerator.View, a, b *arrayview.View[T], c *arrayview.View[O], tile [2]int) error
+	// kernels returns the cooperative and shared-memory kernels of the product.
+	kernels func(a, b *arrayview.View[T], c *arrayview.View[O], prog string, geom matMulCoopGeom) (coop, tiled runtime.TiledKernel)
+}
+
+// matMulNarrowWith is MatMulF16With and MatMulI8With: transposed operands through
+// withTransposes, then shape, path and tile errors and the device's features before
+// anything is discarded, then the CPU's product, the cooperative kernel or the
+// shared-memory one.
+func matMulNarrowWith[T half.Float16 | int8, O any](d matMulNarrow[T, O], av *accelerator.View, a, b *arrayview.View[T], c *arrayview.View[O], opt matMulNarrowOptions) error {
 	if opt.TransA || opt.TransB {
 		ta, tb := opt.TransA, opt.TransB
 		opt.TransA, opt.TransB = false, false
-		return withTransposes(op, av, a, b, c, ta, tb, transposeNarrow[int8], func(av *accelerator.View, a, b *arrayview.View[int8]) error {
-			return MatMulI8With(av, a, b, c, opt)
+		return withTransposes(d.op, av, a, b, c, ta, tb, transposeNarrow[T], func(av *accelerator.View, a, b *arrayview.View[T]) error {
+			return matMulNarrowWith(d, av, a, b, c, opt)
 		})
 	}
-	if err := matMulShapes(op, extentOf(a), extentOf(b), extentOf(c)); err != nil {
+	if err := matMulShapes(d.op, extentOf(a), extentOf(b), extentOf(c)); err != nil {
 		return err
 	}
 	if opt.Path < MatMulAuto || opt.Path > MatMulShared {
-		return shapeErr(op, "unknown path %v", opt.Path)
+		return shapeErr(d.op, "unknown path %v", opt.Path)
 	}
-	av, err := runtime.ChooseView("algo."+op, op, av, []string{"a", "b", "c"}, a, b, c)
+	av, err := runtime.ChooseView("algo."+d.op, d.op, av, []string{"a", "b", "c"}, a, b, c)
 	if err != nil {
 		return err
 	}
 	acc := av.Accelerator()
-	if !acc.Supports8BitStorage() {
-		return &accelerator.FeatureError{Accelerator: acc.Path(), Feature: "8-bit storage (MatMulI8's int8 a and b)"}
+	if !d.storage(acc) {
+		return &accelerator.FeatureError{Accelerator: acc.Path(), Feature: d.storageFeature}
 	}
-	_, coop := MatMulI8Cooperative(acc)
+	prog, geom, coop := d.coop(acc)
 	if opt.Path == MatMulCooperative && !coop {
-		return &accelerator.FeatureError{Accelerator: acc.Path(), Feature: "cooperative matrices of 16x16x32 int8*int8+int32 " +
-			"(VK_KHR_cooperative_matrix) with 32-wide subgroups (MatMulI8's MatMulCooperative path)"}
+		return &accelerator.FeatureError{Accelerator: acc.Path(), Feature: d.coopFeature}
 	}
-	m, k, n := a.Extent().Dim(0), a.Extent().Dim(1), b.Extent().Dim(1)
-	args := matMulI8Args{A: a.ReadOnly(), B: b.ReadOnly(), C: c, M: int32(m), N: int32(n), K: int32(k)}
-	tile, err := matMulSharedTile(op, acc, opt.Tile)
+	tile, err := matMulSharedTile(d.op, acc, opt.Tile)
 	if err != nil {
 		return err
 	}
-	switch {
-	case acc.Traits().HostMemory:
-		return matMulI8Host(av, a, b, c, opt.Tile)
-	case coop && opt.Path != MatMulShared:
-		c.DiscardData()
-		return dispatchTiled(av, matMulI8Geom.domain(m, n), matMulI8Coop{args, "matmul_coop_k_i8", matMulI8Geom})
+	if acc.Traits().HostMemory {
+		return d.host(av, a, b, c, opt.Tile)
 	}
+	m, n := a.Extent().Dim(0), b.Extent().Dim(1)
+	coopK, tiledK := d.kernels(a, b, c, prog, geom)
 	c.DiscardData()
+	if coop && opt.Path != MatMulShared {
+		return dispatchTiled(av, geom.domain(m, n), coopK)
+	}
 	rows, cols := matMulCeil(m, 8*tile[0])*tile[0], matMulCeil(n, 8*tile[1])*tile[1]
-	return dispatchTiled(av, runtime.Ext(rows, cols).Tile(tile[0], tile[1]), matMulI8Tiled{args})
+	return dispatchTiled(av, runtime.Ext(rows, cols).Tile(tile[0], tile[1]), tiledK)
 }
 
 // matMulSharedTile returns the tile of the shared-memory kernel for the requested one

@@ -59,31 +59,26 @@ var float16Type = reflect.TypeFor[half.Float16]()
 
 // hasFloat16 reports whether t is or contains half.Float16.
 func hasFloat16(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.Uint16:
-		return t == float16Type
-	case reflect.Array:
-		return hasFloat16(t.Elem())
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if hasFloat16(t.Field(i).Type) {
-				return true
-			}
-		}
-	}
-	return false
+	return contains(t, func(x reflect.Type) bool { return x == float16Type })
 }
 
 // hasInt8 reports whether t is or contains int8 or uint8.
 func hasInt8(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.Int8, reflect.Uint8:
+	return contains(t, func(x reflect.Type) bool { return x.Kind() == reflect.Int8 || x.Kind() == reflect.Uint8 })
+}
+
+// contains reports whether t, or an element or field of it at any depth, is a type that
+// is reports true for.
+func contains(t reflect.Type, is func(reflect.Type) bool) bool {
+	if is(t) {
 		return true
+	}
+	switch t.Kind() {
 	case reflect.Array:
-		return hasInt8(t.Elem())
+		return contains(t.Elem(), is)
 	case reflect.Struct:
 		for i := range t.NumField() {
-			if hasInt8(t.Field(i).Type) {
+			if contains(t.Field(i).Type, is) {
 				return true
 			}
 		}
