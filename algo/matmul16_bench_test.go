@@ -53,31 +53,41 @@ func mm16CoopHooks(tb testing.TB) testHooks {
 // which cooperative-matrix shape the auto path uses.
 func BenchmarkMatMulF16(b *testing.B) {
 	defer setHooks(mm16CoopHooks(b))()
-	paths := map[string]MatMulPath{"auto": MatMulAuto, "cooperative": MatMulCooperative, "shared": MatMulShared}
-	for _, ss := range strings.Split(*mm16BenchSize, ",") {
+	benchNarrowCases(b, *mm16BenchSize, *mm16BenchPaths, *mm16BenchAcc, MatMulF16Cooperative, func(name string, av *accelerator.View, sz []int, path MatMulPath) {
+		b.Run(name+"/float32", func(b *testing.B) { benchMatMulF16[float32](b, av, sz, path) })
+		if *mm16BenchHalf {
+			b.Run(name+"/float16", func(b *testing.B) { benchMatMulF16[half.Float16](b, av, sz, path) })
+		}
+	})
+}
+
+// benchNarrowCases calls run for each size of sizes (comma-separated N or MxNxK), each
+// accelerator (only the one whose path is acc, when not empty) and each path of paths
+// (auto, cooperative, shared; cooperative only where coop says the device has it), with
+// the case's name; it logs what coop says of each accelerator.
+func benchNarrowCases(b *testing.B, sizes, paths, acc string, coop func(*accelerator.Accelerator) (accelerator.CoopMatrixShape, bool),
+	run func(name string, av *accelerator.View, sz []int, path MatMulPath)) {
+	names := map[string]MatMulPath{"auto": MatMulAuto, "cooperative": MatMulCooperative, "shared": MatMulShared}
+	for _, ss := range strings.Split(sizes, ",") {
 		sz, err := mmParse(ss, 3)
 		if err != nil {
 			b.Fatal(err)
 		}
 		for _, av := range ewViews(b) {
-			if *mm16BenchAcc != "" && av.Accelerator().Path() != *mm16BenchAcc {
+			if acc != "" && av.Accelerator().Path() != acc {
 				continue
 			}
-			shape, coop := MatMulF16Cooperative(av.Accelerator())
-			b.Logf("%s: cooperative %v %v", av.Accelerator().Path(), coop, shape)
-			for _, ps := range strings.Split(*mm16BenchPaths, ",") {
-				path, ok := paths[ps]
+			shape, has := coop(av.Accelerator())
+			b.Logf("%s: cooperative %v %v", av.Accelerator().Path(), has, shape)
+			for _, ps := range strings.Split(paths, ",") {
+				path, ok := names[ps]
 				if !ok {
 					b.Fatalf("unknown path %q", ps)
 				}
-				name := fmt.Sprintf("%s/%dx%dx%d/%s", av.Accelerator().Path(), sz[0], sz[1], sz[2], path)
-				if path == MatMulCooperative && !coop {
+				if path == MatMulCooperative && !has {
 					continue
 				}
-				b.Run(name+"/float32", func(b *testing.B) { benchMatMulF16[float32](b, av, sz, path) })
-				if *mm16BenchHalf {
-					b.Run(name+"/float16", func(b *testing.B) { benchMatMulF16[half.Float16](b, av, sz, path) })
-				}
+				run(fmt.Sprintf("%s/%dx%dx%d/%s", av.Accelerator().Path(), sz[0], sz[1], sz[2], path), av, sz, path)
 			}
 		}
 	}
@@ -115,32 +125,27 @@ func benchMatMulF16[O MatMulF16Out](b *testing.B, av *accelerator.View, sz []int
 	a := arrayview.MustNew(runtime.Ext(m, k), f16Fast(r, m*k, 0))
 	bv := arrayview.MustNew(runtime.Ext(k, n), f16Fast(r, k*n, 1))
 	c := arrayview.MustNew(runtime.Ext(m, n), make([]O, m*n))
-	gpu := av.Accelerator().Limits().TimestampValidBits != 0
-	if gpu {
-		fresh, err := av.Accelerator().CreateView(accelerator.Automatic)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer fresh.Close()
-		if err := fresh.EnableProfiling(4); err != nil {
-			b.Fatal(err)
-		}
-		av = fresh
-	}
-	opt := MatMulF16Options{Path: path}
-	if err := MatMulF16With(av, a, bv, c, opt); err != nil { // warm up: uploads, pipeline
+	benchProduct(b, av, sz, "FLOP", func(av *accelerator.View) error { return MatMulF16With(av, a, bv, c, MatMulF16Options{Path: path}) }, a, bv, c)
+}
+
+// benchProduct times call, an M x N x K product (sz) on av, each call waited for, after
+// one call that warms up (uploads, pipeline), and reports T<unit>/s of 2MNK operations by
+// wall time and, on GPUs, dev-T<unit>/s by device timestamps; then it closes views.
+func benchProduct(b *testing.B, av *accelerator.View, sz []int, unit string, call func(av *accelerator.View) error, views ...interface{ Close() error }) {
+	av, gpu := profiledView(b, av)
+	if err := call(av); err != nil {
 		b.Fatal(err)
 	}
 	if err := av.Wait(); err != nil {
 		b.Fatal(err)
 	}
-	dev := timedCalls(b, av, gpu, func() error { return MatMulF16With(av, a, bv, c, opt) })
-	flops := 2 * float64(m) * float64(n) * float64(k)
-	b.ReportMetric(flops*float64(b.N)/float64(b.Elapsed().Nanoseconds())/1e3, "TFLOP/s")
+	dev := timedCalls(b, av, gpu, func() error { return call(av) })
+	ops := 2 * float64(sz[0]) * float64(sz[1]) * float64(sz[2])
+	b.ReportMetric(ops*float64(b.N)/float64(b.Elapsed().Nanoseconds())/1e3, "T"+unit+"/s")
 	if gpu && dev > 0 {
-		b.ReportMetric(flops*float64(b.N)/dev/1e3, "dev-TFLOP/s") // dev is in ns
+		b.ReportMetric(ops*float64(b.N)/dev/1e3, "dev-T"+unit+"/s") // dev is in ns
 	}
-	for _, v := range []interface{ Close() error }{a, bv, c} {
+	for _, v := range views {
 		if err := v.Close(); err != nil {
 			b.Fatal(err)
 		}
