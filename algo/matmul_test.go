@@ -170,12 +170,7 @@ func TestMatMulSections(t *testing.T) {
 					cbig[i] = -1
 				}
 				ab, bb, cb := arrayview.MustNew(runtime.Ext(m+1, k+3), abig), arrayview.MustNew(runtime.Ext(k+2, n+1), bbig), arrayview.MustNew(runtime.Ext(m+2, n+3), cbig)
-				as, err := ab.Section(runtime.Idx(1, 3), runtime.Ext(m, k))
-				require.NoError(t, err)
-				bs, err := bb.Section(runtime.Idx(1, 1), runtime.Ext(k, n))
-				require.NoError(t, err)
-				cs, err := cb.Section(runtime.Idx(1, 2), runtime.Ext(m, n))
-				require.NoError(t, err)
+				as, bs, cs := mmSections(t, ab, bb, cb, [3]runtime.Index{runtime.Idx(1, 3), runtime.Idx(1, 1), runtime.Idx(1, 2)}, m, n, k)
 				require.NoError(t, MatMulWith(av, as, bs, cs, opt))
 				require.NoError(t, cb.Synchronize())
 				a, b := make([]float32, m*k), make([]float32, k*n)
@@ -221,4 +216,17 @@ func TestMatMulShapeErrors(t *testing.T) {
 			})
 		}
 	}
+}
+
+// mmSections returns the m x k section of a, the k x n one of b and the m x n one of c at
+// the origins at (a's, b's, c's).
+func mmSections[T, O any](t *testing.T, a, b *arrayview.View[T], c *arrayview.View[O], at [3]runtime.Index, m, n, k int) (sa, sb *arrayview.View[T], sc *arrayview.View[O]) {
+	t.Helper()
+	sa, err := a.Section(at[0], runtime.Ext(m, k))
+	require.NoError(t, err)
+	sb, err = b.Section(at[1], runtime.Ext(k, n))
+	require.NoError(t, err)
+	sc, err = c.Section(at[2], runtime.Ext(m, n))
+	require.NoError(t, err)
+	return sa, sb, sc
 }
