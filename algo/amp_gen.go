@@ -103,16 +103,9 @@ func (mergeKernel[T0]) Program() *amprt.Program {
 // for the row-major offsets lo..hi-1 of the domain, without an interface call per index.
 func (k mergeKernel[T]) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampIdx := ampDomain.Delinearize(ampLo)
-	ampRank := min(ampDomain.Rank(), len(ampIdx))
 	for range ampHi - ampLo {
 		k.Each(ampIdx)
-		for ampD := ampRank - 1; ; ampD-- { // the next index, row-major
-			ampIdx[ampD]++
-			if ampD == 0 || ampIdx[ampD] < ampDomain.Dim(ampD) {
-				break
-			}
-			ampIdx[ampD] = 0
-		}
+		ampIdx.Next(ampDomain)
 	}
 }
 
@@ -175,16 +168,9 @@ func (sortCopyKernel[T0]) Program() *amprt.Program {
 // for the row-major offsets lo..hi-1 of the domain, without an interface call per index.
 func (k sortCopyKernel[T]) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampIdx := ampDomain.Delinearize(ampLo)
-	ampRank := min(ampDomain.Rank(), len(ampIdx))
 	for range ampHi - ampLo {
 		k.Each(ampIdx)
-		for ampD := ampRank - 1; ; ampD-- { // the next index, row-major
-			ampIdx[ampD]++
-			if ampD == 0 || ampIdx[ampD] < ampDomain.Dim(ampD) {
-				break
-			}
-			ampIdx[ampD] = 0
-		}
+		ampIdx.Next(ampDomain)
 	}
 }
 
@@ -205,16 +191,9 @@ func (sortFlattenKernel[T0]) Program() *amprt.Program {
 // for the row-major offsets lo..hi-1 of the domain, without an interface call per index.
 func (k sortFlattenKernel[T]) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampIdx := ampDomain.Delinearize(ampLo)
-	ampRank := min(ampDomain.Rank(), len(ampIdx))
 	for range ampHi - ampLo {
 		k.Each(ampIdx)
-		for ampD := ampRank - 1; ; ampD-- { // the next index, row-major
-			ampIdx[ampD]++
-			if ampD == 0 || ampIdx[ampD] < ampDomain.Dim(ampD) {
-				break
-			}
-			ampIdx[ampD] = 0
-		}
+		ampIdx.Next(ampDomain)
 	}
 }
 
@@ -235,16 +214,9 @@ func (sortGatherKernel[T0]) Program() *amprt.Program {
 // for the row-major offsets lo..hi-1 of the domain, without an interface call per index.
 func (k sortGatherKernel[T]) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampIdx := ampDomain.Delinearize(ampLo)
-	ampRank := min(ampDomain.Rank(), len(ampIdx))
 	for range ampHi - ampLo {
 		k.Each(ampIdx)
-		for ampD := ampRank - 1; ; ampD-- { // the next index, row-major
-			ampIdx[ampD]++
-			if ampD == 0 || ampIdx[ampD] < ampDomain.Dim(ampD) {
-				break
-			}
-			ampIdx[ampD] = 0
-		}
+		ampIdx.Next(ampDomain)
 	}
 }
 
@@ -255,16 +227,9 @@ func (sortRowIndexKernel) Program() *amprt.Program { return ampgenSortRowIndexKe
 // for the row-major offsets lo..hi-1 of the domain, without an interface call per index.
 func (k sortRowIndexKernel) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampIdx := ampDomain.Delinearize(ampLo)
-	ampRank := min(ampDomain.Rank(), len(ampIdx))
 	for range ampHi - ampLo {
 		k.Each(ampIdx)
-		for ampD := ampRank - 1; ; ampD-- { // the next index, row-major
-			ampIdx[ampD]++
-			if ampD == 0 || ampIdx[ampD] < ampDomain.Dim(ampD) {
-				break
-			}
-			ampIdx[ampD] = 0
-		}
+		ampIdx.Next(ampDomain)
 	}
 }
 
@@ -275,16 +240,9 @@ func (sortRowKeyKernel) Program() *amprt.Program { return ampgenSortRowKeyKernel
 // for the row-major offsets lo..hi-1 of the domain, without an interface call per index.
 func (k sortRowKeyKernel) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampIdx := ampDomain.Delinearize(ampLo)
-	ampRank := min(ampDomain.Rank(), len(ampIdx))
 	for range ampHi - ampLo {
 		k.Each(ampIdx)
-		for ampD := ampRank - 1; ; ampD-- { // the next index, row-major
-			ampIdx[ampD]++
-			if ampD == 0 || ampIdx[ampD] < ampDomain.Dim(ampD) {
-				break
-			}
-			ampIdx[ampD] = 0
-		}
+		ampIdx.Next(ampDomain)
 	}
 }
 
@@ -295,16 +253,9 @@ func (sortZeroKernel) Program() *amprt.Program { return ampgenSortZeroKernel }
 // for the row-major offsets lo..hi-1 of the domain, without an interface call per index.
 func (k sortZeroKernel) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampIdx := ampDomain.Delinearize(ampLo)
-	ampRank := min(ampDomain.Rank(), len(ampIdx))
 	for range ampHi - ampLo {
 		k.Each(ampIdx)
-		for ampD := ampRank - 1; ; ampD-- { // the next index, row-major
-			ampIdx[ampD]++
-			if ampD == 0 || ampIdx[ampD] < ampDomain.Dim(ampD) {
-				break
-			}
-			ampIdx[ampD] = 0
-		}
+		ampIdx.Next(ampDomain)
 	}
 }
 

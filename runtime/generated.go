@@ -17,3 +17,26 @@ func EmbeddedProgram(fsys fs.FS, file, name string) *Program {
 	}
 	return MustProgram(name, spirv, 0)
 }
+
+// Next steps i to the index after it in d's row-major order (the last dimension
+// fastest, wrapping into the one before), for the EachRange methods that ampgen
+// generates. After d's last index, i is one past the end: its first coordinate is
+// d.Dim(0), the others 0.
+func (i *Index) Next(d Extent) {
+	for n := min(d.Rank(), len(i)) - 1; n >= 0; n-- {
+		if i[n]++; i[n] < d.Dim(n) || n == 0 {
+			return
+		}
+		i[n] = 0
+	}
+}
+
+// TileOrigin is the global index of the first thread of tile (a tile's coordinates, as
+// TileCount counts them): tile times the tile's dimensions, per dimension. The EachTile
+// methods that ampgen generates start from it.
+func (t TiledExtent) TileOrigin(tile Index) Index {
+	for d := range tile {
+		tile[d] *= t.Tile.Dim(d)
+	}
+	return tile
+}

@@ -15,16 +15,9 @@ func (ReduceRowPair) Program() *amprt.Program { return ampgenReduceRowPair }
 // for the row-major offsets lo..hi-1 of the domain, without an interface call per index.
 func (k ReduceRowPair) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampIdx := ampDomain.Delinearize(ampLo)
-	ampRank := min(ampDomain.Rank(), len(ampIdx))
 	for range ampHi - ampLo {
 		k.Each(ampIdx)
-		for ampD := ampRank - 1; ; ampD-- { // the next index, row-major
-			ampIdx[ampD]++
-			if ampD == 0 || ampIdx[ampD] < ampDomain.Dim(ampD) {
-				break
-			}
-			ampIdx[ampD] = 0
-		}
+		ampIdx.Next(ampDomain)
 	}
 }
 
@@ -35,16 +28,9 @@ func (ReduceRowStride) Program() *amprt.Program { return ampgenReduceRowStride }
 // for the row-major offsets lo..hi-1 of the domain, without an interface call per index.
 func (k ReduceRowStride) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampIdx := ampDomain.Delinearize(ampLo)
-	ampRank := min(ampDomain.Rank(), len(ampIdx))
 	for range ampHi - ampLo {
 		k.Each(ampIdx)
-		for ampD := ampRank - 1; ; ampD-- { // the next index, row-major
-			ampIdx[ampD]++
-			if ampD == 0 || ampIdx[ampD] < ampDomain.Dim(ampD) {
-				break
-			}
-			ampIdx[ampD] = 0
-		}
+		ampIdx.Next(ampDomain)
 	}
 }
 
@@ -55,10 +41,7 @@ func (SamplingAverage) Program() *amprt.Program { return ampgenSamplingAverage }
 // method: the body split at its barriers into loops over the tile's threads.
 func (k SamplingAverage) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampExt := ampDomain.Tile
-	ampOrigin := ampTile
-	for ampD := range ampOrigin {
-		ampOrigin[ampD] *= ampExt.Dim(ampD)
-	}
+	ampOrigin := ampDomain.TileOrigin(ampTile)
 	ampO0 := ampOrigin[0]
 	ampO1 := ampOrigin[1]
 	ampO2 := ampOrigin[2]
@@ -108,10 +91,7 @@ func (TileAverage) Program() *amprt.Program { return ampgenTileAverage }
 // method: the body split at its barriers into loops over the tile's threads.
 func (k TileAverage) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampExt := ampDomain.Tile
-	ampOrigin := ampTile
-	for ampD := range ampOrigin {
-		ampOrigin[ampD] *= ampExt.Dim(ampD)
-	}
+	ampOrigin := ampDomain.TileOrigin(ampTile)
 	ampO0 := ampOrigin[0]
 	ampO1 := ampOrigin[1]
 	ampO2 := ampOrigin[2]
@@ -149,10 +129,7 @@ func (TilingDescription) Program() *amprt.Program { return ampgenTilingDescripti
 // method: the body split at its barriers into loops over the tile's threads.
 func (k TilingDescription) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampExt := ampDomain.Tile
-	ampOrigin := ampTile
-	for ampD := range ampOrigin {
-		ampOrigin[ampD] *= ampExt.Dim(ampD)
-	}
+	ampOrigin := ampDomain.TileOrigin(ampTile)
 	ampO0 := ampOrigin[0]
 	ampO1 := ampOrigin[1]
 	ampO2 := ampOrigin[2]

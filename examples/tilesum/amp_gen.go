@@ -15,10 +15,7 @@ func (TileSum) Program() *amprt.Program { return ampgenTileSum }
 // method: the body split at its barriers into loops over the tile's threads.
 func (k TileSum) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampExt := ampDomain.Tile
-	ampOrigin := ampTile
-	for ampD := range ampOrigin {
-		ampOrigin[ampD] *= ampExt.Dim(ampD)
-	}
+	ampOrigin := ampDomain.TileOrigin(ampTile)
 	ampO0 := ampOrigin[0]
 	ampO1 := ampOrigin[1]
 	ampO2 := ampOrigin[2]

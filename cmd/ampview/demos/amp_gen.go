@@ -18,16 +18,9 @@ func (ClearKernel) Program() *amprt.Program { return ampgenClearKernel }
 // for the row-major offsets lo..hi-1 of the domain, without an interface call per index.
 func (k ClearKernel) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampIdx := ampDomain.Delinearize(ampLo)
-	ampRank := min(ampDomain.Rank(), len(ampIdx))
 	for range ampHi - ampLo {
 		k.Each(ampIdx)
-		for ampD := ampRank - 1; ; ampD-- { // the next index, row-major
-			ampIdx[ampD]++
-			if ampD == 0 || ampIdx[ampD] < ampDomain.Dim(ampD) {
-				break
-			}
-			ampIdx[ampD] = 0
-		}
+		ampIdx.Next(ampDomain)
 	}
 }
 
@@ -38,10 +31,7 @@ func (HeatKernel) Program() *amprt.Program { return ampgenHeatKernel }
 // method: the body split at its barriers into loops over the tile's threads.
 func (k HeatKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampExt := ampDomain.Tile
-	ampOrigin := ampTile
-	for ampD := range ampOrigin {
-		ampOrigin[ampD] *= ampExt.Dim(ampD)
-	}
+	ampOrigin := ampDomain.TileOrigin(ampTile)
 	ampO0 := ampOrigin[0]
 	ampO1 := ampOrigin[1]
 	ampO2 := ampOrigin[2]
@@ -98,16 +88,9 @@ func (MandelbrotKernel) Program() *amprt.Program { return ampgenMandelbrotKernel
 // for the row-major offsets lo..hi-1 of the domain, without an interface call per index.
 func (k MandelbrotKernel) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampIdx := ampDomain.Delinearize(ampLo)
-	ampRank := min(ampDomain.Rank(), len(ampIdx))
 	for range ampHi - ampLo {
 		k.Each(ampIdx)
-		for ampD := ampRank - 1; ; ampD-- { // the next index, row-major
-			ampIdx[ampD]++
-			if ampD == 0 || ampIdx[ampD] < ampDomain.Dim(ampD) {
-				break
-			}
-			ampIdx[ampD] = 0
-		}
+		ampIdx.Next(ampDomain)
 	}
 }
 
@@ -119,10 +102,7 @@ func (NBodyKernel) Program() *amprt.Program { return ampgenNBodyKernel }
 func (k NBodyKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampExt := ampDomain.Tile
 	ampSize := ampExt.Size()
-	ampOrigin := ampTile
-	for ampD := range ampOrigin {
-		ampOrigin[ampD] *= ampExt.Dim(ampD)
-	}
+	ampOrigin := ampDomain.TileOrigin(ampTile)
 	ampO0 := ampOrigin[0]
 	ampO1 := ampOrigin[1]
 	ampO2 := ampOrigin[2]
@@ -212,10 +192,7 @@ func (NBodySplitKernel) Program() *amprt.Program { return ampgenNBodySplitKernel
 func (k NBodySplitKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampExt := ampDomain.Tile
 	ampSize := ampExt.Size()
-	ampOrigin := ampTile
-	for ampD := range ampOrigin {
-		ampOrigin[ampD] *= ampExt.Dim(ampD)
-	}
+	ampOrigin := ampDomain.TileOrigin(ampTile)
 	ampO1 := ampOrigin[1]
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
 	ampViewPos := k.Pos.KernelHost()
@@ -346,16 +323,9 @@ func (SplatKernel) Program() *amprt.Program { return ampgenSplatKernel }
 // for the row-major offsets lo..hi-1 of the domain, without an interface call per index.
 func (k SplatKernel) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampIdx := ampDomain.Delinearize(ampLo)
-	ampRank := min(ampDomain.Rank(), len(ampIdx))
 	for range ampHi - ampLo {
 		k.Each(ampIdx)
-		for ampD := ampRank - 1; ; ampD-- { // the next index, row-major
-			ampIdx[ampD]++
-			if ampD == 0 || ampIdx[ampD] < ampDomain.Dim(ampD) {
-				break
-			}
-			ampIdx[ampD] = 0
-		}
+		ampIdx.Next(ampDomain)
 	}
 }
 
@@ -366,16 +336,9 @@ func (ToneKernel) Program() *amprt.Program { return ampgenToneKernel }
 // for the row-major offsets lo..hi-1 of the domain, without an interface call per index.
 func (k ToneKernel) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampIdx := ampDomain.Delinearize(ampLo)
-	ampRank := min(ampDomain.Rank(), len(ampIdx))
 	for range ampHi - ampLo {
 		k.Each(ampIdx)
-		for ampD := ampRank - 1; ; ampD-- { // the next index, row-major
-			ampIdx[ampD]++
-			if ampD == 0 || ampIdx[ampD] < ampDomain.Dim(ampD) {
-				break
-			}
-			ampIdx[ampD] = 0
-		}
+		ampIdx.Next(ampDomain)
 	}
 }
 

@@ -19,16 +19,9 @@ func (Arith) Program() *amprt.Program { return ampgenArith }
 // for the row-major offsets lo..hi-1 of the domain, without an interface call per index.
 func (k Arith) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampIdx := ampDomain.Delinearize(ampLo)
-	ampRank := min(ampDomain.Rank(), len(ampIdx))
 	for range ampHi - ampLo {
 		k.Each(ampIdx)
-		for ampD := ampRank - 1; ; ampD-- { // the next index, row-major
-			ampIdx[ampD]++
-			if ampD == 0 || ampIdx[ampD] < ampDomain.Dim(ampD) {
-				break
-			}
-			ampIdx[ampD] = 0
-		}
+		ampIdx.Next(ampDomain)
 	}
 }
 
@@ -49,16 +42,9 @@ func (Axpy[T0]) Program() *amprt.Program {
 // for the row-major offsets lo..hi-1 of the domain, without an interface call per index.
 func (k Axpy[T]) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampIdx := ampDomain.Delinearize(ampLo)
-	ampRank := min(ampDomain.Rank(), len(ampIdx))
 	for range ampHi - ampLo {
 		k.Each(ampIdx)
-		for ampD := ampRank - 1; ; ampD-- { // the next index, row-major
-			ampIdx[ampD]++
-			if ampD == 0 || ampIdx[ampD] < ampDomain.Dim(ampD) {
-				break
-			}
-			ampIdx[ampD] = 0
-		}
+		ampIdx.Next(ampDomain)
 	}
 }
 
@@ -69,10 +55,7 @@ func (Bitonic) Program() *amprt.Program { return ampgenBitonic }
 // method: the body split at its barriers into loops over the tile's threads.
 func (k Bitonic) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampExt := ampDomain.Tile
-	ampOrigin := ampTile
-	for ampD := range ampOrigin {
-		ampOrigin[ampD] *= ampExt.Dim(ampD)
-	}
+	ampOrigin := ampDomain.TileOrigin(ampTile)
 	ampO0 := ampOrigin[0]
 	ampO1 := ampOrigin[1]
 	ampO2 := ampOrigin[2]
@@ -137,16 +120,9 @@ func (Control) Program() *amprt.Program { return ampgenControl }
 // for the row-major offsets lo..hi-1 of the domain, without an interface call per index.
 func (k Control) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampIdx := ampDomain.Delinearize(ampLo)
-	ampRank := min(ampDomain.Rank(), len(ampIdx))
 	for range ampHi - ampLo {
 		k.Each(ampIdx)
-		for ampD := ampRank - 1; ; ampD-- { // the next index, row-major
-			ampIdx[ampD]++
-			if ampD == 0 || ampIdx[ampD] < ampDomain.Dim(ampD) {
-				break
-			}
-			ampIdx[ampD] = 0
-		}
+		ampIdx.Next(ampDomain)
 	}
 }
 
@@ -157,10 +133,7 @@ func (FloatAdd) Program() *amprt.Program { return ampgenFloatAdd }
 // method: the body split at its barriers into loops over the tile's threads.
 func (k FloatAdd) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampExt := ampDomain.Tile
-	ampOrigin := ampTile
-	for ampD := range ampOrigin {
-		ampOrigin[ampD] *= ampExt.Dim(ampD)
-	}
+	ampOrigin := ampDomain.TileOrigin(ampTile)
 	ampO0 := ampOrigin[0]
 	ampO1 := ampOrigin[1]
 	ampO2 := ampOrigin[2]
@@ -206,16 +179,9 @@ func (Funcs) Program() *amprt.Program { return ampgenFuncs }
 // for the row-major offsets lo..hi-1 of the domain, without an interface call per index.
 func (k Funcs) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampIdx := ampDomain.Delinearize(ampLo)
-	ampRank := min(ampDomain.Rank(), len(ampIdx))
 	for range ampHi - ampLo {
 		k.Each(ampIdx)
-		for ampD := ampRank - 1; ; ampD-- { // the next index, row-major
-			ampIdx[ampD]++
-			if ampD == 0 || ampIdx[ampD] < ampDomain.Dim(ampD) {
-				break
-			}
-			ampIdx[ampD] = 0
-		}
+		ampIdx.Next(ampDomain)
 	}
 }
 
@@ -226,16 +192,9 @@ func (Index3) Program() *amprt.Program { return ampgenIndex3 }
 // for the row-major offsets lo..hi-1 of the domain, without an interface call per index.
 func (k Index3) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampIdx := ampDomain.Delinearize(ampLo)
-	ampRank := min(ampDomain.Rank(), len(ampIdx))
 	for range ampHi - ampLo {
 		k.Each(ampIdx)
-		for ampD := ampRank - 1; ; ampD-- { // the next index, row-major
-			ampIdx[ampD]++
-			if ampD == 0 || ampIdx[ampD] < ampDomain.Dim(ampD) {
-				break
-			}
-			ampIdx[ampD] = 0
-		}
+		ampIdx.Next(ampDomain)
 	}
 }
 
@@ -247,10 +206,7 @@ func (MatMul) Program() *amprt.Program { return ampgenMatMul }
 func (k MatMul) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampExt := ampDomain.Tile
 	ampSize := ampExt.Size()
-	ampOrigin := ampTile
-	for ampD := range ampOrigin {
-		ampOrigin[ampD] *= ampExt.Dim(ampD)
-	}
+	ampOrigin := ampDomain.TileOrigin(ampTile)
 	ampO0 := ampOrigin[0]
 	ampO1 := ampOrigin[1]
 	ampO2 := ampOrigin[2]
@@ -341,16 +297,9 @@ func (Math) Program() *amprt.Program { return ampgenMath }
 // for the row-major offsets lo..hi-1 of the domain, without an interface call per index.
 func (k Math) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampIdx := ampDomain.Delinearize(ampLo)
-	ampRank := min(ampDomain.Rank(), len(ampIdx))
 	for range ampHi - ampLo {
 		k.Each(ampIdx)
-		for ampD := ampRank - 1; ; ampD-- { // the next index, row-major
-			ampIdx[ampD]++
-			if ampD == 0 || ampIdx[ampD] < ampDomain.Dim(ampD) {
-				break
-			}
-			ampIdx[ampD] = 0
-		}
+		ampIdx.Next(ampDomain)
 	}
 }
 
@@ -362,10 +311,7 @@ func (NBody) Program() *amprt.Program { return ampgenNBody }
 func (k NBody) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampExt := ampDomain.Tile
 	ampSize := ampExt.Size()
-	ampOrigin := ampTile
-	for ampD := range ampOrigin {
-		ampOrigin[ampD] *= ampExt.Dim(ampD)
-	}
+	ampOrigin := ampDomain.TileOrigin(ampTile)
 	ampO0 := ampOrigin[0]
 	ampO1 := ampOrigin[1]
 	ampO2 := ampOrigin[2]
@@ -454,10 +400,7 @@ func (Named) Program() *amprt.Program { return ampgenNamed }
 // method: the body split at its barriers into loops over the tile's threads.
 func (k Named) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampExt := ampDomain.Tile
-	ampOrigin := ampTile
-	for ampD := range ampOrigin {
-		ampOrigin[ampD] *= ampExt.Dim(ampD)
-	}
+	ampOrigin := ampDomain.TileOrigin(ampTile)
 	ampO0 := ampOrigin[0]
 	ampO1 := ampOrigin[1]
 	ampO2 := ampOrigin[2]
@@ -485,10 +428,7 @@ func (Phases) Program() *amprt.Program { return ampgenPhases }
 func (k Phases) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampExt := ampDomain.Tile
 	ampSize := ampExt.Size()
-	ampOrigin := ampTile
-	for ampD := range ampOrigin {
-		ampOrigin[ampD] *= ampExt.Dim(ampD)
-	}
+	ampOrigin := ampDomain.TileOrigin(ampTile)
 	ampO0 := ampOrigin[0]
 	ampO1 := ampOrigin[1]
 	ampO2 := ampOrigin[2]
@@ -657,16 +597,9 @@ func (Scaled[T0]) Program() *amprt.Program {
 // for the row-major offsets lo..hi-1 of the domain, without an interface call per index.
 func (k Scaled[T]) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampIdx := ampDomain.Delinearize(ampLo)
-	ampRank := min(ampDomain.Rank(), len(ampIdx))
 	for range ampHi - ampLo {
 		k.Each(ampIdx)
-		for ampD := ampRank - 1; ; ampD-- { // the next index, row-major
-			ampIdx[ampD]++
-			if ampD == 0 || ampIdx[ampD] < ampDomain.Dim(ampD) {
-				break
-			}
-			ampIdx[ampD] = 0
-		}
+		ampIdx.Next(ampDomain)
 	}
 }
 
@@ -677,10 +610,7 @@ func (Stencil) Program() *amprt.Program { return ampgenStencil }
 // method: the body split at its barriers into loops over the tile's threads.
 func (k Stencil) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampExt := ampDomain.Tile
-	ampOrigin := ampTile
-	for ampD := range ampOrigin {
-		ampOrigin[ampD] *= ampExt.Dim(ampD)
-	}
+	ampOrigin := ampDomain.TileOrigin(ampTile)
 	ampO0 := ampOrigin[0]
 	ampO1 := ampOrigin[1]
 	ampO2 := ampOrigin[2]
@@ -743,10 +673,7 @@ func (TileRev[T0]) Program() *amprt.Program {
 func (k TileRev[T]) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampExt := ampDomain.Tile
 	ampSize := ampExt.Size()
-	ampOrigin := ampTile
-	for ampD := range ampOrigin {
-		ampOrigin[ampD] *= ampExt.Dim(ampD)
-	}
+	ampOrigin := ampDomain.TileOrigin(ampTile)
 	ampO0 := ampOrigin[0]
 	ampO1 := ampOrigin[1]
 	ampO2 := ampOrigin[2]
@@ -792,10 +719,7 @@ func (TileSum) Program() *amprt.Program { return ampgenTileSum }
 func (k TileSum) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampExt := ampDomain.Tile
 	ampSize := ampExt.Size()
-	ampOrigin := ampTile
-	for ampD := range ampOrigin {
-		ampOrigin[ampD] *= ampExt.Dim(ampD)
-	}
+	ampOrigin := ampDomain.TileOrigin(ampTile)
 	ampO0 := ampOrigin[0]
 	ampO1 := ampOrigin[1]
 	ampO2 := ampOrigin[2]
@@ -874,16 +798,9 @@ func (Vectors) Program() *amprt.Program { return ampgenVectors }
 // for the row-major offsets lo..hi-1 of the domain, without an interface call per index.
 func (k Vectors) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampIdx := ampDomain.Delinearize(ampLo)
-	ampRank := min(ampDomain.Rank(), len(ampIdx))
 	for range ampHi - ampLo {
 		k.Each(ampIdx)
-		for ampD := ampRank - 1; ; ampD-- { // the next index, row-major
-			ampIdx[ampD]++
-			if ampD == 0 || ampIdx[ampD] < ampDomain.Dim(ampD) {
-				break
-			}
-			ampIdx[ampD] = 0
-		}
+		ampIdx.Next(ampDomain)
 	}
 }
 
