@@ -7,6 +7,7 @@ import (
 
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/cmd/ampview/demos"
 	"github.com/goamp/goamp/fmath"
 	"github.com/goamp/goamp/runtime"
 	"github.com/goamp/goamp/translate/testdata/corpus"
@@ -112,7 +113,7 @@ var benchKernels = []benchKernel{
 		const n = 4096
 		pos := randVec4s(r, n, -4, 4)
 		vel, np := newView(b, randVec4s(r, n, -1, 1), n), newView(b, make([]vec.Float4, n), n)
-		k := corpus.NBody{Pos: newView(b, pos, n).ReadOnly(), Vel: vel, NewPos: np, Dt: 0.01, Eps2: 0.05, Bodies: n}
+		k := demos.NBodyKernel{Pos: newView(b, pos, n).ReadOnly(), Vel: vel, NewPos: np, Dt: 0.01, Eps2: 0.05, Bodies: n}
 		return tiledRun(runtime.Ext(n).Tile(256), k, vel, np)
 	}},
 }
@@ -186,7 +187,7 @@ func BenchmarkCorpusCPUBodies(b *testing.B) {
 var nbodySink vec.Float4
 
 // BenchmarkNBodyScalarFloor is the floor under NBody's fast CPU body on one core: the
-// kernel's inner loop (corpus.NBody's pull, with fmath.Rsqrt's float64 square root and
+// kernel's inner loop (demos.NBodyKernel's interact, with fmath.Rsqrt's float64 square root and
 // division) over 256 staged bodies, with nothing around it. It reports ns per body-body
 // interaction and GFLOP/s at the customary 20 floating-point operations per interaction;
 // NBody/4096/256 has 4096*4096 interactions per step, so a step takes at least

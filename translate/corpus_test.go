@@ -10,6 +10,7 @@ import (
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/amptest"
 	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/cmd/ampview/demos"
 	"github.com/goamp/goamp/runtime"
 	"github.com/goamp/goamp/translate/testdata/corpus"
 	"github.com/goamp/goamp/vec"
@@ -269,7 +270,7 @@ var corpusCases = []corpusCase{
 		copy(vd, randVec4s(r, n, -1, 1))
 		vel.Refresh()
 		np, nd := out[vec.Float4](t, n)
-		k := corpus.NBody{Pos: in(t, pos, n), Vel: vel, NewPos: np, Dt: 0.01, Eps2: 0.05, Bodies: n}
+		k := demos.NBodyKernel{Pos: in(t, pos, n), Vel: vel, NewPos: np, Dt: 0.01, Eps2: 0.05, Bodies: n}
 		require.NoError(t, forEachTiled(av, runtime.Ext(n).Tile(tile), k))
 		sync(t, vel, np)
 		f := make([]float32, 0, 8*n)

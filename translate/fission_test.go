@@ -30,7 +30,7 @@ func TestFissionNotes(t *testing.T) {
 			assert.Equal(t, w.kernel, p.Notes[i].Kernel)
 		})
 	}
-	src, err := p.GoFile(make([][]byte, len(p.Kernels)))
+	src, err := p.GoFile(make([]string, len(p.Kernels)))
 	require.NoError(t, err)
 	methods := strings.Count(string(src), ") EachTile(")
 	assert.Equal(t, 1, methods, "only Good gets a generated EachTile")

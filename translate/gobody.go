@@ -190,13 +190,9 @@ func (g *cpuGen) rangeBody(named *types.Named, decl *ast.FuncDecl) (string, *fis
 	b.WriteString("// for the row-major offsets lo..hi-1 of the domain, without an interface call per index.\n")
 	fmt.Fprintf(&b, "func (%s) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {\n", recv)
 	b.WriteString("ampIdx := ampDomain.Delinearize(ampLo)\n")
-	b.WriteString("ampRank := min(ampDomain.Rank(), len(ampIdx))\n")
 	b.WriteString("for range ampHi - ampLo {\n")
 	fmt.Fprintf(&b, "%s.Each(ampIdx)\n", k)
-	b.WriteString("for ampD := ampRank - 1; ; ampD-- { // the next index, row-major\n")
-	b.WriteString("ampIdx[ampD]++\n")
-	b.WriteString("if ampD == 0 || ampIdx[ampD] < ampDomain.Dim(ampD) {\nbreak\n}\n")
-	b.WriteString("ampIdx[ampD] = 0\n}\n}\n}\n")
+	b.WriteString("ampIdx.Next(ampDomain)\n}\n}\n")
 	return b.String(), nil
 }
 

@@ -337,7 +337,7 @@ func (e *emitter) method(named *types.Named, nodes []*fnode) string {
 	}
 	code := body.String()
 	if e.useOrigin {
-		b.WriteString("ampOrigin := ampTile\nfor ampD := range ampOrigin {\nampOrigin[ampD] *= ampExt.Dim(ampD)\n}\n")
+		b.WriteString("ampOrigin := ampDomain.TileOrigin(ampTile)\n")
 		for c := range 3 { // the origin's components as scalars, where the body uses them
 			if n := fmt.Sprintf("ampO%d", c); usesName(code, n) {
 				fmt.Fprintf(&b, "%s := ampOrigin[%d]\n", n, c)

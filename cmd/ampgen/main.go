@@ -1,7 +1,8 @@
 // Command ampgen gives a package's kernels their GPU bodies: it translates each kernel's
 // Go body (its Each or Tiled method and what that calls) to GLSL, compiles the GLSL to
 // SPIR-V with glslc, validates it with spirv-val where present, and writes one generated
-// Go file with each kernel's Program method and its SPIR-V embedded. The file also gives
+// Go file with each kernel's Program method, and each kernel's SPIR-V beside it in a .spv
+// file (amp_gen_TYPE.spv) that the Go file embeds. The file also gives
 // each kernel a fast CPU body where it can: an EachTile method (runtime.TileKernel) made
 // from the Tiled body by loop fission at its barriers, or an EachRange method
 // (runtime.RangeKernel) looping over Each. A kernel with a hand-written one, or whose
@@ -17,9 +18,10 @@
 //
 // With no directory it works on the current one (go generate runs it in the package's
 // directory). The generated file is deterministic and meant to be committed, so that
-// `go build` needs no shader compiler. Constructs outside the kernel language are
-// reported as file:line:col: message, one per line, and exit status 1; so is a stale
-// file under -check. See package translate for the kernel language.
+// `go build` needs no shader compiler; the .spv files are committed with it. ampgen removes
+// the .spv files of kernels that are gone. Constructs outside the kernel language are
+// reported as file:line:col: message, one per line, and exit status 1; so is a stale,
+// missing or orphaned file under -check. See package translate for the kernel language.
 package main
 
 import (
@@ -28,8 +30,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/goamp/goamp/shaders/include"
 	"github.com/goamp/goamp/translate"
@@ -91,7 +96,6 @@ func generate(dir, out string, keep, check bool, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(p.Dir, out)
 	for _, n := range p.Notes {
 		if !check { // under -check only a stale file is news
 			n.Pos.Filename = relative(n.Pos.Filename)
@@ -102,9 +106,11 @@ func generate(dir, out string, keep, check bool, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "ampgen: %s has no kernels to translate\n", p.Path)
 		return nil
 	}
-	spirv := make([][]byte, len(p.Kernels))
+	want := map[string][]byte{} // the .spv files, by name
+	files := make([]string, len(p.Kernels))
 	for i, k := range p.Kernels {
-		if spirv[i], err = translate.Compile(k.Program, k.GLSL); err != nil {
+		files[i] = translate.SPIRVFile(out, k)
+		if want[files[i]], err = translate.Compile(k.Program, k.GLSL); err != nil {
 			return err
 		}
 		if keep && !check {
@@ -114,21 +120,46 @@ func generate(dir, out string, keep, check bool, stdout io.Writer) error {
 			}
 		}
 	}
-	src, err := p.GoFile(spirv)
+	src, err := p.GoFile(files)
 	if err != nil {
 		return err
 	}
+	want[out] = src
+	orphans, err := filepath.Glob(filepath.Join(p.Dir, strings.TrimSuffix(out, ".go")+"_*.spv"))
+	if err != nil {
+		return err
+	}
+	names := slices.Sorted(maps.Keys(want))
 	if check {
-		old, err := os.ReadFile(path)
-		if err != nil || !bytes.Equal(old, src) {
-			return fmt.Errorf("%s is stale: run go generate in %s", relative(path), relative(p.Dir))
+		for _, name := range names {
+			if old, err := os.ReadFile(filepath.Join(p.Dir, name)); err != nil || !bytes.Equal(old, want[name]) {
+				return fmt.Errorf("%s is stale: run go generate in %s", relative(filepath.Join(p.Dir, name)), relative(p.Dir))
+			}
+		}
+		for _, o := range orphans {
+			if _, ok := want[filepath.Base(o)]; !ok {
+				return fmt.Errorf("%s belongs to no kernel: run go generate in %s", relative(o), relative(p.Dir))
+			}
 		}
 		return nil
 	}
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, src) {
-		return nil
+	for _, name := range names {
+		path := filepath.Join(p.Dir, name)
+		if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, want[name]) {
+			continue
+		}
+		if err := os.WriteFile(path, want[name], 0o644); err != nil {
+			return err
+		}
 	}
-	return os.WriteFile(path, src, 0o644)
+	for _, o := range orphans {
+		if _, ok := want[filepath.Base(o)]; !ok {
+			if err := os.Remove(o); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // typeArgSuffix names a generic kernel's instance in file names.
