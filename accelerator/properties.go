@@ -174,6 +174,19 @@ type Properties struct {
 	SubgroupOps []string `json:"subgroup_operations"`
 	// Int64 says kernels may use 64-bit integers.
 	Int64 bool `json:"int64"`
+	// Storage16 and Float16 are Accelerator.Supports16BitStorage and SupportsFloat16:
+	// half.Float16 views, and float16 arithmetic.
+	Storage16 bool `json:"storage_16bit"`
+	Float16   bool `json:"float16"`
+	// Storage8 and Int8 are Accelerator.Supports8BitStorage and SupportsInt8: int8 and
+	// uint8 views, and 8-bit integer arithmetic.
+	Storage8 bool `json:"storage_8bit"`
+	Int8     bool `json:"int8"`
+	// CooperativeMatrices and CooperativeMatricesNV are the shapes of
+	// Accelerator.CooperativeMatricesKHR and CooperativeMatrices, as their String methods
+	// write them ("16x16x16 float16*float16+float32->float32"), never nil.
+	CooperativeMatrices   []string `json:"cooperative_matrices"`
+	CooperativeMatricesNV []string `json:"cooperative_matrices_nv"`
 	// Limits is Accelerator.Limits.
 	Limits Limits `json:"limits"`
 	// MemoryHeaps are the device's memory heaps (none for the CPU).
@@ -190,6 +203,8 @@ func (a *Accelerator) Properties() Properties {
 		SupportsLimitedDouble: a.SupportsLimitedDoublePrecision(), SupportsCPUSharedMemory: a.SupportsCPUSharedMemory(),
 		Version: a.Version(), DriverVersion: a.DriverVersion(), SubgroupSize: a.SubgroupSize(),
 		SubgroupOps: a.SubgroupOps().Names(), Int64: true, Limits: a.Limits(),
+		Storage16: a.Supports16BitStorage(), Float16: a.SupportsFloat16(), Storage8: a.Supports8BitStorage(), Int8: a.SupportsInt8(),
+		CooperativeMatrices: shapeNames(a.CooperativeMatricesKHR()), CooperativeMatricesNV: shapeNames(a.CooperativeMatrices()),
 	}
 	if d, err := Default(); err == nil && d == a {
 		p.Default = true
@@ -207,4 +222,13 @@ func (a *Accelerator) Properties() Properties {
 		p.SubgroupOps = []string{}
 	}
 	return p
+}
+
+// shapeNames returns the shapes' String forms, never nil.
+func shapeNames(shapes []CoopMatrixShape) []string {
+	out := []string{}
+	for _, s := range shapes {
+		out = append(out, s.String())
+	}
+	return out
 }

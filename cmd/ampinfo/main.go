@@ -100,6 +100,20 @@ func writeText(w io.Writer, p accelerator.Properties, verbose bool) {
 	row("double precision", "%s (limited: %s)", yes(p.SupportsDouble), yes(p.SupportsLimitedDouble))
 	row("cpu shared memory", "%s", yes(p.SupportsCPUSharedMemory))
 	row("int64", "%s", yes(p.Int64))
+	row("16-bit storage / float16", "%s / %s", yes(p.Storage16), yes(p.Float16))
+	row("8-bit storage / int8", "%s / %s", yes(p.Storage8), yes(p.Int8))
+	for _, c := range []struct {
+		name   string
+		shapes []string
+	}{{"cooperative matrices", p.CooperativeMatrices}, {"cooperative matrices (NV)", p.CooperativeMatricesNV}} {
+		for i, s := range c.shapes {
+			if i > 0 { // one shape a line, the name on the first
+				fmt.Fprintf(w, "    %-26s %s\n", "", s)
+				continue
+			}
+			row(c.name, "%s", s)
+		}
+	}
 	row("subgroup size", "%d", p.SubgroupSize)
 	if len(p.SubgroupOps) > 0 {
 		row("subgroup operations", "%s", strings.Join(p.SubgroupOps, " "))

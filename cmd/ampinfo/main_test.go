@@ -28,6 +28,11 @@ func TestJSONListsEveryAccelerator(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 1, defaults, "exactly one default")
+	for i, p := range r.Accelerators {
+		assert.Equal(t, all[i].Supports8BitStorage(), p.Storage8, p.Path)
+		assert.Equal(t, all[i].Supports16BitStorage(), p.Storage16, p.Path)
+		assert.Len(t, p.CooperativeMatrices, len(all[i].CooperativeMatricesKHR()), p.Path)
+	}
 	assert.Equal(t, "cpu", r.Accelerators[len(r.Accelerators)-1].Path)
 }
 
@@ -44,6 +49,20 @@ func TestTextMarksDefault(t *testing.T) {
 			assert.Contains(t, out.String(), "timestamp period")
 		}
 	}
+}
+
+// TestTextShapes writes an accelerator with cooperative matrices: the narrow types' rows,
+// and one shape a line under the extension's name.
+func TestTextShapes(t *testing.T) {
+	p := accelerator.Properties{Path: "vulkan:9", Storage8: true, Int8: true, Storage16: true,
+		CooperativeMatrices: []string{"16x16x16 float16*float16+float32->float32", "16x16x32 int8*int8+int32->int32"}}
+	var out bytes.Buffer
+	writeText(&out, p, false)
+	assert.Contains(t, out.String(), "    8-bit storage / int8:      yes / yes\n")
+	assert.Contains(t, out.String(), "    16-bit storage / float16:  yes / no\n")
+	assert.Contains(t, out.String(), "    cooperative matrices:      16x16x16 float16*float16+float32->float32\n"+
+		"                               16x16x32 int8*int8+int32->int32\n")
+	assert.NotContains(t, out.String(), "(NV)")
 }
 
 func TestBadDefaultEnv(t *testing.T) {
