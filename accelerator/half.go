@@ -39,6 +39,9 @@ const (
 	CoopInt32   CoopMatrixType = CoopMatrixType(vk.ComponentSint32)
 	CoopUint8   CoopMatrixType = CoopMatrixType(vk.ComponentUint8)
 	CoopUint32  CoopMatrixType = CoopMatrixType(vk.ComponentUint32)
+	// CoopBfloat16 is reported by drivers with VK_KHR_shader_bfloat16 (the H100's); no
+	// goamp kernel uses it (no shader compiler here writes GL_EXT_bfloat16).
+	CoopBfloat16 CoopMatrixType = CoopMatrixType(vk.ComponentBfloat16)
 )
 
 // String names the type ("float16", "int8", ..., or "type N" for the others).
@@ -51,7 +54,7 @@ func (t CoopMatrixType) String() string {
 
 // coopTypeNames are the names of the types goamp uses.
 var coopTypeNames = map[CoopMatrixType]string{CoopFloat16: "float16", CoopFloat32: "float32", CoopInt8: "int8", CoopInt32: "int32",
-	CoopUint8: "uint8", CoopUint32: "uint32"}
+	CoopUint8: "uint8", CoopUint32: "uint32", CoopBfloat16: "bfloat16"}
 
 // CoopMatrixShape is one shape of subgroup-scope cooperative matrix multiply-add that a
 // device's tensor cores run: D (M x N, type D) = A (M x K, type A) x B (K x N, type B) +

@@ -38,6 +38,7 @@ func TestCoopMatrixShapeString(t *testing.T) {
 		{CoopMatrixShape{M: 16, N: 8, K: 16, A: CoopFloat16, B: CoopFloat16, C: CoopFloat32, D: CoopMatrixType(11)}, "16x8x16 float16*float16+float32->type 11"},
 		{CoopMatrixShape{M: 16, N: 16, K: 32, A: CoopInt8, B: CoopInt8, C: CoopInt32, D: CoopInt32}, "16x16x32 int8*int8+int32->int32"},
 		{CoopMatrixShape{M: 16, N: 8, K: 32, A: CoopUint8, B: CoopUint8, C: CoopUint32, D: CoopUint32}, "16x8x32 uint8*uint8+uint32->uint32"},
+		{CoopMatrixShape{M: 16, N: 16, K: 16, A: CoopBfloat16, B: CoopBfloat16, C: CoopFloat32, D: CoopFloat32}, "16x16x16 bfloat16*bfloat16+float32->float32"},
 	} {
 		assert.Equal(t, c.want, c.s.String())
 	}

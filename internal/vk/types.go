@@ -141,6 +141,8 @@ const (
 	ComponentSint32  ComponentType = 5
 	ComponentUint8   ComponentType = 7
 	ComponentUint32  ComponentType = 9
+	// ComponentBfloat16 is VK_COMPONENT_TYPE_BFLOAT16_KHR (VK_KHR_shader_bfloat16).
+	ComponentBfloat16 ComponentType = 1000141000
 )
 
 // UUIDString formats the device UUID as 8-4-4-4-12 hex digits.
