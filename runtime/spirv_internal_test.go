@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/half"
 )
 
 // spvAsm assembles small SPIR-V modules for the reader's tests.
@@ -492,12 +493,13 @@ func TestElemMatches(t *testing.T) {
 	f64 := &Type{Kind: TypeFloat, Width: 64}
 	i32 := &Type{Kind: TypeInt, Width: 32}
 	u32 := &Type{Kind: TypeUint, Width: 32}
+	i8, u8, u16 := &Type{Kind: TypeInt, Width: 8}, &Type{Kind: TypeUint, Width: 8}, &Type{Kind: TypeUint, Width: 16}
 	vec := func(e *Type, n int) *Type {
 		v := &Type{Kind: TypeVector, Len: n, Elem: e}
 		computeSizes(v)
 		return v
 	}
-	for _, s := range []*Type{f32, f64, i32, u32} {
+	for _, s := range []*Type{f32, f64, i32, u32, i8, u8, u16} {
 		computeSizes(s)
 	}
 	type padded struct {
@@ -533,6 +535,14 @@ func TestElemMatches(t *testing.T) {
 		{"uvec2 holds float64 bits", vec(u32, 2), typeOf[float64](), true},
 		{"uvec2 holds a struct's bits", vec(u32, 2), typeOf[pair](), true},
 		{"uvec4 is not an 8-byte struct", vec(u32, 4), typeOf[pair](), false},
+		{"int8_t int8", i8, typeOf[int8](), true},
+		{"uint8_t uint8", u8, typeOf[uint8](), true},
+		{"uint8_t holds int8 bits", u8, typeOf[int8](), true},
+		{"int8_t is not uint8", i8, typeOf[uint8](), false},
+		{"uint16_t holds float16 bits", u16, typeOf[half.Float16](), true},
+		{"uint16_t is not int32", u16, typeOf[int32](), false},
+		{"uint8_t is not float16", u8, typeOf[half.Float16](), false},
+		{"u8vec4 holds int32 bits", vec(u8, 4), typeOf[int32](), true},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, elemMatches(tt.s, tt.g), tt.name)
