@@ -22,6 +22,9 @@ const Available = true
 
 var loadMu sync.Mutex
 
+// loadedLib is the Vulkan loader Open loaded (under loadMu), "" before the first.
+var loadedLib string
+
 func check(op string, r C.VkResult) error {
 	if r == C.VK_SUCCESS {
 		return nil
@@ -48,12 +51,18 @@ func Open(o Options) (*Instance, error) {
 	if lib == "" {
 		lib = "libvulkan.so.1"
 	}
+	// The loader stays loaded for the process (vulkan-go keeps its entry points), so a
+	// second Open naming another library would silently get the first one.
+	if loadedLib != "" && loadedLib != lib {
+		return nil, fmt.Errorf("%w: cannot load %s: %s is loaded already, and a process keeps its first Vulkan loader", ErrUnavailable, lib, loadedLib)
+	}
 	clib := C.CString(lib)
 	defer C.free(unsafe.Pointer(clib))
 	var ebuf [512]C.char
 	if C.amp_load(clib, &ebuf[0], C.int(len(ebuf))) == 0 {
 		return nil, fmt.Errorf("%w: cannot load %s: %s", ErrUnavailable, lib, C.GoString(&ebuf[0]))
 	}
+	loadedLib = lib
 	vulkan.SetGetInstanceProcAddr(C.amp_gipa())
 	if err := vulkan.Init(); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)

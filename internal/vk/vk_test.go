@@ -28,9 +28,23 @@ func openTest(t testing.TB) *Instance {
 	return in
 }
 
+// TestOpenMissingLibrary checks that a loader that is not there is ErrUnavailable, whether
+// it is the first Open of the process or (under -count=2, or after
+// TestOpenOtherLibrary's first Open) a later one.
 func TestOpenMissingLibrary(t *testing.T) {
 	_, err := Open(Options{Library: "libvulkan-does-not-exist.so.9"})
 	require.ErrorIs(t, err, ErrUnavailable)
+	require.ErrorContains(t, err, "libvulkan-does-not-exist.so.9")
+}
+
+// TestOpenOtherLibrary checks that once a loader is loaded, an Open naming another one
+// fails, naming both, instead of silently using the first.
+func TestOpenOtherLibrary(t *testing.T) {
+	openTest(t)
+	_, err := Open(Options{Library: "libvulkan-other.so.1"})
+	require.ErrorIs(t, err, ErrUnavailable)
+	require.ErrorContains(t, err, "libvulkan-other.so.1")
+	require.ErrorContains(t, err, "libvulkan.so.1 is loaded already")
 }
 
 func TestDispatchEveryDevice(t *testing.T) {
