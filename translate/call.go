@@ -89,14 +89,20 @@ func (t *tr) conversion(e *ast.CallExpr) string {
 		return x
 	}
 	gf, ok := t.glslType(from, e.Args[0].Pos())
-	if !ok || gf == gt {
+	if !ok {
+		return x
+	}
+	if gf == gt {
+		if t.narrowBits(to) < t.narrowBits(from) || t.narrowBits(from) == 0 {
+			return t.wrap(x, to) // a narrower type, or a narrow one from 32 bits
+		}
 		return x
 	}
 	if _, basic := to.Underlying().(*types.Basic); !basic {
 		t.errorf(e.Pos(), "conversion from %s to %s is not in the kernel language", from, to)
 		return x
 	}
-	return gt + "(" + x + ")"
+	return t.wrap(gt+"("+x+")", to)
 }
 
 // builtin translates len, min and max.
@@ -163,6 +169,8 @@ func (t *tr) funcCall(e *ast.CallExpr, id *ast.Ident, fn *types.Func) string {
 		}
 	case path == runtimePath:
 		return t.runtimeCall(e, name)
+	case path == halfPath:
+		return t.halfFunc(e, name)
 	case fn.Pkg() == t.pkg:
 		return t.userCall(e, fn, id, "", nil)
 	}
@@ -249,6 +257,9 @@ func (t *tr) methodCall(e *ast.CallExpr, f *ast.SelectorExpr, sel *types.Selecti
 		}
 	}
 	recv := t.typeOf(f.X)
+	if isHalf(t.sub(recv)) {
+		return t.halfMethod(e, f.X, name)
+	}
 	if isRuntime(recv, "Index") || vecName(recv) != "" {
 		// runtime.Index is an ivec3: its Add and Sub are the vectors'.
 		return t.vecCall(e, f, recv, name)
@@ -271,15 +282,27 @@ func (t *tr) viewCall(e *ast.CallExpr, v *viewArg, name string) string {
 	}
 	addr := fmt.Sprintf("ampAt%d(%s)", v.index, t.expr(e.Args[0]))
 	elem := v.buf + "[" + addr + "]"
+	st, _ := t.storageType(v.elem)
 	switch name {
 	case "At":
 		v.read = true
+		if st != "" { // an 8- or 16-bit element, extended to 32 bits
+			g, _ := t.glslType(v.elem, e.Pos())
+			return g + "(" + elem + ")"
+		}
 		return elem
 	case "Set":
 		v.written = true
+		if st != "" {
+			return elem + " = " + st + "(" + t.expr(e.Args[1]) + ")"
+		}
 		return elem + " = " + t.expr(e.Args[1])
 	case "At4", "Set4":
 		return t.view4Call(e, v, name, addr)
+	}
+	if strings.HasPrefix(name, "Atomic") && st != "" {
+		t.errorf(e.Pos(), "%s on a view of %s: atomics need 32-bit elements", name, t.sub(v.elem))
+		return "0"
 	}
 	if op, ok := strings.CutPrefix(name, "Atomic"); ok {
 		if g, ok := atomicFuncs[op]; ok {

@@ -105,11 +105,23 @@ func (t *tr) binop(x string, op token.Token, y string, lt types.Type, pos token.
 	if b, ok := t.sub(lt).Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
 		t.errorf(pos, "strings are not in the kernel language")
 	}
+	if wraps(op) {
+		return t.wrap("("+x+" "+op.String()+" "+y+")", lt)
+	}
 	return "(" + x + " " + op.String() + " " + y + ")"
 }
 
-// shift translates x << s or x >> s with Go's semantics for counts of 32 and more.
+// shift translates x << s or x >> s with Go's semantics for counts of 32 and more, and
+// for narrow types (a left shift wraps).
 func (t *tr) shift(x string, op token.Token, count ast.Expr, lt types.Type) string {
+	if op == token.SHL {
+		return t.wrap(t.shift32(x, op, count, lt), lt)
+	}
+	return t.shift32(x, op, count, lt)
+}
+
+// shift32 is shift on 32-bit values.
+func (t *tr) shift32(x string, op token.Token, count ast.Expr, lt types.Type) string {
 	if tv := t.info.Types[count]; tv.Value != nil {
 		n, _ := constant.Uint64Val(constant.ToInt(tv.Value))
 		if n < 32 {
@@ -137,13 +149,13 @@ func (t *tr) unary(e *ast.UnaryExpr) string {
 	x := t.expr(e.X)
 	switch e.Op {
 	case token.SUB:
-		return "(-" + x + ")"
+		return t.wrap("(-"+x+")", t.typeOf(e))
 	case token.ADD:
 		return x
 	case token.NOT:
 		return "(!" + x + ")"
 	case token.XOR:
-		return "(~" + x + ")"
+		return t.wrap("(~"+x+")", t.typeOf(e))
 	case token.AND:
 		t.errorf(e.Pos(), "pointers are not in the kernel language")
 	case token.ARROW:

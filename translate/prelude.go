@@ -35,6 +35,7 @@ uint ampShl(uint x, uint s) { return s >= 32u ? 0u : x << s; }
 int ampShr(int x, uint s) { return x >> min(s, 31u); }
 uint ampShr(uint x, uint s) { return s >= 32u ? 0u : x >> s; }
 `,
+	"half": halfPrelude,
 	"round": `float ampRound(float x) { float t = trunc(x); return abs(x - t) >= 0.5 ? t + sign(x) : t; }
 double ampRound(double x) { double t = trunc(x); return abs(x - t) >= 0.5lf ? t + sign(x) : t; }
 `,

@@ -14,9 +14,9 @@ import (
 // none. int and uint are 32 bits on the GPU (see the package documentation).
 func basicGLSL(b *types.Basic) string {
 	switch b.Kind() {
-	case types.Int, types.Int32, types.UntypedInt, types.UntypedRune:
-		return "int"
-	case types.Uint, types.Uint32:
+	case types.Int, types.Int32, types.Int8, types.Int16, types.UntypedInt, types.UntypedRune:
+		return "int" // 8- and 16-bit values extended (narrow.go)
+	case types.Uint, types.Uint32, types.Uint8, types.Uint16:
 		return "uint"
 	case types.Float32, types.UntypedFloat:
 		return "float"
@@ -76,7 +76,7 @@ func (t *tr) glslType(ty types.Type, pos token.Pos) (string, bool) {
 		if s := basicGLSL(u); s != "" {
 			return s, true
 		}
-		t.errorf(pos, "type %s is not in the kernel language: use int32, uint32, float32, float64, bool or int", ty)
+		t.errorf(pos, "type %s is not in the kernel language: use int32, uint32, float32, float64, bool, int, int8, uint8, int16 or uint16", ty)
 		return "", false
 	case *types.Array:
 		e, ok := t.glslType(u.Elem(), pos)
@@ -120,6 +120,10 @@ func (t *tr) useStruct(n *types.Named, pos token.Pos) {
 	t.structV[n] = true
 	st := n.Underlying().(*types.Struct)
 	for i := range st.NumFields() {
+		if f := st.Field(i); t.hasNarrow(f.Type()) {
+			t.errorf(pos, "struct type %s: field %s has type %s: 8- and 16-bit struct fields are not in the kernel language "+
+				"(GLSL would lay them out as 32 bits); use int32, uint32 or float32", n.Obj().Name(), f.Name(), f.Type())
+		}
 		t.glslType(st.Field(i).Type(), pos)
 	}
 	t.structs = append(t.structs, n)

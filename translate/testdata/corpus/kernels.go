@@ -10,6 +10,7 @@ import (
 
 	"github.com/goamp/goamp/arrayview"
 	"github.com/goamp/goamp/fmath"
+	"github.com/goamp/goamp/half"
 	"github.com/goamp/goamp/runtime"
 	"github.com/goamp/goamp/vec"
 )
@@ -459,4 +460,89 @@ func (k Bitonic) Tiled(t runtime.TiledIndex) {
 		}
 	}
 	k.Keys.Set(t.Global, s[l])
+}
+
+// Narrow checks Go's 8- and 16-bit integer semantics: every operation wraps in the
+// operands' type, conversions truncate or extend, and views of int8 and uint8 load and
+// store them. Out gets NarrowLen int32 results a thread.
+type Narrow struct {
+	A   *arrayview.ReadView[int8]
+	B   *arrayview.ReadView[uint8]
+	C   *arrayview.View[int8]  // written: a mix of A and B
+	D   *arrayview.View[uint8] // read and written: incremented, wrapping at 255
+	Out *arrayview.View[[NarrowLen]int32]
+}
+
+// NarrowLen is the number of results a Narrow thread writes.
+const NarrowLen = 22
+
+// Each is the kernel.
+func (k Narrow) Each(i runtime.Index) {
+	a, b := k.A.At(i), k.B.At(i)
+	var r [NarrowLen]int32
+	r[0] = int32(a + a + a)    // wraps at 8 bits
+	r[1] = int32(a * int8(b))  // a product of two int8s
+	r[2] = int32(-a)           // -(-128) is -128
+	r[3] = int32(a / -1)       // so is -128 / -1
+	nz := int8(b|1) & 0x7f     // never 0
+	r[4] = int32(a / nz)       // division truncates toward zero
+	r[5] = int32(a % nz)       // remainder with the dividend's sign
+	r[6] = int32(a << (b & 7)) // shifts wrap too
+	r[7] = int32(a >> (b & 7)) // and keep the sign
+	r[8] = int32(b << 3)       // uint8 shifts lose the high bits
+	r[9] = int32(^b)           // ^ of an unsigned value stays in 8 bits
+	r[10] = int32(^a)          // and of a signed one keeps its sign
+	r[11] = int32(b - 200)     // uint8 subtraction wraps
+	r[12] = int32(uint8(a))    // int8 to uint8: the same bits
+	r[13] = int32(int8(b))     // uint8 to int8: the sign bit
+	w := int16(a) * int16(b)   // int16 holds the product exactly
+	r[14] = int32(w * 3)       // and wraps at 16 bits
+	r[15] = int32(uint16(w))   // uint16's view of it
+	r[16] = int32(int8(w))     // truncated to 8 bits
+	r[17] = int32(uint32(a))   // sign-extended into 32 bits
+	x := a                     // compound assignments and ++ wrap
+	x += 100
+	x *= 3
+	x++
+	r[18] = int32(x)
+	var acc uint8
+	for j := uint8(0); j < 8; j++ {
+		acc += b ^ j // a sum that wraps many times
+	}
+	r[19] = int32(acc)
+	f := float32(a)*1.5 + float32(b)
+	r[20] = int32(int8(int32(f))) // float to int8 through int32
+	r[21] = int32(int16(b) - int16(a))
+	k.C.Set(i, a^int8(b))
+	k.D.Set(i, k.D.At(i)+1)
+	k.Out.Set(i, r)
+}
+
+// HalfOps checks half.Float16 views and conversions: Wide gets X's values as float32
+// (exact), Out gets F rounded to float16 (to nearest, ties to even), Flags X's IsNaN and
+// IsInf and Bits, and Sum the float16 of a computed float32.
+type HalfOps struct {
+	X     *arrayview.ReadView[half.Float16]
+	F     *arrayview.ReadView[float32]
+	Wide  *arrayview.View[float32]
+	Out   *arrayview.View[half.Float16]
+	Flags *arrayview.View[int32]
+}
+
+// Each is the kernel.
+func (k HalfOps) Each(i runtime.Index) {
+	h := k.X.At(i)
+	k.Wide.Set(i, h.Float32())
+	k.Out.Set(i, half.FromFloat32(k.F.At(i)))
+	flags := int32(h.Bits()) << 2
+	if h.IsNaN() {
+		flags |= 1
+	}
+	if h.IsInf() {
+		flags |= 2
+	}
+	if h == half.One || h^half.SignBit == half.FromBits(0x3c00) {
+		flags = -flags
+	}
+	k.Flags.Set(i, flags)
 }

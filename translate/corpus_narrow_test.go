@@ -1,0 +1,86 @@
+package translate_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/half"
+	"github.com/goamp/goamp/runtime"
+	"github.com/goamp/goamp/translate/testdata/corpus"
+)
+
+// The corpus's kernels on 8- and 16-bit values, compared bit for bit with the CPU's.
+func init() {
+	corpusCases = append(corpusCases,
+		corpusCase{"Narrow", runNarrow, exact},
+		corpusCase{"HalfOps", runHalfOps, exact},
+	)
+}
+
+// runNarrow runs corpus.Narrow on every int8 paired with random uint8s (and every uint8
+// with random int8s), and returns Out, C and D as int32s.
+func runNarrow(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+	const n = 512
+	a, b, d := make([]int8, n), make([]uint8, n), make([]uint8, n)
+	for i := range n {
+		a[i], b[i], d[i] = int8(i), uint8(r.IntN(256)), uint8(r.IntN(256))
+		if i >= 256 {
+			a[i], b[i] = int8(r.IntN(256)), uint8(i)
+		}
+	}
+	c, cd := out[int8](t, n)
+	dv, dd := inout(t, d, n)
+	o, od := out[[corpus.NarrowLen]int32](t, n)
+	k := corpus.Narrow{A: in(t, a, n), B: in(t, b, n), C: c, D: dv, Out: o}
+	od = ran(t, forEach(av, runtime.Ext(n), k), o, od)
+	sync(t, c)
+	sync(t, dv)
+	res := make([]int32, 0, n*(corpus.NarrowLen+2))
+	for i := range od {
+		res = append(res, od[i][:]...)
+		res = append(res, int32(cd[i]), int32(dd[i]))
+	}
+	return res
+}
+
+// halfEdges are float32 values at float16's edges: rounding ties and their neighbours,
+// the subnormal range, overflow, infinities and NaNs with payloads.
+var halfEdges = []uint32{
+	0x00000000, 0x80000000, 0x3f800000, 0x3f801000, 0x3f802000, 0x3f803000, 0x3f801001, 0x3f800fff,
+	0x477fe000, 0x477fefff, 0x477ff000, 0x477ff001, 0x47800000, 0x7f7fffff, 0x7f800000, 0xff800000,
+	0x7fc00000, 0x7f800001, 0xffbfffff, 0x7fa5a5a5, 0x38800000, 0x387fffff, 0x33800000, 0x33800001,
+	0x337fffff, 0x33000000, 0x33000001, 0x00000001, 0x807fffff, 0x35000000, 0x35400000, 0x35c00000,
+}
+
+// runHalfOps runs corpus.HalfOps on all 65536 float16 bit patterns and as many float32s
+// (the edges, then random bits and random values in float16's range), and returns Wide's
+// bits, Out and Flags as uint32s.
+func runHalfOps(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+	const n = 1 << 16
+	x, f := make([]half.Float16, n), make([]float32, n)
+	for i := range n {
+		x[i] = half.FromBits(uint16(i))
+		switch {
+		case i < len(halfEdges):
+			f[i] = math.Float32frombits(halfEdges[i])
+		case i%2 == 0:
+			f[i] = math.Float32frombits(r.Uint32())
+		default:
+			f[i] = float32(r.NormFloat64() * math.Pow(2, float64(r.IntN(40)-26)))
+		}
+	}
+	wide, wd := out[float32](t, n)
+	o, od := out[half.Float16](t, n)
+	flags, fd := out[int32](t, n)
+	k := corpus.HalfOps{X: in(t, x, n), F: in(t, f, n), Wide: wide, Out: o, Flags: flags}
+	od = ran(t, forEach(av, runtime.Ext(n), k), o, od)
+	sync(t, wide)
+	sync(t, flags)
+	res := make([]uint32, 0, 3*n)
+	for i := range n {
+		res = append(res, math.Float32bits(wd[i]), uint32(od[i]), uint32(fd[i]))
+	}
+	return res
+}
