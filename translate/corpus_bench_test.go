@@ -9,6 +9,7 @@ import (
 	"github.com/goamp/goamp/arrayview"
 	"github.com/goamp/goamp/cmd/ampview/demos"
 	"github.com/goamp/goamp/fmath"
+	"github.com/goamp/goamp/half"
 	"github.com/goamp/goamp/runtime"
 	"github.com/goamp/goamp/translate/testdata/corpus"
 	"github.com/goamp/goamp/vec"
@@ -29,6 +30,24 @@ func tiledRun[T any](dom runtime.TiledExtent, k runtime.TiledKernel, outs ...*ar
 			err = runtime.ParallelForEachTiled(av, dom, runtime.PerThreadKernel{Kernel: k})
 		} else {
 			err = runtime.ParallelForEachTiled(av, dom, k)
+		}
+		for _, o := range outs {
+			if err == nil {
+				err = o.Synchronize()
+			}
+		}
+		return err
+	}
+}
+
+// rangeRun returns a run of a kernel without tiles over ext that synchronizes outs.
+func rangeRun[T any](ext runtime.Extent, k runtime.IndexKernel, outs ...*arrayview.View[T]) func(*accelerator.View, bool) error {
+	return func(av *accelerator.View, pt bool) error {
+		var err error
+		if pt {
+			err = runtime.ParallelForEach(av, ext, runtime.PerThreadKernel{Kernel: k})
+		} else {
+			err = runtime.ParallelForEach(av, ext, k)
 		}
 		for _, o := range outs {
 			if err == nil {
@@ -109,6 +128,23 @@ var benchKernels = []benchKernel{
 			return run(av, pt)
 		}
 	}},
+	{"Axpy[float32]/1048576", func(b *testing.B, r *rand.Rand) func(*accelerator.View, bool) error {
+		const n = 1 << 20
+		y := newView(b, randFloats(r, n, -1, 1), n)
+		k := corpus.Axpy[float32]{X: newView(b, randFloats(r, n, -1, 1), n).ReadOnly(), Y: y, Alpha: 0.5}
+		return rangeRun(runtime.Ext(n), k, y)
+	}},
+	{"HalfOps/1048576", func(b *testing.B, r *rand.Rand) func(*accelerator.View, bool) error {
+		const n = 1 << 20
+		x := make([]half.Float16, n)
+		for i := range x {
+			x[i] = half.FromBits(uint16(r.Uint32()))
+		}
+		wide, o := newView(b, make([]float32, n), n), newView(b, make([]half.Float16, n), n)
+		k := corpus.HalfOps{X: newView(b, x, n).ReadOnly(), F: newView(b, randFloats(r, n, -100, 100), n).ReadOnly(),
+			Wide: wide, Out: o, Flags: newView(b, make([]int32, n), n)}
+		return rangeRun(runtime.Ext(n), k, o)
+	}},
 	{"NBody/4096/256", func(b *testing.B, r *rand.Rand) func(*accelerator.View, bool) error {
 		const n = 4096
 		pos := randVec4s(r, n, -4, 4)
@@ -118,8 +154,9 @@ var benchKernels = []benchKernel{
 	}},
 }
 
-// BenchmarkCorpusCPUBodies times the corpus kernels with barriers three ways in one run:
-// the CPU accelerator with the generated fast body (EachTile), the CPU accelerator's
+// BenchmarkCorpusCPUBodies times corpus kernels three ways in one run: the CPU
+// accelerator with the generated fast body (EachTile, or EachRange for the kernels without
+// tiles), the CPU accelerator's
 // per-thread executor (runtime.PerThreadKernel), and the GPU body on the first Vulkan
 // device (lavapipe here), each dispatch followed by the outputs' Synchronize. It reports
 // each in wall ms and process CPU ms (all threads, lavapipe's too) per dispatch, and the

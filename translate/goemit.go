@@ -32,6 +32,10 @@ type emitter struct {
 	helpers   map[*types.Func]*helper // kernel methods the body calls, copied to take Hosts
 	scratch   []string                // element types of the buffers taken from runtime.Scratch
 	helperSeq []*helper
+	// rangeIdx, in an EachRange body (hostRangeBody), is Each's index parameter where the
+	// body never assigns it: its components are the scalars ampI0..ampI2.
+	rangeIdx types.Object
+	rangeUse int // the uses of rangeIdx written as the scalars
 }
 
 // helper is a kernel method that reads or writes views, called from the tiled body: the
@@ -950,6 +954,13 @@ func (e *emitter) helperMethod(b *strings.Builder, h *helper) {
 // indexComponent returns the generated body's scalar for t.Local[c], t.Global[c] or
 // t.TileOrigin[c] with c a constant 0..2 (ampI0, ampG1, ampO2, ...), or "".
 func (e *emitter) indexComponent(x *ast.IndexExpr) string {
+	if id, ok := unparen(x.X).(*ast.Ident); ok && e.rangeIdx != nil && e.obj(id) == e.rangeIdx {
+		if c, ok := constIndex(e.info, x.Index); ok {
+			e.rangeUse++
+			return fmt.Sprintf("ampI%d", c)
+		}
+		return ""
+	}
 	sel, ok := unparen(x.X).(*ast.SelectorExpr)
 	if !ok || !e.isTiledField(sel, "Local", "Global", "TileOrigin") {
 		return ""
@@ -994,6 +1005,11 @@ func (e *emitter) viewCall3(c *ast.CallExpr) (string, bool) {
 			comps = []string{"ampG0", "ampG1", "ampG2"}
 		case e.isTiledField(ix, "Local"):
 			comps = []string{"ampI0", "ampI1", "ampI2"}
+		}
+	case *ast.Ident:
+		if e.rangeIdx != nil && e.obj(ix) == e.rangeIdx {
+			comps = []string{"ampI0", "ampI1", "ampI2"}
+			e.rangeUse++
 		}
 	case *ast.CallExpr:
 		if e.runtimeFunc(ix.Fun, "Idx") && len(ix.Args) >= 1 && len(ix.Args) <= 3 && !ix.Ellipsis.IsValid() {

@@ -39,12 +39,12 @@ type instance struct {
 //   - bytes: each input element read once and each output element written once (4 bytes
 //     per float32 or int32): vadd 12 per element, reduce 4, scan 8, matmul 12·n² (A and B
 //     read, C written; matmul-f16 8·n², matmul-i8 6·n²), conv2d and transpose 8 per
-//     pixel, sort 8 per key, fma-peak 8 per thread. Temporaries, extra passes and caches are not counted.
+//     pixel, sort 8 per key, fma-peak 8 per thread, quantize 5 per element. Temporaries, extra passes and caches are not counted.
 //   - flops: the arithmetic operations (float or int32) the result needs: vadd 1 per
 //     element, saxpy 2, reduce 1 (add, min or max), scan 1, histogram 2 (scale to a bin,
 //     count), conv2d 36 per pixel (two 9-tap passes of multiply-add), matmul 2·n³ (int8
 //     and int32 operations counted as flops),
-//     fma-peak 2 per fused multiply-add, sort n·log2(n) (the comparisons of a comparison
+//     fma-peak 2 per fused multiply-add, quantize 2 (scale and round), sort n·log2(n) (the comparisons of a comparison
 //     sort). Kernels that only move data count one operation per element written (fill
 //     and transpose 1 per element), so that they have a place on the chart.
 var cases = []benchCase{
@@ -67,6 +67,7 @@ var cases = []benchCase{
 	{"scan-inclusive-f32", scanCase},
 	{"histogram-f32", histogramCase},
 	{"fma-peak-f32", fmaPeak},
+	{"quantize-i8", quantize},
 }
 
 func caseNames() []string {

@@ -163,20 +163,32 @@ func TestGenerateAndCheck(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, gen, again, "-check writes nothing")
 
-	// The kernel changes: its committed SPIR-V is now stale, and -check says so without
-	// rewriting it.
-	changed := strings.Replace(scaleKernel, "k.A*k.X.At(i)", "k.A*k.X.At(i)+1", 1)
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "kernel.go"), []byte(changed), 0o644))
+	// The committed SPIR-V is not what the kernel compiles to (edited by hand, or left
+	// behind by an edit whose amp_gen.go was regenerated): -check says so without
+	// rewriting it, and generating restores it.
+	stale := append(append([]byte(nil), spv...), 0, 0, 0, 0)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "amp_gen_Scale.spv"), stale, 0o644))
 	code, _, stderr = ampgen("-check", dir)
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, "amp_gen_Scale.spv is stale: run go generate in")
 	againSPV, err := os.ReadFile(filepath.Join(dir, "amp_gen_Scale.spv"))
 	require.NoError(t, err)
-	assert.Equal(t, spv, againSPV, "-check writes nothing")
-
+	assert.Equal(t, stale, againSPV, "-check writes nothing")
 	code, _, stderr = ampgen(dir)
 	require.Equal(t, 0, code, stderr)
 	regen, err := os.ReadFile(filepath.Join(dir, "amp_gen_Scale.spv"))
+	require.NoError(t, err)
+	assert.Equal(t, spv, regen)
+
+	// The kernel changes: amp_gen.go (its CPU body) and its SPIR-V are stale.
+	changed := strings.Replace(scaleKernel, "k.A*k.X.At(i)", "k.A*k.X.At(i)+1", 1)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "kernel.go"), []byte(changed), 0o644))
+	code, _, stderr = ampgen("-check", dir)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "is stale: run go generate in")
+	code, _, stderr = ampgen(dir)
+	require.Equal(t, 0, code, stderr)
+	regen, err = os.ReadFile(filepath.Join(dir, "amp_gen_Scale.spv"))
 	require.NoError(t, err)
 	assert.NotEqual(t, spv, regen)
 	code, _, _ = ampgen("-check", dir)
