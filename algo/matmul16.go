@@ -231,20 +231,13 @@ type matMulF16Args[O MatMulF16Out] struct {
 // tid, tid + threads, ...), each a float32 sum over K of exact float16 products, stored
 // inside C only. The GPU bodies compute the same sums in blocks of K.
 func (k matMulF16Args[O]) tiled(t runtime.TiledIndex, bm, bn int) {
-	nt := t.TileExtent.Size()
-	tid := t.Local[0]*t.TileExtent.Dim(1) + t.Local[1]
-	m0, n0 := t.Tile[0]*bm, t.Tile[1]*bn
-	for e := tid; e < bm*bn; e += nt {
-		m, n := m0+e/bn, n0+e%bn
-		if m >= int(k.M) || n >= int(k.N) {
-			continue
-		}
+	matMulBlockEach(t, bm, bn, int(k.M), int(k.N), func(m, n int) {
 		var sum float32
 		for p := 0; p < int(k.K); p++ {
 			sum += k.A.At(runtime.Idx(m, p)).Float32() * k.B.At(runtime.Idx(p, n)).Float32()
 		}
 		k.C.Set(runtime.Idx(m, n), matMulF16Round[O](sum))
-	}
+	})
 }
 
 // matMulF16Tiled is the shared-memory kernel over float16 data: matmul_tiled.comp with

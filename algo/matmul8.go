@@ -218,20 +218,13 @@ type matMulI8Args struct {
 // of C: the tile's threads share the block's elements (thread tid takes elements tid, tid
 // + threads, ...), each an int32 sum over K of int8 products, stored inside C only.
 func (k matMulI8Args) tiled(t runtime.TiledIndex, bm, bn int) {
-	nt := t.TileExtent.Size()
-	tid := t.Local[0]*t.TileExtent.Dim(1) + t.Local[1]
-	m0, n0 := t.Tile[0]*bm, t.Tile[1]*bn
-	for e := tid; e < bm*bn; e += nt {
-		m, n := m0+e/bn, n0+e%bn
-		if m >= int(k.M) || n >= int(k.N) {
-			continue
-		}
+	matMulBlockEach(t, bm, bn, int(k.M), int(k.N), func(m, n int) {
 		var sum int32
 		for p := 0; p < int(k.K); p++ {
 			sum += int32(k.A.At(runtime.Idx(m, p))) * int32(k.B.At(runtime.Idx(p, n)))
 		}
 		k.C.Set(runtime.Idx(m, n), sum)
-	}
+	})
 }
 
 // matMulI8Tiled is the shared-memory kernel over int8 data: matmul_tiled.comp with int8
