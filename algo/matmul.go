@@ -167,7 +167,7 @@ func matMulShapes(op string, a, b, c *runtime.Extent) error {
 
 // matMulRows returns v's elements, row-major, for reading: its data when contiguous,
 // else a copy.
-func matMulRows[T MatMulElem](v *arrayview.View[T]) ([]T, error) {
+func matMulRows[T any](v *arrayview.View[T]) ([]T, error) {
 	if d, err := v.ReadData(); err == nil {
 		return d, nil
 	}
