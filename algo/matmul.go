@@ -167,7 +167,7 @@ func matMulShapes(op string, a, b, c *runtime.Extent) error {
 
 // matMulRows returns v's elements, row-major, for reading: its data when contiguous,
 // else a copy.
-func matMulRows[T MatMulElem](v *arrayview.View[T]) ([]T, error) {
+func matMulRows[T any](v *arrayview.View[T]) ([]T, error) {
 	if d, err := v.ReadData(); err == nil {
 		return d, nil
 	}
@@ -177,6 +177,21 @@ func matMulRows[T MatMulElem](v *arrayview.View[T]) ([]T, error) {
 
 // matMulCeil is a / b rounded up.
 func matMulCeil(a, b int) int { return (a + b - 1) / b }
+
+// matMulBlockEach calls f(m, n) for each element of the tile's bm x bn block of C that
+// thread t takes and that lies inside C's rows x cols: the tile's threads share the
+// block's elements, thread tid taking elements tid, tid + threads, ... (the definitions
+// of the float16 and int8 kernels, matMulF16Args.tiled and matMulI8Args.tiled).
+func matMulBlockEach(t runtime.TiledIndex, bm, bn, rows, cols int, f func(m, n int)) {
+	nt := t.TileExtent.Size()
+	tid := t.Local[0]*t.TileExtent.Dim(1) + t.Local[1]
+	m0, n0 := t.Tile[0]*bm, t.Tile[1]*bn
+	for e := tid; e < bm*bn; e += nt {
+		if m, n := m0+e/bn, n0+e%bn; m < rows && n < cols {
+			f(m, n)
+		}
+	}
+}
 
 // matMulArgs are the captures of both matrix-multiply kernels: the bindings A, B, C (0,
 // 1, 2) and the push constants M, N, K.

@@ -162,17 +162,13 @@ func MatMulF16With[O MatMulF16Out](av *accelerator.View, a, b *arrayview.View[ha
 // converted to float32 (exactly), MatMul's blocked float32 kernel, and c written from its
 // float32 result (rounded when c is float16).
 func matMulF16Host[O MatMulF16Out](av *accelerator.View, a, b *arrayview.View[half.Float16], c *arrayview.View[O], tile [2]int) error {
-	m, k, n := a.Extent().Dim(0), a.Extent().Dim(1), b.Extent().Dim(1)
-	af, err := matMulF16Floats(a)
+	va, vb, err := matMulWidened(a, b, func(dst []float32, src []half.Float16) { half.ToFloat32s(dst, src) })
 	if err != nil {
 		return err
 	}
-	bf, err := matMulF16Floats(b)
-	if err != nil {
-		return err
-	}
+	m, n := a.Extent().Dim(0), b.Extent().Dim(1)
 	cf := make([]float32, m*n)
-	va, vb, vc := arrayview.MustNew(runtime.Ext(m, k), af), arrayview.MustNew(runtime.Ext(k, n), bf), arrayview.MustNew(runtime.Ext(m, n), cf)
+	vc := arrayview.MustNew(runtime.Ext(m, n), cf)
 	defer func() { _, _, _ = va.Close(), vb.Close(), vc.Close() }()
 	if err := MatMulWith(av, va, vb, vc, MatMulOptions{Tile: tile}); err != nil {
 		return err
@@ -191,20 +187,6 @@ func matMulF16Host[O MatMulF16Out](av *accelerator.View, a, b *arrayview.View[ha
 		c.Set(runtime.Idx(i/n, i%n), matMulF16Round[O](x))
 	}
 	return nil
-}
-
-// matMulF16Floats returns v's elements, row-major, as float32.
-func matMulF16Floats(v *arrayview.View[half.Float16]) ([]float32, error) {
-	d, err := v.ReadData()
-	if err != nil {
-		d = make([]half.Float16, v.Extent().Size())
-		if err := v.CopyTo(d); err != nil {
-			return nil, err
-		}
-	}
-	f := make([]float32, len(d))
-	half.ToFloat32s(f, d)
-	return f, nil
 }
 
 // matMulF16Round converts a float32 sum to O: rounded to nearest even for half.Float16.
@@ -231,20 +213,13 @@ type matMulF16Args[O MatMulF16Out] struct {
 // tid, tid + threads, ...), each a float32 sum over K of exact float16 products, stored
 // inside C only. The GPU bodies compute the same sums in blocks of K.
 func (k matMulF16Args[O]) tiled(t runtime.TiledIndex, bm, bn int) {
-	nt := t.TileExtent.Size()
-	tid := t.Local[0]*t.TileExtent.Dim(1) + t.Local[1]
-	m0, n0 := t.Tile[0]*bm, t.Tile[1]*bn
-	for e := tid; e < bm*bn; e += nt {
-		m, n := m0+e/bn, n0+e%bn
-		if m >= int(k.M) || n >= int(k.N) {
-			continue
-		}
+	matMulBlockEach(t, bm, bn, int(k.M), int(k.N), func(m, n int) {
 		var sum float32
 		for p := 0; p < int(k.K); p++ {
 			sum += k.A.At(runtime.Idx(m, p)).Float32() * k.B.At(runtime.Idx(p, n)).Float32()
 		}
 		k.C.Set(runtime.Idx(m, n), matMulF16Round[O](sum))
-	}
+	})
 }
 
 // matMulF16Tiled is the shared-memory kernel over float16 data: matmul_tiled.comp with

@@ -175,34 +175,37 @@ func matMulSharedTile(op string, acc *accelerator.Accelerator, tile [2]int) ([2]
 // matMulI8Host is MatMulI8 where the accelerator's storage is host memory: a and b
 // widened to int32 and MatMul's blocked int32 kernel, straight into c.
 func matMulI8Host(av *accelerator.View, a, b *arrayview.View[int8], c *arrayview.View[int32], tile [2]int) error {
-	m, k, n := a.Extent().Dim(0), a.Extent().Dim(1), b.Extent().Dim(1)
-	ai, err := matMulI8Ints(a)
+	va, vb, err := matMulWidened(a, b, matMulI8Widen)
 	if err != nil {
 		return err
 	}
-	bi, err := matMulI8Ints(b)
-	if err != nil {
-		return err
-	}
-	va, vb := arrayview.MustNew(runtime.Ext(m, k), ai), arrayview.MustNew(runtime.Ext(k, n), bi)
 	defer func() { _, _ = va.Close(), vb.Close() }()
 	return MatMulWith(av, va, vb, c, MatMulOptions{Tile: tile})
 }
 
-// matMulI8Ints returns v's elements, row-major, as int32.
-func matMulI8Ints(v *arrayview.View[int8]) ([]int32, error) {
-	d, err := v.ReadData()
+// matMulI8Widen sets dst[i] = int32(src[i]), for matMulWidened.
+func matMulI8Widen(dst []int32, src []int8) {
+	for i, x := range src {
+		dst[i] = int32(x)
+	}
+}
+
+// matMulWidened returns new views of a's and b's elements (row-major, the same extents),
+// each converted exactly by widen(dst, src): the narrow types' operands for MatMul's
+// kernels on host memory (matMulF16Host, matMulI8Host).
+func matMulWidened[T half.Float16 | int8, W MatMulElem](a, b *arrayview.View[T], widen func(dst []W, src []T)) (va, vb *arrayview.View[W], err error) {
+	ad, err := matMulRows(a)
 	if err != nil {
-		d = make([]int8, v.Extent().Size())
-		if err := v.CopyTo(d); err != nil {
-			return nil, err
-		}
+		return nil, nil, err
 	}
-	out := make([]int32, len(d))
-	for i, x := range d {
-		out[i] = int32(x)
+	bd, err := matMulRows(b)
+	if err != nil {
+		return nil, nil, err
 	}
-	return out, nil
+	aw, bw := make([]W, len(ad)), make([]W, len(bd))
+	widen(aw, ad)
+	widen(bw, bd)
+	return arrayview.MustNew(a.Extent(), aw), arrayview.MustNew(b.Extent(), bw), nil
 }
 
 // matMulI8Args are the captures of the int8 kernels: the bindings A, B, C (0, 1, 2) and
@@ -218,20 +221,13 @@ type matMulI8Args struct {
 // of C: the tile's threads share the block's elements (thread tid takes elements tid, tid
 // + threads, ...), each an int32 sum over K of int8 products, stored inside C only.
 func (k matMulI8Args) tiled(t runtime.TiledIndex, bm, bn int) {
-	nt := t.TileExtent.Size()
-	tid := t.Local[0]*t.TileExtent.Dim(1) + t.Local[1]
-	m0, n0 := t.Tile[0]*bm, t.Tile[1]*bn
-	for e := tid; e < bm*bn; e += nt {
-		m, n := m0+e/bn, n0+e%bn
-		if m >= int(k.M) || n >= int(k.N) {
-			continue
-		}
+	matMulBlockEach(t, bm, bn, int(k.M), int(k.N), func(m, n int) {
 		var sum int32
 		for p := 0; p < int(k.K); p++ {
 			sum += int32(k.A.At(runtime.Idx(m, p))) * int32(k.B.At(runtime.Idx(p, n)))
 		}
 		k.C.Set(runtime.Idx(m, n), sum)
-	}
+	})
 }
 
 // matMulI8Tiled is the shared-memory kernel over int8 data: matmul_tiled.comp with int8
