@@ -109,6 +109,11 @@ def main():
         cases.append(("fma-peak-f32", lambda: fma_peak(x), 2.0 * FMA_CHAINS * FMA_ITERS * n, "GFLOP/s"))
     except (AttributeError, RuntimeError) as e:
         print(f"fma-peak-f32: left out, no torch.cuda.jiterator ({e})", flush=True)
+    # quantize-i8: float32 to int8 steps in one fused CUDA kernel (rounding half to even and
+    # saturating to -128..127, where goamp's QuantizeI8 rounds half away and saturates to
+    # -127..127: the same traffic, 5 bytes an element).
+    xq = 4 * x - 2
+    cases.append(("quantize-i8", lambda: torch.quantize_per_tensor(xq, 1 / 80, 0, torch.qint8), 5 * n, "GB/s"))
     if hasattr(torch, "_int_mm"):
         cases.append(("matmul-i8", lambda: torch._int_mm(A8, B8), 2.0 * m * m * m, "GFLOP/s"))
     else:

@@ -16,7 +16,35 @@ func init() {
 	corpusCases = append(corpusCases,
 		corpusCase{"Narrow", runNarrow, exact},
 		corpusCase{"HalfOps", runHalfOps, exact},
+		corpusCase{"Rounding", runRounding, exact},
 	)
+}
+
+// runRounding runs corpus.Rounding on inputs whose products with S round to a tie (k + 1/2)
+// in float32 without being one exactly, half of them just below, half just above, and
+// returns its outputs.
+func runRounding(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+	const n, s = 4096, float32(80)
+	x := make([]float32, 0, n)
+	for len(x) < n {
+		tie := float32(r.IntN(4001)-2000) + 0.5
+		for _, c := range []float32{math.Nextafter32(tie/s, 0), math.Nextafter32(tie/s, 2*tie)} {
+			if c*s == tie { // a tie only after the product's rounding
+				x = append(x, c)
+			}
+		}
+		if len(x)%7 == 0 {
+			x = append(x, float32(r.NormFloat64()*100))
+		}
+	}
+	x = x[:n]
+	o, od := out[[5]float32](t, n)
+	od = ran(t, forEach(av, runtime.Ext(n), corpus.Rounding{In: in(t, x, n), Out: o, S: s}), o, od)
+	res := make([]float32, 0, 5*n)
+	for _, v := range od {
+		res = append(res, v[:]...)
+	}
+	return res
 }
 
 // runNarrow runs corpus.Narrow on every int8 paired with random uint8s (and every uint8

@@ -36,8 +36,11 @@ int ampShr(int x, uint s) { return x >> min(s, 31u); }
 uint ampShr(uint x, uint s) { return s >= 32u ? 0u : x >> s; }
 `,
 	"half": halfPrelude,
-	"round": `float ampRound(float x) { float t = trunc(x); return abs(x - t) >= 0.5 ? t + sign(x) : t; }
-double ampRound(double x) { double t = trunc(x); return abs(x - t) >= 0.5lf ? t + sign(x) : t; }
+	// x - t is precise (NoContraction): a driver may otherwise fuse it with the multiply
+	// that made x into one FMA, which skips the product's rounding, and Round(a*b) of a
+	// product that rounds to a tie goes the wrong way (the H100's did: RESULTS.md).
+	"round": `float ampRound(float x) { float t = trunc(x); precise float d = abs(x - t); return d >= 0.5 ? t + sign(x) : t; }
+double ampRound(double x) { double t = trunc(x); precise double d = abs(x - t); return d >= 0.5lf ? t + sign(x) : t; }
 `,
 	"idot": `int ampDot(ivec2 a, ivec2 b) { return a.x * b.x + a.y * b.y; }
 int ampDot(ivec3 a, ivec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }

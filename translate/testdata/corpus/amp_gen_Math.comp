@@ -21,8 +21,8 @@ ivec3 ampDelinearize(uint n) {
 	uint t = n / amp.domain.z;
 	return ivec3(int(t / amp.domain.y), int(t % amp.domain.y), int(n % amp.domain.z));
 }
-float ampRound(float x) { float t = trunc(x); return abs(x - t) >= 0.5 ? t + sign(x) : t; }
-double ampRound(double x) { double t = trunc(x); return abs(x - t) >= 0.5lf ? t + sign(x) : t; }
+float ampRound(float x) { float t = trunc(x); precise float d = abs(x - t); return d >= 0.5 ? t + sign(x) : t; }
+double ampRound(double x) { double t = trunc(x); precise double d = abs(x - t); return d >= 0.5lf ? t + sign(x) : t; }
 const uint ampR0 = (AMP_RANKS >> 2u) & 3u;
 uint ampAt0(ivec3 i) { return amp.X.base + (ampR0 == 1u ? uint(i.x) : ampR0 == 2u ? uint(i.x) * amp.X.s0 + uint(i.y) : uint(i.x) * amp.X.s0 + uint(i.y) * amp.X.s1 + uint(i.z)); }
 const uint ampR1 = (AMP_RANKS >> 4u) & 3u;

@@ -546,3 +546,17 @@ func (k HalfOps) Each(i runtime.Index) {
 	}
 	k.Flags.Set(i, flags)
 }
+
+// Rounding checks that fmath's roundings of a product see the product rounded to float32,
+// as Go computes it: Out gets Round, RoundEven, Floor, Ceil and Trunc of In times S.
+type Rounding struct {
+	In  *arrayview.ReadView[float32]
+	Out *arrayview.View[[5]float32]
+	S   float32
+}
+
+// Each is the kernel.
+func (k Rounding) Each(i runtime.Index) {
+	p := k.In.At(i) * k.S
+	k.Out.Set(i, [5]float32{fmath.Round(p), fmath.RoundEven(p), fmath.Floor(p), fmath.Ceil(p), fmath.Trunc(p)})
+}
