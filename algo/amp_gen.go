@@ -110,13 +110,7 @@ func (k mergeKernel[T]) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampN1, ampN2 := max(ampDomain.Dim(1), 1), max(ampDomain.Dim(2), 1)
 	for ampJ := ampLo; ampJ < ampHi; ampJ++ {
 		if ampJ > ampLo {
-			if ampI2++; ampI2 == ampN2 {
-				ampI2 = 0
-				if ampI1++; ampI1 == ampN1 {
-					ampI1 = 0
-					ampI0++
-				}
-			}
+			ampI0, ampI1, ampI2 = amprt.Step3(ampI0, ampI1, ampI2, ampN1, ampN2)
 		}
 		na, nb, tc := int(k.NA), int(k.NB), k.Type
 		p := ampI0 * mergePer
@@ -211,13 +205,7 @@ func (k sortCopyKernel[T]) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampN1, ampN2 := max(ampDomain.Dim(1), 1), max(ampDomain.Dim(2), 1)
 	for ampJ := ampLo; ampJ < ampHi; ampJ++ {
 		if ampJ > ampLo {
-			if ampI2++; ampI2 == ampN2 {
-				ampI2 = 0
-				if ampI1++; ampI1 == ampN1 {
-					ampI1 = 0
-					ampI0++
-				}
-			}
+			ampI0, ampI1, ampI2 = amprt.Step3(ampI0, ampI1, ampI2, ampN1, ampN2)
 		}
 		ampViewDst.Set3(ampI0, ampI1, ampI2, ampViewSrc.At3(ampI0, ampI1, ampI2))
 	}
@@ -246,13 +234,7 @@ func (k sortFlattenKernel[T]) EachRange(ampDomain amprt.Extent, ampLo, ampHi int
 	ampN1, ampN2 := max(ampDomain.Dim(1), 1), max(ampDomain.Dim(2), 1)
 	for ampJ := ampLo; ampJ < ampHi; ampJ++ {
 		if ampJ > ampLo {
-			if ampI2++; ampI2 == ampN2 {
-				ampI2 = 0
-				if ampI1++; ampI1 == ampN1 {
-					ampI1 = 0
-					ampI0++
-				}
-			}
+			ampI0, ampI1, ampI2 = amprt.Step3(ampI0, ampI1, ampI2, ampN1, ampN2)
 		}
 		ampViewDst.Set1(ampI0*int(k.Cols)+ampI1, ampViewSrc.At3(ampI0, ampI1, ampI2))
 	}
@@ -282,13 +264,7 @@ func (k sortGatherKernel[T]) EachRange(ampDomain amprt.Extent, ampLo, ampHi int)
 	ampN1, ampN2 := max(ampDomain.Dim(1), 1), max(ampDomain.Dim(2), 1)
 	for ampJ := ampLo; ampJ < ampHi; ampJ++ {
 		if ampJ > ampLo {
-			if ampI2++; ampI2 == ampN2 {
-				ampI2 = 0
-				if ampI1++; ampI1 == ampN1 {
-					ampI1 = 0
-					ampI0++
-				}
-			}
+			ampI0, ampI1, ampI2 = amprt.Step3(ampI0, ampI1, ampI2, ampN1, ampN2)
 		}
 		p := ampViewPerm.At1(ampI0*int(k.Cols) + ampI1)
 		ampViewDst.Set3(ampI0, ampI1, ampI2, ampViewSrc.At1(int(p)))
@@ -308,13 +284,7 @@ func (k sortRowIndexKernel) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) 
 	ampN1, ampN2 := max(ampDomain.Dim(1), 1), max(ampDomain.Dim(2), 1)
 	for ampJ := ampLo; ampJ < ampHi; ampJ++ {
 		if ampJ > ampLo {
-			if ampI2++; ampI2 == ampN2 {
-				ampI2 = 0
-				if ampI1++; ampI1 == ampN1 {
-					ampI1 = 0
-					ampI0++
-				}
-			}
+			ampI0, ampI1, ampI2 = amprt.Step3(ampI0, ampI1, ampI2, ampN1, ampN2)
 		}
 		ampViewDst.Set3(ampI0, ampI1, ampI2, ampViewPerm.At1(ampI0*int(k.Cols)+ampI1)%k.Cols)
 	}
@@ -333,13 +303,7 @@ func (k sortRowKeyKernel) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampN1, ampN2 := max(ampDomain.Dim(1), 1), max(ampDomain.Dim(2), 1)
 	for ampJ := ampLo; ampJ < ampHi; ampJ++ {
 		if ampJ > ampLo {
-			if ampI2++; ampI2 == ampN2 {
-				ampI2 = 0
-				if ampI1++; ampI1 == ampN1 {
-					ampI1 = 0
-					ampI0++
-				}
-			}
+			ampI0, ampI1, ampI2 = amprt.Step3(ampI0, ampI1, ampI2, ampN1, ampN2)
 		}
 		ampViewDst.Set3(ampI0, ampI1, ampI2, ampViewPerm.At3(ampI0, ampI1, ampI2)/k.Cols)
 	}
@@ -357,13 +321,7 @@ func (k sortZeroKernel) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampN1, ampN2 := max(ampDomain.Dim(1), 1), max(ampDomain.Dim(2), 1)
 	for ampJ := ampLo; ampJ < ampHi; ampJ++ {
 		if ampJ > ampLo {
-			if ampI2++; ampI2 == ampN2 {
-				ampI2 = 0
-				if ampI1++; ampI1 == ampN1 {
-					ampI1 = 0
-					ampI0++
-				}
-			}
+			ampI0, ampI1, ampI2 = amprt.Step3(ampI0, ampI1, ampI2, ampN1, ampN2)
 		}
 		ampViewDst.Set3(ampI0, ampI1, ampI2, 0)
 	}

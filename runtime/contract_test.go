@@ -325,6 +325,33 @@ func TestContractLayoutAndTile(t *testing.T) {
 	})
 }
 
+// fixed64K mirrors fixed64.comp, a non-tiled body written with a literal local size of 64.
+type fixed64K struct {
+	Out  *arrayview.View[int32]
+	prog *amprt.Program `amp:"-"`
+}
+
+func (k fixed64K) Each(i amprt.Index) { k.Out.Set(i, int32(i[0]*1000+i[0]%64)) }
+
+func (k fixed64K) Program() *amprt.Program { return k.prog }
+
+// TestContractFixedGroupSize: a non-tiled program with a fixed local size of 64 runs with
+// workgroups of 64 (the dispatcher's own size, GroupSize, is 256), over a domain that is
+// not a multiple of either.
+func TestContractFixedGroupSize(t *testing.T) {
+	prog := contractProg(t, "fixed64", 1)
+	eachView(t, func(t *testing.T, av *accelerator.View) {
+		const n = 1000
+		out := arrayview.MustNew(amprt.Ext(n), make([]int32, n))
+		defer out.Close()
+		require.NoError(t, amprt.ParallelForEach(av, out.Extent(), fixed64K{out, prog}))
+		require.NoError(t, out.Synchronize())
+		for i, v := range hostData(t, out) {
+			require.Equal(t, int32(i*1000+i%64), v, "element %d", i)
+		}
+	})
+}
+
 // fixed16Kernel gives fixed16K its program.
 type fixed16Kernel struct {
 	fixed16K

@@ -21,9 +21,13 @@ const (
 	// data argument and 4 bytes per scalar, rounded up to 16, so a kernel has at most 7
 	// data arguments.
 	MaxPushConstantBytes = 128
-	// GroupSize is the workgroup size (local_size_x) of non-tiled GPU dispatches; the
-	// workgroup grid is linearized and folded into x and y (see ParallelForEach).
-	GroupSize = 64
+	// GroupSize is the workgroup size (local_size_x) of non-tiled GPU dispatches, or the
+	// device's maxComputeWorkGroupSize[0] or maxComputeWorkGroupInvocations where smaller
+	// (Vulkan guarantees 128); a program written with a fixed local size (x, 1, 1) is
+	// dispatched with x. The workgroup grid is linearized and folded into x and y (see
+	// ParallelForEach). It was 64 until workgroups of 64 threads, one element each, were
+	// found to limit a bandwidth-bound kernel on the H100 by their launch rate (RESULTS.md).
+	GroupSize = 256
 )
 
 // More sentinel errors, matched by the error types of ParallelForEach.
@@ -460,7 +464,7 @@ func (d *dispatch) address(kv reflect.Value) {
 // needs.
 func (d *dispatch) validate() error {
 	acc := d.view.Accelerator()
-	d.spec = specFor(d.ext, d.tile)
+	d.spec = specFor(d.ext, d.tile, groupSize(acc.Limits()))
 	shared := 0
 	if d.prog != nil {
 		var err error
@@ -543,6 +547,13 @@ func checkContract(l *kernelLayout, prog *Program, acc *accelerator.Accelerator,
 	if c.ranks {
 		spec[3] = rankSpec(rank, d.infos)
 	}
+	if !tiled && c.iface.FixedLocalSize() {
+		// A body written for a fixed local size (x, 1, 1) runs with it; forSpec refuses
+		// any other fixed shape.
+		if ws, err := c.iface.WorkgroupSize(spec[:]); err == nil && ws[1] == 1 && ws[2] == 1 && ws[0] > 0 {
+			spec[0] = ws[0]
+		}
+	}
 	shared, err := c.forSpec(l, *spec, tiled)
 	return c, shared, err
 }
@@ -623,11 +634,23 @@ func checkTileLimits(lim accelerator.Limits, ext, tile Extent, kernel any, name 
 	return nil
 }
 
+// groupSize is the workgroup size of a non-tiled dispatch on a device with limits lim:
+// GroupSize, or the device's largest x size or invocations where smaller.
+func groupSize(lim accelerator.Limits) uint32 {
+	g := uint32(GroupSize)
+	for _, l := range []uint32{lim.MaxWorkgroupSize[0], lim.MaxWorkgroupInvocations} {
+		if l > 0 {
+			g = min(g, l)
+		}
+	}
+	return g
+}
+
 // specFor returns the specialization constants 0-2 of a dispatch: the workgroup size x,
-// y, z (the tile, x its last dimension; GroupSize, 1, 1 when not tiled). Constant 3 is 0.
-func specFor(ext, tile Extent) [4]uint32 {
+// y, z (the tile, x its last dimension; group, 1, 1 when not tiled). Constant 3 is 0.
+func specFor(ext, tile Extent, group uint32) [4]uint32 {
 	if tile.rank == 0 {
-		return [4]uint32{GroupSize, 1, 1, 0}
+		return [4]uint32{group, 1, 1, 0}
 	}
 	spec := [4]uint32{1, 1, 1, 0}
 	r := ext.rank
@@ -644,9 +667,9 @@ func specFor(ext, tile Extent) [4]uint32 {
 const MaxGPUPoints = math.MaxInt32
 
 // grid returns the specialization constants (specFor) and the workgroup counts of a GPU
-// dispatch.
-func grid(lim accelerator.Limits, ext, tile Extent) (spec [4]uint32, groups [3]uint32, err error) {
-	spec = specFor(ext, tile)
+// dispatch whose non-tiled workgroups have group threads.
+func grid(lim accelerator.Limits, ext, tile Extent, group uint32) (spec [4]uint32, groups [3]uint32, err error) {
+	spec = specFor(ext, tile, group)
 	if n := uint64(ext.Size()); n > MaxGPUPoints {
 		return spec, groups, &ComputeDomainError{Extent: ext, Tile: tile, Dim: -1, Limit: MaxGPUPoints, Value: int(n),
 			Reason: fmt.Sprintf("extent %s has %d points; a GPU dispatch handles at most %d (GPU indices are 32-bit signed ints)",
@@ -662,13 +685,13 @@ func grid(lim accelerator.Limits, ext, tile Extent) (spec [4]uint32, groups [3]u
 		return spec, groups, nil
 	}
 	n := uint64(ext.Size())
-	total := (n + GroupSize - 1) / GroupSize
+	total := (n + uint64(group) - 1) / uint64(group)
 	gx := min(total, uint64(lim.MaxWorkgroupCount[0]))
 	gy := (total + gx - 1) / gx
 	if gy > uint64(lim.MaxWorkgroupCount[1]) {
 		return spec, groups, &ComputeDomainError{Extent: ext, Dim: -1, Limit: int(lim.MaxWorkgroupCount[1]), Value: int(gy),
 			Reason: fmt.Sprintf("extent %s needs %d workgroups of %d; folded into %d x %d, which exceeds maxComputeWorkGroupCount[1] %d",
-				ext, total, GroupSize, gx, gy, lim.MaxWorkgroupCount[1])}
+				ext, total, group, gx, gy, lim.MaxWorkgroupCount[1])}
 	}
 	return spec, [3]uint32{uint32(gx), uint32(gy), 1}, nil
 }

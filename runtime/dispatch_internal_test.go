@@ -65,32 +65,36 @@ func TestDeviceLimits(t *testing.T) {
 // TestGrid checks the mapping of domains to workgroups.
 func TestGrid(t *testing.T) {
 	lim := accelerator.Limits{MaxWorkgroupCount: [3]uint32{65535, 65535, 65535}}
-	spec, groups, err := grid(lim, Ext(128, 8, 4), Ext(64, 4, 2))
+	spec, groups, err := grid(lim, Ext(128, 8, 4), Ext(64, 4, 2), 64)
 	require.NoError(t, err)
 	assert.Equal(t, [4]uint32{2, 4, 64, 0}, spec, "x is the last dimension")
 	assert.Equal(t, [3]uint32{2, 2, 2}, groups)
-	spec, groups, err = grid(lim, Ext(6, 4), Ext(3, 2))
+	spec, groups, err = grid(lim, Ext(6, 4), Ext(3, 2), 64)
 	require.NoError(t, err)
 	assert.Equal(t, [4]uint32{2, 3, 1, 0}, spec)
 	assert.Equal(t, [3]uint32{2, 2, 1}, groups)
 
-	spec, groups, err = grid(lim, Ext(64*70000+3), Extent{})
+	spec, groups, err = grid(lim, Ext(64*70000+3), Extent{}, 64)
+	require.NoError(t, err)
+	assert.Equal(t, [4]uint32{64, 1, 1, 0}, spec)
+	assert.Equal(t, [3]uint32{65535, 2, 1}, groups, "70001 groups folded")
+	spec, groups, err = grid(lim, Ext(256*70000+3), Extent{}, GroupSize)
 	require.NoError(t, err)
 	assert.Equal(t, [4]uint32{GroupSize, 1, 1, 0}, spec)
-	assert.Equal(t, [3]uint32{65535, 2, 1}, groups, "70001 groups folded")
-	_, groups, err = grid(lim, Ext(3, 5), Extent{})
+	assert.Equal(t, [3]uint32{65535, 2, 1}, groups, "70001 groups of 256 folded")
+	_, groups, err = grid(lim, Ext(3, 5), Extent{}, GroupSize)
 	require.NoError(t, err)
 	assert.Equal(t, [3]uint32{1, 1, 1}, groups)
 
 	// GPU indices are 32-bit signed ints: 2^31-1 points at most, tiled or not.
 	big := accelerator.Limits{MaxWorkgroupCount: [3]uint32{1<<31 - 1, 65535, 65535}}
-	_, groups, err = grid(big, Ext(1<<31-1), Extent{})
+	_, groups, err = grid(big, Ext(1<<31-1), Extent{}, 64)
 	require.NoError(t, err)
 	assert.Equal(t, [3]uint32{1 << 25, 1, 1}, groups)
 	for _, c := range []struct{ ext, tile Extent }{
 		{Ext(1 << 31), Extent{}}, {Ext(1<<31 + 64), Ext(64)}, {Ext(2, 1<<30+32), Ext(1, 32)},
 	} {
-		_, _, err = grid(big, c.ext, c.tile)
+		_, _, err = grid(big, c.ext, c.tile, GroupSize)
 		var ce *ComputeDomainError
 		require.ErrorAs(t, err, &ce, "%s tiled %s", c.ext, c.tile)
 		assert.Equal(t, math.MaxInt32, ce.Limit)
@@ -98,10 +102,10 @@ func TestGrid(t *testing.T) {
 	}
 
 	tiny := accelerator.Limits{MaxWorkgroupCount: [3]uint32{10, 3, 1}}
-	_, groups, err = grid(tiny, Ext(64*30), Extent{})
+	_, groups, err = grid(tiny, Ext(64*30), Extent{}, 64)
 	require.NoError(t, err)
 	assert.Equal(t, [3]uint32{10, 3, 1}, groups)
-	_, _, err = grid(tiny, Ext(64*30+1), Extent{})
+	_, _, err = grid(tiny, Ext(64*30+1), Extent{}, 64)
 	require.ErrorIs(t, err, ErrInvalidComputeDomain)
 	assert.ErrorContains(t, err, "needs 31 workgroups of 64; folded into 10 x 4, which exceeds maxComputeWorkGroupCount[1] 3")
 }
@@ -131,3 +135,19 @@ func TestLayout(t *testing.T) {
 }
 
 func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
+
+// TestGroupSize checks the workgroup size of non-tiled dispatches: GroupSize, or a
+// device's smaller limit on the x size or on the invocations.
+func TestGroupSize(t *testing.T) {
+	for _, c := range []struct {
+		lim  accelerator.Limits
+		want uint32
+	}{
+		{accelerator.Limits{MaxWorkgroupSize: [3]uint32{1024, 1024, 64}, MaxWorkgroupInvocations: 1024}, GroupSize},
+		{accelerator.Limits{MaxWorkgroupSize: [3]uint32{128, 128, 64}, MaxWorkgroupInvocations: 1024}, 128},
+		{accelerator.Limits{MaxWorkgroupSize: [3]uint32{1024, 1024, 64}, MaxWorkgroupInvocations: 192}, 192},
+		{accelerator.Limits{}, GroupSize},
+	} {
+		assert.Equal(t, c.want, groupSize(c.lim), "%+v", c.lim)
+	}
+}

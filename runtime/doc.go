@@ -99,8 +99,10 @@
 //     else. A missing or extra scalar, or two swapped, is an error.
 //   - Workgroup size: specialization constants 0, 1, 2 (amp.glsl), which the
 //     dispatcher sets to the tile (Vulkan x is the last C++ dimension) or to
-//     (GroupSize, 1, 1), or a fixed local size, which must then equal them: a
-//     body written for 16x16 tiles cannot be dispatched with 8x8 ones.
+//     (GroupSize, 1, 1) (the device's limit where smaller), or a fixed local size,
+//     which must then equal them: a body written for 16x16 tiles cannot be
+//     dispatched with 8x8 ones. A non-tiled body with a fixed local size (x, 1, 1)
+//     is dispatched with workgroups of x.
 //   - AMP_RANKS: when the module declares specialization constant 3, it is set
 //     to the domain's rank in bits 0-1 and data field k's rank in bits 2+2k and
 //     3+2k (0 otherwise), so that a body can specialize its index arithmetic.

@@ -108,7 +108,7 @@ func (vulkanExecutor) validate(d *dispatch) error {
 		}
 	}
 	var err error
-	_, d.groups, err = grid(lim, d.ext, d.tile)
+	_, d.groups, err = grid(lim, d.ext, d.tile, d.spec[0])
 	return err
 }
 

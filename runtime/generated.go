@@ -31,6 +31,20 @@ func (i *Index) Next(d Extent) {
 	}
 }
 
+// Step3 returns the index after (i0, i1, i2) in row-major order over dimensions of n1 and
+// n2 in its last two places (1 past the domain's rank), for the EachRange methods that
+// ampgen generates, which keep an index's components as scalars.
+func Step3(i0, i1, i2, n1, n2 int) (int, int, int) {
+	if i2++; i2 == n2 {
+		i2 = 0
+		if i1++; i1 == n1 {
+			i1 = 0
+			i0++
+		}
+	}
+	return i0, i1, i2
+}
+
 // TileOrigin is the global index of the first thread of tile (a tile's coordinates, as
 // TileCount counts them): tile times the tile's dimensions, per dimension. The EachTile
 // methods that ampgen generates start from it.

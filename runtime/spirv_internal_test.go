@@ -474,13 +474,13 @@ func BenchmarkContractCheck(b *testing.B) {
 	p := &Program{Name: "bench", SPIRV: spirv}
 	s := &dispatch{infos: []ArgInfo{{Rank: 1, ElemSize: 4, Elem: typeOf[float32](), Access: Read},
 		{Rank: 1, ElemSize: 4, Elem: typeOf[float32](), Access: ReadWrite}}}
-	spec := specFor(Ext(1000), Extent{})
+	spec := specFor(Ext(1000), Extent{}, GroupSize)
 	acc := accelerator.CPU()
 	_, _, err = checkContract(l, p, acc, s, &spec, 1, false)
 	require.NoError(b, err)
 	b.ReportAllocs()
 	for b.Loop() {
-		spec := specFor(Ext(1000), Extent{})
+		spec := specFor(Ext(1000), Extent{}, GroupSize)
 		if _, _, err := checkContract(l, p, acc, s, &spec, 1, false); err != nil {
 			b.Fatal(err)
 		}

@@ -22,15 +22,10 @@ type benchKernel struct {
 	setup func(b *testing.B, r *rand.Rand) func(av *accelerator.View, perThread bool) error
 }
 
-// tiledRun returns a run of a tiled kernel over dom that synchronizes outs.
-func tiledRun[T any](dom runtime.TiledExtent, k runtime.TiledKernel, outs ...*arrayview.View[T]) func(*accelerator.View, bool) error {
+// syncRun returns a run that dispatches (per thread where pt is set) and synchronizes outs.
+func syncRun[T any](dispatch func(av *accelerator.View, pt bool) error, outs ...*arrayview.View[T]) func(*accelerator.View, bool) error {
 	return func(av *accelerator.View, pt bool) error {
-		var err error
-		if pt {
-			err = runtime.ParallelForEachTiled(av, dom, runtime.PerThreadKernel{Kernel: k})
-		} else {
-			err = runtime.ParallelForEachTiled(av, dom, k)
-		}
+		err := dispatch(av, pt)
 		for _, o := range outs {
 			if err == nil {
 				err = o.Synchronize()
@@ -40,22 +35,24 @@ func tiledRun[T any](dom runtime.TiledExtent, k runtime.TiledKernel, outs ...*ar
 	}
 }
 
+// tiledRun returns a run of a tiled kernel over dom that synchronizes outs.
+func tiledRun[T any](dom runtime.TiledExtent, k runtime.TiledKernel, outs ...*arrayview.View[T]) func(*accelerator.View, bool) error {
+	return syncRun(func(av *accelerator.View, pt bool) error {
+		if pt {
+			return runtime.ParallelForEachTiled(av, dom, runtime.PerThreadKernel{Kernel: k})
+		}
+		return runtime.ParallelForEachTiled(av, dom, k)
+	}, outs...)
+}
+
 // rangeRun returns a run of a kernel without tiles over ext that synchronizes outs.
 func rangeRun[T any](ext runtime.Extent, k runtime.IndexKernel, outs ...*arrayview.View[T]) func(*accelerator.View, bool) error {
-	return func(av *accelerator.View, pt bool) error {
-		var err error
+	return syncRun(func(av *accelerator.View, pt bool) error {
 		if pt {
-			err = runtime.ParallelForEach(av, ext, runtime.PerThreadKernel{Kernel: k})
-		} else {
-			err = runtime.ParallelForEach(av, ext, k)
+			return runtime.ParallelForEach(av, ext, runtime.PerThreadKernel{Kernel: k})
 		}
-		for _, o := range outs {
-			if err == nil {
-				err = o.Synchronize()
-			}
-		}
-		return err
-	}
+		return runtime.ParallelForEach(av, ext, k)
+	}, outs...)
 }
 
 // newView makes a view of data.

@@ -263,7 +263,7 @@ func (g *cpuGen) hostRangeBody(named *types.Named, decl *ast.FuncDecl, src []byt
 	case e.rangeIdx != nil:
 		// The index's components step in row-major order, the last fastest; past the
 		// domain's rank they stay 0 (ampN1, ampN2 are then 1).
-		b.WriteString("if ampJ > ampLo {\nif ampI2++; ampI2 == ampN2 {\nampI2 = 0\nif ampI1++; ampI1 == ampN1 {\nampI1 = 0\nampI0++\n}\n}\n}\n")
+		b.WriteString("if ampJ > ampLo {\nampI0, ampI1, ampI2 = amprt.Step3(ampI0, ampI1, ampI2, ampN1, ampN2)\n}\n")
 		if uses > e.rangeUse {
 			fmt.Fprintf(&b, "%s := amprt.Index{ampI0, ampI1, ampI2}\n", param.Name())
 		}

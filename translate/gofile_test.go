@@ -39,6 +39,30 @@ func TestIndexNext(t *testing.T) {
 	}
 }
 
+// TestStep3 checks runtime.Step3, which the EachRange methods that GoFile writes step an
+// index's scalar components with: from any offset of a domain of rank 1 to 3 it reaches
+// Delinearize of the next offset.
+func TestStep3(t *testing.T) {
+	rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	for _, rank := range []int{1, 2, 3} {
+		for range 20 {
+			dims := make([]int, rank)
+			for d := range dims {
+				dims[d] = 1 + rng.IntN(5)
+			}
+			e := amprt.Ext(dims...)
+			n1, n2 := max(e.Dim(1), 1), max(e.Dim(2), 1)
+			i0, i1, i2 := 0, 0, 0
+			for n := 1; n < e.Size(); n++ {
+				i0, i1, i2 = amprt.Step3(i0, i1, i2, n1, n2)
+				if !assert.Equal(t, e.Delinearize(n), amprt.Index{i0, i1, i2}, "extent %v, after offset %d", dims, n-1) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // TestTileOrigin checks runtime.TiledExtent.TileOrigin, which the EachTile methods that
 // GoFile writes start from: each tile's origin is its coordinates times the tile's
 // dimensions, and the tiles' origins cover the domain's indices exactly once.

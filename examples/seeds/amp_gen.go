@@ -21,13 +21,7 @@ func (k ReduceRowPair) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampN1, ampN2 := max(ampDomain.Dim(1), 1), max(ampDomain.Dim(2), 1)
 	for ampJ := ampLo; ampJ < ampHi; ampJ++ {
 		if ampJ > ampLo {
-			if ampI2++; ampI2 == ampN2 {
-				ampI2 = 0
-				if ampI1++; ampI1 == ampN1 {
-					ampI1 = 0
-					ampI0++
-				}
-			}
+			ampI0, ampI1, ampI2 = amprt.Step3(ampI0, ampI1, ampI2, ampN1, ampN2)
 		}
 		a := ampViewMatrix.At2(int(k.Row), ampI0)
 		b := ampViewMatrix.At2(int(k.Row), ampI0+int(k.NumCols)/2)
@@ -47,13 +41,7 @@ func (k ReduceRowStride) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampN1, ampN2 := max(ampDomain.Dim(1), 1), max(ampDomain.Dim(2), 1)
 	for ampJ := ampLo; ampJ < ampHi; ampJ++ {
 		if ampJ > ampLo {
-			if ampI2++; ampI2 == ampN2 {
-				ampI2 = 0
-				if ampI1++; ampI1 == ampN1 {
-					ampI1 = 0
-					ampI0++
-				}
-			}
+			ampI0, ampI1, ampI2 = amprt.Step3(ampI0, ampI1, ampI2, ampN1, ampN2)
 		}
 		ampViewTemp.Set3(ampI0, ampI1, ampI2, ampViewTemp.At3(ampI0, ampI1, ampI2)+ampViewTemp.At1(ampI0+int(k.Stride)))
 	}

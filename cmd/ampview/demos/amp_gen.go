@@ -23,13 +23,7 @@ func (k ClearKernel) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampN1, ampN2 := max(ampDomain.Dim(1), 1), max(ampDomain.Dim(2), 1)
 	for ampJ := ampLo; ampJ < ampHi; ampJ++ {
 		if ampJ > ampLo {
-			if ampI2++; ampI2 == ampN2 {
-				ampI2 = 0
-				if ampI1++; ampI1 == ampN1 {
-					ampI1 = 0
-					ampI0++
-				}
-			}
+			ampI0, ampI1, ampI2 = amprt.Step3(ampI0, ampI1, ampI2, ampN1, ampN2)
 		}
 		ampViewImg.Set3(ampI0, ampI1, ampI2, 0)
 	}
@@ -105,13 +99,7 @@ func (k MandelbrotKernel) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampN1, ampN2 := max(ampDomain.Dim(1), 1), max(ampDomain.Dim(2), 1)
 	for ampJ := ampLo; ampJ < ampHi; ampJ++ {
 		if ampJ > ampLo {
-			if ampI2++; ampI2 == ampN2 {
-				ampI2 = 0
-				if ampI1++; ampI1 == ampN1 {
-					ampI1 = 0
-					ampI0++
-				}
-			}
+			ampI0, ampI1, ampI2 = amprt.Step3(ampI0, ampI1, ampI2, ampN1, ampN2)
 		}
 		cx := k.CenterX + int32(ampI1-int(k.Cols)/2)*k.Scale
 		cy := k.CenterY + int32(int(k.Rows)/2-ampI0)*k.Scale
@@ -369,13 +357,7 @@ func (k SplatKernel) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampN1, ampN2 := max(ampDomain.Dim(1), 1), max(ampDomain.Dim(2), 1)
 	for ampJ := ampLo; ampJ < ampHi; ampJ++ {
 		if ampJ > ampLo {
-			if ampI2++; ampI2 == ampN2 {
-				ampI2 = 0
-				if ampI1++; ampI1 == ampN1 {
-					ampI1 = 0
-					ampI0++
-				}
-			}
+			ampI0, ampI1, ampI2 = amprt.Step3(ampI0, ampI1, ampI2, ampN1, ampN2)
 		}
 		p := ampViewPos.At3(ampI0, ampI1, ampI2)
 		fc := fmath.Floor((p.X - k.X0) * k.Scale)
@@ -399,13 +381,7 @@ func (k ToneKernel) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampN1, ampN2 := max(ampDomain.Dim(1), 1), max(ampDomain.Dim(2), 1)
 	for ampJ := ampLo; ampJ < ampHi; ampJ++ {
 		if ampJ > ampLo {
-			if ampI2++; ampI2 == ampN2 {
-				ampI2 = 0
-				if ampI1++; ampI1 == ampN1 {
-					ampI1 = 0
-					ampI0++
-				}
-			}
+			ampI0, ampI1, ampI2 = amprt.Step3(ampI0, ampI1, ampI2, ampN1, ampN2)
 		}
 		ampViewRGBA.Set3(ampI0, ampI1, ampI2, Glow(ampViewCount.At3(ampI0, ampI1, ampI2)))
 	}

@@ -29,13 +29,7 @@ func (k Arith) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampN1, ampN2 := max(ampDomain.Dim(1), 1), max(ampDomain.Dim(2), 1)
 	for ampJ := ampLo; ampJ < ampHi; ampJ++ {
 		if ampJ > ampLo {
-			if ampI2++; ampI2 == ampN2 {
-				ampI2 = 0
-				if ampI1++; ampI1 == ampN1 {
-					ampI1 = 0
-					ampI0++
-				}
-			}
+			ampI0, ampI1, ampI2 = amprt.Step3(ampI0, ampI1, ampI2, ampN1, ampN2)
 		}
 		a, b := ampViewA.At3(ampI0, ampI1, ampI2), ampViewB.At3(ampI0, ampI1, ampI2)
 		var r Ints
@@ -79,13 +73,7 @@ func (k Axpy[T]) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampN1, ampN2 := max(ampDomain.Dim(1), 1), max(ampDomain.Dim(2), 1)
 	for ampJ := ampLo; ampJ < ampHi; ampJ++ {
 		if ampJ > ampLo {
-			if ampI2++; ampI2 == ampN2 {
-				ampI2 = 0
-				if ampI1++; ampI1 == ampN1 {
-					ampI1 = 0
-					ampI0++
-				}
-			}
+			ampI0, ampI1, ampI2 = amprt.Step3(ampI0, ampI1, ampI2, ampN1, ampN2)
 		}
 		ampViewY.Set3(ampI0, ampI1, ampI2, k.Alpha*ampViewX.At3(ampI0, ampI1, ampI2)+ampViewY.At3(ampI0, ampI1, ampI2))
 	}
@@ -170,13 +158,7 @@ func (k Control) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 ampRange:
 	for ampJ := ampLo; ampJ < ampHi; ampJ++ {
 		if ampJ > ampLo {
-			if ampI2++; ampI2 == ampN2 {
-				ampI2 = 0
-				if ampI1++; ampI1 == ampN1 {
-					ampI1 = 0
-					ampI0++
-				}
-			}
+			ampI0, ampI1, ampI2 = amprt.Step3(ampI0, ampI1, ampI2, ampN1, ampN2)
 		}
 		x := ampViewIn.At3(ampI0, ampI1, ampI2)
 		if x < -1000000 {
@@ -278,13 +260,7 @@ func (k Funcs) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampN1, ampN2 := max(ampDomain.Dim(1), 1), max(ampDomain.Dim(2), 1)
 	for ampJ := ampLo; ampJ < ampHi; ampJ++ {
 		if ampJ > ampLo {
-			if ampI2++; ampI2 == ampN2 {
-				ampI2 = 0
-				if ampI1++; ampI1 == ampN1 {
-					ampI1 = 0
-					ampI0++
-				}
-			}
+			ampI0, ampI1, ampI2 = amprt.Step3(ampI0, ampI1, ampI2, ampN1, ampN2)
 		}
 		p := order(Pair{Lo: ampViewX.At3(ampI0, ampI1, ampI2), Hi: ampViewY.At3(ampI0, ampI1, ampI2)})
 		c := [4]float32{1, 0.5, 0.25, 0.125}
@@ -312,13 +288,7 @@ func (k HalfOps) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampN1, ampN2 := max(ampDomain.Dim(1), 1), max(ampDomain.Dim(2), 1)
 	for ampJ := ampLo; ampJ < ampHi; ampJ++ {
 		if ampJ > ampLo {
-			if ampI2++; ampI2 == ampN2 {
-				ampI2 = 0
-				if ampI1++; ampI1 == ampN1 {
-					ampI1 = 0
-					ampI0++
-				}
-			}
+			ampI0, ampI1, ampI2 = amprt.Step3(ampI0, ampI1, ampI2, ampN1, ampN2)
 		}
 		h := ampViewX.At3(ampI0, ampI1, ampI2)
 		ampViewWide.Set3(ampI0, ampI1, ampI2, h.Float32())
@@ -349,13 +319,7 @@ func (k Index3) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampN1, ampN2 := max(ampDomain.Dim(1), 1), max(ampDomain.Dim(2), 1)
 	for ampJ := ampLo; ampJ < ampHi; ampJ++ {
 		if ampJ > ampLo {
-			if ampI2++; ampI2 == ampN2 {
-				ampI2 = 0
-				if ampI1++; ampI1 == ampN1 {
-					ampI1 = 0
-					ampI0++
-				}
-			}
+			ampI0, ampI1, ampI2 = amprt.Step3(ampI0, ampI1, ampI2, ampN1, ampN2)
 		}
 		ampViewOut.Set3(ampI0, ampI1, ampI2, int32(ampI0*10000+ampI1*100+ampI2))
 	}
@@ -466,13 +430,7 @@ func (k Math) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampN1, ampN2 := max(ampDomain.Dim(1), 1), max(ampDomain.Dim(2), 1)
 	for ampJ := ampLo; ampJ < ampHi; ampJ++ {
 		if ampJ > ampLo {
-			if ampI2++; ampI2 == ampN2 {
-				ampI2 = 0
-				if ampI1++; ampI1 == ampN1 {
-					ampI1 = 0
-					ampI0++
-				}
-			}
+			ampI0, ampI1, ampI2 = amprt.Step3(ampI0, ampI1, ampI2, ampN1, ampN2)
 		}
 		x := ampViewX.At3(ampI0, ampI1, ampI2)
 		ax := fmath.Abs(x) + 0.5
@@ -532,13 +490,7 @@ func (k Narrow) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampN1, ampN2 := max(ampDomain.Dim(1), 1), max(ampDomain.Dim(2), 1)
 	for ampJ := ampLo; ampJ < ampHi; ampJ++ {
 		if ampJ > ampLo {
-			if ampI2++; ampI2 == ampN2 {
-				ampI2 = 0
-				if ampI1++; ampI1 == ampN1 {
-					ampI1 = 0
-					ampI0++
-				}
-			}
+			ampI0, ampI1, ampI2 = amprt.Step3(ampI0, ampI1, ampI2, ampN1, ampN2)
 		}
 		a, b := ampViewA.At3(ampI0, ampI1, ampI2), ampViewB.At3(ampI0, ampI1, ampI2)
 		var r [NarrowLen]int32
@@ -756,13 +708,7 @@ func (k Rounding) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampN1, ampN2 := max(ampDomain.Dim(1), 1), max(ampDomain.Dim(2), 1)
 	for ampJ := ampLo; ampJ < ampHi; ampJ++ {
 		if ampJ > ampLo {
-			if ampI2++; ampI2 == ampN2 {
-				ampI2 = 0
-				if ampI1++; ampI1 == ampN1 {
-					ampI1 = 0
-					ampI0++
-				}
-			}
+			ampI0, ampI1, ampI2 = amprt.Step3(ampI0, ampI1, ampI2, ampN1, ampN2)
 		}
 		p := ampViewIn.At3(ampI0, ampI1, ampI2) * k.S
 		ampViewOut.Set3(ampI0, ampI1, ampI2, [5]float32{fmath.Round(p), fmath.RoundEven(p), fmath.Floor(p), fmath.Ceil(p), fmath.Trunc(p)})
@@ -789,13 +735,7 @@ func (k Scaled[T]) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampN1, ampN2 := max(ampDomain.Dim(1), 1), max(ampDomain.Dim(2), 1)
 	for ampJ := ampLo; ampJ < ampHi; ampJ++ {
 		if ampJ > ampLo {
-			if ampI2++; ampI2 == ampN2 {
-				ampI2 = 0
-				if ampI1++; ampI1 == ampN1 {
-					ampI1 = 0
-					ampI0++
-				}
-			}
+			ampI0, ampI1, ampI2 = amprt.Step3(ampI0, ampI1, ampI2, ampN1, ampN2)
 		}
 		i := amprt.Index{ampI0, ampI1, ampI2}
 		ampViewOut.Set3(ampI0, ampI1, ampI2, k.get(i)+1)
@@ -1006,13 +946,7 @@ func (k Vectors) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampN1, ampN2 := max(ampDomain.Dim(1), 1), max(ampDomain.Dim(2), 1)
 	for ampJ := ampLo; ampJ < ampHi; ampJ++ {
 		if ampJ > ampLo {
-			if ampI2++; ampI2 == ampN2 {
-				ampI2 = 0
-				if ampI1++; ampI1 == ampN1 {
-					ampI1 = 0
-					ampI0++
-				}
-			}
+			ampI0, ampI1, ampI2 = amprt.Step3(ampI0, ampI1, ampI2, ampN1, ampN2)
 		}
 		a, b := ampViewA.At3(ampI0, ampI1, ampI2), ampViewB.At3(ampI0, ampI1, ampI2)
 		s := a.Add(b).Scale(0.5).Sub(vec.F4(1, 2, 3, 4))
