@@ -22,13 +22,7 @@ func (k FmaPeak) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampN1, ampN2 := max(ampDomain.Dim(1), 1), max(ampDomain.Dim(2), 1)
 	for ampJ := ampLo; ampJ < ampHi; ampJ++ {
 		if ampJ > ampLo {
-			if ampI2++; ampI2 == ampN2 {
-				ampI2 = 0
-				if ampI1++; ampI1 == ampN1 {
-					ampI1 = 0
-					ampI0++
-				}
-			}
+			ampI0, ampI1, ampI2 = amprt.Step3(ampI0, ampI1, ampI2, ampN1, ampN2)
 		}
 		x := ampViewIn.At3(ampI0, ampI1, ampI2)
 		a0, a1, a2, a3 := x, x+0.125, x+0.25, x+0.375
