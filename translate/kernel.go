@@ -361,25 +361,7 @@ func (t *tr) assemble(k *Kernel, body string) string {
 		b.WriteString(t.structDecl(s))
 	}
 	for _, v := range t.views {
-		q := ""
-		switch {
-		case !v.written:
-			q = "readonly "
-		case t.barriers && v.read:
-			// Threads of a tile may read what others wrote before a barrier.
-			q = "coherent "
-		}
-		et, _ := t.glslType(v.elem, token.NoPos)
-		if st, _ := t.storageType(v.elem); st != "" {
-			et = st
-		}
-		fmt.Fprintf(&b, "layout(std430, binding = %d) %sbuffer AmpBuffer%d { %s %s[]; };\n", v.index, q, v.index, et, v.buf)
-		if v.atomicF {
-			fmt.Fprintf(&b, "layout(std430, binding = %d) %sbuffer AmpBits%d { uint %s_bits[]; };\n", v.index, q, v.index, v.buf)
-		}
-		if v.at4 || v.set4 {
-			fmt.Fprintf(&b, "layout(std430, binding = %d) %sbuffer AmpVec%d { %s %s_4[]; };\n", v.index, q, v.index, vec4Type(t.sub(v.elem)), v.buf)
-		}
+		t.bufferDecl(&b, v)
 	}
 	b.WriteString("struct AmpView { uint base; uint s0; uint s1; uint pad; };\n")
 	b.WriteString("layout(push_constant) uniform AmpPush {\n\tuvec4 domain;\n")
@@ -423,6 +405,30 @@ func (t *tr) assemble(k *Kernel, body string) string {
 	b.WriteString(body)
 	b.WriteString("}\n")
 	return b.String()
+}
+
+// bufferDecl declares view v's storage buffer, and its uint and vec4 aliases where the
+// body needs them.
+func (t *tr) bufferDecl(b *strings.Builder, v *viewArg) {
+	q := ""
+	switch {
+	case !v.written:
+		q = "readonly "
+	case t.barriers && v.read:
+		// Threads of a tile may read what others wrote before a barrier.
+		q = "coherent "
+	}
+	et, _ := t.glslType(v.elem, token.NoPos)
+	if st, _ := t.storageType(v.elem); st != "" {
+		et = st
+	}
+	fmt.Fprintf(b, "layout(std430, binding = %d) %sbuffer AmpBuffer%d { %s %s[]; };\n", v.index, q, v.index, et, v.buf)
+	if v.atomicF {
+		fmt.Fprintf(b, "layout(std430, binding = %d) %sbuffer AmpBits%d { uint %s_bits[]; };\n", v.index, q, v.index, v.buf)
+	}
+	if v.at4 || v.set4 {
+		fmt.Fprintf(b, "layout(std430, binding = %d) %sbuffer AmpVec%d { %s %s_4[]; };\n", v.index, q, v.index, vec4Type(t.sub(v.elem)), v.buf)
+	}
 }
 
 // structDecl declares a Go struct type in GLSL. A 3-vector member is followed by an
