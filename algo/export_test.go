@@ -28,6 +28,7 @@ func setHooks(h testHooks) (restore func()) {
 func SortBenchHooks() (restore func()) {
 	h := hooks
 	h.separatePairs = *benchSortSeparate
+	h.twoRounds = *benchSortTwoRounds
 	return setHooks(h)
 }
 

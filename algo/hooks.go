@@ -26,6 +26,9 @@ type testHooks struct {
 	// it would interleave them (radixPlan), to compare the two; interleavePairs
 	// interleaves them on every accelerator and scatter body, so that tests cover each.
 	separatePairs, interleavePairs bool
+	// twoRounds keeps the pairs' ballot scatter placing keys, then values, in shared
+	// memory where it would place them together (radixOneRound), to compare the two.
+	twoRounds bool
 	// coopProgram, when set, names MatMulF16's cooperative program (without "_h"), of
 	// geometry coopGeom (experiments).
 	coopProgram string

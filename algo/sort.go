@@ -890,6 +890,16 @@ func (k radixScatterKernel[T, V]) scatterInterleaved(base *[radixBins]uint32, lo
 // same.
 type radixScatterSGKernel[T, V Number] struct {
 	radixScatterKernel[T, V]
+	// oneRound selects, for keys with values, sort_radix_scatter_p: keys and values placed in
+	// shared memory together (radixOneRound).
+	oneRound bool `amp:"-"`
+}
+
+// radixOneRound says whether the pairs' ballot scatter on av may place keys and values in
+// one round (sort_radix_scatter_p): its digit counts have room for 8 subgroups, so the
+// device's subgroups must have 32 invocations or more.
+func radixOneRound(av *accelerator.View) bool {
+	return !hooks.twoRounds && av.Accelerator().SubgroupSize() >= radixTile/8
 }
 
 // Program is the GPU body: shaders/glsl/sort_radix_scatter_sg.comp, compiled with its
@@ -901,12 +911,17 @@ func (k radixScatterSGKernel[T, V]) Program() *runtime.Program {
 		return shaders.MustProgram(hooks.scatterProgram, 1)
 	case k.Vals == radixKeysOnly:
 		return shaders.MustProgram("sort_radix_scatter_k", 1)
+	case k.oneRound:
+		return shaders.MustProgram("sort_radix_scatter_p", 1)
 	}
 	return shaders.MustProgram("sort_radix_scatter_sg", 1)
 }
 
-// SharedBytes is the GPU body's shared memory: a sub-tile, the subgroups' digit counts,
-// their sums and three digit tables.
-func (radixScatterSGKernel[T, V]) SharedBytes([3]int) int {
+// SharedBytes is the GPU body's shared memory: a sub-tile (of keys, or of keys and values
+// in one round), the subgroups' digit counts, their sums and three digit tables.
+func (k radixScatterSGKernel[T, V]) SharedBytes([3]int) int {
+	if k.oneRound && k.Vals != radixKeysOnly {
+		return 4 * (2*radixSubSG + 1024 + 32 + 3*radixBins)
+	}
 	return 4 * (radixSubSG + 4096 + 32 + 3*radixBins)
 }

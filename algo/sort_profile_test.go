@@ -18,11 +18,12 @@ import (
 
 var (
 	// An idle GPU clocks down (345 MHz seen on the H100) and takes a while to clock up again.
-	benchSortWarm     = flag.Duration("algo.sort.warm", 0, "time spent sorting before a sort benchmark times (BenchmarkSort*, BenchmarkSortPairs*, BenchmarkArgsort*, BenchmarkSortProfile)")
-	benchSortAlgoKeys = flag.Int("algo.sortalgo.keys", 1<<20, "keys in BenchmarkSortProfile")
-	benchSortScatter  = flag.String("algo.sort.scatter", "", "comma-separated scatter programs BenchmarkSortProfile also tries (multi-pass; NAME:pairs with values)")
-	benchSortBlocks   = flag.String("algo.sort.blocks", "", "comma-separated radixMaxBlocks values BenchmarkSortProfile also tries (multi-pass)")
-	benchSortSeparate = flag.Bool("algo.sort.separate", false, "the sort benchmarks keep the keys and values of pairs separate between passes (hooks.separatePairs) instead of interleaving them")
+	benchSortWarm      = flag.Duration("algo.sort.warm", 0, "time spent sorting before a sort benchmark times (BenchmarkSort*, BenchmarkSortPairs*, BenchmarkArgsort*, BenchmarkSortProfile)")
+	benchSortAlgoKeys  = flag.Int("algo.sortalgo.keys", 1<<20, "keys in BenchmarkSortProfile")
+	benchSortScatter   = flag.String("algo.sort.scatter", "", "comma-separated scatter programs BenchmarkSortProfile also tries (multi-pass; NAME:pairs with values)")
+	benchSortBlocks    = flag.String("algo.sort.blocks", "", "comma-separated radixMaxBlocks values BenchmarkSortProfile also tries (multi-pass)")
+	benchSortSeparate  = flag.Bool("algo.sort.separate", false, "the sort benchmarks keep the keys and values of pairs separate between passes (hooks.separatePairs) instead of interleaving them")
+	benchSortTwoRounds = flag.Bool("algo.sort.tworounds", false, "the sort benchmarks' pairs scatter places keys, then values, in shared memory (hooks.twoRounds) instead of both in one round")
 )
 
 // BenchmarkSortProfile sorts fresh uint32 keys (and, in the pairs cases, int32 values)
@@ -49,7 +50,7 @@ func BenchmarkSortProfile(b *testing.B) {
 		}{{"multipass", sortRadix, false}, {"onesweep", sortOneSweep, false},
 			{"multipass-pairs", sortRadix, true}, {"onesweep-pairs", sortOneSweep, true}} {
 			b.Run(av.Accelerator().Path()+"/"+c.name, func(b *testing.B) {
-				defer setHooks(testHooks{sort: c.algo, separatePairs: *benchSortSeparate})()
+				defer setHooks(testHooks{sort: c.algo, separatePairs: *benchSortSeparate, twoRounds: *benchSortTwoRounds})()
 				profileSort(b, av, src, c.pairs)
 			})
 		}

@@ -217,7 +217,7 @@ func radixRun[T, V Number](av *accelerator.View, job radixJob[T, V]) (err error)
 				Vals: vals, Interleave: p.interleave, blocks: blocks}
 			var k runtime.TiledKernel = sc
 			if sg {
-				k = radixScatterSGKernel[T, V]{sc}
+				k = radixScatterSGKernel[T, V]{sc, radixOneRound(av)}
 			}
 			err = dispatchTiled(av, grid, k)
 		}

@@ -156,21 +156,26 @@ func TestSortPairsLayouts(t *testing.T) {
 	radixMaxBlocks = 2
 	for _, av := range ewViews(t) {
 		algos := []int{sortRadix}
-		perThread := []bool{false}
+		perThread, twoRounds := []bool{false}, []bool{false}
 		if av.Accelerator().Traits().HostMemory {
 			perThread = append(perThread, true)
 		} else {
 			algos = append(algos, sortRadixFallback)
+			if radixScatterSG(av) && radixOneRound(av) { // the ballot scatter has both
+				twoRounds = append(twoRounds, true)
+			}
 		}
 		for _, algo := range algos {
 			for _, pt := range perThread {
-				for _, inter := range []bool{false, true} {
-					name := fmt.Sprintf("%s/algo=%d/perThread=%v/interleaved=%v", av.Accelerator().Path(), algo, pt, inter)
-					t.Run(name, func(t *testing.T) {
-						defer setHooks(testHooks{perThread: pt, interleavePairs: inter, separatePairs: !inter})()
-						testPairs[float32, int32](t, av, algo, 10000, SortOptions{})
-						testPairs[uint32, float32](t, av, algo, 6145, SortOptions{Descending: true})
-					})
+				for _, two := range twoRounds {
+					for _, inter := range []bool{false, true} {
+						name := fmt.Sprintf("%s/algo=%d/perThread=%v/twoRounds=%v/interleaved=%v", av.Accelerator().Path(), algo, pt, two, inter)
+						t.Run(name, func(t *testing.T) {
+							defer setHooks(testHooks{perThread: pt, interleavePairs: inter, separatePairs: !inter, twoRounds: two})()
+							testPairs[float32, int32](t, av, algo, 10000, SortOptions{})
+							testPairs[uint32, float32](t, av, algo, 6145, SortOptions{Descending: true})
+						})
+					}
 				}
 			}
 		}

@@ -45,9 +45,18 @@ AMP_PUSH_BEGIN AmpView src; AmpView dst; AmpView hist; AmpView sv; AmpView dv; u
 #define VALS amp.vals
 #define ILV amp.interleave
 #endif
-
+// ONE_ROUND (the program sort_radix_scatter_p, for pairs on devices with subgroups of 32 or
+// more): keys and values are placed in shared memory together, as uvec2s, in one round
+// instead of the keys', then the values' (RESULTS.md); the digit counts then need room for 8
+// subgroups only, so that the sub-tile of pairs fits the same 32 KB.
+#ifdef ONE_ROUND
+#define MAXSG 8u
+shared uvec2 skv[SUB];    // the sub-tile's keys and values, sorted by digit
+#else
+#define MAXSG 32u
 shared uint sk[SUB];      // the sub-tile sorted by digit
-shared uint wcnt[4096];   // per subgroup (at most 32): 256 16-bit digit counts, 2 per word
+#endif
+shared uint wcnt[MAXSG * 128u]; // per subgroup: 256 16-bit digit counts, 2 per word
 shared uint wsum[32];     // the subgroups' sums in the digit-count scan
 shared uint gBase[256];   // the block's next output position per digit
 shared uint tCnt[256];    // the sub-tile's digit counts
@@ -143,10 +152,31 @@ void main() {
 				uint d = (keys[j] >> shift) & 255u;
 				uint off = (wcnt[wbase + (d >> 1)] >> ((d & 1u) * 16u)) & 0xFFFFu;
 				ranks[j] += tStart[d] + off; // now the key's place in sk
+#ifdef ONE_ROUND
+				skv[ranks[j]] = uvec2(keys[j], VALS == 1u ? vs[j] : sub + first + j * S + l);
+#else
 				sk[ranks[j]] = keys[j];
+#endif
 			}
 		}
 		ampWaitWithTileStaticMemoryFence();
+#ifdef ONE_ROUND
+		[[unroll]] for (uint j = 0u; j < KPT; j++) {
+			uint i = t + 256u * j;
+			if (i < len) {
+				uvec2 kv = skv[i];
+				uint d = (kv.x >> shift) & 255u;
+				uint at = gBase[d] + i - tStart[d];
+				uint k = sortElem(kv.x, amp.outType);
+				if ((ILV & 2u) != 0u) {
+					dst2[(amp.dst.base >> 1) + at] = uvec2(k, kv.y);
+				} else {
+					dstData[amp.dst.base + at] = k;
+					dstVal[amp.dv.base + at] = kv.y;
+				}
+			}
+		}
+#else
 		uint outAt[KPT]; // where sk[t + 256j] goes
 		uint kOut[KPT];  // and that key, as an element (kept for interleaved stores)
 		[[unroll]] for (uint j = 0u; j < KPT; j++) {
@@ -177,6 +207,7 @@ void main() {
 				}
 			}
 		}
+#endif
 		ampWaitWithTileStaticMemoryFence();
 		gBase[t] += tCnt[t];
 	}
