@@ -275,6 +275,7 @@ func (g *cpuGen) hostRangeBody(named *types.Named, decl *ast.FuncDecl, src []byt
 	}
 	b.WriteString(body.String())
 	b.WriteString("}\n}\n")
+	e.region = nil // a helper's return is its own
 	for _, h := range e.helperSeq {
 		e.helperMethod(&b, h)
 	}

@@ -560,3 +560,47 @@ func (k Rounding) Each(i runtime.Index) {
 	p := k.In.At(i) * k.S
 	k.Out.Set(i, [5]float32{fmath.Round(p), fmath.RoundEven(p), fmath.Floor(p), fmath.Ceil(p), fmath.Trunc(p)})
 }
+
+// RangeForms checks the forms a generated EachRange rewrites (it runs Each's statements
+// with the index's components as scalars): a return inside nested loops, the index passed
+// whole to a kernel method that reads a view, its components read by constant and by
+// variable, and an index of rank 2.
+type RangeForms struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+// left reads the element left of i in its row (wrapping), through the kernel's view.
+func (k RangeForms) left(i runtime.Index, cols int) int32 {
+	return k.In.At(runtime.Idx(i[0], (i[1]+cols-1)%cols))
+}
+
+// Each is the kernel.
+func (k RangeForms) Each(i runtime.Index) {
+	x := k.In.At(i)
+	for a := 0; a < 4; a++ {
+		for b := 0; b < 4; b++ {
+			if x%7 == int32(a*4+b) {
+				k.Out.Set(i, int32(a*100+b)+k.left(i, 33))
+				return
+			}
+		}
+	}
+	d := int(x&1) // the index's component chosen at run time
+	k.Out.Set(i, x+int32(i[d]*1000+i[1-d]))
+}
+
+// RangeMoved checks an Each that assigns to its index: the generated EachRange keeps it
+// whole. Out gets 3 times In plus In's element in the next row (wrapping after Rows).
+type RangeMoved struct {
+	In   *arrayview.ReadView[int32]
+	Out  *arrayview.View[int32]
+	Rows int32
+}
+
+// Each is the kernel.
+func (k RangeMoved) Each(i runtime.Index) {
+	own, at := k.In.At(i), i
+	i[0] = (i[0] + 1) % int(k.Rows)
+	k.Out.Set(at, own*3+k.In.At(i))
+}
