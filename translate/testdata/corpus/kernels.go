@@ -586,7 +586,7 @@ func (k RangeForms) Each(i runtime.Index) {
 			}
 		}
 	}
-	d := int(x&1) // the index's component chosen at run time
+	d := int(x & 1) // the index's component chosen at run time
 	k.Out.Set(i, x+int32(i[d]*1000+i[1-d]))
 }
 
