@@ -421,7 +421,8 @@ const (
 	radixKPT       = 8
 	radixSub       = radixTile * radixKPT
 	radixSubSG     = radixTile * 12
-	radixBlockUnit = 6144 // a multiple of radixSub and radixSubSG
+	radixSubPairs  = radixTile * 20 // sort_radix_scatter_p's (blocks end in part of one)
+	radixBlockUnit = 6144           // a multiple of radixSub and radixSubSG
 )
 
 // radixMaxBlocks is the radix sort's largest number of blocks (workgroups); a variable
@@ -897,10 +898,16 @@ type radixScatterSGKernel[T, V Number] struct {
 
 // radixOneRound says whether the pairs' ballot scatter on av may place keys and values in
 // one round (sort_radix_scatter_p): its digit counts have room for 8 subgroups, so the
-// device's subgroups must have 32 invocations or more.
+// device's subgroups must have 32 invocations or more, and its shared memory must hold
+// radixOneRoundBytes.
 func radixOneRound(av *accelerator.View) bool {
-	return !hooks.twoRounds && av.Accelerator().SubgroupSize() >= radixTile/8
+	a := av.Accelerator()
+	return !hooks.twoRounds && a.SubgroupSize() >= radixTile/8 && int(a.Limits().MaxSharedMemory) >= radixOneRoundBytes
 }
+
+// radixOneRoundBytes is sort_radix_scatter_p's shared memory: a sub-tile of pairs, 8
+// subgroups' digit counts, their sums and three digit tables.
+const radixOneRoundBytes = 4 * (2*radixSubPairs + 1024 + 32 + 3*radixBins)
 
 // Program is the GPU body: shaders/glsl/sort_radix_scatter_sg.comp, compiled with its
 // values' code left out (sort_radix_scatter_k) for a sort of keys alone (or, in
@@ -921,7 +928,7 @@ func (k radixScatterSGKernel[T, V]) Program() *runtime.Program {
 // in one round), the subgroups' digit counts, their sums and three digit tables.
 func (k radixScatterSGKernel[T, V]) SharedBytes([3]int) int {
 	if k.oneRound && k.Vals != radixKeysOnly {
-		return 4 * (2*radixSubSG + 1024 + 32 + 3*radixBins)
+		return radixOneRoundBytes
 	}
 	return 4 * (radixSubSG + 4096 + 32 + 3*radixBins)
 }

@@ -36,7 +36,9 @@ AMP_PUSH_BEGIN AmpView src; AmpView dst; AmpView hist; AmpView sv; AmpView dv; u
 // Sub-tiles of 12 keys a thread: 8 took 23% longer on the H100, 16 (more registers) longer
 // still with values; KEYS_ONLY (the program sort_radix_scatter_k, variants.txt) compiles the
 // values' code out, which the 12 keys need to stay fast (RESULTS.md, 2026-11-23).
+#ifndef KPT
 #define KPT 12u
+#endif
 #define SUB (256u * KPT)
 #ifdef KEYS_ONLY
 #define VALS 0u
@@ -46,9 +48,10 @@ AMP_PUSH_BEGIN AmpView src; AmpView dst; AmpView hist; AmpView sv; AmpView dv; u
 #define ILV amp.interleave
 #endif
 // ONE_ROUND (the program sort_radix_scatter_p, for pairs on devices with subgroups of 32 or
-// more): keys and values are placed in shared memory together, as uvec2s, in one round
-// instead of the keys', then the values' (RESULTS.md); the digit counts then need room for 8
-// subgroups only, so that the sub-tile of pairs fits the same 32 KB.
+// more and 48 KB of shared memory): keys and values are placed in shared memory together,
+// as uvec2s, in one round instead of the keys', then the values'; the digit counts need
+// room for 8 subgroups only. It is compiled with sub-tiles of 20 keys a thread (47 KB of
+// shared memory), which ran 11% faster than 12 on the H100 (RESULTS.md).
 #ifdef ONE_ROUND
 #define MAXSG 8u
 shared uvec2 skv[SUB];    // the sub-tile's keys and values, sorted by digit
