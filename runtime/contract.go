@@ -56,7 +56,10 @@ type contract struct {
 	elems   []reflect.Type
 	float64 bool // the module declares the Float64 capability
 	ranks   bool // the module declares SpecId 3 (AMP_RANKS)
-	last    atomic.Pointer[specCheck]
+	// gridLoop: the module declares SpecId 4 (AMP_GRID_LOOP): its main loops over the
+	// domain with a grid stride, so a non-tiled dispatch may launch fewer workgroups.
+	gridLoop bool
+	last     atomic.Pointer[specCheck]
 }
 
 // specCheck is the tile-dependent part of the check for one set of specialization values.
@@ -85,7 +88,8 @@ func contractFor(l *kernelLayout, p *Program, infos []ArgInfo) *contract {
 
 func newContract(l *kernelLayout, p *Program, infos []ArgInfo) *contract {
 	in := p.iface
-	c := &contract{prog: p, iface: in, float64: in.HasCapability(CapabilityFloat64), ranks: in.HasSpecID(3)}
+	c := &contract{prog: p, iface: in, float64: in.HasCapability(CapabilityFloat64), ranks: in.HasSpecID(3),
+		gridLoop: in.HasSpecID(4)}
 	if c.err = c.checkBindings(l); c.err == nil {
 		c.err = c.checkPush(l)
 	}

@@ -28,6 +28,11 @@ const (
 	// ParallelForEach). It was 64 until workgroups of 64 threads, one element each, were
 	// found to limit a bandwidth-bound kernel on the H100 by their launch rate (RESULTS.md).
 	GroupSize = 256
+	// MaxLoopGroups is the most workgroups of a non-tiled dispatch whose GPU body loops over
+	// the domain with a grid stride (it declares SpecId 4, AMP_GRID_LOOP, as every body
+	// ampgen writes does): enough to fill a large GPU, few enough that their launches do
+	// not limit a bandwidth-bound kernel (RESULTS.md).
+	MaxLoopGroups = 4096
 )
 
 // More sentinel errors, matched by the error types of ParallelForEach.
@@ -667,8 +672,9 @@ func specFor(ext, tile Extent, group uint32) [4]uint32 {
 const MaxGPUPoints = math.MaxInt32
 
 // grid returns the specialization constants (specFor) and the workgroup counts of a GPU
-// dispatch whose non-tiled workgroups have group threads.
-func grid(lim accelerator.Limits, ext, tile Extent, group uint32) (spec [4]uint32, groups [3]uint32, err error) {
+// dispatch whose non-tiled workgroups have group threads, at most maxGroups of them when
+// maxGroups is not 0 (a body that loops over the domain).
+func grid(lim accelerator.Limits, ext, tile Extent, group uint32, maxGroups uint64) (spec [4]uint32, groups [3]uint32, err error) {
 	spec = specFor(ext, tile, group)
 	if n := uint64(ext.Size()); n > MaxGPUPoints {
 		return spec, groups, &ComputeDomainError{Extent: ext, Tile: tile, Dim: -1, Limit: MaxGPUPoints, Value: int(n),
@@ -686,6 +692,9 @@ func grid(lim accelerator.Limits, ext, tile Extent, group uint32) (spec [4]uint3
 	}
 	n := uint64(ext.Size())
 	total := (n + uint64(group) - 1) / uint64(group)
+	if maxGroups > 0 {
+		total = min(total, maxGroups)
+	}
 	gx := min(total, uint64(lim.MaxWorkgroupCount[0]))
 	gy := (total + gx - 1) / gx
 	if gy > uint64(lim.MaxWorkgroupCount[1]) {

@@ -65,36 +65,44 @@ func TestDeviceLimits(t *testing.T) {
 // TestGrid checks the mapping of domains to workgroups.
 func TestGrid(t *testing.T) {
 	lim := accelerator.Limits{MaxWorkgroupCount: [3]uint32{65535, 65535, 65535}}
-	spec, groups, err := grid(lim, Ext(128, 8, 4), Ext(64, 4, 2), 64)
+	spec, groups, err := grid(lim, Ext(128, 8, 4), Ext(64, 4, 2), 64, 0)
 	require.NoError(t, err)
 	assert.Equal(t, [4]uint32{2, 4, 64, 0}, spec, "x is the last dimension")
 	assert.Equal(t, [3]uint32{2, 2, 2}, groups)
-	spec, groups, err = grid(lim, Ext(6, 4), Ext(3, 2), 64)
+	spec, groups, err = grid(lim, Ext(6, 4), Ext(3, 2), 64, 0)
 	require.NoError(t, err)
 	assert.Equal(t, [4]uint32{2, 3, 1, 0}, spec)
 	assert.Equal(t, [3]uint32{2, 2, 1}, groups)
 
-	spec, groups, err = grid(lim, Ext(64*70000+3), Extent{}, 64)
+	spec, groups, err = grid(lim, Ext(64*70000+3), Extent{}, 64, 0)
 	require.NoError(t, err)
 	assert.Equal(t, [4]uint32{64, 1, 1, 0}, spec)
 	assert.Equal(t, [3]uint32{65535, 2, 1}, groups, "70001 groups folded")
-	spec, groups, err = grid(lim, Ext(256*70000+3), Extent{}, GroupSize)
+	spec, groups, err = grid(lim, Ext(256*70000+3), Extent{}, GroupSize, 0)
 	require.NoError(t, err)
 	assert.Equal(t, [4]uint32{GroupSize, 1, 1, 0}, spec)
 	assert.Equal(t, [3]uint32{65535, 2, 1}, groups, "70001 groups of 256 folded")
-	_, groups, err = grid(lim, Ext(3, 5), Extent{}, GroupSize)
+	_, groups, err = grid(lim, Ext(3, 5), Extent{}, GroupSize, 0)
 	require.NoError(t, err)
 	assert.Equal(t, [3]uint32{1, 1, 1}, groups)
 
+	// A body that loops over the domain (SpecId 4) gets at most maxGroups workgroups.
+	_, groups, err = grid(lim, Ext(256*70000+3), Extent{}, GroupSize, MaxLoopGroups)
+	require.NoError(t, err)
+	assert.Equal(t, [3]uint32{MaxLoopGroups, 1, 1}, groups)
+	_, groups, err = grid(lim, Ext(1000), Extent{}, GroupSize, MaxLoopGroups)
+	require.NoError(t, err)
+	assert.Equal(t, [3]uint32{4, 1, 1}, groups, "fewer points than the cap's threads")
+
 	// GPU indices are 32-bit signed ints: 2^31-1 points at most, tiled or not.
 	big := accelerator.Limits{MaxWorkgroupCount: [3]uint32{1<<31 - 1, 65535, 65535}}
-	_, groups, err = grid(big, Ext(1<<31-1), Extent{}, 64)
+	_, groups, err = grid(big, Ext(1<<31-1), Extent{}, 64, 0)
 	require.NoError(t, err)
 	assert.Equal(t, [3]uint32{1 << 25, 1, 1}, groups)
 	for _, c := range []struct{ ext, tile Extent }{
 		{Ext(1 << 31), Extent{}}, {Ext(1<<31 + 64), Ext(64)}, {Ext(2, 1<<30+32), Ext(1, 32)},
 	} {
-		_, _, err = grid(big, c.ext, c.tile, GroupSize)
+		_, _, err = grid(big, c.ext, c.tile, GroupSize, 0)
 		var ce *ComputeDomainError
 		require.ErrorAs(t, err, &ce, "%s tiled %s", c.ext, c.tile)
 		assert.Equal(t, math.MaxInt32, ce.Limit)
@@ -102,10 +110,10 @@ func TestGrid(t *testing.T) {
 	}
 
 	tiny := accelerator.Limits{MaxWorkgroupCount: [3]uint32{10, 3, 1}}
-	_, groups, err = grid(tiny, Ext(64*30), Extent{}, 64)
+	_, groups, err = grid(tiny, Ext(64*30), Extent{}, 64, 0)
 	require.NoError(t, err)
 	assert.Equal(t, [3]uint32{10, 3, 1}, groups)
-	_, _, err = grid(tiny, Ext(64*30+1), Extent{}, 64)
+	_, _, err = grid(tiny, Ext(64*30+1), Extent{}, 64, 0)
 	require.ErrorIs(t, err, ErrInvalidComputeDomain)
 	assert.ErrorContains(t, err, "needs 31 workgroups of 64; folded into 10 x 4, which exceeds maxComputeWorkGroupCount[1] 3")
 }

@@ -103,6 +103,11 @@
 //     which must then equal them: a body written for 16x16 tiles cannot be
 //     dispatched with 8x8 ones. A non-tiled body with a fixed local size (x, 1, 1)
 //     is dispatched with workgroups of x.
+//   - AMP_GRID_LOOP: a non-tiled module that declares specialization constant 4
+//     says that its main loops over the domain's points with a grid stride
+//     (gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x), as every
+//     body ampgen writes does; its dispatches then launch at most MaxLoopGroups
+//     workgroups. A module without it gets one thread per point.
 //   - AMP_RANKS: when the module declares specialization constant 3, it is set
 //     to the domain's rank in bits 0-1 and data field k's rank in bits 2+2k and
 //     3+2k (0 otherwise), so that a body can specialize its index arithmetic.

@@ -108,7 +108,11 @@ func (vulkanExecutor) validate(d *dispatch) error {
 		}
 	}
 	var err error
-	_, d.groups, err = grid(lim, d.ext, d.tile, d.spec[0])
+	maxGroups := uint64(0)
+	if d.c != nil && d.c.gridLoop {
+		maxGroups = MaxLoopGroups
+	}
+	_, d.groups, err = grid(lim, d.ext, d.tile, d.spec[0], maxGroups)
 	return err
 }
 

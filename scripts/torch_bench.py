@@ -113,7 +113,9 @@ def main():
     # saturating to -128..127, where goamp's QuantizeI8 rounds half away and saturates to
     # -127..127: the same traffic, 5 bytes an element).
     xq = 4 * x - 2
-    cases.append(("quantize-i8", lambda: torch.quantize_per_tensor(xq, 1 / 80, 0, torch.qint8), 5 * n, "GB/s"))
+    quant = lambda: torch.quantize_per_tensor(xq, 1 / 80, 0, torch.qint8)
+    cases.append(("quantize-i8", quant, 5 * n, "GB/s"))
+    cases.append(("quantize-each-i8", quant, 5 * n, "GB/s"))  # goamp's one-element-a-thread form
     if hasattr(torch, "_int_mm"):
         cases.append(("matmul-i8", lambda: torch._int_mm(A8, B8), 2.0 * m * m * m, "GFLOP/s"))
     else:

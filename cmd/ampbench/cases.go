@@ -68,6 +68,7 @@ var cases = []benchCase{
 	{"histogram-f32", histogramCase},
 	{"fma-peak-f32", fmaPeak},
 	{"quantize-i8", quantize},
+	{"quantize-each-i8", quantizeEach},
 }
 
 func caseNames() []string {

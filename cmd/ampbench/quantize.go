@@ -44,6 +44,18 @@ func (k QuantizeI8) Tiled(t runtime.TiledIndex) {
 	}
 }
 
+// QuantizeEach is case quantize-each-i8: QuantizeI8's work written the way a kernel is
+// first written, one element a thread (ParallelForEach over the elements), to measure
+// what the runtime makes of that shape.
+type QuantizeEach struct {
+	In       *arrayview.ReadView[float32]
+	Out      *arrayview.View[int8]
+	InvScale float32
+}
+
+// Each is the kernel.
+func (k QuantizeEach) Each(i runtime.Index) { k.Out.Set(i, quantize1(k.In.At(i), k.InvScale)) }
+
 // quantize1 is one element's step.
 func quantize1(x, invScale float32) int8 {
 	return int8(fmath.Clamp(fmath.Round(x*invScale), -127, 127))
@@ -55,20 +67,35 @@ const quantizeInvScale = 80
 // quantize is case quantize-i8: QuantizeI8 over -n elements. Its bytes are 5 per element,
 // its flops 2 (the scaling and the rounding; the clamp is not counted).
 func quantize(av *accelerator.View, sz sizes) (*instance, error) {
+	const tile, per = 256, 4
+	groups := max(1, min(4096, (sz.N+tile*per-1)/(tile*per)))
+	dom := runtime.Ext(groups * tile).Tile(tile)
+	return quantizeCase(sz, func(in *arrayview.ReadView[float32], out *arrayview.View[int8]) error {
+		k := QuantizeI8{In: in, Out: out, InvScale: quantizeInvScale, N: int32(sz.N), Threads: int32(groups * tile)}
+		return runtime.ParallelForEachTiled(av, dom, k)
+	})
+}
+
+// quantizeEach is case quantize-each-i8: QuantizeEach over -n elements (counted as
+// quantize-i8 is).
+func quantizeEach(av *accelerator.View, sz sizes) (*instance, error) {
+	return quantizeCase(sz, func(in *arrayview.ReadView[float32], out *arrayview.View[int8]) error {
+		return runtime.ParallelForEach(av, out.Extent(), QuantizeEach{In: in, Out: out, InvScale: quantizeInvScale})
+	})
+}
+
+// quantizeCase sets up a quantize case over -n elements in -2..2 that run dispatches.
+func quantizeCase(sz sizes, run func(in *arrayview.ReadView[float32], out *arrayview.View[int8]) error) (*instance, error) {
 	in, out := randF32(sz.N, 16), make([]int8, sz.N)
 	for i := range in {
 		in[i] = 4*in[i] - 2
 	}
 	vi, vo := arrayview.MustNew(runtime.Ext(sz.N), in), arrayview.MustNew(runtime.Ext(sz.N), out)
 	vo.DiscardData()
-	const tile, per = 256, 4
-	groups := max(1, min(4096, (sz.N+tile*per-1)/(tile*per)))
-	dom := runtime.Ext(groups * tile).Tile(tile)
-	k := QuantizeI8{In: vi.ReadOnly(), Out: vo, InvScale: quantizeInvScale, N: int32(sz.N), Threads: int32(groups * tile)}
 	return &instance{
 		size: fmt.Sprint(sz.N), work: 5 * float64(sz.N), unit: "GB/s",
 		flops: 2 * float64(sz.N), bytes: 5 * float64(sz.N),
-		run: func() error { return runtime.ParallelForEachTiled(av, dom, k) },
+		run: func() error { return run(vi.ReadOnly(), vo) },
 		check: func() error {
 			if err := vo.Synchronize(); err != nil {
 				return err

@@ -53,10 +53,7 @@ const uint ampR2 = (AMP_RANKS >> 6u) & 3u;
 uint ampAt2(ivec3 i) { return amp.F.base + (ampR2 == 1u ? uint(i.x) : ampR2 == 2u ? uint(i.x) * amp.F.s0 + uint(i.y) : uint(i.x) * amp.F.s0 + uint(i.y) * amp.F.s1 + uint(i.z)); }
 const uint ampR3 = (AMP_RANKS >> 8u) & 3u;
 uint ampAt3(ivec3 i) { return amp.Out.base + (ampR3 == 1u ? uint(i.x) : ampR3 == 2u ? uint(i.x) * amp.Out.s0 + uint(i.y) : uint(i.x) * amp.Out.s0 + uint(i.y) * amp.Out.s1 + uint(i.z)); }
-void main() {
-	uint ampN = ampLinearIndex();
-	if (ampN >= amp.domain.w) return;
-	ivec3 ampIdx = ampDelinearize(ampN);
+void ampEach(ivec3 ampIdx) {
 	int ampT1 = ampV_A[ampAt0(ampIdx)];
 	int ampT2 = ampV_B[ampAt1(ampIdx)];
 	int a = ampT1;
@@ -82,4 +79,11 @@ void main() {
 	r.URem = ampT6;
 	r.ToF = (float(a) * 0.25);
 	ampV_Out[ampAt3(ampIdx)] = r;
+}
+layout(constant_id = 4) const uint AMP_GRID_LOOP = 1u;
+void main() {
+	uint ampStride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
+	for (uint ampN = ampLinearIndex(); AMP_GRID_LOOP != 0u && ampN < amp.domain.w; ampN += ampStride) {
+		ampEach(ampDelinearize(ampN));
+	}
 }

@@ -26,9 +26,13 @@ const uint ampR0 = (AMP_RANKS >> 2u) & 3u;
 uint ampAt0(ivec3 i) { return amp.X.base + (ampR0 == 1u ? uint(i.x) : ampR0 == 2u ? uint(i.x) * amp.X.s0 + uint(i.y) : uint(i.x) * amp.X.s0 + uint(i.y) * amp.X.s1 + uint(i.z)); }
 const uint ampR1 = (AMP_RANKS >> 4u) & 3u;
 uint ampAt1(ivec3 i) { return amp.Y.base + (ampR1 == 1u ? uint(i.x) : ampR1 == 2u ? uint(i.x) * amp.Y.s0 + uint(i.y) : uint(i.x) * amp.Y.s0 + uint(i.y) * amp.Y.s1 + uint(i.z)); }
-void main() {
-	uint ampN = ampLinearIndex();
-	if (ampN >= amp.domain.w) return;
-	ivec3 ampIdx = ampDelinearize(ampN);
+void ampEach(ivec3 ampIdx) {
 	ampV_Y[ampAt1(ampIdx)] = ((amp.Alpha * ampV_X[ampAt0(ampIdx)]) + ampV_Y[ampAt1(ampIdx)]);
+}
+layout(constant_id = 4) const uint AMP_GRID_LOOP = 1u;
+void main() {
+	uint ampStride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
+	for (uint ampN = ampLinearIndex(); AMP_GRID_LOOP != 0u && ampN < amp.domain.w; ampN += ampStride) {
+		ampEach(ampDelinearize(ampN));
+	}
 }

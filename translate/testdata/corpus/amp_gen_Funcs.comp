@@ -53,10 +53,7 @@ float ampF_poly(float[4] c, float x) {
 	}
 	return r;
 }
-void main() {
-	uint ampN = ampLinearIndex();
-	if (ampN >= amp.domain.w) return;
-	ivec3 ampIdx = ampDelinearize(ampN);
+void ampEach(ivec3 ampIdx) {
 	Pair p = ampF_order(Pair(ampV_X[ampAt0(ampIdx)], ampV_Y[ampAt1(ampIdx)]));
 	float[4] c = float[4](1.0, 0.5, 0.25, 0.125);
 	c[3] = ampM_Funcs_shifted(c[3]);
@@ -70,4 +67,11 @@ void main() {
 	a = ampT3;
 	b = ampT4;
 	ampV_Out[ampAt2(ampIdx)] = Pair(a, b);
+}
+layout(constant_id = 4) const uint AMP_GRID_LOOP = 1u;
+void main() {
+	uint ampStride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
+	for (uint ampN = ampLinearIndex(); AMP_GRID_LOOP != 0u && ampN < amp.domain.w; ampN += ampStride) {
+		ampEach(ampDelinearize(ampN));
+	}
 }

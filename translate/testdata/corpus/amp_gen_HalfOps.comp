@@ -72,10 +72,7 @@ const uint ampR3 = (AMP_RANKS >> 8u) & 3u;
 uint ampAt3(ivec3 i) { return amp.Out.base + (ampR3 == 1u ? uint(i.x) : ampR3 == 2u ? uint(i.x) * amp.Out.s0 + uint(i.y) : uint(i.x) * amp.Out.s0 + uint(i.y) * amp.Out.s1 + uint(i.z)); }
 const uint ampR4 = (AMP_RANKS >> 10u) & 3u;
 uint ampAt4(ivec3 i) { return amp.Flags.base + (ampR4 == 1u ? uint(i.x) : ampR4 == 2u ? uint(i.x) * amp.Flags.s0 + uint(i.y) : uint(i.x) * amp.Flags.s0 + uint(i.y) * amp.Flags.s1 + uint(i.z)); }
-void main() {
-	uint ampN = ampLinearIndex();
-	if (ampN >= amp.domain.w) return;
-	ivec3 ampIdx = ampDelinearize(ampN);
+void ampEach(ivec3 ampIdx) {
 	uint h = uint(ampV_X[ampAt0(ampIdx)]);
 	ampV_Wide[ampAt2(ampIdx)] = ampHalfToFloat(h);
 	ampV_Out[ampAt3(ampIdx)] = uint16_t(ampFloatToHalf(ampV_F[ampAt1(ampIdx)]));
@@ -90,4 +87,11 @@ void main() {
 		flags = (-flags);
 	}
 	ampV_Flags[ampAt4(ampIdx)] = flags;
+}
+layout(constant_id = 4) const uint AMP_GRID_LOOP = 1u;
+void main() {
+	uint ampStride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
+	for (uint ampN = ampLinearIndex(); AMP_GRID_LOOP != 0u && ampN < amp.domain.w; ampN += ampStride) {
+		ampEach(ampDelinearize(ampN));
+	}
 }

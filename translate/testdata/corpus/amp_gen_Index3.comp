@@ -21,9 +21,13 @@ ivec3 ampDelinearize(uint n) {
 }
 const uint ampR0 = (AMP_RANKS >> 2u) & 3u;
 uint ampAt0(ivec3 i) { return amp.Out.base + (ampR0 == 1u ? uint(i.x) : ampR0 == 2u ? uint(i.x) * amp.Out.s0 + uint(i.y) : uint(i.x) * amp.Out.s0 + uint(i.y) * amp.Out.s1 + uint(i.z)); }
-void main() {
-	uint ampN = ampLinearIndex();
-	if (ampN >= amp.domain.w) return;
-	ivec3 ampIdx = ampDelinearize(ampN);
+void ampEach(ivec3 ampIdx) {
 	ampV_Out[ampAt0(ampIdx)] = (((ampIdx.x * 10000) + (ampIdx.y * 100)) + ampIdx.z);
+}
+layout(constant_id = 4) const uint AMP_GRID_LOOP = 1u;
+void main() {
+	uint ampStride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
+	for (uint ampN = ampLinearIndex(); AMP_GRID_LOOP != 0u && ampN < amp.domain.w; ampN += ampStride) {
+		ampEach(ampDelinearize(ampN));
+	}
 }

@@ -43,10 +43,7 @@ const uint ampR3 = (AMP_RANKS >> 8u) & 3u;
 uint ampAt3(ivec3 i) { return amp.D.base + (ampR3 == 1u ? uint(i.x) : ampR3 == 2u ? uint(i.x) * amp.D.s0 + uint(i.y) : uint(i.x) * amp.D.s0 + uint(i.y) * amp.D.s1 + uint(i.z)); }
 const uint ampR4 = (AMP_RANKS >> 10u) & 3u;
 uint ampAt4(ivec3 i) { return amp.Out.base + (ampR4 == 1u ? uint(i.x) : ampR4 == 2u ? uint(i.x) * amp.Out.s0 + uint(i.y) : uint(i.x) * amp.Out.s0 + uint(i.y) * amp.Out.s1 + uint(i.z)); }
-void main() {
-	uint ampN = ampLinearIndex();
-	if (ampN >= amp.domain.w) return;
-	ivec3 ampIdx = ampDelinearize(ampN);
+void ampEach(ivec3 ampIdx) {
 	int ampT1 = int(ampV_A[ampAt0(ampIdx)]);
 	uint ampT2 = uint(ampV_B[ampAt1(ampIdx)]);
 	int a = ampT1;
@@ -88,4 +85,11 @@ void main() {
 	ampV_C[ampAt2(ampIdx)] = int8_t((a ^ bitfieldExtract(int(b), 0, 8)));
 	ampV_D[ampAt3(ampIdx)] = uint8_t(bitfieldExtract((uint(ampV_D[ampAt3(ampIdx)]) + 1u), 0, 8));
 	ampV_Out[ampAt4(ampIdx)] = r;
+}
+layout(constant_id = 4) const uint AMP_GRID_LOOP = 1u;
+void main() {
+	uint ampStride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
+	for (uint ampN = ampLinearIndex(); AMP_GRID_LOOP != 0u && ampN < amp.domain.w; ampN += ampStride) {
+		ampEach(ampDelinearize(ampN));
+	}
 }

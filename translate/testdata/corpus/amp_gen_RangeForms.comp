@@ -29,10 +29,7 @@ uint ampAt1(ivec3 i) { return amp.Out.base + (ampR1 == 1u ? uint(i.x) : ampR1 ==
 int ampM_RangeForms_left(ivec3 i, int cols) {
 	return ampV_In[ampAt0(ivec3(i.x, ampRem((((i.y + cols) - 1)), cols), 0))];
 }
-void main() {
-	uint ampN = ampLinearIndex();
-	if (ampN >= amp.domain.w) return;
-	ivec3 ampIdx = ampDelinearize(ampN);
+void ampEach(ivec3 ampIdx) {
 	int x = ampV_In[ampAt0(ampIdx)];
 	for (int a = 0; (a < 4); a = (a + 1)) {
 		for (int b = 0; (b < 4); b = (b + 1)) {
@@ -44,4 +41,11 @@ void main() {
 	}
 	int d = (x & 1);
 	ampV_Out[ampAt1(ampIdx)] = (x + ((ampIdx[d] * 1000) + ampIdx[(1 - d)]));
+}
+layout(constant_id = 4) const uint AMP_GRID_LOOP = 1u;
+void main() {
+	uint ampStride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
+	for (uint ampN = ampLinearIndex(); AMP_GRID_LOOP != 0u && ampN < amp.domain.w; ampN += ampStride) {
+		ampEach(ampDelinearize(ampN));
+	}
 }

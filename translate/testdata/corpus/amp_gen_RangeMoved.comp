@@ -27,14 +27,18 @@ const uint ampR0 = (AMP_RANKS >> 2u) & 3u;
 uint ampAt0(ivec3 i) { return amp.In.base + (ampR0 == 1u ? uint(i.x) : ampR0 == 2u ? uint(i.x) * amp.In.s0 + uint(i.y) : uint(i.x) * amp.In.s0 + uint(i.y) * amp.In.s1 + uint(i.z)); }
 const uint ampR1 = (AMP_RANKS >> 4u) & 3u;
 uint ampAt1(ivec3 i) { return amp.Out.base + (ampR1 == 1u ? uint(i.x) : ampR1 == 2u ? uint(i.x) * amp.Out.s0 + uint(i.y) : uint(i.x) * amp.Out.s0 + uint(i.y) * amp.Out.s1 + uint(i.z)); }
-void main() {
-	uint ampN = ampLinearIndex();
-	if (ampN >= amp.domain.w) return;
-	ivec3 ampIdx = ampDelinearize(ampN);
+void ampEach(ivec3 ampIdx) {
 	int ampT1 = ampV_In[ampAt0(ampIdx)];
 	ivec3 ampT2 = ampIdx;
 	int own = ampT1;
 	ivec3 at = ampT2;
 	ampIdx.x = ampRem(((ampIdx.x + 1)), amp.Rows);
 	ampV_Out[ampAt1(at)] = ((own * 3) + ampV_In[ampAt0(ampIdx)]);
+}
+layout(constant_id = 4) const uint AMP_GRID_LOOP = 1u;
+void main() {
+	uint ampStride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
+	for (uint ampN = ampLinearIndex(); AMP_GRID_LOOP != 0u && ampN < amp.domain.w; ampN += ampStride) {
+		ampEach(ampDelinearize(ampN));
+	}
 }

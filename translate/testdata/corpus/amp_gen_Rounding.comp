@@ -28,10 +28,14 @@ const uint ampR0 = (AMP_RANKS >> 2u) & 3u;
 uint ampAt0(ivec3 i) { return amp.In.base + (ampR0 == 1u ? uint(i.x) : ampR0 == 2u ? uint(i.x) * amp.In.s0 + uint(i.y) : uint(i.x) * amp.In.s0 + uint(i.y) * amp.In.s1 + uint(i.z)); }
 const uint ampR1 = (AMP_RANKS >> 4u) & 3u;
 uint ampAt1(ivec3 i) { return amp.Out.base + (ampR1 == 1u ? uint(i.x) : ampR1 == 2u ? uint(i.x) * amp.Out.s0 + uint(i.y) : uint(i.x) * amp.Out.s0 + uint(i.y) * amp.Out.s1 + uint(i.z)); }
-void main() {
-	uint ampN = ampLinearIndex();
-	if (ampN >= amp.domain.w) return;
-	ivec3 ampIdx = ampDelinearize(ampN);
+void ampEach(ivec3 ampIdx) {
 	float p = (ampV_In[ampAt0(ampIdx)] * amp.S);
 	ampV_Out[ampAt1(ampIdx)] = float[5](ampRound(p), roundEven(p), floor(p), ceil(p), trunc(p));
+}
+layout(constant_id = 4) const uint AMP_GRID_LOOP = 1u;
+void main() {
+	uint ampStride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
+	for (uint ampN = ampLinearIndex(); AMP_GRID_LOOP != 0u && ampN < amp.domain.w; ampN += ampStride) {
+		ampEach(ampDelinearize(ampN));
+	}
 }

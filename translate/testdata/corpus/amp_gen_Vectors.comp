@@ -37,10 +37,7 @@ const uint ampR3 = (AMP_RANKS >> 8u) & 3u;
 uint ampAt3(ivec3 i) { return amp.Out.base + (ampR3 == 1u ? uint(i.x) : ampR3 == 2u ? uint(i.x) * amp.Out.s0 + uint(i.y) : uint(i.x) * amp.Out.s0 + uint(i.y) * amp.Out.s1 + uint(i.z)); }
 const uint ampR4 = (AMP_RANKS >> 10u) & 3u;
 uint ampAt4(ivec3 i) { return amp.Dots.base + (ampR4 == 1u ? uint(i.x) : ampR4 == 2u ? uint(i.x) * amp.Dots.s0 + uint(i.y) : uint(i.x) * amp.Dots.s0 + uint(i.y) * amp.Dots.s1 + uint(i.z)); }
-void main() {
-	uint ampN = ampLinearIndex();
-	if (ampN >= amp.domain.w) return;
-	ivec3 ampIdx = ampDelinearize(ampN);
+void ampEach(ivec3 ampIdx) {
 	vec4 ampT1 = ampV_A[ampAt0(ampIdx)];
 	vec4 ampT2 = ampV_B[ampAt1(ampIdx)];
 	vec4 a = ampT1;
@@ -50,4 +47,11 @@ void main() {
 	ampV_Out[ampAt3(ampIdx)] = max(s, a);
 	vec3 p = ampV_P[ampAt2(ampIdx)];
 	ampV_Dots[ampAt4(ampIdx)] = (dot(a, b) + dot(p, p));
+}
+layout(constant_id = 4) const uint AMP_GRID_LOOP = 1u;
+void main() {
+	uint ampStride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
+	for (uint ampN = ampLinearIndex(); AMP_GRID_LOOP != 0u && ampN < amp.domain.w; ampN += ampStride) {
+		ampEach(ampDelinearize(ampN));
+	}
 }
