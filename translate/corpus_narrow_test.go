@@ -11,15 +11,6 @@ import (
 	"github.com/goamp/goamp/translate/testdata/corpus"
 )
 
-// The corpus's kernels on 8- and 16-bit values, compared bit for bit with the CPU's.
-func init() {
-	corpusCases = append(corpusCases,
-		corpusCase{"Narrow", runNarrow, exact},
-		corpusCase{"HalfOps", runHalfOps, exact},
-		corpusCase{"Rounding", runRounding, exact},
-	)
-}
-
 // runRounding runs corpus.Rounding on inputs whose products with S round to a tie (k + 1/2)
 // in float32 without being one exactly, half of them just below, half just above, and
 // returns its outputs.

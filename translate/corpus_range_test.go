@@ -9,15 +9,6 @@ import (
 	"github.com/goamp/goamp/translate/testdata/corpus"
 )
 
-// The corpus's kernels on the forms a generated EachRange rewrites.
-func init() {
-	corpusCases = append(corpusCases,
-		corpusCase{"RangeForms", runRangeForms, exact},
-		corpusCase{"RangeMoved", runRangeMoved, exact},
-		corpusCase{"GridLoop", runGridLoop, exact},
-	)
-}
-
 // runGridLoop runs corpus.Axpy[int32] over more points than a GPU dispatch of a looping
 // body launches threads (runtime.MaxLoopGroups workgroups of runtime.GroupSize), so that
 // its threads take several points each, in a rank-2 domain whose rows do not divide them.

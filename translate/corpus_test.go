@@ -279,6 +279,15 @@ var corpusCases = []corpusCase{
 		}
 		return f
 	}, near(1e-4, 1e-4)},
+	// 8- and 16-bit values and rounding, bit for bit (corpus_narrow_test.go).
+	{"Narrow", runNarrow, exact},
+	{"HalfOps", runHalfOps, exact},
+	{"Rounding", runRounding, exact},
+	// The forms a generated EachRange rewrites, and a GPU loop over many points a thread
+	// (corpus_range_test.go).
+	{"RangeForms", runRangeForms, exact},
+	{"RangeMoved", runRangeMoved, exact},
+	{"GridLoop", runGridLoop, exact},
 }
 
 // randVec4s returns n vectors of components in lo..hi.
