@@ -231,7 +231,7 @@ func (g *cpuGen) hostRangeBody(named *types.Named, decl *ast.FuncDecl, src []byt
 		param = g.info.Defs[p.Names[0]]
 	}
 	uses := 0
-	if param != nil && !assigns(g.info, decl.Body, param) {
+	if param != nil && !writesTo(f.assignments(decl.Body), param) {
 		e.rangeIdx = param
 	}
 	ast.Inspect(decl.Body, func(n ast.Node) bool {
@@ -312,33 +312,12 @@ func (g *cpuGen) tileBody(named *types.Named, decl *ast.FuncDecl) (string, *fiss
 	return e.method(named, nodes), f.err
 }
 
-// assigns reports whether body assigns to o, or to an element of it, or takes its address.
-func assigns(info *types.Info, body ast.Node, o types.Object) bool {
-	root := func(x ast.Expr) bool {
-		for {
-			switch y := unparen(x).(type) {
-			case *ast.IndexExpr:
-				x = y.X
-			case *ast.Ident:
-				return info.Uses[y] == o
-			default:
-				return false
-			}
+// writesTo reports whether any of the assignments writes o (or an element of it).
+func writesTo(as []assignment, o types.Object) bool {
+	for _, a := range as {
+		if slices.Contains(a.targets, o) {
+			return true
 		}
 	}
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch s := n.(type) {
-		case *ast.AssignStmt:
-			for _, l := range s.Lhs {
-				found = found || root(l)
-			}
-		case *ast.IncDecStmt:
-			found = found || root(s.X)
-		case *ast.UnaryExpr:
-			found = found || s.Op == token.AND && root(s.X)
-		}
-		return !found
-	})
-	return found
+	return false
 }
