@@ -183,6 +183,7 @@ func radixRun[T, V Number](av *accelerator.View, job radixJob[T, V]) (err error)
 	}
 	defer freeHist(&err)
 	sg := job.algo != sortRadixFallback && radixScatterSG(av)
+	oneRound := sg && radixOneRound(av)
 	passes, freePasses, err := radixPlan(av, &job, sg)
 	if err != nil {
 		return err
@@ -217,7 +218,7 @@ func radixRun[T, V Number](av *accelerator.View, job radixJob[T, V]) (err error)
 				Vals: vals, Interleave: p.interleave, blocks: blocks}
 			var k runtime.TiledKernel = sc
 			if sg {
-				k = radixScatterSGKernel[T, V]{sc, radixOneRound(av)}
+				k = radixScatterSGKernel[T, V]{sc, oneRound}
 			}
 			err = dispatchTiled(av, grid, k)
 		}
