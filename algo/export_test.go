@@ -23,12 +23,14 @@ func setHooks(h testHooks) (restore func()) {
 	return func() { hooks = saved }
 }
 
-// SortBenchHooks sets the hooks the sort benchmarks' flags ask for (-algo.sort.separate)
-// and returns the function that restores the previous ones.
+// SortBenchHooks sets the hooks the sort benchmarks' flags ask for (-algo.sort.separate,
+// -algo.sort.tworounds, -algo.sort.hybrid) and returns the function that restores the
+// previous ones.
 func SortBenchHooks() (restore func()) {
 	h := hooks
 	h.separatePairs = *benchSortSeparate
 	h.twoRounds = *benchSortTwoRounds
+	h.hybrid = *benchSortHybrid
 	return setHooks(h)
 }
 

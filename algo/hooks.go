@@ -36,6 +36,10 @@ type testHooks struct {
 	// window, when positive, is the window length (elements) of the built-ins that split
 	// views larger than one binding, on every accelerator (windowLen).
 	window int
+	// hybrid chooses whether radix sorts take the hybrid path (sort_hybrid.go):
+	// hybridAuto, hybridOff or hybridForce; hybridBits, when not 0, fixes its low bits
+	// (16 or 24).
+	hybrid, hybridBits int
 }
 
 // hooks are the package's test hooks.

@@ -23,6 +23,7 @@ var (
 	benchSortScatter   = flag.String("algo.sort.scatter", "", "comma-separated scatter programs BenchmarkSortProfile also tries (multi-pass; NAME:pairs with values)")
 	benchSortBlocks    = flag.String("algo.sort.blocks", "", "comma-separated radixMaxBlocks values BenchmarkSortProfile also tries (multi-pass)")
 	benchSortSeparate  = flag.Bool("algo.sort.separate", false, "the sort benchmarks keep the keys and values of pairs separate between passes (hooks.separatePairs) instead of interleaving them")
+	benchSortHybrid    = flag.Int("algo.sort.hybrid", 0, "the sort benchmarks' hybrid radix sort (hooks.hybrid): 0 where it fits (the default), 1 never, 2 forced")
 	benchSortTwoRounds = flag.Bool("algo.sort.tworounds", false, "the sort benchmarks' pairs scatter places keys, then values, in shared memory (hooks.twoRounds) instead of both in one round")
 )
 
@@ -50,7 +51,8 @@ func BenchmarkSortProfile(b *testing.B) {
 		}{{"multipass", sortRadix, false}, {"onesweep", sortOneSweep, false},
 			{"multipass-pairs", sortRadix, true}, {"onesweep-pairs", sortOneSweep, true}} {
 			b.Run(av.Accelerator().Path()+"/"+c.name, func(b *testing.B) {
-				defer setHooks(testHooks{sort: c.algo, separatePairs: *benchSortSeparate, twoRounds: *benchSortTwoRounds})()
+				defer setHooks(testHooks{sort: c.algo, separatePairs: *benchSortSeparate, twoRounds: *benchSortTwoRounds,
+					hybrid: *benchSortHybrid})()
 				profileSort(b, av, src, c.pairs)
 			})
 		}

@@ -163,36 +163,30 @@ type radixJob[T, V Number] struct {
 	algo      int
 }
 
-// radixRun runs job (n >= 2): OneSweep where onesweepOn says so, else job.passes passes
-// of histogram, scan and scatter.
+// radixRun runs job (n >= 2): OneSweep where onesweepOn says so, the hybrid sort where
+// hybridBits says so and the keys suit it (sort_hybrid.go), else job.passes passes of
+// histogram, scan and scatter.
 func radixRun[T, V Number](av *accelerator.View, job radixJob[T, V]) (err error) {
 	if job.passes == 4 && onesweepOn(av, job.n, job.algo) {
 		return onesweepRun(av, job)
 	}
-	maxBlocks := radixMaxBlocks
-	if acc := av.Accelerator(); !acc.Traits().Wide && !hooks.perThread {
-		// Fewer, longer blocks scatter to fewer places at once: better for caches.
-		maxBlocks = min(maxBlocks, radixCPUBlocks*acc.Workers())
-	}
-	n := job.n
-	blockLen, blocks := radixBlocks(n, maxBlocks)
-	// The histogram: radixBins rows of blocks counts, then the rows' totals.
-	hist, freeHist, err := scratchSection[uint32](av, radixBins*blocks+radixBins)
+	e, freeEnv, err := newRadixEnv(av, job.n, job.algo)
 	if err != nil {
 		return err
 	}
-	defer freeHist(&err)
-	sg := job.algo != sortRadixFallback && radixScatterSG(av)
-	oneRound := sg && radixOneRound(av)
-	passes, freePasses, err := radixPlan(av, &job, sg)
+	defer freeEnv(&err)
+	if bits := hybridBits(av, &job, e.sg); bits > 0 {
+		done, err := hybridRun(av, job, e, bits)
+		if done || err != nil {
+			return err
+		}
+	}
+	passes, freePasses, err := radixPlan(av, &job, e.sg)
 	if err != nil {
 		return err
 	}
 	defer freePasses(&err)
-	grid := runtime.Ext(blocks * radixTile).Tile(radixTile)
-	team := radixScanTeam(blocks)
-	rows := runtime.Ext(team * radixTile).Tile(radixTile) // radixBins/(radixTile/team) tiles
-	outKeys := false                                      // out holds keys, not elements
+	outKeys := false // out holds keys, not elements
 	for pass, p := range passes {
 		in, out := int32(1), int32(1) // typeCode of uint32: keys stay keys
 		if pass == 0 {
@@ -205,24 +199,7 @@ func radixRun[T, V Number](av *accelerator.View, job radixJob[T, V]) (err error)
 		if vals == radixIota && pass > 0 {
 			vals = radixPairs
 		}
-		shift, stride := uint32(8*pass), uint32(1+p.interleave&radixSrcPairs)
-		h := radixHistKernel[T]{Src: p.src.ReadOnly(), Hist: hist, N: uint32(n), Shift: shift, BlockLen: uint32(blockLen),
-			Type: in, Stride: stride}
-		err = dispatchTiled(av, grid, h)
-		if err == nil {
-			err = dispatchTiled(av, rows, radixScanKernel{Hist: hist, Blocks: uint32(blocks), Team: uint32(team)})
-		}
-		if err == nil {
-			sc := radixScatterKernel[T, V]{Src: p.src.ReadOnly(), Dst: p.dst, Hist: hist.ReadOnly(), SrcVal: p.srcV.ReadOnly(),
-				DstVal: p.dstV, N: uint32(n), Shift: shift, BlockLen: uint32(blockLen), InType: in, OutType: out,
-				Vals: vals, Interleave: p.interleave, blocks: blocks}
-			var k runtime.TiledKernel = sc
-			if sg {
-				k = radixScatterSGKernel[T, V]{sc, oneRound}
-			}
-			err = dispatchTiled(av, grid, k)
-		}
-		if err != nil {
+		if err = radixPassRun(av, e, p, uint32(8*pass), in, out, vals); err != nil {
 			return radixRestore(av, job, outKeys, err)
 		}
 		if p.dst == job.out {
@@ -230,6 +207,63 @@ func radixRun[T, V Number](av *accelerator.View, job radixJob[T, V]) (err error)
 		}
 	}
 	return nil
+}
+
+// radixEnv is what the passes of one multi-pass radix sort share: the histogram
+// temporary, the blocks and the launch grids, and the scatter the device runs.
+type radixEnv struct {
+	hist                      *arrayview.View[uint32]
+	grid, rows                runtime.TiledExtent
+	n, blockLen, blocks, team int
+	sg, oneRound              bool // the ballot scatter; with pairs, in one round
+}
+
+// newRadixEnv makes the environment of a radix sort of n keys on av with hooks.sort algo,
+// and the function that frees its histogram (err: as scratchSection's free).
+func newRadixEnv(av *accelerator.View, n, algo int) (*radixEnv, func(*error), error) {
+	maxBlocks := radixMaxBlocks
+	if acc := av.Accelerator(); !acc.Traits().Wide && !hooks.perThread {
+		// Fewer, longer blocks scatter to fewer places at once: better for caches.
+		maxBlocks = min(maxBlocks, radixCPUBlocks*acc.Workers())
+	}
+	e := &radixEnv{n: n}
+	e.blockLen, e.blocks = radixBlocks(n, maxBlocks)
+	// The histogram: radixBins rows of blocks counts, then the rows' totals.
+	hist, free, err := scratchSection[uint32](av, radixBins*e.blocks+radixBins)
+	if err != nil {
+		return nil, nil, err
+	}
+	e.hist = hist
+	e.sg = algo != sortRadixFallback && radixScatterSG(av)
+	e.oneRound = e.sg && radixOneRound(av)
+	e.grid = runtime.Ext(e.blocks * radixTile).Tile(radixTile)
+	e.team = radixScanTeam(e.blocks)
+	e.rows = runtime.Ext(e.team * radixTile).Tile(radixTile) // radixBins/(radixTile/team) tiles
+	return e, free, nil
+}
+
+// radixPassRun runs one pass p of a radix sort in e: the histogram of the digits
+// (key >> shift) & 255, its scan and the scatter, the keys read as elements of type code
+// in and written as type code out (1: keys stay keys), with values vals.
+func radixPassRun[T, V Number](av *accelerator.View, e *radixEnv, p radixPass[T, V], shift uint32, in, out int32,
+	vals uint32) error {
+	n, blockLen := uint32(e.n), uint32(e.blockLen)
+	h := radixHistKernel[T]{Src: p.src.ReadOnly(), Hist: e.hist, N: n, Shift: shift, BlockLen: blockLen,
+		Type: in, Stride: uint32(1 + p.interleave&radixSrcPairs)}
+	if err := dispatchTiled(av, e.grid, h); err != nil {
+		return err
+	}
+	if err := dispatchTiled(av, e.rows, radixScanKernel{Hist: e.hist, Blocks: uint32(e.blocks), Team: uint32(e.team)}); err != nil {
+		return err
+	}
+	sc := radixScatterKernel[T, V]{Src: p.src.ReadOnly(), Dst: p.dst, Hist: e.hist.ReadOnly(), SrcVal: p.srcV.ReadOnly(),
+		DstVal: p.dstV, N: n, Shift: shift, BlockLen: blockLen, InType: in, OutType: out,
+		Vals: vals, Interleave: p.interleave, blocks: e.blocks}
+	var k runtime.TiledKernel = sc
+	if e.sg {
+		k = radixScatterSGKernel[T, V]{sc, e.oneRound}
+	}
+	return dispatchTiled(av, e.grid, k)
 }
 
 // radixPass is one pass of a radix sort: keys (and values) from src (srcV) to dst (dstV),

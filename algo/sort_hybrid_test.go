@@ -1,0 +1,98 @@
+package algo
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/runtime"
+	"github.com/stretchr/testify/require"
+)
+
+// hybridKeys makes n keys of T for the hybrid sort's tests: "bits", every bit random (the
+// high bits spread the keys evenly over the buckets; float32 keys include NaNs and
+// infinities); "dups", sortKeysFor's small range, whose buckets are too large for a
+// workgroup; "mixed", random bits with a tenth of the keys equal, one oversized bucket.
+func hybridKeys[T Number](r *rand.Rand, n int, dist string) []T {
+	if dist == "dups" {
+		return sortKeysFor[T](r, n)
+	}
+	s := make([]T, n)
+	for i := range s {
+		s[i] = ewFromBits[T](r.Uint32())
+		if dist == "mixed" && r.IntN(10) == 0 {
+			s[i] = ewFromBits[T](0x3F800000)
+		}
+	}
+	return s
+}
+
+// TestSortHybrid checks Sort, SortPairs and Argsort through the hybrid sort, forced on
+// every accelerator (the GPU programs, and the Go bodies on the CPU) with 1 and 2 global
+// passes, in both orders, against a stable sort: keys that fit the workgroups, keys whose
+// buckets overflow them (the multi-pass sort runs again), and the coarse check's choice.
+// The cases with 2 global passes (65,536 buckets, a second or more a sort on lavapipe)
+// run in one order, for one key type.
+func TestSortHybrid(t *testing.T) {
+	for _, av := range ewViews(t) {
+		for _, c := range []struct {
+			bits int
+			mode int
+			dist string
+			n    int
+		}{
+			{24, hybridForce, "bits", 200000},
+			{24, hybridForce, "dups", 50000},
+			{24, hybridForce, "mixed", 100000},
+			{24, hybridForce, "bits", 3},
+			{16, hybridForce, "bits", 300001},
+			{24, hybridAuto, "bits", 200000},
+			{24, hybridAuto, "dups", 50000},
+		} {
+			for _, desc := range []bool{false, true} {
+				if desc && c.bits == 16 {
+					continue
+				}
+				name := fmt.Sprintf("%s/bits=%d/mode=%d/%s/n=%d/desc=%v", av.Accelerator().Path(), c.bits, c.mode, c.dist, c.n, desc)
+				t.Run(name, func(t *testing.T) {
+					defer setHooks(testHooks{hybrid: c.mode, hybridBits: c.bits, interleavePairs: true})()
+					r := rand.New(rand.NewPCG(uint64(c.n), uint64(c.bits)))
+					opt := SortOptions{Descending: desc}
+					testHybrid(t, av, hybridKeys[float32](r, c.n, c.dist), ewRandom[int32](r, c.n, false), opt)
+					if c.bits != 16 {
+						testHybrid(t, av, hybridKeys[uint32](r, c.n, c.dist), ewRandom[float32](r, c.n, false), opt)
+					}
+				})
+			}
+		}
+	}
+}
+
+// testHybrid sorts keys alone (Sort), with vals (SortPairs) and their permutation
+// (Argsort) on av and compares each with a stable sort.
+func testHybrid[K, V Number](t *testing.T, av *accelerator.View, keys []K, vals []V, opt SortOptions) {
+	n := len(keys)
+	perm := stablePerm(keys, sortCode[K](opt))
+	wantK, wantV := make([]K, n), make([]V, n)
+	for i, p := range perm {
+		wantK[i], wantV[i] = keys[p], vals[p]
+	}
+	kv := arrayview.MustNew(runtime.Ext(n), slices.Clone(keys))
+	require.NoError(t, SortWith(av, kv, opt))
+	requireBits(t, wantK, viewData(t, kv), "Sort: key")
+
+	kv = arrayview.MustNew(runtime.Ext(n), slices.Clone(keys))
+	vv := arrayview.MustNew(runtime.Ext(n), slices.Clone(vals))
+	require.NoError(t, SortPairs(av, kv, vv, opt))
+	requireBits(t, wantK, viewData(t, kv), "SortPairs: key")
+	requireBits(t, wantV, viewData(t, vv), "SortPairs: value")
+
+	kv = arrayview.MustNew(runtime.Ext(n), slices.Clone(keys))
+	iv := arrayview.MustNew(runtime.Ext(n), make([]int32, n))
+	require.NoError(t, Argsort(av, kv, iv, opt))
+	requireBits(t, perm, viewData(t, iv), "Argsort: index")
+	requireBits(t, keys, viewData(t, kv), "Argsort: unchanged key")
+}

@@ -1,0 +1,164 @@
+#version 450
+// Hand-written: subgroup ballots and arithmetic, and the raw 32-bit words of any element type, which the kernel language cannot express.
+// The hybrid radix sort's last step (algo sortLocalKernel): the keys arrive sorted by their
+// bits amp.bits..31 (the global passes, sort_radix_scatter_sg.comp) into buckets of equal
+// key >> amp.bits, whose first positions amp.bounds lists (sort_bounds.comp); each bucket
+// is loaded whole into a workgroup and sorted there, stably, by its low amp.bits bits in
+// amp.bits / 8 rounds of 8-bit digits, then written back to the same positions of dst,
+// the keys mapped to elements (amp.outType) and their values (amp.vals != 0: src holds
+// keys and values interleaved, key i at word 2i) to dstVal. Each global pass of the
+// multi-pass sort reads and writes every key once and takes a histogram pass besides; this
+// step replaces amp.bits / 8 of them by one read and one coalesced write.
+//
+// A round ranks the keys of each subgroup by digit with sort_rank.glsl (16-bit counters
+// per subgroup and digit), scans the subgroups' counts, and places every key (with its
+// value) in shared memory at its place in the digit order; the next round reads them back
+// in that order. A bucket longer than CAP keys is not sorted here: the workgroup adds 1 to
+// amp.over, and algo sorts the whole input again with the multi-pass sort.
+//
+// Compiled twice (variants.txt): sort_local (KPT 20: buckets of up to 5120 keys, 47 KB of
+// shared memory, for subgroups of 32 or more) and sort_local_s (KPT 6, up to 1536 keys,
+// subgroups of 8 or more, 30 KB). The workgroups stride over the buckets.
+// Go body: algo sortLocalKernel.
+#extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+#extension GL_EXT_control_flow_attributes : require
+#include "amp.glsl"
+#include "sort_keys.glsl"
+AMP_BUFFER(0, readonly, uint, srcData);
+AMP_BUFFER(0, readonly, uvec2, src2); // the same buffer, a key and its value at a time
+AMP_BUFFER(1, writeonly, uint, dstData);
+AMP_BUFFER(2, writeonly, uint, dstVal);
+AMP_BUFFER(3, readonly, uint, boundsData);
+AMP_BUFFER(4, , uint, overData);
+AMP_PUSH_BEGIN AmpView src; AmpView dst; AmpView dv; AmpView bounds; AmpView over; uint buckets; uint bits;
+	int outType; uint vals; AMP_PUSH_END
+
+#ifndef KPT
+#define KPT 20u
+#endif
+#ifndef MAXSG
+#define MAXSG 8u
+#endif
+#define CAP (256u * KPT)
+shared uvec2 skv[CAP];          // the bucket's keys and values, sorted by the round's digit
+shared uint wcnt[MAXSG * 128u]; // per subgroup: 256 16-bit digit counts, 2 per word
+shared uint wsum[32];           // the subgroups' sums in the digit-count scan
+shared uint tCnt[256];          // the bucket's digit counts
+shared uint tStart[256];        // their exclusive scan
+
+#include "sort_rank.glsl"
+
+// sortRound sorts the len keys (and values) in registers, slot j of this invocation being
+// the bucket's key first + j*S + lane, by digit (key >> shift) & 255 into skv.
+void sortRound(uint len, uint first, uint shift, uint keys[KPT], uint vs[KPT]) {
+	uint t = gl_LocalInvocationID.x;
+	uint w = gl_SubgroupID;
+	uint l = gl_SubgroupInvocationID;
+	uint S = gl_SubgroupSize;
+	uint wbase = w * 128u;
+	for (uint i = l; i < 128u; i += S) wcnt[wbase + i] = 0u;
+	subgroupMemoryBarrierShared();
+	subgroupBarrier();
+	uint ranks[KPT];
+	[[unroll]] for (uint j = 0u; j < KPT; j++) {
+		if (first + j * S >= len) break; // uniform in the subgroup
+		bool valid = first + j * S + l < len;
+		uint d = (keys[j] >> shift) & 255u;
+		ranks[j] = rankInSubgroup(d, valid, wbase + (d >> 1), (d & 1u) * 16u);
+	}
+	ampWaitWithTileStaticMemoryFence();
+	if (t < 128u) {
+		// Digits 2t and 2t+1: the subgroups' exclusive offsets, and the totals.
+		uint r0 = 0u, r1 = 0u;
+		for (uint x = 0u; x < gl_NumSubgroups; x++) {
+			uint v = wcnt[x * 128u + t];
+			wcnt[x * 128u + t] = r0 | (r1 << 16);
+			r0 += v & 0xFFFFu;
+			r1 += v >> 16;
+		}
+		tCnt[2u * t] = r0;
+		tCnt[2u * t + 1u] = r1;
+	}
+	ampWaitWithTileStaticMemoryFence();
+	uint c = tCnt[t];
+	uint incl = subgroupInclusiveAdd(c);
+	if (l == S - 1u) wsum[w] = incl;
+	ampWaitWithTileStaticMemoryFence();
+	uint pre = 0u;
+	for (uint x = 0u; x < w; x++) pre += wsum[x];
+	tStart[t] = pre + incl - c;
+	ampWaitWithTileStaticMemoryFence();
+	[[unroll]] for (uint j = 0u; j < KPT; j++) {
+		if (first + j * S + l < len) {
+			uint d = (keys[j] >> shift) & 255u;
+			uint off = (wcnt[wbase + (d >> 1)] >> ((d & 1u) * 16u)) & 0xFFFFu;
+			skv[ranks[j] + tStart[d] + off] = uvec2(keys[j], vs[j]);
+		}
+	}
+	ampWaitWithTileStaticMemoryFence();
+}
+
+void main() {
+	uint t = gl_LocalInvocationID.x;
+	uint first = gl_SubgroupID * gl_SubgroupSize * KPT;
+	uint l = gl_SubgroupInvocationID;
+	uint S = gl_SubgroupSize;
+	uint rounds = amp.bits >> 3;
+	for (uint h = gl_WorkGroupID.x; h < amp.buckets; h += gl_NumWorkGroups.x) {
+		uint lo = boundsData[amp.bounds.base + h];
+		uint len = boundsData[amp.bounds.base + h + 1u] - lo;
+		if (len > CAP) {
+			if (t == 0u) atomicAdd(overData[amp.over.base], 1u);
+			continue;
+		}
+		if (len < 2u) {
+			if (len == 1u && t == 0u) {
+				uvec2 kv = amp.vals != 0u ? src2[(amp.src.base >> 1) + lo] : uvec2(srcData[amp.src.base + lo], 0u);
+				dstData[amp.dst.base + lo] = sortElem(kv.x, amp.outType);
+				if (amp.vals != 0u) dstVal[amp.dv.base + lo] = kv.y;
+			}
+			continue;
+		}
+		uint keys[KPT];
+		uint vs[KPT];
+		[[unroll]] for (uint j = 0u; j < KPT; j++) {
+			uint i = first + j * S + l;
+			keys[j] = 0u;
+			vs[j] = 0u;
+			if (i < len) {
+				if (amp.vals != 0u) {
+					uvec2 kv = src2[(amp.src.base >> 1) + lo + i];
+					keys[j] = kv.x;
+					vs[j] = kv.y;
+				} else {
+					keys[j] = srcData[amp.src.base + lo + i];
+				}
+			}
+		}
+		for (uint r = 0u; r < rounds; r++) {
+			if (r > 0u) {
+				[[unroll]] for (uint j = 0u; j < KPT; j++) {
+					uint i = first + j * S + l;
+					if (i < len) {
+						uvec2 kv = skv[i];
+						keys[j] = kv.x;
+						vs[j] = kv.y;
+					}
+				}
+				ampWaitWithTileStaticMemoryFence(); // skv is read before the round places keys
+			}
+			sortRound(len, first, 8u * r, keys, vs);
+		}
+		[[unroll]] for (uint j = 0u; j < KPT; j++) {
+			uint i = t + 256u * j;
+			if (i < len) {
+				uvec2 kv = skv[i];
+				dstData[amp.dst.base + lo + i] = sortElem(kv.x, amp.outType);
+				if (amp.vals != 0u) dstVal[amp.dv.base + lo + i] = kv.y;
+			}
+		}
+		ampWaitWithTileStaticMemoryFence(); // skv is read before the next bucket's round
+	}
+}
