@@ -31,6 +31,7 @@ func SortBenchHooks() (restore func()) {
 	h.separatePairs = *benchSortSeparate
 	h.twoRounds = *benchSortTwoRounds
 	h.hybrid = *benchSortHybrid
+	h.hybridProg = benchLocalProg()
 	return setHooks(h)
 }
 

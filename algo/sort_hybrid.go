@@ -44,33 +44,59 @@ const (
 	hybridForce        // wherever it can run, without the coarse check
 )
 
-// The local sort's programs: the largest bucket each holds, and their shared memory.
-const (
-	hybridCapLarge   = radixTile * 20 // sort_local
-	hybridCapSmall   = radixTile * 6  // sort_local_s
-	hybridLargeBytes = 8*hybridCapLarge + 4*(8*128+32+2*radixBins)
-	hybridSmallBytes = 8*hybridCapSmall + 4*(32*128+32+2*radixBins)
+// hybridProg is a program of the local sort: sort_local.glsl compiled with KPT keys a
+// thread of workgroups of threads (buckets of up to threads*KPT keys) and room for the
+// digit counts of maxSG subgroups; packed names its PACK16 variant, which a sort with 16
+// low bits runs (one word an element in shared memory instead of two).
+type hybridProg struct {
+	name, packed        string
+	kpt, maxSG, threads int
+}
+
+// The local sort's programs (shaders/glsl/variants.txt).
+var (
+	hybridLarge = hybridProg{"sort_local", "sort_local_p", 20, 8, 256}
+	hybridSmall = hybridProg{"sort_local_s", "sort_local_ps", 6, 32, 256}
 )
+
+// program is the name of p's program for a sort of the keys' low bits bits.
+func (p hybridProg) program(bits int) string {
+	if bits == 16 && p.packed != "" {
+		return p.packed
+	}
+	return p.name
+}
+
+// capacity is the largest bucket p holds.
+func (p hybridProg) capacity() int { return p.threads * p.kpt }
+
+// sharedBytes is p's shared memory (its unpacked program's, the larger): a bucket of keys
+// and values, the subgroups' digit counts, their sums and two digit tables.
+func (p hybridProg) sharedBytes() int { return 8*p.capacity() + 4*(p.maxSG*128+32+2*radixBins) }
 
 // hybridMaxGroups is the most workgroups of a local sort; they stride over the buckets.
 const hybridMaxGroups = 8192
 
-// hybridCap returns the largest bucket the local sort holds on av, and whether it runs
-// there: the large program on GPUs with subgroups of 32 or more and its shared memory;
-// where forced, the small program on other GPUs with the ballot scatter, and the Go body on
-// the CPU.
-func hybridCap(av *accelerator.View, sg, forced bool) (capacity int, small, ok bool) {
+// hybridCap returns the local sort's program on av, and whether it runs there: the large
+// program on GPUs with subgroups of 32 or more and its shared memory (hooks.hybridProg
+// may name another); where forced, the small program on other GPUs with the ballot
+// scatter, and the Go body (with the large program's capacity) on the CPU.
+func hybridCap(av *accelerator.View, sg, forced bool) (p hybridProg, ok bool) {
 	a := av.Accelerator()
 	shared := int(a.Limits().MaxSharedMemory)
-	switch {
-	case sg && a.SubgroupSize() >= 32 && shared >= hybridLargeBytes:
-		return hybridCapLarge, false, true
-	case forced && sg && shared >= hybridSmallBytes:
-		return hybridCapSmall, true, true
-	case forced && a.Traits().HostMemory:
-		return hybridCapLarge, false, true
+	large := hybridLarge
+	if hooks.hybridProg.name != "" {
+		large = hooks.hybridProg
 	}
-	return 0, false, false
+	switch {
+	case sg && a.SubgroupSize() >= 32 && shared >= large.sharedBytes():
+		return large, true
+	case forced && sg && shared >= hybridSmall.sharedBytes():
+		return hybridSmall, true
+	case forced && a.Traits().HostMemory:
+		return hybridLarge, true
+	}
+	return hybridProg{}, false
 }
 
 // hybridBits returns the low bits (16 or 24) that job's hybrid sort would sort in
@@ -82,7 +108,8 @@ func hybridBits[T, V Number](av *accelerator.View, job *radixJob[T, V], sg bool)
 	if hooks.hybrid == hybridOff || job.passes != 4 {
 		return 0
 	}
-	capacity, _, ok := hybridCap(av, sg, forced)
+	p, ok := hybridCap(av, sg, forced)
+	capacity := p.capacity()
 	if !ok || job.vals != radixKeysOnly && !radixInterleaved(av, job, sg) {
 		return 0
 	}
@@ -101,9 +128,9 @@ func hybridBits[T, V Number](av *accelerator.View, job *radixJob[T, V], sg bool)
 // low bits sorted in workgroups; done is false, with nothing done, where the coarse
 // check finds the keys too unevenly spread (unless hooks.hybrid forces the path).
 func hybridRun[T, V Number](av *accelerator.View, job radixJob[T, V], e *radixEnv, bits int) (done bool, err error) {
-	capacity, small, _ := hybridCap(av, e.sg, hooks.hybrid == hybridForce)
+	prog, _ := hybridCap(av, e.sg, hooks.hybrid == hybridForce)
 	if hooks.hybrid != hybridForce {
-		fits, err := hybridFits(av, job, bits, capacity)
+		fits, err := hybridFits(av, job, bits, prog.capacity())
 		if err != nil || !fits {
 			return err != nil, err
 		}
@@ -144,7 +171,7 @@ func hybridRun[T, V Number](av *accelerator.View, job radixJob[T, V], e *radixEn
 			return true, err
 		}
 	}
-	over, err := hybridLocal(av, job, plan[global].src, vt, bits, &frees, small)
+	over, err := hybridLocal(av, job, plan[global].src, vt, bits, &frees, prog)
 	if err != nil || !over {
 		return true, err
 	}
@@ -194,7 +221,7 @@ func hybridPlan[T, V Number](job radixJob[T, V], tmp [2]*arrayview.View[T], vt *
 // hybridLocal finds the buckets of the keys in src (sorted by their bits bits..31) and
 // sorts each in a workgroup into job's outputs; over reports a bucket too large for one.
 func hybridLocal[T, V Number](av *accelerator.View, job radixJob[T, V], src *arrayview.View[T], vt *radixVals[V],
-	bits int, frees *[]func(*error), small bool) (over bool, err error) {
+	bits int, frees *[]func(*error), prog hybridProg) (over bool, err error) {
 	buckets := 1 << (32 - bits)
 	bounds, free, err := scratchSection[uint32](av, buckets+1)
 	if err != nil {
@@ -223,8 +250,8 @@ func hybridLocal[T, V Number](av *accelerator.View, job radixJob[T, V], src *arr
 	}
 	groups := min(buckets, hybridMaxGroups)
 	k := sortLocalKernel[T, V]{Src: src.ReadOnly(), Dst: job.out, DstVal: vt.out, Bounds: bounds.ReadOnly(), Over: overView,
-		Buckets: uint32(buckets), Bits: uint32(bits), OutType: job.tc, Vals: vals, small: small, groups: groups}
-	if err = dispatchTiled(av, runtime.Ext(groups*radixTile).Tile(radixTile), k); err != nil {
+		Buckets: uint32(buckets), Bits: uint32(bits), OutType: job.tc, Vals: vals, prog: prog, groups: groups}
+	if err = dispatchTiled(av, runtime.Ext(groups*prog.threads).Tile(prog.threads), k); err != nil {
 		return false, err
 	}
 	n, err := overView.ReadData()
@@ -335,34 +362,17 @@ type sortLocalKernel[T, V Number] struct {
 	Buckets, Bits uint32
 	OutType       int32
 	Vals          uint32
-	small         bool `amp:"-"` // sort_local_s
-	groups        int  `amp:"-"` // the domain's tiles
+	prog          hybridProg `amp:"-"`
+	groups        int        `amp:"-"` // the domain's tiles
 }
 
-// Program is the GPU body: shaders/glsl/sort_local.glsl's sort_local or sort_local_s.
+// Program is the GPU body: shaders/glsl/sort_local.glsl, compiled as k.prog for k.Bits.
 func (k sortLocalKernel[T, V]) Program() *runtime.Program {
-	if k.small {
-		return shaders.MustProgram("sort_local_s", 1)
-	}
-	return shaders.MustProgram("sort_local", 1)
+	return shaders.MustProgram(k.prog.program(int(k.Bits)), 1)
 }
 
-// SharedBytes is the GPU body's shared memory: a bucket of keys and values, the
-// subgroups' digit counts, their sums and two digit tables.
-func (k sortLocalKernel[T, V]) SharedBytes([3]int) int {
-	if k.small {
-		return hybridSmallBytes
-	}
-	return hybridLargeBytes
-}
-
-// capacity is the largest bucket the program holds.
-func (k sortLocalKernel[T, V]) capacity() int {
-	if k.small {
-		return hybridCapSmall
-	}
-	return hybridCapLarge
-}
+// SharedBytes is the GPU body's shared memory.
+func (k sortLocalKernel[T, V]) SharedBytes([3]int) int { return k.prog.sharedBytes() }
 
 // Tiled is the definition, serial in the tile's thread 0: EachTile.
 func (k sortLocalKernel[T, V]) Tiled(t runtime.TiledIndex) {
@@ -378,7 +388,7 @@ func (k sortLocalKernel[T, V]) EachTile(_ runtime.TiledExtent, tile runtime.Inde
 	var buf []kv
 	for h := tile[0]; h < int(k.Buckets); h += k.groups {
 		lo, hi := int(k.Bounds.At(runtime.Idx(h))), int(k.Bounds.At(runtime.Idx(h+1)))
-		if hi-lo > k.capacity() {
+		if hi-lo > k.prog.capacity() {
 			over, err := k.Over.Data()
 			if err != nil {
 				panic(err) // the count is a contiguous scratch view

@@ -24,6 +24,7 @@ var (
 	benchSortBlocks    = flag.String("algo.sort.blocks", "", "comma-separated radixMaxBlocks values BenchmarkSortProfile also tries (multi-pass)")
 	benchSortSeparate  = flag.Bool("algo.sort.separate", false, "the sort benchmarks keep the keys and values of pairs separate between passes (hooks.separatePairs) instead of interleaving them")
 	benchSortHybrid    = flag.Int("algo.sort.hybrid", 0, "the sort benchmarks' hybrid radix sort (hooks.hybrid): 0 where it fits (the default), 1 never, 2 forced")
+	benchSortLocal     = flag.String("algo.sort.local", "", "the sort benchmarks' local sort program (hybrid sort; experiments): sort_local_k10, sort_local_k16, sort_local_t512 or sort_local, unpacked (empty: sort_local, packed with 16 low bits)")
 	benchSortTwoRounds = flag.Bool("algo.sort.tworounds", false, "the sort benchmarks' pairs scatter places keys, then values, in shared memory (hooks.twoRounds) instead of both in one round")
 )
 
@@ -52,7 +53,7 @@ func BenchmarkSortProfile(b *testing.B) {
 			{"multipass-pairs", sortRadix, true}, {"onesweep-pairs", sortOneSweep, true}} {
 			b.Run(av.Accelerator().Path()+"/"+c.name, func(b *testing.B) {
 				defer setHooks(testHooks{sort: c.algo, separatePairs: *benchSortSeparate, twoRounds: *benchSortTwoRounds,
-					hybrid: *benchSortHybrid})()
+					hybrid: *benchSortHybrid, hybridProg: benchLocalProg()})()
 				profileSort(b, av, src, c.pairs)
 			})
 		}
@@ -160,4 +161,15 @@ func flagList(s string) []string {
 func median(xs []float64) float64 {
 	slices.Sort(xs)
 	return xs[len(xs)/2]
+}
+
+// benchLocalProg is the local sort program -algo.sort.local names (the zero value: the
+// default).
+func benchLocalProg() hybridProg {
+	return map[string]hybridProg{
+		"sort_local_k10":  {"sort_local_k10", "", 10, 8, 256},
+		"sort_local_k16":  {"sort_local_k16", "", 16, 8, 256},
+		"sort_local_t512": {"sort_local_t512", "", 9, 16, 512},
+		"sort_local":      {"sort_local", "", 20, 8, 256}, // unpacked with 16 bits too
+	}[*benchSortLocal]
 }

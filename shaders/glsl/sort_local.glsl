@@ -16,9 +16,11 @@
 // in that order. A bucket longer than CAP keys is not sorted here: the workgroup adds 1 to
 // amp.over, and algo sorts the whole input again with the multi-pass sort.
 //
-// Compiled twice (variants.txt): sort_local (KPT 20: buckets of up to 5120 keys, 47 KB of
-// shared memory, for subgroups of 32 or more) and sort_local_s (KPT 6, up to 1536 keys,
-// subgroups of 8 or more, 30 KB). The workgroups stride over the buckets.
+// Compiled as variants (variants.txt): sort_local (KPT 20: buckets of up to 5120 keys, 47 KB
+// of shared memory, for subgroups of 32 or more) and sort_local_s (KPT 6, up to 1536 keys,
+// subgroups of 8 or more, 30 KB), and both with PACK16 for amp.bits 16 (sort_local_p and
+// sort_local_ps, half the memory); TPB sets the workgroup's invocations (256 unless
+// defined). The workgroups stride over the buckets.
 // Go body: algo sortLocalKernel.
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
@@ -41,8 +43,23 @@ AMP_PUSH_BEGIN AmpView src; AmpView dst; AmpView dv; AmpView bounds; AmpView ove
 #ifndef MAXSG
 #define MAXSG 8u
 #endif
-#define CAP (256u * KPT)
-shared uvec2 skv[CAP];          // the bucket's keys and values, sorted by the round's digit
+#ifndef TPB
+#define TPB 256u // the workgroup's invocations (its tile); the digits' tables take the first 256
+#endif
+#define CAP (TPB * KPT)
+#ifdef PACK16
+// With amp.bits 16 only: an element, in registers and in shared memory, is one word: the
+// key's low 16 bits (the bucket's keys share the others) and, in bits 16..31, its index in
+// the bucket, by which the last step reads its value from src. Half the registers and
+// shared memory of a key and a value: the 5120-key program ran 2.5 times slower than one
+// of 2560 with the uvec2 elements on the H100, for want of room for more workgroups.
+#define ELEM uint
+#define EKEY(e) (e)
+#else
+#define ELEM uvec2
+#define EKEY(e) ((e).x)
+#endif
+shared ELEM skv[CAP];           // the bucket's elements, sorted by the round's digit
 shared uint wcnt[MAXSG * 128u]; // per subgroup: 256 16-bit digit counts, 2 per word
 shared uint wsum[32];           // the subgroups' sums in the digit-count scan
 shared uint tCnt[256];          // the bucket's digit counts
@@ -50,9 +67,9 @@ shared uint tStart[256];        // their exclusive scan
 
 #include "sort_rank.glsl"
 
-// sortRound sorts the len keys (and values) in registers, slot j of this invocation being
-// the bucket's key first + j*S + lane, by digit (key >> shift) & 255 into skv.
-void sortRound(uint len, uint first, uint shift, uint keys[KPT], uint vs[KPT]) {
+// sortRound sorts the len elements in registers, slot j of this invocation being the
+// bucket's element first + j*S + lane, by digit (key >> shift) & 255 into skv.
+void sortRound(uint len, uint first, uint shift, ELEM el[KPT]) {
 	uint t = gl_LocalInvocationID.x;
 	uint w = gl_SubgroupID;
 	uint l = gl_SubgroupInvocationID;
@@ -65,7 +82,7 @@ void sortRound(uint len, uint first, uint shift, uint keys[KPT], uint vs[KPT]) {
 	[[unroll]] for (uint j = 0u; j < KPT; j++) {
 		if (first + j * S >= len) break; // uniform in the subgroup
 		bool valid = first + j * S + l < len;
-		uint d = (keys[j] >> shift) & 255u;
+		uint d = (EKEY(el[j]) >> shift) & 255u;
 		ranks[j] = rankInSubgroup(d, valid, wbase + (d >> 1), (d & 1u) * 16u);
 	}
 	ampWaitWithTileStaticMemoryFence();
@@ -82,19 +99,24 @@ void sortRound(uint len, uint first, uint shift, uint keys[KPT], uint vs[KPT]) {
 		tCnt[2u * t + 1u] = r1;
 	}
 	ampWaitWithTileStaticMemoryFence();
-	uint c = tCnt[t];
-	uint incl = subgroupInclusiveAdd(c);
-	if (l == S - 1u) wsum[w] = incl;
+	uint c = 0u, incl = 0u;
+	if (t < 256u) { // whole subgroups
+		c = tCnt[t];
+		incl = subgroupInclusiveAdd(c);
+		if (l == S - 1u) wsum[w] = incl;
+	}
 	ampWaitWithTileStaticMemoryFence();
-	uint pre = 0u;
-	for (uint x = 0u; x < w; x++) pre += wsum[x];
-	tStart[t] = pre + incl - c;
+	if (t < 256u) {
+		uint pre = 0u;
+		for (uint x = 0u; x < w; x++) pre += wsum[x];
+		tStart[t] = pre + incl - c;
+	}
 	ampWaitWithTileStaticMemoryFence();
 	[[unroll]] for (uint j = 0u; j < KPT; j++) {
 		if (first + j * S + l < len) {
-			uint d = (keys[j] >> shift) & 255u;
+			uint d = (EKEY(el[j]) >> shift) & 255u;
 			uint off = (wcnt[wbase + (d >> 1)] >> ((d & 1u) * 16u)) & 0xFFFFu;
-			skv[ranks[j] + tStart[d] + off] = uvec2(keys[j], vs[j]);
+			skv[ranks[j] + tStart[d] + off] = el[j];
 		}
 	}
 	ampWaitWithTileStaticMemoryFence();
@@ -121,42 +143,39 @@ void main() {
 			}
 			continue;
 		}
-		uint keys[KPT];
-		uint vs[KPT];
+		ELEM el[KPT];
 		[[unroll]] for (uint j = 0u; j < KPT; j++) {
 			uint i = first + j * S + l;
-			keys[j] = 0u;
-			vs[j] = 0u;
 			if (i < len) {
-				if (amp.vals != 0u) {
-					uvec2 kv = src2[(amp.src.base >> 1) + lo + i];
-					keys[j] = kv.x;
-					vs[j] = kv.y;
-				} else {
-					keys[j] = srcData[amp.src.base + lo + i];
-				}
+#ifdef PACK16
+				el[j] = (srcData[amp.src.base + (lo + i) * (amp.vals != 0u ? 2u : 1u)] & 0xFFFFu) | (i << 16);
+#else
+				el[j] = amp.vals != 0u ? src2[(amp.src.base >> 1) + lo + i] : uvec2(srcData[amp.src.base + lo + i], 0u);
+#endif
 			}
 		}
 		for (uint r = 0u; r < rounds; r++) {
 			if (r > 0u) {
 				[[unroll]] for (uint j = 0u; j < KPT; j++) {
 					uint i = first + j * S + l;
-					if (i < len) {
-						uvec2 kv = skv[i];
-						keys[j] = kv.x;
-						vs[j] = kv.y;
-					}
+					if (i < len) el[j] = skv[i];
 				}
 				ampWaitWithTileStaticMemoryFence(); // skv is read before the round places keys
 			}
-			sortRound(len, first, 8u * r, keys, vs);
+			sortRound(len, first, 8u * r, el);
 		}
 		[[unroll]] for (uint j = 0u; j < KPT; j++) {
-			uint i = t + 256u * j;
+			uint i = t + TPB * j;
 			if (i < len) {
+#ifdef PACK16
+				uint e = skv[i];
+				dstData[amp.dst.base + lo + i] = sortElem((h << 16) | (e & 0xFFFFu), amp.outType);
+				if (amp.vals != 0u) dstVal[amp.dv.base + lo + i] = srcData[amp.src.base + 2u * (lo + (e >> 16)) + 1u];
+#else
 				uvec2 kv = skv[i];
 				dstData[amp.dst.base + lo + i] = sortElem(kv.x, amp.outType);
 				if (amp.vals != 0u) dstVal[amp.dv.base + lo + i] = kv.y;
+#endif
 			}
 		}
 		ampWaitWithTileStaticMemoryFence(); // skv is read before the next bucket's round
