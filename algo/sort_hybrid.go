@@ -70,9 +70,19 @@ func (p hybridProg) program(bits int) string {
 // capacity is the largest bucket p holds.
 func (p hybridProg) capacity() int { return p.threads * p.kpt }
 
-// sharedBytes is p's shared memory (its unpacked program's, the larger): a bucket of keys
-// and values, the subgroups' digit counts, their sums and two digit tables.
-func (p hybridProg) sharedBytes() int { return 8*p.capacity() + 4*(p.maxSG*128+32+2*radixBins) }
+// packedOnly reports whether p has only a packed program (which sorts 16 low bits only).
+func (p hybridProg) packedOnly() bool { return p.name == p.packed }
+
+// sharedBytes is p's shared memory (its unpacked program's, the larger, unless p has only
+// a packed one): a bucket of elements, the subgroups' digit counts, their sums and two
+// digit tables.
+func (p hybridProg) sharedBytes() int {
+	elem := 8
+	if p.packedOnly() {
+		elem = 4
+	}
+	return elem*p.capacity() + 4*(p.maxSG*128+32+2*radixBins)
+}
 
 // hybridMaxGroups is the most workgroups of a local sort; they stride over the buckets.
 const hybridMaxGroups = 8192
@@ -117,6 +127,9 @@ func hybridBits[T, V Number](av *accelerator.View, job *radixJob[T, V], sg bool)
 		return hooks.hybridBits
 	}
 	for _, bits := range []int{24, 16} {
+		if bits != 16 && p.packedOnly() {
+			continue
+		}
 		if mean := job.n >> (32 - bits); mean*10 <= 9*capacity && mean*8 >= capacity {
 			return bits
 		}

@@ -169,7 +169,7 @@ func benchLocalProg() hybridProg {
 	return map[string]hybridProg{
 		"sort_local_k10":  {"sort_local_k10", "", 10, 8, 256},
 		"sort_local_k16":  {"sort_local_k16", "", 16, 8, 256},
-		"sort_local_t512": {"sort_local_t512", "", 9, 16, 512},
+		"sort_local_t512": {"sort_local_t512", "sort_local_t512", 10, 16, 512}, // packed only
 		"sort_local":      {"sort_local", "", 20, 8, 256}, // unpacked with 16 bits too
 	}[*benchSortLocal]
 }

@@ -67,9 +67,9 @@ shared uint tStart[256];        // their exclusive scan
 
 #include "sort_rank.glsl"
 
-// sortRound sorts the len elements in registers, slot j of this invocation being the
+// sortRound sorts the len elements in registers, slot j < kpt of this invocation being the
 // bucket's element first + j*S + lane, by digit (key >> shift) & 255 into skv.
-void sortRound(uint len, uint first, uint shift, ELEM el[KPT]) {
+void sortRound(uint len, uint kpt, uint first, uint shift, ELEM el[KPT]) {
 	uint t = gl_LocalInvocationID.x;
 	uint w = gl_SubgroupID;
 	uint l = gl_SubgroupInvocationID;
@@ -80,7 +80,7 @@ void sortRound(uint len, uint first, uint shift, ELEM el[KPT]) {
 	subgroupBarrier();
 	uint ranks[KPT];
 	[[unroll]] for (uint j = 0u; j < KPT; j++) {
-		if (first + j * S >= len) break; // uniform in the subgroup
+		if (j >= kpt || first + j * S >= len) break; // uniform in the subgroup
 		bool valid = first + j * S + l < len;
 		uint d = (EKEY(el[j]) >> shift) & 255u;
 		ranks[j] = rankInSubgroup(d, valid, wbase + (d >> 1), (d & 1u) * 16u);
@@ -113,7 +113,7 @@ void sortRound(uint len, uint first, uint shift, ELEM el[KPT]) {
 	}
 	ampWaitWithTileStaticMemoryFence();
 	[[unroll]] for (uint j = 0u; j < KPT; j++) {
-		if (first + j * S + l < len) {
+		if (j < kpt && first + j * S + l < len) {
 			uint d = (EKEY(el[j]) >> shift) & 255u;
 			uint off = (wcnt[wbase + (d >> 1)] >> ((d & 1u) * 16u)) & 0xFFFFu;
 			skv[ranks[j] + tStart[d] + off] = el[j];
@@ -124,7 +124,6 @@ void sortRound(uint len, uint first, uint shift, ELEM el[KPT]) {
 
 void main() {
 	uint t = gl_LocalInvocationID.x;
-	uint first = gl_SubgroupID * gl_SubgroupSize * KPT;
 	uint l = gl_SubgroupInvocationID;
 	uint S = gl_SubgroupSize;
 	uint rounds = amp.bits >> 3;
@@ -143,10 +142,15 @@ void main() {
 			}
 			continue;
 		}
+		// Each subgroup takes kpt elements a lane, as few as the bucket allows: the ranking is
+		// a chain of dependent steps per lane, so its time follows kpt, not the bucket (a
+		// 2048-key bucket took 2.5 times as long in 4 subgroups of 16 a lane as in 7 of 10).
+		uint kpt = (len + TPB - 1u) / TPB;
+		uint first = gl_SubgroupID * S * kpt;
 		ELEM el[KPT];
 		[[unroll]] for (uint j = 0u; j < KPT; j++) {
 			uint i = first + j * S + l;
-			if (i < len) {
+			if (j < kpt && i < len) {
 #ifdef PACK16
 				el[j] = (srcData[amp.src.base + (lo + i) * (amp.vals != 0u ? 2u : 1u)] & 0xFFFFu) | (i << 16);
 #else
@@ -158,15 +162,15 @@ void main() {
 			if (r > 0u) {
 				[[unroll]] for (uint j = 0u; j < KPT; j++) {
 					uint i = first + j * S + l;
-					if (i < len) el[j] = skv[i];
+					if (j < kpt && i < len) el[j] = skv[i];
 				}
 				ampWaitWithTileStaticMemoryFence(); // skv is read before the round places keys
 			}
-			sortRound(len, first, 8u * r, el);
+			sortRound(len, kpt, first, 8u * r, el);
 		}
 		[[unroll]] for (uint j = 0u; j < KPT; j++) {
 			uint i = t + TPB * j;
-			if (i < len) {
+			if (j < kpt && i < len) {
 #ifdef PACK16
 				uint e = skv[i];
 				dstData[amp.dst.base + lo + i] = sortElem((h << 16) | (e & 0xFFFFu), amp.outType);
