@@ -40,8 +40,8 @@ type testHooks struct {
 	// hybridAuto, hybridOff or hybridForce; hybridBits, when not 0, fixes its low bits
 	// (16 or 24).
 	hybrid, hybridBits int
-	// hybridProg, when named, is the local sort's program on GPUs with subgroups of 32
-	// or more (experiments).
+	// hybridProg, when named, is the local sort's packed program on GPUs with subgroups
+	// of 32 or more (experiments).
 	hybridProg hybridProg
 }
 

@@ -46,57 +46,63 @@ const (
 
 // hybridProg is a program of the local sort: sort_local.glsl compiled with KPT keys a
 // thread of workgroups of threads (buckets of up to threads*KPT keys) and room for the
-// digit counts of maxSG subgroups; packed names its PACK16 variant, which a sort with 16
-// low bits runs (one word an element in shared memory instead of two).
+// digit counts of maxSG subgroups; packed marks a PACK16 program, which sorts 16 low bits
+// only (one word an element in shared memory and registers instead of two).
 type hybridProg struct {
-	name, packed        string
+	name                string
 	kpt, maxSG, threads int
+	packed              bool
 }
 
-// The local sort's programs (shaders/glsl/variants.txt).
+// hybridSet is the local sort's programs on a device: wide for any low bits, packed (if
+// named) for 16 low bits.
+type hybridSet struct{ wide, packed hybridProg }
+
+// The local sort's programs (shaders/glsl/variants.txt). The large set's packed program
+// has workgroups of 512 threads: with one word an element its 5,120 keys take 30 KB, and
+// spreading a bucket over 16 subgroups halves each lane's ranking chain (RESULTS.md).
 var (
-	hybridLarge = hybridProg{"sort_local", "sort_local_p", 20, 8, 256}
-	hybridSmall = hybridProg{"sort_local_s", "sort_local_ps", 6, 32, 256}
+	hybridLarge = hybridSet{hybridProg{"sort_local", 20, 8, 256, false}, hybridProg{"sort_local_p", 10, 16, 512, true}}
+	hybridSmall = hybridSet{hybridProg{"sort_local_s", 6, 32, 256, false}, hybridProg{"sort_local_ps", 6, 32, 256, true}}
 )
 
-// program is the name of p's program for a sort of the keys' low bits bits.
-func (p hybridProg) program(bits int) string {
-	if bits == 16 && p.packed != "" {
-		return p.packed
+// forBits is s's program for a sort of the keys' low bits bits.
+func (s hybridSet) forBits(bits int) hybridProg {
+	if bits == 16 && s.packed.name != "" {
+		return s.packed
 	}
-	return p.name
+	return s.wide
 }
+
+// sharedBytes is the most shared memory a program of s takes.
+func (s hybridSet) sharedBytes() int { return max(s.wide.sharedBytes(), s.packed.sharedBytes()) }
 
 // capacity is the largest bucket p holds.
 func (p hybridProg) capacity() int { return p.threads * p.kpt }
 
-// packedOnly reports whether p has only a packed program (which sorts 16 low bits only).
-func (p hybridProg) packedOnly() bool { return p.name == p.packed }
-
-// sharedBytes is p's shared memory (its unpacked program's, the larger, unless p has only
-// a packed one): a bucket of elements, the subgroups' digit counts, their sums and two
-// digit tables.
+// sharedBytes is p's shared memory: a bucket of elements, the subgroups' digit counts,
+// the partial sums of their scan, their sums and two digit tables.
 func (p hybridProg) sharedBytes() int {
 	elem := 8
-	if p.packedOnly() {
+	if p.packed {
 		elem = 4
 	}
-	return elem*p.capacity() + 4*(p.maxSG*128+32+2*radixBins)
+	return elem*p.capacity() + 4*(p.maxSG*128+p.threads+32+2*radixBins)
 }
 
 // hybridMaxGroups is the most workgroups of a local sort; they stride over the buckets.
 const hybridMaxGroups = 8192
 
-// hybridCap returns the local sort's program on av, and whether it runs there: the large
-// program on GPUs with subgroups of 32 or more and its shared memory (hooks.hybridProg
-// may name another); where forced, the small program on other GPUs with the ballot
-// scatter, and the Go body (with the large program's capacity) on the CPU.
-func hybridCap(av *accelerator.View, sg, forced bool) (p hybridProg, ok bool) {
+// hybridCap returns the local sort's programs on av, and whether they run there: the
+// large set on GPUs with subgroups of 32 or more and its shared memory (hooks.hybridProg
+// may name another packed program); where forced, the small set on other GPUs with the
+// ballot scatter, and the Go body (with the large set's capacities) on the CPU.
+func hybridCap(av *accelerator.View, sg, forced bool) (s hybridSet, ok bool) {
 	a := av.Accelerator()
 	shared := int(a.Limits().MaxSharedMemory)
 	large := hybridLarge
 	if hooks.hybridProg.name != "" {
-		large = hooks.hybridProg
+		large.packed = hooks.hybridProg
 	}
 	switch {
 	case sg && a.SubgroupSize() >= 32 && shared >= large.sharedBytes():
@@ -106,30 +112,30 @@ func hybridCap(av *accelerator.View, sg, forced bool) (p hybridProg, ok bool) {
 	case forced && a.Traits().HostMemory:
 		return hybridLarge, true
 	}
-	return hybridProg{}, false
+	return hybridSet{}, false
 }
 
 // hybridBits returns the low bits (16 or 24) that job's hybrid sort would sort in
-// workgroups, or 0 where it does not run: a sort of 32-bit keys whose average bucket is
-// between an eighth and nine tenths of a workgroup's (hooks.hybridBits may fix the
-// bits), with keys and values interleaved between the passes (radixInterleaved).
+// workgroups, or 0 where it does not run: a sort of 32-bit keys with values (or
+// indices), interleaved with the keys between the passes (radixInterleaved), whose
+// average bucket is between an eighth and nine tenths of a workgroup's (hooks.hybridBits
+// may fix the bits). A sort of keys alone takes the multi-pass sort unless forced: on the
+// H200 its hybrid sort took as long (9.6 ms against 9.9 for 2^28 keys) before the coarse
+// check's wait, which the multi-pass sort does not have.
 func hybridBits[T, V Number](av *accelerator.View, job *radixJob[T, V], sg bool) int {
 	forced := hooks.hybrid == hybridForce
 	if hooks.hybrid == hybridOff || job.passes != 4 {
 		return 0
 	}
-	p, ok := hybridCap(av, sg, forced)
-	capacity := p.capacity()
-	if !ok || job.vals != radixKeysOnly && !radixInterleaved(av, job, sg) {
+	set, ok := hybridCap(av, sg, forced)
+	if !ok || job.vals == radixKeysOnly && !forced || job.vals != radixKeysOnly && !radixInterleaved(av, job, sg) {
 		return 0
 	}
 	if hooks.hybridBits != 0 {
 		return hooks.hybridBits
 	}
 	for _, bits := range []int{24, 16} {
-		if bits != 16 && p.packedOnly() {
-			continue
-		}
+		capacity := set.forBits(bits).capacity()
 		if mean := job.n >> (32 - bits); mean*10 <= 9*capacity && mean*8 >= capacity {
 			return bits
 		}
@@ -141,7 +147,8 @@ func hybridBits[T, V Number](av *accelerator.View, job *radixJob[T, V], sg bool)
 // low bits sorted in workgroups; done is false, with nothing done, where the coarse
 // check finds the keys too unevenly spread (unless hooks.hybrid forces the path).
 func hybridRun[T, V Number](av *accelerator.View, job radixJob[T, V], e *radixEnv, bits int) (done bool, err error) {
-	prog, _ := hybridCap(av, e.sg, hooks.hybrid == hybridForce)
+	set, _ := hybridCap(av, e.sg, hooks.hybrid == hybridForce)
+	prog := set.forBits(bits)
 	if hooks.hybrid != hybridForce {
 		fits, err := hybridFits(av, job, bits, prog.capacity())
 		if err != nil || !fits {
@@ -274,11 +281,14 @@ func hybridLocal[T, V Number](av *accelerator.View, job radixJob[T, V], src *arr
 	return n[0] != 0, nil
 }
 
-// hybridFits counts job's keys in coarse buckets (sortCoarseKernel) and reports whether
-// the largest, spread evenly over its buckets of equal key >> bits, fills at most nine
-// tenths of a workgroup's capacity.
+// hybridFits counts a sample of job's keys (every step-th, 4M to 8M keys) in coarse
+// buckets (sortCoarseKernel) and reports whether the largest, scaled up by step and spread
+// evenly over its buckets of equal key >> bits, fills at most nine tenths of a
+// workgroup's capacity. (Counting every key read them all once more and cost 0.3 ms of
+// 2^28 keys on the H100, where the sample's strided reads take a tenth of the bytes.)
 func hybridFits[T, V Number](av *accelerator.View, job radixJob[T, V], bits, capacity int) (fits bool, err error) {
 	cb := max(bits, 22) // at most 1024 coarse buckets
+	step := max(1, job.n>>22)
 	counts, free, err := scratchSection[uint32](av, 1024)
 	if err != nil {
 		return false, err
@@ -287,9 +297,10 @@ func hybridFits[T, V Number](av *accelerator.View, job radixJob[T, V], bits, cap
 	if err = dispatch(av, runtime.Ext(1024), scanClearKernel[uint32]{State: counts}); err != nil {
 		return false, err
 	}
-	groups := min(1024, (job.n+radixTile*16-1)/(radixTile*16))
+	samples := (job.n + step - 1) / step
+	groups := min(1024, (samples+radixTile*16-1)/(radixTile*16))
 	c := sortCoarseKernel[T]{Src: job.in.ReadOnly(), Counts: counts, N: uint32(job.n), Bits: uint32(cb), Type: job.tc,
-		groups: groups}
+		Step: uint32(step), groups: groups}
 	if err = dispatchTiled(av, runtime.Ext(groups*radixTile).Tile(radixTile), c); err != nil {
 		return false, err
 	}
@@ -297,17 +308,19 @@ func hybridFits[T, V Number](av *accelerator.View, job radixJob[T, V], bits, cap
 	if err != nil {
 		return false, err
 	}
-	worst := int(slices.Max(got)) >> (cb - bits)
+	worst := int(slices.Max(got)) * step >> (cb - bits)
 	return worst*10 <= 9*capacity, nil
 }
 
-// sortCoarseKernel adds the count of each coarse bucket sortKey(key, Type) >> Bits of Src's
-// N keys (at most 1024 buckets) to Counts, the tiles striding over the keys.
+// sortCoarseKernel adds the count of each coarse bucket sortKey(key, Type) >> Bits of every
+// Step-th of Src's N keys (at most 1024 buckets) to Counts, the tiles striding over the
+// sample.
 type sortCoarseKernel[T Number] struct {
 	Src     *arrayview.ReadView[T]
 	Counts  *arrayview.View[uint32]
 	N, Bits uint32
 	Type    int32
+	Step    uint32
 	groups  int `amp:"-"` // the domain's tiles
 }
 
@@ -317,14 +330,15 @@ func (sortCoarseKernel[T]) Program() *runtime.Program { return shaders.MustProgr
 // SharedBytes is the GPU body's shared counts.
 func (sortCoarseKernel[T]) SharedBytes([3]int) int { return 4 * 1024 }
 
-// Tiled is the definition: thread l of tile b counts keys b*size + l, then every
-// size*groups keys on, and adds the tile's counts to Counts.
+// Tiled is the definition: thread l of tile b counts sampled keys b*size + l, then every
+// size*groups samples on, and adds the tile's counts to Counts.
 func (k sortCoarseKernel[T]) Tiled(t runtime.TiledIndex) {
 	c := runtime.TileStatic[uint32](t, 1024)
 	t.Barrier.WaitWithTileStaticMemoryFence() // c is zeroed; the GPU body zeroes it
 	size := t.TileExtent.Dim(0)
-	for i := t.Tile[0]*size + t.Local[0]; i < int(k.N); i += size * k.groups {
-		atomic.AddUint32(&c[sortKey(ewBitsOf(k.Src.At(runtime.Idx(i))), k.Type)>>k.Bits], 1)
+	samples := (int(k.N) + int(k.Step) - 1) / int(k.Step)
+	for i := t.Tile[0]*size + t.Local[0]; i < samples; i += size * k.groups {
+		atomic.AddUint32(&c[sortKey(ewBitsOf(k.Src.At(runtime.Idx(i*int(k.Step)))), k.Type)>>k.Bits], 1)
 	}
 	t.Barrier.WaitWithTileStaticMemoryFence()
 	counts, err := k.Counts.Data()
@@ -379,9 +393,9 @@ type sortLocalKernel[T, V Number] struct {
 	groups        int        `amp:"-"` // the domain's tiles
 }
 
-// Program is the GPU body: shaders/glsl/sort_local.glsl, compiled as k.prog for k.Bits.
+// Program is the GPU body: shaders/glsl/sort_local.glsl, compiled as k.prog.
 func (k sortLocalKernel[T, V]) Program() *runtime.Program {
-	return shaders.MustProgram(k.prog.program(int(k.Bits)), 1)
+	return shaders.MustProgram(k.prog.name, 1)
 }
 
 // SharedBytes is the GPU body's shared memory.

@@ -58,7 +58,7 @@ func TestSortHybrid(t *testing.T) {
 				}
 				name := fmt.Sprintf("%s/bits=%d/mode=%d/%s/n=%d/desc=%v", av.Accelerator().Path(), c.bits, c.mode, c.dist, c.n, desc)
 				t.Run(name, func(t *testing.T) {
-					defer setHooks(testHooks{hybrid: c.mode, hybridBits: c.bits, interleavePairs: true})()
+					defer setHooks(testHooks{hybrid: c.mode, hybridBits: c.bits, interleavePairs: true, hybridProg: benchLocalProg()})()
 					r := rand.New(rand.NewPCG(uint64(c.n), uint64(c.bits)))
 					opt := SortOptions{Descending: desc}
 					testHybrid(t, av, hybridKeys[float32](r, c.n, c.dist), ewRandom[int32](r, c.n, false), opt)
@@ -95,4 +95,50 @@ func testHybrid[K, V Number](t *testing.T, av *accelerator.View, keys []K, vals 
 	require.NoError(t, Argsort(av, kv, iv, opt))
 	requireBits(t, perm, viewData(t, iv), "Argsort: index")
 	requireBits(t, keys, viewData(t, kv), "Argsort: unchanged key")
+}
+
+// TestHybridFits checks the coarse check's verdict on every accelerator: uniform keys fit
+// the workgroups, a narrow range (normal float32s, as torch.randn draws) and one key
+// repeated a tenth of the time do not, nor uniform keys in half the capacity (the
+// sample's counts must be scaled); 9,000,000 keys take the sampled count (every second
+// key), 300,000 count them all.
+func TestHybridFits(t *testing.T) {
+	for _, av := range ewViews(t) {
+		for _, c := range []struct {
+			dist string
+			n    int
+			bits int
+			cap  int // the capacity, scaled from 4096 keys a bucket to n's
+			want bool
+		}{
+			{"uniform", 9_000_000, 16, 5120, true},
+			{"uniform", 9_000_000, 16, 2560, false},
+			{"normal", 9_000_000, 16, 5120, false},
+			{"mixed", 9_000_000, 16, 5120, false},
+			{"uniform", 300_000, 24, 5120, true},
+			{"normal", 300_000, 24, 5120, false},
+		} {
+			t.Run(fmt.Sprintf("%s/%s/n=%d", av.Accelerator().Path(), c.dist, c.n), func(t *testing.T) {
+				r := rand.New(rand.NewPCG(uint64(c.n), 3))
+				keys := make([]float32, c.n)
+				for i := range keys {
+					switch c.dist {
+					case "normal":
+						keys[i] = float32(r.NormFloat64())
+					default:
+						keys[i] = ewFromBits[float32](r.Uint32())
+						if c.dist == "mixed" && r.IntN(10) == 0 {
+							keys[i] = 1
+						}
+					}
+				}
+				in := arrayview.MustNew(runtime.Ext(c.n), keys)
+				job := radixJob[float32, int32]{in: in, n: c.n, tc: sortCode[float32](SortOptions{}), passes: 4}
+				// A 2^16-bucket sort of 9M keys averages 137 a bucket.
+				got, err := hybridFits(av, job, c.bits, c.cap*c.n>>(32-c.bits)/4096)
+				require.NoError(t, err)
+				require.Equal(t, c.want, got)
+			})
+		}
+	}
 }

@@ -24,7 +24,7 @@ var (
 	benchSortBlocks    = flag.String("algo.sort.blocks", "", "comma-separated radixMaxBlocks values BenchmarkSortProfile also tries (multi-pass)")
 	benchSortSeparate  = flag.Bool("algo.sort.separate", false, "the sort benchmarks keep the keys and values of pairs separate between passes (hooks.separatePairs) instead of interleaving them")
 	benchSortHybrid    = flag.Int("algo.sort.hybrid", 0, "the sort benchmarks' hybrid radix sort (hooks.hybrid): 0 where it fits (the default), 1 never, 2 forced")
-	benchSortLocal     = flag.String("algo.sort.local", "", "the sort benchmarks' local sort program (hybrid sort; experiments): sort_local_k10, sort_local_k16, sort_local_t512 or sort_local, unpacked (empty: sort_local, packed with 16 low bits)")
+	benchSortLocal     = flag.String("algo.sort.local", "", "the sort benchmarks' packed local sort program (hybrid sort with 16 low bits; experiments): sort_local_t1024 or sort_local_p256 (empty: sort_local_p)")
 	benchSortTwoRounds = flag.Bool("algo.sort.tworounds", false, "the sort benchmarks' pairs scatter places keys, then values, in shared memory (hooks.twoRounds) instead of both in one round")
 )
 
@@ -163,13 +163,11 @@ func median(xs []float64) float64 {
 	return xs[len(xs)/2]
 }
 
-// benchLocalProg is the local sort program -algo.sort.local names (the zero value: the
-// default).
+// benchLocalProg is the packed local sort program -algo.sort.local names (the zero value:
+// the default).
 func benchLocalProg() hybridProg {
 	return map[string]hybridProg{
-		"sort_local_k10":  {"sort_local_k10", "", 10, 8, 256},
-		"sort_local_k16":  {"sort_local_k16", "", 16, 8, 256},
-		"sort_local_t512": {"sort_local_t512", "sort_local_t512", 10, 16, 512}, // packed only
-		"sort_local":      {"sort_local", "", 20, 8, 256}, // unpacked with 16 bits too
+		"sort_local_t1024": {"sort_local_t1024", 5, 32, 1024, true},
+		"sort_local_p256":  {"sort_local_p256", 20, 8, 256, true},
 	}[*benchSortLocal]
 }

@@ -17,10 +17,11 @@
 // amp.over, and algo sorts the whole input again with the multi-pass sort.
 //
 // Compiled as variants (variants.txt): sort_local (KPT 20: buckets of up to 5120 keys, 47 KB
-// of shared memory, for subgroups of 32 or more) and sort_local_s (KPT 6, up to 1536 keys,
-// subgroups of 8 or more, 30 KB), and both with PACK16 for amp.bits 16 (sort_local_p and
-// sort_local_ps, half the memory); TPB sets the workgroup's invocations (256 unless
-// defined). The workgroups stride over the buckets.
+// of shared memory, for subgroups of 32 or more), sort_local_p (its PACK16 program for
+// amp.bits 16: 512 invocations of KPT 10, 30 KB), sort_local_s and sort_local_ps (KPT 6, up
+// to 1536 keys, subgroups of 8 or more) and two experiments (algo's -algo.sort.local);
+// TPB sets the workgroup's invocations (256 unless defined, a multiple of 128). The
+// workgroups stride over the buckets.
 // Go body: algo sortLocalKernel.
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
@@ -64,6 +65,8 @@ shared uint wcnt[MAXSG * 128u]; // per subgroup: 256 16-bit digit counts, 2 per 
 shared uint wsum[32];           // the subgroups' sums in the digit-count scan
 shared uint tCnt[256];          // the bucket's digit counts
 shared uint tStart[256];        // their exclusive scan
+#define PARTS (TPB / 128u)       // TPB is a multiple of 128
+shared uint wpart[TPB];         // the digit-count scan's partial sums: PARTS rows of 128 words
 
 #include "sort_rank.glsl"
 
@@ -86,17 +89,29 @@ void sortRound(uint len, uint kpt, uint first, uint shift, ELEM el[KPT]) {
 		ranks[j] = rankInSubgroup(d, valid, wbase + (d >> 1), (d & 1u) * 16u);
 	}
 	ampWaitWithTileStaticMemoryFence();
-	if (t < 128u) {
-		// Digits 2t and 2t+1: the subgroups' exclusive offsets, and the totals.
-		uint r0 = 0u, r1 = 0u;
-		for (uint x = 0u; x < gl_NumSubgroups; x++) {
-			uint v = wcnt[x * 128u + t];
-			wcnt[x * 128u + t] = r0 | (r1 << 16);
-			r0 += v & 0xFFFFu;
-			r1 += v >> 16;
+	{
+		// Digits 2c and 2c+1 (the word c of each subgroup's counts): PARTS invocations a word
+		// take a run of the subgroups each and scan the two 16-bit counts at once (no carry
+		// crosses: a bucket's counts are below 65536), so that the chain is subgroups/PARTS
+		// long instead of one invocation's walk of every subgroup.
+		uint cw = t & 127u, q = t >> 7;
+		uint per = (gl_NumSubgroups + PARTS - 1u) / PARTS;
+		uint x0 = min(q * per, gl_NumSubgroups), x1 = min(x0 + per, gl_NumSubgroups);
+		uint sum = 0u;
+		for (uint x = x0; x < x1; x++) sum += wcnt[x * 128u + cw];
+		wpart[t] = sum;
+		ampWaitWithTileStaticMemoryFence();
+		uint r = 0u;
+		for (uint p = 0u; p < q; p++) r += wpart[p * 128u + cw];
+		for (uint x = x0; x < x1; x++) {
+			uint v = wcnt[x * 128u + cw];
+			wcnt[x * 128u + cw] = r;
+			r += v;
 		}
-		tCnt[2u * t] = r0;
-		tCnt[2u * t + 1u] = r1;
+		if (q == PARTS - 1u) {
+			tCnt[2u * cw] = r & 0xFFFFu;
+			tCnt[2u * cw + 1u] = r >> 16;
+		}
 	}
 	ampWaitWithTileStaticMemoryFence();
 	uint c = 0u, incl = 0u;
@@ -122,66 +137,87 @@ void sortRound(uint len, uint kpt, uint first, uint shift, ELEM el[KPT]) {
 	ampWaitWithTileStaticMemoryFence();
 }
 
-void main() {
+// loadBucket reads bucket h's first position lo and length len (0 from the last bucket
+// on) and, where it is sorted here (2 <= len <= CAP), its elements into el: slot j < kpt
+// of this invocation holds the bucket's element first + j*S + lane, where each subgroup
+// takes kpt elements a lane, as few as the bucket allows (the ranking is a chain of
+// dependent steps per lane, so its time follows kpt, not the bucket: a 2048-key bucket
+// took 2.5 times as long in 4 subgroups of 16 a lane as in 7 of 10 on the H100).
+void loadBucket(uint h, out uint lo, out uint len, out uint kpt, out ELEM el[KPT]) {
+	lo = 0u;
+	len = 0u;
+	kpt = 0u;
+	if (h >= amp.buckets) return;
+	lo = boundsData[amp.bounds.base + h];
+	len = boundsData[amp.bounds.base + h + 1u] - lo;
+	kpt = (len + TPB - 1u) / TPB;
+	if (len > CAP || len < 2u) return;
+	uint first = gl_SubgroupID * gl_SubgroupSize * kpt;
+	[[unroll]] for (uint j = 0u; j < KPT; j++) {
+		uint i = first + j * gl_SubgroupSize + gl_SubgroupInvocationID;
+		if (j < kpt && i < len) {
+#ifdef PACK16
+			el[j] = (srcData[amp.src.base + (lo + i) * (amp.vals != 0u ? 2u : 1u)] & 0xFFFFu) | (i << 16);
+#else
+			el[j] = amp.vals != 0u ? src2[(amp.src.base >> 1) + lo + i] : uvec2(srcData[amp.src.base + lo + i], 0u);
+#endif
+		}
+	}
+}
+
+// sortBucket sorts bucket h (its elements in el, as loadBucket left them) and writes it out.
+void sortBucket(uint h, uint lo, uint len, uint kpt, ELEM el[KPT]) {
 	uint t = gl_LocalInvocationID.x;
 	uint l = gl_SubgroupInvocationID;
 	uint S = gl_SubgroupSize;
-	uint rounds = amp.bits >> 3;
-	for (uint h = gl_WorkGroupID.x; h < amp.buckets; h += gl_NumWorkGroups.x) {
-		uint lo = boundsData[amp.bounds.base + h];
-		uint len = boundsData[amp.bounds.base + h + 1u] - lo;
+	uint first = gl_SubgroupID * S * kpt;
+	for (uint r = 0u; r < amp.bits >> 3; r++) {
+		if (r > 0u) {
+			[[unroll]] for (uint j = 0u; j < KPT; j++) {
+				uint i = first + j * S + l;
+				if (j < kpt && i < len) el[j] = skv[i];
+			}
+			ampWaitWithTileStaticMemoryFence(); // skv is read before the round places keys
+		}
+		sortRound(len, kpt, first, 8u * r, el);
+	}
+	[[unroll]] for (uint j = 0u; j < KPT; j++) {
+		uint i = t + TPB * j;
+		if (j < kpt && i < len) {
+#ifdef PACK16
+			uint e = skv[i];
+			dstData[amp.dst.base + lo + i] = sortElem((h << 16) | (e & 0xFFFFu), amp.outType);
+			if (amp.vals != 0u) dstVal[amp.dv.base + lo + i] = srcData[amp.src.base + 2u * (lo + (e >> 16)) + 1u];
+#else
+			uvec2 kv = skv[i];
+			dstData[amp.dst.base + lo + i] = sortElem(kv.x, amp.outType);
+			if (amp.vals != 0u) dstVal[amp.dv.base + lo + i] = kv.y;
+#endif
+		}
+	}
+}
+
+void main() {
+	uint t = gl_LocalInvocationID.x;
+	uint G = gl_NumWorkGroups.x;
+	uint lo, len, kpt;
+	ELEM el[KPT];
+	loadBucket(gl_WorkGroupID.x, lo, len, kpt, el);
+	for (uint h = gl_WorkGroupID.x; h < amp.buckets; h += G) {
 		if (len > CAP) {
 			if (t == 0u) atomicAdd(overData[amp.over.base], 1u);
-			continue;
-		}
-		if (len < 2u) {
-			if (len == 1u && t == 0u) {
+		} else if (len == 1u) {
+			if (t == 0u) {
 				uvec2 kv = amp.vals != 0u ? src2[(amp.src.base >> 1) + lo] : uvec2(srcData[amp.src.base + lo], 0u);
 				dstData[amp.dst.base + lo] = sortElem(kv.x, amp.outType);
 				if (amp.vals != 0u) dstVal[amp.dv.base + lo] = kv.y;
 			}
-			continue;
+		} else if (len > 1u) {
+			sortBucket(h, lo, len, kpt, el);
+			ampWaitWithTileStaticMemoryFence(); // skv is read before the next bucket's round
 		}
-		// Each subgroup takes kpt elements a lane, as few as the bucket allows: the ranking is
-		// a chain of dependent steps per lane, so its time follows kpt, not the bucket (a
-		// 2048-key bucket took 2.5 times as long in 4 subgroups of 16 a lane as in 7 of 10).
-		uint kpt = (len + TPB - 1u) / TPB;
-		uint first = gl_SubgroupID * S * kpt;
-		ELEM el[KPT];
-		[[unroll]] for (uint j = 0u; j < KPT; j++) {
-			uint i = first + j * S + l;
-			if (j < kpt && i < len) {
-#ifdef PACK16
-				el[j] = (srcData[amp.src.base + (lo + i) * (amp.vals != 0u ? 2u : 1u)] & 0xFFFFu) | (i << 16);
-#else
-				el[j] = amp.vals != 0u ? src2[(amp.src.base >> 1) + lo + i] : uvec2(srcData[amp.src.base + lo + i], 0u);
-#endif
-			}
-		}
-		for (uint r = 0u; r < rounds; r++) {
-			if (r > 0u) {
-				[[unroll]] for (uint j = 0u; j < KPT; j++) {
-					uint i = first + j * S + l;
-					if (j < kpt && i < len) el[j] = skv[i];
-				}
-				ampWaitWithTileStaticMemoryFence(); // skv is read before the round places keys
-			}
-			sortRound(len, kpt, first, 8u * r, el);
-		}
-		[[unroll]] for (uint j = 0u; j < KPT; j++) {
-			uint i = t + TPB * j;
-			if (j < kpt && i < len) {
-#ifdef PACK16
-				uint e = skv[i];
-				dstData[amp.dst.base + lo + i] = sortElem((h << 16) | (e & 0xFFFFu), amp.outType);
-				if (amp.vals != 0u) dstVal[amp.dv.base + lo + i] = srcData[amp.src.base + 2u * (lo + (e >> 16)) + 1u];
-#else
-				uvec2 kv = skv[i];
-				dstData[amp.dst.base + lo + i] = sortElem(kv.x, amp.outType);
-				if (amp.vals != 0u) dstVal[amp.dv.base + lo + i] = kv.y;
-#endif
-			}
-		}
-		ampWaitWithTileStaticMemoryFence(); // skv is read before the next bucket's round
+		// (Loading the next bucket before this one is sorted, to hide the loads' latency,
+		// made the sort 13-50% slower on the H200: the registers it holds cost occupancy.)
+		loadBucket(h + G, lo, len, kpt, el);
 	}
 }
