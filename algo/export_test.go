@@ -31,7 +31,7 @@ func SortBenchHooks() (restore func()) {
 	h.separatePairs = *benchSortSeparate
 	h.twoRounds = *benchSortTwoRounds
 	h.hybrid = *benchSortHybrid
-	h.hybridProg = benchLocalProg()
+	h.narrowScatter = *benchSortNarrow
 	return setHooks(h)
 }
 

@@ -22,6 +22,9 @@ type testHooks struct {
 	sort int
 	// scatterProgram, when set, names the multi-pass sort's scatter program (experiments).
 	scatterProgram string
+	// narrowScatter keeps the pairs' one-round scatter in tiles of 256 threads
+	// (sort_radix_scatter_p) where the wide one would run (radixWide).
+	narrowScatter bool
 	// separatePairs keeps a radix sort's keys and values in separate temporaries where
 	// it would interleave them (radixPlan), to compare the two; interleavePairs
 	// interleaves them on every accelerator and scatter body, so that tests cover each.
@@ -40,9 +43,6 @@ type testHooks struct {
 	// hybridAuto, hybridOff or hybridForce; hybridBits, when not 0, fixes its low bits
 	// (16 or 24).
 	hybrid, hybridBits int
-	// hybridProg, when named, is the local sort's packed program on GPUs with subgroups
-	// of 32 or more (experiments).
-	hybridProg hybridProg
 }
 
 // hooks are the package's test hooks.

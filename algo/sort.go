@@ -892,8 +892,29 @@ func (k radixScatterKernel[T, V]) scatterInterleaved(base *[radixBins]uint32, lo
 type radixScatterSGKernel[T, V Number] struct {
 	radixScatterKernel[T, V]
 	// oneRound selects, for keys with values, sort_radix_scatter_p: keys and values placed in
-	// shared memory together (radixOneRound).
-	oneRound bool `amp:"-"`
+	// shared memory together (radixOneRound); wide, with oneRound, its program in tiles of
+	// radixWideTile threads, sort_radix_scatter_p512 (radixWide).
+	oneRound, wide bool `amp:"-"`
+}
+
+// radixWideTile is the threads of a tile of sort_radix_scatter_p512, the pairs' one-round
+// scatter in tiles of 512 threads of 8 keys (sub-tiles of 4,096 pairs), where
+// sort_radix_scatter_p has 256 of 20: each subgroup ranks its keys in a chain of 8 steps
+// instead of 20, and the subgroups' digit counts are scanned 4 invocations a word.
+const radixWideTile = 512
+
+// radixWideBytes is sort_radix_scatter_p512's shared memory: a sub-tile of pairs, 16
+// subgroups' digit counts, the scan's partial sums, their sums and three digit tables.
+const radixWideBytes = 4 * (2*radixWideTile*8 + 16*128 + radixWideTile + 32 + 3*radixBins)
+
+// radixWide says whether av runs the pairs' one-round scatter in tiles of radixWideTile
+// (sort_radix_scatter_p512): where it runs the one-round scatter (radixOneRound) and
+// tiles of 512 threads with 16 subgroups or fewer and radixWideBytes of shared memory,
+// unless hooks.narrowScatter says not to.
+func radixWide(av *accelerator.View) bool {
+	l := av.Accelerator().Limits()
+	return !hooks.narrowScatter && radixOneRound(av) && av.Accelerator().SubgroupSize() >= radixWideTile/16 &&
+		l.MaxWorkgroupInvocations >= radixWideTile && int(l.MaxSharedMemory) >= radixWideBytes
 }
 
 // radixOneRound says whether the pairs' ballot scatter on av may place keys and values in
@@ -918,6 +939,8 @@ func (k radixScatterSGKernel[T, V]) Program() *runtime.Program {
 		return shaders.MustProgram(hooks.scatterProgram, 1)
 	case k.Vals == radixKeysOnly:
 		return shaders.MustProgram("sort_radix_scatter_k", 1)
+	case k.oneRound && k.wide:
+		return shaders.MustProgram("sort_radix_scatter_p512", 1)
 	case k.oneRound:
 		return shaders.MustProgram("sort_radix_scatter_p", 1)
 	}
@@ -927,6 +950,9 @@ func (k radixScatterSGKernel[T, V]) Program() *runtime.Program {
 // SharedBytes is the GPU body's shared memory: a sub-tile (of keys, or of keys and values
 // in one round), the subgroups' digit counts, their sums and three digit tables.
 func (k radixScatterSGKernel[T, V]) SharedBytes([3]int) int {
+	if k.oneRound && k.wide && k.Vals != radixKeysOnly {
+		return radixWideBytes
+	}
 	if k.oneRound && k.Vals != radixKeysOnly {
 		return radixOneRoundBytes
 	}

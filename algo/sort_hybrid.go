@@ -94,19 +94,14 @@ func (p hybridProg) sharedBytes() int {
 const hybridMaxGroups = 8192
 
 // hybridCap returns the local sort's programs on av, and whether they run there: the
-// large set on GPUs with subgroups of 32 or more and its shared memory (hooks.hybridProg
-// may name another packed program); where forced, the small set on other GPUs with the
+// large set on GPUs with subgroups of 32 or more and its shared memory; where forced, the small set on other GPUs with the
 // ballot scatter, and the Go body (with the large set's capacities) on the CPU.
 func hybridCap(av *accelerator.View, sg, forced bool) (s hybridSet, ok bool) {
 	a := av.Accelerator()
 	shared := int(a.Limits().MaxSharedMemory)
-	large := hybridLarge
-	if hooks.hybridProg.name != "" {
-		large.packed = hooks.hybridProg
-	}
 	switch {
-	case sg && a.SubgroupSize() >= 32 && shared >= large.sharedBytes():
-		return large, true
+	case sg && a.SubgroupSize() >= 32 && shared >= hybridLarge.sharedBytes():
+		return hybridLarge, true
 	case forced && sg && shared >= hybridSmall.sharedBytes():
 		return hybridSmall, true
 	case forced && a.Traits().HostMemory:

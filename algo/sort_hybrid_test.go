@@ -58,7 +58,7 @@ func TestSortHybrid(t *testing.T) {
 				}
 				name := fmt.Sprintf("%s/bits=%d/mode=%d/%s/n=%d/desc=%v", av.Accelerator().Path(), c.bits, c.mode, c.dist, c.n, desc)
 				t.Run(name, func(t *testing.T) {
-					defer setHooks(testHooks{hybrid: c.mode, hybridBits: c.bits, interleavePairs: true, hybridProg: benchLocalProg()})()
+					defer setHooks(testHooks{hybrid: c.mode, hybridBits: c.bits, interleavePairs: true})()
 					r := rand.New(rand.NewPCG(uint64(c.n), uint64(c.bits)))
 					opt := SortOptions{Descending: desc}
 					testHybrid(t, av, hybridKeys[float32](r, c.n, c.dist), ewRandom[int32](r, c.n, false), opt)

@@ -24,7 +24,7 @@ var (
 	benchSortBlocks    = flag.String("algo.sort.blocks", "", "comma-separated radixMaxBlocks values BenchmarkSortProfile also tries (multi-pass)")
 	benchSortSeparate  = flag.Bool("algo.sort.separate", false, "the sort benchmarks keep the keys and values of pairs separate between passes (hooks.separatePairs) instead of interleaving them")
 	benchSortHybrid    = flag.Int("algo.sort.hybrid", 0, "the sort benchmarks' hybrid radix sort (hooks.hybrid): 0 where it fits (the default), 1 never, 2 forced")
-	benchSortLocal     = flag.String("algo.sort.local", "", "the sort benchmarks' packed local sort program (hybrid sort with 16 low bits; experiments): sort_local_t1024 or sort_local_p256 (empty: sort_local_p)")
+	benchSortNarrow    = flag.Bool("algo.sort.narrow", false, "the sort benchmarks' pairs scatter runs in tiles of 256 threads (sort_radix_scatter_p, hooks.narrowScatter) where the one of 512 would")
 	benchSortTwoRounds = flag.Bool("algo.sort.tworounds", false, "the sort benchmarks' pairs scatter places keys, then values, in shared memory (hooks.twoRounds) instead of both in one round")
 )
 
@@ -53,7 +53,7 @@ func BenchmarkSortProfile(b *testing.B) {
 			{"multipass-pairs", sortRadix, true}, {"onesweep-pairs", sortOneSweep, true}} {
 			b.Run(av.Accelerator().Path()+"/"+c.name, func(b *testing.B) {
 				defer setHooks(testHooks{sort: c.algo, separatePairs: *benchSortSeparate, twoRounds: *benchSortTwoRounds,
-					hybrid: *benchSortHybrid, hybridProg: benchLocalProg()})()
+					hybrid: *benchSortHybrid, narrowScatter: *benchSortNarrow})()
 				profileSort(b, av, src, c.pairs)
 			})
 		}
@@ -161,13 +161,4 @@ func flagList(s string) []string {
 func median(xs []float64) float64 {
 	slices.Sort(xs)
 	return xs[len(xs)/2]
-}
-
-// benchLocalProg is the packed local sort program -algo.sort.local names (the zero value:
-// the default).
-func benchLocalProg() hybridProg {
-	return map[string]hybridProg{
-		"sort_local_t1024": {"sort_local_t1024", 5, 32, 1024, true},
-		"sort_local_p256":  {"sort_local_p256", 20, 8, 256, true},
-	}[*benchSortLocal]
 }

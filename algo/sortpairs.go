@@ -213,9 +213,9 @@ func radixRun[T, V Number](av *accelerator.View, job radixJob[T, V]) (err error)
 // temporary, the blocks and the launch grids, and the scatter the device runs.
 type radixEnv struct {
 	hist                      *arrayview.View[uint32]
-	grid, rows                runtime.TiledExtent
+	grid, rows, wideGrid      runtime.TiledExtent
 	n, blockLen, blocks, team int
-	sg, oneRound              bool // the ballot scatter; with pairs, in one round
+	sg, oneRound, wide        bool // the ballot scatter; with pairs, in one round; in wide tiles
 }
 
 // newRadixEnv makes the environment of a radix sort of n keys on av with hooks.sort algo,
@@ -236,7 +236,9 @@ func newRadixEnv(av *accelerator.View, n, algo int) (*radixEnv, func(*error), er
 	e.hist = hist
 	e.sg = algo != sortRadixFallback && radixScatterSG(av)
 	e.oneRound = e.sg && radixOneRound(av)
+	e.wide = e.oneRound && radixWide(av)
 	e.grid = runtime.Ext(e.blocks * radixTile).Tile(radixTile)
+	e.wideGrid = runtime.Ext(e.blocks * radixWideTile).Tile(radixWideTile)
 	e.team = radixScanTeam(e.blocks)
 	e.rows = runtime.Ext(e.team * radixTile).Tile(radixTile) // radixBins/(radixTile/team) tiles
 	return e, free, nil
@@ -260,10 +262,15 @@ func radixPassRun[T, V Number](av *accelerator.View, e *radixEnv, p radixPass[T,
 		DstVal: p.dstV, N: n, Shift: shift, BlockLen: blockLen, InType: in, OutType: out,
 		Vals: vals, Interleave: p.interleave, blocks: e.blocks}
 	var k runtime.TiledKernel = sc
+	grid := e.grid
 	if e.sg {
-		k = radixScatterSGKernel[T, V]{sc, e.oneRound}
+		wide := e.wide && vals != radixKeysOnly
+		k = radixScatterSGKernel[T, V]{sc, e.oneRound, wide}
+		if wide {
+			grid = e.wideGrid
+		}
 	}
-	return dispatchTiled(av, e.grid, k)
+	return dispatchTiled(av, grid, k)
 }
 
 // radixPass is one pass of a radix sort: keys (and values) from src (srcV) to dst (dstV),

@@ -156,22 +156,26 @@ func TestSortPairsLayouts(t *testing.T) {
 	radixMaxBlocks = 2
 	for _, av := range ewViews(t) {
 		algos := []int{sortRadix}
-		perThread, twoRounds := []bool{false}, []bool{false}
+		perThread, scatters := []bool{false}, []string{"default"}
 		if av.Accelerator().Traits().HostMemory {
 			perThread = append(perThread, true)
 		} else {
 			algos = append(algos, sortRadixFallback)
 			if radixScatterSG(av) && radixOneRound(av) { // the ballot scatter has both
-				twoRounds = append(twoRounds, true)
+				scatters = append(scatters, "twoRounds")
+			}
+			if radixScatterSG(av) && radixWide(av) { // and the one-round scatter two tiles
+				scatters = append(scatters, "narrow")
 			}
 		}
 		for _, algo := range algos {
 			for _, pt := range perThread {
-				for _, two := range twoRounds {
+				for _, sc := range scatters {
 					for _, inter := range []bool{false, true} {
-						name := fmt.Sprintf("%s/algo=%d/perThread=%v/twoRounds=%v/interleaved=%v", av.Accelerator().Path(), algo, pt, two, inter)
+						name := fmt.Sprintf("%s/algo=%d/perThread=%v/scatter=%s/interleaved=%v", av.Accelerator().Path(), algo, pt, sc, inter)
 						t.Run(name, func(t *testing.T) {
-							defer setHooks(testHooks{perThread: pt, interleavePairs: inter, separatePairs: !inter, twoRounds: two})()
+							defer setHooks(testHooks{perThread: pt, interleavePairs: inter, separatePairs: !inter,
+								twoRounds: sc == "twoRounds", narrowScatter: sc == "narrow"})()
 							testPairs[float32, int32](t, av, algo, 10000, SortOptions{})
 							testPairs[uint32, float32](t, av, algo, 6145, SortOptions{Descending: true})
 						})

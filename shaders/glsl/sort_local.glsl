@@ -19,8 +19,8 @@
 // Compiled as variants (variants.txt): sort_local (KPT 20: buckets of up to 5120 keys, 47 KB
 // of shared memory, for subgroups of 32 or more), sort_local_p (its PACK16 program for
 // amp.bits 16: 512 invocations of KPT 10, 30 KB), sort_local_s and sort_local_ps (KPT 6, up
-// to 1536 keys, subgroups of 8 or more) and two experiments (algo's -algo.sort.local);
-// TPB sets the workgroup's invocations (256 unless defined, a multiple of 128). The
+// to 1536 keys, subgroups of 8 or more; RESULTS.md has the experiments measured against
+// them). TPB sets the workgroup's invocations (256 unless defined, a multiple of 128). The
 // workgroups stride over the buckets.
 // Go body: algo sortLocalKernel.
 #extension GL_KHR_shader_subgroup_ballot : require

@@ -39,7 +39,10 @@ AMP_PUSH_BEGIN AmpView src; AmpView dst; AmpView hist; AmpView sv; AmpView dv; u
 #ifndef KPT
 #define KPT 12u
 #endif
-#define SUB (256u * KPT)
+#ifndef TPB
+#define TPB 256u // the workgroup's invocations; the digit tables take the first 256
+#endif
+#define SUB (TPB * KPT)
 #ifdef KEYS_ONLY
 #define VALS 0u
 #define ILV 0u
@@ -51,9 +54,14 @@ AMP_PUSH_BEGIN AmpView src; AmpView dst; AmpView hist; AmpView sv; AmpView dv; u
 // more and 48 KB of shared memory): keys and values are placed in shared memory together,
 // as uvec2s, in one round instead of the keys', then the values'; the digit counts need
 // room for 8 subgroups only. It is compiled with sub-tiles of 20 keys a thread (47 KB of
-// shared memory), which ran 11% faster than 12 on the H100 (RESULTS.md).
+// shared memory), which ran 11% faster than 12 on the H100 (RESULTS.md). Its program
+// sort_radix_scatter_p512 (TPB 512, KPT 8, MAXSG 16, PSCAN) ranks 4,096 pairs a sub-tile
+// in 16 subgroups, a chain of 8 keys a lane instead of 20, and scans the subgroups' counts
+// 4 invocations a word: 2.65 ms a pass of 2^28 pairs on the H200 instead of 3.4.
 #ifdef ONE_ROUND
+#ifndef MAXSG
 #define MAXSG 8u
+#endif
 shared uvec2 skv[SUB];    // the sub-tile's keys and values, sorted by digit
 #else
 #define MAXSG 32u
@@ -64,6 +72,10 @@ shared uint wsum[32];     // the subgroups' sums in the digit-count scan
 shared uint gBase[256];   // the block's next output position per digit
 shared uint tCnt[256];    // the sub-tile's digit counts
 shared uint tStart[256];  // their exclusive scan
+#ifdef PSCAN
+#define PARTS (TPB / 128u)
+shared uint wpart[TPB];   // the digit-count scan's partial sums: PARTS rows of 128 words
+#endif
 
 #include "sort_rank.glsl"
 
@@ -94,13 +106,18 @@ void main() {
 	// The block's first position per digit: its scanned row entry plus the digit's first
 	// position, the exclusive scan of the row totals.
 	uint G = gl_NumWorkGroups.x;
-	uint c0 = histData[amp.hist.base + 256u * G + t];
-	uint inc0 = subgroupInclusiveAdd(c0);
-	if (l == S - 1u) wsum[w] = inc0;
+	uint c0 = 0u, inc0 = 0u;
+	if (t < 256u) { // whole subgroups
+		c0 = histData[amp.hist.base + 256u * G + t];
+		inc0 = subgroupInclusiveAdd(c0);
+		if (l == S - 1u) wsum[w] = inc0;
+	}
 	ampWaitWithTileStaticMemoryFence();
-	uint pre0 = 0u;
-	for (uint x = 0u; x < w; x++) pre0 += wsum[x];
-	gBase[t] = histData[amp.hist.base + t * G + b] + pre0 + inc0 - c0;
+	if (t < 256u) {
+		uint pre0 = 0u;
+		for (uint x = 0u; x < w; x++) pre0 += wsum[x];
+		gBase[t] = histData[amp.hist.base + t * G + b] + pre0 + inc0 - c0;
+	}
 	uint lo = b * amp.blockLen;
 	uint hi = min(lo + amp.blockLen, amp.n);
 	uint first = w * S * KPT;
@@ -129,6 +146,30 @@ void main() {
 			ranks[j] = rankInSubgroup(d, valid, wbase + (d >> 1), (d & 1u) * 16u);
 		}
 		ampWaitWithTileStaticMemoryFence();
+#ifdef PSCAN
+		{
+			// As sort_local.glsl: PARTS invocations a word of counts, each over a run of the
+			// subgroups, both 16-bit counts at once (a sub-tile's counts stay below 65536).
+			uint cw = t & 127u, q = t >> 7;
+			uint per = (gl_NumSubgroups + PARTS - 1u) / PARTS;
+			uint x0 = min(q * per, gl_NumSubgroups), x1 = min(x0 + per, gl_NumSubgroups);
+			uint sum = 0u;
+			for (uint x = x0; x < x1; x++) sum += wcnt[x * 128u + cw];
+			wpart[t] = sum;
+			ampWaitWithTileStaticMemoryFence();
+			uint r = 0u;
+			for (uint p = 0u; p < q; p++) r += wpart[p * 128u + cw];
+			for (uint x = x0; x < x1; x++) {
+				uint v = wcnt[x * 128u + cw];
+				wcnt[x * 128u + cw] = r;
+				r += v;
+			}
+			if (q == PARTS - 1u) {
+				tCnt[2u * cw] = r & 0xFFFFu;
+				tCnt[2u * cw + 1u] = r >> 16;
+			}
+		}
+#else
 		if (t < 128u) {
 			// Digits 2t and 2t+1: the subgroups' exclusive offsets, and the totals.
 			uint r0 = 0u, r1 = 0u;
@@ -141,14 +182,20 @@ void main() {
 			tCnt[2u * t] = r0;
 			tCnt[2u * t + 1u] = r1;
 		}
+#endif
 		ampWaitWithTileStaticMemoryFence();
-		uint c = tCnt[t];
-		uint incl = subgroupInclusiveAdd(c);
-		if (l == S - 1u) wsum[w] = incl;
+		uint c = 0u, incl = 0u;
+		if (t < 256u) {
+			c = tCnt[t];
+			incl = subgroupInclusiveAdd(c);
+			if (l == S - 1u) wsum[w] = incl;
+		}
 		ampWaitWithTileStaticMemoryFence();
-		uint pre = 0u;
-		for (uint x = 0u; x < w; x++) pre += wsum[x];
-		tStart[t] = pre + incl - c;
+		if (t < 256u) {
+			uint pre = 0u;
+			for (uint x = 0u; x < w; x++) pre += wsum[x];
+			tStart[t] = pre + incl - c;
+		}
 		ampWaitWithTileStaticMemoryFence();
 		[[unroll]] for (uint j = 0u; j < KPT; j++) {
 			if (first + j * S + l < len) {
@@ -165,7 +212,7 @@ void main() {
 		ampWaitWithTileStaticMemoryFence();
 #ifdef ONE_ROUND
 		[[unroll]] for (uint j = 0u; j < KPT; j++) {
-			uint i = t + 256u * j;
+			uint i = t + TPB * j;
 			if (i < len) {
 				uvec2 kv = skv[i];
 				uint d = (kv.x >> shift) & 255u;
@@ -183,7 +230,7 @@ void main() {
 		uint outAt[KPT]; // where sk[t + 256j] goes
 		uint kOut[KPT];  // and that key, as an element (kept for interleaved stores)
 		[[unroll]] for (uint j = 0u; j < KPT; j++) {
-			uint i = t + 256u * j;
+			uint i = t + TPB * j;
 			if (i < len) {
 				uint k = sk[i];
 				uint d = (k >> shift) & 255u;
@@ -200,7 +247,7 @@ void main() {
 			}
 			ampWaitWithTileStaticMemoryFence();
 			[[unroll]] for (uint j = 0u; j < KPT; j++) {
-				uint i = t + 256u * j;
+				uint i = t + TPB * j;
 				if (i < len) {
 					if ((ILV & 2u) != 0u) {
 						dst2[(amp.dst.base >> 1) + outAt[j]] = uvec2(kOut[j], sk[i]);
@@ -212,6 +259,6 @@ void main() {
 		}
 #endif
 		ampWaitWithTileStaticMemoryFence();
-		gBase[t] += tCnt[t];
+		if (t < 256u) gBase[t] += tCnt[t];
 	}
 }
