@@ -19,10 +19,11 @@ import (
 //	go test -run '^$' -bench 'Add|Saxpy|Fill|Transpose|Sort' ./algo/ \
 //	    -algo.ew.mib 256 -algo.transpose.n 8192 -algo.sort.keys 16777216
 var (
-	benchEwMiB       = flag.Int("algo.ew.mib", 16, "MiB per vector in the Add/Saxpy/Fill benchmarks")
-	benchTransposeN  = flag.Int("algo.transpose.n", 2048, "rows (and columns) of the Transpose benchmark's matrix")
-	benchSortKeys    = flag.Int("algo.sort.keys", 1<<20, "keys in the Sort benchmarks")
-	benchSortFloatMx = flag.Bool("algo.sort.float", true, "also run the float32 Sort benchmark")
+	benchEwMiB          = flag.Int("algo.ew.mib", 16, "MiB per vector in the Add/Saxpy/Fill benchmarks")
+	benchTransposeN     = flag.Int("algo.transpose.n", 2048, "rows (and columns) of the Transpose benchmark's matrix")
+	benchSortKeys       = flag.Int("algo.sort.keys", 1<<20, "keys in the Sort benchmarks")
+	benchSortRefillVals = flag.Bool("algo.sort.refillvals", true, "the SortPairs benchmarks refill the values before each sort (else they sort the last sort's)")
+	benchSortFloatMx    = flag.Bool("algo.sort.float", true, "also run the float32 Sort benchmark")
 )
 
 // benchLoop times op, waiting for the device after each call, and reports GB/s for
@@ -127,7 +128,7 @@ func benchSort[T algo.Number](b *testing.B, op sortBenchOp, gen func(r *rand.Ran
 		// H100) and the next sort runs slow, by as much as 2x and never twice the same.
 		refill := func() {
 			require.NoError(b, algo.Add(av, keys, zero, v))
-			if op == benchPairs {
+			if op == benchPairs && *benchSortRefillVals {
 				require.NoError(b, algo.Add(av, ids, zeroIDs, vals))
 			}
 			require.NoError(b, av.Wait())
@@ -166,6 +167,9 @@ func benchSort[T algo.Number](b *testing.B, op sortBenchOp, gen func(r *rand.Ran
 		b.ReportMetric(float64(n)*float64(b.N)/sorting/1e6, "Mkeys/s")
 		b.ReportMetric(sorting/float64(b.N)*1e3, "ms/sort")
 		// The median too: on the H100 single pairs sorts take up to twice the others.
+		if testing.Verbose() {
+			b.Logf("each sort (ms): %.2f", each)
+		}
 		b.ReportMetric(algo.Median(each), "median-ms/sort")
 	})
 }
