@@ -125,6 +125,16 @@ func testPairs[K, V Number](t *testing.T, av *accelerator.View, algo, n int, opt
 	require.NoError(t, kv2.Synchronize())
 	requireBits(t, perm, viewData(t, iv), "index")
 	requireBits(t, keys, viewData(t, kv2), "unchanged key")
+
+	// Sort, the keys alone (the keys-only scatter programs).
+	kv3 := arrayview.MustNew(runtime.Ext(n), slices.Clone(keys))
+	h := hooks
+	h.sort = algo
+	restore := setHooks(h)
+	err = SortWith(av, kv3, opt)
+	restore()
+	require.NoError(t, err)
+	requireBits(t, wantK, viewData(t, kv3), "Sort: key")
 }
 
 // TestSortPairs checks SortPairs and Argsort against a stable sort, in both orders, for
@@ -147,10 +157,10 @@ func TestSortPairs(t *testing.T) {
 	}
 }
 
-// TestSortPairsLayouts checks SortPairs and Argsort with the keys and values interleaved
-// between the passes and kept separate, each way on every accelerator and radix scatter
-// body (the CPU's fast and per-thread Go bodies, the GPU's with and without subgroups),
-// over several blocks.
+// TestSortPairsLayouts checks SortPairs and Argsort (and Sort) with the keys and values
+// interleaved between the passes and kept separate, each way on every accelerator and
+// radix scatter body (the CPU's fast and per-thread Go bodies, the GPU's with and without
+// subgroups, in one round or two, in tiles of 256 or 512 threads), over several blocks.
 func TestSortPairsLayouts(t *testing.T) {
 	defer func(m int) { radixMaxBlocks = m }(radixMaxBlocks)
 	radixMaxBlocks = 2
