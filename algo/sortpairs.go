@@ -49,7 +49,9 @@ func SortWith[T Number](av *accelerator.View, v *arrayview.View[T], opt SortOpti
 // Where the keys' high bits spread them evenly (a sampled count says so), GPUs with
 // subgroups of 32 take the hybrid sort (sort_hybrid.go): two passes for the high 16 bits,
 // then each bucket sorted in one workgroup, 11.0 ms for 2^28 pairs on the H200 against
-// 13.7 for the four passes.
+// 13.7 for the four passes; that path waits for the device twice before it returns (to
+// read the sampled count and whether a bucket overflowed), where the others only record
+// their work.
 func SortPairs[K, V Number](av *accelerator.View, keys *arrayview.View[K], values *arrayview.View[V],
 	opt SortOptions) error {
 	rows, cols, err := sortShape("SortPairs", "keys", keys)
