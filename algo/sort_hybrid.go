@@ -16,8 +16,9 @@ import (
 //
 // Each pass of the multi-pass sort reads and writes every key (and value) once, and reads
 // the keys once more for its histogram. Once the keys are in order of their top 32-bits
-// bits (bits 16 or 24: one or two global passes), they form buckets of equal key >> bits, each a run of the array
-// in its final place: sorting each bucket by its low bits in shared memory
+// bits (bits 16, after two global passes; or 24, after one, which only tests choose),
+// they form buckets of equal key >> bits, each a run of the array in its final place:
+// sorting each bucket by its low bits in shared memory
 // (shaders/glsl/sort_local.glsl) finishes the sort with one read and one coalesced write,
 // where the multi-pass sort would take bits/8 more passes. For 268,435,456 keys, two global
 // passes on bits 16..31 leave 65,536 buckets of 4,096 keys on average, which one
@@ -114,13 +115,16 @@ func hybridCap(av *accelerator.View, sg, forced bool) (s hybridSet, ok bool) {
 	return hybridSet{}, false
 }
 
-// hybridBits returns the low bits (16 or 24) that job's hybrid sort would sort in
-// workgroups, or 0 where it does not run: a sort of 32-bit keys with values (or
-// indices), interleaved with the keys between the passes (radixInterleaved), whose
-// average bucket is between an eighth and nine tenths of a workgroup's (hooks.hybridBits
-// may fix the bits). A sort of keys alone takes the multi-pass sort unless forced: on the
-// H200 its hybrid sort took as long (9.6 ms against 9.9 for 2^28 keys) before the coarse
-// check's wait, which the multi-pass sort does not have.
+// hybridBits returns the low bits that job's hybrid sort would sort in workgroups, or 0
+// where it does not run: 16, for a sort of 32-bit keys with values (or indices),
+// interleaved with the keys between the passes (radixInterleaved), whose average bucket
+// of equal high half is between 3/8 and 9/10 of a workgroup's (126M to 302M keys on GPUs
+// with subgroups of 32). hooks.hybridBits may fix the bits (24 too, which the tests use).
+// On the H200 (RESULTS.md) the hybrid sort lost outside that: 2^26 pairs (buckets of
+// 1,024, a fifth of a workgroup) took 4.17 ms against 3.77 for the four passes; with 24
+// low bits, 2^20 pairs took 0.31 ms against 0.22, the two waits costing more than the
+// passes saved; and keys alone took as long as with the four passes (9.6 ms against 9.9
+// for 2^28), before the coarse check's wait.
 func hybridBits[T, V Number](av *accelerator.View, job *radixJob[T, V], sg bool) int {
 	forced := hooks.hybrid == hybridForce
 	if hooks.hybrid == hybridOff || job.passes != 4 {
@@ -133,11 +137,14 @@ func hybridBits[T, V Number](av *accelerator.View, job *radixJob[T, V], sg bool)
 	if hooks.hybridBits != 0 {
 		return hooks.hybridBits
 	}
-	for _, bits := range []int{24, 16} {
-		capacity := set.forBits(bits).capacity()
-		if mean := job.n >> (32 - bits); mean*10 <= 9*capacity && mean*8 >= capacity {
-			return bits
-		}
+	return hybridAutoBits(job.n, set.forBits(16).capacity())
+}
+
+// hybridAutoBits is hybridBits' choice for n keys and a local sort of capacity keys: 16
+// where the average bucket of equal high half fills 3/8 to 9/10 of it, else 0.
+func hybridAutoBits(n, capacity int) int {
+	if mean := n >> 16; mean*10 <= 9*capacity && mean*8 >= 3*capacity {
+		return 16
 	}
 	return 0
 }

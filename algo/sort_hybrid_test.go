@@ -142,3 +142,15 @@ func TestHybridFits(t *testing.T) {
 		}
 	}
 }
+
+// TestHybridAutoBits checks where the hybrid sort runs by itself: 126M to 302M keys for
+// the large programs' 5,120-key buckets (the sizes where it won on the H200).
+func TestHybridAutoBits(t *testing.T) {
+	capacity := hybridLarge.forBits(16).capacity()
+	for _, c := range []struct{ n, want int }{
+		{1 << 20, 0}, {1 << 26, 0}, {1920<<16 - 1, 0}, {1920 << 16, 16}, {1 << 27, 16},
+		{1 << 28, 16}, {4608<<16 + 65535, 16}, {4609 << 16, 0}, {1 << 29, 0},
+	} {
+		require.Equal(t, c.want, hybridAutoBits(c.n, capacity), "n=%d", c.n)
+	}
+}
