@@ -89,30 +89,7 @@ void sortRound(uint len, uint kpt, uint first, uint shift, ELEM el[KPT]) {
 		ranks[j] = rankInSubgroup(d, valid, wbase + (d >> 1), (d & 1u) * 16u);
 	}
 	ampWaitWithTileStaticMemoryFence();
-	{
-		// Digits 2c and 2c+1 (the word c of each subgroup's counts): PARTS invocations a word
-		// take a run of the subgroups each and scan the two 16-bit counts at once (no carry
-		// crosses: a bucket's counts are below 65536), so that the chain is subgroups/PARTS
-		// long instead of one invocation's walk of every subgroup.
-		uint cw = t & 127u, q = t >> 7;
-		uint per = (gl_NumSubgroups + PARTS - 1u) / PARTS;
-		uint x0 = min(q * per, gl_NumSubgroups), x1 = min(x0 + per, gl_NumSubgroups);
-		uint sum = 0u;
-		for (uint x = x0; x < x1; x++) sum += wcnt[x * 128u + cw];
-		wpart[t] = sum;
-		ampWaitWithTileStaticMemoryFence();
-		uint r = 0u;
-		for (uint p = 0u; p < q; p++) r += wpart[p * 128u + cw];
-		for (uint x = x0; x < x1; x++) {
-			uint v = wcnt[x * 128u + cw];
-			wcnt[x * 128u + cw] = r;
-			r += v;
-		}
-		if (q == PARTS - 1u) {
-			tCnt[2u * cw] = r & 0xFFFFu;
-			tCnt[2u * cw + 1u] = r >> 16;
-		}
-	}
+	scanDigitCounts();
 	ampWaitWithTileStaticMemoryFence();
 	uint c = 0u, incl = 0u;
 	if (t < 256u) { // whole subgroups

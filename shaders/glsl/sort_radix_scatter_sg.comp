@@ -147,28 +147,7 @@ void main() {
 		}
 		ampWaitWithTileStaticMemoryFence();
 #ifdef PSCAN
-		{
-			// As sort_local.glsl: PARTS invocations a word of counts, each over a run of the
-			// subgroups, both 16-bit counts at once (a sub-tile's counts stay below 65536).
-			uint cw = t & 127u, q = t >> 7;
-			uint per = (gl_NumSubgroups + PARTS - 1u) / PARTS;
-			uint x0 = min(q * per, gl_NumSubgroups), x1 = min(x0 + per, gl_NumSubgroups);
-			uint sum = 0u;
-			for (uint x = x0; x < x1; x++) sum += wcnt[x * 128u + cw];
-			wpart[t] = sum;
-			ampWaitWithTileStaticMemoryFence();
-			uint r = 0u;
-			for (uint p = 0u; p < q; p++) r += wpart[p * 128u + cw];
-			for (uint x = x0; x < x1; x++) {
-				uint v = wcnt[x * 128u + cw];
-				wcnt[x * 128u + cw] = r;
-				r += v;
-			}
-			if (q == PARTS - 1u) {
-				tCnt[2u * cw] = r & 0xFFFFu;
-				tCnt[2u * cw + 1u] = r >> 16;
-			}
-		}
+		scanDigitCounts();
 #else
 		if (t < 128u) {
 			// Digits 2t and 2t+1: the subgroups' exclusive offsets, and the totals.
