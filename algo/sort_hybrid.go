@@ -31,8 +31,9 @@ import (
 // That holds only when the keys' high bits spread them evenly: keys drawn from a narrow
 // range (normally distributed float32s share a few exponents) make buckets far larger
 // than a workgroup. So the sort first counts the keys of up to 1,024 coarse buckets
-// (sortCoarseKernel, a strided sample of 4M to 8M keys) and takes the hybrid path only when the worst
-// coarse bucket, spread over its fine buckets, fits a workgroup with a tenth to spare.
+// (sortCoarseKernel, a strided sample of 4M to 8M keys) and takes the hybrid path only
+// when the worst coarse bucket, spread over its fine buckets, fits a workgroup with a
+// tenth to spare.
 // A fine bucket that is still too large (the coarse counts cannot see inside a coarse
 // bucket) is counted by the local sort, which leaves it; the whole sort then runs again
 // with the multi-pass sort from the keys in the order of their high bits, which keeps it
@@ -99,8 +100,9 @@ func (p hybridProg) sharedBytes() int {
 const hybridMaxGroups = 8192
 
 // hybridCap returns the local sort's programs on av, and whether they run there: the
-// large set on GPUs with subgroups of 32 or more and its shared memory; where forced, the small set on other GPUs with the
-// ballot scatter, and the Go body (with the large set's capacities) on the CPU.
+// large set on GPUs with subgroups of 32 or more and its shared memory; where forced,
+// the small set on other GPUs with the ballot scatter, and the Go body (with the large
+// set's capacities) on the CPU.
 func hybridCap(av *accelerator.View, sg, forced bool) (s hybridSet, ok bool) {
 	a := av.Accelerator()
 	shared := int(a.Limits().MaxSharedMemory)

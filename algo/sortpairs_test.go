@@ -83,16 +83,20 @@ func viewData[T any](t *testing.T, v *arrayview.View[T]) []T {
 	return d
 }
 
-// pairsOp runs SortPairs (argsort false) or Argsort with the radix sort algo.
+// pairsOp runs Argsort (idx set), SortPairs (vals set) or else SortWith of the keys alone
+// with the radix sort algo.
 func pairsOp[K, V Number](av *accelerator.View, keys *arrayview.View[K], vals *arrayview.View[V],
 	idx *arrayview.View[int32], algo int, opt SortOptions) error {
 	h := hooks // the layout of the pairs (TestSortPairsLayouts) stays
 	h.sort = algo
 	defer setHooks(h)()
-	if idx != nil {
+	switch {
+	case idx != nil:
 		return Argsort(av, keys, idx, opt)
+	case vals != nil:
+		return SortPairs(av, keys, vals, opt)
 	}
-	return SortPairs(av, keys, vals, opt)
+	return SortWith(av, keys, opt)
 }
 
 func testPairs[K, V Number](t *testing.T, av *accelerator.View, algo, n int, opt SortOptions) {
@@ -128,12 +132,7 @@ func testPairs[K, V Number](t *testing.T, av *accelerator.View, algo, n int, opt
 
 	// Sort, the keys alone (the keys-only scatter programs).
 	kv3 := arrayview.MustNew(runtime.Ext(n), slices.Clone(keys))
-	h := hooks
-	h.sort = algo
-	restore := setHooks(h)
-	err = SortWith(av, kv3, opt)
-	restore()
-	require.NoError(t, err)
+	require.NoError(t, pairsOp[K, V](av, kv3, nil, nil, algo, opt))
 	requireBits(t, wantK, viewData(t, kv3), "Sort: key")
 }
 
