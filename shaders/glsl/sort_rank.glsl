@@ -6,6 +6,15 @@
 // Eight ballots, one per bit of the digit, find the invocations with the same digit.
 // NVIDIA's subgroupPartitionNV does it in one operation, but the sorts that used it were
 // 7-15% slower on the H100 (2026-11-23, RESULTS.md), so it is not used.
+//
+// The includers size their per-subgroup counters for the subgroups a workgroup has at the
+// device's reported subgroup size (MAXSG; algo chooses the programs by
+// accelerator.SubgroupSize). The Vulkan specification fixes SubgroupSize to that size for
+// SPIR-V before 1.6 in a pipeline created without
+// VK_PIPELINE_SHADER_STAGE_CREATE_ALLOW_VARYING_SUBGROUP_SIZE_BIT or a required size: how
+// these programs are built (glslc --target-env=vulkan1.1, SPIR-V 1.3; shaders_test checks
+// the version) and created. Moving to SPIR-V 1.6 would let a device vary it, and would
+// need the size pinned (requiredSubgroupSize) first.
 
 // rankInSubgroup returns the rank of this invocation's key, of digit d, among the keys of
 // its subgroup with that digit that come before it: those counted by earlier calls (in
