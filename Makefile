@@ -153,14 +153,16 @@ gpu-binaries:
 	$(GO) build -tags nowindow -o .gpu/ ./cmd/...
 	$(CC) -O2 -Wall $(VKLATENCY_FLAGS) -o .gpu/vklatency scripts/vklatency.c -l:libvulkan.so.1
 	$(CC) -O2 -Wall $(VKLATENCY_FLAGS) -o .gpu/vkcopy scripts/vkcopy.c -l:libvulkan.so.1
+	$(CC) -O2 -Wall $(VKLATENCY_FLAGS) -o .gpu/vkstats scripts/vkstats.c -l:libvulkan.so.1
 
-# scripts/vklatency.c and scripts/vkcopy.c (the driver-floor probes of dispatch and of copies,
-# RESULTS.md) must keep compiling. Like goamp, they compile against the vendored headers and
+# scripts/vklatency.c, scripts/vkcopy.c and scripts/vkstats.c (the driver-floor probes of
+# dispatch and of copies, and the compiled programs' statistics, RESULTS.md) must keep compiling. Like goamp, they compile against the vendored headers and
 # link the loader by its soname (no libvulkan-dev).
 VKLATENCY_FLAGS := -Iinternal/vk/third_party/vulkan-headers
 vklatency-check:
 	$(CC) -O2 -Wall -Werror $(VKLATENCY_FLAGS) -o /dev/null scripts/vklatency.c -l:libvulkan.so.1
 	$(CC) -O2 -Wall -Werror $(VKLATENCY_FLAGS) -o /dev/null scripts/vkcopy.c -l:libvulkan.so.1
+	$(CC) -O2 -Wall -Werror $(VKLATENCY_FLAGS) -o /dev/null scripts/vkstats.c -l:libvulkan.so.1
 
 # goamp must build without the system's Vulkan headers (libvulkan-dev), from the ones vendored in
 # internal/vk/third_party/vulkan-headers alone, and link no libvulkan: go build, go vet,

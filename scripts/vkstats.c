@@ -1,0 +1,142 @@
+// vkstats: what the driver compiled goamp's programs into, through
+// VK_KHR_pipeline_executable_properties: each executable's statistics (on NVIDIA, among
+// others, the registers a thread uses, which with the shared memory decides how many
+// workgroups an SM holds at once). For tuning the sort programs, whose speed followed
+// their occupancy (RESULTS.md), without a vendor profiler.
+//
+//   cc -O2 -Iinternal/vk/third_party/vulkan-headers -o vkstats scripts/vkstats.c -l:libvulkan.so.1
+//   ./vkstats shaders/spv/sort_local_p.spv:512 shaders/spv/sort_radix_scatter_p512.spv:512 ...
+//
+// Each argument is a SPIR-V file and its workgroup's invocations (goamp's programs take the
+// workgroup size as specialization constants 0, 1, 2; 1 where not given). The pipeline
+// layout is a superset of any goamp program's: eight storage buffers and 128 bytes of
+// push constants.
+#include <vulkan/vulkan.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECK(x) do { VkResult r_ = (x); if (r_ != VK_SUCCESS) { fprintf(stderr, "%s:%d: %s = %d\n", __FILE__, __LINE__, #x, r_); exit(1); } } while (0)
+
+// readFile returns the bytes of path and their number.
+static uint32_t *readFile(const char *path, size_t *n) {
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	fseek(f, 0, SEEK_END);
+	long len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	uint32_t *buf = malloc((size_t)len);
+	if (fread(buf, 1, (size_t)len, f) != (size_t)len) {
+		perror(path);
+		exit(1);
+	}
+	fclose(f);
+	*n = (size_t)len;
+	return buf;
+}
+
+// printStat prints one statistic.
+static void printStat(const VkPipelineExecutableStatisticKHR *s) {
+	switch (s->format) {
+	case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: printf("    %s: %s\n", s->name, s->value.b32 ? "true" : "false"); break;
+	case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: printf("    %s: %lld\n", s->name, (long long)s->value.i64); break;
+	case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: printf("    %s: %llu\n", s->name, (unsigned long long)s->value.u64); break;
+	case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR: printf("    %s: %g\n", s->name, s->value.f64); break;
+	default: printf("    %s: ?\n", s->name);
+	}
+}
+
+int main(int argc, char **argv) {
+	VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .apiVersion = VK_API_VERSION_1_3};
+	VkInstanceCreateInfo ici = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app};
+	VkInstance inst;
+	CHECK(vkCreateInstance(&ici, NULL, &inst));
+	uint32_t nd = 1;
+	VkPhysicalDevice phys;
+	VkResult r = vkEnumeratePhysicalDevices(inst, &nd, &phys);
+	if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || nd == 0) {
+		fprintf(stderr, "no Vulkan device\n");
+		return 1;
+	}
+	VkPhysicalDeviceProperties props;
+	vkGetPhysicalDeviceProperties(phys, &props);
+	printf("%s\n", props.deviceName);
+	float prio = 1;
+	VkDeviceQueueCreateInfo qci = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, .queueCount = 1, .pQueuePriorities = &prio};
+	VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR pf = {
+		.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR, .pipelineExecutableInfo = VK_TRUE};
+	const char *exts[] = {VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME};
+	VkDeviceCreateInfo dci = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, .pNext = &pf, .queueCreateInfoCount = 1, .pQueueCreateInfos = &qci,
+		.enabledExtensionCount = 1, .ppEnabledExtensionNames = exts};
+	VkDevice dev;
+	CHECK(vkCreateDevice(phys, &dci, NULL, &dev));
+	PFN_vkGetPipelineExecutablePropertiesKHR getProps = (PFN_vkGetPipelineExecutablePropertiesKHR)vkGetDeviceProcAddr(dev, "vkGetPipelineExecutablePropertiesKHR");
+	PFN_vkGetPipelineExecutableStatisticsKHR getStats = (PFN_vkGetPipelineExecutableStatisticsKHR)vkGetDeviceProcAddr(dev, "vkGetPipelineExecutableStatisticsKHR");
+
+	VkDescriptorSetLayoutBinding lb[8];
+	for (uint32_t i = 0; i < 8; i++) {
+		lb[i] = (VkDescriptorSetLayoutBinding){.binding = i, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 1,
+			.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
+	}
+	VkDescriptorSetLayoutCreateInfo dli = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = 8, .pBindings = lb};
+	VkDescriptorSetLayout dl;
+	CHECK(vkCreateDescriptorSetLayout(dev, &dli, NULL, &dl));
+	VkPushConstantRange pr = {.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .size = 128};
+	VkPipelineLayoutCreateInfo pli = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1, .pSetLayouts = &dl,
+		.pushConstantRangeCount = 1, .pPushConstantRanges = &pr};
+	VkPipelineLayout layout;
+	CHECK(vkCreatePipelineLayout(dev, &pli, NULL, &layout));
+
+	for (int a = 1; a < argc; a++) {
+		char path[4096];
+		snprintf(path, sizeof path, "%s", argv[a]);
+		uint32_t size[3] = {1, 1, 1};
+		char *colon = strrchr(path, ':');
+		if (colon) {
+			*colon = 0;
+			size[0] = (uint32_t)atoi(colon + 1);
+		}
+		size_t n;
+		uint32_t *code = readFile(path, &n);
+		VkShaderModuleCreateInfo smi = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = n, .pCode = code};
+		VkShaderModule mod;
+		CHECK(vkCreateShaderModule(dev, &smi, NULL, &mod));
+		VkSpecializationMapEntry me[3] = {{0, 0, 4}, {1, 4, 4}, {2, 8, 4}};
+		VkSpecializationInfo si = {.mapEntryCount = 3, .pMapEntries = me, .dataSize = sizeof size, .pData = size};
+		VkComputePipelineCreateInfo cpi = {.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+			.flags = VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR, .layout = layout,
+			.stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = mod,
+				.pName = "main", .pSpecializationInfo = &si}};
+		VkPipeline pipe;
+		CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpi, NULL, &pipe));
+		VkPipelineInfoKHR pinfo = {.sType = VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR, .pipeline = pipe};
+		uint32_t ne = 0;
+		CHECK(getProps(dev, &pinfo, &ne, NULL));
+		VkPipelineExecutablePropertiesKHR ep[4];
+		if (ne > 4) ne = 4;
+		for (uint32_t i = 0; i < ne; i++) ep[i] = (VkPipelineExecutablePropertiesKHR){.sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR};
+		r = getProps(dev, &pinfo, &ne, ep);
+		if (r != VK_SUCCESS && r != VK_INCOMPLETE) CHECK(r);
+		printf("%s (workgroup %u):\n", path, size[0]);
+		for (uint32_t e = 0; e < ne; e++) {
+			printf("  %s, subgroup %u\n", ep[e].name, ep[e].subgroupSize);
+			VkPipelineExecutableInfoKHR ei = {.sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR, .pipeline = pipe, .executableIndex = e};
+			uint32_t ns = 0;
+			CHECK(getStats(dev, &ei, &ns, NULL));
+			VkPipelineExecutableStatisticKHR st[32];
+			if (ns > 32) ns = 32;
+			for (uint32_t i = 0; i < ns; i++) st[i] = (VkPipelineExecutableStatisticKHR){.sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR};
+			r = getStats(dev, &ei, &ns, st);
+			if (r != VK_SUCCESS && r != VK_INCOMPLETE) CHECK(r);
+			for (uint32_t i = 0; i < ns; i++) printStat(&st[i]);
+		}
+		vkDestroyPipeline(dev, pipe, NULL);
+		vkDestroyShaderModule(dev, mod, NULL);
+		free(code);
+	}
+	return 0;
+}
