@@ -156,8 +156,9 @@ gpu-binaries:
 	$(CC) -O2 -Wall $(VKLATENCY_FLAGS) -o .gpu/vkstats scripts/vkstats.c -l:libvulkan.so.1
 
 # scripts/vklatency.c, scripts/vkcopy.c and scripts/vkstats.c (the driver-floor probes of
-# dispatch and of copies, and the compiled programs' statistics, RESULTS.md) must keep compiling. Like goamp, they compile against the vendored headers and
-# link the loader by its soname (no libvulkan-dev).
+# dispatch and of copies, and the compiled programs' statistics, RESULTS.md) must keep
+# compiling. Like goamp, they compile against the vendored headers and link the loader by its
+# soname (no libvulkan-dev).
 VKLATENCY_FLAGS := -Iinternal/vk/third_party/vulkan-headers
 vklatency-check:
 	$(CC) -O2 -Wall -Werror $(VKLATENCY_FLAGS) -o /dev/null scripts/vklatency.c -l:libvulkan.so.1
