@@ -2,28 +2,21 @@
 memory CUDA allocates pinned (cudaHostAlloc, torch's pin_memory) and from ordinary memory
 registered with cudaHostRegister: the CUDA counterpart of goamp's pinned Synchronize,
 which imports a Go slice's own pages (compare scripts/vkcopy.c). Median of 20 copies,
-each followed by a synchronize.
+each followed by a synchronize (torchtime.timed).
 
     python3 scripts/torch_hostreg.py
 """
-import time
-
 import torch
+
+from torchtime import timed
 
 n = 256 << 20
 
 
 def rate(src, dst, reps=20):
-    dst.copy_(src, non_blocking=True)
-    torch.cuda.synchronize()
-    ts = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        dst.copy_(src, non_blocking=True)
-        torch.cuda.synchronize()
-        ts.append(time.perf_counter() - t)
-    ts.sort()
-    return n / ts[len(ts) // 2] / 1e9
+    """GB/s of dst.copy_(src): the median wall time of reps copies (timed)."""
+    _, wall = timed(lambda: dst.copy_(src, non_blocking=True), reps)
+    return n / wall / 1e9
 
 
 d = torch.empty(n, dtype=torch.uint8, device="cuda")

@@ -1,5 +1,5 @@
-"""Timing helpers of the PyTorch reference scripts (torch_copy, torch_launch, torch_reduce,
-torch_matmul, torch_matmul16),
+"""Timing helpers of the PyTorch reference scripts (torch_copy, torch_hostreg, torch_launch,
+torch_reduce, torch_matmul, torch_matmul16),
 imported from beside them: python3 scripts/NAME.py puts scripts/ on the module path."""
 import time
 

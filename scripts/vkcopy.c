@@ -39,7 +39,6 @@ static int cmpd(const void *a, const void *b) {
 
 static VkDevice dev;
 static VkPhysicalDevice phys;
-static int hostAlloc; // buffer: host-visible memory the driver allocates, in place of device-local
 
 static uint32_t memType(uint32_t bits, VkMemoryPropertyFlags want) {
 	VkPhysicalDeviceMemoryProperties mp;
@@ -51,8 +50,9 @@ static uint32_t memType(uint32_t bits, VkMemoryPropertyFlags want) {
 	exit(1);
 }
 
-// buffer makes a buffer of size bytes: imported from host when host is set, else device-local.
-static VkBuffer buffer(VkDeviceSize size, void *host) {
+// buffer makes a buffer of size bytes: imported from host when host is set, else
+// host-visible memory the driver allocates when driverHost is set, else device-local.
+static VkBuffer buffer(VkDeviceSize size, void *host, int driverHost) {
 	VkExternalMemoryBufferCreateInfo ext = {.sType = VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO,
 		.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT};
 	VkBufferCreateInfo bci = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .pNext = host ? &ext : NULL, .size = size,
@@ -89,7 +89,7 @@ static VkBuffer buffer(VkDeviceSize size, void *host) {
 			k++;
 		}
 		printf("import memory type used: %u\n", mai.memoryTypeIndex);
-	} else if (hostAlloc) {
+	} else if (driverHost) {
 		mai.memoryTypeIndex = memType(req.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
 		printf("host memory allocated by the driver: type %u\n", mai.memoryTypeIndex);
 	} else {
@@ -270,6 +270,27 @@ static double runShaderCopy(VkQueue q, VkCommandBuffer cb, VkFence f, shaderCopy
 	return (double)size / (double)(t1 - t0);
 }
 
+// queueCmd gets queue index of family fam, a command buffer of its own pool and a fence.
+static void queueCmd(uint32_t fam, uint32_t index, VkQueue *q, VkCommandBuffer *cb, VkFence *f) {
+	vkGetDeviceQueue(dev, fam, index, q);
+	VkCommandPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+		.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, .queueFamilyIndex = fam};
+	VkCommandPool pool;
+	CHECK(vkCreateCommandPool(dev, &pci, NULL, &pool));
+	VkCommandBufferAllocateInfo cai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = pool,
+		.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 1};
+	CHECK(vkAllocateCommandBuffers(dev, &cai, cb));
+	VkFenceCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+	CHECK(vkCreateFence(dev, &fci, NULL, f));
+}
+
+// report prints the median, least and most of the nr rates g (GB/s) of what in direction
+// dir (0 up, 1 down).
+static void report(const char *what, int dir, double *g, int nr) {
+	qsort(g, (size_t)nr, sizeof(double), cmpd);
+	printf("%s, %s: median %.1f GB/s (min %.1f, max %.1f)\n", what, dir ? "down" : "up", g[nr / 2], g[0], g[nr - 1]);
+}
+
 int main(int argc, char **argv) {
 	VkDeviceSize mib = argc > 1 ? (VkDeviceSize)atoll(argv[1]) : 256;
 	int reps = argc > 2 ? atoi(argv[2]) : 10;
@@ -322,14 +343,10 @@ int main(int argc, char **argv) {
 	void *host = aligned_alloc(align, (size_t)size);
 	if (huge && madvise(host, (size_t)size, MADV_HUGEPAGE) != 0) perror("madvise");
 	memset(host, 1, (size_t)size); // the pages exist, as a Go slice's do
-	VkBuffer hb = buffer(size, host), db = buffer(size, NULL);
-	if (getenv("VKCOPY_ALLOC")) {
-		// VKCOPY_ALLOC=1: the host side is host-visible memory the driver allocates (pinned
-		// by the driver, as a staging buffer is), not an import.
-		hostAlloc = 1;
-		hb = buffer(size, NULL);
-		hostAlloc = 0;
-	}
+	// VKCOPY_ALLOC=1: the host side is host-visible memory the driver allocates (pinned by
+	// the driver, as a staging buffer is), not an import.
+	int driverHost = getenv("VKCOPY_ALLOC") != NULL;
+	VkBuffer hb = buffer(size, driverHost ? NULL : host, driverHost), db = buffer(size, NULL, 0);
 	printf("%s, %llu MiB, %d reps, host alignment %zu, huge pages %d\n", props.deviceName, (unsigned long long)mib, reps, align, huge);
 
 	struct { const char *name; uint32_t fam; int n; } runs[] = {{"compute queue", (uint32_t)compute, 1},
@@ -339,51 +356,31 @@ int main(int argc, char **argv) {
 		VkQueue q[2];
 		VkCommandBuffer cb[2];
 		VkFence f[2];
-		for (int i = 0; i < runs[r].n; i++) {
-			vkGetDeviceQueue(dev, runs[r].fam, (uint32_t)i, &q[i]);
-			VkCommandPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-				.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, .queueFamilyIndex = runs[r].fam};
-			VkCommandPool pool;
-			CHECK(vkCreateCommandPool(dev, &pci, NULL, &pool));
-			VkCommandBufferAllocateInfo cai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = pool,
-				.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 1};
-			CHECK(vkAllocateCommandBuffers(dev, &cai, &cb[i]));
-			VkFenceCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-			CHECK(vkCreateFence(dev, &fci, NULL, &f[i]));
-		}
+		for (int i = 0; i < runs[r].n; i++) queueCmd(runs[r].fam, (uint32_t)i, &q[i], &cb[i], &f[i]);
 		for (int dir = 0; dir < 2; dir++) {
 			double g[64];
 			int nr = reps > 64 ? 64 : reps;
 			copy(q, cb, runs[r].n, dir ? db : hb, dir ? hb : db, size, f); // warm-up
 			for (int i = 0; i < nr; i++) g[i] = copy(q, cb, runs[r].n, dir ? db : hb, dir ? hb : db, size, f);
-			qsort(g, (size_t)nr, sizeof(double), cmpd);
-			printf("%s, %s: median %.1f GB/s (min %.1f, max %.1f)\n", runs[r].name, dir ? "down" : "up", g[nr / 2], g[0], g[nr - 1]);
+			report(runs[r].name, dir, g, nr);
 		}
 	}
 	// The shader copy: set 0 reads the host memory (up), set 1 writes it (down).
 	shaderCopy sc = makeShaderCopy(hb, db);
 	VkQueue q;
-	vkGetDeviceQueue(dev, (uint32_t)compute, 0, &q);
-	VkCommandPoolCreateInfo pci = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-		.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, .queueFamilyIndex = (uint32_t)compute};
-	VkCommandPool pool;
-	CHECK(vkCreateCommandPool(dev, &pci, NULL, &pool));
-	VkCommandBufferAllocateInfo cai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = pool,
-		.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 1};
 	VkCommandBuffer cb;
-	CHECK(vkAllocateCommandBuffers(dev, &cai, &cb));
-	VkFenceCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
 	VkFence f;
-	CHECK(vkCreateFence(dev, &fci, NULL, &f));
+	queueCmd((uint32_t)compute, 0, &q, &cb, &f);
 	uint32_t grids[] = {132, 528, 2112, 8448, 65535};
 	for (int gi = 0; gi < 5; gi++) {
+		char what[64];
+		snprintf(what, sizeof what, "shader copy, %u workgroups", grids[gi]);
 		for (int dir = 0; dir < 2; dir++) {
 			double g[64];
 			int nr = reps > 64 ? 64 : reps;
 			runShaderCopy(q, cb, f, &sc, dir, size, grids[gi]); // warm-up
 			for (int i = 0; i < nr; i++) g[i] = runShaderCopy(q, cb, f, &sc, dir, size, grids[gi]);
-			qsort(g, (size_t)nr, sizeof(double), cmpd);
-			printf("shader copy, %u workgroups, %s: median %.1f GB/s (min %.1f, max %.1f)\n", grids[gi], dir ? "down" : "up", g[nr / 2], g[0], g[nr - 1]);
+			report(what, dir, g, nr);
 		}
 	}
 	return 0;
