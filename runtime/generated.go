@@ -3,6 +3,8 @@ package runtime
 import (
 	"fmt"
 	"io/fs"
+	"reflect"
+	"strings"
 )
 
 // EmbeddedProgram is MustProgram of the SPIR-V module in file of fsys, for the code that
@@ -18,6 +20,25 @@ func EmbeddedProgram(fsys fs.FS, file, name string) *Program {
 	return MustProgram(name, spirv, 0)
 }
 
+// Instances are the programs of a generic kernel type, one for each instance ampgen
+// built, keyed by the kinds of its type arguments joined by commas ("float32",
+// "int32,float32"). The Program methods that ampgen generates for generic kernels look
+// their instance up with Of.
+type Instances map[string]*Program
+
+// Of returns the program of the instance whose type arguments are types, or nil when
+// ampgen built none for their kinds.
+func (in Instances) Of(types ...reflect.Type) *Program {
+	if len(types) == 1 {
+		return in[types[0].Kind().String()]
+	}
+	kinds := make([]string, len(types))
+	for i, t := range types {
+		kinds[i] = t.Kind().String()
+	}
+	return in[strings.Join(kinds, ",")]
+}
+
 // Next steps i to the index after it in d's row-major order (the last dimension
 // fastest, wrapping into the one before), for the EachRange methods that ampgen
 // generates. After d's last index, i is one past the end: its first coordinate is
@@ -31,10 +52,19 @@ func (i *Index) Next(d Extent) {
 	}
 }
 
-// Step3 returns the index after (i0, i1, i2) in row-major order over dimensions of n1 and
-// n2 in its last two places (1 past the domain's rank), for the EachRange methods that
-// ampgen generates, which keep an index's components as scalars.
-func Step3(i0, i1, i2, n1, n2 int) (int, int, int) {
+// Start3 is where the EachRange methods that ampgen generates begin a chunk of d at its
+// row-major offset lo: the index there as scalars (0 past d's rank), and n1, n2, d's last
+// two dimensions (1 past its rank), which Next3 steps over.
+func (d Extent) Start3(lo int) (i0, i1, i2, n1, n2 int) {
+	i := d.Delinearize(lo)
+	return i[0], i[1], i[2], max(d.Dim(1), 1), max(d.Dim(2), 1)
+}
+
+// Next3 steps the loop of an EachRange method that ampgen generates: the next offset j+1
+// and the index after (i0, i1, i2) in row-major order over dimensions of n1 and n2 in its
+// last two places (see Start3). The generated methods keep an index's components as
+// scalars, so that the compiler keeps them in registers.
+func Next3(j, i0, i1, i2, n1, n2 int) (int, int, int, int) {
 	if i2++; i2 == n2 {
 		i2 = 0
 		if i1++; i1 == n1 {
@@ -42,7 +72,7 @@ func Step3(i0, i1, i2, n1, n2 int) (int, int, int) {
 			i0++
 		}
 	}
-	return i0, i1, i2
+	return j + 1, i0, i1, i2
 }
 
 // TileOrigin is the global index of the first thread of tile (a tile's coordinates, as

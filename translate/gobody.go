@@ -223,9 +223,7 @@ func (g *cpuGen) hostRangeBody(named *types.Named, decl *ast.FuncDecl, src []byt
 		return "", false
 	}
 	var b strings.Builder
-	for _, v := range e.viewOrder {
-		fmt.Fprintf(&b, "%s := %s.%s.KernelHost()\n", e.views[v], e.recv.Name(), v.Name())
-	}
+	e.viewHosts(&b)
 	param := types.Object(nil)
 	if p := decl.Type.Params.List[0]; len(p.Names) == 1 && p.Names[0].Name != "_" {
 		param = g.info.Defs[p.Names[0]]
@@ -244,11 +242,9 @@ func (g *cpuGen) hostRangeBody(named *types.Named, decl *ast.FuncDecl, src []byt
 	for _, st := range decl.Body.List {
 		body.WriteString(e.text(st) + "\n")
 	}
-	b.WriteString("ampIdx := ampDomain.Delinearize(ampLo)\n")
-	if e.rangeIdx != nil {
-		b.WriteString("ampI0, ampI1, ampI2 := ampIdx[0], ampIdx[1], ampIdx[2]\n")
-		b.WriteString("ampN1, ampN2 := max(ampDomain.Dim(1), 1), max(ampDomain.Dim(2), 1)\n")
-	}
+	// The index's components step in row-major order, the last fastest; past the domain's
+	// rank they stay 0 (ampN1, ampN2 are then 1).
+	b.WriteString("ampI0, ampI1, ampI2, ampN1, ampN2 := ampDomain.Start3(ampLo)\n")
 	returns := false
 	ast.Inspect(decl.Body, func(n ast.Node) bool {
 		_, ok := n.(*ast.ReturnStmt)
@@ -258,20 +254,9 @@ func (g *cpuGen) hostRangeBody(named *types.Named, decl *ast.FuncDecl, src []byt
 	if returns {
 		b.WriteString("ampRange:\n")
 	}
-	b.WriteString("for ampJ := ampLo; ampJ < ampHi; ampJ++ {\n")
-	switch {
-	case e.rangeIdx != nil:
-		// The index's components step in row-major order, the last fastest; past the
-		// domain's rank they stay 0 (ampN1, ampN2 are then 1).
-		b.WriteString("if ampJ > ampLo {\nampI0, ampI1, ampI2 = amprt.Step3(ampI0, ampI1, ampI2, ampN1, ampN2)\n}\n")
-		if uses > e.rangeUse {
-			fmt.Fprintf(&b, "%s := amprt.Index{ampI0, ampI1, ampI2}\n", param.Name())
-		}
-	default:
-		b.WriteString("if ampJ > ampLo {\nampIdx.Next(ampDomain)\n}\n")
-		if uses > 0 {
-			fmt.Fprintf(&b, "%s := ampIdx\n", param.Name())
-		}
+	b.WriteString("for ampJ := ampLo; ampJ < ampHi; ampJ, ampI0, ampI1, ampI2 = amprt.Next3(ampJ, ampI0, ampI1, ampI2, ampN1, ampN2) {\n")
+	if uses > e.rangeUse { // Each's index is used whole, or written: a fresh copy per index
+		fmt.Fprintf(&b, "%s := amprt.Index{ampI0, ampI1, ampI2}\n", param.Name())
 	}
 	b.WriteString(body.String())
 	b.WriteString("}\n}\n")

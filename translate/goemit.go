@@ -342,10 +342,14 @@ func (e *emitter) method(named *types.Named, nodes []*fnode) string {
 	code := body.String()
 	if e.useOrigin {
 		b.WriteString("ampOrigin := ampDomain.TileOrigin(ampTile)\n")
+		var names, comps []string
 		for c := range 3 { // the origin's components as scalars, where the body uses them
 			if n := fmt.Sprintf("ampO%d", c); usesName(code, n) {
-				fmt.Fprintf(&b, "%s := ampOrigin[%d]\n", n, c)
+				names, comps = append(names, n), append(comps, fmt.Sprintf("ampOrigin[%d]", c))
 			}
+		}
+		if len(names) > 0 {
+			fmt.Fprintf(&b, "%s := %s\n", strings.Join(names, ", "), strings.Join(comps, ", "))
 		}
 	}
 	if e.useLocals {
@@ -353,9 +357,7 @@ func (e *emitter) method(named *types.Named, nodes []*fnode) string {
 		// rank), so that each thread's local index is the loop variables.
 		b.WriteString("ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)\n")
 	}
-	for _, f := range e.viewOrder {
-		fmt.Fprintf(&b, "%s := %s.%s.KernelHost()\n", e.views[f], e.recv.Name(), f.Name())
-	}
+	e.viewHosts(&b)
 	var perThread strings.Builder
 	if e.done {
 		fmt.Fprintf(&perThread, "ampDone := %s // threads that returned\n", e.buffer("bool", "ampSize"))
@@ -382,6 +384,20 @@ func (e *emitter) method(named *types.Named, nodes []*fnode) string {
 		e.helperMethod(&b, h)
 	}
 	return b.String()
+}
+
+// viewHosts declares the kernel's views' arrayview.Hosts, which the generated bodies read
+// and write instead of the views, in one statement.
+func (e *emitter) viewHosts(b *strings.Builder) {
+	if len(e.viewOrder) == 0 {
+		return
+	}
+	names := make([]string, len(e.viewOrder))
+	hosts := make([]string, len(e.viewOrder))
+	for i, f := range e.viewOrder {
+		names[i], hosts[i] = e.views[f], fmt.Sprintf("%s.%s.KernelHost()", e.recv.Name(), f.Name())
+	}
+	fmt.Fprintf(b, "%s := %s\n", strings.Join(names, ", "), strings.Join(hosts, ", "))
 }
 
 // usesName reports whether the generated code holds the identifier name.
@@ -516,13 +532,13 @@ func (e *emitter) writeRegion(b *strings.Builder, r *fnode) {
 	useL := usesName(code, "ampL")
 	loop := func(c int) { // the loop over dimension c of the tile, and the global component
 		i, g := fmt.Sprintf("ampI%d", c), fmt.Sprintf("ampG%d", c)
-		if useL || usesName(code, i) || usesName(code, g) {
+		switch {
+		case usesName(code, g): // the global component steps with the local one
+			fmt.Fprintf(b, "for %s, %s := 0, ampO%d; %s < ampN%d; %s, %s = %s+1, %s+1 {\n", i, g, c, i, c, i, g, i, g)
+		case useL || usesName(code, i):
 			fmt.Fprintf(b, "for %s := range ampN%d {\n", i, c)
-		} else {
+		default:
 			fmt.Fprintf(b, "for range ampN%d {\n", c)
-		}
-		if usesName(code, g) {
-			fmt.Fprintf(b, "%s := ampO%d + %s\n", g, c, i)
 		}
 	}
 	if nested {

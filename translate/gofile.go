@@ -14,7 +14,7 @@ import (
 // files[i] names the file beside it that holds Kernels[i]'s module (see SPIRVFile), which
 // the generated file embeds with a //go:embed directive so that `go build` needs no shader
 // compiler. Generic
-// kernels pick their instance by their type arguments' kinds. Each kernel type also gets
+// kernels pick their instance by their type arguments' kinds (runtime.Instances). Each kernel type also gets
 // the fast CPU body Load generated for it, if any (an EachTile or EachRange method; see
 // Package.Notes for those that get none). The output is gofmt'ed and deterministic.
 func (p *Package) GoFile(files []string) ([]byte, error) {
@@ -70,8 +70,18 @@ func (p *Package) GoFile(files []string) ([]byte, error) {
 		fmt.Fprintf(&b, "//go:embed %s\n", f)
 	}
 	b.WriteString("var ampgenSPIRV embed.FS\n\n")
-	for i, k := range p.Kernels {
-		fmt.Fprintf(&b, "var %s = amprt.EmbeddedProgram(ampgenSPIRV, %q, %q)\n\n", varName(k), files[i], k.Program)
+	for _, typ := range typesOrder {
+		idx := byType[typ]
+		if k := p.Kernels[idx[0]]; len(k.TypeArgs) == 0 {
+			fmt.Fprintf(&b, "var %s = amprt.EmbeddedProgram(ampgenSPIRV, %q, %q)\n\n", varName(k), files[idx[0]], k.Program)
+			continue
+		}
+		fmt.Fprintf(&b, "var %s = amprt.Instances{\n", varName(&Kernel{Type: typ}))
+		for _, i := range idx {
+			k := p.Kernels[i]
+			fmt.Fprintf(&b, "%q: amprt.EmbeddedProgram(ampgenSPIRV, %q, %q),\n", strings.Join(k.TypeArgs, ","), files[i], k.Program)
+		}
+		b.WriteString("}\n\n")
 	}
 	out, err := format.Source(b.Bytes())
 	if err != nil {
@@ -80,26 +90,22 @@ func (p *Package) GoFile(files []string) ([]byte, error) {
 	return out, nil
 }
 
-// genericProgram writes the Program method of a generic kernel type: it picks the
-// instance by its type arguments' kinds.
+// genericProgram writes the Program method of a generic kernel type: it looks the
+// instance up by its type arguments' kinds in the type's amprt.Instances.
 func (p *Package) genericProgram(b *bytes.Buffer, typ string, idx []int) {
 	k0 := p.Kernels[idx[0]]
 	params := make([]string, len(k0.TypeArgs))
-	kinds := make([]string, len(k0.TypeArgs))
+	args := make([]string, len(k0.TypeArgs))
 	for i := range params {
 		params[i] = fmt.Sprintf("T%d", i)
-		kinds[i] = fmt.Sprintf("reflect.TypeFor[T%d]().Kind().String()", i)
+		args[i] = fmt.Sprintf("reflect.TypeFor[T%d]()", i)
 	}
-	fmt.Fprintf(b, "func (%s[%s]) Program() *amprt.Program {\n", typ, strings.Join(params, ", "))
-	fmt.Fprintf(b, "\tswitch %s {\n", strings.Join(kinds, " + \",\" + "))
-	for _, i := range idx {
-		k := p.Kernels[i]
-		fmt.Fprintf(b, "\tcase %q:\n\t\treturn %s\n", strings.Join(k.TypeArgs, ","), varName(k))
-	}
-	b.WriteString("\t}\n\treturn nil\n}\n\n")
+	fmt.Fprintf(b, "func (%s[%s]) Program() *amprt.Program { return %s.Of(%s) }\n\n",
+		typ, strings.Join(params, ", "), varName(&Kernel{Type: typ}), strings.Join(args, ", "))
 }
 
-// varName is the package-level variable holding a kernel's program.
+// varName is the package-level variable holding a kernel's program (k without type
+// arguments: the amprt.Instances of a generic kernel type).
 func varName(k *Kernel) string {
 	n := "ampgen" + strings.ToUpper(k.Type[:1]) + k.Type[1:]
 	for _, a := range k.TypeArgs {

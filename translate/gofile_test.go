@@ -2,6 +2,7 @@ package translate_test
 
 import (
 	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -39,10 +40,11 @@ func TestIndexNext(t *testing.T) {
 	}
 }
 
-// TestStep3 checks runtime.Step3, which the EachRange methods that GoFile writes step an
-// index's scalar components with: from any offset of a domain of rank 1 to 3 it reaches
-// Delinearize of the next offset.
-func TestStep3(t *testing.T) {
+// TestStart3Next3 checks runtime.Extent.Start3 and runtime.Next3, which the EachRange
+// methods that GoFile writes begin a chunk with and step its offset and index's scalar
+// components with: from any offset of a domain of rank 1 to 3 they reach Delinearize of
+// each later offset, and the offset counts with them.
+func TestStart3Next3(t *testing.T) {
 	rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	for _, rank := range []int{1, 2, 3} {
 		for range 20 {
@@ -51,15 +53,37 @@ func TestStep3(t *testing.T) {
 				dims[d] = 1 + rng.IntN(5)
 			}
 			e := amprt.Ext(dims...)
-			n1, n2 := max(e.Dim(1), 1), max(e.Dim(2), 1)
-			i0, i1, i2 := 0, 0, 0
-			for n := 1; n < e.Size(); n++ {
-				i0, i1, i2 = amprt.Step3(i0, i1, i2, n1, n2)
-				if !assert.Equal(t, e.Delinearize(n), amprt.Index{i0, i1, i2}, "extent %v, after offset %d", dims, n-1) {
+			lo := rng.IntN(e.Size())
+			i0, i1, i2, n1, n2 := e.Start3(lo)
+			assert.Equal(t, [2]int{max(e.Dim(1), 1), max(e.Dim(2), 1)}, [2]int{n1, n2}, "extent %v", dims)
+			for j := lo; j < e.Size(); j, i0, i1, i2 = amprt.Next3(j, i0, i1, i2, n1, n2) {
+				if !assert.Equal(t, e.Delinearize(j), amprt.Index{i0, i1, i2}, "extent %v, offset %d from %d", dims, j, lo) {
 					return
 				}
 			}
 		}
+	}
+}
+
+// TestInstancesOf checks runtime.Instances.Of, which the Program methods that GoFile
+// writes for generic kernels pick their instance with: by the kinds of one or more type
+// arguments, nil for an instance ampgen did not build.
+func TestInstancesOf(t *testing.T) {
+	f32, i32 := new(amprt.Program), new(amprt.Program)
+	in := amprt.Instances{"float32": f32, "int32,float32": i32}
+	type celsius float32
+	for _, c := range []struct {
+		name  string
+		types []reflect.Type
+		want  *amprt.Program
+	}{
+		{"one", []reflect.Type{reflect.TypeFor[float32]()}, f32},
+		{"named type of the kind", []reflect.Type{reflect.TypeFor[celsius]()}, f32},
+		{"two", []reflect.Type{reflect.TypeFor[int32](), reflect.TypeFor[float32]()}, i32},
+		{"not built", []reflect.Type{reflect.TypeFor[uint32]()}, nil},
+		{"two, not built", []reflect.Type{reflect.TypeFor[float32](), reflect.TypeFor[int32]()}, nil},
+	} {
+		assert.Same(t, c.want, in.Of(c.types...), c.name)
 	}
 }
 

@@ -16,24 +16,18 @@ func (TileSum) Program() *amprt.Program { return ampgenTileSum }
 func (k TileSum) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampExt := ampDomain.Tile
 	ampOrigin := ampDomain.TileOrigin(ampTile)
-	ampO0 := ampOrigin[0]
-	ampO1 := ampOrigin[1]
-	ampO2 := ampOrigin[2]
+	ampO0, ampO1, ampO2 := ampOrigin[0], ampOrigin[1], ampOrigin[2]
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
-	ampViewIn := k.In.KernelHost()
-	ampViewSums := k.Sums.KernelHost()
+	ampViewIn, ampViewSums := k.In.KernelHost(), k.Sums.KernelHost()
 	var ampHeld0 *[]int32
 	defer func() { // the buffers go back for later tiles
 		ampScratchTileSum0.Put(&ampHeld0)
 	}()
 	n := ampExt.Size()
 	s := ampScratchTileSum0.Get(&ampHeld0, n)
-	for ampI0 := range ampN0 {
-		ampG0 := ampO0 + ampI0
-		for ampI1 := range ampN1 {
-			ampG1 := ampO1 + ampI1
-			for ampI2 := range ampN2 {
-				ampG2 := ampO2 + ampI2
+	for ampI0, ampG0 := 0, ampO0; ampI0 < ampN0; ampI0, ampG0 = ampI0+1, ampG0+1 {
+		for ampI1, ampG1 := 0, ampO1; ampI1 < ampN1; ampI1, ampG1 = ampI1+1, ampG1+1 {
+			for ampI2, ampG2 := 0, ampO2; ampI2 < ampN2; ampI2, ampG2 = ampI2+1, ampG2+1 {
 				l := ampI0
 				s[l] = ampViewIn.At3(ampG0, ampG1, ampG2)
 			}
