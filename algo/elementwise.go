@@ -239,18 +239,25 @@ func Fill[T Number](av *accelerator.View, v *arrayview.View[T], value T) error {
 }
 
 // fillKernel is Fill's kernel: V[i] = Value for the N elements, grid-stride over Threads
-// threads (see ewGrid). Its GPU body is generated from Tiled by ampgen.
+// threads (see ewGrid); with Add set, V[i] += Value instead (the carry of a scan split into
+// windows, scanWindows). Its GPU body is generated from Tiled by ampgen.
 type fillKernel[T Number] struct {
 	V       *arrayview.View[T]
 	N       int32
 	Value   T
 	Threads int32
+	Add     int32
 }
 
-// Tiled is the definition and the GPU body: thread g stores the elements g, g+Threads, ....
+// Tiled is the definition and the GPU body: thread g stores (or adds to) the elements g,
+// g+Threads, ....
 func (k fillKernel[T]) Tiled(t runtime.TiledIndex) {
-	n, step, x := int(k.N), int(k.Threads), k.Value
+	n, step := int(k.N), int(k.Threads)
 	for i := t.Tile[0]*t.TileExtent.Dim(0) + t.Local[0]; i < n; i += step {
+		x := k.Value
+		if k.Add != 0 {
+			x += k.V.At(runtime.Idx(i))
+		}
 		k.V.Set(runtime.Idx(i), x)
 	}
 }
@@ -262,15 +269,25 @@ func (k fillKernel[T]) EachTile(_ runtime.TiledExtent, tile runtime.Index) {
 	v, err := k.V.Data()
 	x := k.Value
 	ewTileRanges(tile[0], int(k.Threads), int(k.N), func(lo, hi int) {
-		if err != nil {
+		switch {
+		case err != nil:
 			for i := lo; i < hi; i++ {
-				k.V.Set(runtime.Idx(i), x)
+				y := x
+				if k.Add != 0 {
+					y += k.V.At(runtime.Idx(i))
+				}
+				k.V.Set(runtime.Idx(i), y)
 			}
-			return
-		}
-		v := v[lo:hi]
-		for i := range v {
-			v[i] = x
+		case k.Add != 0:
+			v := v[lo:hi]
+			for i := range v {
+				v[i] += x
+			}
+		default:
+			v := v[lo:hi]
+			for i := range v {
+				v[i] = x
+			}
 		}
 	})
 }

@@ -224,7 +224,7 @@ func reduceWindows[T Number](av *accelerator.View, in *arrayview.View[T], op Op,
 
 // scanWindows is runScan of the n elements of in into out, window by window of w
 // elements: each window is scanned by itself, then the running total of the windows
-// before it is added to it (addScalarKernel).
+// before it is added to it (fillKernel with Add).
 func scanWindows[T Number](av *accelerator.View, in, out *arrayview.View[T], n, w int, exclusive bool) error {
 	var carry T
 	return inWindows(av, n, w, []*arrayview.View[T]{in, out}, func(lo, hi int, s []*arrayview.View[T]) error {
@@ -240,7 +240,7 @@ func scanWindows[T Number](av *accelerator.View, in, out *arrayview.View[T], n, 
 		}
 		if lo > 0 {
 			dom, threads := ewGrid(hi - lo)
-			k := addScalarKernel[T]{V: s[1], N: int32(hi - lo), Value: carry, Threads: int32(threads)}
+			k := fillKernel[T]{V: s[1], N: int32(hi - lo), Value: carry, Threads: int32(threads), Add: 1}
 			if err := dispatchTiled(av, dom, k); err != nil {
 				return err
 			}
@@ -249,22 +249,4 @@ func scanWindows[T Number](av *accelerator.View, in, out *arrayview.View[T], n, 
 		carry = end + last
 		return err
 	})
-}
-
-// addScalarKernel adds Value to each of the N elements of V, grid-stride over Threads
-// threads (see ewGrid): the carry of a scan split into windows. Its GPU body is generated
-// from Tiled by ampgen.
-type addScalarKernel[T Number] struct {
-	V       *arrayview.View[T]
-	N       int32
-	Value   T
-	Threads int32
-}
-
-// Tiled is the definition and the GPU body: thread g updates the elements g, g+Threads, ....
-func (k addScalarKernel[T]) Tiled(t runtime.TiledIndex) {
-	n, step, x := int(k.N), int(k.Threads), k.Value
-	for i := t.Tile[0]*t.TileExtent.Dim(0) + t.Local[0]; i < n; i += step {
-		k.V.Set(runtime.Idx(i), k.V.At(runtime.Idx(i))+x)
-	}
 }

@@ -18,6 +18,18 @@
 #include <string.h>
 
 #define CHECK(x) do { VkResult r_ = (x); if (r_ != VK_SUCCESS) { fprintf(stderr, "%s:%d: %s = %d\n", __FILE__, __LINE__, #x, r_); exit(1); } } while (0)
+// ENUMERATE is Vulkan's two-call enumeration through fn (the device, then info): count
+// gets how many there are, at most the capacity of arr, whose entries get sType stype and
+// are then filled.
+#define ENUMERATE(fn, info, arr, count, stype) do { \
+	count = 0; \
+	CHECK(fn(dev, info, &count, NULL)); \
+	if (count > sizeof arr / sizeof arr[0]) count = sizeof arr / sizeof arr[0]; \
+	memset(arr, 0, sizeof arr); \
+	for (uint32_t i_ = 0; i_ < count; i_++) arr[i_].sType = stype; \
+	VkResult e_ = fn(dev, info, &count, arr); \
+	if (e_ != VK_SUCCESS && e_ != VK_INCOMPLETE) CHECK(e_); \
+} while (0)
 
 // readFile returns the bytes of path and their number.
 static uint32_t *readFile(const char *path, size_t *n) {
@@ -114,24 +126,16 @@ int main(int argc, char **argv) {
 		VkPipeline pipe;
 		CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpi, NULL, &pipe));
 		VkPipelineInfoKHR pinfo = {.sType = VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR, .pipeline = pipe};
-		uint32_t ne = 0;
-		CHECK(getProps(dev, &pinfo, &ne, NULL));
 		VkPipelineExecutablePropertiesKHR ep[4];
-		if (ne > 4) ne = 4;
-		for (uint32_t i = 0; i < ne; i++) ep[i] = (VkPipelineExecutablePropertiesKHR){.sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR};
-		r = getProps(dev, &pinfo, &ne, ep);
-		if (r != VK_SUCCESS && r != VK_INCOMPLETE) CHECK(r);
+		uint32_t ne;
+		ENUMERATE(getProps, &pinfo, ep, ne, VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR);
 		printf("%s (workgroup %u):\n", path, size[0]);
 		for (uint32_t e = 0; e < ne; e++) {
 			printf("  %s, subgroup %u\n", ep[e].name, ep[e].subgroupSize);
 			VkPipelineExecutableInfoKHR ei = {.sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR, .pipeline = pipe, .executableIndex = e};
-			uint32_t ns = 0;
-			CHECK(getStats(dev, &ei, &ns, NULL));
 			VkPipelineExecutableStatisticKHR st[32];
-			if (ns > 32) ns = 32;
-			for (uint32_t i = 0; i < ns; i++) st[i] = (VkPipelineExecutableStatisticKHR){.sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR};
-			r = getStats(dev, &ei, &ns, st);
-			if (r != VK_SUCCESS && r != VK_INCOMPLETE) CHECK(r);
+			uint32_t ns;
+			ENUMERATE(getStats, &ei, st, ns, VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR);
 			for (uint32_t i = 0; i < ns; i++) printStat(&st[i]);
 		}
 		vkDestroyPipeline(dev, pipe, NULL);
