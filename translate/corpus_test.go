@@ -208,6 +208,12 @@ var corpusCases = []corpusCase{
 		k := corpus.Stencil{In: in(t, randFloats(r, rows*cols, -1, 1), rows, cols), Out: o, Rows: rows, Cols: cols}
 		return ran(t, forEachTiled(av, runtime.Ext(rows, cols).Tile(8, 8), k), o, data)
 	}, near(1e-6, 1e-6)},
+	{"Remat", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const rows, cols = 32, 48
+		o, data := out[int32](t, rows, cols)
+		k := corpus.Remat{In: in(t, randInts(r, rows*cols, -1e6, 1e6), rows, cols), Out: o, Off: r.Int32N(100)}
+		return ran(t, forEachTiled(av, runtime.Ext(rows, cols).Tile(4, 8), k), o, data)
+	}, exact},
 	{"Named", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 96
 		o, data := out[corpus.Sample](t, n)

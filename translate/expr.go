@@ -337,6 +337,22 @@ func (t *tr) composite(e *ast.CompositeLit) string {
 	return "0"
 }
 
+// every reports whether visit accepts every node under root: it walks root as ast.Inspect
+// does, stops at the first node visit rejects, and skips the children of a node where
+// visit says not to descend. (ast.Inspect's closing calls with nil are not passed on.)
+func every(root ast.Node, visit func(n ast.Node) (ok, descend bool)) bool {
+	ok := true
+	ast.Inspect(root, func(n ast.Node) bool {
+		if !ok || n == nil {
+			return false
+		}
+		var descend bool
+		ok, descend = visit(n)
+		return ok && descend
+	})
+	return ok
+}
+
 // unparen strips parentheses.
 func unparen(e ast.Expr) ast.Expr {
 	for {

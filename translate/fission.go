@@ -403,41 +403,35 @@ func (f *fission) isTileStmt(a assignment) bool {
 // only constants, the kernel's scalar fields, the tile's index, origin and extent, tile
 // variables, and calls of functions with such arguments (no memory, no kernel method).
 func (f *fission) uniform(e ast.Expr) bool {
-	ok := true
-	ast.Inspect(e, func(n ast.Node) bool {
-		if !ok {
-			return false
-		}
+	return every(e, func(n ast.Node) (bool, bool) {
 		switch x := n.(type) {
 		case *ast.Ident:
 			o := f.obj(x)
-			if o == f.tidx || (f.locals[o] && !f.tileV[o]) {
-				ok = false
-			}
+			return o != f.tidx && (!f.locals[o] || f.tileV[o]), true
 		case *ast.SelectorExpr:
 			if id, isID := unparen(x.X).(*ast.Ident); isID && f.obj(id) == f.tidx {
 				switch x.Sel.Name {
 				case "Tile", "TileOrigin", "TileExtent":
-					return false
+					return true, false
 				}
-				ok = false
+				return false, false
 			}
 		case *ast.IndexExpr:
 			if tv, has := f.info.Types[x.X]; has {
 				if _, slice := tv.Type.Underlying().(*types.Slice); slice {
-					ok = false
+					return false, false
 				}
 			}
 		case *ast.CallExpr:
-			ok = f.uniformCall(x)
-			if ok && f.isTileStatic(x) {
-				ok = f.uniform(x.Args[1])
-				return false
+			if !f.uniformCall(x) {
+				return false, false
+			}
+			if f.isTileStatic(x) {
+				return f.uniform(x.Args[1]), false
 			}
 		}
-		return ok
+		return true, true
 	})
-	return ok
 }
 
 // uniformCall reports whether a call may be uniform given uniform arguments: not a view

@@ -168,17 +168,13 @@ func (e *emitter) rematValue(o types.Object, byName map[string]map[types.Object]
 	if val == nil {
 		return nil
 	}
-	ok := true
-	ast.Inspect(val, func(n ast.Node) bool {
-		if !ok {
-			return false
-		}
+	ok := every(val, func(n ast.Node) (bool, bool) {
 		switch x := n.(type) {
 		case *ast.Ident:
-			ok = e.rematIdent(x, byName)
+			return e.rematIdent(x, byName), true
 		case *ast.SelectorExpr:
 			if e.isTiledField(x, "Local", "Global", "Tile", "TileOrigin") {
-				return false
+				return true, false
 			}
 			id, isID := unparen(x.X).(*ast.Ident)
 			f, isVar := e.info.Uses[x.Sel].(*types.Var)
@@ -186,20 +182,17 @@ func (e *emitter) rematValue(o types.Object, byName map[string]map[types.Object]
 			if isVar {
 				_, basic = f.Type().Underlying().(*types.Basic)
 			}
-			ok = isID && e.recv != nil && e.obj(id) == e.recv && isVar && f.IsField() && basic && len(byName[id.Name]) == 1
-			return false
+			return isID && e.recv != nil && e.obj(id) == e.recv && isVar && f.IsField() && basic && len(byName[id.Name]) == 1, false
 		case *ast.IndexExpr:
 			sel, isSel := unparen(x.X).(*ast.SelectorExpr)
 			_, isConst := constIndex(e.info, x.Index)
-			ok = isSel && isConst && e.isTiledField(sel, "Local", "Global", "Tile", "TileOrigin")
-			return false
+			return isSel && isConst && e.isTiledField(sel, "Local", "Global", "Tile", "TileOrigin"), false
 		case *ast.CallExpr:
-			ok = e.info.Types[x.Fun].IsType() || e.isBuiltin(x.Fun, "min", "max")
+			return e.info.Types[x.Fun].IsType() || e.isBuiltin(x.Fun, "min", "max"), true
 		case *ast.BinaryExpr, *ast.UnaryExpr, *ast.ParenExpr, *ast.BasicLit:
-		default:
-			ok = false
+			return true, true
 		}
-		return ok
+		return false, false
 	})
 	if !ok {
 		return nil
@@ -888,13 +881,7 @@ func (e *emitter) helperOK(h *helper) bool {
 
 // helperArgOK reports whether expression a of h uses h's receiver only to select fields.
 func (e *emitter) helperArgOK(a ast.Expr, h *helper) bool {
-	ok := true
-	ast.Inspect(a, func(m ast.Node) bool {
-		good, descend := e.selectionOK(m, h)
-		ok = ok && good
-		return ok && descend
-	})
-	return ok
+	return every(a, func(m ast.Node) (bool, bool) { return e.selectionOK(m, h) })
 }
 
 // selectionOK checks node n of h (receiverUseOK) and says whether to look inside it: not
@@ -1044,7 +1031,9 @@ func (e *emitter) viewCall3(c *ast.CallExpr) (string, bool) {
 	return fmt.Sprintf("%s.%s%d(%s)", e.viewSel[fsel], sel.Sel.Name, len(comps), strings.Join(args, ", ")), true
 }
 
-// unusedRemat returns the recomputed variables that region r defines and never reads.
+// unusedRemat returns the recomputed variables that region r defines and never reads,
+// reads in statements that are left out (allUnused) not counting: a recomputed variable
+// read only to define another unused one is unused too.
 func (e *emitter) unusedRemat(r *fnode) map[types.Object]bool {
 	out := map[types.Object]bool{}
 	for _, st := range r.stmts {
@@ -1057,13 +1046,20 @@ func (e *emitter) unusedRemat(r *fnode) map[types.Object]bool {
 			return true
 		})
 	}
-	for _, st := range r.stmts {
-		ast.Inspect(st, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok {
-				delete(out, e.info.Uses[id])
+	for changed := true; changed; { // shrinks to the largest set whose left-out statements read no other
+		changed = false
+		for _, st := range r.stmts {
+			if as, ok := st.(*ast.AssignStmt); ok && as.Tok == token.DEFINE && e.allUnused(as, out) {
+				continue
 			}
-			return true
-		})
+			ast.Inspect(st, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok && out[e.info.Uses[id]] {
+					delete(out, e.info.Uses[id])
+					changed = true
+				}
+				return true
+			})
+		}
 	}
 	return out
 }

@@ -202,19 +202,16 @@ func (k NBodySplitKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.In
 	var ampHeld2 *[]amprt.Index
 	var ampHeld3 *[]vec.Float4
 	var ampHeld4 *[]vec.Float4
-	var ampHeld5 *[]int
 	defer func() { // the buffers go back for later tiles
 		ampScratchNBodySplitKernel0.Put(&ampHeld0)
 		ampScratchNBodySplitKernel1.Put(&ampHeld1)
 		ampScratchNBodySplitKernel2.Put(&ampHeld2)
 		ampScratchNBodySplitKernel3.Put(&ampHeld3)
 		ampScratchNBodySplitKernel4.Put(&ampHeld4)
-		ampScratchNBodySplitKernel5.Put(&ampHeld5)
 	}()
 	bodyPerThread := ampScratchNBodySplitKernel2.Get(&ampHeld2, ampSize)
 	pPerThread := ampScratchNBodySplitKernel3.Get(&ampHeld3, ampSize)
 	aPerThread := ampScratchNBodySplitKernel4.Get(&ampHeld4, ampSize)
-	rowPerThread := ampScratchNBodySplitKernel5.Get(&ampHeld5, ampSize)
 	rows, tw := ampExt.Dim(0), ampExt.Dim(1)
 	staged := ampScratchNBodySplitKernel0.Get(&ampHeld0, ampExt.Size())
 	part := ampScratchNBodySplitKernel1.Get(&ampHeld1, ampExt.Size())
@@ -223,51 +220,53 @@ func (k NBodySplitKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.In
 		for ampI1, ampG1 := 0, ampO1; ampI1 < ampN1; ampI1, ampG1 = ampI1+1, ampG1+1 {
 			for ampI2 := range ampN2 {
 				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
-				r, l := ampI0, ampI1
 				body := amprt.Index{ampG1}
 				p := ampViewPos.At(body)
 				a := vec.F4(0, 0, 0, 0)
-				row := r * tw
-				_ = l // recomputed where it is read
 				bodyPerThread[ampL] = body
 				pPerThread[ampL] = p
 				aPerThread[ampL] = a
-				rowPerThread[ampL] = row
 			}
 		}
 	}
 	for base := 0; base < chunk; base += tw {
 		for ampI0 := range ampN0 {
 			for ampI1 := range ampN1 {
-				for ampI2 := range ampN2 {
-					ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
+				for range ampN2 {
 					r := ampI0
 					l := ampI1
-					row := rowPerThread[ampL]
+					row := r * tw
 					staged[row+l] = ampViewPos.At1(r*chunk + base + l)
 				}
 			}
 		}
-		for ampL := range ampSize {
-			p := pPerThread[ampL]
-			a := aPerThread[ampL]
-			row := rowPerThread[ampL]
-			for j := row; j < row+tw; j += 4 {
-				a = interact(a, p, staged[j], k.Eps2)
-				a = interact(a, p, staged[j+1], k.Eps2)
-				a = interact(a, p, staged[j+2], k.Eps2)
-				a = interact(a, p, staged[j+3], k.Eps2)
+		for ampI0 := range ampN0 {
+			for ampI1 := range ampN1 {
+				for ampI2 := range ampN2 {
+					ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
+					r := ampI0
+					p := pPerThread[ampL]
+					a := aPerThread[ampL]
+					row := r * tw
+					for j := row; j < row+tw; j += 4 {
+						a = interact(a, p, staged[j], k.Eps2)
+						a = interact(a, p, staged[j+1], k.Eps2)
+						a = interact(a, p, staged[j+2], k.Eps2)
+						a = interact(a, p, staged[j+3], k.Eps2)
+					}
+					aPerThread[ampL] = a
+				}
 			}
-			aPerThread[ampL] = a
 		}
 	}
 	for ampI0 := range ampN0 {
 		for ampI1 := range ampN1 {
 			for ampI2 := range ampN2 {
 				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
+				r := ampI0
 				l := ampI1
 				a := aPerThread[ampL]
-				row := rowPerThread[ampL]
+				row := r * tw
 				part[row+l] = a
 			}
 		}
@@ -310,9 +309,6 @@ var ampScratchNBodySplitKernel3 amprt.Scratch[vec.Float4]
 
 // ampScratchNBodySplitKernel4 keeps buffers of NBodySplitKernel's EachTile for later tiles.
 var ampScratchNBodySplitKernel4 amprt.Scratch[vec.Float4]
-
-// ampScratchNBodySplitKernel5 keeps buffers of NBodySplitKernel's EachTile for later tiles.
-var ampScratchNBodySplitKernel5 amprt.Scratch[int]
 
 // Program is SplatKernel's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (SplatKernel) Program() *amprt.Program { return ampgenSplatKernel }

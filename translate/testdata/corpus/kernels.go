@@ -332,6 +332,34 @@ func (k Scaled[T]) get(i runtime.Index) T { return k.X.At(i) * k.By }
 // Each is the kernel.
 func (k Scaled[T]) Each(i runtime.Index) { k.Out.Set(i, k.get(i)+1) }
 
+// Remat carries values computed from the thread's local index across barriers: the fast
+// CPU body recomputes them in each region that reads them (a product, the min of a sum, a
+// conversion with a field), and leaves them out of the first region, which reads none of
+// them (base is read only by at's definition there).
+type Remat struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+	Off int32
+}
+
+// Tiled is the kernel.
+func (k Remat) Tiled(t runtime.TiledIndex) {
+	n := t.TileExtent.Size()
+	buf := runtime.TileStatic[int32](t, n)
+	w := t.TileExtent.Dim(1)
+	r, c := t.Local[0], t.Local[1]
+	base := r * w
+	at := min(base+c, n-1)
+	tag := int32(c)*3 + k.Off
+	buf[t.Local[0]*w+t.Local[1]] = k.In.At(t.Global)
+	t.Barrier.Wait()
+	v := buf[(at+1)%n] + tag
+	t.Barrier.Wait()
+	buf[base+(w-1-c)] = v
+	t.Barrier.Wait()
+	k.Out.Set(t.Global, buf[at]*2+int32(r))
+}
+
 // Phases puts barriers under uniform control flow: in a loop whose trip count is a scalar
 // field and that a uniform break may leave early, in both branches of an if on a scalar,
 // with per-thread values carried across the barriers, a tile-level value updated in the
