@@ -208,6 +208,16 @@ var corpusCases = []corpusCase{
 		k := corpus.Stencil{In: in(t, randFloats(r, rows*cols, -1, 1), rows, cols), Out: o, Rows: rows, Cols: cols}
 		return ran(t, forEachTiled(av, runtime.Ext(rows, cols).Tile(8, 8), k), o, data)
 	}, near(1e-6, 1e-6)},
+	{"Carried", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 2048
+		res := []int32{}
+		for _, rounds := range []int32{0, 1, 5} {
+			o, data := out[int32](t, n)
+			k := corpus.Carried{In: in(t, randInts(r, n, -1000, 1000), n), Out: o, Rounds: rounds}
+			res = append(res, ran(t, forEachTiled(av, runtime.Ext(n).Tile(128), k), o, data)...)
+		}
+		return res
+	}, exact},
 	{"Remat", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const rows, cols = 32, 48
 		o, data := out[int32](t, rows, cols)

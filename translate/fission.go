@@ -289,18 +289,20 @@ func (f *fission) target(lhs ast.Expr) types.Object {
 	}
 }
 
-// assignment is one write of local variables: its targets and the values written.
+// assignment is one write of local variables: its targets, the values written, and the
+// left sides as written (whose indices choose the elements written).
 type assignment struct {
 	stmt    ast.Stmt
 	targets []types.Object
 	values  []ast.Expr
+	lhs     []ast.Expr
 }
 
 // assignments lists every write of a local variable in the body.
 func (f *fission) assignments(body *ast.BlockStmt) []assignment {
 	var out []assignment
 	add := func(s ast.Stmt, lhs []ast.Expr, rhs []ast.Expr) {
-		a := assignment{stmt: s, values: rhs}
+		a := assignment{stmt: s, values: rhs, lhs: lhs}
 		for _, l := range lhs {
 			if o := f.target(l); o != nil {
 				a.targets = append(a.targets, o)
@@ -396,7 +398,37 @@ func (f *fission) isTileStmt(a assignment) bool {
 			return false
 		}
 	}
+	for _, l := range a.lhs {
+		if !f.uniformIndices(l) {
+			return false
+		}
+	}
 	return true
+}
+
+// uniformIndices reports whether the indices on an assignment's left side that choose an
+// element of a local array (hist[y&3]++) are uniform: a thread-varying one makes the write
+// thread-varying even where the value written is not. An element of a tile_static slice
+// is not a variable (target) and is not checked.
+func (f *fission) uniformIndices(lhs ast.Expr) bool {
+	for {
+		switch x := unparen(lhs).(type) {
+		case *ast.IndexExpr:
+			if tv, ok := f.info.Types[x.X]; ok {
+				if _, slice := tv.Type.Underlying().(*types.Slice); slice {
+					return true
+				}
+			}
+			if !f.uniform(x.Index) {
+				return false
+			}
+			lhs = x.X
+		case *ast.SelectorExpr:
+			lhs = x.X
+		default:
+			return true
+		}
+	}
 }
 
 // uniform reports whether e has the same value in every thread of the tile: it reads

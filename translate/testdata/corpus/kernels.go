@@ -332,6 +332,53 @@ func (k Scaled[T]) get(i runtime.Index) T { return k.X.At(i) * k.By }
 // Each is the kernel.
 func (k Scaled[T]) Each(i runtime.Index) { k.Out.Set(i, k.get(i)+1) }
 
+// Carried keeps per-thread values across a loop of barriers: a struct updated by a
+// function, and an array whose element the thread chooses by a value it read
+// (hist[y&3]++: the write is the thread's own although the value written, 1, is not).
+type Carried struct {
+	In     *arrayview.ReadView[int32]
+	Out    *arrayview.View[int32]
+	Rounds int32
+}
+
+// CarriedAcc is the struct Carried carries.
+type CarriedAcc struct {
+	Sum, Max int32
+}
+
+// carriedAdd adds v to a.
+func carriedAdd(a CarriedAcc, v int32) CarriedAcc {
+	a.Sum += v
+	a.Max = max(a.Max, v)
+	return a
+}
+
+// Tiled is the kernel.
+func (k Carried) Tiled(t runtime.TiledIndex) {
+	n := t.TileExtent.Size()
+	buf := runtime.TileStatic[int32](t, n)
+	l := t.Local[0]
+	var a CarriedAcc
+	var hist [4]int32
+	x := k.In.At(t.Global)
+	step := 1
+	for r := int32(0); r < k.Rounds; r++ {
+		buf[l] = x
+		t.Barrier.Wait()
+		y := buf[(l+step)%n]
+		a = carriedAdd(a, y)
+		hist[y&3]++
+		t.Barrier.Wait()
+		if y > x {
+			x = y - x
+		} else {
+			x = x - y + r
+		}
+		step = step*3%n + 1
+	}
+	k.Out.Set(t.Global, a.Sum*7+a.Max+hist[0]*1000+hist[1]*100+hist[2]*10+hist[3]+x)
+}
+
 // Remat carries values computed from the thread's local index across barriers: the fast
 // CPU body recomputes them in each region that reads them (a product, the min of a sum, a
 // conversion with a field), and leaves them out of the first region, which reads none of
