@@ -496,7 +496,7 @@ func (t *tr) rangeStmt(s *ast.RangeStmt) {
 		zero = "0u"
 	}
 	fs.line("for (%s%s = %s; %s < %s; %s++) {", decl, i, zero, i, n, i)
-	t.loop(t.isVarying(s.X, fs.varying), s.Pos(), func() {
+	t.loop(t.rangesInt(s.X) && t.isVarying(s.X, fs.varying), s.Pos(), func() {
 		if s.Value != nil {
 			if id, ok := s.Value.(*ast.Ident); !ok || id.Name != "_" {
 				fs.indent++

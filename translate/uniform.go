@@ -65,12 +65,12 @@ func (t *tr) vwalk(n ast.Node, under bool, vary map[types.Object]bool) {
 	case *ast.AssignStmt:
 		for i, l := range s.Lhs {
 			r := s.Rhs[min(i, len(s.Rhs)-1)]
-			if under || t.isVarying(r, vary) {
+			if under || t.isVarying(r, vary) || t.varyingIndex(l, vary) {
 				t.mark(l, vary)
 			}
 		}
 	case *ast.IncDecStmt:
-		if under {
+		if under || t.varyingIndex(s.X, vary) {
 			t.mark(s.X, vary)
 		}
 	case *ast.DeclStmt:
@@ -104,14 +104,15 @@ func (t *tr) vwalk(n ast.Node, under bool, vary map[types.Object]bool) {
 		}
 		t.vwalk(s.Body, u, vary)
 	case *ast.RangeStmt:
-		u := under || t.isVarying(s.X, vary)
-		if u || s.Value != nil && t.isVaryingRange(s.X) {
-			if s.Key != nil {
-				t.mark(s.Key, vary)
-			}
-			if s.Value != nil {
-				t.mark(s.Value, vary)
-			}
+		// Over an array or a tile_static slice the trip count is the same in every
+		// thread; only the elements may differ.
+		xv := t.isVarying(s.X, vary)
+		u := under || (t.rangesInt(s.X) && xv)
+		if u && s.Key != nil {
+			t.mark(s.Key, vary)
+		}
+		if s.Value != nil && (u || xv || t.isVaryingRange(s.X)) {
+			t.mark(s.Value, vary)
 		}
 		t.vwalk(s.Body, u, vary)
 	case *ast.SwitchStmt:
@@ -130,6 +131,31 @@ func (t *tr) vwalk(n ast.Node, under bool, vary map[types.Object]bool) {
 			}
 		}
 	}
+}
+
+// varyingIndex reports whether an assignment's left side chooses the element it writes by
+// a varying index (hist[y&3]++ makes hist varying whatever the value written).
+func (t *tr) varyingIndex(lhs ast.Expr, vary map[types.Object]bool) bool {
+	for {
+		switch x := unparen(lhs).(type) {
+		case *ast.IndexExpr:
+			if t.isVarying(x.Index, vary) {
+				return true
+			}
+			lhs = x.X
+		case *ast.SelectorExpr:
+			lhs = x.X
+		default:
+			return false
+		}
+	}
+}
+
+// rangesInt reports whether a range statement ranges over an integer (its trip count is
+// the value), not over an array or a tile_static slice (a fixed length).
+func (t *tr) rangesInt(x ast.Expr) bool {
+	b, ok := t.typeOf(x).Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
 }
 
 // isVaryingRange reports whether ranging over x reads memory that may vary (a

@@ -704,6 +704,9 @@ var ampScratchPhases2 amprt.Scratch[int32]
 // ampScratchPhases3 keeps buffers of Phases's EachTile for later tiles.
 var ampScratchPhases3 amprt.Scratch[int32]
 
+// Program is RangeArr's GPU body: its Tiled method, translated to GLSL and SPIR-V by ampgen.
+func (RangeArr) Program() *amprt.Program { return ampgenRangeArr }
+
 // Program is RangeForms's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (RangeForms) Program() *amprt.Program { return ampgenRangeForms }
 
@@ -1047,6 +1050,7 @@ func (k Vectors) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 //go:embed amp_gen_Named.spv
 //go:embed amp_gen_Narrow.spv
 //go:embed amp_gen_Phases.spv
+//go:embed amp_gen_RangeArr.spv
 //go:embed amp_gen_RangeForms.spv
 //go:embed amp_gen_RangeMoved.spv
 //go:embed amp_gen_Remat.spv
@@ -1091,6 +1095,8 @@ var ampgenNamed = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Named.spv", "githu
 var ampgenNarrow = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Narrow.spv", "github.com/goamp/goamp/translate/testdata/corpus.Narrow")
 
 var ampgenPhases = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Phases.spv", "github.com/goamp/goamp/translate/testdata/corpus.Phases")
+
+var ampgenRangeArr = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_RangeArr.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeArr")
 
 var ampgenRangeForms = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_RangeForms.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeForms")
 

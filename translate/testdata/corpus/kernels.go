@@ -379,6 +379,30 @@ func (k Carried) Tiled(t runtime.TiledIndex) {
 	k.Out.Set(t.Global, a.Sum*7+a.Max+hist[0]*1000+hist[1]*100+hist[2]*10+hist[3]+x)
 }
 
+// RangeArr ranges over a per-thread array with barriers in the loop: the trip count is the
+// array's length, the same in every thread, though the elements differ.
+type RangeArr struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+// Tiled is the kernel.
+func (k RangeArr) Tiled(t runtime.TiledIndex) {
+	n := t.TileExtent.Size()
+	buf := runtime.TileStatic[int32](t, n)
+	l := t.Local[0]
+	x := k.In.At(t.Global)
+	arr := [3]int32{x, x * 2, x - 5}
+	acc := int32(0)
+	for i, v := range arr {
+		buf[l] = v + int32(i)
+		t.Barrier.Wait()
+		acc += buf[(l+i+1)%n]
+		t.Barrier.Wait()
+	}
+	k.Out.Set(t.Global, acc*3+arr[0]+arr[2])
+}
+
 // Remat carries values computed from the thread's local index across barriers: the fast
 // CPU body recomputes them in each region that reads them (a product, the min of a sum, a
 // conversion with a field), and leaves them out of the first region, which reads none of

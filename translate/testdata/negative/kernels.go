@@ -138,6 +138,33 @@ func (k BarrierInVaryingLoop) Tiled(t runtime.TiledIndex) {
 	k.V.Set(t.Global, 1)
 }
 
+// BarrierOnVaryingElement branches on an array element written at the thread's own
+// index: the array varies although the value written does not.
+type BarrierOnVaryingElement struct{ out }
+
+func (k BarrierOnVaryingElement) Tiled(t runtime.TiledIndex) {
+	var hist [2]int32
+	hist[t.Local[0]&1]++
+	if hist[0] == 1 {
+		t.Barrier.Wait()
+	}
+	k.V.Set(t.Global, 1)
+}
+
+// BarrierInRangeOfVaryingArray ranges over an array whose elements vary: the trip count
+// does not, but a branch on the element does.
+type BarrierInRangeOfVaryingArray struct{ out }
+
+func (k BarrierInRangeOfVaryingArray) Tiled(t runtime.TiledIndex) {
+	arr := [2]int{t.Local[0], 1}
+	for _, v := range arr {
+		if v == 0 {
+			t.Barrier.Wait()
+		}
+	}
+	k.V.Set(t.Global, 1)
+}
+
 type StaticSize struct {
 	out
 	N int32
