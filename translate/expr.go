@@ -337,6 +337,34 @@ func (t *tr) composite(e *ast.CompositeLit) string {
 	return "0"
 }
 
+// lhsWalk walks an assignment's left side from the outside in, through the indices and
+// fields that choose the element written, to the variable written. It returns that
+// variable's identifier (nil for an element of a slice, which in a kernel is a
+// tile_static array and no variable, and for anything else), and whether index, called
+// on each index into an array on the way (nil: none), accepted them all.
+func lhsWalk(info *types.Info, lhs ast.Expr, index func(ast.Expr) bool) (*ast.Ident, bool) {
+	for {
+		switch x := unparen(lhs).(type) {
+		case *ast.IndexExpr:
+			if tv, ok := info.Types[x.X]; ok {
+				if _, slice := tv.Type.Underlying().(*types.Slice); slice {
+					return nil, true
+				}
+			}
+			if index != nil && !index(x.Index) {
+				return nil, false
+			}
+			lhs = x.X
+		case *ast.SelectorExpr:
+			lhs = x.X
+		case *ast.Ident:
+			return x, true
+		default:
+			return nil, true
+		}
+	}
+}
+
 // every reports whether visit accepts every node under root: it walks root as ast.Inspect
 // does, stops at the first node visit rejects, and skips the children of a node where
 // visit says not to descend. (ast.Inspect's closing calls with nil are not passed on.)

@@ -267,26 +267,10 @@ func (f *fission) obj(id *ast.Ident) types.Object {
 // target returns the local variable an assignment's left side writes, or nil: a write
 // into a tile_static slice's element writes no variable.
 func (f *fission) target(lhs ast.Expr) types.Object {
-	for {
-		switch x := unparen(lhs).(type) {
-		case *ast.IndexExpr:
-			if tv, ok := f.info.Types[x.X]; ok {
-				if _, slice := tv.Type.Underlying().(*types.Slice); slice {
-					return nil
-				}
-			}
-			lhs = x.X
-		case *ast.SelectorExpr:
-			lhs = x.X
-		case *ast.Ident:
-			if x.Name == "_" {
-				return nil
-			}
-			return f.obj(x)
-		default:
-			return nil
-		}
+	if id, _ := lhsWalk(f.info, lhs, nil); id != nil && id.Name != "_" {
+		return f.obj(id)
 	}
+	return nil
 }
 
 // assignment is one write of local variables: its targets, the values written, and the
@@ -411,24 +395,8 @@ func (f *fission) isTileStmt(a assignment) bool {
 // thread-varying even where the value written is not. An element of a tile_static slice
 // is not a variable (target) and is not checked.
 func (f *fission) uniformIndices(lhs ast.Expr) bool {
-	for {
-		switch x := unparen(lhs).(type) {
-		case *ast.IndexExpr:
-			if tv, ok := f.info.Types[x.X]; ok {
-				if _, slice := tv.Type.Underlying().(*types.Slice); slice {
-					return true
-				}
-			}
-			if !f.uniform(x.Index) {
-				return false
-			}
-			lhs = x.X
-		case *ast.SelectorExpr:
-			lhs = x.X
-		default:
-			return true
-		}
-	}
+	_, ok := lhsWalk(f.info, lhs, f.uniform)
+	return ok
 }
 
 // uniform reports whether e has the same value in every thread of the tile: it reads

@@ -136,19 +136,8 @@ func (t *tr) vwalk(n ast.Node, under bool, vary map[types.Object]bool) {
 // varyingIndex reports whether an assignment's left side chooses the element it writes by
 // a varying index (hist[y&3]++ makes hist varying whatever the value written).
 func (t *tr) varyingIndex(lhs ast.Expr, vary map[types.Object]bool) bool {
-	for {
-		switch x := unparen(lhs).(type) {
-		case *ast.IndexExpr:
-			if t.isVarying(x.Index, vary) {
-				return true
-			}
-			lhs = x.X
-		case *ast.SelectorExpr:
-			lhs = x.X
-		default:
-			return false
-		}
-	}
+	_, uniform := lhsWalk(t.info, lhs, func(x ast.Expr) bool { return !t.isVarying(x, vary) })
+	return !uniform
 }
 
 // rangesInt reports whether a range statement ranges over an integer (its trip count is
