@@ -13,10 +13,10 @@ import (
 // returning a runtime.Program of the kernel's SPIR-V. The modules are not in the Go file:
 // files[i] names the file beside it that holds Kernels[i]'s module (see SPIRVFile), which
 // the generated file embeds with a //go:embed directive so that `go build` needs no shader
-// compiler. Generic
-// kernels pick their instance by their type arguments' kinds (runtime.Instances). Each kernel type also gets
-// the fast CPU body Load generated for it, if any (an EachTile or EachRange method; see
-// Package.Notes for those that get none). The output is gofmt'ed and deterministic.
+// compiler. Generic kernels pick their instance by their type arguments' kinds
+// (runtime.Instances). Each kernel type also gets the fast CPU body Load generated for it,
+// if any (an EachTile or EachRange method; see Package.Notes for those that get none). The
+// output is gofmt'ed and deterministic.
 func (p *Package) GoFile(files []string) ([]byte, error) {
 	if len(files) != len(p.Kernels) {
 		return nil, fmt.Errorf("goamp/translate: %d SPIR-V files for %d kernels", len(files), len(p.Kernels))
