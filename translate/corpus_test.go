@@ -74,7 +74,7 @@ type corpusCase struct {
 // corpusPerThread are the corpus kernels that ampgen gives no fast CPU body (see its
 // note), with why: the CPU runs them with the per-thread executor.
 var corpusPerThread = map[string]string{
-	"RangeArr": "a barrier in a range loop whose variables vary between threads: the fission needs them uniform",
+	"RangeArr": "a barrier in a range loop whose variables vary between threads: the fission needs them uniform (RangeLen is the form it runs)",
 }
 
 // exact compares outputs element for element.
@@ -228,6 +228,12 @@ var corpusCases = []corpusCase{
 		const n = 1024
 		o, data := out[int32](t, n)
 		k := corpus.RangeArr{In: in(t, randInts(r, n, -1000, 1000), n), Out: o}
+		return ran(t, forEachTiled(av, runtime.Ext(n).Tile(64), k), o, data)
+	}, exact},
+	{"RangeLen", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 1024
+		o, data := out[int32](t, n)
+		k := corpus.RangeLen{In: in(t, randInts(r, n, -1000, 1000), n), Out: o}
 		return ran(t, forEachTiled(av, runtime.Ext(n).Tile(64), k), o, data)
 	}, exact},
 	{"Remat", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {

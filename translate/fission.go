@@ -404,6 +404,9 @@ func (f *fission) uniformIndices(lhs ast.Expr) bool {
 // variables, and calls of functions with such arguments (no memory, no kernel method).
 func (f *fission) uniform(e ast.Expr) bool {
 	return every(e, func(n ast.Node) (bool, bool) {
+		if x, ok := n.(ast.Expr); ok && f.info.Types[x].Value != nil {
+			return true, false // a constant, such as len of an array
+		}
 		switch x := n.(type) {
 		case *ast.Ident:
 			o := f.obj(x)
@@ -583,7 +586,8 @@ func (f *fission) structNode(s ast.Stmt, inLoop bool, tileStmt map[ast.Stmt]bool
 		return &fnode{kind: nFor, stmt: s, body: f.build(x.Body.List, true, tileStmt, writes)}
 	case *ast.RangeStmt:
 		if !tileStmt[x] {
-			f.fail(x.Pos(), "a barrier in a range loop whose trip count or variables vary between threads")
+			f.fail(x.Pos(), "a barrier in a range loop whose trip count or variables vary between threads "+
+				"(over an array, range over len(a) and read a[i] in the loop)")
 			return nil
 		}
 		return &fnode{kind: nFor, stmt: s, body: f.build(x.Body.List, true, tileStmt, writes)}

@@ -724,8 +724,40 @@ func (e *emitter) text(n ast.Node) string {
 	return b.String()
 }
 
+// constantOfVariable returns, for a constant expression that names a variable (len of an
+// array), its value: the variable may be a per-thread one that the code around it, at
+// tile level, does not declare.
+func (e *emitter) constantOfVariable(x ast.Node) (string, bool) {
+	ex, ok := x.(ast.Expr)
+	if !ok {
+		return "", false
+	}
+	tv := e.info.Types[ex]
+	if tv.Value == nil {
+		return "", false
+	}
+	names := false
+	ast.Inspect(ex, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			_, isVar := e.info.Uses[id].(*types.Var)
+			names = names || isVar
+		}
+		return !names
+	})
+	if !names {
+		return "", false
+	}
+	if b, ok := tv.Type.(*types.Basic); ok && (b.Info()&types.IsUntyped != 0 || b.Kind() == types.Int) {
+		return tv.Value.ExactString(), true
+	}
+	return e.typeText(tv.Type) + "(" + tv.Value.ExactString() + ")", true
+}
+
 // replace returns the generated text of node x where it differs from the source.
 func (e *emitter) replace(x ast.Node) (string, bool) {
+	if c, ok := e.constantOfVariable(x); ok {
+		return c, true
+	}
 	switch y := x.(type) {
 	case *ast.Ident:
 		if pn, ok := e.obj(y).(*types.PkgName); ok {

@@ -164,6 +164,9 @@ func (t *tr) isVarying(e ast.Expr, vary map[types.Object]bool) bool {
 		if found {
 			return false
 		}
+		if x, ok := n.(ast.Expr); ok && t.info.Types[x].Value != nil {
+			return false // a constant, such as len of an array, is the same in every thread
+		}
 		switch x := n.(type) {
 		case *ast.Ident:
 			if o := t.info.Uses[x]; o != nil && vary[o] {

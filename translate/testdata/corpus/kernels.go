@@ -403,6 +403,32 @@ func (k RangeArr) Tiled(t runtime.TiledIndex) {
 	k.Out.Set(t.Global, acc*3+arr[0]+arr[2])
 }
 
+// RangeLen is RangeArr with the loop over the array's indices, len(arr) being a constant
+// (the generated CPU body writes it as one: arr is per thread, the loop is not), and the
+// element read in the loop.
+type RangeLen struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+// Tiled is the kernel.
+func (k RangeLen) Tiled(t runtime.TiledIndex) {
+	n := t.TileExtent.Size()
+	buf := runtime.TileStatic[int32](t, n)
+	l := t.Local[0]
+	x := k.In.At(t.Global)
+	arr := [3]int32{x, x * 2, x - 5}
+	acc := int32(0)
+	for i := range len(arr) {
+		v := arr[i]
+		buf[l] = v + int32(i)
+		t.Barrier.Wait()
+		acc += buf[(l+i+1)%n]
+		t.Barrier.Wait()
+	}
+	k.Out.Set(t.Global, acc*3+arr[0]+arr[2])
+}
+
 // Remat carries values computed from the thread's local index across barriers: the fast
 // CPU body recomputes them in each region that reads them (a product, the min of a sum, a
 // conversion with a field), and leaves them out of the first region, which reads none of
