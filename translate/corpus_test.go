@@ -224,18 +224,12 @@ var corpusCases = []corpusCase{
 		}
 		return res
 	}, exact},
-	{"RangeArr", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
-		const n = 1024
-		o, data := out[int32](t, n)
-		k := corpus.RangeArr{In: in(t, randInts(r, n, -1000, 1000), n), Out: o}
-		return ran(t, forEachTiled(av, runtime.Ext(n).Tile(64), k), o, data)
-	}, exact},
-	{"RangeLen", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
-		const n = 1024
-		o, data := out[int32](t, n)
-		k := corpus.RangeLen{In: in(t, randInts(r, n, -1000, 1000), n), Out: o}
-		return ran(t, forEachTiled(av, runtime.Ext(n).Tile(64), k), o, data)
-	}, exact},
+	{"RangeArr", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
+		return corpus.RangeArr{In: i, Out: o}
+	}), exact},
+	{"RangeLen", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
+		return corpus.RangeLen{Src: i, Dst: o}
+	}), exact},
 	{"Remat", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const rows, cols = 32, 48
 		o, data := out[int32](t, rows, cols)
@@ -357,6 +351,15 @@ func body[K any](k K, fast bool) K {
 func forEach(av *accelerator.View, ext runtime.Extent, k runtime.IndexKernel) error {
 	_, fast := k.(runtime.RangeKernel)
 	return runtime.ParallelForEach(av, ext, body(k, fast))
+}
+
+// tiled1D returns a corpus run of the kernel mk makes of n random int32s and an output,
+// over n threads in tiles of tile.
+func tiled1D(n, tile int, mk func(*arrayview.ReadView[int32], *arrayview.View[int32]) runtime.TiledKernel) func(testing.TB, *accelerator.View, *rand.Rand) any {
+	return func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		o, data := out[int32](t, n)
+		return ran(t, forEachTiled(av, runtime.Ext(n).Tile(tile), mk(in(t, randInts(r, n, -1000, 1000), n), o)), o, data)
+	}
 }
 
 // forEachTiled is runtime.ParallelForEachTiled, per thread when perThread is set.

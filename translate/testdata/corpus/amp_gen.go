@@ -748,28 +748,26 @@ func (k RangeLen) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampOrigin := ampDomain.TileOrigin(ampTile)
 	ampO0, ampO1, ampO2 := ampOrigin[0], ampOrigin[1], ampOrigin[2]
 	ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)
-	ampViewIn, ampViewOut := k.In.KernelHost(), k.Out.KernelHost()
+	ampViewSrc, ampViewDst := k.Src.KernelHost(), k.Dst.KernelHost()
 	var ampHeld0 *[]int32
-	var ampHeld1 *[][3]int32
-	var ampHeld2 *[]int32
+	var ampHeld1 *[]int32
+	var ampHeld2 *[][3]int32
 	defer func() { // the buffers go back for later tiles
 		ampScratchRangeLen0.Put(&ampHeld0)
 		ampScratchRangeLen1.Put(&ampHeld1)
 		ampScratchRangeLen2.Put(&ampHeld2)
 	}()
-	arrPerThread := ampScratchRangeLen1.Get(&ampHeld1, ampSize)
-	accPerThread := ampScratchRangeLen2.Get(&ampHeld2, ampSize)
-	n := ampExt.Size()
-	buf := ampScratchRangeLen0.Get(&ampHeld0, n)
+	sumPerThread := ampScratchRangeLen1.Get(&ampHeld1, ampSize)
+	arrPerThread := ampScratchRangeLen2.Get(&ampHeld2, ampSize)
+	shared := ampScratchRangeLen0.Get(&ampHeld0, ampExt.Size())
 	for ampI0, ampG0 := 0, ampO0; ampI0 < ampN0; ampI0, ampG0 = ampI0+1, ampG0+1 {
 		for ampI1, ampG1 := 0, ampO1; ampI1 < ampN1; ampI1, ampG1 = ampI1+1, ampG1+1 {
 			for ampI2, ampG2 := 0, ampO2; ampI2 < ampN2; ampI2, ampG2 = ampI2+1, ampG2+1 {
 				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
-				x := ampViewIn.At3(ampG0, ampG1, ampG2)
-				arr := [3]int32{x, x * 2, x - 5}
-				acc := int32(0)
+				x := ampViewSrc.At3(ampG0, ampG1, ampG2)
+				sum, arr := int32(0), [3]int32{x, x * 2, x - 5}
+				sumPerThread[ampL] = sum
 				arrPerThread[ampL] = arr
-				accPerThread[ampL] = acc
 			}
 		}
 	}
@@ -778,10 +776,9 @@ func (k RangeLen) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 			for ampI1 := range ampN1 {
 				for ampI2 := range ampN2 {
 					ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
-					l := ampI0
 					arr := arrPerThread[ampL]
-					v := arr[i]
-					buf[l] = v + int32(i)
+					me := ampI0
+					shared[me] = arr[i] + int32(i)
 				}
 			}
 		}
@@ -789,10 +786,10 @@ func (k RangeLen) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 			for ampI1 := range ampN1 {
 				for ampI2 := range ampN2 {
 					ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
-					l := ampI0
-					acc := accPerThread[ampL]
-					acc += buf[(l+i+1)%n]
-					accPerThread[ampL] = acc
+					sum := sumPerThread[ampL]
+					me := ampI0
+					sum += shared[(me+i+1)%ampExt.Size()]
+					sumPerThread[ampL] = sum
 				}
 			}
 		}
@@ -801,9 +798,9 @@ func (k RangeLen) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 		for ampI1, ampG1 := 0, ampO1; ampI1 < ampN1; ampI1, ampG1 = ampI1+1, ampG1+1 {
 			for ampI2, ampG2 := 0, ampO2; ampI2 < ampN2; ampI2, ampG2 = ampI2+1, ampG2+1 {
 				ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
+				sum := sumPerThread[ampL]
 				arr := arrPerThread[ampL]
-				acc := accPerThread[ampL]
-				ampViewOut.Set3(ampG0, ampG1, ampG2, acc*3+arr[0]+arr[2])
+				ampViewDst.Set3(ampG0, ampG1, ampG2, sum*3+arr[0]+arr[2])
 			}
 		}
 	}
@@ -813,10 +810,10 @@ func (k RangeLen) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 var ampScratchRangeLen0 amprt.Scratch[int32]
 
 // ampScratchRangeLen1 keeps buffers of RangeLen's EachTile for later tiles.
-var ampScratchRangeLen1 amprt.Scratch[[3]int32]
+var ampScratchRangeLen1 amprt.Scratch[int32]
 
 // ampScratchRangeLen2 keeps buffers of RangeLen's EachTile for later tiles.
-var ampScratchRangeLen2 amprt.Scratch[int32]
+var ampScratchRangeLen2 amprt.Scratch[[3]int32]
 
 // Program is RangeMoved's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (RangeMoved) Program() *amprt.Program { return ampgenRangeMoved }

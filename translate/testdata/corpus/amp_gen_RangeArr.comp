@@ -12,7 +12,6 @@ layout(push_constant) uniform AmpPush {
 	AmpView In;
 	AmpView Out;
 } amp;
-int ampRem(int a, int b) { return a - b * (a / b); }
 ivec3 ampFromXYZ(uvec3 v) {
 	return ampRank == 1u ? ivec3(int(v.x), 0, 0) : ampRank == 2u ? ivec3(int(v.y), int(v.x), 0) : ivec3(v.zyx);
 }
@@ -34,16 +33,16 @@ void main() {
 	int n = ampTileSize;
 	int l = ampLocal().x;
 	int x = ampV_In[ampAt0(ampGlobal())];
-	int[3] arr = int[3](x, (x * 2), (x - 5));
+	int[4] arr = int[4](x, (-x), (x >> 2), 7);
 	int acc = 0;
 	{
-		for (int i = 0; i < 3; i++) {
-			int v = arr[i];
-			ampS_buf[l] = (v + i);
+		for (int ampT1 = 0; ampT1 < 4; ampT1++) {
+			int v = arr[ampT1];
+			ampS_buf[((n - 1) - l)] = (v ^ acc);
 			memoryBarrier(); barrier();
-			acc = (acc + ampS_buf[ampRem((((l + i) + 1)), n)]);
+			acc = ((acc * 5) + ampS_buf[l]);
 			memoryBarrier(); barrier();
 		}
 	}
-	ampV_Out[ampAt1(ampGlobal())] = (((acc * 3) + arr[0]) + arr[2]);
+	ampV_Out[ampAt1(ampGlobal())] = acc;
 }

@@ -4,13 +4,13 @@ layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
 // AMP_RANKS: bits 0-1 the domain's rank, bits 2+2k the rank of data argument k.
 layout(constant_id = 3) const uint AMP_RANKS = 1u;
 const uint ampRank = AMP_RANKS & 3u;
-layout(std430, binding = 0) readonly buffer AmpBuffer0 { int ampV_In[]; };
-layout(std430, binding = 1) buffer AmpBuffer1 { int ampV_Out[]; };
+layout(std430, binding = 0) readonly buffer AmpBuffer0 { int ampV_Src[]; };
+layout(std430, binding = 1) buffer AmpBuffer1 { int ampV_Dst[]; };
 struct AmpView { uint base; uint s0; uint s1; uint pad; };
 layout(push_constant) uniform AmpPush {
 	uvec4 domain;
-	AmpView In;
-	AmpView Out;
+	AmpView Src;
+	AmpView Dst;
 } amp;
 int ampRem(int a, int b) { return a - b * (a / b); }
 ivec3 ampFromXYZ(uvec3 v) {
@@ -26,24 +26,24 @@ ivec3 ampLocal() { return ampFromXYZ(gl_LocalInvocationID); }
 ivec3 ampTile() { return ampFromXYZ(gl_WorkGroupID); }
 ivec3 ampTileOrigin() { return ampFromXYZ(gl_WorkGroupID * gl_WorkGroupSize); }
 const uint ampR0 = (AMP_RANKS >> 2u) & 3u;
-uint ampAt0(ivec3 i) { return amp.In.base + (ampR0 == 1u ? uint(i.x) : ampR0 == 2u ? uint(i.x) * amp.In.s0 + uint(i.y) : uint(i.x) * amp.In.s0 + uint(i.y) * amp.In.s1 + uint(i.z)); }
+uint ampAt0(ivec3 i) { return amp.Src.base + (ampR0 == 1u ? uint(i.x) : ampR0 == 2u ? uint(i.x) * amp.Src.s0 + uint(i.y) : uint(i.x) * amp.Src.s0 + uint(i.y) * amp.Src.s1 + uint(i.z)); }
 const uint ampR1 = (AMP_RANKS >> 4u) & 3u;
-uint ampAt1(ivec3 i) { return amp.Out.base + (ampR1 == 1u ? uint(i.x) : ampR1 == 2u ? uint(i.x) * amp.Out.s0 + uint(i.y) : uint(i.x) * amp.Out.s0 + uint(i.y) * amp.Out.s1 + uint(i.z)); }
-shared int ampS_buf[ampTileSize];
+uint ampAt1(ivec3 i) { return amp.Dst.base + (ampR1 == 1u ? uint(i.x) : ampR1 == 2u ? uint(i.x) * amp.Dst.s0 + uint(i.y) : uint(i.x) * amp.Dst.s0 + uint(i.y) * amp.Dst.s1 + uint(i.z)); }
+shared int ampS_shared[ampTileSize];
 void main() {
-	int n = ampTileSize;
-	int l = ampLocal().x;
-	int x = ampV_In[ampAt0(ampGlobal())];
-	int[3] arr = int[3](x, (x * 2), (x - 5));
-	int acc = 0;
+	int x = ampV_Src[ampAt0(ampGlobal())];
+	int ampT1 = 0;
+	int[3] ampT2 = int[3](x, (x * 2), (x - 5));
+	int sum = ampT1;
+	int[3] arr = ampT2;
 	{
 		for (int i = 0; i < 3; i++) {
-			int v = arr[i];
-			ampS_buf[l] = (v + i);
+			int me = ampLocal().x;
+			ampS_shared[me] = (arr[i] + i);
 			memoryBarrier(); barrier();
-			acc = (acc + ampS_buf[ampRem((((l + i) + 1)), n)]);
+			sum = (sum + ampS_shared[ampRem((((me + i) + 1)), ampTileSize)]);
 			memoryBarrier(); barrier();
 		}
 	}
-	ampV_Out[ampAt1(ampGlobal())] = (((acc * 3) + arr[0]) + arr[2]);
+	ampV_Dst[ampAt1(ampGlobal())] = (((sum * 3) + arr[0]) + arr[2]);
 }

@@ -392,41 +392,38 @@ func (k RangeArr) Tiled(t runtime.TiledIndex) {
 	buf := runtime.TileStatic[int32](t, n)
 	l := t.Local[0]
 	x := k.In.At(t.Global)
-	arr := [3]int32{x, x * 2, x - 5}
-	acc := int32(0)
-	for i, v := range arr {
-		buf[l] = v + int32(i)
+	arr := [4]int32{x, -x, x >> 2, 7}
+	var acc int32
+	for _, v := range arr {
+		buf[n-1-l] = v ^ acc
 		t.Barrier.Wait()
-		acc += buf[(l+i+1)%n]
+		acc = acc*5 + buf[l]
 		t.Barrier.Wait()
 	}
-	k.Out.Set(t.Global, acc*3+arr[0]+arr[2])
+	k.Out.Set(t.Global, acc)
 }
 
-// RangeLen is RangeArr with the loop over the array's indices, len(arr) being a constant
-// (the generated CPU body writes it as one: arr is per thread, the loop is not), and the
-// element read in the loop.
+// RangeLen loops over a per-thread array's indices around barriers, len(arr) being a
+// constant (the generated CPU body writes it as one: arr is per thread, the loop is not),
+// and reads the element in the loop: the form of RangeArr's loop that gets a fast CPU body.
 type RangeLen struct {
-	In  *arrayview.ReadView[int32]
-	Out *arrayview.View[int32]
+	Src *arrayview.ReadView[int32]
+	Dst *arrayview.View[int32]
 }
 
 // Tiled is the kernel.
 func (k RangeLen) Tiled(t runtime.TiledIndex) {
-	n := t.TileExtent.Size()
-	buf := runtime.TileStatic[int32](t, n)
-	l := t.Local[0]
-	x := k.In.At(t.Global)
-	arr := [3]int32{x, x * 2, x - 5}
-	acc := int32(0)
+	x := k.Src.At(t.Global)
+	sum, arr := int32(0), [3]int32{x, x * 2, x - 5}
+	shared := runtime.TileStatic[int32](t, t.TileExtent.Size())
 	for i := range len(arr) {
-		v := arr[i]
-		buf[l] = v + int32(i)
+		me := t.Local[0]
+		shared[me] = arr[i] + int32(i)
 		t.Barrier.Wait()
-		acc += buf[(l+i+1)%n]
+		sum += shared[(me+i+1)%t.TileExtent.Size()]
 		t.Barrier.Wait()
 	}
-	k.Out.Set(t.Global, acc*3+arr[0]+arr[2])
+	k.Dst.Set(t.Global, sum*3+arr[0]+arr[2])
 }
 
 // Remat carries values computed from the thread's local index across barriers: the fast
