@@ -230,6 +230,15 @@ var corpusCases = []corpusCase{
 	{"RangeLen", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
 		return corpus.RangeLen{Src: i, Dst: o}
 	}), exact},
+	{"LoopReturn", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 1024
+		o, data := out[int32](t, n)
+		a, aux := out[int32](t, n)
+		k := corpus.LoopReturn{In: in(t, randInts(r, n, 0, 1000), n), Out: o, Aux: a}
+		require.NoError(t, forEachTiled(av, runtime.Ext(n).Tile(64), k))
+		sync(t, o, a)
+		return append(data, aux...)
+	}, exact},
 	{"Remat", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const rows, cols = 32, 48
 		o, data := out[int32](t, rows, cols)

@@ -173,20 +173,14 @@ func escapes(s ast.Stmt) bool {
 		}
 		return !found
 	}
-	switch l := s.(type) {
-	case *ast.ForStmt:
-		inspectLoops(l.Body, 1, visit)
-	case *ast.RangeStmt:
-		inspectLoops(l.Body, 1, visit)
-	default:
-		inspectLoops(s, 0, visit)
-	}
+	inspectLoops(s, 0, visit)
 	return found
 }
 
 // inspectLoops is ast.Inspect of n that also gives visit each node's depth of loops: n is
-// at depth loops, and the body of each for or range statement below n one deeper (of such
-// a statement only the body is inspected). visit returns false to skip x's children.
+// at depth loops, and the body of each for or range statement, n itself included, one
+// deeper (of such a statement only the body is inspected). visit returns false to skip
+// x's children.
 func inspectLoops(n ast.Node, loops int, visit func(x ast.Node, loops int) bool) {
 	ast.Inspect(n, func(x ast.Node) bool {
 		if x == nil {
@@ -199,7 +193,7 @@ func inspectLoops(n ast.Node, loops int, visit func(x ast.Node, loops int) bool)
 		case *ast.RangeStmt:
 			body = y.Body
 		}
-		if body != nil && x != n {
+		if body != nil {
 			if visit(x, loops) {
 				inspectLoops(body, loops+1, visit)
 			}

@@ -426,6 +426,31 @@ func (k RangeLen) Tiled(t runtime.TiledIndex) {
 	k.Dst.Set(t.Global, sum*3+arr[0]+arr[2])
 }
 
+// LoopReturn returns from inside a loop that begins the last region (after the barrier):
+// the fast CPU body must leave the thread, not go on with the loop.
+type LoopReturn struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+	Aux *arrayview.View[int32]
+}
+
+// Tiled is the kernel.
+func (k LoopReturn) Tiled(t runtime.TiledIndex) {
+	n := t.TileExtent.Size()
+	buf := runtime.TileStatic[int32](t, n)
+	buf[t.Local[0]] = k.In.At(t.Global)
+	t.Barrier.Wait()
+	v := buf[(t.Local[0]+3)%n]
+	for i := int32(0); i < 4; i++ {
+		if (v+i)%7 == 0 {
+			k.Aux.Set(t.Global, i+1)
+			return
+		}
+		v += i
+	}
+	k.Out.Set(t.Global, v)
+}
+
 // Remat carries values computed from the thread's local index across barriers: the fast
 // CPU body recomputes them in each region that reads them (a product, the min of a sum, a
 // conversion with a field), and leaves them out of the first region, which reads none of
