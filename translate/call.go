@@ -109,9 +109,15 @@ func (t *tr) conversion(e *ast.CallExpr) string {
 func (t *tr) builtin(e *ast.CallExpr, name string) string {
 	switch name {
 	case "min", "max":
+		fn := name
+		if b, ok := t.typeOf(e).Underlying().(*types.Basic); ok && b.Info()&types.IsFloat != 0 {
+			// Go's rules, not GLSL's: a NaN operand is the result, and -0 < +0.
+			fn = "amp" + strings.ToUpper(name[:1]) + name[1:]
+			t.prelude["minmax"] = true
+		}
 		s := t.expr(e.Args[0])
 		for _, a := range e.Args[1:] {
-			s = name + "(" + s + ", " + t.expr(a) + ")"
+			s = fn + "(" + s + ", " + t.expr(a) + ")"
 		}
 		return s
 	case "len":

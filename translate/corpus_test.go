@@ -239,6 +239,32 @@ var corpusCases = []corpusCase{
 		sync(t, o, a)
 		return append(data, aux...)
 	}, exact},
+	{"MinMax", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 1024
+		special := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 0,
+			float32(math.Copysign(0, -1)), 1, -1}
+		pick := func() []float32 {
+			s := randFloats(r, n, -2, 2)
+			for i := range s {
+				if r.IntN(2) == 0 {
+					s[i] = special[r.IntN(len(special))]
+				}
+			}
+			return s
+		}
+		lo, los := out[uint32](t, n)
+		hi, his := out[uint32](t, n)
+		k := corpus.MinMax{A: in(t, pick(), n), B: in(t, pick(), n), Lo: lo, Hi: hi}
+		require.NoError(t, forEach(av, runtime.Ext(n), k))
+		sync(t, lo, hi)
+		res := append(los, his...)
+		for i, b := range res { // a NaN's bits are the platform's (Go on amd64 ORs the operands')
+			if b&0x7f800000 == 0x7f800000 && b&0x7fffff != 0 {
+				res[i] = 0x7fc00000
+			}
+		}
+		return res
+	}, exact},
 	{"Remat", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const rows, cols = 32, 48
 		o, data := out[int32](t, rows, cols)

@@ -36,6 +36,30 @@ int ampShr(int x, uint s) { return x >> min(s, 31u); }
 uint ampShr(uint x, uint s) { return s >= 32u ? 0u : x >> s; }
 `,
 	"half": halfPrelude,
+	// Go's min and max of floats: NaN if an operand is (here the NaN operand; Go leaves
+	// the NaN's bits to the platform), and -0 is below +0. GLSL's min and max may return
+	// either operand for a NaN and either zero.
+	"minmax": `float ampMin(float x, float y) {
+	if (isnan(y) || y < x) return y;
+	if (isnan(x) || x < y || x != 0.0) return x;
+	return (floatBitsToUint(x) & 0x80000000u) != 0u ? x : y;
+}
+float ampMax(float x, float y) {
+	if (isnan(y) || y > x) return y;
+	if (isnan(x) || x > y || x != 0.0) return x;
+	return (floatBitsToUint(x) & 0x80000000u) == 0u ? x : y;
+}
+double ampMin(double x, double y) {
+	if (isnan(y) || y < x) return y;
+	if (isnan(x) || x < y || x != 0.0lf) return x;
+	return (unpackDouble2x32(x).y & 0x80000000u) != 0u ? x : y;
+}
+double ampMax(double x, double y) {
+	if (isnan(y) || y > x) return y;
+	if (isnan(x) || x > y || x != 0.0lf) return x;
+	return (unpackDouble2x32(x).y & 0x80000000u) == 0u ? x : y;
+}
+`,
 	// x - t is precise (NoContraction): a driver may otherwise fuse it with the multiply
 	// that made x into one FMA, which skips the product's rounding, and Round(a*b) of a
 	// product that rounds to a tie goes the wrong way (the H100's did: RESULTS.md).

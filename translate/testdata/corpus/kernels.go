@@ -451,6 +451,20 @@ func (k LoopReturn) Tiled(t runtime.TiledIndex) {
 	k.Out.Set(t.Global, v)
 }
 
+// MinMax takes Go's min and max of floats whose operands include NaNs, infinities and
+// zeros of both signs: NaN if an operand is, and -0 below +0, on every device.
+type MinMax struct {
+	A, B   *arrayview.ReadView[float32]
+	Lo, Hi *arrayview.View[uint32]
+}
+
+// Each is the kernel: the results' bits, so that NaNs and zeros compare exactly.
+func (k MinMax) Each(i runtime.Index) {
+	a, b := k.A.At(i), k.B.At(i)
+	k.Lo.Set(i, math.Float32bits(min(a, b)))
+	k.Hi.Set(i, math.Float32bits(max(a, b, 0)))
+}
+
 // Remat carries values computed from the thread's local index across barriers: the fast
 // CPU body recomputes them in each region that reads them (a product, the min of a sum, a
 // conversion with a field), and leaves them out of the first region, which reads none of
