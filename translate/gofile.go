@@ -57,7 +57,7 @@ func (p *Package) GoFile(files []string) ([]byte, error) {
 		}
 		fmt.Fprintf(&b, "// Program is %s's GPU body: its %s method, translated to GLSL and SPIR-V by ampgen.\n", typ, body)
 		if len(k0.TypeArgs) == 0 {
-			fmt.Fprintf(&b, "func (%s) Program() *amprt.Program { return %s }\n\n", typ, varName(k0))
+			fmt.Fprintf(&b, "func (%s) Program() *amprt.Program { return %s }\n\n", typ, varName(typ))
 		} else {
 			p.genericProgram(&b, typ, idx)
 		}
@@ -73,10 +73,10 @@ func (p *Package) GoFile(files []string) ([]byte, error) {
 	for _, typ := range typesOrder {
 		idx := byType[typ]
 		if k := p.Kernels[idx[0]]; len(k.TypeArgs) == 0 {
-			fmt.Fprintf(&b, "var %s = amprt.EmbeddedProgram(ampgenSPIRV, %q, %q)\n\n", varName(k), files[idx[0]], k.Program)
+			fmt.Fprintf(&b, "var %s = amprt.EmbeddedProgram(ampgenSPIRV, %q, %q)\n\n", varName(typ), files[idx[0]], k.Program)
 			continue
 		}
-		fmt.Fprintf(&b, "var %s = amprt.Instances{\n", varName(&Kernel{Type: typ}))
+		fmt.Fprintf(&b, "var %s = amprt.Instances{\n", varName(typ))
 		for _, i := range idx {
 			k := p.Kernels[i]
 			fmt.Fprintf(&b, "%q: amprt.EmbeddedProgram(ampgenSPIRV, %q, %q),\n", strings.Join(k.TypeArgs, ","), files[i], k.Program)
@@ -101,18 +101,12 @@ func (p *Package) genericProgram(b *bytes.Buffer, typ string, idx []int) {
 		args[i] = fmt.Sprintf("reflect.TypeFor[T%d]()", i)
 	}
 	fmt.Fprintf(b, "func (%s[%s]) Program() *amprt.Program { return %s.Of(%s) }\n\n",
-		typ, strings.Join(params, ", "), varName(&Kernel{Type: typ}), strings.Join(args, ", "))
+		typ, strings.Join(params, ", "), varName(typ), strings.Join(args, ", "))
 }
 
-// varName is the package-level variable holding a kernel's program (k without type
-// arguments: the amprt.Instances of a generic kernel type).
-func varName(k *Kernel) string {
-	n := "ampgen" + strings.ToUpper(k.Type[:1]) + k.Type[1:]
-	for _, a := range k.TypeArgs {
-		n += "_" + mangle(a)
-	}
-	return n
-}
+// varName is the package-level variable of kernel type typ: its program, or the
+// amprt.Instances of a generic type.
+func varName(typ string) string { return "ampgen" + strings.ToUpper(typ[:1]) + typ[1:] }
 
 // SPIRVFile names the file, beside the generated Go file out (such as amp_gen.go), that
 // holds kernel k's SPIR-V module: out without .go, then _ and the kernel's type and type
