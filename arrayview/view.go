@@ -445,7 +445,7 @@ func (v *View[T]) ArgInfo() runtime.ArgInfo {
 		return runtime.ArgInfo{Rank: 1, ElemSize: info.size, Elem: info.typ, Access: accelerator.ReadWrite, Float64: info.float64,
 			Float16: info.float16, Int8: info.int8}
 	}
-	return runtime.ArgInfo{Rank: v.Rank(), ElemSize: v.info.size, Elem: v.info.typ, Access: accelerator.ReadWrite, Home: v.src.home,
+	return runtime.ArgInfo{Rank: v.Rank(), Extent: v.g.ext, ElemSize: v.info.size, Elem: v.info.typ, Access: accelerator.ReadWrite, Home: v.src.home,
 		Float64: v.info.float64, Float16: v.info.float16, Int8: v.info.int8}
 }
 

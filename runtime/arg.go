@@ -38,6 +38,10 @@ type Arg interface {
 type ArgInfo struct {
 	// Rank is the argument's rank (1, 2 or 3).
 	Rank int
+	// Extent is the argument's extent, which a kernel reads as k.V.Extent() (the runtime
+	// passes it to a GPU body in its push constants), or the zero Extent where the
+	// argument has none to give.
+	Extent Extent
 	// ElemSize is the size of an element in bytes.
 	ElemSize int
 	// Elem is the Go element type, or nil when the argument does not say. The dispatcher

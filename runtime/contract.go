@@ -59,7 +59,11 @@ type contract struct {
 	// gridLoop: the module declares SpecId 4 (AMP_GRID_LOOP): its main loops over the
 	// domain with a grid stride, so a non-tiled dispatch may launch fewer workgroups.
 	gridLoop bool
-	last     atomic.Pointer[specCheck]
+	// extents is how many data fields' dimensions 1 and 2 the program reads from its
+	// ampExtents push-constant array (0: it declares none); pushSize is the size of its
+	// push constants with that array, rounded up to 16.
+	extents, pushSize int
+	last              atomic.Pointer[specCheck]
 }
 
 // specCheck is the tile-dependent part of the check for one set of specialization values.
@@ -89,7 +93,7 @@ func contractFor(l *kernelLayout, p *Program, infos []ArgInfo) *contract {
 func newContract(l *kernelLayout, p *Program, infos []ArgInfo) *contract {
 	in := p.iface
 	c := &contract{prog: p, iface: in, float64: in.HasCapability(CapabilityFloat64), ranks: in.HasSpecID(3),
-		gridLoop: in.HasSpecID(4)}
+		gridLoop: in.HasSpecID(4), pushSize: l.pushSize}
 	if c.err = c.checkBindings(l); c.err == nil {
 		c.err = c.checkPush(l)
 	}
@@ -181,7 +185,8 @@ func isInts(t *Type, n int) bool {
 }
 
 // checkPush checks the push-constant block: the domain, one AmpView per data field,
-// then one member per scalar field, each at its offset and of its type.
+// then one member per scalar field, each at its offset and of its type, and optionally
+// the ampExtents array (c.extents).
 func (c *contract) checkPush(l *kernelLayout) error {
 	p := c.iface.Push
 	if p == nil {
@@ -219,7 +224,14 @@ func (c *contract) checkPush(l *kernelLayout) error {
 				"scalar fields are the members after the AmpViews, in field order, of the same type (int32 int, uint32 uint, float32 float)")
 		}
 	}
-	if i := 1 + n + len(l.scalarFields); i < len(ms) {
+	if i := 1 + n + len(l.scalarFields); i < len(ms) && isExtents(ms[i], 16+16*n+4*len(l.scalarFields)) {
+		if c.extents = ms[i].Type.Len / 2; c.extents > n {
+			return c.bad(l, "push constants", fmt.Sprintf("the extents of at most %d data fields", n),
+				describeMember(ms, i), "ampExtents holds two words per data field, for the first fields only")
+		}
+		c.pushSize = (ms[i].Offset + 4*ms[i].Type.Len + 15) &^ 15
+	}
+	if i := 1 + n + len(l.scalarFields) + min(c.extents, 1); i < len(ms) {
 		field := fmt.Sprintf("push member %d", i)
 		if ms[i].Name != "" {
 			field = "push member " + ms[i].Name
@@ -227,11 +239,19 @@ func (c *contract) checkPush(l *kernelLayout) error {
 		return c.bad(l, field, fmt.Sprintf("%d data fields and %d scalar fields", n, len(l.scalarFields)),
 			describeMember(ms, i), "the block has a member that no Go field fills")
 	}
-	if p.Size > l.pushSize {
-		return c.bad(l, "push constants", fmt.Sprintf("%d bytes of push constants", l.pushSize),
+	if p.Size > c.pushSize {
+		return c.bad(l, "push constants", fmt.Sprintf("%d bytes of push constants", c.pushSize),
 			fmt.Sprintf("a %d-byte push-constant block", p.Size), "the block is larger than what the kernel pushes")
 	}
 	return nil
+}
+
+// isExtents reports whether push member m is the ampExtents array at offset off: uint
+// words, two per data field (dimensions 1 and 2 of fields 0, 1, ...).
+func isExtents(m Member, off int) bool {
+	t := m.Type
+	return m.Offset == off && t.Kind == TypeArray && t.Len > 0 && t.Len%2 == 0 && t.Stride == 4 &&
+		t.Elem != nil && t.Elem.Kind == TypeUint && t.Elem.Width == 32
 }
 
 func scalarMatches(k reflect.Kind, t *Type) bool {

@@ -19,7 +19,10 @@ const (
 	// MaxPushConstantBytes is the largest push-constant block a kernel may use: the 128
 	// bytes every Vulkan device supports. The block holds a 16-byte domain, 16 bytes per
 	// data argument and 4 bytes per scalar, rounded up to 16, so a kernel has at most 7
-	// data arguments.
+	// data arguments. A program that reads its views' extents (k.V.Extent() in a kernel)
+	// adds 8 bytes per data argument up to the last whose extent it reads; the block must
+	// then fit the device's maxPushConstantsSize (128 on lavapipe, 256 on NVIDIA's
+	// drivers), or the dispatch returns a *KernelError.
 	MaxPushConstantBytes = 128
 	// GroupSize is the workgroup size (local_size_x) of non-tiled GPU dispatches, or the
 	// device's maxComputeWorkGroupSize[0] or maxComputeWorkGroupInvocations where smaller
@@ -481,6 +484,15 @@ func (d *dispatch) validate() error {
 		return err
 	}
 	return d.x.validate(d)
+}
+
+// pushSize is the size of the dispatch's push constants: the kernel's, and the ampExtents
+// array where the program declares one.
+func (d *dispatch) pushSize() int {
+	if d.c != nil {
+		return d.c.pushSize
+	}
+	return d.l.pushSize
 }
 
 // collect gathers the kernel's data arguments and their ArgInfo.

@@ -95,8 +95,12 @@
 //   - Push constants: when the module declares a push-constant block, it is
 //     the uvec4 domain at offset 0, one 16-byte AmpView per data field at 16 +
 //     16k, then one member per scalar field, in field order, at 16 + 16n + 4j,
-//     of the field's type (int32 int, uint32 uint, float32 float), and nothing
-//     else. A missing or extra scalar, or two swapped, is an error.
+//     of the field's type (int32 int, uint32 uint, float32 float), and, where
+//     the body reads its views' extents, a uint array of two words per data
+//     field for the first m fields (dimensions 1 and 2 of each; an AmpView's
+//     fourth word is dimension 0, ArgInfo.Extent), and nothing else. A missing
+//     or extra scalar, or two swapped, is an error. With the array the block
+//     may pass 128 bytes up to the device's maxPushConstantsSize.
 //   - Workgroup size: specialization constants 0, 1, 2 (amp.glsl), which the
 //     dispatcher sets to the tile (Vulkan x is the last C++ dimension) or to
 //     (GroupSize, 1, 1) (the device's limit where smaller), or a fixed local size,

@@ -89,9 +89,13 @@ func (vulkanExecutor) validate(d *dispatch) error {
 	}
 	acc := d.view.Accelerator()
 	l, lim := d.l, acc.Limits()
-	if uint32(l.pushSize) > lim.MaxPushConstantsSize {
+	if size := d.pushSize(); uint32(size) > lim.MaxPushConstantsSize {
+		why := ""
+		if d.c.extents > 0 {
+			why = fmt.Sprintf(" (%d of them the extents of %d data fields, which the program reads)", 8*d.c.extents, d.c.extents)
+		}
 		return &KernelError{Kernel: l.name, Reason: fmt.Sprintf(
-			"%d bytes of push constants exceed maxPushConstantsSize %d of %s", l.pushSize, lim.MaxPushConstantsSize, acc.Path())}
+			"%d bytes of push constants%s exceed maxPushConstantsSize %d of %s", size, why, lim.MaxPushConstantsSize, acc.Path())}
 	}
 	for i, info := range d.infos {
 		if info.Float64 && !acc.SupportsDoublePrecision() {
@@ -120,7 +124,10 @@ func (vulkanExecutor) validate(d *dispatch) error {
 // scalars), binds every argument on the view (bindDevice) and takes the pipeline.
 func (vulkanExecutor) encode(d *dispatch) error {
 	l, ext := d.l, d.ext
-	push := d.push[:l.pushSize]
+	if size := d.pushSize(); size > len(d.push) {
+		d.push = make([]byte, size)
+	}
+	push := d.push[:d.pushSize()]
 	clear(push)
 	dims := [3]int{1, 1, 1}
 	copy(dims[:], ext.d[:ext.rank])
@@ -137,6 +144,10 @@ func (vulkanExecutor) encode(d *dispatch) error {
 		le.PutUint32(push[o:], *(*uint32)(unsafe.Add(d.base, off)))
 		o += 4
 	}
+	for i := range d.c.extents { // ampExtents: dimensions 1 and 2 (0 past the rank)
+		le.PutUint32(push[o+8*i:], uint32(d.infos[i].Extent.Dim(1)))
+		le.PutUint32(push[o+8*i+4:], uint32(d.infos[i].Extent.Dim(2)))
+	}
 	return d.pipeline()
 }
 
@@ -145,7 +156,7 @@ func (vulkanExecutor) prepare(d *dispatch) error { return d.pipeline() }
 
 // submit records the dispatch on the view's command stream.
 func (vulkanExecutor) submit(d *dispatch) error {
-	if err := d.view.Dispatch(d.pipe, d.vargs, d.push[:d.l.pushSize], d.groups); err != nil {
+	if err := d.view.Dispatch(d.pipe, d.vargs, d.push[:d.pushSize()], d.groups); err != nil {
 		return fmt.Errorf("goamp/runtime: kernel %s: %w", d.l.name, err)
 	}
 	return nil
@@ -160,7 +171,7 @@ func (d *dispatch) pipeline() error {
 		d.pipe = p.pipe
 		return nil
 	}
-	pipe, err := acc.Pipeline(key, d.prog.Name, d.prog.SPIRV, len(l.args), l.pushSize)
+	pipe, err := acc.Pipeline(key, d.prog.Name, d.prog.SPIRV, len(l.args), d.pushSize())
 	if err != nil {
 		return fmt.Errorf("goamp/runtime: kernel %s: %w", l.name, err)
 	}
@@ -197,6 +208,7 @@ func (d *dispatch) bindDevice(push []byte) error {
 		le.PutUint32(push[o:], b.Base)
 		le.PutUint32(push[o+4:], b.Strides[0])
 		le.PutUint32(push[o+8:], b.Strides[1])
+		le.PutUint32(push[o+12:], uint32(d.infos[i].Extent.Dim(0))) // e0: k.V.Extent().Dim(0)
 		d.vargs = append(d.vargs, accelerator.Arg{Buffer: b.Buffer, Offset: b.Offset, Range: b.Range, Access: access})
 	}
 	return nil

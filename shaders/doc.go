@@ -30,15 +30,19 @@
 //
 // runtime.ParallelForEach binds a kernel struct's n-th runtime.Arg field to
 // storage-buffer binding n (std430, set 0) and fills a push-constant block (std430, at
-// most 128 bytes):
+// most 128 bytes without the optional ampExtents):
 //
 //	offset 0         uvec4 domain: the extent (e0, e1, e2) in C++ order with missing
 //	                 dimensions 1, and the number of points
-//	offset 16+16n    AmpView of Arg n: (base, s0, s1, 0); element (i0, i1, i2) of the
+//	offset 16+16n    AmpView of Arg n: (base, s0, s1, e0); element (i0, i1, i2) of the
 //	                 view is at base + i0*s0 + i1*s1 + i2 (rank 2: base + i0*s0 + i1;
-//	                 rank 1: base + i0), counted in elements of the buffer
+//	                 rank 1: base + i0), counted in elements of the buffer; e0 is the
+//	                 Arg's dimension 0
 //	then             the kernel's int32, uint32 and float32 fields, 4 bytes each, in
 //	                 field order
+//	then, optional   uint ampExtents[2m]: dimensions 1 and 2 of Args 0..m-1 (0 past an
+//	                 Arg's rank), for a body that reads its views' extents; the block
+//	                 must then fit the device's maxPushConstantsSize
 //
 // The workgroup size is specialization constants 0, 1, 2 (AMP_WORKGROUP): the tile
 // dimensions of a tiled kernel, with Vulkan's x axis the last (fastest) C++ dimension,

@@ -262,6 +262,9 @@ func (t *tr) methodCall(e *ast.CallExpr, f *ast.SelectorExpr, sel *types.Selecti
 			return t.tiledCall(e, k.Sel.Name, name)
 		}
 	}
+	if v := t.viewExtent(f.X); v != nil {
+		return t.extentCall(e, v, name)
+	}
 	recv := t.typeOf(f.X)
 	if isHalf(t.sub(recv)) {
 		return t.halfMethod(e, f.X, name)
@@ -282,6 +285,11 @@ func (t *tr) methodCall(e *ast.CallExpr, f *ast.SelectorExpr, sel *types.Selecti
 
 // viewCall translates At, Set and the atomics on a data argument.
 func (t *tr) viewCall(e *ast.CallExpr, v *viewArg, name string) string {
+	if name == "Extent" {
+		t.errorf(e.Pos(), "a view's extent is read through its methods: %s.Extent().Dim(c), .Size(), .Rank() or "+
+			".Contains(i) (a runtime.Extent value cannot be held)", v.field.Name())
+		return "0"
+	}
 	if len(e.Args) == 0 {
 		t.errorf(e.Pos(), "method %s of a view is not in the kernel language", name)
 		return "0"
@@ -318,6 +326,77 @@ func (t *tr) viewCall(e *ast.CallExpr, v *viewArg, name string) string {
 	}
 	t.errorf(e.Pos(), "method %s of a view is not in the kernel language (At, Set, At4, Set4 and the Atomic methods are)", name)
 	return "0"
+}
+
+// viewExtent returns the data field x reads the extent of (x is k.V.Extent()), or nil.
+func (t *tr) viewExtent(x ast.Expr) *viewArg {
+	c, ok := unparen(x).(*ast.CallExpr)
+	if !ok || len(c.Args) != 0 {
+		return nil
+	}
+	s, ok := unparen(c.Fun).(*ast.SelectorExpr)
+	if !ok || s.Sel.Name != "Extent" {
+		return nil
+	}
+	k, ok := unparen(s.X).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	v, _ := t.kernelField(k).(*viewArg)
+	return v
+}
+
+// extentCall translates k.V.Extent().Dim(c), .Size(), .Rank() and .Contains(i). The runtime passes a
+// view's dimension 0 in the fourth word of its AmpView, and dimensions 1 and 2 in the
+// ampExtents push-constant array when the program declares it (extentFuncs); the rank is
+// the view's AMP_RANKS field. As on the CPU, Dim of a dimension past the rank is 0.
+func (t *tr) extentCall(e *ast.CallExpr, v *viewArg, name string) string {
+	switch name {
+	case "Rank":
+		return fmt.Sprintf("int(ampR%d)", v.index)
+	case "Size":
+		v.extent = true
+		return fmt.Sprintf("ampSize%d()", v.index)
+	case "Contains":
+		v.extent = true
+		return fmt.Sprintf("ampContains%d(%s)", v.index, t.expr(e.Args[0]))
+	case "Dim":
+		if tv := t.info.Types[e.Args[0]]; tv.Value != nil {
+			if c, _ := constant.Int64Val(constant.ToInt(tv.Value)); c == 0 {
+				return fmt.Sprintf("int(amp.%s.e0)", v.name)
+			}
+		}
+		v.extent = true
+		return fmt.Sprintf("ampDim%d(%s)", v.index, t.expr(e.Args[0]))
+	}
+	t.errorf(e.Pos(), "Extent().%s of a view is not in the kernel language (Dim, Size, Rank and Contains are)", name)
+	return "0"
+}
+
+// extentViews returns how many data fields the ampExtents array covers: up to the last
+// one whose dimensions 1 and 2 the body reads, or 0.
+func (t *tr) extentViews() int {
+	n := 0
+	for _, v := range t.views {
+		if v.extent {
+			n = v.index + 1
+		}
+	}
+	return n
+}
+
+// extentFuncs writes view v's ampDim and ampSize functions when the body reads them.
+func (t *tr) extentFuncs(b *strings.Builder, v *viewArg) {
+	if !v.extent {
+		return
+	}
+	k, e := v.index, fmt.Sprintf("amp.ampExtents[%d", 2*v.index)
+	fmt.Fprintf(b, "int ampDim%d(int c) { return c == 0 ? int(amp.%s.e0) : c > 0 && uint(c) < ampR%d ? int(%s + c - 1]) : 0; }\n",
+		k, v.name, k, e)
+	fmt.Fprintf(b, "int ampSize%d() { return int(amp.%s.e0) * (ampR%d > 1u ? int(%s]) : 1) * (ampR%d > 2u ? int(%s + 1]) : 1); }\n",
+		k, v.name, k, e, k, e)
+	fmt.Fprintf(b, "bool ampContains%d(ivec3 i) { return uint(i.x) < amp.%s.e0 && (ampR%d < 2u || uint(i.y) < %s]) && "+
+		"(ampR%d < 3u || uint(i.z) < %s + 1]); }\n", k, v.name, k, e, k, e)
 }
 
 // view4Call translates At4 and Set4: a call of the view's 16-byte access functions, which

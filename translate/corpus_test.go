@@ -265,6 +265,22 @@ var corpusCases = []corpusCase{
 		}
 		return res
 	}, exact},
+	{"Extents", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const rows, cols, n = 13, 21, 37
+		big, err := arrayview.New(runtime.Ext(rows+5, cols+9), randInts(r, (rows+5)*(cols+9), -1e6, 1e6))
+		require.NoError(t, err)
+		sec, err := big.Section(runtime.Idx(3, 4), runtime.Ext(rows, cols))
+		require.NoError(t, err)
+		o, data := out[int32](t, rows, cols)
+		k := corpus.Extents{In: sec.ReadOnly(), Vec: in(t, randInts(r, n, -1e6, 1e6), n), Out: o}
+		return ran(t, forEach(av, runtime.Ext(rows, cols), k), o, data)
+	}, exact},
+	{"ExtentLoop", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n, tile, chunks = 256, 64, 11
+		o, data := out[int32](t, n)
+		k := corpus.ExtentLoop{In: in(t, randInts(r, tile*chunks, -1e5, 1e5), tile*chunks), Out: o}
+		return ran(t, forEachTiled(av, runtime.Ext(n).Tile(tile), k), o, data)
+	}, exact},
 	{"Remat", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const rows, cols = 32, 48
 		o, data := out[int32](t, rows, cols)

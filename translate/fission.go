@@ -432,7 +432,8 @@ func (f *fission) uniform(e ast.Expr) bool {
 }
 
 // uniformCall reports whether a call may be uniform given uniform arguments: not a view
-// method, not a method of the kernel, not an atomic, not a function handed a slice.
+// method (but Extent), not a method of the kernel, not an atomic, not a function handed a
+// slice.
 func (f *fission) uniformCall(c *ast.CallExpr) bool {
 	if sel, ok := unparen(c.Fun).(*ast.SelectorExpr); ok {
 		if s := f.info.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
@@ -440,7 +441,7 @@ func (f *fission) uniformCall(c *ast.CallExpr) bool {
 				return false
 			}
 			if m, ok := s.Obj().(*types.Func); ok && m.Pkg() != nil && m.Pkg().Path() == arrayviewPath {
-				return false
+				return m.Name() == "Extent" // the same in every thread; the other methods read memory
 			}
 		}
 		if f.runtimeFunc(sel, sel.Sel.Name) && strings.HasPrefix(sel.Sel.Name, "Atomic") {

@@ -36,6 +36,9 @@ type emitter struct {
 	// body never assigns it: its components are the scalars ampI0..ampI2.
 	rangeIdx types.Object
 	rangeUse int // the uses of rangeIdx written as the scalars
+	// bare holds the expressions that stand bare in an if, for or switch header, where a
+	// composite literal must be parenthesized to parse (bareInHeaders).
+	bare map[ast.Node]bool
 }
 
 // helper is a kernel method that reads or writes views, called from the tiled body: the
@@ -240,6 +243,8 @@ func (e *emitter) plan() {
 	}
 	e.views, e.viewSel = map[types.Object]string{}, map[*ast.SelectorExpr]string{}
 	e.helpers = map[*types.Func]*helper{}
+	e.bare = map[ast.Node]bool{}
+	bareInHeaders(e.decl.Body, e.bare)
 	ast.Inspect(e.decl.Body, func(n ast.Node) bool {
 		if sel, ok := n.(*ast.SelectorExpr); ok && e.isTiledField(sel, "TileOrigin", "Global") {
 			e.useOrigin = true
@@ -724,6 +729,61 @@ func (e *emitter) text(n ast.Node) string {
 	return b.String()
 }
 
+// literal returns text, which replaces x and may be a composite literal, in parentheses
+// where x stands bare in a statement's header: `if j := runtime.Idx(a, b); ...` becomes
+// `if j := (amprt.Index{a, b}); ...`, which parses, where the bare literal does not.
+func (e *emitter) literal(x ast.Node, text string) string {
+	if e.bare[x] && strings.HasSuffix(text, "}") {
+		return "(" + text + ")"
+	}
+	return text
+}
+
+// bareInHeaders adds to bare the expressions under n that stand in the header of an if,
+// for, range or switch statement outside any parentheses, brackets or braces: Go's
+// grammar reads a composite literal there as the statement's block.
+func bareInHeaders(n ast.Node, bare map[ast.Node]bool) {
+	var mark func(x ast.Node)
+	mark = func(x ast.Node) {
+		ast.Inspect(x, func(y ast.Node) bool {
+			switch z := y.(type) {
+			case nil, *ast.ParenExpr, *ast.FuncLit:
+				return false
+			case *ast.CallExpr: // the arguments are enclosed
+				bare[z] = true
+				mark(z.Fun)
+				return false
+			case *ast.IndexExpr:
+				mark(z.X)
+				return false
+			case *ast.CompositeLit:
+				return false
+			}
+			bare[y] = true
+			return true
+		})
+	}
+	ast.Inspect(n, func(y ast.Node) bool {
+		var parts []ast.Node
+		switch s := y.(type) {
+		case *ast.IfStmt:
+			parts = []ast.Node{s.Init, s.Cond}
+		case *ast.ForStmt:
+			parts = []ast.Node{s.Init, s.Cond, s.Post}
+		case *ast.RangeStmt:
+			parts = []ast.Node{s.Key, s.Value, s.X}
+		case *ast.SwitchStmt:
+			parts = []ast.Node{s.Init, s.Tag}
+		}
+		for _, p := range parts {
+			if p != nil { // the fields are interfaces: an absent part is nil
+				mark(p)
+			}
+		}
+		return true
+	})
+}
+
 // constantOfVariable returns, for a constant expression that names a variable (len of an
 // array), its value: the variable may be a per-thread one that the code around it, at
 // tile level, does not declare.
@@ -772,8 +832,8 @@ func (e *emitter) replace(x ast.Node) (string, bool) {
 			return h, true
 		}
 		if e.isTiledField(y, "Local", "Global", "Tile", "TileOrigin", "TileExtent") {
-			return map[string]string{"Local": "amprt.Index{ampI0, ampI1, ampI2}", "Global": "amprt.Index{ampG0, ampG1, ampG2}",
-				"Tile": "ampTile", "TileOrigin": "ampOrigin", "TileExtent": "ampExt"}[y.Sel.Name], true
+			return e.literal(y, map[string]string{"Local": "amprt.Index{ampI0, ampI1, ampI2}", "Global": "amprt.Index{ampG0, ampG1, ampG2}",
+				"Tile": "ampTile", "TileOrigin": "ampOrigin", "TileExtent": "ampExt"}[y.Sel.Name]), true
 		}
 	case *ast.CallExpr:
 		if s, ok := e.viewCall3(y); ok {
@@ -794,7 +854,7 @@ func (e *emitter) replace(x ast.Node) (string, bool) {
 			for i, a := range y.Args {
 				args[i] = e.text(a)
 			}
-			return "amprt.Index{" + strings.Join(args, ", ") + "}", true
+			return e.literal(y, "amprt.Index{"+strings.Join(args, ", ")+"}"), true
 		}
 		if e.isTileStatic(y) {
 			return e.buffer(e.text(unparen(y.Fun).(*ast.IndexExpr).Index), e.text(y.Args[1])), true
@@ -850,6 +910,7 @@ func (e *emitter) noteHelper(c *ast.CallExpr) {
 		return
 	}
 	h.src = src
+	bareInHeaders(decl.Body, e.bare)
 	if !e.helperOK(h) || len(h.views) == 0 {
 		return
 	}

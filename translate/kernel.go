@@ -23,6 +23,7 @@ type viewArg struct {
 	atomicF  bool // a float32 atomic is used: the binding gets a uint alias
 	at4      bool // At4 is used: the binding gets a 4-vector alias and ampAt4_k
 	set4     bool // Set4 is used: the alias and ampSet4_k
+	extent   bool // Extent().Dim(c) with c not 0, or Extent().Size(): the program reads ampExtents
 }
 
 // scalarArg is a push-constant scalar field of the kernel.
@@ -360,13 +361,17 @@ func (t *tr) assemble(k *Kernel, body string) string {
 	for _, v := range t.views {
 		t.bufferDecl(&b, v)
 	}
-	b.WriteString("struct AmpView { uint base; uint s0; uint s1; uint pad; };\n")
+	b.WriteString("struct AmpView { uint base; uint s0; uint s1; uint e0; };\n")
 	b.WriteString("layout(push_constant) uniform AmpPush {\n\tuvec4 domain;\n")
 	for _, v := range t.views {
 		fmt.Fprintf(&b, "\tAmpView %s;\n", v.name)
 	}
 	for _, s := range t.scalars {
 		fmt.Fprintf(&b, "\t%s %s;\n", s.typ, s.name)
+	}
+	if n := t.extentViews(); n > 0 {
+		// Dimensions 1 and 2 of data fields 0..n-1 (runtime.ArgInfo.Extent).
+		fmt.Fprintf(&b, "\tuint ampExtents[%d];\n", 2*n)
 	}
 	b.WriteString("} amp;\n")
 	if t.tiled {
@@ -379,6 +384,7 @@ func (t *tr) assemble(k *Kernel, body string) string {
 			"uint(i.x) * amp.%s.s0 + uint(i.y) : uint(i.x) * amp.%s.s0 + uint(i.y) * amp.%s.s1 + uint(i.z)); }\n",
 			v.index, v.name, v.index, v.index, v.name, v.name, v.name)
 		t.view4Funcs(&b, v)
+		t.extentFuncs(&b, v)
 		if v.atomicF {
 			fmt.Fprintf(&b, "float ampAtomicAddF%d(uint a, float x) {\n\tuint old = %s_bits[a];\n\tfor (;;) {\n"+
 				"\t\tuint prev = atomicCompSwap(%s_bits[a], old, floatBitsToUint(uintBitsToFloat(old) + x));\n"+

@@ -94,6 +94,11 @@ func (t *tr) glslType(ty types.Type, pos token.Pos) (string, bool) {
 		return fmt.Sprintf("%s[%d]", e, u.Len()), true
 	case *types.Struct:
 		n, ok := types.Unalias(ty).(*types.Named)
+		if isRuntime(ty, "Extent") {
+			t.errorf(pos, "runtime.Extent values are not in the kernel language: read a view's extent through its methods, "+
+				"k.V.Extent().Dim(c), .Size(), .Rank() and .Contains(i), and the tile's as t.TileExtent.Dim(c)")
+			return "", false
+		}
 		if !ok || n.Obj().Pkg() != t.pkg {
 			t.errorf(pos, "struct type %s: kernels use struct types declared in their own package", ty)
 			return "", false

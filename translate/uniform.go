@@ -191,7 +191,8 @@ func (t *tr) isVarying(e ast.Expr, vary map[types.Object]bool) bool {
 }
 
 // callVaries reports whether a call reads memory or is a method of the kernel (which may):
-// view reads, atomics and kernel methods vary; other calls vary through their arguments.
+// view reads, atomics and kernel methods vary; a view's Extent does not; other calls vary
+// through their arguments.
 func (t *tr) callVaries(c *ast.CallExpr) bool {
 	sel, ok := unparen(c.Fun).(*ast.SelectorExpr)
 	if !ok {
@@ -199,7 +200,7 @@ func (t *tr) callVaries(c *ast.CallExpr) bool {
 	}
 	if inner, ok := unparen(sel.X).(*ast.SelectorExpr); ok {
 		if _, isView := t.kernelField(inner).(*viewArg); isView {
-			return true
+			return sel.Sel.Name != "Extent" // the extent is a push constant, the same in every thread
 		}
 	}
 	if id, ok := unparen(sel.X).(*ast.Ident); ok && t.fn.recv != nil && t.info.Uses[id] == t.fn.recv {

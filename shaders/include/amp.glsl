@@ -18,9 +18,14 @@
 // Push constants (std430, 4-byte little-endian words):
 //   offset 0:         uvec4 domain = (e0, e1, e2, total): the extent in C++ order, missing
 //                     dimensions 1, and the number of points
-//   offset 16 + 16n:  AmpView of data argument n = (base, s0, s1, 0), counted in elements
+//   offset 16 + 16n:  AmpView of data argument n = (base, s0, s1, e0), counted in elements;
+//                     e0 is the argument's dimension 0 (runtime.ArgInfo.Extent)
 //   then:             the scalars, 4 bytes each, in field order
-// The whole block is at most 128 bytes: at most 7 views.
+//   then, optional:   uint ampExtents[2m]: dimensions 1 and 2 of data arguments 0..m-1 (0
+//                     past an argument's rank), for a body that reads its views' extents
+//                     (ampgen declares it for k.V.Extent().Dim(c) with c != 0 and Size)
+// The block without ampExtents is at most 128 bytes (at most 7 views); with it, at most the
+// device's maxPushConstantsSize (128 bytes on lavapipe, 256 on NVIDIA's drivers).
 //
 // Buffers written by one thread and read by another thread of the same tile through a
 // barrier must be declared coherent (AMP_BUFFER(n, coherent, ...)).
@@ -33,7 +38,7 @@ struct AmpView {
 	uint base;
 	uint s0;
 	uint s1;
-	uint pad;
+	uint pad; // e0: the argument's dimension 0
 };
 
 #define AMP_PUSH_BEGIN layout(push_constant) uniform AmpPush { uvec4 domain;

@@ -22,7 +22,7 @@ layout(std430, binding = 0) readonly buffer AmpBuffer0 { int ampV_A[]; };
 layout(std430, binding = 1) readonly buffer AmpBuffer1 { int ampV_B[]; };
 layout(std430, binding = 2) readonly buffer AmpBuffer2 { float ampV_F[]; };
 layout(std430, binding = 3) buffer AmpBuffer3 { Ints ampV_Out[]; };
-struct AmpView { uint base; uint s0; uint s1; uint pad; };
+struct AmpView { uint base; uint s0; uint s1; uint e0; };
 layout(push_constant) uniform AmpPush {
 	uvec4 domain;
 	AmpView A;

@@ -10,7 +10,7 @@ struct CarriedAcc {
 };
 layout(std430, binding = 0) readonly buffer AmpBuffer0 { int ampV_In[]; };
 layout(std430, binding = 1) buffer AmpBuffer1 { int ampV_Out[]; };
-struct AmpView { uint base; uint s0; uint s1; uint pad; };
+struct AmpView { uint base; uint s0; uint s1; uint e0; };
 layout(push_constant) uniform AmpPush {
 	uvec4 domain;
 	AmpView In;

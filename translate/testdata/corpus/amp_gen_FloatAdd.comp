@@ -8,7 +8,7 @@ layout(std430, binding = 0) readonly buffer AmpBuffer0 { float ampV_In[]; };
 layout(std430, binding = 1) coherent buffer AmpBuffer1 { float ampV_Sum[]; };
 layout(std430, binding = 1) coherent buffer AmpBits1 { uint ampV_Sum_bits[]; };
 layout(std430, binding = 2) coherent buffer AmpBuffer2 { uint ampV_Maxi[]; };
-struct AmpView { uint base; uint s0; uint s1; uint pad; };
+struct AmpView { uint base; uint s0; uint s1; uint e0; };
 layout(push_constant) uniform AmpPush {
 	uvec4 domain;
 	AmpView In;

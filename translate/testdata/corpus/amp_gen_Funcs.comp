@@ -11,7 +11,7 @@ struct Pair {
 layout(std430, binding = 0) readonly buffer AmpBuffer0 { float ampV_X[]; };
 layout(std430, binding = 1) readonly buffer AmpBuffer1 { float ampV_Y[]; };
 layout(std430, binding = 2) buffer AmpBuffer2 { Pair ampV_Out[]; };
-struct AmpView { uint base; uint s0; uint s1; uint pad; };
+struct AmpView { uint base; uint s0; uint s1; uint e0; };
 layout(push_constant) uniform AmpPush {
 	uvec4 domain;
 	AmpView X;

@@ -10,7 +10,7 @@ layout(std430, binding = 1) readonly buffer AmpBuffer1 { float ampV_F[]; };
 layout(std430, binding = 2) buffer AmpBuffer2 { float ampV_Wide[]; };
 layout(std430, binding = 3) buffer AmpBuffer3 { uint16_t ampV_Out[]; };
 layout(std430, binding = 4) buffer AmpBuffer4 { int ampV_Flags[]; };
-struct AmpView { uint base; uint s0; uint s1; uint pad; };
+struct AmpView { uint base; uint s0; uint s1; uint e0; };
 layout(push_constant) uniform AmpPush {
 	uvec4 domain;
 	AmpView X;

@@ -5,7 +5,7 @@ layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
 layout(constant_id = 3) const uint AMP_RANKS = 1u;
 const uint ampRank = AMP_RANKS & 3u;
 layout(std430, binding = 0) buffer AmpBuffer0 { int ampV_Out[]; };
-struct AmpView { uint base; uint s0; uint s1; uint pad; };
+struct AmpView { uint base; uint s0; uint s1; uint e0; };
 layout(push_constant) uniform AmpPush {
 	uvec4 domain;
 	AmpView Out;

@@ -7,7 +7,7 @@ const uint ampRank = AMP_RANKS & 3u;
 layout(std430, binding = 0) readonly buffer AmpBuffer0 { int ampV_In[]; };
 layout(std430, binding = 1) buffer AmpBuffer1 { int ampV_Out[]; };
 layout(std430, binding = 2) buffer AmpBuffer2 { int ampV_Aux[]; };
-struct AmpView { uint base; uint s0; uint s1; uint pad; };
+struct AmpView { uint base; uint s0; uint s1; uint e0; };
 layout(push_constant) uniform AmpPush {
 	uvec4 domain;
 	AmpView In;

@@ -8,7 +8,7 @@ layout(std430, binding = 0) readonly buffer AmpBuffer0 { float ampV_A[]; };
 layout(std430, binding = 1) readonly buffer AmpBuffer1 { float ampV_B[]; };
 layout(std430, binding = 2) buffer AmpBuffer2 { uint ampV_Lo[]; };
 layout(std430, binding = 3) buffer AmpBuffer3 { uint ampV_Hi[]; };
-struct AmpView { uint base; uint s0; uint s1; uint pad; };
+struct AmpView { uint base; uint s0; uint s1; uint e0; };
 layout(push_constant) uniform AmpPush {
 	uvec4 domain;
 	AmpView A;

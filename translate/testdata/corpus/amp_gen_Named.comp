@@ -9,7 +9,7 @@ struct Sample {
 	int Where;
 };
 layout(std430, binding = 0) buffer AmpBuffer0 { Sample ampV_Sample[]; };
-struct AmpView { uint base; uint s0; uint s1; uint pad; };
+struct AmpView { uint base; uint s0; uint s1; uint e0; };
 layout(push_constant) uniform AmpPush {
 	uvec4 domain;
 	AmpView Sample;

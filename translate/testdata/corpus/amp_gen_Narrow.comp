@@ -10,7 +10,7 @@ layout(std430, binding = 1) readonly buffer AmpBuffer1 { uint8_t ampV_B[]; };
 layout(std430, binding = 2) buffer AmpBuffer2 { int8_t ampV_C[]; };
 layout(std430, binding = 3) buffer AmpBuffer3 { uint8_t ampV_D[]; };
 layout(std430, binding = 4) buffer AmpBuffer4 { int[22] ampV_Out[]; };
-struct AmpView { uint base; uint s0; uint s1; uint pad; };
+struct AmpView { uint base; uint s0; uint s1; uint e0; };
 layout(push_constant) uniform AmpPush {
 	uvec4 domain;
 	AmpView A;

@@ -6,7 +6,7 @@ layout(constant_id = 3) const uint AMP_RANKS = 1u;
 const uint ampRank = AMP_RANKS & 3u;
 layout(std430, binding = 0) readonly buffer AmpBuffer0 { float ampV_In[]; };
 layout(std430, binding = 1) buffer AmpBuffer1 { float ampV_Out[]; };
-struct AmpView { uint base; uint s0; uint s1; uint pad; };
+struct AmpView { uint base; uint s0; uint s1; uint e0; };
 layout(push_constant) uniform AmpPush {
 	uvec4 domain;
 	AmpView In;

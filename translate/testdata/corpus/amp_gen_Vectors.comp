@@ -9,7 +9,7 @@ layout(std430, binding = 1) readonly buffer AmpBuffer1 { vec4 ampV_B[]; };
 layout(std430, binding = 2) readonly buffer AmpBuffer2 { vec3 ampV_P[]; };
 layout(std430, binding = 3) buffer AmpBuffer3 { vec4 ampV_Out[]; };
 layout(std430, binding = 4) buffer AmpBuffer4 { float ampV_Dots[]; };
-struct AmpView { uint base; uint s0; uint s1; uint pad; };
+struct AmpView { uint base; uint s0; uint s1; uint e0; };
 layout(push_constant) uniform AmpPush {
 	uvec4 domain;
 	AmpView A;

@@ -765,3 +765,55 @@ func (k RangeMoved) Each(i runtime.Index) {
 	i[0] = (i[0] + 1) % int(k.Rows)
 	k.Out.Set(at, own*3+k.In.At(i))
 }
+
+// Extents reads its views' extents (C++ AMP's array_view::get_extent and
+// extent::contains): In is a section of a larger array, so its extent is not its strides;
+// dimensions past a view's rank and negative ones are 0, and Contains ignores an index's
+// components past the rank, as on the CPU.
+type Extents struct {
+	In  *arrayview.ReadView[int32]
+	Vec *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+// Each is the kernel: a mirrored element of In, an element of Vec chosen modulo its
+// length, and the extents' values folded into the result.
+func (k Extents) Each(i runtime.Index) {
+	rows, cols := k.In.Extent().Dim(0), k.In.Extent().Dim(1)
+	v := k.In.At(runtime.Idx(rows-1-i[0], cols-1-i[1]))
+	n := k.Vec.Extent().Dim(0)
+	v += k.Vec.At(runtime.Idx((i[0]*cols + i[1]) % n))
+	d := 2
+	info := k.In.Extent().Size()*1000 + k.In.Extent().Rank()*100 + k.Vec.Extent().Rank()*10 + k.In.Extent().Dim(d)
+	info += k.Vec.Extent().Dim(i[1]%3-1) + k.Out.Extent().Dim(1)*k.Out.Extent().Rank()
+	if j := runtime.Idx(i[0]-1, i[1]*2-cols/2); k.In.Extent().Contains(j) {
+		v += k.In.At(j) // the neighbours that lie inside In, as C++ AMP's extent::contains tells
+	}
+	if k.Vec.Extent().Contains(runtime.Idx(i[1]*2-3, i[0])) {
+		info++
+	}
+	k.Out.Set(i, v*7+int32(info))
+}
+
+// ExtentLoop sums the whole of In, whose length is not the domain's, in chunks of a tile
+// through tile_static memory: its barriers sit in a loop bounded by In's extent, which is
+// the same in every thread.
+type ExtentLoop struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+// Tiled is the kernel.
+func (k ExtentLoop) Tiled(t runtime.TiledIndex) {
+	n := t.TileExtent.Size()
+	buf := runtime.TileStatic[int32](t, n)
+	var acc int32
+	chunks := k.In.Extent().Dim(0) / n
+	for c := 0; c < chunks; c++ {
+		buf[t.Local[0]] = k.In.At(runtime.Idx(c*n + t.Local[0]))
+		t.Barrier.Wait()
+		acc += buf[(t.Local[0]+c)%n] * int32(c+1)
+		t.Barrier.Wait()
+	}
+	k.Out.Set(t.Global, acc)
+}

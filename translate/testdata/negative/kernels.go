@@ -259,3 +259,16 @@ type FloatMin struct {
 func (k FloatMin) Each(i runtime.Index) {
 	k.F.AtomicMin(i, 1)
 }
+
+type ExtentHeld struct{ out }
+
+func (k ExtentHeld) Each(i runtime.Index) {
+	e := k.V.Extent()
+	k.V.Set(i, int32(e.Dim(0)))
+}
+
+type ExtentDims struct{ out }
+
+func (k ExtentDims) Each(i runtime.Index) {
+	k.V.Set(i, int32(k.V.Extent().Linear(i)))
+}
