@@ -40,7 +40,7 @@ type extentsLongK struct {
 	prog *amprt.Program `amp:"-"`
 }
 
-func (k extentsLongK) Each(i amprt.Index)        { k.Out.Set(i, k.A.At(i)) }
+func (k extentsLongK) Each(i amprt.Index)      { k.Out.Set(i, k.A.At(i)) }
 func (k extentsLongK) Program() *amprt.Program { return k.prog }
 
 // roView makes a read-only view of fresh random data of extent dims, closed when t ends.

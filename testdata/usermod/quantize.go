@@ -33,18 +33,17 @@ type Dequantize struct {
 	Sums *arrayview.View[int8]
 	// Scale is the size of one step.
 	Scale float32
-	// Cols is the number of columns of In.
-	Cols int32
 }
 
-// Each is the kernel: one thread per element; the first column's thread sums its row.
+// Each is the kernel: one thread per element; the first column's thread sums its row,
+// whose length is In's extent.
 func (k Dequantize) Each(i runtime.Index) {
 	v := k.In.At(i)
 	k.Out.Set(i, half.FromFloat32(float32(v)*k.Scale))
 	if i[1] == 0 {
 		var s int8
-		for c := int32(0); c < k.Cols; c++ {
-			s += k.In.At(runtime.Idx(i[0], int(c)))
+		for c := range k.In.Extent().Dim(1) {
+			s += k.In.At(runtime.Idx(i[0], c))
 		}
 		k.Sums.Set(runtime.Idx(i[0]), s)
 	}

@@ -66,7 +66,7 @@ func runQuantize(t testing.TB, av *accelerator.View, x []float32, rows, cols int
 	sv, err := arrayview.New(runtime.Ext(rows), res.sums)
 	require.NoError(t, err)
 	sv.DiscardData()
-	k := Dequantize{In: qv.ReadOnly(), Out: hv, Sums: sv, Scale: scale, Cols: int32(cols)}
+	k := Dequantize{In: qv.ReadOnly(), Out: hv, Sums: sv, Scale: scale}
 	require.NoError(t, runtime.ParallelForEach(av, qv.Extent(), k))
 	for _, v := range []interface{ Close() error }{xv, qv, hv, sv} {
 		require.NoError(t, v.Close()) // the results reach the Go slices
