@@ -281,6 +281,22 @@ var corpusCases = []corpusCase{
 		k := corpus.ExtentLoop{In: in(t, randInts(r, tile*chunks, -1e5, 1e5), tile*chunks), Out: o}
 		return ran(t, forEachTiled(av, runtime.Ext(n).Tile(tile), k), o, data)
 	}, exact},
+	{"Results", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 1000
+		b := randInts(r, n, -1e6, 1e6)
+		for i := 0; i < n; i += 7 {
+			b[i] = int32(r.IntN(5)) * 1000 // b%1000 == 0: divmod's zero case
+		}
+		o, data := out[int32](t, n)
+		a, aux := out[int32](t, n)
+		k := corpus.Results{A: in(t, randInts(r, n, -1e6, 1e6), n), B: in(t, b, n), Out: o, Aux: a, Bias: r.Int32N(100)}
+		require.NoError(t, forEach(av, runtime.Ext(n), k))
+		sync(t, o, a)
+		return append(data, aux...)
+	}, exact},
+	{"ResultsTiled", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
+		return corpus.ResultsTiled{In: i, Out: o}
+	}), exact},
 	{"Remat", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const rows, cols = 32, 48
 		o, data := out[int32](t, rows, cols)

@@ -12,6 +12,15 @@ import (
 // kind is "kernel" for a method of the kernel (its fields are the GLSL globals), "" for
 // a function, or a method of another type whose receiver recvX becomes the first argument.
 func (t *tr) userCall(e *ast.CallExpr, fn *types.Func, id *ast.Ident, kind string, recvX ast.Expr) string {
+	// This call's out arguments (callResults), taken before the callee's body or a call in
+	// the arguments is translated: neither has any.
+	outs := t.outs
+	t.outs = nil
+	if n := fn.Type().(*types.Signature).Results().Len(); n > 1 && outs == nil {
+		t.errorf(e.Pos(), "%s has %d results: call it as the right side of an assignment (a, b := %s(...)), "+
+			"a declaration, a statement or a return of as many results", fn.Name(), n, fn.Name())
+		return "0"
+	}
 	var targs []types.Type
 	if inst, ok := t.info.Instances[id]; ok {
 		for i := range inst.TypeArgs.Len() {
@@ -37,6 +46,7 @@ func (t *tr) userCall(e *ast.CallExpr, fn *types.Func, id *ast.Ident, kind strin
 		}
 		args = append(args, t.expr(a))
 	}
+	args = append(args, outs...)
 	if t.barrierF[fn] {
 		t.barrier(e)
 	}
@@ -94,12 +104,17 @@ func (t *tr) function(fn *types.Func, targs []types.Type, kind string, pos token
 	params := t.signature(fs, decl, kind)
 	ret := "void"
 	if res := decl.Type.Results; res != nil && len(res.List) > 0 {
-		if len(res.List) > 1 || len(res.List[0].Names) > 1 {
-			t.errorf(res.Pos(), "functions with several results are not in the kernel language")
-		} else if len(res.List[0].Names) == 1 {
+		switch {
+		case len(res.List[0].Names) > 0:
 			t.errorf(res.Pos(), "named results are not in the kernel language")
-		} else {
+		case len(res.List) == 1:
 			ret, _ = t.glslType(t.info.TypeOf(res.List[0].Type), res.Pos())
+		default: // several results: GLSL out parameters, which returns assign
+			for i, r := range res.List {
+				g, _ := t.glslType(t.info.TypeOf(r.Type), r.Pos())
+				fs.results = append(fs.results, fmt.Sprintf("ampRes%d", i))
+				params = append(params, fmt.Sprintf("out %s ampRes%d", g, i))
+			}
 		}
 	}
 	fs.varying = t.varyingSet(decl.Body, fs)

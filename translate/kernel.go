@@ -67,6 +67,9 @@ type tr struct {
 	names    map[types.Object]string // local names
 	nameUse  map[string]int          // per function
 	fn       *fnState                // the function being translated
+	// outs are the variables that receive the results of the multi-result call being
+	// translated (callResults), which userCall passes as its GLSL out arguments.
+	outs []string
 }
 
 // fnState is the state of the function being translated.
@@ -82,6 +85,7 @@ type fnState struct {
 	inSwitch  int  // switch depth within the innermost loop
 	loops     []*loopState
 	barrier   bool
+	results   []string // the out parameters of a function with several results
 	tmp       int
 	indent    int
 	b         strings.Builder

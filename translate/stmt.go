@@ -45,6 +45,10 @@ func (t *tr) stmt(s ast.Stmt) {
 			t.errorf(s.Pos(), "an expression statement must be a call")
 			return
 		}
+		if t.resultCount(call) > 1 { // the results are dropped
+			t.callResults(call)
+			return
+		}
 		fs.line("%s;", t.expr(call))
 	case *ast.BlockStmt:
 		fs.line("{")
@@ -82,6 +86,15 @@ func (t *tr) declStmt(s *ast.DeclStmt) {
 	}
 	for _, spec := range g.Specs {
 		vs := spec.(*ast.ValueSpec)
+		if len(vs.Names) > 1 && len(vs.Values) == 1 { // var a, b = f(x)
+			tmps := t.callResults(vs.Values[0])
+			for i, n := range vs.Names {
+				if obj := t.info.Defs[n]; obj != nil && tmps != nil {
+					t.declare(obj, tmps[i], n.Pos())
+				}
+			}
+			continue
+		}
 		for i, n := range vs.Names {
 			obj := t.info.Defs[n]
 			if obj == nil {
@@ -253,8 +266,13 @@ func (t *tr) assign(s *ast.AssignStmt) {
 		t.opAssign(s.Lhs[0], op, t.expr(s.Rhs[0]), t.typeOf(s.Lhs[0]), s.Pos())
 		return
 	}
-	if len(s.Rhs) != len(s.Lhs) {
-		t.errorf(s.Pos(), "assignments from a multi-valued expression are not in the kernel language")
+	if len(s.Rhs) != len(s.Lhs) { // a, b := f(x)
+		tmps := t.callResults(s.Rhs[0])
+		for i, l := range s.Lhs {
+			if id, ok := l.(*ast.Ident); (!ok || id.Name != "_") && tmps != nil {
+				t.assignOne(l, tmps[i], s.Tok)
+			}
+		}
 		return
 	}
 	if len(s.Lhs) == 1 {
@@ -618,9 +636,60 @@ func (t *tr) returnStmt(s *ast.ReturnStmt) {
 	if fs.divergent > 0 {
 		fs.diverged = true
 	}
-	if len(s.Results) == 0 {
+	switch {
+	case len(s.Results) == 0:
 		fs.line("return;")
-		return
+	case len(fs.results) > 0 && len(s.Results) == 1: // return g(x), g with as many results
+		t.outs = fs.results
+		fs.line("%s;", t.expr(s.Results[0]))
+		t.outs = nil
+		fs.line("return;")
+	case len(fs.results) > 0:
+		for i, r := range s.Results {
+			fs.line("%s = %s;", fs.results[i], t.expr(r))
+		}
+		fs.line("return;")
+	default:
+		fs.line("return %s;", t.expr(s.Results[0]))
 	}
-	fs.line("return %s;", t.expr(s.Results[0]))
+}
+
+// resultCount returns the number of results of the call x, or 1 where x is no call.
+func (t *tr) resultCount(x ast.Expr) int {
+	if tup, ok := t.typeOf(x).(*types.Tuple); ok {
+		return tup.Len()
+	}
+	return 1
+}
+
+// callResults translates a call of a function with several results into temporaries,
+// which it returns (nil after an error): a GLSL function returns them through out
+// parameters.
+func (t *tr) callResults(x ast.Expr) []string {
+	call, ok := unparen(x).(*ast.CallExpr)
+	tup, isTuple := t.typeOf(x).(*types.Tuple)
+	if !ok || !isTuple {
+		t.errorf(x.Pos(), "assignments from a multi-valued expression are not in the kernel language")
+		return nil
+	}
+	tmps := make([]string, tup.Len())
+	for i := range tmps {
+		g, ok := t.glslType(t.sub(tup.At(i).Type()), x.Pos())
+		if !ok {
+			return nil
+		}
+		tmps[i] = t.tmpName()
+		t.fn.line("%s %s;", g, tmps[i])
+	}
+	before := len(t.errs)
+	t.outs = tmps
+	t.fn.line("%s;", t.expr(call))
+	if t.outs != nil { // no userCall took them
+		t.outs = nil
+		if len(t.errs) == before {
+			t.errorf(x.Pos(), "only the functions and methods of the kernel's package may have several results")
+		}
+		return nil
+	}
+	return tmps
 }

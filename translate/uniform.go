@@ -78,7 +78,7 @@ func (t *tr) vwalk(n ast.Node, under bool, vary map[types.Object]bool) {
 			for _, spec := range g.Specs {
 				if vs, ok := spec.(*ast.ValueSpec); ok {
 					for i, nm := range vs.Names {
-						if under || (i < len(vs.Values) && t.isVarying(vs.Values[i], vary)) {
+						if under || (len(vs.Values) > 0 && t.isVarying(vs.Values[min(i, len(vs.Values)-1)], vary)) {
 							t.mark(nm, vary)
 						}
 					}

@@ -817,3 +817,77 @@ func (k ExtentLoop) Tiled(t runtime.TiledIndex) {
 	}
 	k.Out.Set(t.Global, acc)
 }
+
+// Results calls functions and methods with several results in every form Go has: := and
+// = (swapping through the call), a var declaration, a blank result, a call whose results
+// are dropped, a return of another such call, and array and bool results.
+type Results struct {
+	A, B *arrayview.ReadView[int32]
+	Out  *arrayview.View[int32]
+	Aux  *arrayview.View[int32]
+	Bias int32
+}
+
+// divmod returns Go's quotient and remainder, and whether b was 0 (then 0, 0).
+func divmod(a, b int32) (int32, int32, bool) {
+	if b == 0 {
+		return 0, 0, true
+	}
+	return a / b, a % b, false
+}
+
+// ordered returns a and b in increasing order.
+func ordered(a, b int32) (int32, int32) {
+	if a > b {
+		return b, a
+	}
+	return a, b
+}
+
+// lowHigh is ordered through another call's results.
+func lowHigh(a, b int32) (int32, int32) { return ordered(b, a) }
+
+// pair returns a two-element array and its sum's sign.
+func pair(a, b int32) ([2]int32, bool) { return [2]int32{a, b}, a+b < 0 }
+
+// note writes x to Aux and returns it and its double.
+func (k Results) note(i runtime.Index, x int32) (int32, int32) {
+	k.Aux.Set(i, x+k.Bias)
+	return x, 2 * x
+}
+
+// Each is the kernel.
+func (k Results) Each(i runtime.Index) {
+	a, b := k.A.At(i), k.B.At(i)
+	q, r, zero := divmod(a, b%1000)
+	lo, hi := ordered(a, b)
+	var l2, h2 = lowHigh(q, r)
+	lo, hi = ordered(hi, lo) // the same pair again, through temporaries
+	p, neg := pair(l2, h2)
+	_, twice := k.note(i, r)
+	k.note(i, q) // the results dropped, Aux written again
+	v := lo ^ hi + p[0]*3 + p[1] + twice
+	if neg {
+		v = -v
+	}
+	if zero {
+		v += 1000
+	}
+	k.Out.Set(i, v)
+}
+
+// ResultsTiled carries the results of a call with several results across a barrier.
+type ResultsTiled struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+// Tiled is the kernel.
+func (k ResultsTiled) Tiled(t runtime.TiledIndex) {
+	n := t.TileExtent.Size()
+	buf := runtime.TileStatic[int32](t, n)
+	lo, hi := ordered(k.In.At(t.Global), int32(t.Local[0]*7))
+	buf[t.Local[0]] = hi - lo
+	t.Barrier.Wait()
+	k.Out.Set(t.Global, buf[(t.Local[0]+1)%n]*lo+hi)
+}

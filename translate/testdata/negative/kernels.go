@@ -4,6 +4,7 @@ package negative
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/goamp/goamp/arrayview"
@@ -247,9 +248,10 @@ type MultiResult struct{ out }
 
 func two() (int32, int32) { return 1, 2 }
 
+func add(a, b int32) int32 { return a + b }
+
 func (k MultiResult) Each(i runtime.Index) {
-	a, b := two()
-	k.V.Set(i, a+b)
+	k.V.Set(i, add(two()))
 }
 
 type FloatMin struct {
@@ -271,4 +273,11 @@ type ExtentDims struct{ out }
 
 func (k ExtentDims) Each(i runtime.Index) {
 	k.V.Set(i, int32(k.V.Extent().Linear(i)))
+}
+
+type Frexp struct{ out }
+
+func (k Frexp) Each(i runtime.Index) {
+	f, e := math.Frexp(float64(i[0]))
+	k.V.Set(i, int32(f)+int32(e))
 }
