@@ -75,6 +75,7 @@ type corpusCase struct {
 // note), with why: the CPU runs them with the per-thread executor.
 var corpusPerThread = map[string]string{
 	"RangeArr": "a barrier in a range loop whose variables vary between threads: the fission needs them uniform (RangeLen is the form it runs)",
+	"SharedArgs": "a barrier inside a function the body calls: the fission splits the Tiled body at its own barriers only",
 }
 
 // exact compares outputs element for element.
@@ -296,6 +297,9 @@ var corpusCases = []corpusCase{
 	}, exact},
 	{"ResultsTiled", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
 		return corpus.ResultsTiled{In: i, Out: o}
+	}), exact},
+	{"SharedArgs", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
+		return corpus.SharedArgs{In: i, Out: o}
 	}), exact},
 	{"Remat", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const rows, cols = 32, 48

@@ -587,9 +587,28 @@ func (f *fission) structNode(s ast.Stmt, inLoop bool, tileStmt map[ast.Stmt]bool
 		}
 		return &fnode{kind: nFor, stmt: s, body: f.build(x.Body.List, true, tileStmt, writes)}
 	default:
+		if fn := f.packageCall(s); fn != "" {
+			f.fail(s.Pos(), "a barrier inside %s, which the statement calls: the fission splits the Tiled body "+
+				"at its own barriers only", fn)
+			return nil
+		}
 		f.fail(s.Pos(), "a barrier inside a %s statement", stmtKind(s))
 	}
 	return nil
+}
+
+// packageCall returns the name of a function of the kernel's package that s calls, or "".
+func (f *fission) packageCall(s ast.Stmt) string {
+	name := ""
+	ast.Inspect(s, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok && name == "" {
+			if fn := f.callee(c); fn != nil && fn.Pkg() == f.pkg {
+				name = fn.Name()
+			}
+		}
+		return name == ""
+	})
+	return name
 }
 
 // stmtKind names a statement's kind for messages.

@@ -29,7 +29,25 @@ func (t *tr) userCall(e *ast.CallExpr, fn *types.Func, id *ast.Ident, kind strin
 	} else if sig := fn.Type().(*types.Signature); kind == "kernel" && sig.RecvTypeParams() != nil {
 		targs = t.targs // a method of a generic kernel: the instance's type arguments
 	}
-	name := t.function(fn, targs, kind, e.Pos())
+	// tile_static arrays passed by name (C++ AMP passes them by reference): GLSL cannot
+	// pass a shared array, so the function is translated once per array it is given.
+	var shared []*sharedDecl
+	for _, a := range e.Args {
+		if _, ok := t.typeOf(a).Underlying().(*types.Slice); !ok {
+			continue
+		}
+		id, _ := unparen(a).(*ast.Ident)
+		var sd *sharedDecl
+		if id != nil {
+			sd = t.sharedV[t.info.Uses[id]]
+		}
+		if sd == nil {
+			t.errorf(a.Pos(), "a slice argument must be a tile_static array (runtime.TileStatic), passed by its name")
+			return "0"
+		}
+		shared = append(shared, sd)
+	}
+	name := t.function(fn, targs, kind, e.Pos(), shared)
 	if name == "" {
 		return "0"
 	}
@@ -44,6 +62,9 @@ func (t *tr) userCall(e *ast.CallExpr, fn *types.Func, id *ast.Ident, kind strin
 			}
 			continue
 		}
+		if _, ok := t.typeOf(a).Underlying().(*types.Slice); ok {
+			continue // a tile_static array: the function's copy names it
+		}
 		args = append(args, t.expr(a))
 	}
 	args = append(args, outs...)
@@ -53,8 +74,9 @@ func (t *tr) userCall(e *ast.CallExpr, fn *types.Func, id *ast.Ident, kind strin
 	return name + "(" + strings.Join(args, ", ") + ")"
 }
 
-// function translates fn (instantiated with targs) once and returns its GLSL name.
-func (t *tr) function(fn *types.Func, targs []types.Type, kind string, pos token.Pos) string {
+// function translates fn (instantiated with targs, its slice parameters bound to the
+// tile_static arrays shared) once and returns its GLSL name.
+func (t *tr) function(fn *types.Func, targs []types.Type, kind string, pos token.Pos, shared []*sharedDecl) string {
 	key := fn
 	name := "ampF_" + fn.Name()
 	if sig := fn.Type().(*types.Signature); sig.Recv() != nil {
@@ -68,6 +90,9 @@ func (t *tr) function(fn *types.Func, targs []types.Type, kind string, pos token
 	}
 	for _, a := range targs {
 		name += "_" + mangle(a.String())
+	}
+	for _, sd := range shared {
+		name += "_" + sd.name
 	}
 	if t.funcDone[name] {
 		return name
@@ -102,6 +127,15 @@ func (t *tr) function(fn *types.Func, targs []types.Type, kind string, pos token
 	fs := &fnState{decl: decl, indent: 1}
 	t.fn, t.nameUse = fs, map[string]int{}
 	params := t.signature(fs, decl, kind)
+	bound, ok := t.bindShared(decl, shared)
+	defer func() {
+		for _, o := range bound {
+			delete(t.sharedV, o)
+		}
+	}()
+	if !ok {
+		return ""
+	}
 	ret := "void"
 	if res := decl.Type.Results; res != nil && len(res.List) > 0 {
 		switch {
@@ -123,6 +157,33 @@ func (t *tr) function(fn *types.Func, targs []types.Type, kind string, pos token
 	t.funcDone[name] = true
 	t.funcs = append(t.funcs, fmt.Sprintf("%s %s(%s) {\n%s}\n", ret, name, strings.Join(params, ", "), fs.b.String()))
 	return name
+}
+
+// bindShared binds a function's slice parameters, in order, to the tile_static arrays
+// its call passes, and returns them for the caller to unbind when the function's
+// translation ends. Float32 atomics need the array stored as bits, which only the kernel
+// body that declares it can ask for.
+func (t *tr) bindShared(decl *ast.FuncDecl, shared []*sharedDecl) (bound []types.Object, ok bool) {
+	fa := t.floatAtomicShared(decl.Body)
+	for _, field := range decl.Type.Params.List {
+		if _, isSlice := t.info.TypeOf(field.Type).Underlying().(*types.Slice); !isSlice {
+			continue
+		}
+		for _, n := range field.Names {
+			obj, j := t.info.Defs[n], len(bound)
+			if j >= len(shared) || obj == nil {
+				return bound, false
+			}
+			if fa[obj] && !shared[j].bits {
+				t.errorf(n.Pos(), "float32 atomics on a tile_static array passed to %s: use them in the Tiled body that declares it",
+					decl.Name.Name)
+				return bound, false
+			}
+			t.sharedV[obj] = shared[j]
+			bound = append(bound, obj)
+		}
+	}
+	return bound, true
 }
 
 // funcs0 returns fn's declaration (through its generic origin).
@@ -164,6 +225,9 @@ func (t *tr) signature(fs *fnState, decl *ast.FuncDecl, kind string) []string {
 				fs.tidx = t.info.Defs[field.Names[0]]
 			}
 			continue
+		}
+		if _, ok := ty.Underlying().(*types.Slice); ok {
+			continue // a tile_static array, bound by bindShared
 		}
 		g, ok := t.glslType(ty, field.Pos())
 		if !ok {

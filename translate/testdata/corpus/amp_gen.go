@@ -1172,6 +1172,9 @@ func (k Scaled[T]) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	}
 }
 
+// Program is SharedArgs's GPU body: its Tiled method, translated to GLSL and SPIR-V by ampgen.
+func (SharedArgs) Program() *amprt.Program { return ampgenSharedArgs }
+
 // Program is Stencil's GPU body: its Tiled method, translated to GLSL and SPIR-V by ampgen.
 func (Stencil) Program() *amprt.Program { return ampgenStencil }
 
@@ -1381,6 +1384,7 @@ func (k Vectors) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 //go:embed amp_gen_Rounding.spv
 //go:embed amp_gen_Scaled_int32.spv
 //go:embed amp_gen_Scaled_float32.spv
+//go:embed amp_gen_SharedArgs.spv
 //go:embed amp_gen_Stencil.spv
 //go:embed amp_gen_TileRev_int32.spv
 //go:embed amp_gen_TileRev_float32.spv
@@ -1448,6 +1452,8 @@ var ampgenScaled = amprt.Instances{
 	"int32":   amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Scaled_int32.spv", "github.com/goamp/goamp/translate/testdata/corpus.Scaled[int32]"),
 	"float32": amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Scaled_float32.spv", "github.com/goamp/goamp/translate/testdata/corpus.Scaled[float32]"),
 }
+
+var ampgenSharedArgs = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_SharedArgs.spv", "github.com/goamp/goamp/translate/testdata/corpus.SharedArgs")
 
 var ampgenStencil = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Stencil.spv", "github.com/goamp/goamp/translate/testdata/corpus.Stencil")
 

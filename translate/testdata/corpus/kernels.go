@@ -891,3 +891,50 @@ func (k ResultsTiled) Tiled(t runtime.TiledIndex) {
 	t.Barrier.Wait()
 	k.Out.Set(t.Global, buf[(t.Local[0]+1)%n]*lo+hi)
 }
+
+// SharedArgs passes tile_static arrays to functions by name (C++ AMP passes them by
+// reference): a function that stores into one, one that reads another, and a scan of the
+// tile with barriers and two results, each function translated once per array it is given.
+type SharedArgs struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+// put stores v at the thread's place of s.
+func put(t runtime.TiledIndex, s []int32, v int32) { s[t.Local[0]] = v }
+
+// around returns the sum of s's elements next to i, wrapping around.
+func around(s []int32, i int) int32 { return s[(i+len(s)-1)%len(s)] + s[(i+1)%len(s)] }
+
+// tileScan returns the inclusive scan of v over the tile (Hillis-Steele in s) and the
+// tile's total.
+func tileScan(t runtime.TiledIndex, s []int32, v int32) (int32, int32) {
+	n, l := t.TileExtent.Size(), t.Local[0]
+	s[l] = v
+	t.Barrier.Wait()
+	for d := 1; d < n; d *= 2 {
+		var x int32
+		if l >= d {
+			x = s[l-d]
+		}
+		t.Barrier.Wait()
+		s[l] += x
+		t.Barrier.Wait()
+	}
+	return s[l], s[n-1]
+}
+
+// Tiled is the kernel.
+func (k SharedArgs) Tiled(t runtime.TiledIndex) {
+	n := t.TileExtent.Size()
+	a := runtime.TileStatic[int32](t, n)
+	b := runtime.TileStatic[int32](t, n)
+	v := k.In.At(t.Global)
+	put(t, a, v)
+	put(t, b, v*3)
+	t.Barrier.Wait()
+	w := around(a, t.Local[0]) - around(b, t.Local[0])
+	t.Barrier.Wait()
+	incl, total := tileScan(t, a, w)
+	k.Out.Set(t.Global, incl*5+total)
+}

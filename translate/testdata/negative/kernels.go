@@ -281,3 +281,24 @@ func (k Frexp) Each(i runtime.Index) {
 	f, e := math.Frexp(float64(i[0]))
 	k.V.Set(i, int32(f)+int32(e))
 }
+
+type SliceArg struct{ out }
+
+func first(s []int32) int32 { return s[0] }
+
+func (k SliceArg) Tiled(t runtime.TiledIndex) {
+	s := runtime.TileStatic[int32](t, 8)
+	k.V.Set(t.Global, first(s[1:]))
+}
+
+type SharedFloatAtomic struct {
+	F *arrayview.View[float32]
+}
+
+func addTo(s []float32, x float32) { runtime.AtomicAdd(s, 0, x) }
+
+func (k SharedFloatAtomic) Tiled(t runtime.TiledIndex) {
+	s := runtime.TileStatic[float32](t, 8)
+	addTo(s, 1)
+	k.F.Set(t.Global, s[0])
+}
