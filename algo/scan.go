@@ -209,28 +209,13 @@ func (k scanKernel[T]) Tiled(t runtime.TiledIndex) {
 		total[r] = (x[r][0] + x[r][1]) + (x[r][2] + x[r][3])
 	}
 	part := runtime.TileStatic[[scanRows]T](t, t.TileExtent.Size())
-	part[l] = total
-	t.Barrier.WaitWithTileStaticMemoryFence()
-	for d := 1; d < size; d *= 2 {
-		var v [scanRows]T
-		if l >= d {
-			v = part[l-d]
-		}
-		t.Barrier.WaitWithTileStaticMemoryFence()
-		for r := range scanRows {
-			part[l][r] += v[r]
-		}
-		t.Barrier.WaitWithTileStaticMemoryFence()
-	}
+	before, sums := scanGroupRows(t, part, total)
 	var run T
 	if k.UsePre != 0 {
 		run = k.Pre.At(runtime.Idx(int(k.PreOff) + t.Tile[0]))
 	}
 	for r := range scanRows {
-		acc := run
-		if l > 0 {
-			acc += part[l-1][r]
-		}
+		acc := run + before[r]
 		for c := range 4 {
 			v := x[r][c]
 			if k.Exclusive != 0 {
@@ -251,7 +236,7 @@ func (k scanKernel[T]) Tiled(t runtime.TiledIndex) {
 				}
 			}
 		}
-		run += part[size-1][r]
+		run += sums[r]
 	}
 }
 
@@ -298,12 +283,12 @@ func (k scanKernel[T]) EachTile(d runtime.TiledExtent, tile runtime.Index) {
 	}
 }
 
-// scanGroupRows is the workgroup scan of the block pass's shared-memory GPU body, all rows
-// at once (Hillis-Steele: log2(size) steps): it returns the sums of the row totals of the
-// threads before t's, row by row, and the sums of every thread's.
-func scanGroupRows[T Number](t runtime.TiledIndex, total [scanRows]T) (before, sums [scanRows]T) {
+// scanGroupRows is the workgroup scan of the block passes' shared-memory GPU bodies, all
+// rows at once in part, a tile_static array of one element per thread (Hillis-Steele:
+// log2(size) steps): it returns the sums of the row totals of the threads before t's, row
+// by row, and the sums of every thread's.
+func scanGroupRows[T Number](t runtime.TiledIndex, part [][scanRows]T, total [scanRows]T) ([scanRows]T, [scanRows]T) {
 	size, l := t.TileExtent.Dim(0), t.Local[0]
-	part := runtime.TileStatic[[scanRows]T](t, size)
 	part[l] = total
 	t.Barrier.WaitWithTileStaticMemoryFence()
 	for d := 1; d < size; d *= 2 {
@@ -317,11 +302,11 @@ func scanGroupRows[T Number](t runtime.TiledIndex, total [scanRows]T) (before, s
 		}
 		t.Barrier.WaitWithTileStaticMemoryFence()
 	}
-	sums = part[size-1]
+	var before [scanRows]T
 	if l > 0 {
 		before = part[l-1]
 	}
-	return before, sums
+	return before, part[size-1]
 }
 
 // The choice of scan algorithm (hooks.scan).
@@ -463,7 +448,8 @@ func (k scanLBKernel[T]) Tiled(t runtime.TiledIndex) {
 	g := int(sh[0])
 	first := g * size * scanEPT
 	x, total := k.loadRows(first, size, l)
-	before, sums := scanGroupRows(t, total)
+	part := runtime.TileStatic[[scanRows]T](t, size)
+	before, sums := scanGroupRows(t, part, total)
 	agg := scanBlockSum(sums)
 	if l == 0 {
 		if g == 0 {
@@ -474,7 +460,7 @@ func (k scanLBKernel[T]) Tiled(t runtime.TiledIndex) {
 	}
 	var run T
 	if g > 0 {
-		run = k.lookBack(t, w, sh, g)
+		run = k.lookBack(t, w, sh, part, g)
 		if l == 0 {
 			scanPublish(w, s+1+4*g, run+agg)
 		}
@@ -501,8 +487,8 @@ func (k scanLBKernel[T]) loadRows(first, size, l int) (x [scanRows][4]T, total [
 // lookBack returns the sum of the blocks before block g > 0 (every thread of the tile
 // calls it): thread 0 reads their states one at a time, adding aggregates up to the
 // nearest inclusive prefix; when a block stays unpublished for SpinLimit reads, the
-// tile reduces it from In.
-func (k scanLBKernel[T]) lookBack(t runtime.TiledIndex, w []uint32, sh []uint32, g int) T {
+// tile reduces it from In (scanning in part).
+func (k scanLBKernel[T]) lookBack(t runtime.TiledIndex, w []uint32, sh []uint32, part [][scanRows]T, g int) T {
 	size, l := t.TileExtent.Dim(0), t.Local[0]
 	s := int(k.StateOff)
 	if l == 0 {
@@ -542,7 +528,7 @@ func (k scanLBKernel[T]) lookBack(t runtime.TiledIndex, w []uint32, sh []uint32,
 		}
 		b := int(sh[2]) - 1 // the fallback: block b's sum from In
 		_, total := k.loadRows(b*size*scanEPT, size, l)
-		_, sums := scanGroupRows(t, total)
+		_, sums := scanGroupRows(t, part, total)
 		if l == 0 {
 			sh[1], sh[2] = famBits(famFromBits[T](sh[1])+scanBlockSum(sums)), uint32(b)
 		}
