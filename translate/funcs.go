@@ -136,27 +136,35 @@ func (t *tr) function(fn *types.Func, targs []types.Type, kind string, pos token
 	if !ok {
 		return ""
 	}
-	ret := "void"
-	if res := decl.Type.Results; res != nil && len(res.List) > 0 {
-		switch {
-		case len(res.List[0].Names) > 0:
-			t.errorf(res.Pos(), "named results are not in the kernel language")
-		case len(res.List) == 1:
-			ret, _ = t.glslType(t.info.TypeOf(res.List[0].Type), res.Pos())
-		default: // several results: GLSL out parameters, which returns assign
-			for i, r := range res.List {
-				g, _ := t.glslType(t.info.TypeOf(r.Type), r.Pos())
-				fs.results = append(fs.results, fmt.Sprintf("ampRes%d", i))
-				params = append(params, fmt.Sprintf("out %s ampRes%d", g, i))
-			}
-		}
-	}
+	ret, params := t.results(fs, decl, params)
 	fs.varying = t.varyingSet(decl.Body, fs)
 	t.stmts(decl.Body.List)
 	t.barrierF[key] = fs.barrier
 	t.funcDone[name] = true
 	t.funcs = append(t.funcs, fmt.Sprintf("%s %s(%s) {\n%s}\n", ret, name, strings.Join(params, ", "), fs.b.String()))
 	return name
+}
+
+// results returns a function's GLSL return type and its parameters, to which several
+// results add out parameters (fs.results), which its returns assign.
+func (t *tr) results(fs *fnState, decl *ast.FuncDecl, params []string) (string, []string) {
+	res := decl.Type.Results
+	switch {
+	case res == nil || len(res.List) == 0:
+		return "void", params
+	case len(res.List[0].Names) > 0:
+		t.errorf(res.Pos(), "named results are not in the kernel language")
+		return "void", params
+	case len(res.List) == 1:
+		ret, _ := t.glslType(t.info.TypeOf(res.List[0].Type), res.Pos())
+		return ret, params
+	}
+	for i, r := range res.List {
+		g, _ := t.glslType(t.info.TypeOf(r.Type), r.Pos())
+		fs.results = append(fs.results, fmt.Sprintf("ampRes%d", i))
+		params = append(params, fmt.Sprintf("out %s ampRes%d", g, i))
+	}
+	return "void", params
 }
 
 // bindShared binds a function's slice parameters, in order, to the tile_static arrays
