@@ -31,8 +31,9 @@ func (t *tr) userCall(e *ast.CallExpr, fn *types.Func, id *ast.Ident, kind strin
 	}
 	// tile_static arrays passed by name (C++ AMP passes them by reference): GLSL cannot
 	// pass a shared array, so the function is translated once per array it is given.
-	var shared []*sharedDecl
+	var site callSite
 	for _, a := range e.Args {
+		site.uniform = append(site.uniform, !t.isVarying(a, t.fn.varying))
 		if _, ok := t.typeOf(a).Underlying().(*types.Slice); !ok {
 			continue
 		}
@@ -45,9 +46,9 @@ func (t *tr) userCall(e *ast.CallExpr, fn *types.Func, id *ast.Ident, kind strin
 			t.errorf(a.Pos(), "a slice argument must be a tile_static array (runtime.TileStatic), passed by its name")
 			return "0"
 		}
-		shared = append(shared, sd)
+		site.shared = append(site.shared, sd)
 	}
-	name := t.function(fn, targs, kind, e.Pos(), shared)
+	name := t.function(fn, targs, kind, e.Pos(), site)
 	if name == "" {
 		return "0"
 	}
@@ -74,9 +75,19 @@ func (t *tr) userCall(e *ast.CallExpr, fn *types.Func, id *ast.Ident, kind strin
 	return name + "(" + strings.Join(args, ", ") + ")"
 }
 
-// function translates fn (instantiated with targs, its slice parameters bound to the
-// tile_static arrays shared) once and returns its GLSL name.
-func (t *tr) function(fn *types.Func, targs []types.Type, kind string, pos token.Pos, shared []*sharedDecl) string {
+// callSite is what a call tells the translation of the function it calls: the tile_static
+// arrays its slice parameters are, in order, and which of its arguments are the same in
+// every thread of the tile.
+type callSite struct {
+	shared  []*sharedDecl
+	uniform []bool
+}
+
+// function translates fn (instantiated with targs, for the call site site) once and
+// returns its GLSL name. A function that takes the TiledIndex (which may hold barriers) is
+// translated once per set of arguments that are uniform at its calls, so that a parameter
+// may bound a loop with barriers where every call passes a uniform value.
+func (t *tr) function(fn *types.Func, targs []types.Type, kind string, pos token.Pos, site callSite) string {
 	key := fn
 	name := "ampF_" + fn.Name()
 	if sig := fn.Type().(*types.Signature); sig.Recv() != nil {
@@ -91,13 +102,17 @@ func (t *tr) function(fn *types.Func, targs []types.Type, kind string, pos token
 	for _, a := range targs {
 		name += "_" + mangle(a.String())
 	}
-	for _, sd := range shared {
+	for _, sd := range site.shared {
 		name += "_" + sd.name
+	}
+	decl := t.funcs0(fn)
+	uniform := t.uniformParams(decl, site.uniform)
+	if len(uniform) > 0 { // the positions of the uniform arguments
+		name += "_u" + t.paramMask(decl, uniform)
 	}
 	if t.funcDone[name] {
 		return name
 	}
-	decl := t.funcs0(fn)
 	if decl == nil || decl.Body == nil {
 		t.errorf(pos, "%s has no Go body in this package to translate", fn.Name())
 		return ""
@@ -124,10 +139,10 @@ func (t *tr) function(fn *types.Func, targs []types.Type, kind string, pos token
 			t.subst[tps.At(i)] = targs[i]
 		}
 	}
-	fs := &fnState{decl: decl, indent: 1}
+	fs := &fnState{decl: decl, indent: 1, uniform: uniform}
 	t.fn, t.nameUse = fs, map[string]int{}
 	params := t.signature(fs, decl, kind)
-	bound, ok := t.bindShared(decl, shared)
+	bound, ok := t.bindShared(decl, site.shared)
 	defer func() {
 		for _, o := range bound {
 			delete(t.sharedV, o)
@@ -143,6 +158,54 @@ func (t *tr) function(fn *types.Func, targs []types.Type, kind string, pos token
 	t.funcDone[name] = true
 	t.funcs = append(t.funcs, fmt.Sprintf("%s %s(%s) {\n%s}\n", ret, name, strings.Join(params, ", "), fs.b.String()))
 	return name
+}
+
+// uniformParams returns the parameters of a function that takes the TiledIndex whose
+// arguments are uniform at the call (uniform: per argument), or nil: for other functions
+// (which hold no barrier) the distinction does not matter and is not made.
+func (t *tr) uniformParams(decl *ast.FuncDecl, uniform []bool) map[types.Object]bool {
+	if decl == nil {
+		return nil
+	}
+	var out map[types.Object]bool
+	tiled, i := false, 0
+	for _, field := range decl.Type.Params.List {
+		ty := t.info.TypeOf(field.Type)
+		_, slice := ty.Underlying().(*types.Slice)
+		isT := isRuntime(ty, "TiledIndex")
+		tiled = tiled || isT
+		for _, n := range field.Names {
+			if i < len(uniform) && uniform[i] && !isT && !slice { // values only
+				if out == nil {
+					out = map[types.Object]bool{}
+				}
+				out[t.info.Defs[n]] = true
+			}
+			i++
+		}
+	}
+	if !tiled {
+		return nil
+	}
+	return out
+}
+
+// paramMask writes which of decl's parameters are in uniform, a digit per parameter.
+func (t *tr) paramMask(decl *ast.FuncDecl, uniform map[types.Object]bool) string {
+	var b strings.Builder
+	for _, field := range decl.Type.Params.List {
+		for _, n := range field.Names {
+			b.WriteByte("01"[btoi(uniform[t.info.Defs[n]])])
+		}
+	}
+	return b.String()
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // results returns a function's GLSL return type and its parameters, to which several

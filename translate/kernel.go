@@ -85,7 +85,8 @@ type fnState struct {
 	inSwitch  int  // switch depth within the innermost loop
 	loops     []*loopState
 	barrier   bool
-	results   []string // the out parameters of a function with several results
+	results   []string              // the out parameters of a function with several results
+	uniform   map[types.Object]bool // parameters whose arguments are uniform (function)
 	tmp       int
 	indent    int
 	b         strings.Builder

@@ -9,7 +9,8 @@ import (
 // threads of a tile: those assigned from the thread's index, from memory (views,
 // tile_static arrays, atomics), from a kernel method or from another varying value, or
 // assigned under control flow that depends on one. Parameters of helper functions are
-// varying (the caller's arguments are not followed). It is a fixed point over the body.
+// varying, but for those whose argument is uniform at the call of a function that takes
+// the TiledIndex (fs.uniform). It is a fixed point over the body.
 func (t *tr) varyingSet(body *ast.BlockStmt, fs *fnState) map[types.Object]bool {
 	vary := map[types.Object]bool{}
 	if fs.idx != nil {
@@ -18,7 +19,7 @@ func (t *tr) varyingSet(body *ast.BlockStmt, fs *fnState) map[types.Object]bool 
 	if !fs.main {
 		for _, f := range fs.decl.Type.Params.List {
 			for _, n := range f.Names {
-				if o := t.info.Defs[n]; o != nil && o != fs.tidx {
+				if o := t.info.Defs[n]; o != nil && o != fs.tidx && !fs.uniform[o] {
 					vary[o] = true
 				}
 			}

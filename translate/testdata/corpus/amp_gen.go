@@ -1334,6 +1334,9 @@ var ampScratchTileSum0 amprt.Scratch[int32]
 // ampScratchTileSum1 keeps buffers of TileSum's EachTile for later tiles.
 var ampScratchTileSum1 amprt.Scratch[int32]
 
+// Program is UniformArgs's GPU body: its Tiled method, translated to GLSL and SPIR-V by ampgen.
+func (UniformArgs) Program() *amprt.Program { return ampgenUniformArgs }
+
 // Program is Vectors's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (Vectors) Program() *amprt.Program { return ampgenVectors }
 
@@ -1389,6 +1392,7 @@ func (k Vectors) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 //go:embed amp_gen_TileRev_int32.spv
 //go:embed amp_gen_TileRev_float32.spv
 //go:embed amp_gen_TileSum.spv
+//go:embed amp_gen_UniformArgs.spv
 //go:embed amp_gen_Vectors.spv
 var ampgenSPIRV embed.FS
 
@@ -1463,5 +1467,7 @@ var ampgenTileRev = amprt.Instances{
 }
 
 var ampgenTileSum = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_TileSum.spv", "github.com/goamp/goamp/translate/testdata/corpus.TileSum")
+
+var ampgenUniformArgs = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_UniformArgs.spv", "github.com/goamp/goamp/translate/testdata/corpus.UniformArgs")
 
 var ampgenVectors = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Vectors.spv", "github.com/goamp/goamp/translate/testdata/corpus.Vectors")

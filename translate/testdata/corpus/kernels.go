@@ -938,3 +938,33 @@ func (k SharedArgs) Tiled(t runtime.TiledIndex) {
 	incl, total := tileScan(t, a, w)
 	k.Out.Set(t.Global, incl*5+total)
 }
+
+// UniformArgs calls a function with barriers whose loop is bounded by a parameter: the call
+// passes a uniform value (a field, the tile's size), so every thread of the tile reaches
+// the barriers, and the function is translated for that call.
+type UniformArgs struct {
+	In     *arrayview.ReadView[int32]
+	Out    *arrayview.View[int32]
+	Rounds int32
+}
+
+// rotate moves v around the tile through s, rounds times by step places, and returns
+// what arrives at the thread.
+func rotate(t runtime.TiledIndex, s []int32, v int32, rounds, step int) int32 {
+	n, l := t.TileExtent.Size(), t.Local[0]
+	for r := 0; r < rounds; r++ {
+		s[(l+step)%n] = v
+		t.Barrier.Wait()
+		v = s[l] + int32(r)
+		t.Barrier.Wait()
+	}
+	return v
+}
+
+// Tiled is the kernel.
+func (k UniformArgs) Tiled(t runtime.TiledIndex) {
+	s := runtime.TileStatic[int32](t, t.TileExtent.Size())
+	v := rotate(t, s, k.In.At(t.Global), int(k.Rounds), 3)
+	w := rotate(t, s, v, 2, t.TileExtent.Size()-1)
+	k.Out.Set(t.Global, v*10+w)
+}

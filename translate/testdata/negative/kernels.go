@@ -302,3 +302,16 @@ func (k SharedFloatAtomic) Tiled(t runtime.TiledIndex) {
 	addTo(s, 1)
 	k.F.Set(t.Global, s[0])
 }
+
+type VaryingArg struct{ out }
+
+func spin(t runtime.TiledIndex, rounds int) {
+	for r := 0; r < rounds; r++ {
+		t.Barrier.Wait()
+	}
+}
+
+func (k VaryingArg) Tiled(t runtime.TiledIndex) {
+	spin(t, t.Local[0])
+	k.V.Set(t.Global, 1)
+}
