@@ -77,6 +77,7 @@ var corpusPerThread = map[string]string{
 	"RangeArr":    "a barrier in a range loop whose variables vary between threads: the fission needs them uniform (RangeLen is the form it runs)",
 	"SharedArgs":  "a barrier inside a function the body calls: the fission splits the Tiled body at its own barriers only",
 	"UniformArgs": "the same",
+	"GroupMax":    "the same (groupMax)",
 }
 
 // exact compares outputs element for element.
@@ -308,6 +309,12 @@ var corpusCases = []corpusCase{
 		k := corpus.UniformArgs{In: in(t, randInts(r, n, -1e6, 1e6), n), Out: o, Rounds: 2 + r.Int32N(4)}
 		return ran(t, forEachTiled(av, runtime.Ext(n).Tile(64), k), o, data)
 	}, exact},
+	{"SharedLen", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
+		return corpus.SharedLen{In: i, Out: o}
+	}), exact},
+	{"GroupMax", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
+		return corpus.GroupMax{In: i, Out: o}
+	}), exact},
 	{"Remat", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const rows, cols = 32, 48
 		o, data := out[int32](t, rows, cols)

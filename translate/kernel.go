@@ -54,6 +54,7 @@ type tr struct {
 	shared   []*sharedDecl
 	sharedV  map[types.Object]*sharedDecl
 	floatSh  map[types.Object]bool // tile_static float32 arrays with atomics: stored as bits
+	statics  map[types.Object]bool // the kernel body's tile_static arrays (before sharedV has them)
 	barriers bool                  // the kernel has a barrier somewhere
 	structs  []*types.Named        // struct types used, in declaration order (dependencies first)
 	structV  map[*types.Named]bool
@@ -278,6 +279,7 @@ func (t *tr) mainBody(decl *ast.FuncDecl) string {
 	t.fn = fs
 	t.nameUse = map[string]int{"ampIdx": 1}
 	t.floatSh = t.floatAtomicShared(decl.Body)
+	t.statics = t.tileStatics(decl.Body)
 	fs.varying = t.varyingSet(decl.Body, fs)
 	if !t.tiled {
 		t.prelude["index"] = true // the body becomes ampEach(ampIdx): see gridLoop
@@ -489,6 +491,23 @@ func sortedKeys(m map[string]bool) []string {
 		out = append(out, k)
 	}
 	sort.Strings(out)
+	return out
+}
+
+// tileStatics returns the variables that body defines as tile_static arrays
+// (name := runtime.TileStatic[T](t, n)).
+func (t *tr) tileStatics(body *ast.BlockStmt) map[types.Object]bool {
+	out := map[types.Object]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == 1 && len(as.Rhs) == 1 {
+			if c, ok := unparen(as.Rhs[0]).(*ast.CallExpr); ok && t.isRuntimeFunc(c.Fun, "TileStatic") {
+				if id, ok := as.Lhs[0].(*ast.Ident); ok && t.info.Defs[id] != nil {
+					out[t.info.Defs[id]] = true
+				}
+			}
+		}
+		return true
+	})
 	return out
 }
 

@@ -19,8 +19,8 @@ func (t *tr) varyingSet(body *ast.BlockStmt, fs *fnState) map[types.Object]bool 
 	if !fs.main {
 		for _, f := range fs.decl.Type.Params.List {
 			for _, n := range f.Names {
-				if o := t.info.Defs[n]; o != nil && o != fs.tidx && !fs.uniform[o] {
-					vary[o] = true
+				if o := t.info.Defs[n]; o != nil && o != fs.tidx && !fs.uniform[o] && t.sharedV[o] == nil {
+					vary[o] = true // a tile_static array's elements vary (isVarying), not its size
 				}
 			}
 		}
@@ -34,7 +34,9 @@ func (t *tr) varyingSet(body *ast.BlockStmt, fs *fnState) map[types.Object]bool 
 	}
 }
 
-// mark marks the variable an assignment's left side writes.
+// mark marks the variable an assignment's left side writes; not a tile_static array,
+// whose elements count as varying wherever they are read (isVarying) and whose length is
+// the same in every thread.
 func (t *tr) mark(lhs ast.Expr, vary map[types.Object]bool) {
 	for {
 		switch x := unparen(lhs).(type) {
@@ -45,9 +47,11 @@ func (t *tr) mark(lhs ast.Expr, vary map[types.Object]bool) {
 			lhs = x.X
 			continue
 		case *ast.Ident:
-			if o := t.info.Defs[x]; o != nil {
-				vary[o] = true
-			} else if o := t.info.Uses[x]; o != nil {
+			o := t.info.Defs[x]
+			if o == nil {
+				o = t.info.Uses[x]
+			}
+			if o != nil && t.sharedV[o] == nil && !t.statics[o] {
 				vary[o] = true
 			}
 		}

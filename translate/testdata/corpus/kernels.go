@@ -968,3 +968,54 @@ func (k UniformArgs) Tiled(t runtime.TiledIndex) {
 	w := rotate(t, s, v, 2, t.TileExtent.Size()-1)
 	k.Out.Set(t.Global, v*10+w)
 }
+
+// SharedLen bounds a loop of barriers by len of a tile_static array that the threads have
+// written: the array's elements differ between threads, its length does not (this was
+// refused as divergent before).
+type SharedLen struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+// groupMax returns the tile's maximum of v, reduced in s.
+func groupMax(t runtime.TiledIndex, s []int32, v int32) int32 {
+	l := t.Local[0]
+	s[l] = v
+	t.Barrier.Wait()
+	for stride := len(s) / 2; stride > 0; stride /= 2 {
+		if l < stride {
+			s[l] = max(s[l], s[l+stride])
+		}
+		t.Barrier.Wait()
+	}
+	return s[0]
+}
+
+// Tiled is the kernel.
+func (k SharedLen) Tiled(t runtime.TiledIndex) {
+	s := runtime.TileStatic[int32](t, t.TileExtent.Size())
+	l := t.Local[0]
+	s[l] = k.In.At(t.Global)
+	t.Barrier.Wait()
+	for stride := len(s) / 2; stride > 0; stride /= 2 {
+		if l < stride {
+			s[l] += s[l+stride]
+		}
+		t.Barrier.Wait()
+	}
+	sum := s[0]
+	t.Barrier.Wait()
+	k.Out.Set(t.Global, sum*3+s[(l+1)%len(s)])
+}
+
+// GroupMax does what SharedLen does in a function given the array.
+type GroupMax struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+// Tiled is the kernel.
+func (k GroupMax) Tiled(t runtime.TiledIndex) {
+	s := runtime.TileStatic[int32](t, t.TileExtent.Size())
+	k.Out.Set(t.Global, groupMax(t, s, k.In.At(t.Global)))
+}
