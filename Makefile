@@ -41,7 +41,7 @@ run: setup
 	$(GO) run ./cmd/ampinfo
 	@if [ -d cmd/ampdemo ]; then $(GO) run ./cmd/ampdemo; fi
 
-test: setup lint nohdr-check shaders-check ampgen-check test-vulkan test-nocgo test-staging fuzz-short
+test: setup lint nohdr-check shaders-check ampgen-check test-vulkan test-checked test-nocgo test-staging fuzz-short
 
 lint: fmt-check vet staticcheck vklatency-check
 
@@ -107,6 +107,11 @@ ampgen-check:
 
 test-vulkan:
 	$(TESTENV) $(GO) test -race -count=1 ./...
+
+# The bounds-checked GPU builds (ampgen -checked, -tags goampcheck): the corpus's kernels
+# each run their checked program against the CPU, and accesses outside views are errors.
+test-checked:
+	$(TESTENV) $(GO) test -tags goampcheck -count=1 ./translate/ ./runtime/
 
 test-nocgo:
 	CGO_ENABLED=0 $(GO) test -count=1 ./...

@@ -63,7 +63,10 @@ type contract struct {
 	// ampExtents push-constant array (0: it declares none); pushSize is the size of its
 	// push constants with that array, rounded up to 16.
 	extents, pushSize int
-	last              atomic.Pointer[specCheck]
+	// checked: the program is a Program.Checked, whose binding n (after the n data
+	// fields) is the check buffer.
+	checked bool
+	last    atomic.Pointer[specCheck]
 }
 
 // specCheck is the tile-dependent part of the check for one set of specialization values.
@@ -75,7 +78,7 @@ type specCheck struct {
 }
 
 // contractFor returns the cached contract of layout l with program p.
-func contractFor(l *kernelLayout, p *Program, infos []ArgInfo) *contract {
+func contractFor(l *kernelLayout, p *Program, infos []ArgInfo, checked bool) *contract {
 	if c := l.contract.Load(); c != nil && c.prog == p {
 		return c
 	}
@@ -84,16 +87,16 @@ func contractFor(l *kernelLayout, p *Program, infos []ArgInfo) *contract {
 		l.contract.Store(c)
 		return c
 	}
-	v, _ := p.checks.LoadOrStore(l, newContract(l, p, infos))
+	v, _ := p.checks.LoadOrStore(l, newContract(l, p, infos, checked))
 	c := v.(*contract)
 	l.contract.Store(c)
 	return c
 }
 
-func newContract(l *kernelLayout, p *Program, infos []ArgInfo) *contract {
+func newContract(l *kernelLayout, p *Program, infos []ArgInfo, checked bool) *contract {
 	in := p.iface
 	c := &contract{prog: p, iface: in, float64: in.HasCapability(CapabilityFloat64), ranks: in.HasSpecID(3),
-		gridLoop: in.HasSpecID(4), pushSize: l.pushSize}
+		gridLoop: in.HasSpecID(4), pushSize: l.pushSize, checked: checked}
 	if c.err = c.checkBindings(l); c.err == nil {
 		c.err = c.checkPush(l)
 	}
@@ -130,6 +133,9 @@ func (c *contract) checkBindings(l *kernelLayout) error {
 	c.buf = make([]*StorageBuffer, len(l.args))
 	for i := range in.Buffers {
 		b := &in.Buffers[i]
+		if c.checked && b.Binding == len(l.args) {
+			continue // the check buffer
+		}
 		if b.Binding >= len(l.args) {
 			return c.bad(l, fmt.Sprintf("binding %d", b.Binding), fmt.Sprintf("%d data fields", len(l.args)),
 				fmt.Sprintf("storage buffer %s at binding %d", varNames(b), b.Binding),

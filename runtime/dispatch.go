@@ -358,6 +358,7 @@ type dispatch struct {
 	copy      reflect.Value  // an addressable copy of a value kernel, or the zero Value
 	prog      *Program       // the GPU body, or nil
 	progErr   error          // why there is no GPU body, for an executor that needs one
+	checked   bool           // prog is a Program.Checked: binding n is the check buffer
 	view      *accelerator.View
 	x         executor
 	c         *contract // the program's contract, when there is a program
@@ -371,6 +372,7 @@ type dispatch struct {
 	vargs  []accelerator.Arg
 	push   []byte
 	pipe   *accelerator.Pipeline
+	check  *accelerator.Buffer // a bounds-checked dispatch's check buffer (bindCheck)
 }
 
 var dispatchPool = sync.Pool{New: func() any {
@@ -379,6 +381,9 @@ var dispatchPool = sync.Pool{New: func() any {
 
 // release gives back the kernel copy and the dispatch, dropping every reference they hold.
 func (d *dispatch) release() {
+	if d.check != nil { // a bounds-checked dispatch that failed before it was submitted
+		_ = d.check.Free()
+	}
 	if d.copy.IsValid() {
 		d.copy.Elem().SetZero()            // drop the references the kernel holds
 		d.l.copies.Put(d.copy.Interface()) // a pointer: no allocation
@@ -437,6 +442,9 @@ func (d *dispatch) bind(ctx context.Context, view *accelerator.View, ext, tile E
 		return err
 	}
 	d.prog, d.progErr = program(kernel, d.l)
+	if d.prog != nil && d.prog.Checked != nil {
+		d.prog, d.checked = d.prog.Checked, true
+	}
 	if err := checkProgram(d.prog, d.l, ext, tile); err != nil {
 		return err
 	}
@@ -554,7 +562,7 @@ func checkContract(l *kernelLayout, prog *Program, acc *accelerator.Accelerator,
 		return nil, 0, &KernelError{Kernel: l.name, Reason: fmt.Sprintf("program %s: its SPIR-V cannot be read", prog.Name),
 			Err: prog.err}
 	}
-	c := contractFor(l, prog, d.infos)
+	c := contractFor(l, prog, d.infos, d.checked)
 	if err := c.checkArgs(l, d.infos); err != nil {
 		return nil, 0, err
 	}

@@ -80,6 +80,8 @@
 //     removes unused buffers) but may not have one past the last data field,
 //     nor uniform buffers, images or samplers. Each variable bound there is a
 //     block of one array, T name[] (AMP_BUFFER); several may alias one binding.
+//     A bounds-checked build (Program.Checked) has one more, binding n after
+//     the n data fields: the check buffer the dispatcher fills and reads.
 //   - Elements: a variable of the binding holds the Go elements: its array
 //     stride is the Go element's size and its element type has the same
 //     scalars at the same offsets (int32 int, uint32 uint, float32 float,

@@ -107,6 +107,25 @@ func (e *KernelPanicError) Error() string {
 // Is reports whether target is ErrKernelPanic.
 func (e *KernelPanicError) Is(target error) bool { return target == ErrKernelPanic }
 
+// BoundsError is the Value of the *KernelPanicError that a bounds-checked GPU dispatch
+// (Program.Checked) returns for a view access outside the view's extent: the first such
+// access the device recorded.
+type BoundsError struct {
+	// Kernel is the kernel's type; Field the data field accessed.
+	Kernel, Field string
+	// Index is the index accessed (its components past Extent's rank are as the kernel
+	// gave them).
+	Index Index
+	// Extent is the view's extent.
+	Extent Extent
+}
+
+// Error implements error.
+func (e *BoundsError) Error() string {
+	return fmt.Sprintf("goamp/runtime: kernel %s: index %v of field %s is outside its extent %s (a bounds-checked GPU dispatch)",
+		e.Kernel, e.Index, e.Field, e.Extent)
+}
+
 // Unwrap returns Value when it is an error, else nil.
 func (e *KernelPanicError) Unwrap() error {
 	err, _ := e.Value.(error)

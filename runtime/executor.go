@@ -148,6 +148,11 @@ func (vulkanExecutor) encode(d *dispatch) error {
 		le.PutUint32(push[o+8*i:], uint32(d.infos[i].Extent.Dim(1)))
 		le.PutUint32(push[o+8*i+4:], uint32(d.infos[i].Extent.Dim(2)))
 	}
+	if d.checked {
+		if err := d.bindCheck(); err != nil {
+			return err
+		}
+	}
 	return d.pipeline()
 }
 
@@ -157,9 +162,61 @@ func (vulkanExecutor) prepare(d *dispatch) error { return d.pipeline() }
 // submit records the dispatch on the view's command stream.
 func (vulkanExecutor) submit(d *dispatch) error {
 	if err := d.view.Dispatch(d.pipe, d.vargs, d.push[:d.pushSize()], d.groups); err != nil {
+		if d.check != nil {
+			_ = d.check.Free()
+		}
 		return fmt.Errorf("goamp/runtime: kernel %s: %w", d.l.name, err)
 	}
+	if d.check != nil {
+		return d.readCheck()
+	}
 	return nil
+}
+
+// checkHeader is the check buffer's words before the extents (translate's checkPrelude):
+// the fault's field + 1, its index and its thread's index, one unused.
+const checkHeader = 8
+
+// bindCheck allocates the check buffer of a bounds-checked dispatch on its view, writes
+// the data fields' extents into it and binds it after them.
+func (d *dispatch) bindCheck() error {
+	n := len(d.infos)
+	words := make([]byte, 4*(checkHeader+3*n))
+	for i, info := range d.infos {
+		for c := range 3 {
+			binary.LittleEndian.PutUint32(words[4*(checkHeader+3*i+c):], uint32(info.Extent.Dim(c)))
+		}
+	}
+	b, err := d.view.Alloc(uint64(len(words)))
+	if err != nil {
+		return fmt.Errorf("goamp/runtime: kernel %s: the bounds check's buffer: %w", d.l.name, err)
+	}
+	if err := b.Upload(0, words); err != nil {
+		_ = b.Free()
+		return fmt.Errorf("goamp/runtime: kernel %s: the bounds check's buffer: %w", d.l.name, err)
+	}
+	d.check = b
+	d.vargs = append(d.vargs, accelerator.Arg{Buffer: b, Range: uint64(len(words)), Access: ReadWrite})
+	return nil
+}
+
+// readCheck waits for a bounds-checked dispatch, frees its check buffer and returns the
+// access outside a view it recorded as a *KernelPanicError, or nil.
+func (d *dispatch) readCheck() error {
+	b := d.check
+	d.check = nil
+	defer func() { _ = b.Free() }()
+	words := make([]byte, 4*7)
+	if err := b.Download(0, words); err != nil {
+		return fmt.Errorf("goamp/runtime: kernel %s: the bounds check's buffer: %w", d.l.name, err)
+	}
+	u := func(i int) int { return int(int32(binary.LittleEndian.Uint32(words[4*i:]))) }
+	f := u(0) - 1
+	if f < 0 || f >= len(d.infos) {
+		return nil
+	}
+	return &KernelPanicError{Value: &BoundsError{Kernel: d.l.name, Field: d.l.args[f].name, Index: Index{u(1), u(2), u(3)},
+		Extent: d.infos[f].Extent}, Global: Index{u(4), u(5), u(6)}, rank: d.ext.rank}
 }
 
 // pipeline sets d.pipe to the program's pipeline for d.spec on the view's accelerator: the
@@ -171,7 +228,11 @@ func (d *dispatch) pipeline() error {
 		d.pipe = p.pipe
 		return nil
 	}
-	pipe, err := acc.Pipeline(key, d.prog.Name, d.prog.SPIRV, len(l.args), d.pushSize())
+	bindings := len(l.args)
+	if d.checked {
+		bindings++ // the check buffer
+	}
+	pipe, err := acc.Pipeline(key, d.prog.Name, d.prog.SPIRV, bindings, d.pushSize())
 	if err != nil {
 		return fmt.Errorf("goamp/runtime: kernel %s: %w", l.name, err)
 	}

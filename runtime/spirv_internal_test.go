@@ -434,7 +434,7 @@ func FuzzReadInterface(f *testing.F) {
 		if p.err != nil {
 			t.Fatalf("ReadInterface succeeded, Program.load failed: %v", p.err)
 		}
-		c := newContract(l, p, infos)
+		c := newContract(l, p, infos, false)
 		_ = c.checkArgs(l, infos)
 		if c.err == nil {
 			_, _ = c.forSpec(l, [4]uint32{8, 8, 1, 0}, true)

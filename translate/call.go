@@ -294,7 +294,11 @@ func (t *tr) viewCall(e *ast.CallExpr, v *viewArg, name string) string {
 		t.errorf(e.Pos(), "method %s of a view is not in the kernel language", name)
 		return "0"
 	}
-	addr := fmt.Sprintf("ampAt%d(%s)", v.index, t.expr(e.Args[0]))
+	at := "ampAt"
+	if t.checked && (name == "At4" || name == "Set4") {
+		at = "ampAtQ" // the bounds check covers the fourth element too
+	}
+	addr := fmt.Sprintf("%s%d(%s)", at, v.index, t.expr(e.Args[0]))
 	elem := v.buf + "[" + addr + "]"
 	st, _ := t.storageType(v.elem)
 	switch name {
@@ -383,6 +387,41 @@ func (t *tr) extentViews() int {
 		}
 	}
 	return n
+}
+
+// checkPrelude is the bounds-checked build's fault recorder. The check buffer (binding n)
+// holds, in uint words: 0 the first fault's data field + 1 (0: none), 1-3 its index, 4-6
+// the index of the thread that made it, 7 unused, then from 8 three words per data field,
+// its extent (0 past its rank), which the runtime writes before the dispatch.
+func checkPrelude(tiled bool) string {
+	thread := "ampGlobal()"
+	decl := ""
+	if !tiled {
+		thread, decl = "ampThread", "ivec3 ampThread; // the thread's index, set as ampEach begins\n"
+	}
+	return decl + "void ampFault(uint f, ivec3 i) {\n" +
+		"\tif (atomicCompSwap(ampCheck[0], 0u, f + 1u) == 0u) {\n" +
+		"\t\tivec3 g = " + thread + ";\n" +
+		"\t\tampCheck[1] = uint(i.x); ampCheck[2] = uint(i.y); ampCheck[3] = uint(i.z);\n" +
+		"\t\tampCheck[4] = uint(g.x); ampCheck[5] = uint(g.y); ampCheck[6] = uint(g.z);\n\t}\n}\n"
+}
+
+// checkFuncs writes view v's checked address functions: ampAt%d checks the index against
+// the view's extent in the check buffer, records a fault and gives the view's first
+// element instead (the dispatch then returns the error, and its outputs are undefined, as
+// after a kernel's panic on the CPU); ampAtQ%d checks the fourth element of an At4 or Set4
+// too.
+func (t *tr) checkFuncs(b *strings.Builder, v *viewArg) {
+	k, e := v.index, 8+3*v.index
+	fmt.Fprintf(b, "bool ampIn%d(ivec3 i) { return uint(i.x) < ampCheck[%d] && (ampR%d < 2u || uint(i.y) < ampCheck[%d]) && "+
+		"(ampR%d < 3u || uint(i.z) < ampCheck[%d]); }\n", k, e, k, e+1, k, e+2)
+	fmt.Fprintf(b, "uint ampAt%d(ivec3 i) { if (ampIn%d(i)) return ampAddr%d(i); ampFault(%du, i); return amp.%s.base; }\n",
+		k, k, k, k, v.name)
+	if v.at4 || v.set4 {
+		fmt.Fprintf(b, "uint ampAtQ%d(ivec3 i) {\n\tivec3 j = i;\n\tif (ampR%d == 1u) j.x += 3; else if (ampR%d == 2u) j.y += 3; else j.z += 3;\n"+
+			"\tif (ampIn%d(i) && ampIn%d(j)) return ampAddr%d(i);\n\tampFault(%du, ampIn%d(i) ? j : i);\n\treturn amp.%s.base;\n}\n",
+			k, k, k, k, k, k, k, k, v.name)
+	}
 }
 
 // extentFuncs writes view v's ampDim and ampSize functions when the body reads them.

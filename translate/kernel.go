@@ -48,6 +48,7 @@ type tr struct {
 	targs    []types.Type // the kernel instance's type arguments
 	subst    map[*types.TypeParam]types.Type
 	tiled    bool
+	checked  bool               // the bounds-checked build (checkFuncs)
 	fields   map[*types.Var]any // origin field -> *viewArg, *scalarArg, or string (why it is not on the GPU)
 	views    []*viewArg
 	scalars  []scalarArg
@@ -98,9 +99,24 @@ type loopState struct {
 	hasBarrier  bool
 }
 
-// translate translates kernel type named (with type arguments targs) whose body is decl.
+// translate translates kernel type named (with type arguments targs) whose body is decl,
+// and again with bounds checks (Kernel.CheckedGLSL).
 func (pi *pkgInfo) translate(named *types.Named, decl *ast.FuncDecl, tiled bool, targs []types.Type) (*Kernel, error) {
-	t := &tr{pkgInfo: pi, named: named, targs: targs, tiled: tiled, fields: map[*types.Var]any{}, sharedV: map[types.Object]*sharedDecl{},
+	k, err := pi.translateAs(named, decl, tiled, targs, false)
+	if err != nil {
+		return nil, err
+	}
+	c, err := pi.translateAs(named, decl, tiled, targs, true)
+	if err != nil {
+		return nil, err
+	}
+	k.CheckedGLSL = c.GLSL
+	return k, nil
+}
+
+// translateAs translates the kernel, with bounds checks where checked.
+func (pi *pkgInfo) translateAs(named *types.Named, decl *ast.FuncDecl, tiled bool, targs []types.Type, checked bool) (*Kernel, error) {
+	t := &tr{pkgInfo: pi, named: named, targs: targs, tiled: tiled, checked: checked, fields: map[*types.Var]any{}, sharedV: map[types.Object]*sharedDecl{},
 		structV: map[*types.Named]bool{}, prelude: map[string]bool{}, funcDone: map[string]bool{},
 		funcBusy: map[*types.Func]bool{}, barrierF: map[*types.Func]bool{},
 		names: map[types.Object]string{}}
@@ -368,6 +384,9 @@ func (t *tr) assemble(k *Kernel, body string) string {
 	for _, v := range t.views {
 		t.bufferDecl(&b, v)
 	}
+	if t.checked {
+		fmt.Fprintf(&b, "layout(std430, binding = %d) buffer AmpCheck { uint ampCheck[]; };\n", len(t.views))
+	}
 	b.WriteString("struct AmpView { uint base; uint s0; uint s1; uint e0; };\n")
 	b.WriteString("layout(push_constant) uniform AmpPush {\n\tuvec4 domain;\n")
 	for _, v := range t.views {
@@ -385,20 +404,11 @@ func (t *tr) assemble(k *Kernel, body string) string {
 		t.prelude["tile"] = true
 	}
 	b.WriteString(preludeText(t.prelude))
+	if t.checked {
+		b.WriteString(checkPrelude(t.tiled))
+	}
 	for _, v := range t.views {
-		fmt.Fprintf(&b, "const uint ampR%d = (AMP_RANKS >> %du) & 3u;\n", v.index, 2+2*v.index)
-		fmt.Fprintf(&b, "uint ampAt%d(ivec3 i) { return amp.%s.base + (ampR%d == 1u ? uint(i.x) : ampR%d == 2u ? "+
-			"uint(i.x) * amp.%s.s0 + uint(i.y) : uint(i.x) * amp.%s.s0 + uint(i.y) * amp.%s.s1 + uint(i.z)); }\n",
-			v.index, v.name, v.index, v.index, v.name, v.name, v.name)
-		t.view4Funcs(&b, v)
-		t.extentFuncs(&b, v)
-		if v.atomicF {
-			fmt.Fprintf(&b, "float ampAtomicAddF%d(uint a, float x) {\n\tuint old = %s_bits[a];\n\tfor (;;) {\n"+
-				"\t\tuint prev = atomicCompSwap(%s_bits[a], old, floatBitsToUint(uintBitsToFloat(old) + x));\n"+
-				"\t\tif (prev == old) return uintBitsToFloat(old);\n\t\told = prev;\n\t}\n}\n", v.index, v.buf, v.buf)
-			fmt.Fprintf(&b, "float ampAtomicXchgF%d(uint a, float x) { return uintBitsToFloat(atomicExchange(%s_bits[a], floatBitsToUint(x))); }\n",
-				v.index, v.buf)
-		}
+		t.viewFuncs(&b, v)
 	}
 	for _, s := range t.shared {
 		fmt.Fprintf(&b, "shared %s %s[%s];\n", s.elem, s.name, s.size)
@@ -412,6 +422,9 @@ func (t *tr) assemble(k *Kernel, body string) string {
 		b.WriteString(f)
 	}
 	if !t.tiled {
+		if t.checked {
+			body = "\tampThread = ampIdx;\n" + body
+		}
 		b.WriteString("void ampEach(ivec3 ampIdx) {\n" + body + "}\n" + gridLoop)
 		return b.String()
 	}
@@ -419,6 +432,31 @@ func (t *tr) assemble(k *Kernel, body string) string {
 	b.WriteString(body)
 	b.WriteString("}\n")
 	return b.String()
+}
+
+// viewFuncs writes view v's rank constant and its address, bounds-check, 16-byte access,
+// extent and float atomic functions.
+func (t *tr) viewFuncs(b *strings.Builder, v *viewArg) {
+	fmt.Fprintf(b, "const uint ampR%d = (AMP_RANKS >> %du) & 3u;\n", v.index, 2+2*v.index)
+	at := "ampAt"
+	if t.checked {
+		at = "ampAddr" // ampAt (checkFuncs) checks the index first
+	}
+	fmt.Fprintf(b, "uint %s%d(ivec3 i) { return amp.%s.base + (ampR%d == 1u ? uint(i.x) : ampR%d == 2u ? "+
+		"uint(i.x) * amp.%s.s0 + uint(i.y) : uint(i.x) * amp.%s.s0 + uint(i.y) * amp.%s.s1 + uint(i.z)); }\n",
+		at, v.index, v.name, v.index, v.index, v.name, v.name, v.name)
+	if t.checked {
+		t.checkFuncs(b, v)
+	}
+	t.view4Funcs(b, v)
+	t.extentFuncs(b, v)
+	if v.atomicF {
+		fmt.Fprintf(b, "float ampAtomicAddF%d(uint a, float x) {\n\tuint old = %s_bits[a];\n\tfor (;;) {\n"+
+			"\t\tuint prev = atomicCompSwap(%s_bits[a], old, floatBitsToUint(uintBitsToFloat(old) + x));\n"+
+			"\t\tif (prev == old) return uintBitsToFloat(old);\n\t\told = prev;\n\t}\n}\n", v.index, v.buf, v.buf)
+		fmt.Fprintf(b, "float ampAtomicXchgF%d(uint a, float x) { return uintBitsToFloat(atomicExchange(%s_bits[a], floatBitsToUint(x))); }\n",
+			v.index, v.buf)
+	}
 }
 
 // gridLoop is the main of a kernel without tiles: a grid-stride loop over the domain's

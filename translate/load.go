@@ -61,6 +61,12 @@ type Kernel struct {
 	Tiled bool
 	// GLSL is the compute shader, a complete translation unit for glslc.
 	GLSL string
+	// CheckedGLSL is the same kernel with bounds checks (ampgen -checked): every view
+	// access checks its index against the view's extent, which it reads from one more
+	// storage buffer (binding n, after the n data fields), where the device records the
+	// first access outside; such an access reads or writes the view's first element
+	// instead. runtime.Program.Checked says how a dispatch uses it.
+	CheckedGLSL string
 }
 
 // Package is a loaded, type-checked Go package with its kernels translated.

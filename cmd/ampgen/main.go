@@ -14,7 +14,13 @@
 //
 // Usage:
 //
-//	ampgen [-o amp_gen.go] [-glsl] [-check] [-amp-glsl DIR] [package directories]
+//	ampgen [-o amp_gen.go] [-glsl] [-check] [-checked] [-amp-glsl DIR] [package directories]
+//
+// With -checked it also writes each kernel's bounds-checked build (amp_gen_TYPE.check.spv)
+// and amp_gen_check.go, which embeds them in builds with -tags goampcheck: there, a GPU
+// dispatch checks every view access against the view's extent and returns a
+// *runtime.KernelPanicError (Value *runtime.BoundsError) for one outside, as the CPU does,
+// where an ordinary build reads or writes outside unchecked (as C++ AMP does).
 //
 // With no directory it works on the current one (go generate runs it in the package's
 // directory). The generated file is deterministic and meant to be committed, so that
@@ -52,6 +58,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	keep := fl.Bool("glsl", false, "also write each kernel's GLSL beside the generated file (amp_gen_TYPE.comp), for reading")
 	check := fl.Bool("check", false, "write nothing; exit 1 when a generated file is missing or differs from what ampgen would write")
 	ampGLSL := fl.String("amp-glsl", "", "write amp.glsl, the include file of hand-written GLSL kernels, into this directory")
+	checked := fl.Bool("checked", false, "also write the bounds-checked build of each kernel (amp_gen_check.go and "+
+		"amp_gen_TYPE.check.spv), which builds with -tags goampcheck run on the GPU; under -check, a package has it when its file exists")
 	fl.Usage = func() {
 		fmt.Fprintln(stderr, "usage: ampgen [flags] [package directories]")
 		fl.PrintDefaults()
@@ -74,7 +82,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	status := 0
 	for _, dir := range dirs {
-		if err := generate(dir, *out, *keep, *check, stdout); err != nil {
+		if err := generate(dir, options{out: *out, keep: *keep, check: *check, checked: *checked}, stdout); err != nil {
 			var l translate.ErrorList
 			if errors.As(err, &l) {
 				for _, e := range l {
@@ -90,14 +98,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return status
 }
 
-// generate writes (or checks) the generated file of the package in dir.
-func generate(dir, out string, keep, check bool, stdout io.Writer) error {
-	p, err := translate.Load(dir, translate.Options{Skip: out})
+// options are the flags that shape what generate writes.
+type options struct {
+	out                  string
+	keep, check, checked bool
+}
+
+// generate writes (or checks) the generated files of the package in dir.
+func generate(dir string, o options, stdout io.Writer) error {
+	p, err := translate.Load(dir, translate.Options{Skip: o.out})
 	if err != nil {
 		return err
 	}
 	for _, n := range p.Notes {
-		if !check { // under -check only a stale file is news
+		if !o.check { // under -check only a stale file is news
 			n.Pos.Filename = relative(n.Pos.Filename)
 			fmt.Fprintf(stdout, "ampgen: %s\n", n)
 		}
@@ -106,31 +120,24 @@ func generate(dir, out string, keep, check bool, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "ampgen: %s has no kernels to translate\n", p.Path)
 		return nil
 	}
-	want := map[string][]byte{} // the .spv files, by name
-	files := make([]string, len(p.Kernels))
-	for i, k := range p.Kernels {
-		files[i] = translate.SPIRVFile(out, k)
-		if want[files[i]], err = translate.Compile(k.Program, k.GLSL); err != nil {
-			return err
-		}
-		if keep && !check {
-			name := filepath.Join(p.Dir, "amp_gen_"+k.Type+typeArgSuffix(k)+".comp")
-			if err := os.WriteFile(name, []byte(k.GLSL), 0o644); err != nil {
-				return err
-			}
-		}
+	checkedGo := strings.TrimSuffix(o.out, ".go") + "_check.go"
+	if o.check {
+		_, err := os.Stat(filepath.Join(p.Dir, checkedGo))
+		o.checked = err == nil
 	}
-	src, err := p.GoFile(files)
+	want, err := compile(p, o, checkedGo)
 	if err != nil {
 		return err
 	}
-	want[out] = src
-	orphans, err := filepath.Glob(filepath.Join(p.Dir, strings.TrimSuffix(out, ".go")+"_*.spv"))
+	orphans, err := filepath.Glob(filepath.Join(p.Dir, strings.TrimSuffix(o.out, ".go")+"_*.spv"))
 	if err != nil {
 		return err
+	}
+	if _, err := os.Stat(filepath.Join(p.Dir, checkedGo)); err == nil {
+		orphans = append(orphans, filepath.Join(p.Dir, checkedGo))
 	}
 	names := slices.Sorted(maps.Keys(want))
-	if check {
+	if o.check {
 		for _, name := range names {
 			if old, err := os.ReadFile(filepath.Join(p.Dir, name)); err != nil || !bytes.Equal(old, want[name]) {
 				return fmt.Errorf("%s is stale: run go generate in %s", relative(filepath.Join(p.Dir, name)), relative(p.Dir))
@@ -143,8 +150,50 @@ func generate(dir, out string, keep, check bool, stdout io.Writer) error {
 		}
 		return nil
 	}
-	for _, name := range names {
-		path := filepath.Join(p.Dir, name)
+	return write(p.Dir, want, orphans)
+}
+
+// compile compiles the package's kernels (and their bounds-checked builds where
+// o.checked) and returns the files to write, by name: the modules and the Go files.
+func compile(p *translate.Package, o options, checkedGo string) (map[string][]byte, error) {
+	want := map[string][]byte{} // the .spv files, by name
+	files := make([]string, len(p.Kernels))
+	checkedFiles := make([]string, len(p.Kernels))
+	var err error
+	for i, k := range p.Kernels {
+		files[i] = translate.SPIRVFile(o.out, k)
+		if want[files[i]], err = translate.Compile(k.Program, k.GLSL); err != nil {
+			return nil, err
+		}
+		if o.checked {
+			checkedFiles[i] = translate.CheckedSPIRVFile(o.out, k)
+			if want[checkedFiles[i]], err = translate.Compile(k.Program+" (bounds-checked)", k.CheckedGLSL); err != nil {
+				return nil, err
+			}
+		}
+		if o.keep && !o.check {
+			name := filepath.Join(p.Dir, "amp_gen_"+k.Type+typeArgSuffix(k)+".comp")
+			if err := os.WriteFile(name, []byte(k.GLSL), 0o644); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if want[o.out], err = p.GoFile(files); err != nil {
+		return nil, err
+	}
+	if o.checked {
+		if want[checkedGo], err = p.CheckedGoFile(checkedFiles); err != nil {
+			return nil, err
+		}
+	}
+	return want, nil
+}
+
+// write writes the files of want that differ from those in dir and removes the orphans,
+// the generated files want no longer has.
+func write(dir string, want map[string][]byte, orphans []string) error {
+	for _, name := range slices.Sorted(maps.Keys(want)) {
+		path := filepath.Join(dir, name)
 		if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, want[name]) {
 			continue
 		}

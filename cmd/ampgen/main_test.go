@@ -65,8 +65,9 @@ func goflags() string { return strings.TrimSpace(os.Getenv("GOFLAGS") + " -mod=m
 // copied to a temporary directory, generated with go generate (ampgen) and tested with
 // go test, which runs the kernel on every accelerator present through goamp's public
 // conformance helper (amptest.Compare: each result against the CPU's), and the CPU's
-// result against a Go reference. The
-// environment is inherited: GOAMP_VALIDATION and GOAMP_REQUIRE_VULKAN reach its tests, and
+// result against a Go reference, then again in a build with -tags goampcheck (its
+// generate line runs ampgen -checked, for the bounds-checked builds). The environment is
+// inherited: GOAMP_VALIDATION and GOAMP_REQUIRE_VULKAN reach its tests, and
 // CGO_ENABLED=0 makes it a CPU-only run. It builds a module from scratch, so -short skips it.
 func TestUserModule(t *testing.T) {
 	if testing.Short() {
@@ -79,7 +80,7 @@ func TestUserModule(t *testing.T) {
 		return rel == ".gitignore" || strings.HasPrefix(filepath.Base(rel), "amp_gen")
 	})
 	replaceDirective(t, dir)
-	for _, args := range [][]string{{"generate", "./..."}, {"test", "-count=1", "./..."}} {
+	for _, args := range [][]string{{"generate", "./..."}, {"test", "-count=1", "./..."}, {"test", "-count=1", "-tags", "goampcheck", "./..."}} {
 		cmd := exec.Command(gobin, args...)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "GOFLAGS="+goflags())

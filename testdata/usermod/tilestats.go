@@ -9,7 +9,7 @@ import (
 	"github.com/goamp/goamp/runtime"
 )
 
-//go:generate go run github.com/goamp/goamp/cmd/ampgen
+//go:generate go run github.com/goamp/goamp/cmd/ampgen -checked
 
 // Bins is the number of bins of a tile's intensity histogram: intensity v (0..255)
 // falls into bin v>>4.

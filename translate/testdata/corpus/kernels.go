@@ -3,7 +3,7 @@
 // run.
 package corpus
 
-//go:generate go run github.com/goamp/goamp/cmd/ampgen
+//go:generate go run github.com/goamp/goamp/cmd/ampgen -checked
 
 import (
 	"math"
@@ -1018,4 +1018,38 @@ type GroupMax struct {
 func (k GroupMax) Tiled(t runtime.TiledIndex) {
 	s := runtime.TileStatic[int32](t, t.TileExtent.Size())
 	k.Out.Set(t.Global, groupMax(t, s, k.In.At(t.Global)))
+}
+
+// Outside reads In at i+Shift and writes Out at i, or with Write set reads In at i and
+// writes Out at i+Shift: with Shift 0 every access is inside the views; otherwise some
+// threads read or write outside them, which the CPU reports as a panic and a
+// bounds-checked GPU build (-tags goampcheck) as a BoundsError.
+type Outside struct {
+	In    *arrayview.ReadView[int32]
+	Out   *arrayview.View[int32]
+	Shift int32
+	Write int32
+}
+
+// Each is the kernel.
+func (k Outside) Each(i runtime.Index) {
+	r, w := i[0]+int(k.Shift), i[0]
+	if k.Write != 0 {
+		r, w = i[0], i[0]+int(k.Shift)
+	}
+	k.Out.Set(runtime.Idx(w), k.In.At(runtime.Idx(r))+1)
+}
+
+// Outside4 reads four elements of In at 4i+Shift and writes them to Out at 4i: with Shift
+// 1 the last thread's fourth element lies outside In, which the bounds-checked build's
+// check of At4 covers.
+type Outside4 struct {
+	In    *arrayview.ReadView[float32]
+	Out   *arrayview.View[float32]
+	Shift int32
+}
+
+// Each is the kernel.
+func (k Outside4) Each(i runtime.Index) {
+	k.Out.Set4(runtime.Idx(4*i[0]), k.In.At4(runtime.Idx(4*i[0]+int(k.Shift))))
 }

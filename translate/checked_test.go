@@ -1,0 +1,102 @@
+//go:build goampcheck
+
+package translate_test
+
+import (
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/goamp/goamp/amptest"
+	"github.com/goamp/goamp/runtime"
+	"github.com/goamp/goamp/translate/testdata/corpus"
+)
+
+// TestBoundsChecked runs corpus.Outside in a build with -tags goampcheck, where the corpus's
+// GPU dispatches run their bounds-checked builds: with every access inside the views the
+// result is the CPU's; a read or a write outside is a *KernelPanicError on every
+// accelerator, whose Value on a GPU is a *BoundsError naming the field, an index outside
+// and the view's extent, and the input stays as it was.
+func TestBoundsChecked(t *testing.T) {
+	require.NotNil(t, corpus.Outside{}.Program().Checked, "the build has the checked programs (-tags goampcheck)")
+	const n = 1000
+	seed := amptest.Seed(t)
+	tests := []struct {
+		name         string
+		shift, write int32
+		field        string
+	}{
+		{"inside", 0, 0, ""},
+		{"read outside", 3, 0, "In"},
+		{"write outside", 3, 1, "Out"},
+		{"read below", -2, 0, "In"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := rand.New(rand.NewPCG(seed, 0))
+			src := randInts(r, n, -1e6, 1e6)
+			var cpu []int32
+			for _, av := range amptest.Views(t) {
+				t.Run(av.Accelerator().Path(), func(t *testing.T) {
+					in := in(t, slices.Clone(src), n)
+					o, data := out[int32](t, n)
+					err := runtime.ParallelForEach(av, runtime.Ext(n), corpus.Outside{In: in, Out: o, Shift: tt.shift, Write: tt.write})
+					if tt.field == "" {
+						got := ran(t, err, o, data)
+						if cpu == nil {
+							cpu = got
+						}
+						require.Equal(t, cpu, got)
+						return
+					}
+					var pe *runtime.KernelPanicError
+					require.ErrorAs(t, err, &pe, "an access outside a view")
+					require.ErrorIs(t, err, runtime.ErrKernelPanic)
+					host := make([]int32, n)
+					require.NoError(t, in.CopyTo(host))
+					assert.Equal(t, src, host, "the input is intact")
+					var be *runtime.BoundsError
+					if av.Accelerator().IsCPU() {
+						assert.False(t, errors.As(err, &be), "the CPU panics with its own value")
+						return
+					}
+					require.ErrorAs(t, err, &be)
+					assert.Equal(t, tt.field, be.Field)
+					assert.Equal(t, runtime.Ext(n), be.Extent)
+					assert.True(t, be.Index[0] < 0 || be.Index[0] >= n, "index %v is outside", be.Index)
+					assert.Equal(t, be.Index[0]-int(tt.shift), pe.Global[0], "the thread that made the access")
+				})
+			}
+		})
+	}
+}
+
+// TestBoundsCheckedAt4: the check of At4 covers its fourth element.
+func TestBoundsCheckedAt4(t *testing.T) {
+	const n = 1024
+	seed := amptest.Seed(t)
+	for _, av := range amptest.Views(t) {
+		t.Run(av.Accelerator().Path(), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(seed, 0))
+			src := randFloats(r, n, -1, 1)
+			o, data := out[float32](t, n)
+			require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(n/4), corpus.Outside4{In: in(t, slices.Clone(src), n), Out: o}))
+			assert.Equal(t, src, ran(t, nil, o, data))
+			err := runtime.ParallelForEach(av, runtime.Ext(n/4), corpus.Outside4{In: in(t, slices.Clone(src), n), Out: o, Shift: 1})
+			var pe *runtime.KernelPanicError
+			require.ErrorAs(t, err, &pe)
+			var be *runtime.BoundsError
+			if av.Accelerator().IsCPU() {
+				return
+			}
+			require.ErrorAs(t, err, &be)
+			assert.Equal(t, "In", be.Field)
+			assert.Equal(t, n, be.Index[0], "the fourth element of the last thread's At4")
+			assert.Equal(t, n/4-1, pe.Global[0])
+		})
+	}
+}
