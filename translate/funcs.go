@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"path/filepath"
 	"strings"
 )
 
@@ -153,11 +154,41 @@ func (t *tr) function(fn *types.Func, targs []types.Type, kind string, pos token
 	}
 	ret, params := t.results(fs, decl, params)
 	fs.varying = t.varyingSet(decl.Body, fs)
+	before := len(t.errs)
 	t.stmts(decl.Body.List)
+	t.blameCall(before, decl, fs, pos)
 	t.barrierF[key] = fs.barrier
 	t.funcDone[name] = true
 	t.funcs = append(t.funcs, fmt.Sprintf("%s %s(%s) {\n%s}\n", ret, name, strings.Join(params, ", "), fs.b.String()))
 	return name
+}
+
+// blameCall adds to the divergent-barrier errors that the translation of decl (called at
+// pos) recorded since errs[before] the parameters whose argument varies at that call, which
+// may be why.
+func (t *tr) blameCall(before int, decl *ast.FuncDecl, fs *fnState, pos token.Pos) {
+	var varying []string
+	for _, field := range decl.Type.Params.List {
+		ty := t.info.TypeOf(field.Type)
+		if _, slice := ty.Underlying().(*types.Slice); slice || isRuntime(ty, "TiledIndex") {
+			continue
+		}
+		for _, n := range field.Names {
+			if o := t.info.Defs[n]; o != nil && fs.varying[o] && !fs.uniform[o] {
+				varying = append(varying, n.Name)
+			}
+		}
+	}
+	if len(varying) == 0 {
+		return
+	}
+	at := t.fset.Position(pos)
+	for _, e := range t.errs[before:] {
+		if strings.HasPrefix(e.Msg, "barrier in divergent code") {
+			e.Msg += fmt.Sprintf(" (%s is called at %s:%d with %s varying between threads)",
+				decl.Name.Name, filepath.Base(at.Filename), at.Line, strings.Join(varying, ", "))
+		}
+	}
 }
 
 // uniformParams returns the parameters of a function that takes the TiledIndex whose
