@@ -108,15 +108,18 @@ func (e *KernelPanicError) Error() string {
 func (e *KernelPanicError) Is(target error) bool { return target == ErrKernelPanic }
 
 // BoundsError is the Value of the *KernelPanicError that a bounds-checked GPU dispatch
-// (Program.Checked) returns for a view access outside the view's extent: the first such
-// access the device recorded.
+// (Program.Checked) returns for an index out of range: a view access outside the view's
+// extent, or an index past a tile_static or local array's length (Go panics for both on
+// the CPU); the first the device recorded.
 type BoundsError struct {
-	// Kernel is the kernel's type; Field the data field accessed.
+	// Kernel is the kernel's type. Field is the data field accessed, or "tile_static
+	// array k" (k counts the kernel's tile_static arrays in declaration order from 0), or
+	// "an array or Index".
 	Kernel, Field string
 	// Index is the index accessed (its components past Extent's rank are as the kernel
 	// gave them).
 	Index Index
-	// Extent is the view's extent.
+	// Extent is the view's extent, or the array's length.
 	Extent Extent
 }
 

@@ -174,7 +174,7 @@ func (vulkanExecutor) submit(d *dispatch) error {
 }
 
 // checkHeader is the check buffer's words before the extents (translate's checkPrelude):
-// the fault's field + 1, its index and its thread's index, one unused.
+// the fault's code + 1, its index, its thread's index and the array's length.
 const checkHeader = 8
 
 // bindCheck allocates the check buffer of a bounds-checked dispatch on its view, writes
@@ -206,18 +206,34 @@ func (d *dispatch) readCheck() error {
 	b := d.check
 	d.check = nil
 	defer func() { _ = b.Free() }()
-	words := make([]byte, 4*7)
+	words := make([]byte, 4*checkHeader)
 	if err := b.Download(0, words); err != nil {
 		return fmt.Errorf("goamp/runtime: kernel %s: the bounds check's buffer: %w", d.l.name, err)
 	}
 	u := func(i int) int { return int(int32(binary.LittleEndian.Uint32(words[4*i:]))) }
 	f := u(0) - 1
-	if f < 0 || f >= len(d.infos) {
+	e := &BoundsError{Kernel: d.l.name, Index: Index{u(1), u(2), u(3)}}
+	switch {
+	case f < 0:
+		return nil
+	case f < len(d.infos):
+		e.Field, e.Extent = d.l.args[f].name, d.infos[f].Extent
+	case f >= checkArrayFault:
+		e.Field, e.Extent = "an array or Index", Ext(u(7))
+	case f >= checkSharedFault:
+		e.Field, e.Extent = fmt.Sprintf("tile_static array %d", f-checkSharedFault), Ext(u(7))
+	default:
 		return nil
 	}
-	return &KernelPanicError{Value: &BoundsError{Kernel: d.l.name, Field: d.l.args[f].name, Index: Index{u(1), u(2), u(3)},
-		Extent: d.infos[f].Extent}, Global: Index{u(4), u(5), u(6)}, rank: d.ext.rank}
+	return &KernelPanicError{Value: e, Global: Index{u(4), u(5), u(6)}, rank: d.ext.rank}
 }
+
+// The fault codes of tile_static arrays (+ the array's place in declaration order) and of
+// local arrays, past the data fields' (translate's checkPrelude).
+const (
+	checkSharedFault = 0x10000
+	checkArrayFault  = 0x20000
+)
 
 // pipeline sets d.pipe to the program's pipeline for d.spec on the view's accelerator: the
 // kernel's last one when it matches, else the accelerator's cached or new one.

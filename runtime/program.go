@@ -36,11 +36,12 @@ type Program struct {
 	// builds with -tags goampcheck), which GPU dispatches of the kernel run instead: it
 	// checks every view access against the view's extent, which the dispatcher writes into
 	// one more storage buffer, at binding n after the n data fields, where the device records
-	// the first access outside (translate's checkPrelude lays it out). The dispatch then
-	// waits for the device and returns a *KernelPanicError whose Value is a *BoundsError, as
-	// the CPU returns one for the same access; such an access reads or writes the view's
-	// first element instead, and the dispatch's outputs are undefined, as after a panic on
-	// the CPU. An ordinary build reads and writes outside a view unchecked, as C++ AMP does.
+	// the first access outside (translate's checkPrelude lays it out), and every index of a
+	// tile_static or local array. The dispatch then waits for the device and returns a
+	// *KernelPanicError whose Value is a *BoundsError, as the CPU returns one for the same
+	// index; such an access reads or writes the view's (or array's) first element instead,
+	// and the dispatch's outputs are undefined, as after a panic on the CPU. An ordinary
+	// build reads and writes outside unchecked, as C++ AMP does.
 	Checked *Program
 
 	once   sync.Once

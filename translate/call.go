@@ -211,7 +211,7 @@ func (t *tr) runtimeCall(e *ast.CallExpr, name string) string {
 				t.errorf(e.Pos(), "runtime.%s takes a tile_static array by name", name)
 				return "0"
 			}
-			i := t.expr(e.Args[1])
+			i := t.sharedIndex(sd, t.expr(e.Args[1]))
 			return t.atomic(e.Pos(), g, op, sd.name+"["+i+"]", t.typeOf(e.Args[2]), t.args(e.Args[2:]), sd, -1, "int("+i+")")
 		}
 	}
@@ -390,20 +390,26 @@ func (t *tr) extentViews() int {
 }
 
 // checkPrelude is the bounds-checked build's fault recorder. The check buffer (binding n)
-// holds, in uint words: 0 the first fault's data field + 1 (0: none), 1-3 its index, 4-6
-// the index of the thread that made it, 7 unused, then from 8 three words per data field,
-// its extent (0 past its rank), which the runtime writes before the dispatch.
+// holds, in uint words: 0 the first fault's code + 1 (0: none; the code is the data field,
+// or ampSharedFault + the tile_static array's place, or ampArrayFault), 1-3 its index, 4-6
+// the index of the thread that made it, 7 the array's length (tile_static or local arrays),
+// then from 8 three words per data field, its extent (0 past its rank), which the runtime
+// writes before the dispatch.
 func checkPrelude(tiled bool) string {
 	thread := "ampGlobal()"
 	decl := ""
 	if !tiled {
 		thread, decl = "ampThread", "ivec3 ampThread; // the thread's index, set as ampEach begins\n"
 	}
-	return decl + "void ampFault(uint f, ivec3 i) {\n" +
+	return decl + "void ampFaultN(uint f, ivec3 i, uint n) {\n" +
 		"\tif (atomicCompSwap(ampCheck[0], 0u, f + 1u) == 0u) {\n" +
 		"\t\tivec3 g = " + thread + ";\n" +
 		"\t\tampCheck[1] = uint(i.x); ampCheck[2] = uint(i.y); ampCheck[3] = uint(i.z);\n" +
-		"\t\tampCheck[4] = uint(g.x); ampCheck[5] = uint(g.y); ampCheck[6] = uint(g.z);\n\t}\n}\n"
+		"\t\tampCheck[4] = uint(g.x); ampCheck[5] = uint(g.y); ampCheck[6] = uint(g.z); ampCheck[7] = n;\n\t}\n}\n" +
+		"void ampFault(uint f, ivec3 i) { ampFaultN(f, i, 0u); }\n" +
+		"const uint ampSharedFault = 0x10000u; // + the tile_static array's place in declaration order\n" +
+		"const uint ampArrayFault = 0x20000u;  // a local array or an Index\n" +
+		"int ampIx(int i, int n, uint f) { if (uint(i) < uint(n)) return i; ampFaultN(f, ivec3(i, 0, 0), uint(n)); return 0; }\n"
 }
 
 // checkFuncs writes view v's checked address functions: ampAt%d checks the index against

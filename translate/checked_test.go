@@ -100,3 +100,46 @@ func TestBoundsCheckedAt4(t *testing.T) {
 		})
 	}
 }
+
+// TestBoundsCheckedArrays: a tile_static or local array index out of range is a
+// *KernelPanicError on every accelerator, a *BoundsError naming the array on a GPU.
+func TestBoundsCheckedArrays(t *testing.T) {
+	const n, tile = 1024, 64
+	seed := amptest.Seed(t)
+	tests := []struct {
+		name        string
+		shift, pick int32
+		field       string
+		length      int
+	}{
+		{"inside", 0, 0, "", 0},
+		{"tile_static", 5, 0, "tile_static array 0", tile},
+		{"array", 0, 3, "an array or Index", 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, av := range amptest.Views(t) {
+				t.Run(av.Accelerator().Path(), func(t *testing.T) {
+					r := rand.New(rand.NewPCG(seed, 0))
+					o, data := out[int32](t, n)
+					k := corpus.OutsideArrays{In: in(t, randInts(r, n, -1e6, 1e6), n), Out: o, Shift: tt.shift, Pick: tt.pick}
+					err := runtime.ParallelForEachTiled(av, runtime.Ext(n).Tile(tile), k)
+					if tt.field == "" {
+						ran(t, err, o, data)
+						return
+					}
+					var pe *runtime.KernelPanicError
+					require.ErrorAs(t, err, &pe)
+					if av.Accelerator().IsCPU() {
+						return
+					}
+					var be *runtime.BoundsError
+					require.ErrorAs(t, err, &be)
+					assert.Equal(t, tt.field, be.Field)
+					assert.Equal(t, runtime.Ext(tt.length), be.Extent)
+					assert.GreaterOrEqual(t, be.Index[0], tt.length)
+				})
+			}
+		})
+	}
+}

@@ -249,7 +249,7 @@ func (t *tr) selector(e *ast.SelectorExpr) string {
 func (t *tr) index(e *ast.IndexExpr) string {
 	if id, ok := unparen(e.X).(*ast.Ident); ok {
 		if sd, ok := t.sharedV[t.info.Uses[id]]; ok {
-			a := sd.name + "[" + t.expr(e.Index) + "]"
+			a := sd.name + "[" + t.sharedIndex(sd, t.expr(e.Index)) + "]"
 			if sd.bits {
 				return "uintBitsToFloat(" + a + ")"
 			}
@@ -264,11 +264,30 @@ func (t *tr) index(e *ast.IndexExpr) string {
 		return "0"
 	}
 	x := t.expr(e.X)
-	if tv := t.info.Types[e.Index]; tv.Value != nil && isRuntime(xt, "Index") {
+	tv := t.info.Types[e.Index]
+	if tv.Value != nil && isRuntime(xt, "Index") {
 		i, _ := constant.Int64Val(tv.Value)
 		return x + "." + string("xyz"[i])
 	}
-	return x + "[" + t.expr(e.Index) + "]"
+	i := t.expr(e.Index)
+	if tv.Value == nil { // Go checks a constant index as it compiles
+		i = t.checkIndex(i, fmt.Sprint(xt.Underlying().(*types.Array).Len()), "ampArrayFault")
+	}
+	return x + "[" + i + "]"
+}
+
+// sharedIndex is index i of tile_static array sd, checked in a bounds-checked build.
+func (t *tr) sharedIndex(sd *sharedDecl, i string) string {
+	return t.checkIndex(i, sd.size, fmt.Sprintf("ampSharedFault + %du", sd.ord))
+}
+
+// checkIndex is index i of an array of n elements: in a bounds-checked build, i where it
+// is in range, else 0 with the fault recorded under code (checkPrelude).
+func (t *tr) checkIndex(i, n, code string) string {
+	if !t.checked {
+		return i
+	}
+	return fmt.Sprintf("ampIx(int(%s), int(%s), %s)", i, n, code)
 }
 
 // composite translates a struct, array, Index or vector literal.

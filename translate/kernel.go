@@ -39,6 +39,7 @@ type sharedDecl struct {
 	elem string
 	size string // a constant expression (spec constants allowed)
 	bits bool   // float32 storage kept as uint bits (float atomics)
+	ord  int    // its place among the kernel's tile_static arrays (bounds-check faults)
 }
 
 // tr translates one kernel instance.

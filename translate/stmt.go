@@ -163,6 +163,7 @@ func (t *tr) tileStatic(s *ast.AssignStmt) bool {
 	if n := len(t.shared); n > 0 {
 		sd.name += "_" + string(rune('0'+n))
 	}
+	sd.ord = len(t.shared)
 	t.shared = append(t.shared, sd)
 	t.sharedV[obj] = sd
 	t.prelude["tile"] = true
@@ -317,7 +318,7 @@ func (t *tr) store(lhs ast.Expr, v string) {
 				if sd.bits {
 					v = "floatBitsToUint(" + v + ")"
 				}
-				t.fn.line("%s[%s] = %s;", sd.name, t.expr(ix.Index), v)
+				t.fn.line("%s[%s] = %s;", sd.name, t.sharedIndex(sd, t.expr(ix.Index)), v)
 				return
 			}
 		}

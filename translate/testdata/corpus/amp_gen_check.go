@@ -35,6 +35,7 @@ import (
 //go:embed amp_gen_Narrow.check.spv
 //go:embed amp_gen_Outside.check.spv
 //go:embed amp_gen_Outside4.check.spv
+//go:embed amp_gen_OutsideArrays.check.spv
 //go:embed amp_gen_Phases.check.spv
 //go:embed amp_gen_RangeArr.check.spv
 //go:embed amp_gen_RangeForms.check.spv
@@ -80,6 +81,7 @@ func init() {
 	ampgenNarrow.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Narrow.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Narrow#checked")
 	ampgenOutside.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Outside.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Outside#checked")
 	ampgenOutside4.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Outside4.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Outside4#checked")
+	ampgenOutsideArrays.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_OutsideArrays.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.OutsideArrays#checked")
 	ampgenPhases.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Phases.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Phases#checked")
 	ampgenRangeArr.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_RangeArr.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeArr#checked")
 	ampgenRangeForms.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_RangeForms.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeForms#checked")

@@ -1053,3 +1053,24 @@ type Outside4 struct {
 func (k Outside4) Each(i runtime.Index) {
 	k.Out.Set4(runtime.Idx(4*i[0]), k.In.At4(runtime.Idx(4*i[0]+int(k.Shift))))
 }
+
+// OutsideArrays indexes a tile_static array at the thread's place + Shift and a local array
+// at Pick: out of range for some threads unless Shift is 0 and Pick below 4, which Go
+// reports as a panic and a bounds-checked GPU build as a BoundsError.
+type OutsideArrays struct {
+	In    *arrayview.ReadView[int32]
+	Out   *arrayview.View[int32]
+	Shift int32
+	Pick  int32
+}
+
+// Tiled is the kernel.
+func (k OutsideArrays) Tiled(t runtime.TiledIndex) {
+	s := runtime.TileStatic[int32](t, t.TileExtent.Size())
+	l := t.Local[0]
+	s[l] = k.In.At(t.Global)
+	t.Barrier.Wait()
+	a := [4]int32{1, 2, 3, 4}
+	v := s[(l+int(k.Shift))%(t.TileExtent.Size()+int(k.Shift))] + a[(int(k.Pick)+l)%(4+int(k.Pick))]
+	k.Out.Set(t.Global, v)
+}
