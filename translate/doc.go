@@ -1,5 +1,6 @@
-// Package translate is the kernel language: it loads a Go package (golang.org/x/tools/go/
-// packages), finds its kernels (struct types with an Each or Tiled method) and gives each
+// Package translate is the kernel language: it loads a Go package (with
+// golang.org/x/tools/go/packages), finds its kernels (struct types with an Each or Tiled
+// method) and gives each
 // its GPU body, the method and what it calls translated to GLSL and compiled to SPIR-V, and
 // where it can its fast CPU body, Go source that runs a tile or a range of indices in plain
 // loops. cmd/ampgen is its command; docs/kernel-language.md is the language's reference
