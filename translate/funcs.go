@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -168,15 +169,9 @@ func (t *tr) function(fn *types.Func, targs []types.Type, kind string, pos token
 // may be why.
 func (t *tr) blameCall(before int, decl *ast.FuncDecl, fs *fnState, pos token.Pos) {
 	var varying []string
-	for _, field := range decl.Type.Params.List {
-		ty := t.info.TypeOf(field.Type)
-		if _, slice := ty.Underlying().(*types.Slice); slice || isRuntime(ty, "TiledIndex") {
-			continue
-		}
-		for _, n := range field.Names {
-			if o := t.info.Defs[n]; o != nil && fs.varying[o] && !fs.uniform[o] {
-				varying = append(varying, n.Name)
-			}
+	for _, p := range t.params(decl) {
+		if p.kind == paramValue && p.obj != nil && fs.varying[p.obj] && !fs.uniform[p.obj] {
+			varying = append(varying, p.obj.Name())
 		}
 	}
 	if len(varying) == 0 {
@@ -198,25 +193,18 @@ func (t *tr) uniformParams(decl *ast.FuncDecl, uniform []bool) map[types.Object]
 	if decl == nil {
 		return nil
 	}
-	var out map[types.Object]bool
-	tiled, i := false, 0
-	for _, field := range decl.Type.Params.List {
-		ty := t.info.TypeOf(field.Type)
-		_, slice := ty.Underlying().(*types.Slice)
-		isT := isRuntime(ty, "TiledIndex")
-		tiled = tiled || isT
-		for _, n := range field.Names {
-			if i < len(uniform) && uniform[i] && !isT && !slice { // values only
-				if out == nil {
-					out = map[types.Object]bool{}
-				}
-				out[t.info.Defs[n]] = true
-			}
-			i++
-		}
-	}
-	if !tiled {
+	ps := t.params(decl)
+	if !slices.ContainsFunc(ps, func(p param) bool { return p.kind == paramTiled }) {
 		return nil
+	}
+	var out map[types.Object]bool
+	for i, p := range ps {
+		if p.kind == paramValue && p.obj != nil && i < len(uniform) && uniform[i] {
+			if out == nil {
+				out = map[types.Object]bool{}
+			}
+			out[p.obj] = true
+		}
 	}
 	return out
 }
@@ -224,10 +212,8 @@ func (t *tr) uniformParams(decl *ast.FuncDecl, uniform []bool) map[types.Object]
 // paramMask writes which of decl's parameters are in uniform, a digit per parameter.
 func (t *tr) paramMask(decl *ast.FuncDecl, uniform map[types.Object]bool) string {
 	var b strings.Builder
-	for _, field := range decl.Type.Params.List {
-		for _, n := range field.Names {
-			b.WriteByte("01"[btoi(uniform[t.info.Defs[n]])])
-		}
+	for _, p := range t.params(decl) {
+		b.WriteByte("01"[btoi(uniform[p.obj])])
 	}
 	return b.String()
 }
@@ -267,25 +253,61 @@ func (t *tr) results(fs *fnState, decl *ast.FuncDecl, params []string) (string, 
 // body that declares it can ask for.
 func (t *tr) bindShared(decl *ast.FuncDecl, shared []*sharedDecl) (bound []types.Object, ok bool) {
 	fa := t.floatAtomicShared(decl.Body)
-	for _, field := range decl.Type.Params.List {
-		if _, isSlice := t.info.TypeOf(field.Type).Underlying().(*types.Slice); !isSlice {
+	j := 0
+	for _, p := range t.params(decl) {
+		if p.kind != paramShared {
 			continue
 		}
-		for _, n := range field.Names {
-			obj, j := t.info.Defs[n], len(bound)
-			if j >= len(shared) || obj == nil {
-				return bound, false
-			}
-			if fa[obj] && !shared[j].bits {
-				t.errorf(n.Pos(), "float32 atomics on a tile_static array passed to %s: use them in the Tiled body that declares it",
-					decl.Name.Name)
-				return bound, false
-			}
-			t.sharedV[obj] = shared[j]
-			bound = append(bound, obj)
+		if j++; j > len(shared) {
+			return bound, false
 		}
+		if p.obj == nil || p.obj.Name() == "_" {
+			continue // a parameter the body cannot use
+		}
+		if fa[p.obj] && !shared[j-1].bits {
+			t.errorf(p.pos, "float32 atomics on a tile_static array passed to %s: use them in the Tiled body that declares it",
+				decl.Name.Name)
+			return bound, false
+		}
+		t.sharedV[p.obj] = shared[j-1]
+		bound = append(bound, p.obj)
 	}
 	return bound, true
+}
+
+// param is a parameter of a function of the kernel's package.
+type param struct {
+	obj  types.Object
+	pos  token.Pos
+	kind int // paramValue, paramTiled or paramShared
+}
+
+// The kinds of parameters: values (GLSL parameters), the TiledIndex (the tile's built-ins)
+// and tile_static arrays (bound per call by bindShared).
+const (
+	paramValue = iota
+	paramTiled
+	paramShared
+)
+
+// params lists decl's parameters in order, by kind.
+func (t *tr) params(decl *ast.FuncDecl) []param {
+	var ps []param
+	for _, field := range decl.Type.Params.List {
+		ty, kind := t.info.TypeOf(field.Type), paramValue
+		if _, slice := ty.Underlying().(*types.Slice); slice {
+			kind = paramShared
+		} else if isRuntime(ty, "TiledIndex") {
+			kind = paramTiled
+		}
+		if len(field.Names) == 0 { // an unnamed parameter: a place with no variable
+			ps = append(ps, param{pos: field.Pos(), kind: kind})
+		}
+		for _, n := range field.Names {
+			ps = append(ps, param{obj: t.info.Defs[n], pos: n.Pos(), kind: kind})
+		}
+	}
+	return ps
 }
 
 // funcs0 returns fn's declaration (through its generic origin).
