@@ -91,7 +91,10 @@ func (e *ComputeDomainError) Unwrap() error { return e.Err }
 type KernelPanicError struct {
 	// Value is the value passed to panic.
 	Value any
-	// Global is the global index of the thread that panicked.
+	// Global is the global index of the thread that panicked. Where a fast CPU body ran
+	// (RangeKernel.EachRange, TileKernel.EachTile: one call for many threads), it is the
+	// first index of the range or the tile's origin, the closest the executor knows; the
+	// panic's Value (arrayview's, for an index outside a view) names the index it met.
 	Global Index
 	// Stack is the goroutine stack captured when the panic was recovered.
 	Stack []byte
