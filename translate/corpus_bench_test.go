@@ -83,6 +83,12 @@ var benchKernels = []benchKernel{
 		k := corpus.FloatAdd{In: newView(b, randFloats(r, n, -1, 1), n).ReadOnly(), Sum: sum, Maxi: maxi}
 		return tiledRun(runtime.Ext(n).Tile(256), k, sum)
 	}},
+	{"GroupMax/65536/256", func(b *testing.B, r *rand.Rand) func(*accelerator.View, bool) error {
+		const n = 1 << 16
+		o := newView(b, make([]int32, n), n)
+		k := corpus.GroupMax{In: newView(b, randInts(r, n, -1e6, 1e6), n).ReadOnly(), Out: o}
+		return tiledRun(runtime.Ext(n).Tile(256), k, o)
+	}},
 	{"Phases/65536/256", func(b *testing.B, r *rand.Rand) func(*accelerator.View, bool) error {
 		const n = 1 << 16
 		o := newView(b, make([]int32, n), n)

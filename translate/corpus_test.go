@@ -74,10 +74,7 @@ type corpusCase struct {
 // corpusPerThread are the corpus kernels that ampgen gives no fast CPU body (see its
 // note), with why: the CPU runs them with the per-thread executor.
 var corpusPerThread = map[string]string{
-	"RangeArr":    "a barrier in a range loop whose variables vary between threads: the fission needs them uniform (RangeLen is the form it runs)",
-	"SharedArgs":  "a barrier inside a function the body calls: the fission splits the Tiled body at its own barriers only",
-	"UniformArgs": "the same",
-	"GroupMax":    "the same (groupMax)",
+	"RangeArr": "a barrier in a range loop whose variables vary between threads: the fission needs them uniform (RangeLen is the form it runs)",
 }
 
 // exact compares outputs element for element.
@@ -315,6 +312,12 @@ var corpusCases = []corpusCase{
 	{"GroupMax", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
 		return corpus.GroupMax{In: i, Out: o}
 	}), exact},
+	{"NestedCalls", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 1024
+		o, data := out[int32](t, n)
+		k := corpus.NestedCalls{In: in(t, randInts(r, n, -1e6, 1e6), n), Out: o, Rounds: 1 + r.Int32N(4)}
+		return ran(t, forEachTiled(av, runtime.Ext(n).Tile(64), k), o, data)
+	}, exact},
 	{"Remat", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const rows, cols = 32, 48
 		o, data := out[int32](t, rows, cols)

@@ -588,8 +588,8 @@ func (f *fission) structNode(s ast.Stmt, inLoop bool, tileStmt map[ast.Stmt]bool
 		return &fnode{kind: nFor, stmt: s, body: f.build(x.Body.List, true, tileStmt, writes)}
 	default:
 		if fn := f.packageCall(s); fn != "" {
-			f.fail(s.Pos(), "a barrier inside %s, which the statement calls: the fission splits the Tiled body "+
-				"at its own barriers only", fn)
+			f.fail(s.Pos(), "a barrier inside %s, which the statement calls (ampgen expands such a call in place where "+
+				"the function returns only at its end and the call is a statement, an assignment or once in an expression)", fn)
 			return nil
 		}
 		f.fail(s.Pos(), "a barrier inside a %s statement", stmtKind(s))

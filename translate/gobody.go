@@ -105,6 +105,16 @@ func (g *cpuGen) kernel(named *types.Named, decl *ast.FuncDecl, tiled bool) {
 	var ferr *fissionError
 	if tiled {
 		code, ferr = g.tileBody(named, decl)
+		if ferr != nil { // a call of a function with barriers? The body with it expanded
+			if cg, nn, d := g.inlineTiled(named, decl); cg != nil {
+				c, err := cg.tileBody(nn, d)
+				if err == nil {
+					code, ferr = c, nil
+				} else {
+					ferr = &fissionError{pos: ferr.pos, msg: ferr.msg + "; with such calls expanded in place, " + err.msg}
+				}
+			}
+		}
 	} else {
 		code, ferr = g.rangeBody(named, decl)
 	}

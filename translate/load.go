@@ -130,11 +130,32 @@ func Load(dir string, opt Options) (*Package, error) {
 	ks, err := translatePackage(p.Fset, p.Types, p.TypesInfo, p.Syntax, opt.Skip)
 	out.Kernels = ks
 	if err == nil {
-		out.cpu = newPkgInfo(p.Fset, p.Types, p.TypesInfo, p.Syntax, opt.Skip).cpuBodies()
+		pi := newPkgInfo(p.Fset, p.Types, p.TypesInfo, p.Syntax, opt.Skip)
+		pi.importer = importerOf(p)
+		out.cpu = pi.cpuBodies()
 		out.Notes = out.cpu.notes
 	}
 	return out, err
 }
+
+// importerOf gives the packages p imports, as go/packages loaded them.
+func importerOf(p *packages.Package) types.Importer {
+	return importerFunc(func(path string) (*types.Package, error) {
+		if ip := p.Imports[path]; ip != nil && ip.Types != nil {
+			return ip.Types, nil
+		}
+		if path == "unsafe" {
+			return types.Unsafe, nil
+		}
+		return nil, fmt.Errorf("goamp/translate: %s does not import %s", p.PkgPath, path)
+	})
+}
+
+// importerFunc is a types.Importer.
+type importerFunc func(path string) (*types.Package, error)
+
+// Import implements types.Importer.
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
 
 // packageClause returns the package clause of Go source b, so that an overlaid file
 // still belongs to its package.
@@ -154,11 +175,15 @@ type pkgInfo struct {
 	info  *types.Info
 	funcs map[*types.Func]*ast.FuncDecl // every function and method declared in the package
 	skip  string
+	files []*ast.File
+	// importer gives the packages the package imports, for type-checking it again with a
+	// file added (inlineTiled); nil where Load did not set it.
+	importer types.Importer
 }
 
 // newPkgInfo indexes the package's function declarations.
 func newPkgInfo(fset *token.FileSet, pkg *types.Package, info *types.Info, files []*ast.File, skip string) *pkgInfo {
-	pi := &pkgInfo{fset: fset, pkg: pkg, info: info, funcs: map[*types.Func]*ast.FuncDecl{}, skip: skip}
+	pi := &pkgInfo{fset: fset, pkg: pkg, info: info, funcs: map[*types.Func]*ast.FuncDecl{}, skip: skip, files: files}
 	for _, f := range files {
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok {

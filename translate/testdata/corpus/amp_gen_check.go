@@ -33,6 +33,7 @@ import (
 //go:embed amp_gen_MinMax.check.spv
 //go:embed amp_gen_Named.check.spv
 //go:embed amp_gen_Narrow.check.spv
+//go:embed amp_gen_NestedCalls.check.spv
 //go:embed amp_gen_Outside.check.spv
 //go:embed amp_gen_Outside4.check.spv
 //go:embed amp_gen_OutsideArrays.check.spv
@@ -79,6 +80,7 @@ func init() {
 	ampgenMinMax.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_MinMax.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.MinMax#checked")
 	ampgenNamed.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Named.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Named#checked")
 	ampgenNarrow.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Narrow.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Narrow#checked")
+	ampgenNestedCalls.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_NestedCalls.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.NestedCalls#checked")
 	ampgenOutside.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Outside.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Outside#checked")
 	ampgenOutside4.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Outside4.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Outside4#checked")
 	ampgenOutsideArrays.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_OutsideArrays.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.OutsideArrays#checked")

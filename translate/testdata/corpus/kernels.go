@@ -1074,3 +1074,39 @@ func (k OutsideArrays) Tiled(t runtime.TiledIndex) {
 	v := s[(l+int(k.Shift))%(t.TileExtent.Size()+int(k.Shift))] + a[(int(k.Pick)+l)%(4+int(k.Pick))]
 	k.Out.Set(t.Global, v)
 }
+
+// NestedCalls calls a kernel method holding barriers, in a loop whose trip count is a
+// field, which calls a function holding barriers twice and drops one of its results: the
+// fast CPU body expands them all in place (translate's inlineTiled).
+type NestedCalls struct {
+	In     *arrayview.ReadView[int32]
+	Out    *arrayview.View[int32]
+	Rounds int32
+}
+
+// exchange stores v at the thread's place of s and returns its right neighbour's value
+// and the tile's first.
+func exchange(t runtime.TiledIndex, s []int32, v int32) (int32, int32) {
+	s[t.Local[0]] = v
+	t.Barrier.Wait()
+	right, first := s[(t.Local[0]+1)%len(s)], s[0]
+	t.Barrier.Wait()
+	return right, first
+}
+
+// stage exchanges v twice, the second time the sum of the first exchange's results.
+func (k NestedCalls) stage(t runtime.TiledIndex, s []int32, v int32) int32 {
+	a, b := exchange(t, s, v+k.Rounds)
+	c, _ := exchange(t, s, a+b)
+	return c
+}
+
+// Tiled is the kernel.
+func (k NestedCalls) Tiled(t runtime.TiledIndex) {
+	s := runtime.TileStatic[int32](t, t.TileExtent.Size())
+	v := k.In.At(t.Global)
+	for r := int32(0); r < k.Rounds; r++ {
+		v = k.stage(t, s, v) - r
+	}
+	k.Out.Set(t.Global, v)
+}

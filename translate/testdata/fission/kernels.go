@@ -44,7 +44,7 @@ func (k CountSetInIf) Tiled(t runtime.TiledIndex) {
 	k.Out.Set(t.Global, int32(n))
 }
 
-// PassT hands its TiledIndex to a method.
+// PassT hands its TiledIndex to a method, which the fast CPU body expands in place.
 type PassT struct {
 	Out *arrayview.View[int32]
 }
@@ -102,4 +102,24 @@ func (k Good) Tiled(t runtime.TiledIndex) {
 		t.Barrier.Wait()
 	}
 	k.Out.Set(t.Global, v)
+}
+
+// EarlyT hands its TiledIndex to a method that returns early, which the fast CPU body
+// does not expand.
+type EarlyT struct {
+	Out *arrayview.View[int32]
+}
+
+// local returns 1 for every thread but the first.
+func (k EarlyT) local(t runtime.TiledIndex) int32 {
+	if t.Local[0] > 0 {
+		return 1
+	}
+	return 0
+}
+
+// Tiled is the kernel.
+func (k EarlyT) Tiled(t runtime.TiledIndex) {
+	t.Barrier.Wait()
+	k.Out.Set(t.Global, k.local(t))
 }
