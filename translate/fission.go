@@ -128,17 +128,7 @@ func (f *fission) hasBarrier(n ast.Node) bool {
 
 // callee returns the package function or method c calls, or nil.
 func (f *fission) callee(c *ast.CallExpr) *types.Func {
-	var id *ast.Ident
-	switch x := unparen(c.Fun).(type) {
-	case *ast.Ident:
-		id = x
-	case *ast.SelectorExpr:
-		id = x.Sel
-	case *ast.IndexExpr:
-		if i, ok := x.X.(*ast.Ident); ok {
-			id = i
-		}
-	}
+	id := calleeIdent(c)
 	if id == nil {
 		return nil
 	}
@@ -147,6 +137,21 @@ func (f *fission) callee(c *ast.CallExpr) *types.Func {
 		return nil
 	}
 	return fn.Origin()
+}
+
+// calleeIdent returns the name a call calls (a function, a method, an instance of a
+// generic function), or nil.
+func calleeIdent(c *ast.CallExpr) *ast.Ident {
+	switch f := unparen(c.Fun).(type) {
+	case *ast.Ident:
+		return f
+	case *ast.SelectorExpr:
+		return f.Sel
+	case *ast.IndexExpr:
+		id, _ := unparen(f.X).(*ast.Ident)
+		return id
+	}
+	return nil
 }
 
 // funcHasBarrier reports whether a function of the package contains a barrier.

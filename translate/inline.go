@@ -26,6 +26,7 @@ var errNoInline = errors.New("cannot inline")
 // inliner expands the calls of functions with barriers in one Tiled body.
 type inliner struct {
 	g      *cpuGen
+	fis    *fission // its callee and funcHasBarrier, over the package as it is
 	kernel *types.Named
 	n      int // expansions so far: the suffix of each one's names
 	busy   map[*types.Func]bool
@@ -36,7 +37,8 @@ type inliner struct {
 // a file added to the package, and the cpuGen that reads that package; nil where the body
 // calls no such function or cannot be expanded.
 func (g *cpuGen) inlineTiled(named *types.Named, decl *ast.FuncDecl) (*cpuGen, *types.Named, *ast.FuncDecl) {
-	in := &inliner{g: g, kernel: named, busy: map[*types.Func]bool{}}
+	in := &inliner{g: g, fis: &fission{pkgInfo: g.pkgInfo, barF: map[*types.Func]bool{}}, kernel: named,
+		busy: map[*types.Func]bool{}}
 	if !in.hasBarrierCall(decl.Body) || g.importer == nil {
 		return nil, nil, nil
 	}
@@ -133,26 +135,12 @@ func (in *inliner) hasBarrierCall(n ast.Node) bool {
 // holds a barrier (directly or through the functions it calls) or takes the TiledIndex;
 // nil otherwise.
 func (in *inliner) callee(c *ast.CallExpr) (*types.Func, *ast.FuncDecl) {
-	var id *ast.Ident
-	switch f := unparen(c.Fun).(type) {
-	case *ast.Ident:
-		id = f
-	case *ast.SelectorExpr:
-		id = f.Sel
-	case *ast.IndexExpr: // an instance of a generic function
-		if i, ok := unparen(f.X).(*ast.Ident); ok {
-			id = i
-		}
-	}
-	if id == nil {
+	fn := in.fis.callee(c)
+	if fn == nil || fn.Pkg() != in.g.pkg {
 		return nil, nil
 	}
-	fn, ok := in.g.info.Uses[id].(*types.Func)
-	if !ok || fn.Pkg() != in.g.pkg {
-		return nil, nil
-	}
-	decl := in.g.funcs[fn.Origin()]
-	if decl == nil || decl.Body == nil || !in.takesTile(decl) && !in.holdsBarrier(fn.Origin(), decl, map[*types.Func]bool{}) {
+	decl := in.g.funcs[fn]
+	if decl == nil || decl.Body == nil || !in.takesTile(decl) && !in.fis.funcHasBarrier(fn) {
 		return nil, nil
 	}
 	return fn, decl
@@ -167,51 +155,6 @@ func (in *inliner) takesTile(decl *ast.FuncDecl) bool {
 		}
 	}
 	return false
-}
-
-// holdsBarrier reports whether fn's body waits at a barrier or calls a function that does.
-func (in *inliner) holdsBarrier(fn *types.Func, decl *ast.FuncDecl, seen map[*types.Func]bool) bool {
-	if seen[fn] {
-		return false
-	}
-	seen[fn] = true
-	found := false
-	ast.Inspect(decl.Body, func(x ast.Node) bool {
-		if found {
-			return false
-		}
-		sel, ok := x.(*ast.SelectorExpr)
-		if ok && strings.HasPrefix(sel.Sel.Name, "Wait") {
-			if inner, ok := unparen(sel.X).(*ast.SelectorExpr); ok && inner.Sel.Name == "Barrier" {
-				found = true
-			}
-		}
-		if c, ok := x.(*ast.CallExpr); ok {
-			if id := calleeIdent(c); id != nil {
-				if f, ok := in.g.info.Uses[id].(*types.Func); ok && f.Pkg() == in.g.pkg {
-					if d := in.g.funcs[f.Origin()]; d != nil && d.Body != nil && in.holdsBarrier(f.Origin(), d, seen) {
-						found = true
-					}
-				}
-			}
-		}
-		return !found
-	})
-	return found
-}
-
-// calleeIdent returns the name a call calls, or nil.
-func calleeIdent(c *ast.CallExpr) *ast.Ident {
-	switch f := unparen(c.Fun).(type) {
-	case *ast.Ident:
-		return f
-	case *ast.SelectorExpr:
-		return f.Sel
-	case *ast.IndexExpr:
-		id, _ := unparen(f.X).(*ast.Ident)
-		return id
-	}
-	return nil
 }
 
 // stmts writes a statement list with ren's names, the calls of functions with barriers
@@ -343,7 +286,7 @@ func (in *inliner) hoist(b *strings.Builder, s ast.Stmt, ren map[types.Object]st
 func (in *inliner) expand(b *strings.Builder, c *ast.CallExpr, lhs []string, tok token.Token, ren map[types.Object]string) error {
 	fn, decl := in.callee(c)
 	list, ret, ok := bodyAndReturn(decl)
-	if in.busy[fn.Origin()] || c.Ellipsis.IsValid() || !ok {
+	if in.busy[fn] || c.Ellipsis.IsValid() || !ok {
 		return errNoInline
 	}
 	in.n++
@@ -351,8 +294,8 @@ func (in *inliner) expand(b *strings.Builder, c *ast.CallExpr, lhs []string, tok
 	if err != nil {
 		return err
 	}
-	in.busy[fn.Origin()] = true
-	defer delete(in.busy, fn.Origin())
+	in.busy[fn] = true
+	defer delete(in.busy, fn)
 	body, err := in.stmts(list, inner)
 	if err != nil {
 		return err
