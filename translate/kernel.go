@@ -101,11 +101,11 @@ type loopState struct {
 }
 
 // translate translates kernel type named (with type arguments targs) whose body is decl,
-// and again with bounds checks (Kernel.CheckedGLSL).
+// and again with bounds checks (Kernel.CheckedGLSL) where the package asks for them.
 func (pi *pkgInfo) translate(named *types.Named, decl *ast.FuncDecl, tiled bool, targs []types.Type) (*Kernel, error) {
 	k, err := pi.translateAs(named, decl, tiled, targs, false)
-	if err != nil {
-		return nil, err
+	if err != nil || !pi.checked {
+		return k, err
 	}
 	c, err := pi.translateAs(named, decl, tiled, targs, true)
 	if err != nil {

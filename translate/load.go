@@ -61,7 +61,8 @@ type Kernel struct {
 	Tiled bool
 	// GLSL is the compute shader, a complete translation unit for glslc.
 	GLSL string
-	// CheckedGLSL is the same kernel with bounds checks (ampgen -checked): every view
+	// CheckedGLSL, where Options.Checked asked for it, is the same kernel with bounds
+	// checks (ampgen -checked): every view
 	// access checks its index against the view's extent, which it reads from one more
 	// storage buffer (binding n, after the n data fields), where the device records the
 	// first access outside; such an access reads or writes the view's first element
@@ -88,6 +89,8 @@ type Options struct {
 	// Skip names a file of the package (base name) that Load reads as empty: the
 	// generated file of an earlier run, which may be stale and must not shape the new one.
 	Skip string
+	// Checked asks for each kernel's bounds-checked build too (Kernel.CheckedGLSL).
+	Checked bool
 }
 
 // Load loads the Go package in dir (with go/packages: parsed and type-checked against its
@@ -127,7 +130,7 @@ func Load(dir string, opt Options) (*Package, error) {
 	if len(p.GoFiles) > 0 {
 		out.Dir = filepath.Dir(p.GoFiles[0])
 	}
-	ks, err := translatePackage(p.Fset, p.Types, p.TypesInfo, p.Syntax, opt.Skip)
+	ks, err := translatePackage(p.Fset, p.Types, p.TypesInfo, p.Syntax, opt)
 	out.Kernels = ks
 	if err == nil {
 		pi := newPkgInfo(p.Fset, p.Types, p.TypesInfo, p.Syntax, opt.Skip)
@@ -179,6 +182,8 @@ type pkgInfo struct {
 	// importer gives the packages the package imports, for type-checking it again with a
 	// file added (inlineTiled); nil where Load did not set it.
 	importer types.Importer
+	// checked: translate each kernel's bounds-checked build too (Options.Checked).
+	checked bool
 }
 
 // newPkgInfo indexes the package's function declarations.
@@ -197,8 +202,9 @@ func newPkgInfo(fset *token.FileSet, pkg *types.Package, info *types.Info, files
 }
 
 // translatePackage finds the kernels of a package and translates each instance.
-func translatePackage(fset *token.FileSet, pkg *types.Package, info *types.Info, files []*ast.File, skip string) ([]*Kernel, error) {
-	pi := newPkgInfo(fset, pkg, info, files, skip)
+func translatePackage(fset *token.FileSet, pkg *types.Package, info *types.Info, files []*ast.File, opt Options) ([]*Kernel, error) {
+	pi := newPkgInfo(fset, pkg, info, files, opt.Skip)
+	pi.checked = opt.Checked
 	var kernels []*Kernel
 	var errs ErrorList
 	names := pkg.Scope().Names()

@@ -106,7 +106,12 @@ type options struct {
 
 // generate writes (or checks) the generated files of the package in dir.
 func generate(dir string, o options, stdout io.Writer) error {
-	p, err := translate.Load(dir, translate.Options{Skip: o.out})
+	checkedGo := strings.TrimSuffix(o.out, ".go") + "_check.go"
+	if o.check { // the package has checked builds when its file exists
+		_, err := os.Stat(filepath.Join(dir, checkedGo))
+		o.checked = err == nil
+	}
+	p, err := translate.Load(dir, translate.Options{Skip: o.out, Checked: o.checked})
 	if err != nil {
 		return err
 	}
@@ -119,11 +124,6 @@ func generate(dir string, o options, stdout io.Writer) error {
 	if len(p.Kernels) == 0 {
 		fmt.Fprintf(stdout, "ampgen: %s has no kernels to translate\n", p.Path)
 		return nil
-	}
-	checkedGo := strings.TrimSuffix(o.out, ".go") + "_check.go"
-	if o.check {
-		_, err := os.Stat(filepath.Join(p.Dir, checkedGo))
-		o.checked = err == nil
 	}
 	want, err := compile(p, o, checkedGo)
 	if err != nil {
