@@ -25,6 +25,18 @@ var mathFuncs = map[string]string{
 	"Sqrt": "sqrt", "Floor": "floor", "Ceil": "ceil", "Trunc": "trunc", "Abs": "abs", "Min": "min", "Max": "max",
 	"FMA": "fma", "Round": "ampRound", "RoundToEven": "roundEven",
 	"Float32bits": "floatBitsToUint", "Float32frombits": "uintBitsToFloat",
+	"Inf": "ampInf", "NaN": "ampNaN", "IsNaN": "isnan", "IsInf": "ampIsInf", "Signbit": "ampSignbit",
+	"Copysign": "ampCopysign",
+}
+
+// bitsFuncs maps package math/bits's 32-bit functions to GLSL (a "amp" prefix names a
+// prelude helper). Mul32, Add32 and Sub32 have two results, which GLSL returns through
+// out parameters. The uint-sized functions are not here: uint is 64 bits on the CPU and
+// 32 on the GPU, so LeadingZeros, Len and the rest would differ.
+var bitsFuncs = map[string]string{
+	"OnesCount32": "bitCount", "LeadingZeros32": "ampLeadingZeros32", "TrailingZeros32": "ampTrailingZeros32",
+	"Len32": "ampLen32", "Reverse32": "bitfieldReverse", "ReverseBytes32": "ampReverseBytes32",
+	"RotateLeft32": "ampRotateLeft32", "Mul32": "umulExtended", "Add32": "ampAdd32", "Sub32": "ampSub32",
 }
 
 // atomicFuncs maps the atomic operations (View methods without "Atomic", runtime functions
@@ -83,6 +95,9 @@ func (t *tr) call(e *ast.CallExpr) string {
 func (t *tr) conversion(e *ast.CallExpr) string {
 	to := t.typeOf(e)
 	from := t.typeOf(e.Args[0])
+	if g := t.float32Special(to, e.Args[0]); g != "" {
+		return g
+	}
 	x := t.expr(e.Args[0])
 	gt, ok := t.glslType(to, e.Pos())
 	if !ok {
@@ -103,6 +118,28 @@ func (t *tr) conversion(e *ast.CallExpr) string {
 		return x
 	}
 	return t.wrap(gt+"("+x+")", to)
+}
+
+// float32Special translates float32(math.Inf(s)) and float32(math.NaN()) without
+// float64, which a device may lack; "" for any other conversion.
+func (t *tr) float32Special(to types.Type, x ast.Expr) string {
+	if b, ok := to.Underlying().(*types.Basic); !ok || b.Kind() != types.Float32 {
+		return ""
+	}
+	call, ok := unparen(x).(*ast.CallExpr)
+	if !ok {
+		return ""
+	}
+	sel, ok := unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	fn, ok := t.info.Uses[sel.Sel].(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "math" || (fn.Name() != "Inf" && fn.Name() != "NaN") {
+		return ""
+	}
+	t.prelude["float64"] = true
+	return "amp" + fn.Name() + "32(" + strings.Join(t.args(call.Args), ", ") + ")"
 }
 
 // builtin translates len, min and max.
@@ -164,10 +201,15 @@ func (t *tr) funcCall(e *ast.CallExpr, id *ast.Ident, fn *types.Func) string {
 			t.errorf(e.Pos(), "math.%s has no GLSL equivalent for float64; use package fmath on float32", name)
 			return "0"
 		}
-		if strings.HasPrefix(g, "amp") {
+		switch {
+		case g == "ampRound":
 			t.prelude["round"] = true
+		case strings.HasPrefix(g, "amp"):
+			t.prelude["float64"] = true
 		}
 		return g + "(" + strings.Join(t.args(e.Args), ", ") + ")"
+	case path == "math/bits":
+		return t.bitsCall(e, name)
 	case path == vecPath:
 		if strings.HasPrefix(name, "F") || strings.HasPrefix(name, "I") || strings.HasPrefix(name, "U") {
 			g, _ := t.glslType(t.typeOf(e), e.Pos())
@@ -182,6 +224,33 @@ func (t *tr) funcCall(e *ast.CallExpr, id *ast.Ident, fn *types.Func) string {
 	}
 	t.errorf(e.Pos(), "calls into package %s (%s) are not in the kernel language", path, name)
 	return "0"
+}
+
+// bitsCall translates a call of package math/bits; one with two results writes them into
+// the temporaries callResults made.
+func (t *tr) bitsCall(e *ast.CallExpr, name string) string {
+	g, ok := bitsFuncs[name]
+	if !ok {
+		hint := ""
+		if _, sized := bitsFuncs[name+"32"]; sized {
+			hint = fmt.Sprintf(": uint is 64 bits on the CPU and 32 on the GPU; use bits.%s32 on a uint32", name)
+		}
+		t.errorf(e.Pos(), "bits.%s is not in the kernel language%s", name, hint)
+		return "0"
+	}
+	if strings.HasPrefix(g, "amp") {
+		t.prelude["bits"] = true
+	}
+	args := t.args(e.Args)
+	if t.resultCount(e) > 1 {
+		if t.outs == nil {
+			t.errorf(e.Pos(), "bits.%s has 2 results: call it as the right side of an assignment", name)
+			return "0"
+		}
+		args = append(args, t.outs...)
+		t.outs = nil
+	}
+	return g + "(" + strings.Join(args, ", ") + ")"
 }
 
 // runtimeCall translates runtime.Idx, the fences and the tile_static atomics.

@@ -77,6 +77,15 @@ var corpusPerThread = map[string]string{
 	"RangeArr": "a barrier in a range loop whose variables vary between threads: the fission needs them uniform (RangeLen is the form it runs)",
 }
 
+// bitsOf returns the bits of each float32.
+func bitsOf(f []float32) []uint32 {
+	b := make([]uint32, len(f))
+	for i, x := range f {
+		b[i] = math.Float32bits(x)
+	}
+	return b
+}
+
 // exact compares outputs element for element.
 var exact = amptest.Equal[any]
 
@@ -227,6 +236,59 @@ var corpusCases = []corpusCase{
 	{"RangeArr", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
 		return corpus.RangeArr{In: i, Out: o}
 	}), exact},
+	{"SharedClear", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n, tile = 4096, 128
+		o, data := out[int32](t, tile)
+		k := corpus.SharedClear{In: in(t, randInts(r, n, 0, 1<<20), n), Out: o}
+		return ran(t, forEachTiled(av, runtime.Ext(n).Tile(tile), k), o, data)
+	}, exact},
+	{"Bits", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 1000
+		a, b := make([]uint32, n), make([]uint32, n)
+		for i := range a {
+			a[i], b[i] = r.Uint32()>>r.IntN(32), r.Uint32()
+		}
+		a[0], a[1], a[2], b[3] = 0, math.MaxUint32, 1, 0
+		o, data := out[corpus.BitOps](t, n)
+		k := corpus.Bits{A: in(t, a, n), B: in(t, b, n), Out: o}
+		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
+	}, exact},
+	{"Classify", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		if !av.Accelerator().SupportsDoublePrecision() {
+			t.Skip("no float64 on", av.Accelerator().Path())
+		}
+		x := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), math.MaxFloat64, -math.SmallestNonzeroFloat64}
+		for range 100 {
+			x = append(x, r.NormFloat64()*1e3)
+		}
+		n := len(x)
+		o, data := out[float64](t, n)
+		l, lim := out[float32](t, n)
+		k := corpus.Classify{X: in(t, x, n), Out: o, Lim: l}
+		require.NoError(t, forEach(av, runtime.Ext(n), k))
+		sync(t, o)
+		sync(t, l)
+		var res struct { // the bits: a NaN is not equal to itself
+			Out []uint64
+			Lim []uint32
+		}
+		for i := range n {
+			res.Out, res.Lim = append(res.Out, math.Float64bits(data[i])), append(res.Lim, math.Float32bits(lim[i]))
+		}
+		return res
+	}, exact},
+	{"RowMin", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		var res [][]uint32
+		for _, cols := range []int{1, 2, 37} {
+			const rows = 50
+			o, data := out[float32](t, rows)
+			x := randFloats(r, rows*cols, -1, 2)
+			k := corpus.RowMin{In: in(t, x, rows, cols), Out: o}
+			ran(t, forEach(av, runtime.Ext(rows), k), o, data)
+			res = append(res, bitsOf(data)) // NaN is not equal to itself
+		}
+		return res
+	}, exact},
 	{"RangeLen", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
 		return corpus.RangeLen{Src: i, Dst: o}
 	}), exact},
@@ -491,5 +553,24 @@ func TestCorpusRuns(t *testing.T) {
 				return c.run(t, av, rand.New(rand.NewPCG(seed, 1)))
 			}, c.cmp)
 		})
+	}
+}
+
+// TestCorpusFloat64 checks which corpus programs declare the Float64 capability, which a
+// device without double precision refuses: a float32 kernel must not, even where it uses
+// float32(math.Inf(1)) or a float min, whose prelude helpers have float64 overloads.
+func TestCorpusFloat64(t *testing.T) {
+	for _, c := range []struct {
+		k    interface{ Program() *runtime.Program }
+		want bool
+	}{
+		{corpus.RowMin{}, false},
+		{corpus.MinMax{}, false},
+		{corpus.Bits{}, false},
+		{corpus.Classify{}, true},
+	} {
+		in, err := runtime.ReadInterface(c.k.Program().SPIRV)
+		require.NoError(t, err)
+		require.Equal(t, c.want, in.HasCapability(runtime.CapabilityFloat64), "%T", c.k)
 	}
 }

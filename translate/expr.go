@@ -215,7 +215,7 @@ func (t *tr) isTiledIndex(x ast.Expr) bool {
 func (t *tr) selector(e *ast.SelectorExpr) string {
 	sel := t.info.Selections[e]
 	if sel == nil {
-		t.errorf(e.Pos(), "%s.%s is not in the kernel language (only constants and the functions of runtime, fmath and math may be used from other packages)",
+		t.errorf(e.Pos(), "%s.%s is not in the kernel language (only constants and the functions of runtime, fmath, math, math/bits, vec and half may be used from other packages)",
 			exprString(e.X), e.Sel.Name)
 		return "0"
 	}

@@ -389,13 +389,24 @@ func (f *fission) isTileStmt(a assignment) bool {
 	return true
 }
 
-// uniformIndices reports whether the indices on an assignment's left side that choose an
-// element of a local array (hist[y&3]++) are uniform: a thread-varying one makes the write
-// thread-varying even where the value written is not. An element of a tile_static slice
-// is not a variable (target) and is not checked.
+// uniformIndices reports whether the indices on an assignment's left side are uniform,
+// those that choose an element of a local array (hist[y&3]++) and of a tile_static slice
+// (h[l] = 0) alike: a thread-varying one makes the write the thread's own even where the
+// value written is the same in every thread, so it cannot run once per tile.
 func (f *fission) uniformIndices(lhs ast.Expr) bool {
-	_, ok := lhsWalk(f.info, lhs, f.uniform)
-	return ok
+	for {
+		switch x := unparen(lhs).(type) {
+		case *ast.IndexExpr:
+			if !f.uniform(x.Index) {
+				return false
+			}
+			lhs = x.X
+		case *ast.SelectorExpr:
+			lhs = x.X
+		default:
+			return true
+		}
+	}
 }
 
 // uniform reports whether e has the same value in every thread of the tile: it reads

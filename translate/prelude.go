@@ -66,6 +66,29 @@ double ampMax(double x, double y) {
 	"round": `float ampRound(float x) { float t = trunc(x); precise float d = abs(x - t); return d >= 0.5 ? t + sign(x) : t; }
 double ampRound(double x) { double t = trunc(x); precise double d = abs(x - t); return d >= 0.5lf ? t + sign(x) : t; }
 `,
+	// math/bits's 32-bit functions with Go's results at 0 (GLSL's findMSB and findLSB
+	// give -1), and its carry chains as Go writes them.
+	"bits": `int ampLeadingZeros32(uint x) { return 31 - findMSB(x); }
+int ampTrailingZeros32(uint x) { return x == 0u ? 32 : findLSB(x); }
+int ampLen32(uint x) { return findMSB(x) + 1; }
+uint ampReverseBytes32(uint x) { return (x >> 24) | ((x >> 8) & 0xff00u) | ((x << 8) & 0xff0000u) | (x << 24); }
+uint ampRotateLeft32(uint x, int k) { uint s = uint(k) & 31u; return (x << s) | (x >> ((32u - s) & 31u)); }
+void ampAdd32(uint x, uint y, uint c, out uint s, out uint co) { s = x + y + c; co = ((x & y) | ((x | y) & ~s)) >> 31; }
+void ampSub32(uint x, uint y, uint b, out uint d, out uint bo) { d = x - y - b; bo = ((~x & y) | (~(x ^ y) & d)) >> 31; }
+`,
+	// package math's float64 classification with Go's bits (NaN is 0x7FF8000000000001),
+	// and float32 forms of Inf and NaN for float32(math.Inf(s)), which need no float64.
+	"float64": `double ampInf(int s) { return packDouble2x32(uvec2(0u, s >= 0 ? 0x7ff00000u : 0xfff00000u)); }
+double ampNaN() { return packDouble2x32(uvec2(1u, 0x7ff80000u)); }
+float ampInf32(int s) { return uintBitsToFloat(s >= 0 ? 0x7f800000u : 0xff800000u); }
+float ampNaN32() { return uintBitsToFloat(0x7fc00000u); }
+bool ampIsInf(double f, int s) { return s >= 0 && f > 1.7976931348623157e308lf || s <= 0 && f < -1.7976931348623157e308lf; }
+bool ampSignbit(double x) { return (unpackDouble2x32(x).y & 0x80000000u) != 0u; }
+double ampCopysign(double f, double s) {
+	uvec2 a = unpackDouble2x32(f);
+	return packDouble2x32(uvec2(a.x, (a.y & 0x7fffffffu) | (unpackDouble2x32(s).y & 0x80000000u)));
+}
+`,
 	"idot": `int ampDot(ivec2 a, ivec2 b) { return a.x * b.x + a.y * b.y; }
 int ampDot(ivec3 a, ivec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 int ampDot(ivec4 a, ivec4 b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }

@@ -18,7 +18,9 @@ import (
 //go:embed amp_gen_Axpy_uint32.check.spv
 //go:embed amp_gen_Axpy_float32.check.spv
 //go:embed amp_gen_Bitonic.check.spv
+//go:embed amp_gen_Bits.check.spv
 //go:embed amp_gen_Carried.check.spv
+//go:embed amp_gen_Classify.check.spv
 //go:embed amp_gen_Control.check.spv
 //go:embed amp_gen_ExtentLoop.check.spv
 //go:embed amp_gen_Extents.check.spv
@@ -46,9 +48,11 @@ import (
 //go:embed amp_gen_Results.check.spv
 //go:embed amp_gen_ResultsTiled.check.spv
 //go:embed amp_gen_Rounding.check.spv
+//go:embed amp_gen_RowMin.check.spv
 //go:embed amp_gen_Scaled_int32.check.spv
 //go:embed amp_gen_Scaled_float32.check.spv
 //go:embed amp_gen_SharedArgs.check.spv
+//go:embed amp_gen_SharedClear.check.spv
 //go:embed amp_gen_SharedLen.check.spv
 //go:embed amp_gen_Stencil.check.spv
 //go:embed amp_gen_TileRev_int32.check.spv
@@ -65,7 +69,9 @@ func init() {
 	ampgenAxpy["uint32"].Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Axpy_uint32.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Axpy[uint32]#checked")
 	ampgenAxpy["float32"].Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Axpy_float32.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Axpy[float32]#checked")
 	ampgenBitonic.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Bitonic.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Bitonic#checked")
+	ampgenBits.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Bits.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Bits#checked")
 	ampgenCarried.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Carried.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Carried#checked")
+	ampgenClassify.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Classify.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Classify#checked")
 	ampgenControl.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Control.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Control#checked")
 	ampgenExtentLoop.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_ExtentLoop.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.ExtentLoop#checked")
 	ampgenExtents.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Extents.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Extents#checked")
@@ -93,9 +99,11 @@ func init() {
 	ampgenResults.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Results.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Results#checked")
 	ampgenResultsTiled.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_ResultsTiled.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.ResultsTiled#checked")
 	ampgenRounding.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Rounding.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Rounding#checked")
+	ampgenRowMin.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_RowMin.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.RowMin#checked")
 	ampgenScaled["int32"].Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Scaled_int32.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Scaled[int32]#checked")
 	ampgenScaled["float32"].Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Scaled_float32.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Scaled[float32]#checked")
 	ampgenSharedArgs.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_SharedArgs.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.SharedArgs#checked")
+	ampgenSharedClear.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_SharedClear.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.SharedClear#checked")
 	ampgenSharedLen.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_SharedLen.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.SharedLen#checked")
 	ampgenStencil.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Stencil.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Stencil#checked")
 	ampgenTileRev["int32"].Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_TileRev_int32.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.TileRev[int32]#checked")

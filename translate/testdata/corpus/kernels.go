@@ -7,6 +7,7 @@ package corpus
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/goamp/goamp/arrayview"
 	"github.com/goamp/goamp/fmath"
@@ -1109,4 +1110,105 @@ func (k NestedCalls) Tiled(t runtime.TiledIndex) {
 		v = k.stage(t, s, v) - r
 	}
 	k.Out.Set(t.Global, v)
+}
+
+// SharedClear is the tile histogram's pattern: each thread clears its own bin of a
+// tile_static array (the value written, 0, is the same in every thread, the bin is not),
+// the tile counts with atomics, and each thread adds its bin to the output.
+type SharedClear struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+// Tiled is the kernel.
+func (k SharedClear) Tiled(t runtime.TiledIndex) {
+	bins := runtime.TileStatic[int32](t, t.TileExtent.Size())
+	l := t.Local[0]
+	bins[l] = 0
+	t.Barrier.Wait()
+	v := k.In.At(t.Global)
+	runtime.AtomicAdd(bins, int(v&0x7fff)%len(bins), 1)
+	t.Barrier.Wait()
+	k.Out.AtomicAdd(runtime.Idx(l), bins[l])
+}
+
+// BitOps is one element of Bits's output: package math/bits's 32-bit functions.
+type BitOps struct {
+	Ones, Lead, Trail, Len       int32
+	Rev, Bytes, RotL, RotR       uint32
+	Hi, Lo, Sum, Carry, Diff, Br uint32
+}
+
+// Bits calls every math/bits function of the kernel language on each pair of inputs
+// (zero and all-ones among them: GLSL's findMSB and findLSB give -1 there, Go 32).
+type Bits struct {
+	A, B *arrayview.ReadView[uint32]
+	Out  *arrayview.View[BitOps]
+}
+
+// Each is the kernel.
+func (k Bits) Each(i runtime.Index) {
+	a, b := k.A.At(i), k.B.At(i)
+	var o BitOps
+	o.Ones, o.Lead = int32(bits.OnesCount32(a)), int32(bits.LeadingZeros32(a))
+	o.Trail, o.Len = int32(bits.TrailingZeros32(a)), int32(bits.Len32(a))
+	o.Rev, o.Bytes = bits.Reverse32(a), bits.ReverseBytes32(a)
+	o.RotL, o.RotR = bits.RotateLeft32(a, int(b%70)), bits.RotateLeft32(a, -int(b%70))
+	o.Hi, o.Lo = bits.Mul32(a, b)
+	o.Sum, o.Carry = addCarry(a, b)
+	o.Diff, o.Br = bits.Sub32(a, b, a&1)
+	k.Out.Set(i, o)
+}
+
+// addCarry returns a+b+(b&1) and its carry: a function returning math/bits's two results.
+func addCarry(a, b uint32) (uint32, uint32) {
+	return bits.Add32(a, b, b&1)
+}
+
+// Classify uses package math's float64 classification and float32(math.Inf(s)), which
+// needs no float64 on the GPU.
+type Classify struct {
+	X   *arrayview.ReadView[float64]
+	Out *arrayview.View[float64]
+	Lim *arrayview.View[float32]
+}
+
+// Each is the kernel.
+func (k Classify) Each(i runtime.Index) {
+	x := k.X.At(i)
+	r := math.Copysign(3, x)
+	if math.IsNaN(x) {
+		r = 10
+	} else if math.IsInf(x, 1) {
+		r = 20
+	} else if math.IsInf(x, 0) {
+		r = 30
+	}
+	if math.Signbit(x) {
+		r += 0.5
+	}
+	if x == 0 {
+		r = math.Inf(-1)
+	}
+	k.Out.Set(i, r)
+	k.Lim.Set(i, min(float32(math.Inf(1)), float32(x)))
+}
+
+// RowMin is each row's minimum (NaN where it is above 1), written in float32 alone:
+// float32(math.Inf(1)) needs no float64 on the GPU.
+type RowMin struct {
+	In  *arrayview.ReadView[float32]
+	Out *arrayview.View[float32]
+}
+
+// Each is the kernel.
+func (k RowMin) Each(i runtime.Index) {
+	m := float32(math.Inf(1))
+	for j := range k.In.Extent().Dim(1) {
+		m = min(m, k.In.At(runtime.Idx(i[0], j)))
+	}
+	if m > 1 {
+		m = float32(math.NaN())
+	}
+	k.Out.Set(i, m)
 }

@@ -5,6 +5,7 @@ package negative
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"strings"
 
 	"github.com/goamp/goamp/arrayview"
@@ -314,4 +315,11 @@ func spin(t runtime.TiledIndex, rounds int) {
 func (k VaryingArg) Tiled(t runtime.TiledIndex) {
 	spin(t, t.Local[0])
 	k.V.Set(t.Global, 1)
+}
+
+type UintBits struct{ out }
+
+func (k UintBits) Each(i runtime.Index) {
+	a := uint(i[0])
+	k.V.Set(i, int32(bits.LeadingZeros(a)+bits.Len64(uint64(a))))
 }
