@@ -2,6 +2,7 @@ package translate
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 )
 
@@ -103,7 +104,7 @@ func (t *tr) vwalk(n ast.Node, under bool, vary map[types.Object]bool) {
 		if s.Init != nil {
 			t.vwalk(s.Init, under, vary)
 		}
-		u := under || (s.Cond != nil && t.isVarying(s.Cond, vary))
+		u := under || (s.Cond != nil && t.isVarying(s.Cond, vary)) || t.exitsVarying(s.Body, false, vary)
 		if s.Post != nil {
 			t.vwalk(s.Post, u, vary)
 		}
@@ -112,7 +113,7 @@ func (t *tr) vwalk(n ast.Node, under bool, vary map[types.Object]bool) {
 		// Over an array or a tile_static slice the trip count is the same in every
 		// thread; only the elements may differ.
 		xv := t.isVarying(s.X, vary)
-		u := under || (t.rangesInt(s.X) && xv)
+		u := under || (t.rangesInt(s.X) && xv) || t.exitsVarying(s.Body, false, vary)
 		if u && s.Key != nil {
 			t.mark(s.Key, vary)
 		}
@@ -136,6 +137,42 @@ func (t *tr) vwalk(n ast.Node, under bool, vary map[types.Object]bool) {
 			}
 		}
 	}
+}
+
+// exitsVarying reports whether a loop's body holds a break or continue of that loop under
+// control flow that depends on the thread (under says n is): the threads then leave the
+// loop, or skip the rest of an iteration, at different points, so every variable the loop
+// assigns may differ between them afterwards, even one assigned from uniform values
+// (x++ after a thread-dependent break counts how far each thread got).
+func (t *tr) exitsVarying(n ast.Node, under bool, vary map[types.Object]bool) bool {
+	switch s := n.(type) {
+	case *ast.BranchStmt:
+		return under && (s.Tok == token.BREAK || s.Tok == token.CONTINUE)
+	case *ast.BlockStmt:
+		for _, x := range s.List {
+			if t.exitsVarying(x, under, vary) {
+				return true
+			}
+		}
+	case *ast.IfStmt:
+		u := under || t.isVarying(s.Cond, vary)
+		return t.exitsVarying(s.Body, u, vary) || (s.Else != nil && t.exitsVarying(s.Else, u, vary))
+	case *ast.SwitchStmt:
+		u := under || (s.Tag != nil && t.isVarying(s.Tag, vary))
+		for _, c := range s.Body.List {
+			cc := c.(*ast.CaseClause)
+			cu := u
+			for _, e := range cc.List {
+				cu = cu || t.isVarying(e, vary)
+			}
+			for _, x := range cc.Body {
+				if t.exitsVarying(x, cu, vary) {
+					return true
+				}
+			}
+		}
+	}
+	return false // a nested loop's break and continue are its own
 }
 
 // varyingIndex reports whether an assignment's left side chooses the element it writes by

@@ -323,3 +323,19 @@ func (k UintBits) Each(i runtime.Index) {
 	a := uint(i[0])
 	k.V.Set(i, int32(bits.LeadingZeros(a)+bits.Len64(uint64(a))))
 }
+
+type CountedBreak struct{ out }
+
+func (k CountedBreak) Tiled(t runtime.TiledIndex) {
+	x := 0
+	for i := 0; i < 10; i++ {
+		if t.Local[0] == i {
+			break
+		}
+		x++ // how far each thread got: varying, though 1 is not
+	}
+	if x > 3 {
+		t.Barrier.Wait()
+	}
+	k.V.Set(t.Global, int32(x))
+}
