@@ -289,6 +289,15 @@ var corpusCases = []corpusCase{
 		}
 		return res
 	}, exact},
+	{"Labeled", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 1000
+		o, data := out[int32](t, n)
+		k := corpus.Labeled{In: in(t, randInts(r, n, -100, 100), n), Out: o}
+		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
+	}, exact},
+	{"LabeledTiled", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
+		return corpus.LabeledTiled{In: i, Out: o}
+	}), exact},
 	{"RangeLen", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
 		return corpus.RangeLen{Src: i, Dst: o}
 	}), exact},

@@ -45,6 +45,7 @@ type fnode struct {
 	els    []*fnode   // nIf's else branch (an else-if is one nIf node)
 	id     int        // nRegion: its number, in order of the source
 	inLoop bool       // nRegion: inside a tile-level loop
+	label  string     // nFor: the loop's label, or ""
 }
 
 // fission analyses one tiled kernel body.
@@ -169,12 +170,20 @@ func (f *fission) funcHasBarrier(fn *types.Func) bool {
 	return v
 }
 
-// escapes reports whether s holds a break or continue that leaves s (its loop is outside).
+// escapes reports whether s holds a break or continue that leaves s (its loop is
+// outside): one without a label outside s's loops, or one with a label s does not declare.
 func escapes(s ast.Stmt) bool {
+	inside := map[string]bool{}
+	ast.Inspect(s, func(x ast.Node) bool {
+		if l, ok := x.(*ast.LabeledStmt); ok {
+			inside[l.Label.Name] = true
+		}
+		return true
+	})
 	found := false
 	visit := func(x ast.Node, loops int) bool {
-		if b, ok := x.(*ast.BranchStmt); ok && loops == 0 && (b.Tok == token.BREAK || b.Tok == token.CONTINUE) {
-			found = true
+		if b, ok := x.(*ast.BranchStmt); ok && (b.Tok == token.BREAK || b.Tok == token.CONTINUE) {
+			found = found || (b.Label == nil && loops == 0) || (b.Label != nil && !inside[b.Label.Name])
 		}
 		return !found
 	}
@@ -251,6 +260,8 @@ func (f *fission) markTileLevel(list []ast.Stmt, inLoop bool) {
 			f.markTileLevel(x.Body.List, true)
 		case *ast.BlockStmt:
 			f.markTileLevel(x.List, inLoop)
+		case *ast.LabeledStmt:
+			f.markTileLevel([]ast.Stmt{x.Stmt}, inLoop)
 		}
 	}
 }
@@ -574,6 +585,12 @@ func (f *fission) structNode(s ast.Stmt, inLoop bool, tileStmt map[ast.Stmt]bool
 		return &fnode{kind: nTile, stmt: s}
 	case *ast.BlockStmt:
 		return &fnode{kind: nBlock, body: f.build(x.List, inLoop, tileStmt, writes)}
+	case *ast.LabeledStmt: // a labeled loop (the translator refuses other labels)
+		n := f.structNode(x.Stmt, inLoop, tileStmt, writes)
+		if n != nil {
+			n.label = x.Label.Name
+		}
+		return n
 	case *ast.IfStmt:
 		if (x.Init != nil && !tileStmt[x.Init]) || !f.uniform(x.Cond) {
 			f.fail(x.Pos(), "a barrier (or a break or continue of a loop with one) under an if whose condition the fission "+

@@ -458,6 +458,9 @@ func (e *emitter) nodes(b *strings.Builder, nodes []*fnode) {
 			}
 			b.WriteString("}\n")
 		case nFor:
+			if n.label != "" {
+				b.WriteString(n.label + ":\n")
+			}
 			b.WriteString(e.loopHead(n.stmt) + " {\n")
 			e.nodes(b, n.body)
 			b.WriteString("}\n")

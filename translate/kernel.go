@@ -87,6 +87,8 @@ type fnState struct {
 	diverged  bool // a return under varying control flow happened
 	inSwitch  int  // switch depth within the innermost loop
 	loops     []*loopState
+	label     types.Object // the label of the loop about to be translated (labeled)
+	labelFlag string       // and its flag
 	barrier   bool
 	results   []string              // the out parameters of a function with several results
 	uniform   map[types.Object]bool // parameters whose arguments are uniform (function)
@@ -98,6 +100,12 @@ type fnState struct {
 type loopState struct {
 	varyingExit bool // break or continue under varying control flow
 	hasBarrier  bool
+	// label is the loop's label (nil without one), and flag the GLSL variable that a
+	// break or continue of it from a nested loop sets (1 break, 2 continue) before it
+	// breaks out of the loops between, each of which then tests it (exits).
+	label types.Object
+	flag  string
+	exits []*loopState // outer loops that a labeled break or continue inside this one leaves for
 }
 
 // translate translates kernel type named (with type arguments targs) whose body is decl,
@@ -159,7 +167,6 @@ var outsideLanguage = map[string]string{
 	"*ast.SliceExpr":      "slicing is not in the kernel language",
 	"*ast.StarExpr":       "pointers are not in the kernel language",
 	"*ast.TypeAssertExpr": "interfaces and type assertions are not in the kernel language",
-	"*ast.LabeledStmt":    "labels are not in the kernel language",
 	"*ast.GoStmt":         "goroutines are not in the kernel language",
 	"*ast.DeferStmt":      "defer is not in the kernel language",
 	"*ast.SelectStmt":     "channels are not in the kernel language",

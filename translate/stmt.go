@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -62,6 +63,8 @@ func (t *tr) stmt(s ast.Stmt) {
 		t.rangeStmt(s)
 	case *ast.SwitchStmt:
 		t.switchStmt(s)
+	case *ast.LabeledStmt:
+		t.labeled(s)
 	case *ast.BranchStmt:
 		t.branch(s)
 	case *ast.ReturnStmt:
@@ -398,9 +401,10 @@ func (t *tr) ifStmt(s *ast.IfStmt) {
 }
 
 // loop runs body as the translation of a loop's body.
-func (t *tr) loop(varying bool, pos token.Pos, body func()) {
+func (t *tr) loop(varying bool, pos token.Pos, body func()) *loopState {
 	fs := t.fn
-	l := &loopState{}
+	l := &loopState{label: fs.label, flag: fs.labelFlag}
+	fs.label, fs.labelFlag = nil, ""
 	fs.loops = append(fs.loops, l)
 	savedSwitch := fs.inSwitch
 	fs.inSwitch = 0
@@ -420,6 +424,38 @@ func (t *tr) loop(varying bool, pos token.Pos, body func()) {
 	if len(fs.loops) > 0 && l.hasBarrier {
 		fs.loops[len(fs.loops)-1].hasBarrier = true
 	}
+	return l
+}
+
+// labeled translates a labeled for or range loop. Its flag is declared before it, so that
+// each entry starts it at 0.
+func (t *tr) labeled(s *ast.LabeledStmt) {
+	switch s.Stmt.(type) {
+	case *ast.ForStmt, *ast.RangeStmt:
+	default:
+		t.errorf(s.Pos(), "labels are in the kernel language only on for and range loops, for break and continue")
+		return
+	}
+	flag := t.tmpName()
+	t.fn.line("int %s = 0;", flag)
+	t.fn.label, t.fn.labelFlag = t.info.Defs[s.Label], flag
+	t.stmt(s.Stmt)
+	t.fn.label, t.fn.labelFlag = nil, "" // taken by the loop, unless it failed first
+}
+
+// afterLoop writes, after loop l, the tests of the flags of the outer loops that a
+// labeled break or continue inside l left for: the loop right around l breaks or
+// continues as the flag says, a loop further out is left by a break.
+func (t *tr) afterLoop(l *loopState) {
+	fs := t.fn
+	for _, o := range l.exits {
+		if len(fs.loops) > 0 && fs.loops[len(fs.loops)-1] == o {
+			fs.line("if (%s == 1) break;", o.flag)
+			fs.line("if (%s == 2) { %s = 0; continue; }", o.flag, o.flag)
+		} else {
+			fs.line("if (%s != 0) break;", o.flag)
+		}
+	}
 }
 
 // forStmt translates a three-clause, condition-only or infinite loop.
@@ -437,8 +473,9 @@ func (t *tr) forStmt(s *ast.ForStmt) {
 		c, varying = t.cond(s.Cond)
 	}
 	fs.line("for (%s; %s; %s) {", init, c, post)
-	t.loop(varying, s.Pos(), func() { t.block(s.Body.List) })
+	l := t.loop(varying, s.Pos(), func() { t.block(s.Body.List) })
 	fs.line("}")
+	t.afterLoop(l)
 }
 
 // simple translates a loop's init or post statement into a for-clause (no semicolon).
@@ -515,7 +552,7 @@ func (t *tr) rangeStmt(s *ast.RangeStmt) {
 		zero = "0u"
 	}
 	fs.line("for (%s%s = %s; %s < %s; %s++) {", decl, i, zero, i, n, i)
-	t.loop(t.rangesInt(s.X) && t.isVarying(s.X, fs.varying), s.Pos(), func() {
+	l := t.loop(t.rangesInt(s.X) && t.isVarying(s.X, fs.varying), s.Pos(), func() {
 		if s.Value != nil {
 			if id, ok := s.Value.(*ast.Ident); !ok || id.Name != "_" {
 				fs.indent++
@@ -527,6 +564,7 @@ func (t *tr) rangeStmt(s *ast.RangeStmt) {
 		t.block(s.Body.List)
 	})
 	fs.line("}")
+	t.afterLoop(l)
 }
 
 // rangeElem reads element i of the ranged array.
@@ -613,7 +651,7 @@ func (t *tr) switchStmt(s *ast.SwitchStmt) {
 func (t *tr) branch(s *ast.BranchStmt) {
 	fs := t.fn
 	if s.Label != nil {
-		t.errorf(s.Pos(), "labels are not in the kernel language")
+		t.labeledBranch(s)
 		return
 	}
 	switch s.Tok {
@@ -629,6 +667,45 @@ func (t *tr) branch(s *ast.BranchStmt) {
 	default:
 		t.errorf(s.Pos(), "%s is not in the kernel language", s.Tok)
 	}
+}
+
+// labeledBranch translates break L and continue L. Of the innermost loop they are a
+// plain break or continue (a switch is an if/else chain in GLSL, so it does not catch
+// the break); of an outer loop they set its flag and break out of the innermost, and each
+// loop between tests the flag after it ends (afterLoop).
+func (t *tr) labeledBranch(s *ast.BranchStmt) {
+	fs := t.fn
+	target := -1
+	for i, l := range fs.loops {
+		if l.label != nil && l.label == t.info.Uses[s.Label] {
+			target = i
+		}
+	}
+	if target < 0 || (s.Tok != token.BREAK && s.Tok != token.CONTINUE) {
+		t.errorf(s.Pos(), "%s %s is not in the kernel language: only break and continue of an enclosing labeled loop are", s.Tok, s.Label.Name)
+		return
+	}
+	if fs.divergent > 0 { // conservatively: every loop it leaves, the divergence may be in any
+		for _, l := range fs.loops[target:] {
+			l.varyingExit = true
+		}
+	}
+	if target == len(fs.loops)-1 {
+		fs.line("%s;", s.Tok)
+		return
+	}
+	to := fs.loops[target]
+	code := 1
+	if s.Tok == token.CONTINUE {
+		code = 2
+	}
+	for _, l := range fs.loops[target+1:] {
+		if !slices.Contains(l.exits, to) {
+			l.exits = append(l.exits, to)
+		}
+	}
+	fs.line("%s = %d;", to.flag, code)
+	fs.line("break;")
 }
 
 // returnStmt translates return.

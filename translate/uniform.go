@@ -100,27 +100,10 @@ func (t *tr) vwalk(n ast.Node, under bool, vary map[types.Object]bool) {
 		if s.Else != nil {
 			t.vwalk(s.Else, u, vary)
 		}
-	case *ast.ForStmt:
-		if s.Init != nil {
-			t.vwalk(s.Init, under, vary)
-		}
-		u := under || (s.Cond != nil && t.isVarying(s.Cond, vary)) || t.exitsVarying(s.Body, false, vary)
-		if s.Post != nil {
-			t.vwalk(s.Post, u, vary)
-		}
-		t.vwalk(s.Body, u, vary)
-	case *ast.RangeStmt:
-		// Over an array or a tile_static slice the trip count is the same in every
-		// thread; only the elements may differ.
-		xv := t.isVarying(s.X, vary)
-		u := under || (t.rangesInt(s.X) && xv) || t.exitsVarying(s.Body, false, vary)
-		if u && s.Key != nil {
-			t.mark(s.Key, vary)
-		}
-		if s.Value != nil && (u || xv || t.isVaryingRange(s.X)) {
-			t.mark(s.Value, vary)
-		}
-		t.vwalk(s.Body, u, vary)
+	case *ast.ForStmt, *ast.RangeStmt:
+		t.vwalkLoop(s, under, vary, nil)
+	case *ast.LabeledStmt:
+		t.vwalkLoop(s.Stmt, under, vary, t.info.Defs[s.Label])
 	case *ast.SwitchStmt:
 		if s.Init != nil {
 			t.vwalk(s.Init, under, vary)
@@ -139,24 +122,41 @@ func (t *tr) vwalk(n ast.Node, under bool, vary map[types.Object]bool) {
 	}
 }
 
-// exitsVarying reports whether a loop's body holds a break or continue of that loop under
-// control flow that depends on the thread (under says n is): the threads then leave the
-// loop, or skip the rest of an iteration, at different points, so every variable the loop
-// assigns may differ between them afterwards, even one assigned from uniform values
-// (x++ after a thread-dependent break counts how far each thread got).
-func (t *tr) exitsVarying(n ast.Node, under bool, vary map[types.Object]bool) bool {
-	switch s := n.(type) {
-	case *ast.BranchStmt:
-		return under && (s.Tok == token.BREAK || s.Tok == token.CONTINUE)
-	case *ast.BlockStmt:
-		for _, x := range s.List {
-			if t.exitsVarying(x, under, vary) {
+// exitsVarying reports whether a loop's body holds a break or continue of that loop
+// (label is its label, or nil) under control flow that depends on the thread (under says
+// n is): the threads then leave the loop, or skip the rest of an iteration, at different
+// points, so every variable the loop assigns may differ between them afterwards, even one
+// assigned from uniform values (x++ after a thread-dependent break counts how far each
+// thread got). nested is the depth of loops inside the loop's body, where only a break or
+// continue with the loop's label leaves it.
+func (t *tr) exitsVarying(n ast.Node, under bool, vary map[types.Object]bool, label types.Object, nested int) bool {
+	any := func(list []ast.Stmt, u bool, nested int) bool {
+		for _, x := range list {
+			if t.exitsVarying(x, u, vary, label, nested) {
 				return true
 			}
 		}
+		return false
+	}
+	switch s := n.(type) {
+	case *ast.BranchStmt:
+		if s.Label != nil {
+			return under && label != nil && t.info.Uses[s.Label] == label
+		}
+		return under && nested == 0 && (s.Tok == token.BREAK || s.Tok == token.CONTINUE)
+	case *ast.BlockStmt:
+		return any(s.List, under, nested)
+	case *ast.LabeledStmt:
+		return t.exitsVarying(s.Stmt, under, vary, label, nested)
 	case *ast.IfStmt:
 		u := under || t.isVarying(s.Cond, vary)
-		return t.exitsVarying(s.Body, u, vary) || (s.Else != nil && t.exitsVarying(s.Else, u, vary))
+		return t.exitsVarying(s.Body, u, vary, label, nested) || (s.Else != nil && t.exitsVarying(s.Else, u, vary, label, nested))
+	case *ast.ForStmt:
+		u := under || (s.Cond != nil && t.isVarying(s.Cond, vary))
+		return label != nil && any(s.Body.List, u, nested+1)
+	case *ast.RangeStmt:
+		u := under || (t.rangesInt(s.X) && t.isVarying(s.X, vary))
+		return label != nil && any(s.Body.List, u, nested+1)
 	case *ast.SwitchStmt:
 		u := under || (s.Tag != nil && t.isVarying(s.Tag, vary))
 		for _, c := range s.Body.List {
@@ -165,14 +165,41 @@ func (t *tr) exitsVarying(n ast.Node, under bool, vary map[types.Object]bool) bo
 			for _, e := range cc.List {
 				cu = cu || t.isVarying(e, vary)
 			}
-			for _, x := range cc.Body {
-				if t.exitsVarying(x, cu, vary) {
-					return true
-				}
+			if any(cc.Body, cu, nested) {
+				return true
 			}
 		}
 	}
-	return false // a nested loop's break and continue are its own
+	return false
+}
+
+// vwalkLoop walks a for or range loop whose label is label (nil without one).
+func (t *tr) vwalkLoop(n ast.Node, under bool, vary map[types.Object]bool, label types.Object) {
+	switch s := n.(type) {
+	case *ast.ForStmt:
+		if s.Init != nil {
+			t.vwalk(s.Init, under, vary)
+		}
+		u := under || (s.Cond != nil && t.isVarying(s.Cond, vary)) || t.exitsVarying(s.Body, false, vary, label, 0)
+		if s.Post != nil {
+			t.vwalk(s.Post, u, vary)
+		}
+		t.vwalk(s.Body, u, vary)
+	case *ast.RangeStmt:
+		// Over an array or a tile_static slice the trip count is the same in every
+		// thread; only the elements may differ.
+		xv := t.isVarying(s.X, vary)
+		u := under || (t.rangesInt(s.X) && xv) || t.exitsVarying(s.Body, false, vary, label, 0)
+		if u && s.Key != nil {
+			t.mark(s.Key, vary)
+		}
+		if s.Value != nil && (u || xv || t.isVaryingRange(s.X)) {
+			t.mark(s.Value, vary)
+		}
+		t.vwalk(s.Body, u, vary)
+	default:
+		t.vwalk(n, under, vary)
+	}
 }
 
 // varyingIndex reports whether an assignment's left side chooses the element it writes by

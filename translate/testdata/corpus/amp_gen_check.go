@@ -29,6 +29,8 @@ import (
 //go:embed amp_gen_GroupMax.check.spv
 //go:embed amp_gen_HalfOps.check.spv
 //go:embed amp_gen_Index3.check.spv
+//go:embed amp_gen_Labeled.check.spv
+//go:embed amp_gen_LabeledTiled.check.spv
 //go:embed amp_gen_LoopReturn.check.spv
 //go:embed amp_gen_MatMul.check.spv
 //go:embed amp_gen_Math.check.spv
@@ -80,6 +82,8 @@ func init() {
 	ampgenGroupMax.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_GroupMax.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.GroupMax#checked")
 	ampgenHalfOps.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_HalfOps.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.HalfOps#checked")
 	ampgenIndex3.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Index3.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Index3#checked")
+	ampgenLabeled.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Labeled.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Labeled#checked")
+	ampgenLabeledTiled.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_LabeledTiled.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.LabeledTiled#checked")
 	ampgenLoopReturn.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_LoopReturn.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.LoopReturn#checked")
 	ampgenMatMul.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_MatMul.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.MatMul#checked")
 	ampgenMath.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Math.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Math#checked")

@@ -1212,3 +1212,91 @@ func (k RowMin) Each(i runtime.Index) {
 	}
 	k.Out.Set(i, m)
 }
+
+// Labeled searches with labeled break and continue: of the innermost loop from a switch,
+// of an outer loop from two loops down, under conditions that vary between threads.
+type Labeled struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+// Each is the kernel.
+func (k Labeled) Each(i runtime.Index) {
+	x := k.In.At(i)
+	found, steps := int32(-1), int32(0)
+search:
+	for a := int32(0); a < 16; a++ {
+	next:
+		for b := range int32(16) {
+			for c := int32(0); c < 4; c++ {
+				steps++
+				switch (a*16 + b + c) % 7 {
+				case x % 7:
+					if (a*b+c)%5 == x%5 {
+						found = a*256 + b*16 + c
+						break search
+					}
+				case 3:
+					continue next
+				case 5:
+					if c == 2 {
+						break next
+					}
+				}
+			}
+		}
+		if a > x%16 {
+			continue search
+		}
+		steps += 1000
+	}
+	k.Out.Set(i, found*100000+steps)
+}
+
+// LabeledTiled has a labeled loop in a region between barriers (the fast CPU body keeps
+// it whole), and a labeled continue of a loop that holds a barrier, under a uniform
+// condition.
+type LabeledTiled struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+// Tiled is the kernel.
+func (k LabeledTiled) Tiled(t runtime.TiledIndex) {
+	s := runtime.TileStatic[int32](t, t.TileExtent.Size())
+	l := t.Local[0]
+	s[l] = k.In.At(t.Global)
+	t.Barrier.Wait()
+	acc := int32(0)
+rows:
+	for r := range len(s) {
+		for j := 0; j < 3; j++ {
+			if s[(l+r+j)%len(s)] < 0 {
+				continue rows
+			}
+			if s[(r+j)%len(s)] > 900 {
+				break rows
+			}
+		}
+		acc += s[(l+r)%len(s)]
+	}
+	t.Barrier.Wait()
+	s[l] = acc
+	t.Barrier.Wait()
+	v := s[(l+1)%len(s)]
+	t.Barrier.Wait()
+	// The same for every thread: continue round from the inner loop on a uniform value.
+round:
+	for r := 0; r < 3; r++ {
+		for j := range 2 {
+			if r == j {
+				continue round
+			}
+		}
+		s[l] = v + int32(r)
+		t.Barrier.Wait()
+		v = s[(l+3)%len(s)]
+		t.Barrier.Wait()
+	}
+	k.Out.Set(t.Global, v)
+}

@@ -207,15 +207,37 @@ func (k BadField) Each(i runtime.Index) {
 type Label struct{ out }
 
 func (k Label) Each(i runtime.Index) {
-outer:
-	for j := 0; j < 3; j++ {
-		for range 2 {
-			if j == 1 {
-				continue outer
-			}
-		}
+sw:
+	switch i[0] {
+	case 1:
+		break sw
 	}
 	k.V.Set(i, 1)
+}
+
+type Goto struct{ out }
+
+func (k Goto) Each(i runtime.Index) {
+	if i[0] == 0 {
+		goto done
+	}
+	k.V.Set(i, 1)
+done:
+}
+
+type LabeledDivergent struct{ out }
+
+func (k LabeledDivergent) Tiled(t runtime.TiledIndex) {
+rounds:
+	for r := 0; r < 4; r++ {
+		for j := range 3 {
+			if t.Local[0] == j {
+				continue rounds // leaves rounds's barrier behind in some threads
+			}
+		}
+		t.Barrier.Wait()
+	}
+	k.V.Set(t.Global, 1)
 }
 
 type WriteField struct {
