@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync/atomic"
 
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/half"
+	"github.com/goamp/goamp/vec"
 )
 
 // ErrContract reports a kernel whose Go struct, or the tile it is dispatched with, does
@@ -360,10 +362,18 @@ type leaf struct {
 	width int
 }
 
+// vecPath is package vec's import path: its 3-vectors' blank fields are Go's padding.
+var vecPath = reflect.TypeFor[vec.Float3]().PkgPath()
+
 // maxLeaves bounds the scalars compared per element.
 const maxLeaves = 4096
 
-func goLeaves(t reflect.Type, base int, out []leaf) []leaf {
+// goLeaves appends the scalars of Go type t at offset base. Blank struct fields are
+// padding: with blanks set they are scalars like the others (ampgen declares a struct's
+// blank fields as members of its GLSL struct), without it they are left out (a
+// hand-written vec3 buffer over a padded Go struct); vec's 3-vectors' blank fourth
+// component is always left out, as GLSL's vec3 has none.
+func goLeaves(t reflect.Type, base int, out []leaf, blanks bool) []leaf {
 	if len(out) >= maxLeaves {
 		return out
 	}
@@ -384,13 +394,13 @@ func goLeaves(t reflect.Type, base int, out []leaf) []leaf {
 		return append(out, leaf{base, TypeUint, 8})
 	case reflect.Array:
 		for i := 0; i < t.Len() && len(out) < maxLeaves; i++ {
-			out = goLeaves(t.Elem(), base+i*int(t.Elem().Size()), out)
+			out = goLeaves(t.Elem(), base+i*int(t.Elem().Size()), out, blanks)
 		}
 		return out
 	case reflect.Struct:
 		for i := range t.NumField() {
-			if f := t.Field(i); f.Name != "_" { // blank fields are padding (vec.Float3)
-				out = goLeaves(f.Type, base+int(f.Offset), out)
+			if f := t.Field(i); f.Name != "_" || (blanks && t.PkgPath() != vecPath) {
+				out = goLeaves(f.Type, base+int(f.Offset), out, blanks)
 			}
 		}
 		return out
@@ -442,16 +452,7 @@ func elemMatches(s *Type, g reflect.Type) bool {
 			return true
 		}
 	}
-	gl := goLeaves(g, 0, nil)
-	if len(gl) != len(sl) {
-		return false
-	}
-	for i := range gl {
-		if gl[i] != sl[i] {
-			return false
-		}
-	}
-	return true
+	return slices.Equal(goLeaves(g, 0, nil, true), sl) || slices.Equal(goLeaves(g, 0, nil, false), sl)
 }
 
 // forSpec checks the tile-dependent part of the contract for specialization values spec:

@@ -14,6 +14,7 @@ import (
 
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/half"
+	govec "github.com/goamp/goamp/vec"
 )
 
 // spvAsm assembles small SPIR-V modules for the reader's tests.
@@ -556,4 +557,45 @@ func TestElemMatches(t *testing.T) {
 	assert.Nil(t, vectorized(&BufferVariable{Elem: vec(f32, 3), ArrayStride: 16}, 4), "vec3's stride is not 3 floats")
 	assert.Nil(t, vectorized(&BufferVariable{Elem: vec(f32, 4), ArrayStride: 16}, 8), "8-byte elements")
 	assert.Nil(t, vectorized(&BufferVariable{Elem: f32, ArrayStride: 16}, 4), "not a vector")
+}
+
+// TestElemMatchesPadding: blank fields of a Go struct are padding, which the GLSL struct
+// may declare as members (ampgen does) or leave out; vec.Float3's blank fourth component
+// is never a member.
+func TestElemMatchesPadding(t *testing.T) {
+	f32 := &Type{Kind: TypeFloat, Width: 32}
+	i32 := &Type{Kind: TypeInt, Width: 32}
+	vec := func(e *Type, n int) *Type {
+		v := &Type{Kind: TypeVector, Len: n, Elem: e}
+		computeSizes(v)
+		return v
+	}
+	for _, s := range []*Type{f32, i32} {
+		computeSizes(s)
+	}
+	arr3 := func(e *Type) *Type { return &Type{Kind: TypeArray, Len: 3, Elem: e, Stride: 4} }
+	strct := func(m ...Member) *Type { return &Type{Kind: TypeStruct, Members: m} }
+	type blank struct {
+		A int32
+		_ [3]int32
+		B float32
+	}
+	type body struct {
+		P govec.Float3
+		V govec.Float4
+	}
+	tests := []struct {
+		name string
+		s    *Type
+		g    reflect.Type
+		want bool
+	}{
+		{"blank member", strct(Member{Type: i32}, Member{Type: arr3(i32), Offset: 4}, Member{Type: f32, Offset: 16}), typeOf[blank](), true},
+		{"no blank member", strct(Member{Type: i32}, Member{Type: f32, Offset: 16}), typeOf[blank](), true},
+		{"blank member of other types", strct(Member{Type: i32}, Member{Type: arr3(f32), Offset: 4}, Member{Type: f32, Offset: 16}), typeOf[blank](), false},
+		{"a vec.Float3 member", strct(Member{Type: vec(f32, 3)}, Member{Type: vec(f32, 4), Offset: 16}), typeOf[body](), true},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, elemMatches(tt.s, tt.g), tt.name)
+	}
 }

@@ -298,6 +298,17 @@ var corpusCases = []corpusCase{
 	{"LabeledTiled", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
 		return corpus.LabeledTiled{In: i, Out: o}
 	}), exact},
+	{"Bodies", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 300
+		data := make([]corpus.Body, n)
+		f := randFloats(r, 8*n, -1, 1)
+		for i := range data {
+			data[i] = corpus.Body{Pos: vec.F3(f[8*i], f[8*i+1], f[8*i+2]), Vel: vec.F4(f[8*i+3], f[8*i+4], f[8*i+5], f[8*i+6]),
+				Kind: int32(r.IntN(100)), Mass: f[8*i+7]}
+		}
+		b, _ := inout(t, data, n)
+		return ran(t, forEach(av, runtime.Ext(n), corpus.Bodies{B: b, Dt: 0.25}), b, data)
+	}, exact},
 	{"RangeLen", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
 		return corpus.RangeLen{Src: i, Dst: o}
 	}), exact},

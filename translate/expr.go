@@ -343,14 +343,7 @@ func (t *tr) composite(e *ast.CompositeLit) string {
 			n := int(vn[len(vn)-1] - '0')
 			return g + "(" + strings.Join(vals[:n], ", ") + ")"
 		}
-		var parts []string
-		for i, v := range vals {
-			parts = append(parts, v)
-			if is3Vec(u.Field(i).Type()) {
-				parts = append(parts, t.zeroBasic(vecComp(u.Field(i).Type())))
-			}
-		}
-		return g + "(" + strings.Join(parts, ", ") + ")"
+		return g + "(" + strings.Join(vals, ", ") + ")"
 	}
 	t.errorf(e.Pos(), "composite literals of type %s are not in the kernel language", ty)
 	return "0"

@@ -521,10 +521,6 @@ func (t *tr) structDecl(n *types.Named) string {
 		}
 		ty, _ := t.glslType(f.Type(), f.Pos())
 		fmt.Fprintf(&b, "\t%s %s;\n", ty, name)
-		if is3Vec(f.Type()) {
-			fmt.Fprintf(&b, "\t%s ampPad%d;\n", vecComp(f.Type()), pad)
-			pad++
-		}
 	}
 	b.WriteString("};\n")
 	return b.String()

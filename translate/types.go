@@ -162,9 +162,6 @@ func (t *tr) zero(ty types.Type, pos token.Pos) string {
 		for i := range u.NumFields() {
 			f := u.Field(i)
 			parts = append(parts, t.zero(f.Type(), pos))
-			if is3Vec(f.Type()) {
-				parts = append(parts, t.zeroBasic(vecComp(f.Type())))
-			}
 		}
 		return g + "(" + strings.Join(parts, ", ") + ")"
 	}

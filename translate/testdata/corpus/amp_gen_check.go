@@ -19,6 +19,7 @@ import (
 //go:embed amp_gen_Axpy_float32.check.spv
 //go:embed amp_gen_Bitonic.check.spv
 //go:embed amp_gen_Bits.check.spv
+//go:embed amp_gen_Bodies.check.spv
 //go:embed amp_gen_Carried.check.spv
 //go:embed amp_gen_Classify.check.spv
 //go:embed amp_gen_Control.check.spv
@@ -72,6 +73,7 @@ func init() {
 	ampgenAxpy["float32"].Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Axpy_float32.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Axpy[float32]#checked")
 	ampgenBitonic.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Bitonic.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Bitonic#checked")
 	ampgenBits.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Bits.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Bits#checked")
+	ampgenBodies.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Bodies.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Bodies#checked")
 	ampgenCarried.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Carried.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Carried#checked")
 	ampgenClassify.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Classify.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Classify#checked")
 	ampgenControl.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Control.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Control#checked")

@@ -1300,3 +1300,38 @@ round:
 	}
 	k.Out.Set(t.Global, v)
 }
+
+// Body is a view element with a 3-vector member (std430 aligns the 4-vector after it to
+// 16 bytes, where Go's 16-byte vec.Float3 puts it) and blank padding: the middle one
+// places Mass where std430 would not, the last one pads the struct to its 16-byte
+// alignment.
+type Body struct {
+	Pos  vec.Float3
+	Vel  vec.Float4
+	Kind int32
+	_    [3]int32
+	Mass float32
+	_    [3]float32
+}
+
+// Bodies moves each body and reads and writes every field.
+type Bodies struct {
+	B  *arrayview.View[Body]
+	Dt float32
+}
+
+// Each is the kernel.
+func (k Bodies) Each(i runtime.Index) {
+	b := k.B.At(i)
+	v := vec.F3(b.Vel.X, b.Vel.Y, b.Vel.Z).Scale(k.Dt) // Dt is a power of two: exact, fused or not
+	b.Pos = b.Pos.Add(v)
+	b.Vel.W += float32(b.Kind)
+	b.Kind++
+	b.Mass *= 2
+	var z Body
+	z.Mass = b.Mass
+	if b.Kind%2 == 0 {
+		b = z
+	}
+	k.B.Set(i, b)
+}
