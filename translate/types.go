@@ -47,9 +47,6 @@ func vecName(t types.Type) string {
 	return ""
 }
 
-// is3Vec reports whether t is a 3-component vector type.
-func is3Vec(t types.Type) bool { return strings.HasSuffix(vecName(t), "3") }
-
 // vecComp is the GLSL component type of a vec type.
 func vecComp(t types.Type) string {
 	switch n := vecName(t); {
