@@ -309,6 +309,15 @@ var corpusCases = []corpusCase{
 		b, _ := inout(t, data, n)
 		return ran(t, forEach(av, runtime.Ext(n), corpus.Bodies{B: b, Dt: 0.25}), b, data)
 	}, exact},
+	{"Names", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 500
+		x := make([]uint32, n)
+		for i := range x {
+			x[i] = r.Uint32()
+		}
+		o, data := out[uint32](t, n)
+		return ran(t, forEach(av, runtime.Ext(n), corpus.Names{In: in(t, x, n), Out: o}), o, data)
+	}, exact},
 	{"RangeLen", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
 		return corpus.RangeLen{Src: i, Dst: o}
 	}), exact},

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // viewArg is a data field of the kernel: storage-buffer binding index.
@@ -355,7 +356,14 @@ func init() {
 	class union enum typedef template this resource goto inline noinline public static extern external interface long
 	short half fixed unsigned superp input output filter sizeof cast namespace using main abs sign floor ceil trunc
 	round fract mod min max clamp mix step smoothstep sqrt inversesqrt exp exp2 log log2 pow sin cos tan asin acos atan
-	sinh cosh tanh length distance dot cross normalize barrier memoryBarrier texture image`) {
+	sinh cosh tanh length distance dot cross normalize barrier memoryBarrier texture image
+	radians degrees asinh acosh atanh modf isnan isinf floatBitsToInt floatBitsToUint intBitsToFloat uintBitsToFloat
+	fma frexp ldexp packHalf2x16 unpackHalf2x16 packDouble2x32 unpackDouble2x32 roundEven reflect refract faceforward
+	matrixCompMult outerProduct transpose determinant inverse lessThan lessThanEqual greaterThan greaterThanEqual
+	equal notEqual any all not uaddCarry usubBorrow umulExtended imulExtended bitfieldExtract bitfieldInsert
+	bitfieldReverse bitCount findLSB findMSB atomicAdd atomicMin atomicMax atomicAnd atomicOr atomicXor
+	atomicExchange atomicCompSwap memoryBarrierShared memoryBarrierBuffer memoryBarrierImage groupMemoryBarrier
+	sampler image1D image2D image3D float16_t int8_t uint8_t int16_t uint16_t int64_t uint64_t`) {
 		glslReserved[w] = true
 	}
 }
@@ -363,8 +371,24 @@ func init() {
 // glslName maps a Go identifier to a GLSL one: reserved words, gl_ and amp prefixes and
 // double underscores get a trailing or replaced character.
 func glslName(s string) string {
+	if strings.ContainsFunc(s, func(r rune) bool { return r >= utf8.RuneSelf }) {
+		// GLSL identifiers are ASCII: π becomes ampU_3c0 (a prefix no Go name keeps).
+		var b strings.Builder
+		b.WriteString("ampU")
+		for _, r := range s {
+			if r < utf8.RuneSelf {
+				b.WriteRune(r)
+			} else {
+				fmt.Fprintf(&b, "_%x", r)
+			}
+		}
+		return strings.ReplaceAll(b.String(), "__", "_x_")
+	}
 	s = strings.ReplaceAll(s, "__", "_x_")
-	if glslReserved[s] || strings.HasPrefix(s, "gl_") || strings.HasPrefix(s, "amp") || strings.HasPrefix(s, "Amp") {
+	if strings.HasPrefix(s, "gl_") { // reserved as a prefix: a suffix does not help
+		return "ampG" + s
+	}
+	if glslReserved[s] || strings.HasPrefix(s, "amp") || strings.HasPrefix(s, "Amp") {
 		return s + "_"
 	}
 	return s

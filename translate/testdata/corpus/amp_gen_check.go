@@ -37,6 +37,7 @@ import (
 //go:embed amp_gen_Math.check.spv
 //go:embed amp_gen_MinMax.check.spv
 //go:embed amp_gen_Named.check.spv
+//go:embed amp_gen_Names.check.spv
 //go:embed amp_gen_Narrow.check.spv
 //go:embed amp_gen_NestedCalls.check.spv
 //go:embed amp_gen_Outside.check.spv
@@ -91,6 +92,7 @@ func init() {
 	ampgenMath.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Math.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Math#checked")
 	ampgenMinMax.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_MinMax.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.MinMax#checked")
 	ampgenNamed.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Named.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Named#checked")
+	ampgenNames.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Names.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Names#checked")
 	ampgenNarrow.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Narrow.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Narrow#checked")
 	ampgenNestedCalls.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_NestedCalls.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.NestedCalls#checked")
 	ampgenOutside.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Outside.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Outside#checked")

@@ -1335,3 +1335,20 @@ func (k Bodies) Each(i runtime.Index) {
 	}
 	k.B.Set(i, b)
 }
+
+// Names uses identifiers GLSL cannot take as they are: non-ASCII letters, a gl_ prefix,
+// double underscores, keywords and built-in functions (bitCount is a local where
+// bits.OnesCount32, GLSL's bitCount, is called).
+type Names struct {
+	In  *arrayview.ReadView[uint32]
+	Out *arrayview.View[uint32]
+}
+
+// Each is the kernel.
+func (k Names) Each(i runtime.Index) {
+	input := k.In.At(i)
+	π, δ__x, gl_x := uint32(3), uint32(5), uint32(7)
+	sample, texture, filter, output, transpose, any := uint32(1), uint32(2), uint32(4), uint32(8), uint32(16), uint32(32)
+	bitCount := uint32(bits.OnesCount32(input))
+	k.Out.Set(i, input*π+δ__x*gl_x+sample+texture+filter+output+transpose+any+bitCount*1000)
+}
