@@ -30,7 +30,7 @@ TESTSHADERS := $(wildcard runtime/testdata/*/*.comp) $(wildcard internal/testpro
 # Tests run with the Khronos validation layer on; any message it reports fails them.
 TESTENV     := GOAMP_VALIDATION=1 GOAMP_REQUIRE_VULKAN=1
 
-.PHONY: all setup run test lint fmt-check vet staticcheck vklatency-check nohdr-check shaders shaders-check ampgen-check test-vulkan test-nocgo test-staging bench gpu-binaries fuzz fuzz-short soak
+.PHONY: all setup run test lint fmt-check vet staticcheck vklatency-check nohdr-check shaders shaders-check ampgen-check test-vulkan test-race-threads test-checked test-nocgo test-staging bench gpu-binaries fuzz fuzz-short soak
 
 all: run
 
@@ -41,7 +41,7 @@ run: setup
 	$(GO) run ./cmd/ampinfo
 	@if [ -d cmd/ampdemo ]; then $(GO) run ./cmd/ampdemo; fi
 
-test: setup lint nohdr-check shaders-check ampgen-check test-vulkan test-checked test-nocgo test-staging fuzz-short
+test: setup lint nohdr-check shaders-check ampgen-check test-vulkan test-race-threads test-checked test-nocgo test-staging fuzz-short
 
 lint: fmt-check vet staticcheck vklatency-check
 
@@ -106,8 +106,15 @@ ampgen-check:
 	@dirs=$$(git ls-files '*/amp_gen.go' | xargs -r -n1 dirname | sed 's|^|./|'); \
 	if [ -n "$$dirs" ]; then $(GO) run ./cmd/ampgen -check $$dirs; fi
 
+# go test -race runs tiled kernels on the CPU per thread (runtime.EnvRaceFastBodies), so that
+# the race detector sees races between a tile's threads: the whole suite keeps the fast bodies
+# (algo's large CPU sorts and products would take too long per thread); test-race-threads runs
+# the corpus, the examples, the demos and ampbench's kernels per thread under the detector.
 test-vulkan:
-	$(TESTENV) $(GO) test -race -count=1 ./...
+	GOAMP_RACE_FAST_BODIES=1 $(TESTENV) $(GO) test -race -count=1 ./...
+
+test-race-threads:
+	$(TESTENV) $(GO) test -race -count=1 ./translate/ ./examples/... ./cmd/ampview/demos/ ./cmd/ampbench/ ./runtime/ ./amptest/
 
 # The bounds-checked GPU builds (ampgen -checked, -tags goampcheck): the corpus's kernels
 # each run their checked program against the CPU, and accesses outside views are errors.

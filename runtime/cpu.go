@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"os"
 	goruntime "runtime"
 	"runtime/debug"
 	"sync"
@@ -170,7 +171,9 @@ func runChunk(domain Extent, k IndexKernel, lo, hi int, errs *firstError) (ok bo
 // Whole tiles are handed out to at most GOMAXPROCS worker goroutines; each
 // worker keeps one goroutine per thread of a tile, reused from tile to tile,
 // and the threads of a tile meet at its barrier and share its TileStatic
-// storage, fresh for each tile.
+// storage, fresh for each tile. A kernel with a fast body (TileKernel) runs
+// whole tiles on the worker goroutines instead, but in a build with the race
+// detector (see EnvRaceFastBodies).
 //
 // It returns the *ComputeDomainError of an invalid domain, a
 // *KernelPanicError when a kernel thread panics, a *BarrierDivergenceError
@@ -185,7 +188,7 @@ func RunTiledCPU(ctx context.Context, domain TiledExtent, k TiledKernel) error {
 	tiles := domain.Tiles()
 	size := domain.TileSize()
 	grid := domain.counts()
-	if tk, ok := k.(TileKernel); ok && !perThread(k) {
+	if tk, ok := k.(TileKernel); ok && !perThread(k) && !raceThreads {
 		return runWholeTiles(ctx, domain, tk, tiles, grid)
 	}
 	workers := min(goruntime.GOMAXPROCS(0), tiles, max(1, maxLiveThreads/size))
@@ -334,6 +337,21 @@ func (p PerThreadKernel) Each(i Index) { p.Kernel.(IndexKernel).Each(i) }
 
 // Tiled forwards to the wrapped kernel's Tiled.
 func (p PerThreadKernel) Tiled(t TiledIndex) { p.Kernel.(TiledKernel).Tiled(t) }
+
+// EnvRaceFastBodies, set to "1" in a build with the race detector, keeps the CPU
+// accelerator on tiled kernels' fast bodies (TileKernel), which it otherwise leaves for a
+// goroutine per thread (see RunTiledCPU): for test suites whose kernels are known to be free
+// of races and run too slowly per thread.
+const EnvRaceFastBodies = "GOAMP_RACE_FAST_BODIES"
+
+// raceThreads is set in a build with the race detector, unless EnvRaceFastBodies is "1":
+// RunTiledCPU then runs each thread of a tile on a goroutine of its own even where the
+// kernel has a fast body, so that the race detector sees the threads' accesses to
+// tile_static memory and views as concurrent where no barrier orders them. A kernel that
+// reads what another thread of its tile wrote without a barrier between runs "correctly"
+// in a fast body, whose threads run one after another, and differently on a GPU; under
+// go test -race it is reported as a DATA RACE at the kernel's line.
+var raceThreads = raceBuild && os.Getenv(EnvRaceFastBodies) != "1"
 
 func perThread(k any) bool {
 	_, ok := k.(PerThreadKernel)

@@ -276,12 +276,12 @@ func TileStatic[T any](t TiledIndex, n int) []T {
 	s := th.tile
 	k := th.nstatic
 	th.nstatic++
-	s.mu.Lock()
+	s.staticMu.Lock()
 	if k == len(s.statics) {
 		s.statics = append(s.statics, staticAlloc{data: make([]T, n), n: n})
 	}
 	a := s.statics[k]
-	s.mu.Unlock()
+	s.staticMu.Unlock()
 	data, ok := a.data.([]T)
 	if !ok || a.n != n {
 		panic(fmt.Sprintf("goamp/runtime: TileStatic call %d in tile %s: thread %s asked for %T of length %d, "+
@@ -324,7 +324,13 @@ type tileState struct {
 	exited  int // threads that have returned from the kernel
 	phase   *phase
 	err     error // first error; once set the barrier is broken
-	statics []staticAlloc
+
+	// staticMu guards statics. It is not mu: a thread that takes a lock another thread
+	// released after its accesses is ordered after them for the race detector, so taking
+	// mu (which a thread's exit takes) in TileStatic would hide the races between a thread
+	// that has finished and one that starts later (see EnvRaceFastBodies).
+	staticMu sync.Mutex
+	statics  []staticAlloc
 }
 
 // newTileState returns the state of a tile of n threads.

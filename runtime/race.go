@@ -1,0 +1,6 @@
+//go:build race
+
+package runtime
+
+// raceBuild reports a build with the race detector (go test -race).
+const raceBuild = true
