@@ -109,12 +109,14 @@ ampgen-check:
 # go test -race runs tiled kernels on the CPU per thread (runtime.EnvRaceFastBodies), so that
 # the race detector sees races between a tile's threads: the whole suite keeps the fast bodies
 # (algo's large CPU sorts and products would take too long per thread); test-race-threads runs
-# the corpus, the examples, the demos and ampbench's kernels per thread under the detector.
+# the corpus, the examples, the demos and ampbench's kernels per thread under the detector, and
+# algo's convolution, elementwise, histogram, product, reduction, scan and transpose kernels.
 test-vulkan:
 	GOAMP_RACE_FAST_BODIES=1 $(TESTENV) $(GO) test -race -count=1 ./...
 
 test-race-threads:
 	$(TESTENV) $(GO) test -race -count=1 ./translate/ ./examples/... ./cmd/ampview/demos/ ./cmd/ampbench/ ./runtime/ ./amptest/
+	$(TESTENV) $(GO) test -race -short -count=1 -run '^Test(Convolve2D|Add|Histogram|TransposeNarrow|MatMulFloat32|ReduceInt32|ScanInt32)$$' ./algo/
 
 # The bounds-checked GPU builds (ampgen -checked, -tags goampcheck): the corpus's kernels
 # each run their checked program against the CPU, and accesses outside views are errors.
