@@ -132,6 +132,20 @@ func (e *BoundsError) Error() string {
 		e.Kernel, e.Index, e.Field, e.Extent)
 }
 
+// DivideError is the Value of the *KernelPanicError of a bounds-checked GPU dispatch (see
+// Program.Checked) in which an integer division or remainder had a zero divisor, which
+// panics on the CPU (Go's "integer divide by zero"). The division gave the dividend (a
+// divisor of 1) and the dispatch's outputs are undefined, as after a panic on the CPU.
+type DivideError struct {
+	// Kernel is the kernel's type.
+	Kernel string
+}
+
+// Error implements error.
+func (e *DivideError) Error() string {
+	return fmt.Sprintf("goamp/runtime: kernel %s: integer divide by zero (a bounds-checked GPU dispatch)", e.Kernel)
+}
+
 // Unwrap returns Value when it is an error, else nil.
 func (e *KernelPanicError) Unwrap() error {
 	err, _ := e.Value.(error)

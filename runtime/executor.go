@@ -213,11 +213,14 @@ func (d *dispatch) readCheck() error {
 	u := func(i int) int { return int(int32(binary.LittleEndian.Uint32(words[4*i:]))) }
 	f := u(0) - 1
 	e := &BoundsError{Kernel: d.l.name, Index: Index{u(1), u(2), u(3)}}
+	global := Index{u(4), u(5), u(6)}
 	switch {
 	case f < 0:
 		return nil
 	case f < len(d.infos):
 		e.Field, e.Extent = d.l.args[f].name, d.infos[f].Extent
+	case f >= checkDivFault:
+		return &KernelPanicError{Value: &DivideError{Kernel: d.l.name}, Global: global, rank: d.ext.rank}
 	case f >= checkArrayFault:
 		e.Field, e.Extent = "an array or Index", Ext(u(7))
 	case f >= checkSharedFault:
@@ -225,14 +228,15 @@ func (d *dispatch) readCheck() error {
 	default:
 		return nil
 	}
-	return &KernelPanicError{Value: e, Global: Index{u(4), u(5), u(6)}, rank: d.ext.rank}
+	return &KernelPanicError{Value: e, Global: global, rank: d.ext.rank}
 }
 
-// The fault codes of tile_static arrays (+ the array's place in declaration order) and of
-// local arrays, past the data fields' (translate's checkPrelude).
+// The fault codes of tile_static arrays (+ the array's place in declaration order), of
+// local arrays and of divisions by zero, past the data fields' (translate's checkPrelude).
 const (
 	checkSharedFault = 0x10000
 	checkArrayFault  = 0x20000
+	checkDivFault    = 0x30000 // an integer division or remainder by zero
 )
 
 // pipeline sets d.pipe to the program's pipeline for d.spec on the view's accelerator: the

@@ -40,7 +40,9 @@ type Program struct {
 	// tile_static or local array. The dispatch then waits for the device and returns a
 	// *KernelPanicError whose Value is a *BoundsError, as the CPU returns one for the same
 	// index; such an access reads or writes the view's (or array's) first element instead,
-	// and the dispatch's outputs are undefined, as after a panic on the CPU. An ordinary
+	// and the dispatch's outputs are undefined, as after a panic on the CPU. It checks
+	// integer divisors too: a division by zero is a *KernelPanicError whose Value is a
+	// *DivideError. An ordinary
 	// build reads and writes outside unchecked, as C++ AMP does.
 	Checked *Program
 

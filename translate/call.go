@@ -460,7 +460,7 @@ func (t *tr) extentViews() int {
 
 // checkPrelude is the bounds-checked build's fault recorder. The check buffer (binding n)
 // holds, in uint words: 0 the first fault's code + 1 (0: none; the code is the data field,
-// or ampSharedFault + the tile_static array's place, or ampArrayFault), 1-3 its index, 4-6
+// or ampSharedFault + the tile_static array's place, or ampArrayFault, or ampDivFault), 1-3 its index, 4-6
 // the index of the thread that made it, 7 the array's length (tile_static or local arrays),
 // then from 8 three words per data field, its extent (0 past its rank), which the runtime
 // writes before the dispatch.
@@ -478,7 +478,10 @@ func checkPrelude(tiled bool) string {
 		"void ampFault(uint f, ivec3 i) { ampFaultN(f, i, 0u); }\n" +
 		"const uint ampSharedFault = 0x10000u; // + the tile_static array's place in declaration order\n" +
 		"const uint ampArrayFault = 0x20000u;  // a local array or an Index\n" +
-		"int ampIx(int i, int n, uint f) { if (uint(i) < uint(n)) return i; ampFaultN(f, ivec3(i, 0, 0), uint(n)); return 0; }\n"
+		"const uint ampDivFault = 0x30000u;    // an integer division or remainder by zero\n" +
+		"int ampIx(int i, int n, uint f) { if (uint(i) < uint(n)) return i; ampFaultN(f, ivec3(i, 0, 0), uint(n)); return 0; }\n" +
+		"int ampNZ(int d) { if (d != 0) return d; ampFault(ampDivFault, ivec3(0)); return 1; }\n" +
+		"uint ampNZ(uint d) { if (d != 0u) return d; ampFault(ampDivFault, ivec3(0)); return 1u; }\n"
 }
 
 // checkFuncs writes view v's checked address functions: ampAt%d checks the index against

@@ -143,3 +143,30 @@ func TestBoundsCheckedArrays(t *testing.T) {
 		})
 	}
 }
+
+// TestDivideChecked: an integer division by zero panics on the CPU, and in a bounds-checked
+// GPU build it is a *KernelPanicError too, whose Value is a *runtime.DivideError and whose
+// Global is the thread that divided.
+func TestDivideChecked(t *testing.T) {
+	const n, zero = 1000, 617
+	seed := amptest.Seed(t)
+	for _, av := range amptest.Views(t) {
+		t.Run(av.Accelerator().Path(), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(seed, 0))
+			b := randInts(r, n, 1, 1000)
+			b[zero] = 0
+			o, _ := out[int32](t, n)
+			err := runtime.ParallelForEach(av, runtime.Ext(n), corpus.Divide{A: in(t, randInts(r, n, -1e6, 1e6), n), B: in(t, b, n), Out: o})
+			var pe *runtime.KernelPanicError
+			require.ErrorAs(t, err, &pe, "a division by zero")
+			require.ErrorIs(t, err, runtime.ErrKernelPanic)
+			var de *runtime.DivideError
+			if av.Accelerator().IsCPU() {
+				assert.False(t, errors.As(err, &de), "the CPU panics with Go's value")
+				return
+			}
+			require.ErrorAs(t, err, &de)
+			assert.Equal(t, zero, pe.Global[0], "the thread that divided")
+		})
+	}
+}

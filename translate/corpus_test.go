@@ -318,6 +318,18 @@ var corpusCases = []corpusCase{
 		o, data := out[uint32](t, n)
 		return ran(t, forEach(av, runtime.Ext(n), corpus.Names{In: in(t, x, n), Out: o}), o, data)
 	}, exact},
+	{"Divide", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 1000
+		b := randInts(r, n, -1000, 1000)
+		for i := range b {
+			if b[i] == 0 {
+				b[i] = 7
+			}
+		}
+		o, data := out[int32](t, n)
+		k := corpus.Divide{A: in(t, randInts(r, n, math.MinInt32+1, math.MaxInt32), n), B: in(t, b, n), Out: o}
+		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
+	}, exact},
 	{"RangeLen", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
 		return corpus.RangeLen{Src: i, Dst: o}
 	}), exact},

@@ -89,6 +89,9 @@ func (t *tr) binary(e *ast.BinaryExpr) string {
 
 // binop combines two translated operands with Go's semantics.
 func (t *tr) binop(x string, op token.Token, y string, lt types.Type, pos token.Pos) string {
+	if (op == token.QUO || op == token.REM) && t.checked {
+		y = t.checkDivisor(y, lt)
+	}
 	switch op {
 	case token.REM:
 		if t.isSigned(lt) {
@@ -288,6 +291,16 @@ func (t *tr) checkIndex(i, n, code string) string {
 		return i
 	}
 	return fmt.Sprintf("ampIx(int(%s), int(%s), %s)", i, n, code)
+}
+
+// checkDivisor is an integer divisor y, checked in a bounds-checked build: Go panics on a
+// division by zero, so the division records a fault (ampDivFault) and divides by 1.
+func (t *tr) checkDivisor(y string, lt types.Type) string {
+	b, ok := t.sub(lt).Underlying().(*types.Basic)
+	if !ok || b.Info()&types.IsInteger == 0 {
+		return y
+	}
+	return "ampNZ(" + y + ")" // of a constant, folded by the compiler
 }
 
 // composite translates a struct, array, Index or vector literal.

@@ -111,10 +111,7 @@ func (t *tr) vwalk(n ast.Node, under bool, vary map[types.Object]bool) {
 		u := under || (s.Tag != nil && t.isVarying(s.Tag, vary))
 		for _, c := range s.Body.List {
 			cc := c.(*ast.CaseClause)
-			cu := u
-			for _, e := range cc.List {
-				cu = cu || t.isVarying(e, vary)
-			}
+			cu := t.caseUnder(u, cc, vary)
 			for _, x := range cc.Body {
 				t.vwalk(x, cu, vary)
 			}
@@ -130,7 +127,7 @@ func (t *tr) vwalk(n ast.Node, under bool, vary map[types.Object]bool) {
 // thread got). nested is the depth of loops inside the loop's body, where only a break or
 // continue with the loop's label leaves it.
 func (t *tr) exitsVarying(n ast.Node, under bool, vary map[types.Object]bool, label types.Object, nested int) bool {
-	any := func(list []ast.Stmt, u bool, nested int) bool {
+	inList := func(list []ast.Stmt, u bool, nested int) bool {
 		for _, x := range list {
 			if t.exitsVarying(x, u, vary, label, nested) {
 				return true
@@ -145,7 +142,7 @@ func (t *tr) exitsVarying(n ast.Node, under bool, vary map[types.Object]bool, la
 		}
 		return under && nested == 0 && (s.Tok == token.BREAK || s.Tok == token.CONTINUE)
 	case *ast.BlockStmt:
-		return any(s.List, under, nested)
+		return inList(s.List, under, nested)
 	case *ast.LabeledStmt:
 		return t.exitsVarying(s.Stmt, under, vary, label, nested)
 	case *ast.IfStmt:
@@ -153,24 +150,29 @@ func (t *tr) exitsVarying(n ast.Node, under bool, vary map[types.Object]bool, la
 		return t.exitsVarying(s.Body, u, vary, label, nested) || (s.Else != nil && t.exitsVarying(s.Else, u, vary, label, nested))
 	case *ast.ForStmt:
 		u := under || (s.Cond != nil && t.isVarying(s.Cond, vary))
-		return label != nil && any(s.Body.List, u, nested+1)
+		return label != nil && inList(s.Body.List, u, nested+1)
 	case *ast.RangeStmt:
 		u := under || (t.rangesInt(s.X) && t.isVarying(s.X, vary))
-		return label != nil && any(s.Body.List, u, nested+1)
+		return label != nil && inList(s.Body.List, u, nested+1)
 	case *ast.SwitchStmt:
 		u := under || (s.Tag != nil && t.isVarying(s.Tag, vary))
 		for _, c := range s.Body.List {
 			cc := c.(*ast.CaseClause)
-			cu := u
-			for _, e := range cc.List {
-				cu = cu || t.isVarying(e, vary)
-			}
-			if any(cc.Body, cu, nested) {
+			if inList(cc.Body, t.caseUnder(u, cc, vary), nested) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// caseUnder reports whether a switch case's body runs under control flow that depends on
+// the thread: the switch's (u), or one of the case's values.
+func (t *tr) caseUnder(u bool, cc *ast.CaseClause, vary map[types.Object]bool) bool {
+	for _, e := range cc.List {
+		u = u || t.isVarying(e, vary)
+	}
+	return u
 }
 
 // vwalkLoop walks a for or range loop whose label is label (nil without one).

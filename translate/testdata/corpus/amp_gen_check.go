@@ -23,6 +23,7 @@ import (
 //go:embed amp_gen_Carried.check.spv
 //go:embed amp_gen_Classify.check.spv
 //go:embed amp_gen_Control.check.spv
+//go:embed amp_gen_Divide.check.spv
 //go:embed amp_gen_ExtentLoop.check.spv
 //go:embed amp_gen_Extents.check.spv
 //go:embed amp_gen_FloatAdd.check.spv
@@ -78,6 +79,7 @@ func init() {
 	ampgenCarried.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Carried.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Carried#checked")
 	ampgenClassify.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Classify.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Classify#checked")
 	ampgenControl.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Control.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Control#checked")
+	ampgenDivide.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Divide.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Divide#checked")
 	ampgenExtentLoop.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_ExtentLoop.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.ExtentLoop#checked")
 	ampgenExtents.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Extents.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Extents#checked")
 	ampgenFloatAdd.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_FloatAdd.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.FloatAdd#checked")

@@ -1352,3 +1352,19 @@ func (k Names) Each(i runtime.Index) {
 	bitCount := uint32(bits.OnesCount32(input))
 	k.Out.Set(i, input*π+δ__x*gl_x+sample+texture+filter+output+transpose+any+bitCount*1000)
 }
+
+// Divide divides A by B (int32 and uint32, / and %, and /=): where B holds a zero the CPU
+// panics, and so does a bounds-checked GPU build (a *runtime.DivideError).
+type Divide struct {
+	A, B *arrayview.ReadView[int32]
+	Out  *arrayview.View[int32]
+}
+
+// Each is the kernel.
+func (k Divide) Each(i runtime.Index) {
+	a, b := k.A.At(i), k.B.At(i)
+	q := a/b + a%b
+	u := uint32(a)
+	u /= uint32(b)
+	k.Out.Set(i, q+int32(u))
+}
