@@ -1,6 +1,7 @@
 package algo
 
 import (
+	"os"
 	"testing"
 
 	"github.com/goamp/goamp/accelerator"
@@ -29,6 +30,10 @@ func (k hookKernel) EachTile(d runtime.TiledExtent, tile runtime.Index) {
 		k.V.Set(runtime.Idx(tile[0]*d.Tile.Dim(0)+l), 2)
 	}
 }
+
+// raceThreads says the CPU accelerator runs tiled kernels per thread: in a race build,
+// unless runtime.EnvRaceFastBodies says otherwise.
+var raceThreads = raceOn && os.Getenv(runtime.EnvRaceFastBodies) != "1"
 
 // TestHooksPerThread: dispatch and dispatchTiled run the fast CPU bodies, and the
 // per-thread definitions while hooks.perThread is set (until restored).

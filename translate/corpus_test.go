@@ -326,8 +326,10 @@ var corpusCases = []corpusCase{
 				b[i] = 7
 			}
 		}
+		a := randInts(r, n, math.MinInt32+1, math.MaxInt32)
+		a[0], b[0] = math.MinInt32, -1 // Go: math.MinInt32 / -1 wraps to math.MinInt32, remainder 0
 		o, data := out[int32](t, n)
-		k := corpus.Divide{A: in(t, randInts(r, n, math.MinInt32+1, math.MaxInt32), n), B: in(t, b, n), Out: o}
+		k := corpus.Divide{A: in(t, a, n), B: in(t, b, n), Out: o}
 		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
 	}, exact},
 	{"RangeLen", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {

@@ -98,9 +98,14 @@ func (t *tr) binop(x string, op token.Token, y string, lt types.Type, pos token.
 			t.prelude["rem"] = true
 			return "ampRem(" + x + ", " + y + ")"
 		}
+	case token.QUO:
+		if t.isSigned(lt) {
+			t.prelude["rem"] = true
+			return t.wrap("ampDiv("+x+", "+y+")", lt)
+		}
 	case token.AND_NOT:
 		return "(" + x + " & ~" + y + ")"
-	case token.ADD, token.SUB, token.MUL, token.QUO, token.AND, token.OR, token.XOR, token.LAND, token.LOR,
+	case token.ADD, token.SUB, token.MUL, token.AND, token.OR, token.XOR, token.LAND, token.LOR,
 		token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
 	default:
 		t.errorf(pos, "operator %s is not in the kernel language", op)

@@ -28,7 +28,10 @@ ivec3 ampLocal() { return ampFromXYZ(gl_LocalInvocationID); }
 ivec3 ampTile() { return ampFromXYZ(gl_WorkGroupID); }
 ivec3 ampTileOrigin() { return ampFromXYZ(gl_WorkGroupID * gl_WorkGroupSize); }
 `,
-	"rem": `int ampRem(int a, int b) { return a - b * (a / b); }
+	// Go's signed division and remainder: truncated, and math.MinInt32 / -1 wraps to
+	// math.MinInt32 (remainder 0), which GLSL leaves undefined.
+	"rem": `int ampDiv(int a, int b) { return b == -1 ? -a : a / b; }
+int ampRem(int a, int b) { return b == -1 ? 0 : a - b * (a / b); }
 `,
 	"shift": `int ampShl(int x, uint s) { return s >= 32u ? 0 : x << s; }
 uint ampShl(uint x, uint s) { return s >= 32u ? 0u : x << s; }

@@ -40,7 +40,8 @@ ivec3 ampDelinearize(uint n) {
 	uint t = n / amp.domain.z;
 	return ivec3(int(t / amp.domain.y), int(t % amp.domain.y), int(n % amp.domain.z));
 }
-int ampRem(int a, int b) { return a - b * (a / b); }
+int ampDiv(int a, int b) { return b == -1 ? -a : a / b; }
+int ampRem(int a, int b) { return b == -1 ? 0 : a - b * (a / b); }
 int ampShl(int x, uint s) { return s >= 32u ? 0 : x << s; }
 uint ampShl(uint x, uint s) { return s >= 32u ? 0u : x << s; }
 int ampShr(int x, uint s) { return x >> min(s, 31u); }
@@ -59,7 +60,7 @@ void ampEach(ivec3 ampIdx) {
 	int a = ampT1;
 	int b = ampT2;
 	Ints r = Ints(0, 0, 0, 0, 0, 0, 0, 0, 0, 0u, 0u, 0.0);
-	r.Quo = (a / b);
+	r.Quo = ampDiv(a, b);
 	r.Rem = ampRem(a, b);
 	uint s = (uint((b & 63)) + amp.Shift);
 	r.Shl = ampShl(a, uint(s));

@@ -10,6 +10,8 @@ layout(push_constant) uniform AmpPush {
 	uvec4 domain;
 	AmpView Keys;
 } amp;
+int ampDiv(int a, int b) { return b == -1 ? -a : a / b; }
+int ampRem(int a, int b) { return b == -1 ? 0 : a - b * (a / b); }
 ivec3 ampFromXYZ(uvec3 v) {
 	return ampRank == 1u ? ivec3(int(v.x), 0, 0) : ampRank == 2u ? ivec3(int(v.y), int(v.x), 0) : ivec3(v.zyx);
 }
@@ -31,7 +33,7 @@ void main() {
 	ampS_s[l] = ampV_Keys[ampAt0(ampGlobal())];
 	memoryBarrier(); barrier();
 	for (int size = 2; (size <= n); size = (size * 2)) {
-		for (int stride = (size / 2); (stride > 0); stride = (stride / 2)) {
+		for (int stride = ampDiv(size, 2); (stride > 0); stride = ampDiv(stride, 2)) {
 			int p = (l ^ stride);
 			if ((p > l)) {
 				int ampT1 = ampS_s[l];

@@ -24,7 +24,8 @@ ivec3 ampDelinearize(uint n) {
 	uint t = n / amp.domain.z;
 	return ivec3(int(t / amp.domain.y), int(t % amp.domain.y), int(n % amp.domain.z));
 }
-int ampRem(int a, int b) { return a - b * (a / b); }
+int ampDiv(int a, int b) { return b == -1 ? -a : a / b; }
+int ampRem(int a, int b) { return b == -1 ? 0 : a - b * (a / b); }
 const uint ampR0 = (AMP_RANKS >> 2u) & 3u;
 uint ampAt0(ivec3 i) { return amp.In.base + (ampR0 == 1u ? uint(i.x) : ampR0 == 2u ? uint(i.x) * amp.In.s0 + uint(i.y) : uint(i.x) * amp.In.s0 + uint(i.y) * amp.In.s1 + uint(i.z)); }
 int ampDim0(int c) { return c == 0 ? int(amp.In.e0) : c > 0 && uint(c) < ampR0 ? int(amp.ampExtents[0 + c - 1]) : 0; }
@@ -52,7 +53,7 @@ void ampEach(ivec3 ampIdx) {
 	int info = ((((ampSize0() * 1000) + (int(ampR0) * 100)) + (int(ampR1) * 10)) + ampDim0(d));
 	info = (info + (ampDim1((ampRem(ampIdx.y, 3) - 1)) + (ampDim2(1) * int(ampR2))));
 	{
-		ivec3 j = ivec3((ampIdx.x - 1), ((ampIdx.y * 2) - (cols / 2)), 0);
+		ivec3 j = ivec3((ampIdx.x - 1), ((ampIdx.y * 2) - ampDiv(cols, 2)), 0);
 		if (ampContains0(j)) {
 			v = (v + ampV_In[ampAt0(j)]);
 		}

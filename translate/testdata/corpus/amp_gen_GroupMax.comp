@@ -12,6 +12,8 @@ layout(push_constant) uniform AmpPush {
 	AmpView In;
 	AmpView Out;
 } amp;
+int ampDiv(int a, int b) { return b == -1 ? -a : a / b; }
+int ampRem(int a, int b) { return b == -1 ? 0 : a - b * (a / b); }
 ivec3 ampFromXYZ(uvec3 v) {
 	return ampRank == 1u ? ivec3(int(v.x), 0, 0) : ampRank == 2u ? ivec3(int(v.y), int(v.x), 0) : ivec3(v.zyx);
 }
@@ -33,7 +35,7 @@ int ampF_groupMax_ampS_s(int v) {
 	int l = ampLocal().x;
 	ampS_s[l] = v;
 	memoryBarrier(); barrier();
-	for (int stride = (int(ampTileSize) / 2); (stride > 0); stride = (stride / 2)) {
+	for (int stride = ampDiv(int(ampTileSize), 2); (stride > 0); stride = ampDiv(stride, 2)) {
 		if ((l < stride)) {
 			ampS_s[l] = max(ampS_s[l], ampS_s[(l + stride)]);
 		}

@@ -28,7 +28,8 @@ ivec3 ampDelinearize(uint n) {
 	uint t = n / amp.domain.z;
 	return ivec3(int(t / amp.domain.y), int(t % amp.domain.y), int(n % amp.domain.z));
 }
-int ampRem(int a, int b) { return a - b * (a / b); }
+int ampDiv(int a, int b) { return b == -1 ? -a : a / b; }
+int ampRem(int a, int b) { return b == -1 ? 0 : a - b * (a / b); }
 int ampShl(int x, uint s) { return s >= 32u ? 0 : x << s; }
 uint ampShl(uint x, uint s) { return s >= 32u ? 0u : x << s; }
 int ampShr(int x, uint s) { return x >> min(s, 31u); }
@@ -52,9 +53,9 @@ void ampEach(ivec3 ampIdx) {
 	r[0] = bitfieldExtract((bitfieldExtract((a + a), 0, 8) + a), 0, 8);
 	r[1] = bitfieldExtract((a * bitfieldExtract(int(b), 0, 8)), 0, 8);
 	r[2] = bitfieldExtract((-a), 0, 8);
-	r[3] = bitfieldExtract((a / (-1)), 0, 8);
+	r[3] = bitfieldExtract(ampDiv(a, (-1)), 0, 8);
 	int nz = (bitfieldExtract(int((b | 1u)), 0, 8) & 127);
-	r[4] = bitfieldExtract((a / nz), 0, 8);
+	r[4] = bitfieldExtract(ampDiv(a, nz), 0, 8);
 	r[5] = ampRem(a, nz);
 	r[6] = bitfieldExtract(ampShl(a, uint(((b & 7u)))), 0, 8);
 	r[7] = ampShr(a, uint(((b & 7u))));

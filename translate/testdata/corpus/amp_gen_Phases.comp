@@ -15,7 +15,8 @@ layout(push_constant) uniform AmpPush {
 	int Mode;
 	int Stop;
 } amp;
-int ampRem(int a, int b) { return a - b * (a / b); }
+int ampDiv(int a, int b) { return b == -1 ? -a : a / b; }
+int ampRem(int a, int b) { return b == -1 ? 0 : a - b * (a / b); }
 ivec3 ampFromXYZ(uvec3 v) {
 	return ampRank == 1u ? ivec3(int(v.x), 0, 0) : ampRank == 2u ? ivec3(int(v.y), int(v.x), 0) : ivec3(v.zyx);
 }
@@ -49,7 +50,7 @@ void main() {
 		}
 		ampS_buf[l] = x;
 		memoryBarrier(); barrier();
-		x = (ampS_buf[ampRem(((l + shift)), n)] + (x / 2));
+		x = (ampS_buf[ampRem(((l + shift)), n)] + ampDiv(x, 2));
 		acc = (acc + (x & 15));
 		shift = (ampRem((shift * 2), n) + 1);
 		memoryBarrier(); barrier();

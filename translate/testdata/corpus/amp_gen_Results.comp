@@ -26,7 +26,8 @@ ivec3 ampDelinearize(uint n) {
 	uint t = n / amp.domain.z;
 	return ivec3(int(t / amp.domain.y), int(t % amp.domain.y), int(n % amp.domain.z));
 }
-int ampRem(int a, int b) { return a - b * (a / b); }
+int ampDiv(int a, int b) { return b == -1 ? -a : a / b; }
+int ampRem(int a, int b) { return b == -1 ? 0 : a - b * (a / b); }
 const uint ampR0 = (AMP_RANKS >> 2u) & 3u;
 uint ampAt0(ivec3 i) { return amp.A.base + (ampR0 == 1u ? uint(i.x) : ampR0 == 2u ? uint(i.x) * amp.A.s0 + uint(i.y) : uint(i.x) * amp.A.s0 + uint(i.y) * amp.A.s1 + uint(i.z)); }
 const uint ampR1 = (AMP_RANKS >> 4u) & 3u;
@@ -42,7 +43,7 @@ void ampF_divmod(int a, int b, out int ampRes0, out int ampRes1, out bool ampRes
 		ampRes2 = true;
 		return;
 	}
-	ampRes0 = (a / b);
+	ampRes0 = ampDiv(a, b);
 	ampRes1 = ampRem(a, b);
 	ampRes2 = false;
 	return;

@@ -12,7 +12,8 @@ layout(push_constant) uniform AmpPush {
 	AmpView In;
 	AmpView Out;
 } amp;
-int ampRem(int a, int b) { return a - b * (a / b); }
+int ampDiv(int a, int b) { return b == -1 ? -a : a / b; }
+int ampRem(int a, int b) { return b == -1 ? 0 : a - b * (a / b); }
 ivec3 ampFromXYZ(uvec3 v) {
 	return ampRank == 1u ? ivec3(int(v.x), 0, 0) : ampRank == 2u ? ivec3(int(v.y), int(v.x), 0) : ivec3(v.zyx);
 }
@@ -34,7 +35,7 @@ void main() {
 	int l = ampLocal().x;
 	ampS_s[l] = ampV_In[ampAt0(ampGlobal())];
 	memoryBarrier(); barrier();
-	for (int stride = (int(ampTileSize) / 2); (stride > 0); stride = (stride / 2)) {
+	for (int stride = ampDiv(int(ampTileSize), 2); (stride > 0); stride = ampDiv(stride, 2)) {
 		if ((l < stride)) {
 			ampS_s[l] = (ampS_s[l] + ampS_s[(l + stride)]);
 		}

@@ -14,7 +14,8 @@ layout(push_constant) uniform AmpPush {
 	int Rows;
 	int Cols;
 } amp;
-int ampRem(int a, int b) { return a - b * (a / b); }
+int ampDiv(int a, int b) { return b == -1 ? -a : a / b; }
+int ampRem(int a, int b) { return b == -1 ? 0 : a - b * (a / b); }
 ivec3 ampFromXYZ(uvec3 v) {
 	return ampRank == 1u ? ivec3(int(v.x), 0, 0) : ampRank == 2u ? ivec3(int(v.y), int(v.x), 0) : ivec3(v.zyx);
 }
@@ -44,7 +45,7 @@ void main() {
 	int tw = ampT2;
 	int w = (tw + 2);
 	for (int j = ((ampLocal().x * tw) + ampLocal().y); (j < (((th + 2)) * w)); j = (j + (th * tw))) {
-		ampS_halo[j] = ampM_Stencil_at(((ampTileOrigin().x + (j / w)) - 1), ((ampTileOrigin().y + ampRem(j, w)) - 1));
+		ampS_halo[j] = ampM_Stencil_at(((ampTileOrigin().x + ampDiv(j, w)) - 1), ((ampTileOrigin().y + ampRem(j, w)) - 1));
 	}
 	memoryBarrier(); barrier();
 	int ampT3 = (ampLocal().x + 1);

@@ -14,6 +14,8 @@ layout(push_constant) uniform AmpPush {
 	AmpView Sums;
 	AmpView Total;
 } amp;
+int ampDiv(int a, int b) { return b == -1 ? -a : a / b; }
+int ampRem(int a, int b) { return b == -1 ? 0 : a - b * (a / b); }
 ivec3 ampFromXYZ(uvec3 v) {
 	return ampRank == 1u ? ivec3(int(v.x), 0, 0) : ampRank == 2u ? ivec3(int(v.y), int(v.x), 0) : ivec3(v.zyx);
 }
@@ -46,7 +48,7 @@ void main() {
 	if ((v > 0)) {
 		atomicAdd(ampS_pos_1[0], 1u);
 	}
-	for (int stride = (n / 2); (stride > 0); stride = (stride / 2)) {
+	for (int stride = ampDiv(n, 2); (stride > 0); stride = ampDiv(stride, 2)) {
 		if ((l < stride)) {
 			ampS_s[l] = (ampS_s[l] + ampS_s[(l + stride)]);
 		}
