@@ -31,8 +31,8 @@ func (k hookKernel) EachTile(d runtime.TiledExtent, tile runtime.Index) {
 	}
 }
 
-// raceThreads says the CPU accelerator runs tiled kernels per thread: in a race build,
-// unless runtime.EnvRaceFastBodies says otherwise.
+// raceThreads says the CPU accelerator runs kernels per index and per thread, not their
+// fast bodies: in a race build, unless runtime.EnvRaceFastBodies says otherwise.
 var raceThreads = raceOn && os.Getenv(runtime.EnvRaceFastBodies) != "1"
 
 // TestHooksPerThread: dispatch and dispatchTiled run the fast CPU bodies, and the
@@ -49,8 +49,8 @@ func TestHooksPerThread(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, tiled := range []bool{false, true} {
 				want := tt.want
-				if tiled && raceThreads {
-					want = 1 // a race build runs Tiled per thread (runtime.EnvRaceFastBodies)
+				if raceThreads {
+					want = 1 // a race build runs Each and Tiled (runtime.EnvRaceFastBodies)
 				}
 				data := make([]int32, n)
 				v := arrayview.MustNew(runtime.Ext(n), data)

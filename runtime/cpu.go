@@ -83,7 +83,8 @@ const minChunk = 2048
 
 // RunCPU runs k.Each for every index of domain on the CPU. The index space
 // is split into contiguous row-major chunks handed out to GOMAXPROCS worker
-// goroutines. It returns the *ExtentError of an invalid domain, a
+// goroutines (in a build with the race detector, single indices in turn: see
+// EnvRaceFastBodies). It returns the *ExtentError of an invalid domain, a
 // *KernelPanicError when the kernel panics (the run stops), or ctx.Err()
 // when ctx is cancelled before every chunk was handed out.
 func RunCPU(ctx context.Context, domain Extent, k IndexKernel) error {
@@ -92,6 +93,9 @@ func RunCPU(ctx context.Context, domain Extent, k IndexKernel) error {
 		return err
 	}
 	n := domain.Size()
+	if raceThreads {
+		return runInterleaved(ctx, domain, k, n)
+	}
 	// Small domains are not worth waking every core for: each worker gets at least
 	// minChunk points.
 	workers := min(goruntime.GOMAXPROCS(0), (n+minChunk-1)/minChunk)
@@ -103,6 +107,41 @@ func RunCPU(ctx context.Context, domain Extent, k IndexKernel) error {
 		return runChunk(domain, k, lo, min(lo+chunk, n), errs)
 	})
 }
+
+// raceWorkers is how many goroutines runInterleaved uses, whatever GOMAXPROCS is.
+const raceWorkers = 4
+
+// runInterleaved is RunCPU in a race build (raceThreads): raceWorkers goroutines run the
+// indices in turn, worker w the offsets w, w+raceWorkers, ..., so that neighbouring
+// indices run on different goroutines with nothing ordering them. Two indices that write
+// the same element, or one that reads what another writes, are then a DATA RACE for the
+// race detector, as they are a race on a GPU; contiguous chunks, one goroutine each,
+// would order them.
+func runInterleaved(ctx context.Context, domain Extent, k IndexKernel, n int) error {
+	var (
+		errs firstError
+		wg   sync.WaitGroup
+	)
+	for w := range min(raceWorkers, n) {
+		wg.Go(func() {
+			for i := w; i < n && !errs.stop.Load(); i += raceWorkers {
+				if err := ctx.Err(); err != nil {
+					errs.set(err)
+					return
+				}
+				if !runChunk(domain, eachOnly{k}, i, i+1, &errs) {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return errs.get()
+}
+
+// eachOnly hides a kernel's RangeKernel body: runInterleaved calls Each, the definition,
+// so that the race detector names the kernel's own lines.
+type eachOnly struct{ IndexKernel }
 
 // shareWork has workers goroutines take the items 0..items-1 in turn and call do on
 // each, until do returns false (it reported an error to errs) or ctx is cancelled. Each
@@ -339,15 +378,17 @@ func (p PerThreadKernel) Each(i Index) { p.Kernel.(IndexKernel).Each(i) }
 func (p PerThreadKernel) Tiled(t TiledIndex) { p.Kernel.(TiledKernel).Tiled(t) }
 
 // EnvRaceFastBodies, set to "1" in a build with the race detector, keeps the CPU
-// accelerator on tiled kernels' fast bodies (TileKernel), which it otherwise leaves for a
-// goroutine per thread (see RunTiledCPU): for test suites whose kernels are known to be free
-// of races and run too slowly per thread.
+// accelerator on tiled kernels' fast bodies (TileKernel) and on contiguous chunks of
+// indices, which it otherwise leaves for a goroutine per thread of a tile (RunTiledCPU) and
+// single indices in turn (RunCPU): for test suites whose kernels are known to be free of
+// races and run too slowly that way.
 const EnvRaceFastBodies = "GOAMP_RACE_FAST_BODIES"
 
 // raceThreads is set in a build with the race detector, unless EnvRaceFastBodies is "1":
 // RunTiledCPU then runs each thread of a tile on a goroutine of its own even where the
 // kernel has a fast body, so that the race detector sees the threads' accesses to
-// tile_static memory and views as concurrent where no barrier orders them. A kernel that
+// tile_static memory and views as concurrent where no barrier orders them; RunCPU hands
+// out single indices in turn to several goroutines (runInterleaved). A kernel that
 // reads what another thread of its tile wrote without a barrier between runs "correctly"
 // in a fast body, whose threads run one after another, and differently on a GPU; under
 // go test -race it is reported as a DATA RACE at the kernel's line.

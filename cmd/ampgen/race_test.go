@@ -59,6 +59,17 @@ func (k Clean) Tiled(t runtime.TiledIndex) {
 	t.Barrier.Wait()
 	k.Out.Set(t.Global, s[(l+1)%len(s)]+c[0])
 }
+
+// Halves has two indices write each element of Out: the GPU keeps either value.
+type Halves struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+// Each is the kernel.
+func (k Halves) Each(i runtime.Index) {
+	k.Out.Set(runtime.Idx(i[0]/2), k.In.At(i))
+}
 `
 
 // raceTests runs each kernel once on the CPU accelerator.
@@ -93,6 +104,19 @@ func TestShift(t *testing.T) {
 	run(t, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel { return Shift{i, o} })
 }
 
+func TestHalves(t *testing.T) {
+	av, err := accelerator.CPU().CreateView(accelerator.Automatic)
+	require.NoError(t, err)
+	defer av.Close()
+	in, out := make([]int32, 256), make([]int32, 128)
+	iv, err := arrayview.New(runtime.Ext(256), in)
+	require.NoError(t, err)
+	ov, err := arrayview.New(runtime.Ext(128), out)
+	require.NoError(t, err)
+	require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(256), Halves{iv.ReadOnly(), ov}))
+	require.NoError(t, ov.Synchronize())
+}
+
 func TestClean(t *testing.T) {
 	run(t, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel { return Clean{i, o} })
 }
@@ -100,9 +124,10 @@ func TestClean(t *testing.T) {
 
 // TestRaceDetector: go test -race reports a kernel's race between the threads of a tile as
 // a DATA RACE at the kernel's lines, although the kernel has a generated fast CPU body
-// (the CPU accelerator runs a goroutine per thread in race builds), reports none for the
-// same kernel with its barrier, and none with GOAMP_RACE_FAST_BODIES=1, which keeps the
-// fast bodies.
+// (the CPU accelerator runs a goroutine per thread in race builds), and two indices of a
+// non-tiled kernel writing one element (neighbouring indices run on different goroutines);
+// it reports none for the tiled kernel with its barrier, and none with
+// GOAMP_RACE_FAST_BODIES=1, which keeps the fast bodies.
 func TestRaceDetector(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the race test builds and tests a module with -race")
@@ -132,6 +157,10 @@ func TestRaceDetector(t *testing.T) {
 	assert.Contains(t, out, ".Shift.Tiled()")
 	assert.Contains(t, out, "kernel.go:"+lineOf(t, raceKernels, "k.Out.Set(t.Global, s[(l+1)%len(s)])")) // the read
 	assert.Contains(t, out, "kernel.go:"+lineOf(t, raceKernels, "s[l] = k.In.At(t.Global)"))             // the write
+	out, err = goTest("", "TestHalves")
+	require.Error(t, err, "go test -race of two indices writing one element passed:\n%s", out)
+	assert.Contains(t, out, ".Halves.Each()")
+	assert.Contains(t, out, "kernel.go:"+lineOf(t, raceKernels, "k.Out.Set(runtime.Idx(i[0]/2), k.In.At(i))"))
 	out, err = goTest("", "TestClean")
 	require.NoError(t, err, "the kernel with its barrier:\n%s", out)
 	out, err = goTest("1", "TestShift")
