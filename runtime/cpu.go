@@ -93,13 +93,13 @@ func RunCPU(ctx context.Context, domain Extent, k IndexKernel) error {
 		return err
 	}
 	n := domain.Size()
-	if raceThreads {
-		return runInterleaved(ctx, domain, k, n)
-	}
 	// Small domains are not worth waking every core for: each worker gets at least
 	// minChunk points.
 	workers := min(goruntime.GOMAXPROCS(0), (n+minChunk-1)/minChunk)
 	chunk := max(1, (n+workers*chunksPerWorker-1)/(workers*chunksPerWorker))
+	if raceThreads { // single indices, run by Each (the definition names the user's lines)
+		chunk, k = 1, eachOnly{k}
+	}
 	chunks := (n + chunk - 1) / chunk
 
 	return shareWork(ctx, workers, chunks, noWorkerState, func(_ struct{}, c int, errs *firstError) bool {
@@ -108,61 +108,46 @@ func RunCPU(ctx context.Context, domain Extent, k IndexKernel) error {
 	})
 }
 
-// raceWorkers is how many goroutines runInterleaved uses, whatever GOMAXPROCS is.
-const raceWorkers = 4
-
-// runInterleaved is RunCPU in a race build (raceThreads): raceWorkers goroutines run the
-// indices in turn, worker w the offsets w, w+raceWorkers, ..., so that neighbouring
-// indices run on different goroutines with nothing ordering them. Two indices that write
-// the same element, or one that reads what another writes, are then a DATA RACE for the
-// race detector, as they are a race on a GPU; contiguous chunks, one goroutine each,
-// would order them.
-func runInterleaved(ctx context.Context, domain Extent, k IndexKernel, n int) error {
-	var (
-		errs firstError
-		wg   sync.WaitGroup
-	)
-	for w := range min(raceWorkers, n) {
-		wg.Go(func() {
-			for i := w; i < n && !errs.stop.Load(); i += raceWorkers {
-				if err := ctx.Err(); err != nil {
-					errs.set(err)
-					return
-				}
-				if !runChunk(domain, eachOnly{k}, i, i+1, &errs) {
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	return errs.get()
-}
-
-// eachOnly hides a kernel's RangeKernel body: runInterleaved calls Each, the definition,
-// so that the race detector names the kernel's own lines.
+// eachOnly hides a kernel's RangeKernel body: in a race build RunCPU calls Each, the
+// definition, so that the race detector names the kernel's own lines.
 type eachOnly struct{ IndexKernel }
+
+// raceWorkers is the fewest goroutines shareWork uses in a race build, whatever
+// GOMAXPROCS is.
+const raceWorkers = 4
 
 // shareWork has workers goroutines take the items 0..items-1 in turn and call do on
 // each, until do returns false (it reported an error to errs) or ctx is cancelled. Each
 // worker gets its own state from start, released by the function start returns. It
 // returns the first error.
+//
+// In a race build (raceThreads) at least raceWorkers goroutines take the items in a fixed
+// turn (worker w the items w, w+workers, ...), not from a shared counter, whose atomic
+// updates would order one worker's finished items before another's later ones: so
+// neighbouring indices and tiles run on goroutines that nothing orders, and what two of
+// them write to one element is a DATA RACE, as it is a race on a GPU.
 func shareWork[W any](ctx context.Context, workers, items int, start func() (W, func()), do func(w W, item int, errs *firstError) bool) error {
 	var (
 		next atomic.Int64
 		errs firstError
 		wg   sync.WaitGroup
 	)
-	for range workers {
+	if raceThreads {
+		workers = min(max(workers, raceWorkers), items)
+	}
+	for k := range workers {
 		wg.Go(func() {
 			w, stop := start()
 			defer stop()
-			for !errs.stop.Load() {
+			for turn := k; !errs.stop.Load(); turn += workers {
 				if err := ctx.Err(); err != nil {
 					errs.set(err)
 					return
 				}
-				i := int(next.Add(1) - 1)
+				i := turn
+				if !raceThreads {
+					i = int(next.Add(1) - 1)
+				}
 				if i >= items || !do(w, i, &errs) {
 					return
 				}
@@ -387,8 +372,9 @@ const EnvRaceFastBodies = "GOAMP_RACE_FAST_BODIES"
 // raceThreads is set in a build with the race detector, unless EnvRaceFastBodies is "1":
 // RunTiledCPU then runs each thread of a tile on a goroutine of its own even where the
 // kernel has a fast body, so that the race detector sees the threads' accesses to
-// tile_static memory and views as concurrent where no barrier orders them; RunCPU hands
-// out single indices in turn to several goroutines (runInterleaved). A kernel that
+// tile_static memory and views as concurrent where no barrier orders them; RunCPU runs
+// single indices, and shareWork hands indices and tiles out in a fixed turn to several
+// goroutines. A kernel that
 // reads what another thread of its tile wrote without a barrier between runs "correctly"
 // in a fast body, whose threads run one after another, and differently on a GPU; under
 // go test -race it is reported as a DATA RACE at the kernel's line.

@@ -60,6 +60,20 @@ func (k Clean) Tiled(t runtime.TiledIndex) {
 	k.Out.Set(t.Global, s[(l+1)%len(s)]+c[0])
 }
 
+// Spill has the first thread of each tile write the next tile's first element too.
+type Spill struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+// Tiled is the kernel.
+func (k Spill) Tiled(t runtime.TiledIndex) {
+	k.Out.Set(t.Global, k.In.At(t.Global))
+	if t.Local[0] == 0 {
+		k.Out.Set(runtime.Idx((t.Global[0]+t.TileExtent.Size())%k.Out.Extent().Dim(0)), 0)
+	}
+}
+
 // Halves has two indices write each element of Out: the GPU keeps either value.
 type Halves struct {
 	In  *arrayview.ReadView[int32]
@@ -117,6 +131,10 @@ func TestHalves(t *testing.T) {
 	require.NoError(t, ov.Synchronize())
 }
 
+func TestSpill(t *testing.T) {
+	run(t, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel { return Spill{i, o} })
+}
+
 func TestClean(t *testing.T) {
 	run(t, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel { return Clean{i, o} })
 }
@@ -125,7 +143,8 @@ func TestClean(t *testing.T) {
 // TestRaceDetector: go test -race reports a kernel's race between the threads of a tile as
 // a DATA RACE at the kernel's lines, although the kernel has a generated fast CPU body
 // (the CPU accelerator runs a goroutine per thread in race builds), and two indices of a
-// non-tiled kernel writing one element (neighbouring indices run on different goroutines);
+// non-tiled kernel, or two tiles, writing one element (neighbouring indices and tiles run
+// on different goroutines, with -cpu 1 too);
 // it reports none for the tiled kernel with its barrier, and none with
 // GOAMP_RACE_FAST_BODIES=1, which keeps the fast bodies.
 func TestRaceDetector(t *testing.T) {
@@ -161,6 +180,9 @@ func TestRaceDetector(t *testing.T) {
 	require.Error(t, err, "go test -race of two indices writing one element passed:\n%s", out)
 	assert.Contains(t, out, ".Halves.Each()")
 	assert.Contains(t, out, "kernel.go:"+lineOf(t, raceKernels, "k.Out.Set(runtime.Idx(i[0]/2), k.In.At(i))"))
+	out, err = goTest("", "TestSpill") // tiles run on goroutines in turn, whatever -cpu says
+	require.Error(t, err, "go test -race of two tiles writing one element passed:\n%s", out)
+	assert.Contains(t, out, ".Spill.Tiled()")
 	out, err = goTest("", "TestClean")
 	require.NoError(t, err, "the kernel with its barrier:\n%s", out)
 	out, err = goTest("1", "TestShift")
