@@ -332,6 +332,11 @@ var corpusCases = []corpusCase{
 		k := corpus.Divide{A: in(t, a, n), B: in(t, b, n), Out: o}
 		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
 	}, exact},
+	{"SwitchBreak", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 1000
+		o, data := out[int32](t, n)
+		return ran(t, forEach(av, runtime.Ext(n), corpus.SwitchBreak{In: in(t, randInts(r, n, -100, 100), n), Out: o}), o, data)
+	}, exact},
 	{"RangeLen", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
 		return corpus.RangeLen{Src: i, Dst: o}
 	}), exact},

@@ -90,6 +90,7 @@ type fnState struct {
 	loops     []*loopState
 	label     types.Object // the label of the loop about to be translated (labeled)
 	labelFlag string       // and its flag
+	pass      bool         // the loop about to be translated is a switch's pass (switchStmt)
 	barrier   bool
 	results   []string              // the out parameters of a function with several results
 	uniform   map[types.Object]bool // parameters whose arguments are uniform (function)
@@ -107,6 +108,9 @@ type loopState struct {
 	label types.Object
 	flag  string
 	exits []*loopState // outer loops that a labeled break or continue inside this one leaves for
+	// pass marks the one-pass loop around a switch that a break leaves (switchStmt); cont
+	// says a continue of the loop around it passed through it (flag 2).
+	pass, cont bool
 }
 
 // translate translates kernel type named (with type arguments targs) whose body is decl,

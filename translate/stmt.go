@@ -403,8 +403,8 @@ func (t *tr) ifStmt(s *ast.IfStmt) {
 // loop runs body as the translation of a loop's body.
 func (t *tr) loop(varying bool, pos token.Pos, body func()) *loopState {
 	fs := t.fn
-	l := &loopState{label: fs.label, flag: fs.labelFlag}
-	fs.label, fs.labelFlag = nil, ""
+	l := &loopState{label: fs.label, flag: fs.labelFlag, pass: fs.pass}
+	fs.label, fs.labelFlag, fs.pass = nil, "", false
 	fs.loops = append(fs.loops, l)
 	savedSwitch := fs.inSwitch
 	fs.inSwitch = 0
@@ -418,8 +418,12 @@ func (t *tr) loop(varying bool, pos token.Pos, body func()) *loopState {
 	fs.inSwitch = savedSwitch
 	fs.loops = fs.loops[:len(fs.loops)-1]
 	if l.varyingExit && l.hasBarrier && t.tiled {
-		t.errorf(pos, "barrier in divergent code: this loop has a break or continue that depends on the thread's index "+
-			"or on memory, so not every thread of the tile reaches its barrier")
+		what := "loop"
+		if l.pass {
+			what = "switch"
+		}
+		t.errorf(pos, "barrier in divergent code: this %s has a break or continue that depends on the thread's index "+
+			"or on memory, so not every thread of the tile reaches its barrier", what)
 	}
 	if len(fs.loops) > 0 && l.hasBarrier {
 		fs.loops[len(fs.loops)-1].hasBarrier = true
@@ -622,8 +626,39 @@ func (t *tr) switchStmt(s *ast.SwitchStmt) {
 		fs.divergent++
 		defer func() { fs.divergent-- }()
 	}
-	fs.inSwitch++
-	defer func() { fs.inSwitch-- }()
+	if !switchBreaks(s) {
+		fs.inSwitch++
+		defer func() { fs.inSwitch-- }()
+		t.caseChain(conds, bodies, def)
+		return
+	}
+	// A break leaves the switch, but an if/else chain has nothing to leave: the chain runs
+	// in do { } while (false), a loop of one pass that a break leaves. A continue of the
+	// loop around sets the pass's flag to 2 and breaks, and the flag is tested after it.
+	flag := t.tmpName()
+	fs.line("int %s = 0;", flag)
+	fs.line("do {")
+	fs.labelFlag, fs.pass = flag, true
+	l := t.loop(false, s.Pos(), func() {
+		fs.indent++
+		t.caseChain(conds, bodies, def)
+		fs.indent--
+	})
+	fs.line("} while (false);")
+	t.afterLoop(l)
+	if l.cont {
+		if p := fs.loops[len(fs.loops)-1]; p.pass {
+			p.cont = true
+			fs.line("if (%s == 2) { %s = 2; break; }", flag, p.flag)
+		} else {
+			fs.line("if (%s == 2) continue;", flag)
+		}
+	}
+}
+
+// caseChain writes a switch's cases as an if/else chain (Go's cases do not fall through).
+func (t *tr) caseChain(conds []string, bodies [][]ast.Stmt, def *ast.CaseClause) {
+	fs := t.fn
 	for i, c := range conds {
 		if i == 0 {
 			fs.line("if (%s) {", c)
@@ -656,17 +691,48 @@ func (t *tr) branch(s *ast.BranchStmt) {
 	}
 	switch s.Tok {
 	case token.BREAK, token.CONTINUE:
-		if s.Tok == token.BREAK && fs.inSwitch > 0 {
-			t.errorf(s.Pos(), "break inside a switch is not in the kernel language: use if/else")
+		if s.Tok == token.BREAK && fs.inSwitch > 0 { // switchBreaks missed it
+			t.errorf(s.Pos(), "this break inside a switch is not in the kernel language: use if/else")
 			return
 		}
-		if fs.divergent > 0 && len(fs.loops) > 0 {
-			fs.loops[len(fs.loops)-1].varyingExit = true
+		inner := len(fs.loops) - 1
+		if s.Tok == token.CONTINUE { // through the passes of switches (switchStmt) to its loop
+			for inner > 0 && fs.loops[inner].pass {
+				inner--
+			}
+		}
+		if fs.divergent > 0 && inner >= 0 {
+			for _, l := range fs.loops[inner:] {
+				l.varyingExit = true
+			}
+		}
+		if inner >= 0 && inner < len(fs.loops)-1 {
+			l := fs.loops[len(fs.loops)-1]
+			l.cont = true
+			fs.line("%s = 2;", l.flag)
+			fs.line("break;")
+			return
 		}
 		fs.line("%s;", s.Tok)
 	default:
 		t.errorf(s.Pos(), "%s is not in the kernel language", s.Tok)
 	}
+}
+
+// switchBreaks reports whether a break in s's cases leaves s (not a loop or a switch
+// inside it).
+func switchBreaks(s *ast.SwitchStmt) bool {
+	found := false
+	ast.Inspect(s.Body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt:
+			return false
+		case *ast.BranchStmt:
+			found = found || (x.Tok == token.BREAK && x.Label == nil)
+		}
+		return !found
+	})
+	return found
 }
 
 // labeledBranch translates break L and continue L. Of the innermost loop they are a

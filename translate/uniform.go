@@ -108,7 +108,9 @@ func (t *tr) vwalk(n ast.Node, under bool, vary map[types.Object]bool) {
 		if s.Init != nil {
 			t.vwalk(s.Init, under, vary)
 		}
-		u := under || (s.Tag != nil && t.isVarying(s.Tag, vary))
+		// A break that leaves the switch, or a continue, under a thread-dependent
+		// condition skips the rest of its case in some threads only.
+		u := under || (s.Tag != nil && t.isVarying(s.Tag, vary)) || t.exitsVarying(s, false, vary, nil, 0)
 		for _, c := range s.Body.List {
 			cc := c.(*ast.CaseClause)
 			cu := t.caseUnder(u, cc, vary)

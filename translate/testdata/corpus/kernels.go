@@ -1368,3 +1368,47 @@ func (k Divide) Each(i runtime.Index) {
 	u /= uint32(b)
 	k.Out.Set(i, q+int32(u))
 }
+
+// SwitchBreak leaves switches with break: from a case, from an if inside a case, from a
+// switch inside a switch; and continues and labeled breaks of loops through them.
+type SwitchBreak struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+// Each is the kernel.
+func (k SwitchBreak) Each(i runtime.Index) {
+	x := k.In.At(i)
+	r := int32(0)
+outer:
+	for j := int32(0); j < 12; j++ {
+		switch v := (x + j) % 6; v {
+		case 0:
+			if x > 50 {
+				break
+			}
+			r += 3
+		case 1:
+			switch {
+			case x%2 == 0:
+				r += 100
+				break
+			default:
+				continue
+			}
+			r += 7
+		case 2:
+			if j > 9 {
+				break outer
+			}
+			continue
+		case 3, 4:
+			r -= j
+			break
+		default:
+			r *= 2
+		}
+		r++
+	}
+	k.Out.Set(i, r)
+}

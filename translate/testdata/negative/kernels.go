@@ -252,12 +252,15 @@ func (k WriteField) Each(i runtime.Index) {
 
 type BreakInSwitch struct{ out }
 
-func (k BreakInSwitch) Each(i runtime.Index) {
-	switch i[0] {
-	case 1:
-		break
+func (k BreakInSwitch) Tiled(t runtime.TiledIndex) {
+	switch {
+	case k.V.Extent().Dim(0) > 4:
+		if t.Local[0] == 0 {
+			break
+		}
+		t.Barrier.Wait() // the threads that left the switch skip it
 	}
-	k.V.Set(i, 1)
+	k.V.Set(t.Global, 1)
 }
 
 type Overflow struct{ out }
