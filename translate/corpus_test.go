@@ -337,6 +337,9 @@ var corpusCases = []corpusCase{
 		o, data := out[int32](t, n)
 		return ran(t, forEach(av, runtime.Ext(n), corpus.SwitchBreak{In: in(t, randInts(r, n, -100, 100), n), Out: o}), o, data)
 	}, exact},
+	{"SwitchBreakTiled", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
+		return corpus.SwitchBreakTiled{In: i, Out: o}
+	}), exact},
 	{"RangeLen", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
 		return corpus.RangeLen{Src: i, Dst: o}
 	}), exact},

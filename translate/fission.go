@@ -171,18 +171,31 @@ func (f *fission) funcHasBarrier(fn *types.Func) bool {
 }
 
 // escapes reports whether s holds a break or continue that leaves s (its loop is
-// outside): one without a label outside s's loops, or one with a label s does not declare.
+// outside): one without a label outside s's loops and switches (a break of a switch in s
+// stays in s), or one with a label s does not declare.
 func escapes(s ast.Stmt) bool {
 	inside := map[string]bool{}
+	own := map[*ast.BranchStmt]bool{} // a break of a switch inside s
 	ast.Inspect(s, func(x ast.Node) bool {
-		if l, ok := x.(*ast.LabeledStmt); ok {
-			inside[l.Label.Name] = true
+		switch y := x.(type) {
+		case *ast.LabeledStmt:
+			inside[y.Label.Name] = true
+		case *ast.SwitchStmt:
+			ast.Inspect(y.Body, func(z ast.Node) bool {
+				switch b := z.(type) {
+				case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt:
+					return false
+				case *ast.BranchStmt:
+					own[b] = b.Tok == token.BREAK && b.Label == nil
+				}
+				return true
+			})
 		}
 		return true
 	})
 	found := false
 	visit := func(x ast.Node, loops int) bool {
-		if b, ok := x.(*ast.BranchStmt); ok && (b.Tok == token.BREAK || b.Tok == token.CONTINUE) {
+		if b, ok := x.(*ast.BranchStmt); ok && (b.Tok == token.BREAK || b.Tok == token.CONTINUE) && !own[b] {
 			found = found || (b.Label == nil && loops == 0) || (b.Label != nil && !inside[b.Label.Name])
 		}
 		return !found

@@ -110,7 +110,7 @@ func (t *tr) vwalk(n ast.Node, under bool, vary map[types.Object]bool) {
 		}
 		// A break that leaves the switch, or a continue, under a thread-dependent
 		// condition skips the rest of its case in some threads only.
-		u := under || (s.Tag != nil && t.isVarying(s.Tag, vary)) || t.exitsVarying(s, false, vary, nil, 0)
+		u := under || (s.Tag != nil && t.isVarying(s.Tag, vary)) || t.switchExits(s, false, vary, nil, 0, false)
 		for _, c := range s.Body.List {
 			cc := c.(*ast.CaseClause)
 			cu := t.caseUnder(u, cc, vary)
@@ -127,11 +127,13 @@ func (t *tr) vwalk(n ast.Node, under bool, vary map[types.Object]bool) {
 // points, so every variable the loop assigns may differ between them afterwards, even one
 // assigned from uniform values (x++ after a thread-dependent break counts how far each
 // thread got). nested is the depth of loops inside the loop's body, where only a break or
-// continue with the loop's label leaves it.
-func (t *tr) exitsVarying(n ast.Node, under bool, vary map[types.Object]bool, label types.Object, nested int) bool {
-	inList := func(list []ast.Stmt, u bool, nested int) bool {
+// continue with the loop's label leaves it; inSwitch says n is inside a switch, whose
+// plain breaks leave the switch, not the loop. Called on a switch's cases (switchExits),
+// it finds the breaks that leave that switch.
+func (t *tr) exitsVarying(n ast.Node, under bool, vary map[types.Object]bool, label types.Object, nested int, inSwitch bool) bool {
+	inList := func(list []ast.Stmt, u bool, nested int, inSwitch bool) bool {
 		for _, x := range list {
-			if t.exitsVarying(x, u, vary, label, nested) {
+			if t.exitsVarying(x, u, vary, label, nested, inSwitch) {
 				return true
 			}
 		}
@@ -142,25 +144,36 @@ func (t *tr) exitsVarying(n ast.Node, under bool, vary map[types.Object]bool, la
 		if s.Label != nil {
 			return under && label != nil && t.info.Uses[s.Label] == label
 		}
-		return under && nested == 0 && (s.Tok == token.BREAK || s.Tok == token.CONTINUE)
+		return under && nested == 0 && (s.Tok == token.CONTINUE || s.Tok == token.BREAK && !inSwitch)
 	case *ast.BlockStmt:
-		return inList(s.List, under, nested)
+		return inList(s.List, under, nested, inSwitch)
 	case *ast.LabeledStmt:
-		return t.exitsVarying(s.Stmt, under, vary, label, nested)
+		return t.exitsVarying(s.Stmt, under, vary, label, nested, inSwitch)
 	case *ast.IfStmt:
 		u := under || t.isVarying(s.Cond, vary)
-		return t.exitsVarying(s.Body, u, vary, label, nested) || (s.Else != nil && t.exitsVarying(s.Else, u, vary, label, nested))
+		return t.exitsVarying(s.Body, u, vary, label, nested, inSwitch) ||
+			(s.Else != nil && t.exitsVarying(s.Else, u, vary, label, nested, inSwitch))
 	case *ast.ForStmt:
 		u := under || (s.Cond != nil && t.isVarying(s.Cond, vary))
-		return label != nil && inList(s.Body.List, u, nested+1)
+		return label != nil && inList(s.Body.List, u, nested+1, false)
 	case *ast.RangeStmt:
 		u := under || (t.rangesInt(s.X) && t.isVarying(s.X, vary))
-		return label != nil && inList(s.Body.List, u, nested+1)
+		return label != nil && inList(s.Body.List, u, nested+1, false)
 	case *ast.SwitchStmt:
-		u := under || (s.Tag != nil && t.isVarying(s.Tag, vary))
-		for _, c := range s.Body.List {
-			cc := c.(*ast.CaseClause)
-			if inList(cc.Body, t.caseUnder(u, cc, vary), nested) {
+		return t.switchExits(s, under, vary, label, nested, true)
+	}
+	return false
+}
+
+// switchExits is exitsVarying of each of s's cases, under the switch's and the case's
+// conditions.
+func (t *tr) switchExits(s *ast.SwitchStmt, under bool, vary map[types.Object]bool, label types.Object, nested int, inSwitch bool) bool {
+	u := under || (s.Tag != nil && t.isVarying(s.Tag, vary))
+	for _, c := range s.Body.List {
+		cc := c.(*ast.CaseClause)
+		cu := t.caseUnder(u, cc, vary)
+		for _, x := range cc.Body {
+			if t.exitsVarying(x, cu, vary, label, nested, inSwitch) {
 				return true
 			}
 		}
@@ -184,7 +197,7 @@ func (t *tr) vwalkLoop(n ast.Node, under bool, vary map[types.Object]bool, label
 		if s.Init != nil {
 			t.vwalk(s.Init, under, vary)
 		}
-		u := under || (s.Cond != nil && t.isVarying(s.Cond, vary)) || t.exitsVarying(s.Body, false, vary, label, 0)
+		u := under || (s.Cond != nil && t.isVarying(s.Cond, vary)) || t.exitsVarying(s.Body, false, vary, label, 0, false)
 		if s.Post != nil {
 			t.vwalk(s.Post, u, vary)
 		}
@@ -193,7 +206,7 @@ func (t *tr) vwalkLoop(n ast.Node, under bool, vary map[types.Object]bool, label
 		// Over an array or a tile_static slice the trip count is the same in every
 		// thread; only the elements may differ.
 		xv := t.isVarying(s.X, vary)
-		u := under || (t.rangesInt(s.X) && xv) || t.exitsVarying(s.Body, false, vary, label, 0)
+		u := under || (t.rangesInt(s.X) && xv) || t.exitsVarying(s.Body, false, vary, label, 0, false)
 		if u && s.Key != nil {
 			t.mark(s.Key, vary)
 		}

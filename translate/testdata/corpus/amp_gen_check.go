@@ -61,6 +61,7 @@ import (
 //go:embed amp_gen_SharedLen.check.spv
 //go:embed amp_gen_Stencil.check.spv
 //go:embed amp_gen_SwitchBreak.check.spv
+//go:embed amp_gen_SwitchBreakTiled.check.spv
 //go:embed amp_gen_TileRev_int32.check.spv
 //go:embed amp_gen_TileRev_float32.check.spv
 //go:embed amp_gen_TileSum.check.spv
@@ -118,6 +119,7 @@ func init() {
 	ampgenSharedLen.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_SharedLen.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.SharedLen#checked")
 	ampgenStencil.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Stencil.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Stencil#checked")
 	ampgenSwitchBreak.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_SwitchBreak.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.SwitchBreak#checked")
+	ampgenSwitchBreakTiled.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_SwitchBreakTiled.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.SwitchBreakTiled#checked")
 	ampgenTileRev["int32"].Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_TileRev_int32.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.TileRev[int32]#checked")
 	ampgenTileRev["float32"].Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_TileRev_float32.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.TileRev[float32]#checked")
 	ampgenTileSum.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_TileSum.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.TileSum#checked")

@@ -1412,3 +1412,35 @@ outer:
 	}
 	k.Out.Set(i, r)
 }
+
+// SwitchBreakTiled leaves a switch with a thread-dependent break inside a loop of
+// barriers: the break leaves the switch, not the loop, so the loop stays uniform, and the
+// fast CPU body keeps the switch whole in a region.
+type SwitchBreakTiled struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+// Tiled is the kernel.
+func (k SwitchBreakTiled) Tiled(t runtime.TiledIndex) {
+	s := runtime.TileStatic[int32](t, t.TileExtent.Size())
+	l := t.Local[0]
+	v := k.In.At(t.Global)
+	for r := 0; r < 3; r++ {
+		s[l] = v
+		t.Barrier.Wait()
+		switch w := s[(l+r+1)%len(s)]; {
+		case w > 500:
+			v -= w / 2
+		case w < 0:
+			if w < -500 {
+				break
+			}
+			v += w
+		default:
+			v++
+		}
+		t.Barrier.Wait()
+	}
+	k.Out.Set(t.Global, v)
+}
