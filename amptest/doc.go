@@ -23,7 +23,12 @@
 // test (EachView too) when no Vulkan device is present (in CI, so that a missing driver cannot turn the
 // comparison into a CPU-only run that passes). GOAMP_VALIDATION=1 turns on the Khronos
 // validation layer; a test that used Views then fails on any message the layer reported
-// while it ran, and Main fails the test binary on any message left over.
+// while it ran, and Main fails the test binary on any message left over. go test -race
+// makes the CPU accelerator run a kernel's threads on goroutines of their own (see
+// runtime.EnvRaceFastBodies), so that a race between them, which gives a GPU another
+// result than the CPU's with no error, is reported as a DATA RACE at the kernel's lines;
+// go test -tags goampcheck runs the bounds-checked GPU bodies of packages generated with
+// ampgen -checked.
 //
 // The helpers take testing.TB, so benchmarks can use Views too; testify is used inside but
 // is not part of the API. The package imports accelerator only: kernels, views and
