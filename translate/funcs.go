@@ -389,7 +389,7 @@ func (t *tr) barrier(e ast.Node) {
 	case !t.tiled:
 		t.errorf(e.Pos(), "barriers are only in tiled kernels (a Tiled body)")
 	case fs.divergent > 0:
-		t.errorf(e.Pos(), "barrier in divergent code: this branch or loop depends on the thread's index or on memory, "+
+		t.errorf(e.Pos(), "barrier in divergent code: this branch or loop depends on the thread's index or on memory (directly or through a variable that does), "+
 			"so not every thread of the tile reaches the barrier")
 	case fs.diverged:
 		t.errorf(e.Pos(), "barrier after a return that depends on the thread's index: not every thread of the tile reaches it")
