@@ -374,10 +374,10 @@ const EnvRaceFastBodies = "GOAMP_RACE_FAST_BODIES"
 // kernel has a fast body, so that the race detector sees the threads' accesses to
 // tile_static memory and views as concurrent where no barrier orders them; RunCPU runs
 // single indices, and shareWork hands indices and tiles out in a fixed turn to several
-// goroutines. A kernel that
-// reads what another thread of its tile wrote without a barrier between runs "correctly"
-// in a fast body, whose threads run one after another, and differently on a GPU; under
-// go test -race it is reported as a DATA RACE at the kernel's line.
+// goroutines. A kernel that reads what another thread of its tile wrote without a barrier
+// between runs "correctly" in a fast body, whose threads run one after another, and
+// differently on a GPU; under go test -race it is reported as a DATA RACE at the kernel's
+// line.
 var raceThreads = raceBuild && os.Getenv(EnvRaceFastBodies) != "1"
 
 func perThread(k any) bool {

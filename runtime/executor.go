@@ -212,11 +212,12 @@ func (d *dispatch) readCheck() error {
 	}
 	u := func(i int) int { return int(int32(binary.LittleEndian.Uint32(words[4*i:]))) }
 	f := u(0) - 1
+	if f < 0 {
+		return nil // no fault
+	}
 	e := &BoundsError{Kernel: d.l.name, Index: Index{u(1), u(2), u(3)}}
 	global := Index{u(4), u(5), u(6)}
 	switch {
-	case f < 0:
-		return nil
 	case f < len(d.infos):
 		e.Field, e.Extent = d.l.args[f].name, d.infos[f].Extent
 	case f >= checkDivFault:

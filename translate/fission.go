@@ -181,15 +181,9 @@ func escapes(s ast.Stmt) bool {
 		case *ast.LabeledStmt:
 			inside[y.Label.Name] = true
 		case *ast.SwitchStmt:
-			ast.Inspect(y.Body, func(z ast.Node) bool {
-				switch b := z.(type) {
-				case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt:
-					return false
-				case *ast.BranchStmt:
-					own[b] = b.Tok == token.BREAK && b.Label == nil
-				}
-				return true
-			})
+			for _, b := range ownBreaks(y) {
+				own[b] = true
+			}
 		}
 		return true
 	})

@@ -719,20 +719,25 @@ func (t *tr) branch(s *ast.BranchStmt) {
 	}
 }
 
-// switchBreaks reports whether a break in s's cases leaves s (not a loop or a switch
-// inside it).
-func switchBreaks(s *ast.SwitchStmt) bool {
-	found := false
+// switchBreaks reports whether a break in s's cases leaves s.
+func switchBreaks(s *ast.SwitchStmt) bool { return len(ownBreaks(s)) > 0 }
+
+// ownBreaks returns the breaks in s's cases that leave s (not a loop or a switch inside
+// it): the unlabeled ones outside those.
+func ownBreaks(s *ast.SwitchStmt) []*ast.BranchStmt {
+	var out []*ast.BranchStmt
 	ast.Inspect(s.Body, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt:
 			return false
 		case *ast.BranchStmt:
-			found = found || (x.Tok == token.BREAK && x.Label == nil)
+			if x.Tok == token.BREAK && x.Label == nil {
+				out = append(out, x)
+			}
 		}
-		return !found
+		return true
 	})
-	return found
+	return out
 }
 
 // labeledBranch translates break L and continue L. Of the innermost loop they are a
