@@ -318,6 +318,18 @@ var corpusCases = []corpusCase{
 		o, data := out[uint32](t, n)
 		return ran(t, forEach(av, runtime.Ext(n), corpus.Names{In: in(t, x, n), Out: o}), o, data)
 	}, exact},
+	{"TupleOrder", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 1000
+		o, data := out[int32](t, n)
+		k := corpus.TupleOrder{In: in(t, randInts(r, n, -1000, 1000), n), Out: o}
+		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
+	}, exact},
+	{"Fallthrough", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 1000
+		o, data := out[int32](t, n)
+		k := corpus.Fallthrough{In: in(t, randInts(r, n, -1000, 1000), n), Out: o}
+		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
+	}, exact},
 	{"Divide", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 1000
 		b := randInts(r, n, -1000, 1000)

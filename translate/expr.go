@@ -11,6 +11,9 @@ import (
 
 // expr translates an expression.
 func (t *tr) expr(e ast.Expr) string {
+	if v, ok := t.held[e]; ok {
+		return v
+	}
 	if tv, ok := t.info.Types[e]; ok && tv.Value != nil {
 		return t.constLit(tv.Value, t.typeOf(e), e.Pos())
 	}

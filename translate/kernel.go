@@ -74,6 +74,10 @@ type tr struct {
 	// outs are the variables that receive the results of the multi-result call being
 	// translated (callResults), which userCall passes as its GLSL out arguments.
 	outs []string
+	// held are index operands of a tuple assignment's left-hand sides that were evaluated
+	// into temporaries before its first assignment (holdIndices); expr returns the
+	// temporary for them.
+	held map[ast.Expr]string
 }
 
 // fnState is the state of the function being translated.
@@ -84,9 +88,10 @@ type fnState struct {
 	tidx      types.Object // the TiledIndex parameter, if any
 	idx       types.Object // the Each body's Index parameter
 	varying   map[types.Object]bool
-	divergent int  // depth of varying control flow
-	diverged  bool // a return under varying control flow happened
-	inSwitch  int  // switch depth within the innermost loop
+	divergent int    // depth of varying control flow
+	diverged  bool   // a return under varying control flow happened
+	inSwitch  int    // switch depth within the innermost loop
+	fall      string // what a fallthrough in the clause being translated writes (caseSeq)
 	loops     []*loopState
 	label     types.Object // the label of the loop about to be translated (labeled)
 	labelFlag string       // and its flag

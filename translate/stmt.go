@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -270,6 +271,9 @@ func (t *tr) assign(s *ast.AssignStmt) {
 		t.opAssign(s.Lhs[0], op, t.expr(s.Rhs[0]), t.typeOf(s.Lhs[0]), s.Pos())
 		return
 	}
+	if len(s.Lhs) > 1 {
+		defer t.holdIndices(s.Lhs)()
+	}
 	if len(s.Rhs) != len(s.Lhs) { // a, b := f(x)
 		tmps := t.callResults(s.Rhs[0])
 		for i, l := range s.Lhs {
@@ -296,6 +300,73 @@ func (t *tr) assign(s *ast.AssignStmt) {
 	for i, l := range s.Lhs {
 		t.assignOne(l, tmps[i], s.Tok)
 	}
+}
+
+// holdIndices keeps Go's two phases of a tuple assignment: the index operands on the
+// left are evaluated before the first assignment, so in `j, a[j] = 2, 5` the 5 goes to
+// a[j] of j's value before the statement. An index that mentions a variable (or array)
+// assigned earlier in the statement is evaluated into a temporary here; the others read
+// the same either way and are left in place. It returns the function that forgets them.
+func (t *tr) holdIndices(lhs []ast.Expr) func() {
+	assigned := map[types.Object]bool{}
+	var held []ast.Expr
+	for _, l := range lhs {
+		ast.Inspect(l, func(n ast.Node) bool {
+			ix, ok := n.(*ast.IndexExpr)
+			if ok && t.info.Types[ix.Index].Value == nil && mentionsAny(t.info, ix.Index, assigned) {
+				held = append(held, ix.Index)
+			}
+			return true
+		})
+		if root := rootIdent(l); root != nil {
+			assigned[t.info.ObjectOf(root)] = true
+		}
+	}
+	if t.held == nil {
+		t.held = map[ast.Expr]string{}
+	}
+	for _, e := range held {
+		g, ok := t.glslType(t.typeOf(e), e.Pos())
+		if !ok {
+			continue
+		}
+		v := t.tmpName()
+		t.fn.line("%s %s = %s;", g, v, t.expr(e))
+		t.held[e] = v
+	}
+	return func() {
+		for _, e := range held {
+			delete(t.held, e)
+		}
+	}
+}
+
+// rootIdent is the variable an assignable expression writes to (a in a[i].x), or nil.
+func rootIdent(e ast.Expr) *ast.Ident {
+	for {
+		switch x := unparen(e).(type) {
+		case *ast.Ident:
+			return x
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.SelectorExpr:
+			e = x.X
+		default:
+			return nil
+		}
+	}
+}
+
+// mentionsAny says whether e refers to one of the objects.
+func mentionsAny(info *types.Info, e ast.Expr, objs map[types.Object]bool) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && objs[info.Uses[id]] {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // assignOne assigns the translated value v to lhs, declaring it when := defines it.
@@ -604,12 +675,15 @@ func (t *tr) switchStmt(s *ast.SwitchStmt) {
 	var def *ast.CaseClause
 	var conds []string
 	var bodies [][]ast.Stmt
+	var order []int // each clause's place in conds, -1 for default (caseSeq)
 	for _, c := range s.Body.List {
 		cc := c.(*ast.CaseClause)
 		if cc.List == nil {
 			def = cc
+			order = append(order, -1)
 			continue
 		}
+		order = append(order, len(conds))
 		var parts []string
 		for _, e := range cc.List {
 			varying = varying || t.isVarying(e, fs.varying)
@@ -626,10 +700,14 @@ func (t *tr) switchStmt(s *ast.SwitchStmt) {
 		fs.divergent++
 		defer func() { fs.divergent-- }()
 	}
+	cases := func() { t.caseChain(conds, bodies, def) }
+	if fallsThrough(s) {
+		cases = func() { t.caseSeq(conds, bodies, def, order) }
+	}
 	if !switchBreaks(s) {
 		fs.inSwitch++
 		defer func() { fs.inSwitch-- }()
-		t.caseChain(conds, bodies, def)
+		cases()
 		return
 	}
 	// A break leaves the switch, but an if/else chain has nothing to leave: the chain runs
@@ -641,7 +719,7 @@ func (t *tr) switchStmt(s *ast.SwitchStmt) {
 	fs.labelFlag, fs.pass = flag, true
 	l := t.loop(false, s.Pos(), func() {
 		fs.indent++
-		t.caseChain(conds, bodies, def)
+		cases()
 		fs.indent--
 	})
 	fs.line("} while (false);")
@@ -682,7 +760,55 @@ func (t *tr) caseChain(conds []string, bodies [][]ast.Stmt, def *ast.CaseClause)
 	}
 }
 
-// branch translates break and continue.
+// fallsThrough says whether a case of s ends in fallthrough.
+func fallsThrough(s *ast.SwitchStmt) bool {
+	for _, c := range s.Body.List {
+		body := c.(*ast.CaseClause).Body
+		if len(body) > 0 {
+			if b, ok := body[len(body)-1].(*ast.BranchStmt); ok && b.Tok == token.FALLTHROUGH {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// caseSeq writes the cases of a switch with fallthrough: the chosen clause's number (in
+// source order, default's place included) goes into a variable, then each clause runs
+// under `if (sel == k)`, in order, and its fallthrough sets sel to k+1, so the next
+// clause's test, which follows, holds.
+func (t *tr) caseSeq(conds []string, bodies [][]ast.Stmt, def *ast.CaseClause, order []int) {
+	fs := t.fn
+	sel := t.tmpName()
+	first := -1
+	for k, o := range order {
+		if o < 0 {
+			first = k
+		}
+	}
+	fs.line("int %s = %d;", sel, first)
+	for k, o := range order {
+		if o >= 0 {
+			fs.line("if (%s == %d && (%s)) { %s = %d; }", sel, first, conds[o], sel, k)
+		}
+	}
+	saved := fs.fall
+	defer func() { fs.fall = saved }()
+	for k, o := range order {
+		var body []ast.Stmt
+		if o >= 0 {
+			body = bodies[o]
+		} else {
+			body = def.Body
+		}
+		fs.fall = fmt.Sprintf("%s = %d;", sel, k+1)
+		fs.line("if (%s == %d) {", sel, k)
+		t.block(body)
+		fs.line("}")
+	}
+}
+
+// branch translates break, continue and fallthrough.
 func (t *tr) branch(s *ast.BranchStmt) {
 	fs := t.fn
 	if s.Label != nil {
@@ -714,6 +840,8 @@ func (t *tr) branch(s *ast.BranchStmt) {
 			return
 		}
 		fs.line("%s;", s.Tok)
+	case token.FALLTHROUGH:
+		fs.line("%s", fs.fall)
 	default:
 		t.errorf(s.Pos(), "%s is not in the kernel language", s.Tok)
 	}

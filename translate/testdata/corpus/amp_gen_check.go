@@ -26,6 +26,7 @@ import (
 //go:embed amp_gen_Divide.check.spv
 //go:embed amp_gen_ExtentLoop.check.spv
 //go:embed amp_gen_Extents.check.spv
+//go:embed amp_gen_Fallthrough.check.spv
 //go:embed amp_gen_FloatAdd.check.spv
 //go:embed amp_gen_Funcs.check.spv
 //go:embed amp_gen_GroupMax.check.spv
@@ -65,6 +66,7 @@ import (
 //go:embed amp_gen_TileRev_int32.check.spv
 //go:embed amp_gen_TileRev_float32.check.spv
 //go:embed amp_gen_TileSum.check.spv
+//go:embed amp_gen_TupleOrder.check.spv
 //go:embed amp_gen_UniformArgs.check.spv
 //go:embed amp_gen_Vectors.check.spv
 var ampgenCheckedSPIRV embed.FS
@@ -84,6 +86,7 @@ func init() {
 	ampgenDivide.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Divide.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Divide#checked")
 	ampgenExtentLoop.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_ExtentLoop.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.ExtentLoop#checked")
 	ampgenExtents.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Extents.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Extents#checked")
+	ampgenFallthrough.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Fallthrough.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Fallthrough#checked")
 	ampgenFloatAdd.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_FloatAdd.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.FloatAdd#checked")
 	ampgenFuncs.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Funcs.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Funcs#checked")
 	ampgenGroupMax.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_GroupMax.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.GroupMax#checked")
@@ -123,6 +126,7 @@ func init() {
 	ampgenTileRev["int32"].Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_TileRev_int32.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.TileRev[int32]#checked")
 	ampgenTileRev["float32"].Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_TileRev_float32.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.TileRev[float32]#checked")
 	ampgenTileSum.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_TileSum.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.TileSum#checked")
+	ampgenTupleOrder.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_TupleOrder.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.TupleOrder#checked")
 	ampgenUniformArgs.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_UniformArgs.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.UniformArgs#checked")
 	ampgenVectors.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Vectors.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Vectors#checked")
 }

@@ -1444,3 +1444,76 @@ func (k SwitchBreakTiled) Tiled(t runtime.TiledIndex) {
 	}
 	k.Out.Set(t.Global, v)
 }
+
+// TupleOrder assigns several places in one statement where a later place's index reads a
+// variable (or an array) that an earlier place assigns: Go evaluates every index on the
+// left before the first assignment, so `j, a[j] = x, v` writes a[j] of j's old value.
+type TupleOrder struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+func halves(v int32) (int32, int32) { return v & 7, v >> 3 }
+
+// Each is the kernel.
+func (k TupleOrder) Each(i runtime.Index) {
+	v := k.In.At(i)
+	var a [8]int32
+	j := int(v & 7)
+	j, a[j] = int(v>>3)&7, v
+	a[j], j = v+1, (j+3)&7
+	a[j], a[(j+1)&7], j = a[(j+1)&7], a[j], j^5
+	var q [4][2]int32
+	m := int(v) & 3
+	m, q[m][m&1] = 3-m, v
+	q[m][0], a[q[m][0]&7] = 9, 2
+	w := int32(i[0])
+	w, a[w&7] = halves(v)
+	s := w + q[0][0] + 3*q[1][1] + 5*q[2][0] + 7*q[3][1]
+	for x, e := range a {
+		s += e * int32(x+1)
+	}
+	k.Out.Set(i, s)
+}
+
+// Fallthrough runs switches whose cases fall through: into the next case, into and out of
+// a default in the middle, with a break and a continue of the loop around in a case.
+type Fallthrough struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+// Each is the kernel.
+func (k Fallthrough) Each(i runtime.Index) {
+	v := k.In.At(i)
+	r := int32(0)
+	for j := int32(0); j < 6; j++ {
+		switch w := (v + j) & 7; {
+		case w < 2:
+			r += 1
+			fallthrough
+		default:
+			r += 10
+			if w == 7 {
+				break
+			}
+			fallthrough
+		case w == 4:
+			r *= 3
+			if v < 0 {
+				continue
+			}
+			fallthrough
+		case w > 5:
+			r -= w
+		}
+		r ^= j
+	}
+	switch v % 3 {
+	case 0:
+		fallthrough
+	case 1, -1:
+		r++
+	}
+	k.Out.Set(i, r)
+}
