@@ -330,6 +330,12 @@ var corpusCases = []corpusCase{
 		k := corpus.Fallthrough{In: in(t, randInts(r, n, -1000, 1000), n), Out: o}
 		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
 	}, exact},
+	{"Promoted", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 200
+		o, data := out[float32](t, n, 7)
+		k := corpus.Promoted{In: in(t, randFloats(r, n*7, -1, 1), n, 7), Out: o}
+		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
+	}, near(1e-5, 1e-5)},
 	{"Divide", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 1000
 		b := randInts(r, n, -1000, 1000)

@@ -56,7 +56,15 @@ func (t *tr) userCall(e *ast.CallExpr, fn *types.Func, id *ast.Ident, kind strin
 	}
 	var args []string
 	if recvX != nil {
-		args = append(args, t.expr(recvX))
+		r := t.expr(recvX)
+		// A method promoted from an embedded field (p.Len2() of Pos in p): its receiver is
+		// that field.
+		if se, ok := unparen(e.Fun).(*ast.SelectorExpr); ok {
+			if sel := t.info.Selections[se]; sel != nil && len(sel.Index()) > 1 {
+				r = t.fieldPath(r, t.typeOf(recvX), sel.Index()[:len(sel.Index())-1])
+			}
+		}
+		args = append(args, r)
 	}
 	for _, a := range e.Args {
 		if isRuntime(t.typeOf(a), "TiledIndex") {

@@ -537,10 +537,18 @@ func (t *tr) afterLoop(l *loopState) {
 func (t *tr) forStmt(s *ast.ForStmt) {
 	fs := t.fn
 	init, post := "", ""
-	if s.Init != nil {
+	if a, ok := s.Init.(*ast.AssignStmt); ok && len(a.Lhs) > 1 {
+		// for i, j := 0, n-1; ...: the init runs before the loop, in a block of its own.
+		fs.line("{")
+		fs.indent++
+		defer func() { fs.indent--; fs.line("}") }()
+		t.stmt(a)
+	} else if s.Init != nil {
 		init = t.simple(s.Init)
 	}
-	if s.Post != nil {
+	if a, ok := s.Post.(*ast.AssignStmt); ok && len(a.Lhs) > 1 {
+		post = t.tuplePost(a)
+	} else if s.Post != nil {
 		post = t.simple(s.Post)
 	}
 	c, varying := "true", false
@@ -551,6 +559,39 @@ func (t *tr) forStmt(s *ast.ForStmt) {
 	l := t.loop(varying, s.Pos(), func() { t.block(s.Body.List) })
 	fs.line("}")
 	t.afterLoop(l)
+}
+
+// tuplePost translates a loop's post statement i, j = i+1, j-1 into a comma expression
+// (GLSL's post clause is an expression, not a statement): every right-hand side goes
+// into a temporary declared before the loop, then the temporaries into the variables, so
+// that `a, b = b, a+b` keeps Go's meaning.
+func (t *tr) tuplePost(s *ast.AssignStmt) string {
+	fs := t.fn
+	bad := s.Tok != token.ASSIGN || len(s.Lhs) != len(s.Rhs)
+	var vals, sets []string
+	for i, r := range s.Rhs {
+		if bad {
+			break
+		}
+		id, ok := unparen(s.Lhs[i]).(*ast.Ident)
+		g, typed := t.glslType(t.typeOf(r), r.Pos())
+		saved := fs.b
+		fs.b = strings.Builder{}
+		x := t.expr(r)
+		bad = !ok || !typed || fs.b.Len() > 0 // a value that needs statements of its own
+		fs.b = saved
+		v := t.tmpName()
+		fs.line("%s %s;", g, v)
+		vals = append(vals, v+" = "+x)
+		if id.Name != "_" {
+			sets = append(sets, t.expr(id)+" = "+v)
+		}
+	}
+	if bad {
+		t.errorf(s.Pos(), "this loop clause is not in the kernel language: use ++/--, an assignment, or an assignment of variables from values (i, j = i+1, j-1)")
+		return ""
+	}
+	return strings.Join(append(vals, sets...), ", ")
 }
 
 // simple translates a loop's init or post statement into a for-clause (no semicolon).

@@ -1517,3 +1517,61 @@ func (k Fallthrough) Each(i runtime.Index) {
 	}
 	k.Out.Set(i, r)
 }
+
+// Span is a Pair with a method of its own, embedded in Segment.
+type Span struct{ Pair }
+
+// Width is the span's width.
+func (s Span) Width() float32 { return s.Hi - s.Lo }
+
+// Mid is the span's middle.
+func (p Pair) Mid() float32 { return (p.Lo + p.Hi) / 2 }
+
+// Segment embeds a Span, which embeds a Pair: Pair's and Span's methods are promoted.
+type Segment struct {
+	Span
+	Weight float32
+}
+
+// Promoted calls methods promoted through embedded fields (s.Mid() is s.Span.Pair.Mid())
+// and walks an array from both ends with two loop variables (for i, j := 0, n-1; i < j;
+// i, j = i+1, j-1), continuing past some steps; and a generic function, for float32 and int32.
+type Promoted struct {
+	In  *arrayview.ReadView[float32]
+	Out *arrayview.View[float32]
+}
+
+// Each is the kernel.
+func (k Promoted) Each(i runtime.Index) {
+	var a [7]float32
+	for j := range a {
+		a[j] = k.In.At(runtime.Idx(i[0], j))
+	}
+	for lo, hi := 0, len(a)-1; lo < hi; lo, hi = lo+1, hi-1 {
+		if a[lo] < 0 {
+			continue
+		}
+		a[lo], a[hi] = a[hi], a[lo]
+	}
+	x, y := float32(1), float32(0)
+	for n := 0; n < 5; x, y, n = x+y, x, n+1 {
+		a[n] += y
+	}
+	s := Segment{Span{Pair{a[0], a[1]}}, a[2]}
+	a[3] += s.Mid() + 2*s.Width() + 3*s.Span.Mid() + s.Weight*s.Pair.Width2()
+	a[4] = clampG(a[4], -0.5, 0.5) + float32(clampG(int32(a[5]*10), -3, 3))
+	for j := range a {
+		k.Out.Set(runtime.Idx(i[0], j), a[j])
+	}
+}
+
+// clampG is a generic function: translated once per type argument it is called with.
+func clampG[T ~int32 | ~float32](x, lo, hi T) T {
+	if x < lo {
+		return lo
+	}
+	return min(x, hi)
+}
+
+// Width2 is the pair's width, through a Span.
+func (p Pair) Width2() float32 { return Span{p}.Width() }
