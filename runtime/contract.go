@@ -229,7 +229,7 @@ func (c *contract) checkPush(l *kernelLayout) error {
 		}
 		if ms[i].Offset != off || !scalarMatches(s.kind, ms[i].Type) {
 			return c.bad(l, s.name, goSide, describeMember(ms, i),
-				"scalar fields are the members after the AmpViews, in field order, of the same type (int32 int, uint32 uint, float32 float)")
+				"scalar fields are the members after the AmpViews, in field order, of the same type (int32, int and the narrower signed integers int; uint32, uint, the narrower unsigned integers and bool uint; float32 float)")
 		}
 	}
 	if i := 1 + n + len(l.scalarFields); i < len(ms) && isExtents(ms[i], 16+16*n+4*len(l.scalarFields)) {
@@ -264,9 +264,9 @@ func isExtents(m Member, off int) bool {
 
 func scalarMatches(k reflect.Kind, t *Type) bool {
 	switch k {
-	case reflect.Int32:
+	case reflect.Int32, reflect.Int, reflect.Int8, reflect.Int16:
 		return t.Kind == TypeInt && t.Width == 32
-	case reflect.Uint32:
+	case reflect.Uint32, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Bool:
 		return t.Kind == TypeUint && t.Width == 32
 	case reflect.Float32:
 		return t.Kind == TypeFloat && t.Width == 32

@@ -245,10 +245,9 @@ type argField struct {
 
 // kernelLayout is the reflected layout of a kernel type.
 type kernelLayout struct {
-	name    string
-	args    []argField
-	scalars []uintptr // offsets of the 4-byte scalar fields
-	// scalarFields describe the scalar fields, for the contract check.
+	name string
+	args []argField
+	// scalarFields are the scalar fields, each pushed as one 32-bit word.
 	scalarFields []scalarField
 	pushSize     int   // bytes of push constants, rounded up to 16
 	err          error // why the type is not a valid kernel
@@ -267,6 +266,45 @@ type scalarField struct {
 	name string
 	kind reflect.Kind
 	typ  string
+	off  uintptr // in the kernel struct
+}
+
+// word is the scalar field's value in the kernel struct at base as the GPU's 32-bit push
+// constant: int32, uint32 and float32 as they are, narrower integers extended, a bool 0
+// or 1, and an int or uint that fits in 32 bits (the GPU's int and uint); a larger one
+// is an error naming it, not a silently wrapped value.
+func (f *scalarField) word(base unsafe.Pointer, kernel string) (uint32, error) {
+	p := unsafe.Add(base, f.off)
+	switch f.kind {
+	case reflect.Int8:
+		return uint32(int32(*(*int8)(p))), nil
+	case reflect.Int16:
+		return uint32(int32(*(*int16)(p))), nil
+	case reflect.Uint8:
+		return uint32(*(*uint8)(p)), nil
+	case reflect.Uint16:
+		return uint32(*(*uint16)(p)), nil
+	case reflect.Bool:
+		if *(*bool)(p) {
+			return 1, nil
+		}
+		return 0, nil
+	case reflect.Int:
+		v := *(*int)(p)
+		if v != int(int32(v)) {
+			return 0, &KernelError{Kernel: kernel, Field: f.name, FieldType: f.typ, Reason: fmt.Sprintf(
+				"its value %d does not fit in 32 bits, the size of int on GPUs (the CPU accelerator takes it)", v)}
+		}
+		return uint32(int32(v)), nil
+	case reflect.Uint:
+		v := *(*uint)(p)
+		if v != uint(uint32(v)) {
+			return 0, &KernelError{Kernel: kernel, Field: f.name, FieldType: f.typ, Reason: fmt.Sprintf(
+				"its value %d does not fit in 32 bits, the size of uint on GPUs (the CPU accelerator takes it)", v)}
+		}
+		return uint32(v), nil
+	}
+	return *(*uint32)(p), nil
 }
 
 // lastPipeline is a kernelLayout's remembered pipeline.
@@ -302,7 +340,7 @@ func buildLayout(t reflect.Type) *kernelLayout {
 		l.err = err
 		return l
 	}
-	size := 16 + 16*len(l.args) + 4*len(l.scalars)
+	size := 16 + 16*len(l.args) + 4*len(l.scalarFields)
 	l.pushSize = (size + 15) &^ 15
 	return l
 }
@@ -330,13 +368,13 @@ func (l *kernelLayout) addFields(st reflect.Type, base uintptr, prefix string) e
 			}
 		default:
 			switch f.Type.Kind() {
-			case reflect.Int32, reflect.Uint32, reflect.Float32:
-				l.scalars = append(l.scalars, off)
-				l.scalarFields = append(l.scalarFields, scalarField{name: name, kind: f.Type.Kind(), typ: f.Type.String()})
+			case reflect.Int32, reflect.Uint32, reflect.Float32, reflect.Int, reflect.Uint, reflect.Bool,
+				reflect.Int8, reflect.Int16, reflect.Uint8, reflect.Uint16:
+				l.scalarFields = append(l.scalarFields, scalarField{name: name, kind: f.Type.Kind(), typ: f.Type.String(), off: off})
 			default:
 				return &KernelError{Kernel: l.name, Field: name, FieldType: f.Type.String(),
-					Reason: "a kernel field must implement runtime.Arg, be an int32, uint32 or float32 scalar, " +
-						"be an embedded struct of such fields, or be tagged `amp:\"-\"`"}
+					Reason: "a kernel field must implement runtime.Arg, be a scalar (int32, uint32, float32, int, uint, " +
+						"bool, or an 8- or 16-bit integer), be an embedded struct of such fields, or be tagged `amp:\"-\"`"}
 			}
 		}
 	}
@@ -546,7 +584,7 @@ func checkProgram(prog *Program, l *kernelLayout, ext, tile Extent) error {
 	if l.pushSize > MaxPushConstantBytes {
 		return &KernelError{Kernel: l.name, Reason: fmt.Sprintf(
 			"%d data arguments and %d scalars need %d bytes of push constants; the portable limit is %d",
-			len(l.args), len(l.scalars), l.pushSize, MaxPushConstantBytes)}
+			len(l.args), len(l.scalarFields), l.pushSize, MaxPushConstantBytes)}
 	}
 	return nil
 }

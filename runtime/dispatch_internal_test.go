@@ -137,7 +137,7 @@ func TestLayout(t *testing.T) {
 	require.Len(t, l.args, 2)
 	assert.Equal(t, "A", l.args[0].name)
 	assert.Equal(t, "inner.C", l.args[1].name)
-	assert.Len(t, l.scalars, 3)
+	assert.Len(t, l.scalarFields, 3)
 	assert.Equal(t, 16+2*16+3*4+4, l.pushSize)
 	assert.Same(t, l, layoutOf(typeOf[*k]().Elem()), "cached")
 }

@@ -528,7 +528,7 @@ func TestParallelForEachAcceleratorMismatch(t *testing.T) {
 type (
 	intFieldK struct {
 		Out *devArg
-		N   int
+		N   int64
 	}
 	nestedK struct {
 		Out   *devArg
@@ -587,8 +587,8 @@ func TestParallelForEachKernelErrors(t *testing.T) {
 			assert.Contains(t, err.Error(), msg)
 		}
 		e := amprt.Ext(4)
-		kernelErr(t, amprt.ParallelForEach(v, e, intFieldK{Out: out}), "runtime_test.intFieldK", "N", "int", "int32, uint32 or float32")
-		kernelErr(t, amprt.ParallelForEach(v, e, &intFieldK{Out: out}), "*runtime_test.intFieldK", "N", "int", "field N (int)")
+		kernelErr(t, amprt.ParallelForEach(v, e, intFieldK{Out: out}), "runtime_test.intFieldK", "N", "int64", "int32, uint32, float32, int")
+		kernelErr(t, amprt.ParallelForEach(v, e, &intFieldK{Out: out}), "*runtime_test.intFieldK", "N", "int64", "field N (int64)")
 		kernelErr(t, amprt.ParallelForEach(v, e, nestedK{Out: out}), "runtime_test.nestedK", "Inner", "struct { X int32 }", "amp:\"-\"")
 		kernelErr(t, amprt.ParallelForEach(v, e, funcK(func(amprt.Index) {})), "runtime_test.funcK", "", "", "must be a struct")
 		kernelErr(t, amprt.ParallelForEach(v, e, iotaK{}), "runtime_test.iotaK", "Out", "*runtime_test.devArg", "data argument is nil")

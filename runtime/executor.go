@@ -3,7 +3,6 @@ package runtime
 import (
 	"encoding/binary"
 	"fmt"
-	"unsafe"
 
 	"github.com/goamp/goamp/accelerator"
 )
@@ -140,8 +139,12 @@ func (vulkanExecutor) encode(d *dispatch) error {
 		return err
 	}
 	o := 16 + 16*len(l.args)
-	for _, off := range l.scalars {
-		le.PutUint32(push[o:], *(*uint32)(unsafe.Add(d.base, off)))
+	for i := range l.scalarFields {
+		w, err := l.scalarFields[i].word(d.base, l.name)
+		if err != nil {
+			return err
+		}
+		le.PutUint32(push[o:], w)
 		o += 4
 	}
 	for i := range d.c.extents { // ampExtents: dimensions 1 and 2 (0 past the rank)

@@ -3,6 +3,7 @@ package translate_test
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -336,6 +337,20 @@ var corpusCases = []corpusCase{
 		k := corpus.Promoted{In: in(t, randFloats(r, n*7, -1, 1), n, 7), Out: o}
 		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
 	}, near(1e-5, 1e-5)},
+	{"Captures", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 1000
+		var res []int32
+		for _, c := range []corpus.Captures{
+			{Width: 7, Count: 3, Invert: true, Small: -128, Mask: 0xF0F0},
+			{Width: math.MaxInt32, Count: 0, Small: 127, Mask: 0xFFFF},
+			{Width: 1, Count: 9, Small: -1},
+		} {
+			o, data := out[int32](t, n)
+			c.In, c.Out = in(t, randInts(r, n, -1000, 1000), n), o
+			res = append(res, ran(t, forEach(av, runtime.Ext(n), c), o, data)...)
+		}
+		return res
+	}, exact},
 	{"Divide", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 1000
 		b := randInts(r, n, -1000, 1000)
@@ -641,5 +656,44 @@ func TestCorpusFloat64(t *testing.T) {
 		in, err := runtime.ReadInterface(c.k.Program().SPIRV)
 		require.NoError(t, err)
 		require.Equal(t, c.want, in.HasCapability(runtime.CapabilityFloat64), "%T", c.k)
+	}
+}
+
+// TestCapturesRange dispatches Captures with int and uint fields past 32 bits: the CPU
+// accelerator takes them (int is 64 bits there), a GPU refuses them with a
+// *runtime.KernelError naming the field and the value, and leaves the output as it was.
+func TestCapturesRange(t *testing.T) {
+	for _, c := range []struct {
+		k            corpus.Captures
+		field, value string
+	}{
+		{corpus.Captures{Width: 1 << 40, Count: 1}, "Width", "1099511627776"},
+		{corpus.Captures{Width: math.MinInt32 - 1, Count: 1}, "Width", "-2147483649"},
+		{corpus.Captures{Width: 3, Count: 1 << 32}, "Count", "4294967296"},
+	} {
+		for _, av := range amptest.Views(t) {
+			const n = 64
+			o, data := out[int32](t, n)
+			for i := range data {
+				data[i] = -7
+			}
+			c.k.In, c.k.Out = in(t, randInts(rand.New(rand.NewPCG(1, 2)), n, -9, 9), n), o
+			if c.k.Count > 10 { // the CPU would count to 2^32: check only the GPU's refusal
+				if av.Accelerator().IsCPU() {
+					continue
+				}
+			}
+			err := forEach(av, runtime.Ext(n), c.k)
+			if av.Accelerator().IsCPU() {
+				require.NoError(t, err)
+				continue
+			}
+			var ke *runtime.KernelError
+			require.ErrorAs(t, err, &ke, "%s=%s on %s", c.field, c.value, av.Accelerator().Description())
+			require.Equal(t, c.field, ke.Field)
+			require.Contains(t, err.Error(), c.value)
+			sync(t, o)
+			require.Equal(t, slices.Repeat([]int32{-7}, n), data, "the output is untouched")
+		}
 	}
 }

@@ -237,6 +237,9 @@ func (t *tr) selector(e *ast.SelectorExpr) string {
 	if k := t.kernelField(e); k != nil {
 		switch f := k.(type) {
 		case *scalarArg:
+			if f.bool {
+				return "(amp." + f.name + " != 0u)"
+			}
 			return "amp." + f.name
 		case *viewArg:
 			t.errorf(e.Pos(), "view %s is used whole; a kernel uses a view through At, Set and its Atomic methods", e.Sel.Name)

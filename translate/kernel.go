@@ -31,7 +31,8 @@ type viewArg struct {
 type scalarArg struct {
 	field *types.Var
 	name  string
-	typ   string
+	typ   string // the push-constant member's GLSL type
+	bool  bool   // a Go bool, pushed as a uint 0 or 1
 }
 
 // sharedDecl is a tile_static array.
@@ -226,15 +227,21 @@ func (t *tr) collectFields(st *types.Struct, decl *ast.FuncDecl) {
 		}
 		if b, ok := ft.Underlying().(*types.Basic); ok {
 			switch b.Kind() {
-			case types.Int32, types.Uint32, types.Float32:
-				s := &scalarArg{field: f, name: glslName(f.Name()), typ: basicGLSL(b)}
-				t.scalars = append(t.scalars, *s)
-				t.fields[f.Origin()] = s
+			case types.Int32, types.Uint32, types.Float32, types.Int, types.Uint, types.Bool,
+				types.Int8, types.Int16, types.Uint8, types.Uint16:
+				// One 32-bit word each (runtime's scalarField.word): an int or uint field
+				// whose value does not fit is a dispatch error on GPUs.
+				s := scalarArg{field: f, name: glslName(f.Name()), typ: basicGLSL(b), bool: b.Kind() == types.Bool}
+				if s.bool {
+					s.typ = "uint"
+				}
+				t.scalars = append(t.scalars, s)
 				continue
 			}
 		}
 		t.errorf(f.Pos(), "kernel %s: field %s has type %s; a kernel field must be an arrayview View, ReadView or Array, "+
-			"an int32, uint32 or float32 scalar, or be tagged `amp:\"-\"`", t.named.Obj().Name(), f.Name(), ft)
+			"a scalar (int32, uint32, float32, int, uint, bool, or an 8- or 16-bit integer), or be tagged `amp:\"-\"`",
+			t.named.Obj().Name(), f.Name(), ft)
 	}
 	for i := range t.scalars {
 		t.fields[t.scalars[i].field.Origin()] = &t.scalars[i]

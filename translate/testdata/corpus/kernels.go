@@ -1575,3 +1575,27 @@ func clampG[T ~int32 | ~float32](x, lo, hi T) T {
 
 // Width2 is the pair's width, through a Span.
 func (p Pair) Width2() float32 { return Span{p}.Width() }
+
+// Captures has scalar fields of the types a Go programmer writes: int, uint, bool and
+// narrow integers, each pushed as one 32-bit word.
+type Captures struct {
+	In     *arrayview.ReadView[int32]
+	Out    *arrayview.View[int32]
+	Width  int
+	Count  uint
+	Invert bool
+	Small  int8
+	Mask   uint16
+}
+
+// Each is the kernel.
+func (k Captures) Each(i runtime.Index) {
+	x := k.In.At(i)
+	if k.Invert {
+		x = -x
+	}
+	for j := uint(0); j < k.Count; j++ {
+		x += int32(j) * int32(k.Small)
+	}
+	k.Out.Set(i, x*int32(i[0]%k.Width)+int32(uint16(x)&k.Mask))
+}
