@@ -261,12 +261,43 @@ type kernelLayout struct {
 	contract atomic.Pointer[contract]
 }
 
-// scalarField is a scalar field of a kernel type.
+// scalarField is a push-constant field of a kernel type: a scalar, or an array or struct
+// of 32-bit scalars (composite).
 type scalarField struct {
 	name string
 	kind reflect.Kind
 	typ  string
-	off  uintptr // in the kernel struct
+	off  uintptr      // in the kernel struct
+	rt   reflect.Type // the field's type
+}
+
+// size is the field's bytes of push constants: a word for a scalar, the Go value's size
+// for an array or struct of 32-bit scalars, which std430 lays out as Go does.
+func (f *scalarField) size() int {
+	if f.composite() {
+		return int(f.rt.Size())
+	}
+	return 4
+}
+
+// composite says whether the field is an array or struct (pushed as its bytes).
+func (f *scalarField) composite() bool { return f.kind == reflect.Array || f.kind == reflect.Struct }
+
+// pushWords says whether Go type t is made of 32-bit integers and floats only, one after
+// another with no gap (blank fields count as values), as std430 lays out a push constant
+// of the GLSL type ampgen declares for it. Such an array or struct is a kernel field that
+// is pushed as it is.
+func pushWords(t reflect.Type) bool {
+	if t.Size() == 0 || t.Size()%4 != 0 {
+		return false
+	}
+	ls := goLeaves(t, 0, nil, true)
+	for i, l := range ls {
+		if l.off != 4*i || l.width != 32 || l.kind == TypeOther {
+			return false
+		}
+	}
+	return len(ls)*4 == int(t.Size())
 }
 
 // word is the scalar field's value in the kernel struct at base as the GPU's 32-bit push
@@ -307,6 +338,15 @@ func (f *scalarField) word(base unsafe.Pointer, kernel string) (uint32, error) {
 	return *(*uint32)(p), nil
 }
 
+// scalarBytes is the size of the kernel's scalar fields in its push constants.
+func (l *kernelLayout) scalarBytes() int {
+	n := 0
+	for i := range l.scalarFields {
+		n += l.scalarFields[i].size()
+	}
+	return n
+}
+
 // lastPipeline is a kernelLayout's remembered pipeline.
 type lastPipeline struct {
 	acc  *accelerator.Accelerator
@@ -340,7 +380,7 @@ func buildLayout(t reflect.Type) *kernelLayout {
 		l.err = err
 		return l
 	}
-	size := 16 + 16*len(l.args) + 4*len(l.scalarFields)
+	size := 16 + 16*len(l.args) + l.scalarBytes()
 	l.pushSize = (size + 15) &^ 15
 	return l
 }
@@ -370,11 +410,20 @@ func (l *kernelLayout) addFields(st reflect.Type, base uintptr, prefix string) e
 			switch f.Type.Kind() {
 			case reflect.Int32, reflect.Uint32, reflect.Float32, reflect.Int, reflect.Uint, reflect.Bool,
 				reflect.Int8, reflect.Int16, reflect.Uint8, reflect.Uint16:
-				l.scalarFields = append(l.scalarFields, scalarField{name: name, kind: f.Type.Kind(), typ: f.Type.String(), off: off})
+				l.scalarFields = append(l.scalarFields, scalarField{name: name, kind: f.Type.Kind(), typ: f.Type.String(), off: off, rt: f.Type})
+			case reflect.Array, reflect.Struct:
+				if !pushWords(f.Type) {
+					return &KernelError{Kernel: l.name, Field: name, FieldType: f.Type.String(),
+						Reason: "an array or struct field must hold only int32, uint32 and float32 values (and arrays " +
+							"and structs of them), since it is pushed to the GPU as it lies in memory; tag it `amp:\"-\"` " +
+							"if the body does not use it"}
+				}
+				l.scalarFields = append(l.scalarFields, scalarField{name: name, kind: f.Type.Kind(), typ: f.Type.String(), off: off, rt: f.Type})
 			default:
 				return &KernelError{Kernel: l.name, Field: name, FieldType: f.Type.String(),
 					Reason: "a kernel field must implement runtime.Arg, be a scalar (int32, uint32, float32, int, uint, " +
-						"bool, or an 8- or 16-bit integer), be an embedded struct of such fields, or be tagged `amp:\"-\"`"}
+						"bool, or an 8- or 16-bit integer) or an array or struct of int32, uint32 and float32, " +
+						"be an embedded struct of such fields, or be tagged `amp:\"-\"`"}
 			}
 		}
 	}
@@ -583,8 +632,8 @@ func checkProgram(prog *Program, l *kernelLayout, ext, tile Extent) error {
 	}
 	if l.pushSize > MaxPushConstantBytes {
 		return &KernelError{Kernel: l.name, Reason: fmt.Sprintf(
-			"%d data arguments and %d scalars need %d bytes of push constants; the portable limit is %d",
-			len(l.args), len(l.scalarFields), l.pushSize, MaxPushConstantBytes)}
+			"%d data arguments and %d bytes of scalar fields need %d bytes of push constants; the portable limit is %d",
+			len(l.args), l.scalarBytes(), l.pushSize, MaxPushConstantBytes)}
 	}
 	return nil
 }

@@ -532,7 +532,18 @@ type (
 	}
 	nestedK struct {
 		Out   *devArg
-		Inner struct{ X int32 }
+		Inner struct {
+			X int32
+			B bool
+		}
+	}
+	arrayK struct {
+		Out *devArg
+		W   [2]int
+	}
+	bigK struct {
+		Out *devArg
+		W   [25]float32
 	}
 	tooManyK struct {
 		A, B, C, D, E, F, G, H *devArg
@@ -555,6 +566,9 @@ type (
 
 func (intFieldK) Each(amprt.Index)          {}
 func (nestedK) Each(amprt.Index)            {}
+func (arrayK) Each(amprt.Index)             {}
+func (bigK) Each(amprt.Index)               {}
+func (bigK) Program() *amprt.Program        { return testprog.MustProgram("iota", 1) }
 func (tooManyK) Each(amprt.Index)           {}
 func (tooManyK) Program() *amprt.Program    { return testprog.MustProgram("iota", 1) }
 func (f funcK) Each(i amprt.Index)          { f(i) }
@@ -589,12 +603,16 @@ func TestParallelForEachKernelErrors(t *testing.T) {
 		e := amprt.Ext(4)
 		kernelErr(t, amprt.ParallelForEach(v, e, intFieldK{Out: out}), "runtime_test.intFieldK", "N", "int64", "int32, uint32, float32, int")
 		kernelErr(t, amprt.ParallelForEach(v, e, &intFieldK{Out: out}), "*runtime_test.intFieldK", "N", "int64", "field N (int64)")
-		kernelErr(t, amprt.ParallelForEach(v, e, nestedK{Out: out}), "runtime_test.nestedK", "Inner", "struct { X int32 }", "amp:\"-\"")
+		kernelErr(t, amprt.ParallelForEach(v, e, nestedK{Out: out}), "runtime_test.nestedK", "Inner", "struct { X int32; B bool }", "only int32, uint32 and float32")
+		kernelErr(t, amprt.ParallelForEach(v, e, arrayK{Out: out}), "runtime_test.arrayK", "W", "[2]int", "pushed to the GPU as it lies in memory")
+		if !v.Accelerator().IsCPU() {
+			kernelErr(t, amprt.ParallelForEach(v, e, bigK{Out: out}), "runtime_test.bigK", "", "", "1 data arguments and 100 bytes of scalar fields need 144 bytes")
+		}
 		kernelErr(t, amprt.ParallelForEach(v, e, funcK(func(amprt.Index) {})), "runtime_test.funcK", "", "", "must be a struct")
 		kernelErr(t, amprt.ParallelForEach(v, e, iotaK{}), "runtime_test.iotaK", "Out", "*runtime_test.devArg", "data argument is nil")
 		kernelErr(t, amprt.ParallelForEach(v, e, addK{A: out, B: nil, C: out}), "runtime_test.addK", "B", "runtime.Arg", "nil")
 		kernelErr(t, amprt.ParallelForEach(v, e, addK{A: out, B: (*devArg)(nil), C: out}), "runtime_test.addK", "B", "runtime.Arg", "nil")
-		kernelErr(t, amprt.ParallelForEach(v, e, tooManyK{}.fill(e)), "runtime_test.tooManyK", "", "", "8 data arguments and 0 scalars need 144 bytes")
+		kernelErr(t, amprt.ParallelForEach(v, e, tooManyK{}.fill(e)), "runtime_test.tooManyK", "", "", "8 data arguments and 0 bytes of scalar fields need 144 bytes")
 		if err := amprt.ParallelForEach(v, e, noProgK{Out: out}); v.Accelerator().Traits().HostMemory {
 			assert.NoError(t, err, "the CPU runs the Go body")
 		} else {

@@ -3,6 +3,7 @@ package runtime
 import (
 	"encoding/binary"
 	"fmt"
+	"unsafe"
 
 	"github.com/goamp/goamp/accelerator"
 )
@@ -140,7 +141,15 @@ func (vulkanExecutor) encode(d *dispatch) error {
 	}
 	o := 16 + 16*len(l.args)
 	for i := range l.scalarFields {
-		w, err := l.scalarFields[i].word(d.base, l.name)
+		f := &l.scalarFields[i]
+		if f.composite() { // 32-bit values with no gap, laid out by std430 as by Go
+			for k := 0; k < f.size(); k += 4 {
+				le.PutUint32(push[o+k:], *(*uint32)(unsafe.Add(d.base, f.off+uintptr(k))))
+			}
+			o += f.size()
+			continue
+		}
+		w, err := f.word(d.base, l.name)
 		if err != nil {
 			return err
 		}

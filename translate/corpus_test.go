@@ -341,9 +341,11 @@ var corpusCases = []corpusCase{
 		const n = 1000
 		var res []int32
 		for _, c := range []corpus.Captures{
-			{Width: 7, Count: 3, Invert: true, Small: -128, Mask: 0xF0F0},
-			{Width: math.MaxInt32, Count: 0, Small: 127, Mask: 0xFFFF},
-			{Width: 1, Count: 9, Small: -1},
+			{Width: 7, Count: 3, Invert: true, Small: -128, Mask: 0xF0F0, Taps: [3]int32{1, -2, 3},
+				Clamp: corpus.Window{Lo: -500, Hi: 600, Scale: [2]float32{9, 0.5}}},
+			{Width: math.MaxInt32, Count: 0, Small: 127, Mask: 0xFFFF, Taps: [3]int32{0, 0, 7},
+				Clamp: corpus.Window{Lo: math.MinInt32, Hi: math.MaxInt32, Scale: [2]float32{0, -2}}},
+			{Width: 1, Count: 9, Small: -1, Clamp: corpus.Window{Lo: 3, Hi: 2}},
 		} {
 			o, data := out[int32](t, n)
 			c.In, c.Out = in(t, randInts(r, n, -1000, 1000), n), o

@@ -239,13 +239,51 @@ func (t *tr) collectFields(st *types.Struct, decl *ast.FuncDecl) {
 				continue
 			}
 		}
+		refused := fmt.Sprintf("field %s does not reach the GPU: its type is refused at its declaration", f.Name())
+		if pushWords(ft) {
+			if g, ok := t.glslType(ft, f.Pos()); ok {
+				t.scalars = append(t.scalars, scalarArg{field: f, name: glslName(f.Name()), typ: g})
+			} else {
+				t.fields[f.Origin()] = refused
+			}
+			continue
+		}
+		t.fields[f.Origin()] = refused
 		t.errorf(f.Pos(), "kernel %s: field %s has type %s; a kernel field must be an arrayview View, ReadView or Array, "+
-			"a scalar (int32, uint32, float32, int, uint, bool, or an 8- or 16-bit integer), or be tagged `amp:\"-\"`",
-			t.named.Obj().Name(), f.Name(), ft)
+			"a scalar (int32, uint32, float32, int, uint, bool, or an 8- or 16-bit integer), an array or struct of "+
+			"int32, uint32 and float32, or be tagged `amp:\"-\"`", t.named.Obj().Name(), f.Name(), ft)
 	}
 	for i := range t.scalars {
 		t.fields[t.scalars[i].field.Origin()] = &t.scalars[i]
 	}
+}
+
+// pushWords says whether t is an array or struct made only of int32, uint32 and float32
+// values (through arrays and structs of them; no vectors), which std430 lays out in a
+// push-constant block as Go lays it out in memory (the runtime pushes its words as they
+// are, and checks the same rule).
+func pushWords(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Array:
+		return u.Len() > 0 && (isWord(u.Elem()) || pushWords(u.Elem()))
+	case *types.Struct:
+		if vecName(t) != "" || u.NumFields() == 0 {
+			return false
+		}
+		for i := range u.NumFields() {
+			if ft := u.Field(i).Type(); !isWord(ft) && !pushWords(ft) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// isWord says whether t is an int32, uint32 or float32 (or a named type of one).
+func isWord(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && (b.Kind() == types.Int32 || b.Kind() == types.Uint32 || b.Kind() == types.Float32)
 }
 
 // viewKind returns "View", "ReadView" or "Array" and the element type when t is a

@@ -397,9 +397,18 @@ func (t *tr) store(lhs ast.Expr, v string) {
 			}
 		}
 	}
-	if sel, ok := unparen(lhs).(*ast.SelectorExpr); ok && t.kernelField(sel) != nil {
-		t.errorf(lhs.Pos(), "kernel fields are read-only in a kernel body; copy %s into a local", sel.Sel.Name)
-		return
+	for e := unparen(lhs); ; { // k.N = 1, k.W[j] = 1, k.P.X = 1
+		if sel, ok := e.(*ast.SelectorExpr); ok && t.kernelField(sel) != nil {
+			t.errorf(lhs.Pos(), "kernel fields are read-only in a kernel body; copy %s into a local", sel.Sel.Name)
+			return
+		}
+		if ix, ok := e.(*ast.IndexExpr); ok {
+			e = unparen(ix.X)
+		} else if sel, ok := e.(*ast.SelectorExpr); ok {
+			e = unparen(sel.X)
+		} else {
+			break
+		}
 	}
 	t.fn.line("%s = %s;", t.lvalue(lhs), v)
 }

@@ -175,7 +175,12 @@ func (k Captures) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 		for j := uint(0); j < k.Count; j++ {
 			x += int32(j) * int32(k.Small)
 		}
-		ampViewOut.Set3(ampI0, ampI1, ampI2, x*int32(ampI0%k.Width)+int32(uint16(x)&k.Mask))
+		for j, w := range k.Taps {
+			x += w * int32(j+1)
+		}
+		c := k.Clamp
+		x = min(max(x, c.Lo), k.Clamp.Hi) + int32(float32(x)*c.Scale[1])
+		ampViewOut.Set3(ampI0, ampI1, ampI2, x*int32(ampI0%k.Width)+int32(uint16(x)&k.Mask)+int32(k.In.Extent().Size()))
 	}
 }
 

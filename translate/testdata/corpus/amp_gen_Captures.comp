@@ -4,6 +4,11 @@ layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
 // AMP_RANKS: bits 0-1 the domain's rank, bits 2+2k the rank of data argument k.
 layout(constant_id = 3) const uint AMP_RANKS = 1u;
 const uint ampRank = AMP_RANKS & 3u;
+struct Window {
+	int Lo;
+	int Hi;
+	float[2] Scale;
+};
 layout(std430, binding = 0) readonly buffer AmpBuffer0 { int ampV_In[]; };
 layout(std430, binding = 1) buffer AmpBuffer1 { int ampV_Out[]; };
 struct AmpView { uint base; uint s0; uint s1; uint e0; };
@@ -16,6 +21,9 @@ layout(push_constant) uniform AmpPush {
 	uint Invert;
 	int Small;
 	uint Mask;
+	int[3] Taps;
+	Window Clamp;
+	uint ampExtents[2];
 } amp;
 uint ampLinearIndex() {
 	return (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
@@ -30,6 +38,9 @@ int ampDiv(int a, int b) { return b == -1 ? -a : a / b; }
 int ampRem(int a, int b) { return b == -1 ? 0 : a - b * (a / b); }
 const uint ampR0 = (AMP_RANKS >> 2u) & 3u;
 uint ampAt0(ivec3 i) { return amp.In.base + (ampR0 == 1u ? uint(i.x) : ampR0 == 2u ? uint(i.x) * amp.In.s0 + uint(i.y) : uint(i.x) * amp.In.s0 + uint(i.y) * amp.In.s1 + uint(i.z)); }
+int ampDim0(int c) { return c == 0 ? int(amp.In.e0) : c > 0 && uint(c) < ampR0 ? int(amp.ampExtents[0 + c - 1]) : 0; }
+int ampSize0() { return int(amp.In.e0) * (ampR0 > 1u ? int(amp.ampExtents[0]) : 1) * (ampR0 > 2u ? int(amp.ampExtents[0 + 1]) : 1); }
+bool ampContains0(ivec3 i) { return uint(i.x) < amp.In.e0 && (ampR0 < 2u || uint(i.y) < amp.ampExtents[0]) && (ampR0 < 3u || uint(i.z) < amp.ampExtents[0 + 1]); }
 const uint ampR1 = (AMP_RANKS >> 4u) & 3u;
 uint ampAt1(ivec3 i) { return amp.Out.base + (ampR1 == 1u ? uint(i.x) : ampR1 == 2u ? uint(i.x) * amp.Out.s0 + uint(i.y) : uint(i.x) * amp.Out.s0 + uint(i.y) * amp.Out.s1 + uint(i.z)); }
 void ampEach(ivec3 ampIdx) {
@@ -40,7 +51,15 @@ void ampEach(ivec3 ampIdx) {
 	for (uint j = 0u; (j < amp.Count); j = (j + 1u)) {
 		x = (x + (int(j) * amp.Small));
 	}
-	ampV_Out[ampAt1(ampIdx)] = ((x * ampRem(ampIdx.x, amp.Width)) + int((bitfieldExtract(uint(x), 0, 16) & amp.Mask)));
+	{
+		for (int j_1 = 0; j_1 < 3; j_1++) {
+			int w = amp.Taps[j_1];
+			x = (x + (w * (j_1 + 1)));
+		}
+	}
+	Window c = amp.Clamp;
+	x = (min(max(x, c.Lo), amp.Clamp.Hi) + int((float(x) * c.Scale[1])));
+	ampV_Out[ampAt1(ampIdx)] = (((x * ampRem(ampIdx.x, amp.Width)) + int((bitfieldExtract(uint(x), 0, 16) & amp.Mask))) + ampSize0());
 }
 layout(constant_id = 4) const uint AMP_GRID_LOOP = 1u;
 void main() {

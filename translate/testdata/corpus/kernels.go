@@ -1576,8 +1576,10 @@ func clampG[T ~int32 | ~float32](x, lo, hi T) T {
 // Width2 is the pair's width, through a Span.
 func (p Pair) Width2() float32 { return Span{p}.Width() }
 
-// Captures has scalar fields of the types a Go programmer writes: int, uint, bool and
-// narrow integers, each pushed as one 32-bit word.
+// Captures has fields of the types a Go programmer writes: int, uint, bool and narrow
+// integers, each pushed as one 32-bit word, and an array and a struct of 32-bit values,
+// pushed as they lie in memory; the body reads its view's size, which the push constants
+// carry after them.
 type Captures struct {
 	In     *arrayview.ReadView[int32]
 	Out    *arrayview.View[int32]
@@ -1586,6 +1588,14 @@ type Captures struct {
 	Invert bool
 	Small  int8
 	Mask   uint16
+	Taps   [3]int32
+	Clamp  Window
+}
+
+// Window is a struct field of Captures.
+type Window struct {
+	Lo, Hi int32
+	Scale  [2]float32
 }
 
 // Each is the kernel.
@@ -1597,5 +1607,10 @@ func (k Captures) Each(i runtime.Index) {
 	for j := uint(0); j < k.Count; j++ {
 		x += int32(j) * int32(k.Small)
 	}
-	k.Out.Set(i, x*int32(i[0]%k.Width)+int32(uint16(x)&k.Mask))
+	for j, w := range k.Taps {
+		x += w * int32(j+1)
+	}
+	c := k.Clamp
+	x = min(max(x, c.Lo), k.Clamp.Hi) + int32(float32(x)*c.Scale[1])
+	k.Out.Set(i, x*int32(i[0]%k.Width)+int32(uint16(x)&k.Mask)+int32(k.In.Extent().Size()))
 }

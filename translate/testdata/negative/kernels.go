@@ -364,3 +364,19 @@ func (k CountedBreak) Tiled(t runtime.TiledIndex) {
 	}
 	k.V.Set(t.Global, int32(x))
 }
+
+type WriteCapture struct {
+	out
+	W [2]int32
+	P point
+	Q [2]int64
+	R struct{ X, Y float32 }
+}
+
+type point struct{ X, Y float32 }
+
+func (k WriteCapture) Each(i runtime.Index) {
+	k.W[1] = 3
+	k.P.X = 2
+	k.V.Set(i, k.W[1]+int32(k.P.X+k.R.Y)+int32(k.Q[0]))
+}
