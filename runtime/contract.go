@@ -31,12 +31,19 @@ type ContractError struct {
 	Go, GPU string
 	// Reason says what the contract requires.
 	Reason string
+	// Generated says that ampgen wrote the program (EmbeddedProgram): the kernel's Go
+	// type has changed since the package's last go generate.
+	Generated bool
 }
 
 // Error implements error.
 func (e *ContractError) Error() string {
-	return fmt.Sprintf("goamp/runtime: kernel %s does not match program %s on %s: Go: %s; GPU: %s (%s)",
+	msg := fmt.Sprintf("goamp/runtime: kernel %s does not match program %s on %s: Go: %s; GPU: %s (%s)",
 		e.Kernel, e.Program, e.Field, e.Go, e.GPU, e.Reason)
+	if e.Generated {
+		msg += "; ampgen made the program from an earlier version of the kernel: run go generate"
+	}
+	return msg
 }
 
 // Is reports whether target is ErrContract.
@@ -119,7 +126,8 @@ func newContract(l *kernelLayout, p *Program, infos []ArgInfo, checked bool) *co
 }
 
 func (c *contract) bad(l *kernelLayout, field, goSide, gpuSide, reason string) *ContractError {
-	return &ContractError{Kernel: l.name, Program: c.prog.Name, Field: field, Go: goSide, GPU: gpuSide, Reason: reason}
+	return &ContractError{Kernel: l.name, Program: c.prog.Name, Field: field, Go: goSide, GPU: gpuSide, Reason: reason,
+		Generated: c.prog.generated}
 }
 
 // checkBindings checks the storage buffers against the data fields and finds each

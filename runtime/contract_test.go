@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -643,4 +645,25 @@ func TestReadInterfaceTestPrograms(t *testing.T) {
 	assert.Equal(t, "int[10000]", in.Shared[0].Type.String())
 	_, err = amprt.ReadInterface(contractSPIRV(t, "scaled_add")[:100])
 	assert.True(t, errors.Is(err, amprt.ErrInvalidSPIRV))
+}
+
+// TestContractGenerated: a mismatch with a program ampgen generated (EmbeddedProgram)
+// says that the kernel changed since go generate; one with a hand-made program does not.
+func TestContractGenerated(t *testing.T) {
+	fsys := fstest.MapFS{"amp_gen_K.spv": {Data: contractSPIRV(t, "scaled_add")}}
+	gen := amprt.EmbeddedProgram(fsys, "amp_gen_K.spv", "example.com/p.K")
+	hand, err := amprt.NewProgram("contract_scaled_add_hand", contractSPIRV(t, "scaled_add"), 1)
+	require.NoError(t, err)
+	for _, c := range []struct {
+		prog *amprt.Program
+		want bool
+	}{{gen, true}, {hand, false}} {
+		eachView(t, func(t *testing.T, av *accelerator.View) {
+			_, _, x, y := scaledAddViews(t, rand.New(rand.NewPCG(1, 2)), 8)
+			err := amprt.ParallelForEach(av, amprt.Ext(8), swappedK{X: x.ReadOnly(), Y: y, prog: c.prog})
+			ce := requireErrorAs[*amprt.ContractError](t, err, amprt.ErrContract)
+			assert.Equal(t, c.want, ce.Generated)
+			assert.Equal(t, c.want, strings.Contains(err.Error(), "run go generate"), "%v", err)
+		})
+	}
 }

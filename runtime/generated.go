@@ -17,7 +17,9 @@ func EmbeddedProgram(fsys fs.FS, file, name string) *Program {
 	if err != nil {
 		panic(fmt.Errorf("goamp/runtime: the SPIR-V of %s: %w", name, err))
 	}
-	return MustProgram(name, spirv, 0)
+	p := MustProgram(name, spirv, 0)
+	p.generated = true
+	return p
 }
 
 // Instances are the programs of a generic kernel type, one for each instance ampgen

@@ -46,6 +46,8 @@ type Program struct {
 	// build reads and writes outside unchecked, as C++ AMP does.
 	Checked *Program
 
+	generated bool // made by EmbeddedProgram, for ampgen's generated code
+
 	once   sync.Once
 	iface  *Interface
 	err    error    // why the module cannot be read
