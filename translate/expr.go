@@ -34,12 +34,28 @@ func (t *tr) expr(e ast.Expr) string {
 		return t.index(e)
 	case *ast.CompositeLit:
 		return t.composite(e)
+	case *ast.StarExpr:
+		// *s of a pointer receiver (*s = T{}, x := *s): the inout parameter itself.
+		if id, ok := unparen(e.X).(*ast.Ident); ok && t.isPtrRecv(t.info.Uses[id]) {
+			return t.expr(e.X)
+		}
+		t.errorf(e.Pos(), "pointers are not in the kernel language, other than a method's pointer receiver")
 	default:
 		if !t.outside(e.Pos(), e) {
 			t.errorf(e.Pos(), "expression %T is not in the kernel language", e)
 		}
 	}
 	return "0"
+}
+
+// isPtrRecv says whether o is the pointer receiver of the function being translated.
+func (t *tr) isPtrRecv(o types.Object) bool {
+	d := t.fn.decl
+	if o == nil || d.Recv == nil || len(d.Recv.List) != 1 || len(d.Recv.List[0].Names) != 1 {
+		return false
+	}
+	_, ptr := o.Type().(*types.Pointer)
+	return ptr && t.info.Defs[d.Recv.List[0].Names[0]] == o
 }
 
 // ident translates a variable reference.

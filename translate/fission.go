@@ -312,6 +312,12 @@ func (f *fission) assignments(body *ast.BlockStmt) []assignment {
 		out = append(out, a)
 	}
 	ast.Inspect(body, func(n ast.Node) bool {
+		if r := ptrCallRecv(f.info, f.pkg, n); r != nil {
+			// a.Add(x) writes a from a and x; the write is never a once-per-tile statement
+			// (a statement of its own, not at tile level), so a is a thread's variable.
+			c := n.(*ast.CallExpr)
+			add(&ast.ExprStmt{X: c}, []ast.Expr{r}, append([]ast.Expr{r}, c.Args...))
+		}
 		switch s := n.(type) {
 		case *ast.AssignStmt:
 			add(s, s.Lhs, s.Rhs)

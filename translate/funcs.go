@@ -56,6 +56,12 @@ func (t *tr) userCall(e *ast.CallExpr, fn *types.Func, id *ast.Ident, kind strin
 	}
 	var args []string
 	if recvX != nil {
+		if ptrRecv(fn) {
+			if f := t.readOnlyField(recvX); f != nil {
+				t.errorf(recvX.Pos(), "kernel fields are read-only in a kernel body; copy %s into a local to call %s, whose receiver is a pointer",
+					f.Sel.Name, fn.Name())
+			}
+		}
 		r := t.expr(recvX)
 		// A method promoted from an embedded field (p.Len2() of Pos in p): its receiver is
 		// that field.
@@ -338,16 +344,19 @@ func (t *tr) signature(fs *fnState, decl *ast.FuncDecl, kind string) []string {
 		if kind == "kernel" {
 			fs.recv = obj
 		} else {
-			rt := t.info.TypeOf(decl.Recv.List[0].Type)
-			if _, ok := rt.(*types.Pointer); ok {
-				t.errorf(decl.Recv.Pos(), "pointer receivers are not in the kernel language")
+			// A pointer receiver is an inout parameter: GLSL copies the caller's variable in
+			// and back out, which is what the pointer's writes come to, since nothing else
+			// in a kernel can point at that variable.
+			rt, inout := t.info.TypeOf(decl.Recv.List[0].Type), ""
+			if p, ok := rt.(*types.Pointer); ok {
+				rt, inout = p.Elem(), "inout "
 			}
 			g, _ := t.glslType(rt, decl.Recv.Pos())
 			n := "ampRecv"
 			if obj != nil {
 				n = t.localName(obj)
 			}
-			params = append(params, g+" "+n)
+			params = append(params, inout+g+" "+n)
 		}
 	}
 	for _, field := range decl.Type.Params.List {
@@ -370,6 +379,37 @@ func (t *tr) signature(fs *fnState, decl *ast.FuncDecl, kind string) []string {
 		}
 	}
 	return params
+}
+
+// ptrRecv says whether fn is a method with a pointer receiver.
+func ptrRecv(fn *types.Func) bool {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return false
+	}
+	_, ok = sig.Recv().Type().(*types.Pointer)
+	return ok
+}
+
+// ptrCallRecv returns the receiver of e when e calls a method of the package whose
+// receiver is a pointer (a.Add(x), parts[j].Add(x)): the call writes that variable.
+func ptrCallRecv(info *types.Info, pkg *types.Package, e ast.Node) ast.Expr {
+	c, ok := e.(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	se, ok := unparen(c.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	sel := info.Selections[se]
+	if sel == nil || sel.Kind() != types.MethodVal {
+		return nil
+	}
+	if fn, ok := sel.Obj().(*types.Func); ok && fn.Pkg() == pkg && ptrRecv(fn) {
+		return se.X
+	}
+	return nil
 }
 
 // mangle turns a type name into identifier characters.

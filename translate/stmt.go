@@ -397,26 +397,34 @@ func (t *tr) store(lhs ast.Expr, v string) {
 			}
 		}
 	}
-	for e := unparen(lhs); ; { // k.N = 1, k.W[j] = 1, k.P.X = 1
+	if sel := t.readOnlyField(lhs); sel != nil {
+		t.errorf(lhs.Pos(), "kernel fields are read-only in a kernel body; copy %s into a local", sel.Sel.Name)
+		return
+	}
+	t.fn.line("%s = %s;", t.lvalue(lhs), v)
+}
+
+// readOnlyField returns the kernel field that an assignable expression is part of (k.N,
+// k.W[j], k.P.X), or nil.
+func (t *tr) readOnlyField(lhs ast.Expr) *ast.SelectorExpr {
+	for e := unparen(lhs); ; {
 		if sel, ok := e.(*ast.SelectorExpr); ok && t.kernelField(sel) != nil {
-			t.errorf(lhs.Pos(), "kernel fields are read-only in a kernel body; copy %s into a local", sel.Sel.Name)
-			return
+			return sel
 		}
 		if ix, ok := e.(*ast.IndexExpr); ok {
 			e = unparen(ix.X)
 		} else if sel, ok := e.(*ast.SelectorExpr); ok {
 			e = unparen(sel.X)
 		} else {
-			break
+			return nil
 		}
 	}
-	t.fn.line("%s = %s;", t.lvalue(lhs), v)
 }
 
 // lvalue translates an assignable expression.
 func (t *tr) lvalue(e ast.Expr) string {
 	switch x := unparen(e).(type) {
-	case *ast.Ident, *ast.IndexExpr, *ast.SelectorExpr:
+	case *ast.Ident, *ast.IndexExpr, *ast.SelectorExpr, *ast.StarExpr:
 		return t.expr(x)
 	}
 	t.errorf(e.Pos(), "cannot assign to this expression in the kernel language")

@@ -63,6 +63,7 @@ func (t *tr) mark(lhs ast.Expr, vary map[types.Object]bool) {
 // vwalk walks statements, marking varying assignments; under says the walk is under
 // varying control flow.
 func (t *tr) vwalk(n ast.Node, under bool, vary map[types.Object]bool) {
+	t.vwalkPtrCalls(n, under, vary)
 	switch s := n.(type) {
 	case *ast.BlockStmt:
 		for _, x := range s.List {
@@ -119,6 +120,29 @@ func (t *tr) vwalk(n ast.Node, under bool, vary map[types.Object]bool) {
 			}
 		}
 	}
+}
+
+// vwalkPtrCalls marks the receivers that the calls of pointer-receiver methods in n's own
+// expressions (not in the statements it holds) write: varying under varying control flow,
+// or when the receiver or an argument varies (a.Add(x) assigns a from a and x).
+func (t *tr) vwalkPtrCalls(n ast.Node, under bool, vary map[types.Object]bool) {
+	ast.Inspect(n, func(m ast.Node) bool {
+		if _, ok := m.(ast.Stmt); ok && m != n {
+			return false
+		}
+		r := ptrCallRecv(t.info, t.pkg, m)
+		if r == nil {
+			return true
+		}
+		v := under || t.isVarying(r, vary) || t.varyingIndex(r, vary)
+		for _, a := range m.(*ast.CallExpr).Args {
+			v = v || t.isVarying(a, vary)
+		}
+		if v {
+			t.mark(r, vary)
+		}
+		return true
+	})
 }
 
 // exitsVarying reports whether a loop's body holds a break or continue of that loop

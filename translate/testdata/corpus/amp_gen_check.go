@@ -47,6 +47,8 @@ import (
 //go:embed amp_gen_Outside4.check.spv
 //go:embed amp_gen_OutsideArrays.check.spv
 //go:embed amp_gen_Phases.check.spv
+//go:embed amp_gen_PointerMethods.check.spv
+//go:embed amp_gen_PointerMethodsTiled.check.spv
 //go:embed amp_gen_Promoted.check.spv
 //go:embed amp_gen_RangeArr.check.spv
 //go:embed amp_gen_RangeForms.check.spv
@@ -109,6 +111,8 @@ func init() {
 	ampgenOutside4.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Outside4.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Outside4#checked")
 	ampgenOutsideArrays.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_OutsideArrays.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.OutsideArrays#checked")
 	ampgenPhases.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Phases.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Phases#checked")
+	ampgenPointerMethods.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_PointerMethods.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.PointerMethods#checked")
+	ampgenPointerMethodsTiled.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_PointerMethodsTiled.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.PointerMethodsTiled#checked")
 	ampgenPromoted.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Promoted.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Promoted#checked")
 	ampgenRangeArr.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_RangeArr.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeArr#checked")
 	ampgenRangeForms.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_RangeForms.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeForms#checked")

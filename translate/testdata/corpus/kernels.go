@@ -1614,3 +1614,92 @@ func (k Captures) Each(i runtime.Index) {
 	x = min(max(x, c.Lo), k.Clamp.Hi) + int32(float32(x)*c.Scale[1])
 	k.Out.Set(i, x*int32(i[0]%k.Width)+int32(uint16(x)&k.Mask)+int32(k.In.Extent().Size()))
 }
+
+// Tally is a value that pointer-receiver methods update.
+type Tally struct {
+	N        int32
+	Sum, Top int32
+}
+
+// Add counts x.
+func (s *Tally) Add(x int32) {
+	s.N++
+	s.Sum += x
+	if s.N == 1 || x > s.Top {
+		s.Top = x
+	}
+}
+
+// Merge adds o's counts to s's.
+func (s *Tally) Merge(o Tally) {
+	if o.N == 0 {
+		return
+	}
+	if s.N == 0 || o.Top > s.Top {
+		s.Top = o.Top
+	}
+	s.N += o.N
+	s.Sum += o.Sum
+}
+
+// Reset zeroes s through *s.
+func (s *Tally) Reset() { *s = Tally{} }
+
+// Score reads s through a value receiver.
+func (s Tally) Score() int32 { return s.Sum*3 + s.Top - s.N }
+
+// PointerMethods calls pointer-receiver methods (GLSL inout parameters) on locals and
+// array elements: each thread tallies a stretch of the input.
+type PointerMethods struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+// Each is the kernel.
+func (k PointerMethods) Each(i runtime.Index) {
+	var pos, neg Tally
+	var parts [3]Tally
+	n := k.In.Extent().Dim(0)
+	for j := 0; j < 9; j++ {
+		x := k.In.At(runtime.Idx((i[0] + j) % n))
+		if x > 0 {
+			pos.Add(x)
+		} else {
+			parts[j%3].Add(-x)
+		}
+	}
+	for _, p := range parts {
+		neg.Merge(p)
+	}
+	pos.Merge(neg)
+	if pos.Top > 990 {
+		pos.Reset()
+	}
+	k.Out.Set(i, pos.Score())
+}
+
+// PointerMethodsTiled updates a thread's Tally, declared at the top level (the same in
+// every thread until a pointer method writes it), and tile_static Tallies through pointer
+// methods, across barriers: the fast CPU body must keep a Tally per thread.
+type PointerMethodsTiled struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+// Tiled is the kernel.
+func (k PointerMethodsTiled) Tiled(t runtime.TiledIndex) {
+	sh := runtime.TileStatic[Tally](t, t.TileExtent.Size())
+	var mine Tally
+	mine.Add(k.In.At(t.Global))
+	l := t.Local[0]
+	sh[l] = mine
+	t.Barrier.Wait()
+	for h := len(sh) / 2; h > 0; h /= 2 {
+		if l < h {
+			sh[l].Merge(sh[l+h])
+		}
+		t.Barrier.Wait()
+	}
+	mine.Merge(sh[0])
+	k.Out.Set(t.Global, mine.Score())
+}

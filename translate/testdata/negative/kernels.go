@@ -380,3 +380,27 @@ func (k WriteCapture) Each(i runtime.Index) {
 	k.P.X = 2
 	k.V.Set(i, k.W[1]+int32(k.P.X+k.R.Y)+int32(k.Q[0]))
 }
+
+type counter struct{ N int32 }
+
+func (c *counter) inc() { c.N++ }
+
+// PointerDivergent: a pointer method under a thread-dependent condition makes its
+// receiver vary between threads, so the barrier under c.N > 0 is divergent.
+type PointerDivergent struct {
+	out
+	C counter
+}
+
+func (k PointerDivergent) Tiled(t runtime.TiledIndex) {
+	var c counter
+	if t.Local[0] == 0 {
+		c.inc()
+	}
+	if c.N > 0 {
+		t.Barrier.Wait()
+	}
+	k.C.inc()
+	p := &c
+	k.V.Set(t.Global, c.N+(*p).N)
+}
