@@ -362,6 +362,12 @@ var corpusCases = []corpusCase{
 	{"PointerMethodsTiled", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
 		return corpus.PointerMethodsTiled{In: i, Out: o}
 	}), exact},
+	{"RangeCopy", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 1000
+		o, data := out[int32](t, n)
+		k := corpus.RangeCopy{In: in(t, randInts(r, n, -1000, 1000), n), Out: o}
+		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
+	}, exact},
 	{"Divide", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 1000
 		b := randInts(r, n, -1000, 1000)

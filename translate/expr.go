@@ -287,6 +287,9 @@ func (t *tr) index(e *ast.IndexExpr) string {
 		}
 	}
 	xt := t.typeOf(e.X)
+	if p, ok := xt.Underlying().(*types.Pointer); ok { // m[i] of a pointer receiver m of an array type
+		xt = p.Elem()
+	}
 	switch xt.Underlying().(type) {
 	case *types.Array:
 	default:

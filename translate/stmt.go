@@ -643,6 +643,28 @@ func (t *tr) rangeStmt(s *ast.RangeStmt) {
 		n = t.expr(s.X)
 	case *types.Array:
 		n, elem = strconv.FormatInt(u.Len(), 10), u.Elem()
+		if s.Value != nil && !isBlank(s.Value) && t.rangeCopies(s) {
+			// Go ranges over a copy of an array: writes in the body do not reach v, and
+			// the array expression is evaluated once.
+			g, _ := t.glslType(xt, s.X.Pos())
+			c := t.tmpName()
+			fs.line("{")
+			fs.indent++
+			defer func() { fs.indent--; fs.line("}") }()
+			fs.line("%s %s = %s;", g, c, t.expr(s.X))
+			if t.held == nil {
+				t.held = map[ast.Expr]string{}
+			}
+			t.held[s.X] = c
+			defer delete(t.held, s.X)
+		}
+	case *types.Pointer: // a pointer receiver of an array type: no copy, as in Go
+		a, ok := u.Elem().Underlying().(*types.Array)
+		if !ok {
+			t.errorf(s.X.Pos(), "range over %s is not in the kernel language", xt)
+			return
+		}
+		n, elem = strconv.FormatInt(a.Len(), 10), a.Elem()
 	case *types.Slice:
 		if id, ok := unparen(s.X).(*ast.Ident); ok {
 			if sd := t.sharedV[t.info.Uses[id]]; sd != nil {
@@ -700,7 +722,47 @@ func (t *tr) rangeStmt(s *ast.RangeStmt) {
 	t.afterLoop(l)
 }
 
-// rangeElem reads element i of the ranged array.
+// rangeCopies says whether a range over an array with a value variable must copy the
+// array first: the range expression is not a variable (or a part of one), or the body
+// writes the variable.
+func (t *tr) rangeCopies(s *ast.RangeStmt) bool {
+	root := rootIdent(s.X)
+	if root == nil {
+		return true // a call or a composite literal: evaluated once, into the copy
+	}
+	obj := t.info.Uses[root]
+	writes := false
+	ast.Inspect(s.Body, func(n ast.Node) bool {
+		var lhs []ast.Expr
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			lhs = x.Lhs
+		case *ast.IncDecStmt:
+			lhs = []ast.Expr{x.X}
+		case *ast.RangeStmt:
+			lhs = []ast.Expr{x.Key, x.Value}
+		case *ast.CallExpr:
+			if r := ptrCallRecv(t.info, t.pkg, x); r != nil {
+				lhs = []ast.Expr{r}
+			}
+		}
+		for _, l := range lhs {
+			if id := rootIdent(l); l != nil && id != nil && t.info.ObjectOf(id) == obj {
+				writes = true
+			}
+		}
+		return !writes
+	})
+	return writes
+}
+
+// isBlank says whether e is the blank identifier.
+func isBlank(e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == "_"
+}
+
+// rangeElem is element i of the range expression x.
 func (t *tr) rangeElem(x ast.Expr, i string) string {
 	if id, ok := unparen(x).(*ast.Ident); ok {
 		if sd := t.sharedV[t.info.Uses[id]]; sd != nil {

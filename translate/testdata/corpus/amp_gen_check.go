@@ -51,6 +51,7 @@ import (
 //go:embed amp_gen_PointerMethodsTiled.check.spv
 //go:embed amp_gen_Promoted.check.spv
 //go:embed amp_gen_RangeArr.check.spv
+//go:embed amp_gen_RangeCopy.check.spv
 //go:embed amp_gen_RangeForms.check.spv
 //go:embed amp_gen_RangeLen.check.spv
 //go:embed amp_gen_RangeMoved.check.spv
@@ -115,6 +116,7 @@ func init() {
 	ampgenPointerMethodsTiled.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_PointerMethodsTiled.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.PointerMethodsTiled#checked")
 	ampgenPromoted.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Promoted.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Promoted#checked")
 	ampgenRangeArr.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_RangeArr.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeArr#checked")
+	ampgenRangeCopy.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_RangeCopy.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeCopy#checked")
 	ampgenRangeForms.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_RangeForms.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeForms#checked")
 	ampgenRangeLen.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_RangeLen.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeLen#checked")
 	ampgenRangeMoved.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_RangeMoved.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeMoved#checked")

@@ -1703,3 +1703,46 @@ func (k PointerMethodsTiled) Tiled(t runtime.TiledIndex) {
 	mine.Merge(sh[0])
 	k.Out.Set(t.Global, mine.Score())
 }
+
+// Quad is an array type with a pointer-receiver method.
+type Quad [4]int32
+
+// Shift adds to each element its index and the element before it: ranging over a
+// pointer to an array reads it as the loop writes it (no copy), as in Go.
+func (q *Quad) Shift(d int32) {
+	for i := range q {
+		q[i] += d * int32(i)
+	}
+	for i, v := range q {
+		if i+1 < len(q) {
+			q[i+1] += v
+		}
+	}
+}
+
+func quadOf(x int32) Quad { return Quad{x, x + 1, x * 2, -x} }
+
+// RangeCopy ranges over arrays that the loop writes, and over a call's result: Go ranges
+// over a copy of the array (evaluated once), so the writes do not reach the loop's value.
+type RangeCopy struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+// Each is the kernel.
+func (k RangeCopy) Each(i runtime.Index) {
+	x := k.In.At(i)
+	a := [4]int32{x, 2, 3, 4}
+	for j, v := range a {
+		if j+1 < len(a) {
+			a[j+1] += v
+		}
+	}
+	s := int32(0)
+	for _, v := range quadOf(x) {
+		s += v
+	}
+	q := quadOf(x)
+	q.Shift(3)
+	k.Out.Set(i, a[3]*1000+a[2]*100+s+q[3]*7+q[1])
+}
