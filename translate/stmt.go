@@ -632,55 +632,25 @@ func (t *tr) simple(s ast.Stmt) string {
 func (t *tr) rangeStmt(s *ast.RangeStmt) {
 	fs := t.fn
 	xt := t.typeOf(s.X)
-	n := ""
-	var elem types.Type
-	switch u := xt.Underlying().(type) {
-	case *types.Basic:
-		if u.Info()&types.IsInteger == 0 {
-			t.errorf(s.X.Pos(), "range over %s is not in the kernel language", xt)
-			return
-		}
-		n = t.expr(s.X)
-	case *types.Array:
-		n, elem = strconv.FormatInt(u.Len(), 10), u.Elem()
-		if s.Value != nil && !isBlank(s.Value) && t.rangeCopies(s) {
-			// Go ranges over a copy of an array: writes in the body do not reach v, and
-			// the array expression is evaluated once.
-			g, _ := t.glslType(xt, s.X.Pos())
-			c := t.tmpName()
-			fs.line("{")
-			fs.indent++
-			defer func() { fs.indent--; fs.line("}") }()
-			fs.line("%s %s = %s;", g, c, t.expr(s.X))
-			if t.held == nil {
-				t.held = map[ast.Expr]string{}
-			}
-			t.held[s.X] = c
-			defer delete(t.held, s.X)
-		}
-	case *types.Pointer: // a pointer receiver of an array type: no copy, as in Go
-		a, ok := u.Elem().Underlying().(*types.Array)
-		if !ok {
-			t.errorf(s.X.Pos(), "range over %s is not in the kernel language", xt)
-			return
-		}
-		n, elem = strconv.FormatInt(a.Len(), 10), a.Elem()
-	case *types.Slice:
-		if id, ok := unparen(s.X).(*ast.Ident); ok {
-			if sd := t.sharedV[t.info.Uses[id]]; sd != nil {
-				n, elem = "int("+sd.size+")", u.Elem()
-				break
-			}
-		}
-		t.errorf(s.X.Pos(), "range over a slice is not in the kernel language")
-		return
-	default:
-		t.errorf(s.X.Pos(), "range over %s is not in the kernel language", xt)
+	n, elem, ok := t.rangeOver(s, xt)
+	if !ok {
 		return
 	}
 	fs.line("{")
 	fs.indent++
 	defer func() { fs.indent--; fs.line("}") }()
+	if _, ok := xt.Underlying().(*types.Array); ok && s.Value != nil && !isBlank(s.Value) && t.rangeCopies(s) {
+		// Go ranges over a copy of an array: writes in the body do not reach v, and the
+		// array expression is evaluated once.
+		g, _ := t.glslType(xt, s.X.Pos())
+		c := t.tmpName()
+		fs.line("%s %s = %s;", g, c, t.expr(s.X))
+		if t.held == nil {
+			t.held = map[ast.Expr]string{}
+		}
+		t.held[s.X] = c
+		defer delete(t.held, s.X)
+	}
 	ity := "int"
 	if elem == nil {
 		ity, _ = t.glslType(xt, s.X.Pos())
@@ -720,6 +690,33 @@ func (t *tr) rangeStmt(s *ast.RangeStmt) {
 	})
 	fs.line("}")
 	t.afterLoop(l)
+}
+
+// rangeOver returns the trip count of a range loop and the element type of what it
+// ranges over (nil for an integer).
+func (t *tr) rangeOver(s *ast.RangeStmt, xt types.Type) (string, types.Type, bool) {
+	switch u := xt.Underlying().(type) {
+	case *types.Basic:
+		if u.Info()&types.IsInteger != 0 {
+			return t.expr(s.X), nil, true
+		}
+	case *types.Array:
+		return strconv.FormatInt(u.Len(), 10), u.Elem(), true
+	case *types.Pointer: // a pointer receiver of an array type: no copy, as in Go
+		if a, ok := u.Elem().Underlying().(*types.Array); ok {
+			return strconv.FormatInt(a.Len(), 10), a.Elem(), true
+		}
+	case *types.Slice:
+		if id, ok := unparen(s.X).(*ast.Ident); ok {
+			if sd := t.sharedV[t.info.Uses[id]]; sd != nil {
+				return "int(" + sd.size + ")", u.Elem(), true
+			}
+		}
+		t.errorf(s.X.Pos(), "range over a slice is not in the kernel language")
+		return "", nil, false
+	}
+	t.errorf(s.X.Pos(), "range over %s is not in the kernel language", xt)
+	return "", nil, false
 }
 
 // rangeCopies says whether a range over an array with a value variable must copy the

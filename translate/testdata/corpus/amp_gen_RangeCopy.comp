@@ -48,23 +48,19 @@ void ampEach(ivec3 ampIdx) {
 	int[4] a = int[4](x, 2, 3, 4);
 	{
 		int[4] ampT1 = a;
-		{
-			for (int j = 0; j < 4; j++) {
-				int v = ampT1[j];
-				if (((j + 1) < 4)) {
-					a[(j + 1)] = (a[(j + 1)] + v);
-				}
+		for (int j = 0; j < 4; j++) {
+			int v = ampT1[j];
+			if (((j + 1) < 4)) {
+				a[(j + 1)] = (a[(j + 1)] + v);
 			}
 		}
 	}
 	int s = 0;
 	{
 		int[4] ampT3 = ampF_quadOf(x);
-		{
-			for (int ampT4 = 0; ampT4 < 4; ampT4++) {
-				int v_1 = ampT3[ampT4];
-				s = (s + v_1);
-			}
+		for (int ampT4 = 0; ampT4 < 4; ampT4++) {
+			int v_1 = ampT3[ampT4];
+			s = (s + v_1);
 		}
 	}
 	int[4] q = ampF_quadOf(x);
