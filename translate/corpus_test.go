@@ -368,6 +368,12 @@ var corpusCases = []corpusCase{
 		k := corpus.RangeCopy{In: in(t, randInts(r, n, -1000, 1000), n), Out: o}
 		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
 	}, exact},
+	{"RangeKey", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 1000
+		o, data := out[int32](t, n)
+		k := corpus.RangeKey{In: in(t, randInts(r, n, -1000, 1000), n), Out: o}
+		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
+	}, exact},
 	{"Divide", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 1000
 		b := randInts(r, n, -1000, 1000)

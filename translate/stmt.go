@@ -660,24 +660,28 @@ func (t *tr) rangeStmt(s *ast.RangeStmt) {
 		fs.line("%s %s = %s;", ity, lim, n)
 		n = lim
 	}
-	i := t.tmpName()
-	if id, ok := s.Key.(*ast.Ident); ok && id.Name != "_" {
-		if obj := t.info.Defs[id]; obj != nil {
-			i = t.localName(obj)
-		} else {
-			i = t.expr(id)
+	// The loop counts in the key variable, unless Go's key differs from a counter: a key
+	// assigned (=) keeps the last index after the loop, not n, and a key that the body
+	// writes does not move the range on. Those count in a variable of their own and
+	// assign the key at the top of each pass.
+	i, own := t.tmpName(), false
+	if s.Key != nil && !isBlank(s.Key) {
+		id, _ := s.Key.(*ast.Ident)
+		if own = s.Tok == token.ASSIGN || id == nil || t.writes(s.Body, t.info.ObjectOf(id)); !own {
+			i = t.localName(t.info.Defs[id])
 		}
-	}
-	decl := ity + " "
-	if id, ok := s.Key.(*ast.Ident); ok && s.Tok == token.ASSIGN && id.Name != "_" {
-		decl = ""
 	}
 	zero := "0"
 	if ity == "uint" {
 		zero = "0u"
 	}
-	fs.line("for (%s%s = %s; %s < %s; %s++) {", decl, i, zero, i, n, i)
+	fs.line("for (%s %s = %s; %s < %s; %s++) {", ity, i, zero, i, n, i)
 	l := t.loop(t.rangesInt(s.X) && t.isVarying(s.X, fs.varying), s.Pos(), func() {
+		if own {
+			fs.indent++
+			t.assignOne(s.Key, i, s.Tok)
+			fs.indent--
+		}
 		if s.Value != nil {
 			if id, ok := s.Value.(*ast.Ident); !ok || id.Name != "_" {
 				fs.indent++
@@ -727,9 +731,14 @@ func (t *tr) rangeCopies(s *ast.RangeStmt) bool {
 	if root == nil {
 		return true // a call or a composite literal: evaluated once, into the copy
 	}
-	obj := t.info.Uses[root]
+	return t.writes(s.Body, t.info.Uses[root])
+}
+
+// writes says whether n assigns to variable obj (or a part of it), directly or through a
+// pointer-receiver method.
+func (t *tr) writes(n ast.Node, obj types.Object) bool {
 	writes := false
-	ast.Inspect(s.Body, func(n ast.Node) bool {
+	ast.Inspect(n, func(n ast.Node) bool {
 		var lhs []ast.Expr
 		switch x := n.(type) {
 		case *ast.AssignStmt:
@@ -744,7 +753,10 @@ func (t *tr) rangeCopies(s *ast.RangeStmt) bool {
 			}
 		}
 		for _, l := range lhs {
-			if id := rootIdent(l); l != nil && id != nil && t.info.ObjectOf(id) == obj {
+			if l == nil {
+				continue
+			}
+			if id := rootIdent(l); id != nil && t.info.ObjectOf(id) == obj {
 				writes = true
 			}
 		}

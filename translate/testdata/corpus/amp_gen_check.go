@@ -53,6 +53,7 @@ import (
 //go:embed amp_gen_RangeArr.check.spv
 //go:embed amp_gen_RangeCopy.check.spv
 //go:embed amp_gen_RangeForms.check.spv
+//go:embed amp_gen_RangeKey.check.spv
 //go:embed amp_gen_RangeLen.check.spv
 //go:embed amp_gen_RangeMoved.check.spv
 //go:embed amp_gen_Remat.check.spv
@@ -118,6 +119,7 @@ func init() {
 	ampgenRangeArr.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_RangeArr.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeArr#checked")
 	ampgenRangeCopy.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_RangeCopy.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeCopy#checked")
 	ampgenRangeForms.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_RangeForms.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeForms#checked")
+	ampgenRangeKey.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_RangeKey.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeKey#checked")
 	ampgenRangeLen.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_RangeLen.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeLen#checked")
 	ampgenRangeMoved.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_RangeMoved.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeMoved#checked")
 	ampgenRemat.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Remat.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Remat#checked")

@@ -1746,3 +1746,33 @@ func (k RangeCopy) Each(i runtime.Index) {
 	q.Shift(3)
 	k.Out.Set(i, a[3]*1000+a[2]*100+s+q[3]*7+q[1])
 }
+
+// RangeKey writes a range loop's key in the body (the range still moves on by one) and
+// ranges with = into variables declared before the loop (after it, the key holds the last
+// index, not the count; after no pass it keeps its value).
+type RangeKey struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+// Each is the kernel.
+func (k RangeKey) Each(i runtime.Index) {
+	x := k.In.At(i)
+	s := int32(0)
+	for j := range 8 {
+		if int32(j) == x&7 {
+			j += 5
+		}
+		s += int32(j)
+	}
+	j, n := 7, -1
+	var v int32
+	a := [3]int32{x, x + 1, x + 2}
+	for j, v = range a {
+		s += v
+	}
+	for n = range int(x & 3) {
+		s++
+	}
+	k.Out.Set(i, s*100+int32(j)*10+int32(n))
+}
