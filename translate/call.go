@@ -91,6 +91,17 @@ func (t *tr) call(e *ast.CallExpr) string {
 	return "0"
 }
 
+// hasCall says whether e holds a call (or a conversion).
+func hasCall(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		_, c := n.(*ast.CallExpr)
+		found = found || c
+		return !found
+	})
+	return found
+}
+
 // conversion translates T(x).
 func (t *tr) conversion(e *ast.CallExpr) string {
 	to := t.typeOf(e)
@@ -112,6 +123,20 @@ func (t *tr) conversion(e *ast.CallExpr) string {
 			return t.wrap(x, to) // a narrower type, or a narrow one from 32 bits
 		}
 		return x
+	}
+	if st, ok := to.Underlying().(*types.Struct); ok && types.IdenticalIgnoreTags(st, from.Underlying()) {
+		// Two struct types of one underlying type are two GLSL structs: build the one
+		// from the other's fields (through a temporary where x calls something).
+		if hasCall(e.Args[0]) {
+			v := t.tmpName()
+			t.fn.line("%s %s = %s;", gf, v, x)
+			x = v
+		}
+		parts := make([]string, st.NumFields())
+		for i := range parts {
+			parts[i] = t.fieldPath("("+x+")", from, []int{i})
+		}
+		return gt + "(" + strings.Join(parts, ", ") + ")"
 	}
 	if _, basic := to.Underlying().(*types.Basic); !basic {
 		t.errorf(e.Pos(), "conversion from %s to %s is not in the kernel language", from, to)

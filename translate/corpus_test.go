@@ -374,6 +374,12 @@ var corpusCases = []corpusCase{
 		k := corpus.RangeKey{In: in(t, randInts(r, n, -1000, 1000), n), Out: o}
 		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
 	}, exact},
+	{"StructConv", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 500
+		o, data := out[float32](t, n)
+		k := corpus.StructConv{In: in(t, randFloats(r, n, -2, 2), n), Out: o}
+		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
+	}, near(1e-6, 1e-6)},
 	{"Divide", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 1000
 		b := randInts(r, n, -1000, 1000)

@@ -67,6 +67,7 @@ import (
 //go:embed amp_gen_SharedClear.check.spv
 //go:embed amp_gen_SharedLen.check.spv
 //go:embed amp_gen_Stencil.check.spv
+//go:embed amp_gen_StructConv.check.spv
 //go:embed amp_gen_SwitchBreak.check.spv
 //go:embed amp_gen_SwitchBreakTiled.check.spv
 //go:embed amp_gen_TileRev_int32.check.spv
@@ -133,6 +134,7 @@ func init() {
 	ampgenSharedClear.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_SharedClear.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.SharedClear#checked")
 	ampgenSharedLen.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_SharedLen.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.SharedLen#checked")
 	ampgenStencil.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Stencil.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Stencil#checked")
+	ampgenStructConv.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_StructConv.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.StructConv#checked")
 	ampgenSwitchBreak.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_SwitchBreak.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.SwitchBreak#checked")
 	ampgenSwitchBreakTiled.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_SwitchBreakTiled.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.SwitchBreakTiled#checked")
 	ampgenTileRev["int32"].Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_TileRev_int32.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.TileRev[int32]#checked")

@@ -1776,3 +1776,27 @@ func (k RangeKey) Each(i runtime.Index) {
 	}
 	k.Out.Set(i, s*100+int32(j)*10+int32(n))
 }
+
+// Interval is Pair under another name: a conversion between them builds one GLSL struct
+// from the other's fields.
+type Interval Pair
+
+// widen returns a wider interval.
+func widen(p Pair, d float32) Pair { return Pair{p.Lo - d, p.Hi + d} }
+
+// StructConv converts between struct types of one underlying type, from a variable and
+// from a call's result.
+type StructConv struct {
+	In  *arrayview.ReadView[float32]
+	Out *arrayview.View[float32]
+}
+
+// Each is the kernel.
+func (k StructConv) Each(i runtime.Index) {
+	x := k.In.At(i)
+	p := Pair{x, x * x}
+	v := Interval(p)
+	v.Hi += 1
+	w := Interval(widen(Pair(v), 0.25))
+	k.Out.Set(i, Pair(w).Mid()+v.Lo*2+w.Hi*3)
+}
