@@ -228,26 +228,24 @@ func (c *contract) checkPush(l *kernelLayout) error {
 				"the block needs one AmpView per data field, in field order")
 		}
 	}
-	off := 16 + 16*n
 	for j, s := range l.scalarFields {
-		i := 1 + n + j
+		i, off := 1+n+j, s.push
 		goSide := fmt.Sprintf("%s at push offset %d", s.typ, off)
 		if i >= len(ms) {
 			return c.bad(l, s.name, goSide, fmt.Sprintf("no member %d: the block has %d", i, len(ms)),
 				"the block lacks a member for this scalar field")
 		}
-		if s.composite() {
+		if s.composite() || s.vec > 0 {
 			if ms[i].Offset != off || !slices.Equal(goLeaves(s.rt, 0, nil, true), spvLeaves(ms[i].Type, 0, 0, nil)) {
 				return c.bad(l, s.name, goSide, describeMember(ms, i),
-					"an array or struct field is a member of the same shape: its int32, uint32 and float32 values at the same places")
+					"an array, struct or vector field is a member of the same shape: its values at the same places")
 			}
 		} else if ms[i].Offset != off || !scalarMatches(s.kind, ms[i].Type) {
 			return c.bad(l, s.name, goSide, describeMember(ms, i),
 				"scalar fields are the members after the AmpViews, in field order, of the same type (int32, int and the narrower signed integers int; uint32, uint, the narrower unsigned integers and bool uint; float32 float)")
 		}
-		off += s.size()
 	}
-	if i := 1 + n + len(l.scalarFields); i < len(ms) && isExtents(ms[i], off) {
+	if i := 1 + n + len(l.scalarFields); i < len(ms) && isExtents(ms[i], l.scalarEnd) {
 		if c.extents = ms[i].Type.Len / 2; c.extents > n {
 			return c.bad(l, "push constants", fmt.Sprintf("the extents of at most %d data fields", n),
 				describeMember(ms, i), "ampExtents holds two words per data field, for the first fields only")
@@ -285,6 +283,8 @@ func scalarMatches(k reflect.Kind, t *Type) bool {
 		return t.Kind == TypeUint && t.Width == 32
 	case reflect.Float32:
 		return t.Kind == TypeFloat && t.Width == 32
+	case reflect.Float64:
+		return t.Kind == TypeFloat && t.Width == 64
 	}
 	return false
 }

@@ -250,6 +250,7 @@ type kernelLayout struct {
 	// scalarFields are the scalar fields, each pushed as one 32-bit word.
 	scalarFields []scalarField
 	pushSize     int   // bytes of push constants, rounded up to 16
+	scalarEnd    int   // where the scalar fields end in the push constants
 	err          error // why the type is not a valid kernel
 	// copies recycles addressable copies of value kernels, so that a dispatch does not
 	// allocate one.
@@ -261,27 +262,59 @@ type kernelLayout struct {
 	contract atomic.Pointer[contract]
 }
 
-// scalarField is a push-constant field of a kernel type: a scalar, or an array or struct
-// of 32-bit scalars (composite).
+// scalarField is a push-constant field of a kernel type: a scalar, a vec vector, or an
+// array or struct of 32-bit scalars (composite).
 type scalarField struct {
 	name string
 	kind reflect.Kind
 	typ  string
 	off  uintptr      // in the kernel struct
 	rt   reflect.Type // the field's type
+	vec  int          // the components of a vec vector (vec.Float3: 3), or 0
+	push int          // its offset in the push constants (buildLayout)
 }
 
-// size is the field's bytes of push constants: a word for a scalar, the Go value's size
-// for an array or struct of 32-bit scalars, which std430 lays out as Go does.
-func (f *scalarField) size() int {
-	if f.composite() {
-		return int(f.rt.Size())
+// place is the field's size and alignment in the push constants, as std430 lays out the
+// GLSL type ampgen declares for it: a word for a 32-bit scalar, 8 bytes for a float64, a
+// vector's components (aligned to 8 bytes for 2, 16 for 3 and 4), and the Go value's
+// bytes for an array or struct of 32-bit scalars, which std430 lays out as Go does.
+func (f *scalarField) place() (size, align int) {
+	switch {
+	case f.vec == 2:
+		return 8, 8
+	case f.vec > 0:
+		return 4 * f.vec, 16
+	case f.kind == reflect.Float64:
+		return 8, 8
+	case f.composite():
+		return int(f.rt.Size()), 4
 	}
-	return 4
+	return 4, 4
 }
 
-// composite says whether the field is an array or struct (pushed as its bytes).
-func (f *scalarField) composite() bool { return f.kind == reflect.Array || f.kind == reflect.Struct }
+// size is the field's bytes of push constants.
+func (f *scalarField) size() int {
+	n, _ := f.place()
+	return n
+}
+
+// vecComponents is the number of components of a vec vector type (vec.Float3: 3), or 0.
+func vecComponents(t reflect.Type) int {
+	n := t.Name()
+	if t.PkgPath() != vecPath || len(n) < 2 || n[len(n)-1] < '2' || n[len(n)-1] > '4' {
+		return 0
+	}
+	if k := n[:len(n)-1]; k != "Float" && k != "Int" && k != "Uint" {
+		return 0
+	}
+	return int(n[len(n)-1] - '0')
+}
+
+// composite says whether the field is an array or struct of 32-bit scalars (pushed as
+// its words).
+func (f *scalarField) composite() bool {
+	return f.vec == 0 && (f.kind == reflect.Array || f.kind == reflect.Struct)
+}
 
 // pushWords says whether Go type t is made of 32-bit integers and floats only, one after
 // another with no gap (blank fields count as values), as std430 lays out a push constant
@@ -338,14 +371,22 @@ func (f *scalarField) word(base unsafe.Pointer, kernel string) (uint32, error) {
 	return *(*uint32)(p), nil
 }
 
-// scalarBytes is the size of the kernel's scalar fields in its push constants.
-func (l *kernelLayout) scalarBytes() int {
-	n := 0
+// placeScalars gives each scalar field its offset in the push constants, after the
+// domain and the views, each aligned as std430 aligns it, and sets scalarEnd.
+func (l *kernelLayout) placeScalars() {
+	off := 16 + 16*len(l.args)
 	for i := range l.scalarFields {
-		n += l.scalarFields[i].size()
+		size, align := l.scalarFields[i].place()
+		off = (off + align - 1) &^ (align - 1)
+		l.scalarFields[i].push = off
+		off += size
 	}
-	return n
+	l.scalarEnd = off
 }
+
+// scalarBytes is the bytes of push constants the kernel's scalar fields take, padding
+// included.
+func (l *kernelLayout) scalarBytes() int { return l.scalarEnd - 16 - 16*len(l.args) }
 
 // lastPipeline is a kernelLayout's remembered pipeline.
 type lastPipeline struct {
@@ -380,7 +421,8 @@ func buildLayout(t reflect.Type) *kernelLayout {
 		l.err = err
 		return l
 	}
-	size := 16 + 16*len(l.args) + l.scalarBytes()
+	l.placeScalars()
+	size := l.scalarEnd
 	l.pushSize = (size + 15) &^ 15
 	return l
 }
@@ -411,7 +453,13 @@ func (l *kernelLayout) addFields(st reflect.Type, base uintptr, prefix string) e
 			case reflect.Int32, reflect.Uint32, reflect.Float32, reflect.Int, reflect.Uint, reflect.Bool,
 				reflect.Int8, reflect.Int16, reflect.Uint8, reflect.Uint16:
 				l.scalarFields = append(l.scalarFields, scalarField{name: name, kind: f.Type.Kind(), typ: f.Type.String(), off: off, rt: f.Type})
+			case reflect.Float64:
+				l.scalarFields = append(l.scalarFields, scalarField{name: name, kind: f.Type.Kind(), typ: f.Type.String(), off: off, rt: f.Type})
 			case reflect.Array, reflect.Struct:
+				if n := vecComponents(f.Type); n > 0 {
+					l.scalarFields = append(l.scalarFields, scalarField{name: name, kind: f.Type.Kind(), typ: f.Type.String(), off: off, rt: f.Type, vec: n})
+					break
+				}
 				if !pushWords(f.Type) {
 					return &KernelError{Kernel: l.name, Field: name, FieldType: f.Type.String(),
 						Reason: "an array or struct field must hold only int32, uint32 and float32 values (and arrays " +
@@ -421,8 +469,8 @@ func (l *kernelLayout) addFields(st reflect.Type, base uintptr, prefix string) e
 				l.scalarFields = append(l.scalarFields, scalarField{name: name, kind: f.Type.Kind(), typ: f.Type.String(), off: off, rt: f.Type})
 			default:
 				return &KernelError{Kernel: l.name, Field: name, FieldType: f.Type.String(),
-					Reason: "a kernel field must implement runtime.Arg, be a scalar (int32, uint32, float32, int, uint, " +
-						"bool, or an 8- or 16-bit integer) or an array or struct of int32, uint32 and float32, " +
+					Reason: "a kernel field must implement runtime.Arg, be a scalar (int32, uint32, float32, float64, int, " +
+						"uint, bool, or an 8- or 16-bit integer), a vec vector, or an array or struct of int32, uint32 and float32, " +
 						"be an embedded struct of such fields, or be tagged `amp:\"-\"`"}
 			}
 		}

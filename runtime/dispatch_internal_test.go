@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/vec"
 )
 
 // TestDeviceLimits checks the device-limit rules against limits smaller than C++ AMP's,
@@ -157,5 +158,57 @@ func TestGroupSize(t *testing.T) {
 		{accelerator.Limits{}, GroupSize},
 	} {
 		assert.Equal(t, c.want, groupSize(c.lim), "%+v", c.lim)
+	}
+}
+
+// TestPushPlaces checks where the scalar fields go in the push constants: each at the
+// offset std430 aligns its GLSL type to, after the domain and the views.
+func TestPushPlaces(t *testing.T) {
+	type window struct {
+		Lo, Hi int32
+		Scale  [2]float32
+	}
+	for _, c := range []struct {
+		name   string
+		typ    reflect.Type
+		places []int
+		end    int
+	}{
+		{"words", reflect.TypeFor[struct {
+			A    Arg
+			N    int32
+			W    int
+			B    bool
+			Taps [3]int32
+			Win  window
+		}](), []int{32, 36, 40, 44, 56}, 72},
+		{"vectors", reflect.TypeFor[struct {
+			A, B   Arg
+			Bias   float32
+			Center vec.Float2
+			Color  vec.Float4
+			Dir    vec.Float3
+			Steps  vec.Int3
+			Tail   int32
+			Big    float64
+			Last   float32
+		}](), []int{48, 56, 64, 80, 96, 108, 112, 120}, 124},
+		{"a double first", reflect.TypeFor[struct {
+			N int32
+			D float64
+			U vec.Uint2
+		}](), []int{16, 24, 32}, 40},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			l := layoutOf(c.typ)
+			require.NoError(t, l.err)
+			var got []int
+			for _, f := range l.scalarFields {
+				got = append(got, f.push)
+			}
+			assert.Equal(t, c.places, got)
+			assert.Equal(t, c.end, l.scalarEnd)
+			assert.Equal(t, (c.end+15)&^15, l.pushSize)
+		})
 	}
 }

@@ -601,7 +601,7 @@ func TestParallelForEachKernelErrors(t *testing.T) {
 			assert.Contains(t, err.Error(), msg)
 		}
 		e := amprt.Ext(4)
-		kernelErr(t, amprt.ParallelForEach(v, e, intFieldK{Out: out}), "runtime_test.intFieldK", "N", "int64", "int32, uint32, float32, int")
+		kernelErr(t, amprt.ParallelForEach(v, e, intFieldK{Out: out}), "runtime_test.intFieldK", "N", "int64", "int32, uint32, float32, float64, int")
 		kernelErr(t, amprt.ParallelForEach(v, e, &intFieldK{Out: out}), "*runtime_test.intFieldK", "N", "int64", "field N (int64)")
 		kernelErr(t, amprt.ParallelForEach(v, e, nestedK{Out: out}), "runtime_test.nestedK", "Inner", "struct { X int32; B bool }", "only int32, uint32 and float32")
 		kernelErr(t, amprt.ParallelForEach(v, e, arrayK{Out: out}), "runtime_test.arrayK", "W", "[2]int", "pushed to the GPU as it lies in memory")

@@ -30,9 +30,9 @@
 // whose fields are its captures: fields implementing Arg are its data (the
 // arrayview package implements Arg), int32, uint32, float32, int, uint, bool
 // and 8- and 16-bit integer fields are scalars (one 32-bit word each on a GPU,
-// where an int or uint that does not fit is a KernelError), as are arrays and
-// structs of int32, uint32 and float32 (their words as they lie in memory),
-// fields tagged `amp:"-"` are ignored. A kernel that also implements
+// where an int or uint that does not fit is a KernelError), as are float64
+// fields, vec vectors, and arrays and structs of int32, uint32 and float32
+// (their words as they lie in memory), fields tagged `amp:"-"` are ignored. A kernel that also implements
 // GPUKernel has a GPU body, a Program of SPIR-V compiled from GLSL (package
 // shaders), and runs on Vulkan accelerators; on the CPU accelerator the Go body
 // runs on the goroutine executor. The accelerator view is the one passed, else
@@ -99,10 +99,13 @@
 //     writes is bound for reading: it is never marked modified nor copied back.
 //   - Push constants: when the module declares a push-constant block, it is
 //     the uvec4 domain at offset 0, one 16-byte AmpView per data field at 16 +
-//     16k, then one member per scalar field, in field order, at 16 + 16n + 4j,
+//     16k, then one member per scalar field, in field order, from 16 + 16n,
 //     of the field's type (int32, int, int8 and int16 int; uint32, uint, uint8,
-//     uint16 and bool uint; float32 float; an array or struct field a member
-//     with the same 32-bit values at the same places), and, where
+//     uint16 and bool uint; float32 float; float64 double; a vec field the
+//     vector; an array or struct field a member with the same 32-bit values at
+//     the same places), each at the next offset std430 aligns its type to (a
+//     vec2 and a double to 8 bytes, a vec3 and a vec4 to 16, the others to 4),
+//     and, where
 //     the body reads its views' extents, a uint array of two words per data
 //     field for the first m fields (dimensions 1 and 2 of each; an AmpView's
 //     fourth word is dimension 0, ArgInfo.Extent), and nothing else. A missing

@@ -3,6 +3,7 @@ package runtime
 import (
 	"encoding/binary"
 	"fmt"
+	"reflect"
 	"unsafe"
 
 	"github.com/goamp/goamp/accelerator"
@@ -139,23 +140,24 @@ func (vulkanExecutor) encode(d *dispatch) error {
 	if err := d.bindDevice(push); err != nil {
 		return err
 	}
-	o := 16 + 16*len(l.args)
 	for i := range l.scalarFields {
 		f := &l.scalarFields[i]
-		if f.composite() { // 32-bit values with no gap, laid out by std430 as by Go
+		switch {
+		case f.kind == reflect.Float64:
+			le.PutUint64(push[f.push:], *(*uint64)(unsafe.Add(d.base, f.off)))
+		case f.vec > 0 || f.composite(): // 32-bit values with no gap, as std430 lays them out
 			for k := 0; k < f.size(); k += 4 {
-				le.PutUint32(push[o+k:], *(*uint32)(unsafe.Add(d.base, f.off+uintptr(k))))
+				le.PutUint32(push[f.push+k:], *(*uint32)(unsafe.Add(d.base, f.off+uintptr(k))))
 			}
-			o += f.size()
-			continue
+		default:
+			w, err := f.word(d.base, l.name)
+			if err != nil {
+				return err
+			}
+			le.PutUint32(push[f.push:], w)
 		}
-		w, err := f.word(d.base, l.name)
-		if err != nil {
-			return err
-		}
-		le.PutUint32(push[o:], w)
-		o += 4
 	}
+	o := l.scalarEnd
 	for i := range d.c.extents { // ampExtents: dimensions 1 and 2 (0 past the rank)
 		le.PutUint32(push[o+8*i:], uint32(d.infos[i].Extent.Dim(1)))
 		le.PutUint32(push[o+8*i+4:], uint32(d.infos[i].Extent.Dim(2)))

@@ -380,6 +380,16 @@ var corpusCases = []corpusCase{
 		k := corpus.StructConv{In: in(t, randFloats(r, n, -2, 2), n), Out: o}
 		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
 	}, near(1e-6, 1e-6)},
+	{"VecCaptures", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		if !av.Accelerator().SupportsDoublePrecision() {
+			t.Skipf("%s has no double precision: VecCaptures has a float64 field", av.Accelerator().Description())
+		}
+		const n = 300
+		o, data := out[float32](t, n)
+		k := corpus.VecCaptures{In: in(t, randFloats(r, n, -1, 1), n), Out: o, Bias: 0.5, Center: vec.F2(0.25, 2),
+			Color: vec.F4(1, 2, 3, 4), Dir: vec.F3(-1, 0.5, 2), Steps: vec.I3(3, 5, 7), Tail: 11, Big: 1e9 + 0.25, Last: -3}
+		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
+	}, near(1e-5, 1e-6)},
 	{"Divide", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 1000
 		b := randInts(r, n, -1000, 1000)

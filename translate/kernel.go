@@ -227,7 +227,7 @@ func (t *tr) collectFields(st *types.Struct, decl *ast.FuncDecl) {
 		}
 		if b, ok := ft.Underlying().(*types.Basic); ok {
 			switch b.Kind() {
-			case types.Int32, types.Uint32, types.Float32, types.Int, types.Uint, types.Bool,
+			case types.Int32, types.Uint32, types.Float32, types.Float64, types.Int, types.Uint, types.Bool,
 				types.Int8, types.Int16, types.Uint8, types.Uint16:
 				// One 32-bit word each (runtime's scalarField.word): an int or uint field
 				// whose value does not fit is a dispatch error on GPUs.
@@ -240,7 +240,7 @@ func (t *tr) collectFields(st *types.Struct, decl *ast.FuncDecl) {
 			}
 		}
 		refused := fmt.Sprintf("field %s does not reach the GPU: its type is refused at its declaration", f.Name())
-		if pushWords(ft) {
+		if vecName(ft) != "" || pushWords(ft) { // std430 aligns a vector; the runtime pads for it
 			if g, ok := t.glslType(ft, f.Pos()); ok {
 				t.scalars = append(t.scalars, scalarArg{field: f, name: glslName(f.Name()), typ: g})
 			} else {
@@ -250,8 +250,8 @@ func (t *tr) collectFields(st *types.Struct, decl *ast.FuncDecl) {
 		}
 		t.fields[f.Origin()] = refused
 		t.errorf(f.Pos(), "kernel %s: field %s has type %s; a kernel field must be an arrayview View, ReadView or Array, "+
-			"a scalar (int32, uint32, float32, int, uint, bool, or an 8- or 16-bit integer), an array or struct of "+
-			"int32, uint32 and float32, or be tagged `amp:\"-\"`", t.named.Obj().Name(), f.Name(), ft)
+			"a scalar (int32, uint32, float32, float64, int, uint, bool, or an 8- or 16-bit integer), a vec vector, "+
+			"an array or struct of int32, uint32 and float32, or be tagged `amp:\"-\"`", t.named.Obj().Name(), f.Name(), ft)
 	}
 	for i := range t.scalars {
 		t.fields[t.scalars[i].field.Origin()] = &t.scalars[i]

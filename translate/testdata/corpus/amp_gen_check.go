@@ -75,6 +75,7 @@ import (
 //go:embed amp_gen_TileSum.check.spv
 //go:embed amp_gen_TupleOrder.check.spv
 //go:embed amp_gen_UniformArgs.check.spv
+//go:embed amp_gen_VecCaptures.check.spv
 //go:embed amp_gen_Vectors.check.spv
 var ampgenCheckedSPIRV embed.FS
 
@@ -142,5 +143,6 @@ func init() {
 	ampgenTileSum.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_TileSum.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.TileSum#checked")
 	ampgenTupleOrder.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_TupleOrder.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.TupleOrder#checked")
 	ampgenUniformArgs.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_UniformArgs.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.UniformArgs#checked")
+	ampgenVecCaptures.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_VecCaptures.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.VecCaptures#checked")
 	ampgenVectors.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Vectors.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Vectors#checked")
 }

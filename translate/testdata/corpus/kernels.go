@@ -1800,3 +1800,27 @@ func (k StructConv) Each(i runtime.Index) {
 	w := Interval(widen(Pair(v), 0.25))
 	k.Out.Set(i, Pair(w).Mid()+v.Lo*2+w.Hi*3)
 }
+
+// VecCaptures has vector and float64 fields among scalars: std430 aligns a vec2 to 8
+// bytes, a vec3 and a vec4 to 16, a double to 8, and the runtime pushes each there.
+type VecCaptures struct {
+	In     *arrayview.ReadView[float32]
+	Out    *arrayview.View[float32]
+	Bias   float32
+	Center vec.Float2
+	Color  vec.Float4
+	Dir    vec.Float3
+	Steps  vec.Int3
+	Tail   int32
+	Big    float64
+	Last   float32
+}
+
+// Each is the kernel.
+func (k VecCaptures) Each(i runtime.Index) {
+	x := k.In.At(i)
+	p := vec.F2(x, 1).Sub(k.Center)
+	c := k.Color.Scale(x)
+	r := p.Dot(p) + c.X + c.W + k.Dir.Dot(vec.F3(x, x, 1)) + float32(k.Steps.Y+k.Steps.Z*k.Tail)
+	k.Out.Set(i, r+k.Bias+float32(k.Big*2-2e9)+k.Last)
+}
