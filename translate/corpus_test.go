@@ -390,6 +390,17 @@ var corpusCases = []corpusCase{
 			Color: vec.F4(1, 2, 3, 4), Dir: vec.F3(-1, 0.5, 2), Steps: vec.I3(3, 5, 7), Tail: 11, Big: 1e9 + 0.25, Last: -3}
 		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
 	}, near(1e-5, 1e-6)},
+	{"GenericStruct[int32,float32]", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 300
+		x := randInts(r, 2*n, -1000, 1000)
+		d := make([]corpus.Duo[int32], n)
+		for i := range d {
+			d[i] = corpus.Duo[int32]{A: x[2*i], B: x[2*i+1]}
+		}
+		o, data := out[float32](t, n)
+		k := corpus.GenericStruct[int32, float32]{In: in(t, d, n), Out: o, F: 1.5}
+		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
+	}, exact},
 	{"Divide", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 1000
 		b := randInts(r, n, -1000, 1000)

@@ -28,8 +28,20 @@ func (t *tr) userCall(e *ast.CallExpr, fn *types.Func, id *ast.Ident, kind strin
 		for i := range inst.TypeArgs.Len() {
 			targs = append(targs, t.sub(inst.TypeArgs.At(i)))
 		}
-	} else if sig := fn.Type().(*types.Signature); kind == "kernel" && sig.RecvTypeParams() != nil {
+	} else if sig := fn.Origin().Type().(*types.Signature); kind == "kernel" && sig.RecvTypeParams() != nil {
 		targs = t.targs // a method of a generic kernel: the instance's type arguments
+	} else if sig.RecvTypeParams() != nil && recvX != nil {
+		// a method of a generic struct type: its receiver's type arguments (p.Sum() of a
+		// Pair[int32])
+		rt := t.typeOf(recvX)
+		if p, ok := rt.(*types.Pointer); ok {
+			rt = p.Elem()
+		}
+		if n, ok := types.Unalias(rt).(*types.Named); ok {
+			for i := range n.TypeArgs().Len() {
+				targs = append(targs, n.TypeArgs().At(i))
+			}
+		}
 	}
 	// tile_static arrays passed by name (C++ AMP passes them by reference): GLSL cannot
 	// pass a shared array, so the function is translated once per array it is given.
@@ -146,7 +158,7 @@ func (t *tr) function(fn *types.Func, targs []types.Type, kind string, pos token
 		for k, v := range savedSubst {
 			t.subst[k] = v
 		}
-		sig := fn.Type().(*types.Signature)
+		sig := fn.Origin().Type().(*types.Signature)
 		tps := sig.TypeParams()
 		if tps == nil {
 			tps = sig.RecvTypeParams()

@@ -61,7 +61,7 @@ type tr struct {
 	statics  map[types.Object]bool // the kernel body's tile_static arrays (before sharedV has them)
 	barriers bool                  // the kernel has a barrier somewhere
 	structs  []*types.Named        // struct types used, in declaration order (dependencies first)
-	structV  map[*types.Named]bool
+	structV  map[string]bool       // the struct types used, by GLSL name
 	prelude  map[string]bool // helper pieces the code needs
 	errs     ErrorList
 
@@ -137,7 +137,7 @@ func (pi *pkgInfo) translate(named *types.Named, decl *ast.FuncDecl, tiled bool,
 // translateAs translates the kernel, with bounds checks where checked.
 func (pi *pkgInfo) translateAs(named *types.Named, decl *ast.FuncDecl, tiled bool, targs []types.Type, checked bool) (*Kernel, error) {
 	t := &tr{pkgInfo: pi, named: named, targs: targs, tiled: tiled, checked: checked, fields: map[*types.Var]any{}, sharedV: map[types.Object]*sharedDecl{},
-		structV: map[*types.Named]bool{}, prelude: map[string]bool{}, funcDone: map[string]bool{},
+		structV: map[string]bool{}, prelude: map[string]bool{}, funcDone: map[string]bool{},
 		funcBusy: map[*types.Func]bool{}, barrierF: map[*types.Func]bool{},
 		names: map[types.Object]string{}}
 	k := &Kernel{Type: named.Obj().Name(), Tiled: tiled, Program: pi.pkg.Path() + "." + named.Obj().Name()}
@@ -588,7 +588,7 @@ func (t *tr) bufferDecl(b *strings.Builder, v *viewArg) {
 func (t *tr) structDecl(n *types.Named) string {
 	st := n.Underlying().(*types.Struct)
 	var b strings.Builder
-	fmt.Fprintf(&b, "struct %s {\n", glslName(n.Obj().Name()))
+	fmt.Fprintf(&b, "struct %s {\n", structName(n))
 	pad := 0
 	for i := range st.NumFields() {
 		f := st.Field(i)

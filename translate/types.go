@@ -100,12 +100,8 @@ func (t *tr) glslType(ty types.Type, pos token.Pos) (string, bool) {
 			t.errorf(pos, "struct type %s: kernels use struct types declared in their own package", ty)
 			return "", false
 		}
-		if n.TypeArgs().Len() > 0 {
-			t.errorf(pos, "generic struct type %s is not in the kernel language", ty)
-			return "", false
-		}
 		t.useStruct(n, pos)
-		return glslName(n.Obj().Name()), true
+		return structName(n), true
 	default:
 		if !t.outside(pos, u) {
 			t.errorf(pos, "type %s is not in the kernel language", ty)
@@ -114,12 +110,35 @@ func (t *tr) glslType(ty types.Type, pos token.Pos) (string, bool) {
 	return "", false
 }
 
+// structName is a struct type's GLSL name: its Go name, with an instance's type
+// arguments (Pair[int32]: Pair_int32), each one struct in GLSL.
+func structName(n *types.Named) string {
+	name := glslName(n.Obj().Name())
+	for i := range n.TypeArgs().Len() {
+		name += "_" + typeArgName(n.TypeArgs().At(i))
+	}
+	return name
+}
+
+// typeArgName names a type argument in identifier characters: a named type by its name
+// (and its own type arguments), others as Go writes them.
+func typeArgName(t types.Type) string {
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		s := n.Obj().Name()
+		for i := range n.TypeArgs().Len() {
+			s += "_" + typeArgName(n.TypeArgs().At(i))
+		}
+		return s
+	}
+	return mangle(t.String())
+}
+
 // useStruct records a struct type (and the struct types of its fields first).
 func (t *tr) useStruct(n *types.Named, pos token.Pos) {
-	if t.structV[n] {
+	if t.structV[structName(n)] {
 		return
 	}
-	t.structV[n] = true
+	t.structV[structName(n)] = true
 	st := n.Underlying().(*types.Struct)
 	for i := range st.NumFields() {
 		if f := st.Field(i); t.hasNarrow(f.Type()) {

@@ -30,6 +30,10 @@ import (
 //go:embed amp_gen_Fallthrough.check.spv
 //go:embed amp_gen_FloatAdd.check.spv
 //go:embed amp_gen_Funcs.check.spv
+//go:embed amp_gen_GenericStruct_int32_int32.check.spv
+//go:embed amp_gen_GenericStruct_int32_float32.check.spv
+//go:embed amp_gen_GenericStruct_float32_int32.check.spv
+//go:embed amp_gen_GenericStruct_float32_float32.check.spv
 //go:embed amp_gen_GroupMax.check.spv
 //go:embed amp_gen_HalfOps.check.spv
 //go:embed amp_gen_Index3.check.spv
@@ -98,6 +102,10 @@ func init() {
 	ampgenFallthrough.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Fallthrough.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Fallthrough#checked")
 	ampgenFloatAdd.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_FloatAdd.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.FloatAdd#checked")
 	ampgenFuncs.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Funcs.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Funcs#checked")
+	ampgenGenericStruct["int32,int32"].Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_GenericStruct_int32_int32.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.GenericStruct[int32,int32]#checked")
+	ampgenGenericStruct["int32,float32"].Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_GenericStruct_int32_float32.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.GenericStruct[int32,float32]#checked")
+	ampgenGenericStruct["float32,int32"].Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_GenericStruct_float32_int32.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.GenericStruct[float32,int32]#checked")
+	ampgenGenericStruct["float32,float32"].Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_GenericStruct_float32_float32.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.GenericStruct[float32,float32]#checked")
 	ampgenGroupMax.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_GroupMax.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.GroupMax#checked")
 	ampgenHalfOps.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_HalfOps.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.HalfOps#checked")
 	ampgenIndex3.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Index3.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Index3#checked")

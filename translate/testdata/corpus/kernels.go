@@ -1824,3 +1824,30 @@ func (k VecCaptures) Each(i runtime.Index) {
 	r := p.Dot(p) + c.X + c.W + k.Dir.Dot(vec.F3(x, x, 1)) + float32(k.Steps.Y+k.Steps.Z*k.Tail)
 	k.Out.Set(i, r+k.Bias+float32(k.Big*2-2e9)+k.Last)
 }
+
+// Duo is a generic struct type: a GLSL struct per type argument (Duo_int32).
+type Duo[T ~int32 | ~float32] struct{ A, B T }
+
+// Sum is a method of the generic struct, translated per instance.
+func (d Duo[T]) Sum() T { return d.A + d.B }
+
+// Grow is a pointer method of the generic struct.
+func (d *Duo[T]) Grow(by T) { d.A, d.B = d.A+by, d.B*by }
+
+func swapDuo[T ~int32 | ~float32](d Duo[T]) Duo[T] { return Duo[T]{d.B, d.A} }
+
+// GenericStruct is a generic kernel over a view of a generic struct, with two type
+// parameters; it calls a generic function and the struct's methods.
+type GenericStruct[T ~int32 | ~float32, U ~int32 | ~float32] struct {
+	In  *arrayview.ReadView[Duo[T]]
+	Out *arrayview.View[U]
+	F   U
+}
+
+// Each is the kernel.
+func (k GenericStruct[T, U]) Each(i runtime.Index) {
+	d := swapDuo(k.In.At(i))
+	d.Grow(2)
+	e := Duo[U]{U(d.A), U(d.B) * k.F}
+	k.Out.Set(i, e.Sum()+U(d.Sum()))
+}
