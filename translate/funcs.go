@@ -23,26 +23,7 @@ func (t *tr) userCall(e *ast.CallExpr, fn *types.Func, id *ast.Ident, kind strin
 			"a declaration, a statement or a return of as many results", fn.Name(), n, fn.Name())
 		return "0"
 	}
-	var targs []types.Type
-	if inst, ok := t.info.Instances[id]; ok {
-		for i := range inst.TypeArgs.Len() {
-			targs = append(targs, t.sub(inst.TypeArgs.At(i)))
-		}
-	} else if sig := fn.Origin().Type().(*types.Signature); kind == "kernel" && sig.RecvTypeParams() != nil {
-		targs = t.targs // a method of a generic kernel: the instance's type arguments
-	} else if sig.RecvTypeParams() != nil && recvX != nil {
-		// a method of a generic struct type: its receiver's type arguments (p.Sum() of a
-		// Pair[int32])
-		rt := t.typeOf(recvX)
-		if p, ok := rt.(*types.Pointer); ok {
-			rt = p.Elem()
-		}
-		if n, ok := types.Unalias(rt).(*types.Named); ok {
-			for i := range n.TypeArgs().Len() {
-				targs = append(targs, n.TypeArgs().At(i))
-			}
-		}
-	}
+	targs := t.callTypeArgs(fn, id, kind, recvX)
 	// tile_static arrays passed by name (C++ AMP passes them by reference): GLSL cannot
 	// pass a shared array, so the function is translated once per array it is given.
 	var site callSite
@@ -101,6 +82,39 @@ func (t *tr) userCall(e *ast.CallExpr, fn *types.Func, id *ast.Ident, kind strin
 		t.barrier(e)
 	}
 	return name + "(" + strings.Join(args, ", ") + ")"
+}
+
+// callTypeArgs returns the type arguments a call instantiates fn with: a generic
+// function's, a generic kernel's (for its methods), or, for a method of a generic struct
+// type, its receiver's (p.Sum() of a Pair[int32]).
+func (t *tr) callTypeArgs(fn *types.Func, id *ast.Ident, kind string, recvX ast.Expr) []types.Type {
+	var targs []types.Type
+	if inst, ok := t.info.Instances[id]; ok {
+		for i := range inst.TypeArgs.Len() {
+			targs = append(targs, t.sub(inst.TypeArgs.At(i)))
+		}
+		return targs
+	}
+	sig := fn.Origin().Type().(*types.Signature)
+	if sig.RecvTypeParams() == nil {
+		return nil
+	}
+	if kind == "kernel" {
+		return t.targs
+	}
+	if recvX == nil {
+		return nil
+	}
+	rt := t.typeOf(recvX)
+	if p, ok := rt.(*types.Pointer); ok {
+		rt = p.Elem()
+	}
+	if n, ok := types.Unalias(rt).(*types.Named); ok {
+		for i := range n.TypeArgs().Len() {
+			targs = append(targs, n.TypeArgs().At(i))
+		}
+	}
+	return targs
 }
 
 // callSite is what a call tells the translation of the function it calls: the tile_static

@@ -62,7 +62,7 @@ type tr struct {
 	barriers bool                  // the kernel has a barrier somewhere
 	structs  []*types.Named        // struct types used, in declaration order (dependencies first)
 	structV  map[string]bool       // the struct types used, by GLSL name
-	prelude  map[string]bool // helper pieces the code needs
+	prelude  map[string]bool       // helper pieces the code needs
 	errs     ErrorList
 
 	funcs    []string                // translated helper functions, callees first
