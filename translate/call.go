@@ -132,8 +132,13 @@ func (t *tr) conversion(e *ast.CallExpr) string {
 			t.fn.line("%s %s = %s;", gf, v, x)
 			x = v
 		}
-		parts := make([]string, st.NumFields())
+		parts, pad := make([]string, st.NumFields()), 0
 		for i := range parts {
+			if st.Field(i).Name() == "_" { // structDecl's name for a blank field
+				parts[i] = fmt.Sprintf("(%s).ampPad%d", x, pad)
+				pad++
+				continue
+			}
 			parts[i] = t.fieldPath("("+x+")", from, []int{i})
 		}
 		return gt + "(" + strings.Join(parts, ", ") + ")"

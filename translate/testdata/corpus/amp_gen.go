@@ -2278,7 +2278,8 @@ func (k StructConv) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 		v := Interval(p)
 		v.Hi += 1
 		w := Interval(widen(Pair(v), 0.25))
-		ampViewOut.Set3(ampI0, ampI1, ampI2, Pair(w).Mid()+v.Lo*2+w.Hi*3)
+		q := Padded2(Padded{X: x, Y: -x})
+		ampViewOut.Set3(ampI0, ampI1, ampI2, Pair(w).Mid()+v.Lo*2+w.Hi*3+q.X*q.Y)
 	}
 }
 

@@ -12,6 +12,16 @@ struct Interval {
 	float Lo;
 	float Hi;
 };
+struct Padded {
+	float X;
+	int ampPad0;
+	float Y;
+};
+struct Padded2 {
+	float X;
+	int ampPad0;
+	float Y;
+};
 layout(std430, binding = 0) readonly buffer AmpBuffer0 { float ampV_In[]; };
 layout(std430, binding = 1) buffer AmpBuffer1 { float ampV_Out[]; };
 struct AmpView { uint base; uint s0; uint s1; uint e0; };
@@ -46,7 +56,8 @@ void ampEach(ivec3 ampIdx) {
 	v.Hi = (v.Hi + 1.0);
 	Pair ampT1 = ampF_widen(Pair((v).Lo, (v).Hi), 0.25);
 	Interval w = Interval((ampT1).Lo, (ampT1).Hi);
-	ampV_Out[ampAt1(ampIdx)] = ((ampM_Pair_Mid(Pair((w).Lo, (w).Hi)) + (v.Lo * 2.0)) + (w.Hi * 3.0));
+	Padded2 q = Padded2((Padded(x, 0, (-x))).X, (Padded(x, 0, (-x))).ampPad0, (Padded(x, 0, (-x))).Y);
+	ampV_Out[ampAt1(ampIdx)] = (((ampM_Pair_Mid(Pair((w).Lo, (w).Hi)) + (v.Lo * 2.0)) + (w.Hi * 3.0)) + (q.X * q.Y));
 }
 layout(constant_id = 4) const uint AMP_GRID_LOOP = 1u;
 void main() {

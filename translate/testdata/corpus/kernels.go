@@ -1781,6 +1781,16 @@ func (k RangeKey) Each(i runtime.Index) {
 // from the other's fields.
 type Interval Pair
 
+// Padded and Padded2 have a blank field, which a conversion copies too.
+type Padded struct {
+	X float32
+	_ int32
+	Y float32
+}
+
+// Padded2 is Padded under another name.
+type Padded2 Padded
+
 // widen returns a wider interval.
 func widen(p Pair, d float32) Pair { return Pair{p.Lo - d, p.Hi + d} }
 
@@ -1798,7 +1808,8 @@ func (k StructConv) Each(i runtime.Index) {
 	v := Interval(p)
 	v.Hi += 1
 	w := Interval(widen(Pair(v), 0.25))
-	k.Out.Set(i, Pair(w).Mid()+v.Lo*2+w.Hi*3)
+	q := Padded2(Padded{X: x, Y: -x})
+	k.Out.Set(i, Pair(w).Mid()+v.Lo*2+w.Hi*3+q.X*q.Y)
 }
 
 // VecCaptures has vector and float64 fields among scalars: std430 aligns a vec2 to 8
