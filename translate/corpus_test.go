@@ -319,18 +319,12 @@ var corpusCases = []corpusCase{
 		o, data := out[uint32](t, n)
 		return ran(t, forEach(av, runtime.Ext(n), corpus.Names{In: in(t, x, n), Out: o}), o, data)
 	}, exact},
-	{"TupleOrder", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
-		const n = 1000
-		o, data := out[int32](t, n)
-		k := corpus.TupleOrder{In: in(t, randInts(r, n, -1000, 1000), n), Out: o}
-		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
-	}, exact},
-	{"Fallthrough", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
-		const n = 1000
-		o, data := out[int32](t, n)
-		k := corpus.Fallthrough{In: in(t, randInts(r, n, -1000, 1000), n), Out: o}
-		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
-	}, exact},
+	{"TupleOrder", each1D(1000, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.IndexKernel {
+		return corpus.TupleOrder{In: i, Out: o}
+	}), exact},
+	{"Fallthrough", each1D(1000, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.IndexKernel {
+		return corpus.Fallthrough{In: i, Out: o}
+	}), exact},
 	{"Promoted", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 200
 		o, data := out[float32](t, n, 7)
@@ -353,27 +347,18 @@ var corpusCases = []corpusCase{
 		}
 		return res
 	}, exact},
-	{"PointerMethods", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
-		const n = 1000
-		o, data := out[int32](t, n)
-		k := corpus.PointerMethods{In: in(t, randInts(r, n, -1000, 1000), n), Out: o}
-		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
-	}, exact},
+	{"PointerMethods", each1D(1000, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.IndexKernel {
+		return corpus.PointerMethods{In: i, Out: o}
+	}), exact},
 	{"PointerMethodsTiled", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
 		return corpus.PointerMethodsTiled{In: i, Out: o}
 	}), exact},
-	{"RangeCopy", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
-		const n = 1000
-		o, data := out[int32](t, n)
-		k := corpus.RangeCopy{In: in(t, randInts(r, n, -1000, 1000), n), Out: o}
-		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
-	}, exact},
-	{"RangeKey", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
-		const n = 1000
-		o, data := out[int32](t, n)
-		k := corpus.RangeKey{In: in(t, randInts(r, n, -1000, 1000), n), Out: o}
-		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
-	}, exact},
+	{"RangeCopy", each1D(1000, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.IndexKernel {
+		return corpus.RangeCopy{In: i, Out: o}
+	}), exact},
+	{"RangeKey", each1D(1000, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.IndexKernel {
+		return corpus.RangeKey{In: i, Out: o}
+	}), exact},
 	{"StructConv", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 500
 		o, data := out[float32](t, n)
@@ -643,6 +628,15 @@ func tiled1D(n, tile int, mk func(*arrayview.ReadView[int32], *arrayview.View[in
 	return func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		o, data := out[int32](t, n)
 		return ran(t, forEachTiled(av, runtime.Ext(n).Tile(tile), mk(in(t, randInts(r, n, -1000, 1000), n), o)), o, data)
+	}
+}
+
+// each1D returns a corpus run of the kernel mk makes of n random int32s and an output,
+// over n indices.
+func each1D(n int, mk func(*arrayview.ReadView[int32], *arrayview.View[int32]) runtime.IndexKernel) func(testing.TB, *accelerator.View, *rand.Rand) any {
+	return func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		o, data := out[int32](t, n)
+		return ran(t, forEach(av, runtime.Ext(n), mk(in(t, randInts(r, n, -1000, 1000), n), o)), o, data)
 	}
 }
 
