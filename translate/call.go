@@ -251,6 +251,13 @@ func (t *tr) funcCall(e *ast.CallExpr, id *ast.Ident, fn *types.Func) string {
 		return t.halfFunc(e, name)
 	case fn.Pkg() == t.pkg:
 		return t.userCall(e, fn, id, "", nil)
+	case t.userPkg(fn.Pkg()):
+		f, _, err := t.resolve(fn)
+		if err != nil {
+			t.errorf(e.Pos(), "%s.%s: %v", fn.Pkg().Name(), name, err)
+			return "0"
+		}
+		return t.userCall(e, f, id, "", nil)
 	}
 	t.errorf(e.Pos(), "calls into package %s (%s) are not in the kernel language", path, name)
 	return "0"
@@ -377,6 +384,14 @@ func (t *tr) methodCall(e *ast.CallExpr, f *ast.SelectorExpr, sel *types.Selecti
 			return t.userCall(e, fn, f.Sel, "kernel", nil)
 		}
 		return t.userCall(e, fn, f.Sel, "", f.X)
+	}
+	if fn, ok := sel.Obj().(*types.Func); ok && t.userPkg(fn.Pkg()) { // a method of another package's type
+		g, _, err := t.resolve(fn)
+		if err != nil {
+			t.errorf(e.Pos(), "%s: %v", name, err)
+			return "0"
+		}
+		return t.userCall(e, g, f.Sel, "", f.X)
 	}
 	t.errorf(e.Pos(), "method %s of %s is not in the kernel language", name, recv)
 	return "0"

@@ -386,6 +386,16 @@ var corpusCases = []corpusCase{
 		k := corpus.GenericStruct[int32, float32]{In: in(t, d, n), Out: o, F: 1.5}
 		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
 	}, exact},
+	{"FieldOnly", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 300
+		x, y := randFloats(r, n, -1, 1), randInts(r, 2*n, -9, 9)
+		recs := make([]corpus.Record, n)
+		for i := range recs {
+			recs[i] = corpus.Record{W: x[i], Tags: [2]int32{y[2*i], y[2*i+1]}}
+		}
+		o, data := out[float32](t, n)
+		return ran(t, forEach(av, runtime.Ext(n), corpus.FieldOnly{In: in(t, recs, n), Out: o}), o, data)
+	}, exact},
 	{"Divide", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 1000
 		b := randInts(r, n, -1000, 1000)

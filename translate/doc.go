@@ -13,7 +13,8 @@
 //   - The GPU body: kernel.go (a kernel's fields, its translation unit, the push-constant
 //     block and the per-view functions, the bounds-checked build), stmt.go, expr.go,
 //     call.go (calls, view access, extents, atomics), funcs.go (the package's functions:
-//     several results, tile_static arguments, uniform parameters), uniform.go (which
+//     several results, tile_static arguments, uniform parameters), foreign.go (other
+//     packages' functions and struct types, loaded from source), uniform.go (which
 //     values differ between a tile's threads, for the barrier rules), prelude.go (GLSL
 //     helpers a body may need).
 //   - The fast CPU bodies: fission.go (a Tiled body split at its barriers into regions),

@@ -131,14 +131,19 @@ type callSite struct {
 // may bound a loop with barriers where every call passes a uniform value.
 func (t *tr) function(fn *types.Func, targs []types.Type, kind string, pos token.Pos, site callSite) string {
 	key := fn
-	name := "ampF_" + fn.Name()
+	pkg, leave, ok := t.enter(fn, pos)
+	if !ok {
+		return ""
+	}
+	defer leave()
+	name := "ampF_" + pkg + fn.Name()
 	if sig := fn.Type().(*types.Signature); sig.Recv() != nil {
 		rt := sig.Recv().Type()
 		if p, ok := rt.(*types.Pointer); ok {
 			rt = p.Elem()
 		}
 		if n, ok := types.Unalias(rt).(*types.Named); ok {
-			name = "ampM_" + n.Obj().Name() + "_" + fn.Name()
+			name = "ampM_" + pkg + n.Obj().Name() + "_" + fn.Name()
 		}
 	}
 	for _, a := range targs {
@@ -202,6 +207,23 @@ func (t *tr) function(fn *types.Func, targs []types.Type, kind string, pos token
 	t.funcDone[name] = true
 	t.funcs = append(t.funcs, fmt.Sprintf("%s %s(%s) {\n%s}\n", ret, name, strings.Join(params, ", "), fs.b.String()))
 	return name
+}
+
+// enter makes fn's package the one being translated, where fn is another package's
+// (foreign.go), until leave is called, and returns the prefix of its GLSL names ("geom_";
+// "" for the kernel's package).
+func (t *tr) enter(fn *types.Func, pos token.Pos) (prefix string, leave func(), ok bool) {
+	if fn.Pkg() == nil || fn.Pkg().Path() == t.home().pkg.Path() {
+		return "", func() {}, true
+	}
+	fp, err := t.infoOf(fn.Pkg())
+	if err != nil {
+		t.errorf(pos, "%s: %v", fn.Name(), err)
+		return "", nil, false
+	}
+	saved := t.pkgInfo
+	t.pkgInfo = fp
+	return mangle(fn.Pkg().Name()) + "_", func() { t.pkgInfo = saved }, true
 }
 
 // blameCall adds to the divergent-barrier errors that the translation of decl (called at
@@ -432,7 +454,9 @@ func ptrCallRecv(info *types.Info, pkg *types.Package, e ast.Node) ast.Expr {
 	if sel == nil || sel.Kind() != types.MethodVal {
 		return nil
 	}
-	if fn, ok := sel.Obj().(*types.Func); ok && fn.Pkg() == pkg && ptrRecv(fn) {
+	// Of the kernel's package or another user's (not goamp's own, whose views' methods
+	// have pointer receivers).
+	if fn, ok := sel.Obj().(*types.Func); ok && ptrRecv(fn) && fn.Pkg() != nil && (fn.Pkg() == pkg || userPath(fn.Pkg().Path())) {
 		return se.X
 	}
 	return nil

@@ -464,6 +464,9 @@ func (t *tr) assemble(k *Kernel, body string) string {
 	b.WriteString("// AMP_RANKS: bits 0-1 the domain's rank, bits 2+2k the rank of data argument k.\n")
 	b.WriteString("layout(constant_id = 3) const uint AMP_RANKS = 1u;\n")
 	b.WriteString("const uint ampRank = AMP_RANKS & 3u;\n")
+	for _, v := range t.views { // a view's element type may be a struct the body never names
+		t.glslType(v.elem, token.NoPos)
+	}
 	for _, s := range t.structs {
 		b.WriteString(t.structDecl(s))
 	}
@@ -588,7 +591,7 @@ func (t *tr) bufferDecl(b *strings.Builder, v *viewArg) {
 func (t *tr) structDecl(n *types.Named) string {
 	st := n.Underlying().(*types.Struct)
 	var b strings.Builder
-	fmt.Fprintf(&b, "struct %s {\n", structName(n))
+	fmt.Fprintf(&b, "struct %s {\n", t.structName(n))
 	pad := 0
 	for i := range st.NumFields() {
 		f := st.Field(i)

@@ -91,6 +91,8 @@ type Options struct {
 	Skip string
 	// Checked asks for each kernel's bounds-checked build too (Kernel.CheckedGLSL).
 	Checked bool
+
+	dir string // the package's directory, where other packages are loaded from (Load)
 }
 
 // Load loads the Go package in dir (with go/packages: parsed and type-checked against its
@@ -130,6 +132,7 @@ func Load(dir string, opt Options) (*Package, error) {
 	if len(p.GoFiles) > 0 {
 		out.Dir = filepath.Dir(p.GoFiles[0])
 	}
+	opt.dir = out.Dir
 	ks, err := translatePackage(p.Fset, p.Types, p.TypesInfo, p.Syntax, opt)
 	out.Kernels = ks
 	if err == nil {
@@ -184,6 +187,10 @@ type pkgInfo struct {
 	importer types.Importer
 	// checked: translate each kernel's bounds-checked build too (Options.Checked).
 	checked bool
+	// foreign holds the other packages loaded from source for their functions (in the
+	// kernel's package's pkgInfo); homePkg is the kernel's package's pkgInfo (in theirs).
+	foreign *foreignPkgs
+	homePkg *pkgInfo
 }
 
 // newPkgInfo indexes the package's function declarations.
@@ -205,6 +212,7 @@ func newPkgInfo(fset *token.FileSet, pkg *types.Package, info *types.Info, files
 func translatePackage(fset *token.FileSet, pkg *types.Package, info *types.Info, files []*ast.File, opt Options) ([]*Kernel, error) {
 	pi := newPkgInfo(fset, pkg, info, files, opt.Skip)
 	pi.checked = opt.Checked
+	pi.foreign = &foreignPkgs{dir: opt.dir, pkgs: map[string]*pkgInfo{}, errs: map[string]error{}}
 	var kernels []*Kernel
 	var errs ErrorList
 	names := pkg.Scope().Names()

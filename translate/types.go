@@ -96,12 +96,16 @@ func (t *tr) glslType(ty types.Type, pos token.Pos) (string, bool) {
 				"k.V.Extent().Dim(c), .Size(), .Rank() and .Contains(i), and the tile's as t.TileExtent.Dim(c)")
 			return "", false
 		}
-		if !ok || n.Obj().Pkg() != t.pkg {
-			t.errorf(pos, "struct type %s: kernels use struct types declared in their own package", ty)
+		if !ok {
+			t.errorf(pos, "struct type %s: kernels use named struct types (type T struct{...})", ty)
+			return "", false
+		}
+		if !t.userPkg(n.Obj().Pkg()) {
+			t.errorf(pos, "struct type %s: kernels use struct types of the user's packages, not the standard library's or goamp's", ty)
 			return "", false
 		}
 		t.useStruct(n, pos)
-		return structName(n), true
+		return t.structName(n), true
 	default:
 		if !t.outside(pos, u) {
 			t.errorf(pos, "type %s is not in the kernel language", ty)
@@ -112,8 +116,11 @@ func (t *tr) glslType(ty types.Type, pos token.Pos) (string, bool) {
 
 // structName is a struct type's GLSL name: its Go name, with an instance's type
 // arguments (Pair[int32]: Pair_int32), each one struct in GLSL.
-func structName(n *types.Named) string {
+func (t *tr) structName(n *types.Named) string {
 	name := glslName(n.Obj().Name())
+	if p := n.Obj().Pkg(); p != nil && p.Path() != t.home().pkg.Path() { // another package's (foreign.go)
+		name = mangle(p.Name()) + "_" + n.Obj().Name()
+	}
 	for i := range n.TypeArgs().Len() {
 		name += "_" + typeArgName(n.TypeArgs().At(i))
 	}
@@ -135,10 +142,10 @@ func typeArgName(t types.Type) string {
 
 // useStruct records a struct type (and the struct types of its fields first).
 func (t *tr) useStruct(n *types.Named, pos token.Pos) {
-	if t.structV[structName(n)] {
+	if t.structV[t.structName(n)] {
 		return
 	}
-	t.structV[structName(n)] = true
+	t.structV[t.structName(n)] = true
 	st := n.Underlying().(*types.Struct)
 	for i := range st.NumFields() {
 		if f := st.Field(i); t.hasNarrow(f.Type()) {

@@ -28,6 +28,7 @@ import (
 //go:embed amp_gen_ExtentLoop.check.spv
 //go:embed amp_gen_Extents.check.spv
 //go:embed amp_gen_Fallthrough.check.spv
+//go:embed amp_gen_FieldOnly.check.spv
 //go:embed amp_gen_FloatAdd.check.spv
 //go:embed amp_gen_Funcs.check.spv
 //go:embed amp_gen_GenericStruct_int32_int32.check.spv
@@ -100,6 +101,7 @@ func init() {
 	ampgenExtentLoop.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_ExtentLoop.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.ExtentLoop#checked")
 	ampgenExtents.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Extents.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Extents#checked")
 	ampgenFallthrough.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Fallthrough.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Fallthrough#checked")
+	ampgenFieldOnly.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_FieldOnly.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.FieldOnly#checked")
 	ampgenFloatAdd.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_FloatAdd.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.FloatAdd#checked")
 	ampgenFuncs.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Funcs.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Funcs#checked")
 	ampgenGenericStruct["int32,int32"].Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_GenericStruct_int32_int32.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.GenericStruct[int32,int32]#checked")

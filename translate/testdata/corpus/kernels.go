@@ -1862,3 +1862,19 @@ func (k GenericStruct[T, U]) Each(i runtime.Index) {
 	e := Duo[U]{U(d.A), U(d.B) * k.F}
 	k.Out.Set(i, e.Sum()+U(d.Sum()))
 }
+
+// Record is a view element that FieldOnly never names.
+type Record struct {
+	W    float32
+	Tags [2]int32
+}
+
+// FieldOnly reads one field of a struct view element and never names its type: the GPU
+// body must still declare the struct, before the buffer that holds it.
+type FieldOnly struct {
+	In  *arrayview.ReadView[Record]
+	Out *arrayview.View[float32]
+}
+
+// Each is the kernel.
+func (k FieldOnly) Each(i runtime.Index) { k.Out.Set(i, k.In.At(i).W*2+float32(k.In.At(i).Tags[1])) }
