@@ -3,6 +3,8 @@ package translate
 import (
 	"fmt"
 	"go/types"
+	"maps"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -140,4 +142,23 @@ func (pi *pkgInfo) resolve(fn *types.Func) (*types.Func, *pkgInfo, error) {
 		}
 	}
 	return nil, nil, fmt.Errorf("method %s of %s not found in its package's source", fn.Name(), rt)
+}
+
+// pkgPrefix is the prefix of the GLSL names of another package's functions and struct
+// types: its name ("geom_"), numbered where another package of the same name came first
+// in this kernel ("geom2_").
+func (t *tr) pkgPrefix(p *types.Package) string {
+	if pre, ok := t.prefixes[p.Path()]; ok {
+		return pre
+	}
+	if t.prefixes == nil {
+		t.prefixes = map[string]string{}
+	}
+	base := mangle(p.Name())
+	pre := base + "_"
+	for n := 2; slices.Contains(slices.Collect(maps.Values(t.prefixes)), pre); n++ {
+		pre = fmt.Sprintf("%s%d_", base, n)
+	}
+	t.prefixes[p.Path()] = pre
+	return pre
 }

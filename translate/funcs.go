@@ -223,7 +223,7 @@ func (t *tr) enter(fn *types.Func, pos token.Pos) (prefix string, leave func(), 
 	}
 	saved := t.pkgInfo
 	t.pkgInfo = fp
-	return mangle(fn.Pkg().Name()) + "_", func() { t.pkgInfo = saved }, true
+	return t.pkgPrefix(fn.Pkg()), func() { t.pkgInfo = saved }, true
 }
 
 // blameCall adds to the divergent-barrier errors that the translation of decl (called at

@@ -79,6 +79,9 @@ type tr struct {
 	// into temporaries before its first assignment (holdIndices); expr returns the
 	// temporary for them.
 	held map[ast.Expr]string
+	// prefixes are the GLSL name prefixes of other packages' functions and types, by
+	// package path (pkgPrefix).
+	prefixes map[string]string
 }
 
 // fnState is the state of the function being translated.

@@ -119,7 +119,7 @@ func (t *tr) glslType(ty types.Type, pos token.Pos) (string, bool) {
 func (t *tr) structName(n *types.Named) string {
 	name := glslName(n.Obj().Name())
 	if p := n.Obj().Pkg(); p != nil && p.Path() != t.home().pkg.Path() { // another package's (foreign.go)
-		name = mangle(p.Name()) + "_" + n.Obj().Name()
+		name = t.pkgPrefix(p) + n.Obj().Name()
 	}
 	for i := range n.TypeArgs().Len() {
 		name += "_" + typeArgName(n.TypeArgs().At(i))
