@@ -439,8 +439,9 @@ func ptrRecv(fn *types.Func) bool {
 	return ok
 }
 
-// ptrCallRecv returns the receiver of e when e calls a method of the package whose
-// receiver is a pointer (a.Add(x), parts[j].Add(x)): the call writes that variable.
+// ptrCallRecv returns the receiver of e when e calls a method whose receiver is a
+// pointer, of pkg (the package being translated) or another user's package (a.Add(x),
+// parts[j].Add(x)): the call writes that variable.
 func ptrCallRecv(info *types.Info, pkg *types.Package, e ast.Node) ast.Expr {
 	c, ok := e.(*ast.CallExpr)
 	if !ok {
