@@ -22,17 +22,23 @@ func randomBodies(seed uint64, n int) []geom.Body {
 	return bs
 }
 
+// bodyViews returns n random bodies and a float32 per body, and views of both.
+func bodyViews(t testing.TB, seed uint64, n int) ([]geom.Body, *arrayview.View[geom.Body], []float32, *arrayview.View[float32]) {
+	bs := randomBodies(seed, n)
+	bv, err := arrayview.New(runtime.Ext(n), bs)
+	require.NoError(t, err)
+	fs := make([]float32, n)
+	fv, err := arrayview.New(runtime.Ext(n), fs)
+	require.NoError(t, err)
+	return bs, bv, fs, fv
+}
+
 // TestDrift runs Drift, whose body calls package geom, on every accelerator against the
 // CPU, and the CPU's against the same Go code run directly.
 func TestDrift(t *testing.T) {
 	seed := amptest.Seed(t)
 	cpu := amptest.Compare(t, func(t testing.TB, av *accelerator.View) []float32 {
-		bs := randomBodies(seed, 500)
-		bv, err := arrayview.New(runtime.Ext(len(bs)), bs)
-		require.NoError(t, err)
-		score := make([]float32, len(bs))
-		sv, err := arrayview.New(runtime.Ext(len(bs)), score)
-		require.NoError(t, err)
+		bs, bv, score, sv := bodyViews(t, seed, 500)
 		require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(len(bs)), Drift{Bodies: bv, Score: sv, D: 0.25}))
 		require.NoError(t, sv.Synchronize())
 		require.NoError(t, bv.Synchronize())
@@ -53,12 +59,7 @@ func TestDrift(t *testing.T) {
 func TestShare(t *testing.T) {
 	seed := amptest.Seed(t)
 	cpu := amptest.Compare(t, func(t testing.TB, av *accelerator.View) []float32 {
-		bs := randomBodies(seed, 1024)
-		bv, err := arrayview.New(runtime.Ext(len(bs)), bs)
-		require.NoError(t, err)
-		share := make([]float32, len(bs))
-		sv, err := arrayview.New(runtime.Ext(len(bs)), share)
-		require.NoError(t, err)
+		bs, bv, share, sv := bodyViews(t, seed, 1024)
 		require.NoError(t, runtime.ParallelForEachTiled(av, runtime.Ext(len(bs)).Tile(64), Share{Bodies: bv.ReadOnly(), Share: sv}))
 		require.NoError(t, sv.Synchronize())
 		return share
