@@ -16,12 +16,13 @@ type Drift struct {
 	Bodies *arrayview.View[geom.Body]
 	Score  *arrayview.View[float32]
 	D      float32
+	Wind   geom.Vec // a struct field of another package: a push constant
 }
 
 // Each is the kernel.
 func (k Drift) Each(i runtime.Index) {
 	b := k.Bodies.At(i)
-	v := geom.Add(b.P, geom.Vec{X: k.D, Y: -k.D})
+	v := geom.Add(geom.Add(b.P, geom.Vec{X: k.D, Y: -k.D}), k.Wind)
 	v.Scale(0.5)
 	b.P = v
 	k.Bodies.Set(i, b)

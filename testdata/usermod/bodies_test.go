@@ -39,7 +39,7 @@ func TestDrift(t *testing.T) {
 	seed := amptest.Seed(t)
 	cpu := amptest.Compare(t, func(t testing.TB, av *accelerator.View) []float32 {
 		bs, bv, score, sv := bodyViews(t, seed, 500)
-		require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(len(bs)), Drift{Bodies: bv, Score: sv, D: 0.25}))
+		require.NoError(t, runtime.ParallelForEach(av, runtime.Ext(len(bs)), Drift{Bodies: bv, Score: sv, D: 0.25, Wind: geom.Vec{X: 0.125, Y: 0.5}}))
 		require.NoError(t, sv.Synchronize())
 		require.NoError(t, bv.Synchronize())
 		for _, b := range bs {
@@ -48,7 +48,7 @@ func TestDrift(t *testing.T) {
 		return score
 	}, amptest.Near[float32](1e-6, 1e-6))
 	for i, b := range randomBodies(seed, 500) {
-		v := geom.Add(b.P, geom.Vec{X: 0.25, Y: -0.25})
+		v := geom.Add(geom.Add(b.P, geom.Vec{X: 0.25, Y: -0.25}), geom.Vec{X: 0.125, Y: 0.5})
 		v.Scale(0.5)
 		require.Equal(t, []float32{v.X, v.Y}, cpu[500+2*i:500+2*i+2], "body %d", i)
 	}
