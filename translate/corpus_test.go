@@ -76,6 +76,7 @@ type corpusCase struct {
 // note), with why: the CPU runs them with the per-thread executor.
 var corpusPerThread = map[string]string{
 	"RangeArr": "a barrier in a range loop whose variables vary between threads: the fission needs them uniform (RangeLen is the form it runs)",
+	"Converge": "a barrier in a loop whose condition reads a broadcast through tile_static memory: uniform for the GPU's analysis (broadcast.go), a per-thread value for the fission",
 }
 
 // bitsOf returns the bits of each float32.
@@ -396,6 +397,9 @@ var corpusCases = []corpusCase{
 		o, data := out[float32](t, n)
 		return ran(t, forEach(av, runtime.Ext(n), corpus.FieldOnly{In: in(t, recs, n), Out: o}), o, data)
 	}, exact},
+	{"Converge", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
+		return corpus.Converge{In: i, Out: o}
+	}), exact},
 	{"Divide", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 1000
 		b := randInts(r, n, -1000, 1000)

@@ -92,10 +92,11 @@ type fnState struct {
 	tidx      types.Object // the TiledIndex parameter, if any
 	idx       types.Object // the Each body's Index parameter
 	varying   map[types.Object]bool
-	divergent int    // depth of varying control flow
-	diverged  bool   // a return under varying control flow happened
-	inSwitch  int    // switch depth within the innermost loop
-	fall      string // what a fallthrough in the clause being translated writes (caseSeq)
+	broadcast map[ast.Expr]bool // tile_static reads every thread reads alike (broadcast.go)
+	divergent int               // depth of varying control flow
+	diverged  bool              // a return under varying control flow happened
+	inSwitch  int               // switch depth within the innermost loop
+	fall      string            // what a fallthrough in the clause being translated writes (caseSeq)
 	loops     []*loopState
 	label     types.Object // the label of the loop about to be translated (labeled)
 	labelFlag string       // and its flag

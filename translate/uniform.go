@@ -26,6 +26,7 @@ func (t *tr) varyingSet(body *ast.BlockStmt, fs *fnState) map[types.Object]bool 
 			}
 		}
 	}
+	fs.broadcast = t.broadcastReads(body, fs.main)
 	for {
 		before := len(vary)
 		t.vwalk(body, false, vary)
@@ -287,10 +288,11 @@ func (t *tr) isVarying(e ast.Expr, vary map[types.Object]bool) bool {
 				found = true
 			}
 		case *ast.IndexExpr:
-			if id, ok := unparen(x.X).(*ast.Ident); ok {
-				if _, shared := t.sharedV[t.info.Uses[id]]; shared {
-					found = true
+			if t.sharedObj(x.X) != nil { // tile_static memory: varying, but for a broadcast
+				if t.fn.broadcast[x] && !t.isVarying(x.Index, vary) {
+					return false
 				}
+				found = true
 			}
 		case *ast.CallExpr:
 			found = t.callVaries(x)
@@ -304,6 +306,9 @@ func (t *tr) isVarying(e ast.Expr, vary map[types.Object]bool) bool {
 // view reads, atomics and kernel methods vary; a view's Extent does not; other calls vary
 // through their arguments.
 func (t *tr) callVaries(c *ast.CallExpr) bool {
+	if t.readsThread(c) {
+		return true
+	}
 	sel, ok := unparen(c.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return t.isRuntimeFunc(c.Fun, "AtomicAdd") || isAtomicFunc(t, c.Fun)
@@ -317,6 +322,41 @@ func (t *tr) callVaries(c *ast.CallExpr) bool {
 		return true
 	}
 	return isAtomicFunc(t, c.Fun)
+}
+
+// readsThread says whether a call of the user's code is given what lets it read a value
+// of its own thread: the TiledIndex (t.Local, t.Global), a tile_static array, or a
+// receiver in tile_static memory. Its result then varies, whatever its other arguments
+// (a function returning t.Local[0] is the thread's index); this does not look into the
+// function, so a function that reads only the tile's shape varies too.
+func (t *tr) readsThread(c *ast.CallExpr) bool {
+	var fn *types.Func
+	switch f := unparen(c.Fun).(type) {
+	case *ast.Ident:
+		fn, _ = t.info.Uses[f].(*types.Func)
+	case *ast.SelectorExpr:
+		fn, _ = t.info.Uses[f.Sel].(*types.Func)
+	case *ast.IndexExpr: // an explicit instantiation, f[T](...)
+		if id, ok := unparen(f.X).(*ast.Ident); ok {
+			fn, _ = t.info.Uses[id].(*types.Func)
+		}
+	}
+	if fn == nil || !t.userPkg(fn.Pkg()) {
+		return false // the kernel language's packages: their rules are isVarying's
+	}
+	args := c.Args
+	if sel, ok := unparen(c.Fun).(*ast.SelectorExpr); ok {
+		args = append([]ast.Expr{sel.X}, args...)
+	}
+	for _, a := range args {
+		if t.isTiledIndex(a) || isRuntime(t.typeOf(a), "TiledIndex") {
+			return true
+		}
+		if id := rootIdent(a); id != nil && t.sharedObj(id) != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // isAtomicFunc reports whether fun is one of runtime's tile_static atomics.

@@ -374,6 +374,9 @@ ampRange:
 	}
 }
 
+// Program is Converge's GPU body: its Tiled method, translated to GLSL and SPIR-V by ampgen.
+func (Converge) Program() *amprt.Program { return ampgenConverge }
+
 // Program is Divide's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (Divide) Program() *amprt.Program { return ampgenDivide }
 
@@ -2732,6 +2735,7 @@ func (k Vectors) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 //go:embed amp_gen_Carried.spv
 //go:embed amp_gen_Classify.spv
 //go:embed amp_gen_Control.spv
+//go:embed amp_gen_Converge.spv
 //go:embed amp_gen_Divide.spv
 //go:embed amp_gen_ExtentLoop.spv
 //go:embed amp_gen_Extents.spv
@@ -2813,6 +2817,8 @@ var ampgenCarried = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Carried.spv", "g
 var ampgenClassify = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Classify.spv", "github.com/goamp/goamp/translate/testdata/corpus.Classify")
 
 var ampgenControl = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Control.spv", "github.com/goamp/goamp/translate/testdata/corpus.Control")
+
+var ampgenConverge = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Converge.spv", "github.com/goamp/goamp/translate/testdata/corpus.Converge")
 
 var ampgenDivide = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Divide.spv", "github.com/goamp/goamp/translate/testdata/corpus.Divide")
 

@@ -24,6 +24,7 @@ import (
 //go:embed amp_gen_Carried.check.spv
 //go:embed amp_gen_Classify.check.spv
 //go:embed amp_gen_Control.check.spv
+//go:embed amp_gen_Converge.check.spv
 //go:embed amp_gen_Divide.check.spv
 //go:embed amp_gen_ExtentLoop.check.spv
 //go:embed amp_gen_Extents.check.spv
@@ -97,6 +98,7 @@ func init() {
 	ampgenCarried.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Carried.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Carried#checked")
 	ampgenClassify.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Classify.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Classify#checked")
 	ampgenControl.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Control.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Control#checked")
+	ampgenConverge.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Converge.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Converge#checked")
 	ampgenDivide.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Divide.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Divide#checked")
 	ampgenExtentLoop.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_ExtentLoop.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.ExtentLoop#checked")
 	ampgenExtents.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Extents.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Extents#checked")

@@ -1878,3 +1878,40 @@ type FieldOnly struct {
 
 // Each is the kernel.
 func (k FieldOnly) Each(i runtime.Index) { k.Out.Set(i, k.In.At(i).W*2+float32(k.In.At(i).Tags[1])) }
+
+// Converge loops while a flag that one thread sets says so: the flag is a broadcast
+// through tile_static memory, read in phases in which no thread writes it, so the loop
+// and its barriers are uniform.
+type Converge struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+// Tiled is the kernel.
+func (k Converge) Tiled(t runtime.TiledIndex) {
+	s := runtime.TileStatic[int32](t, t.TileExtent.Size())
+	flag := runtime.TileStatic[int32](t, 1)
+	l := t.Local[0]
+	v := k.In.At(t.Global)&255 + 20
+	if l == 0 {
+		flag[0] = 1
+	}
+	t.Barrier.Wait()
+	more := flag[0]
+	for round := 0; more != 0 && round < 30; round++ {
+		s[l] = v
+		t.Barrier.Wait()
+		v = (v + s[(l+1)%len(s)]) / 2
+		t.Barrier.Wait()
+		if l == 0 {
+			flag[0] = 0
+			if v > 25 {
+				flag[0] = 1
+			}
+		}
+		t.Barrier.Wait()
+		more = flag[0]
+		t.Barrier.Wait()
+	}
+	k.Out.Set(t.Global, v)
+}

@@ -404,3 +404,38 @@ func (k PointerDivergent) Tiled(t runtime.TiledIndex) {
 	p := &c
 	k.V.Set(t.Global, c.N+(*p).N)
 }
+
+// SamePhase branches on a tile_static element that a thread writes in the same phase:
+// threads may read it before or after the write.
+type SamePhase struct{ out }
+
+func (k SamePhase) Tiled(t runtime.TiledIndex) {
+	s := runtime.TileStatic[int32](t, 64)
+	s[t.Local[0]] = int32(t.Local[0])
+	t.Barrier.Wait()
+	x := s[0]
+	s[0] = 99
+	if x > 3 {
+		t.Barrier.Wait()
+	}
+	k.V.Set(t.Global, x)
+}
+
+func localOf(t runtime.TiledIndex) int { return t.Local[0] }
+
+// ThreadCalls branches on what functions return from the thread's index and from
+// tile_static memory.
+type ThreadCalls struct{ out }
+
+func (k ThreadCalls) Tiled(t runtime.TiledIndex) {
+	s := runtime.TileStatic[int32](t, 64)
+	s[t.Local[0]] = 1
+	t.Barrier.Wait()
+	if localOf(t) > 3 {
+		t.Barrier.Wait()
+	}
+	if first(s) > 0 {
+		t.Barrier.Wait()
+	}
+	k.V.Set(t.Global, 1)
+}
