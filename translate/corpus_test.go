@@ -75,8 +75,9 @@ type corpusCase struct {
 // corpusPerThread are the corpus kernels that ampgen gives no fast CPU body (see its
 // note), with why: the CPU runs them with the per-thread executor.
 var corpusPerThread = map[string]string{
-	"RangeArr": "a barrier in a range loop whose variables vary between threads: the fission needs them uniform (RangeLen is the form it runs)",
-	"Converge": "a barrier in a loop whose condition reads a broadcast through tile_static memory: uniform for the GPU's analysis (broadcast.go), a per-thread value for the fission",
+	"RangeArr":    "a barrier in a range loop whose variables vary between threads: the fission needs them uniform (RangeLen is the form it runs)",
+	"ShapeHelper": "a barrier in a loop bounded by a call given the TiledIndex: uniform for the GPU's analysis (the callee reads only the tile's shape), a per-thread value for the fission",
+	"Converge":    "a barrier in a loop whose condition reads a broadcast through tile_static memory: uniform for the GPU's analysis (broadcast.go), a per-thread value for the fission",
 }
 
 // bitsOf returns the bits of each float32.
@@ -399,6 +400,9 @@ var corpusCases = []corpusCase{
 	}, exact},
 	{"Converge", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
 		return corpus.Converge{In: i, Out: o}
+	}), exact},
+	{"ShapeHelper", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
+		return corpus.ShapeHelper{In: i, Out: o}
 	}), exact},
 	{"Divide", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 1000

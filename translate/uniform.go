@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 )
 
 // varyingSet computes the locals of a function whose values may differ between the
@@ -326,9 +327,9 @@ func (t *tr) callVaries(c *ast.CallExpr) bool {
 
 // readsThread says whether a call of the user's code is given what lets it read a value
 // of its own thread: the TiledIndex (t.Local, t.Global), a tile_static array, or a
-// receiver in tile_static memory. Its result then varies, whatever its other arguments
-// (a function returning t.Local[0] is the thread's index); this does not look into the
-// function, so a function that reads only the tile's shape varies too.
+// receiver in tile_static memory, and its body (or a function it calls) may read one:
+// its result then varies, whatever its other arguments (a function returning t.Local[0]
+// is the thread's index). A function that reads only the tile's shape does not.
 func (t *tr) readsThread(c *ast.CallExpr) bool {
 	var fn *types.Func
 	switch f := unparen(c.Fun).(type) {
@@ -343,6 +344,9 @@ func (t *tr) readsThread(c *ast.CallExpr) bool {
 	}
 	if fn == nil || !t.userPkg(fn.Pkg()) {
 		return false // the kernel language's packages: their rules are isVarying's
+	}
+	if g, fp, err := t.resolve(fn); err == nil && !fp.mayReadThread(g, map[*types.Func]bool{}) {
+		return false // it reads neither the thread's index nor tile_static memory
 	}
 	args := c.Args
 	if sel, ok := unparen(c.Fun).(*ast.SelectorExpr); ok {
@@ -367,4 +371,72 @@ func isAtomicFunc(t *tr, fun ast.Expr) bool {
 		}
 	}
 	return false
+}
+
+// mayReadThread says whether fn, declared in pi's package, or a function it calls may
+// read a value of its own thread: t.Global or t.Local of a TiledIndex, an element of a
+// slice (a tile_static array), an atomic's result, or a call into the user's code that
+// it cannot find the body of. seen guards against recursion (which ampgen refuses anyway).
+func (pi *pkgInfo) mayReadThread(fn *types.Func, seen map[*types.Func]bool) bool {
+	decl := pi.funcs[fn.Origin()]
+	if decl == nil || decl.Body == nil {
+		return true
+	}
+	if seen[fn.Origin()] {
+		return false
+	}
+	seen[fn.Origin()] = true
+	found := false
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.SelectorExpr:
+			if x.Sel.Name == "Global" || x.Sel.Name == "Local" {
+				if tv, ok := pi.info.Types[x.X]; ok && isRuntime(tv.Type, "TiledIndex") {
+					found = true
+				}
+			}
+		case *ast.IndexExpr:
+			if tv, ok := pi.info.Types[x.X]; ok {
+				if _, slice := tv.Type.Underlying().(*types.Slice); slice {
+					found = true
+				}
+			}
+		case *ast.CallExpr:
+			found = pi.callMayReadThread(x, seen)
+		}
+		return !found
+	})
+	return found
+}
+
+// callMayReadThread says whether a call inside a function of pi's package may read a
+// value of its thread: an atomic, or a function of the user's that may (mayReadThread).
+func (pi *pkgInfo) callMayReadThread(c *ast.CallExpr, seen map[*types.Func]bool) bool {
+	var id *ast.Ident
+	switch f := unparen(c.Fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	case *ast.IndexExpr:
+		id, _ = unparen(f.X).(*ast.Ident)
+	}
+	if id == nil {
+		return false
+	}
+	fn, ok := pi.info.Uses[id].(*types.Func)
+	if !ok || fn.Pkg() == nil {
+		return false
+	}
+	if strings.HasPrefix(fn.Name(), "Atomic") && !pi.userPkg(fn.Pkg()) {
+		return true // runtime.AtomicAdd and the others on tile_static memory
+	}
+	if !pi.userPkg(fn.Pkg()) {
+		return false
+	}
+	g, fp, err := pi.resolve(fn)
+	if err != nil {
+		return true
+	}
+	return fp.mayReadThread(g, seen)
 }

@@ -2018,6 +2018,9 @@ func (k Scaled[T]) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	}
 }
 
+// Program is ShapeHelper's GPU body: its Tiled method, translated to GLSL and SPIR-V by ampgen.
+func (ShapeHelper) Program() *amprt.Program { return ampgenShapeHelper }
+
 // Program is SharedArgs's GPU body: its Tiled method, translated to GLSL and SPIR-V by ampgen.
 func (SharedArgs) Program() *amprt.Program { return ampgenSharedArgs }
 
@@ -2780,6 +2783,7 @@ func (k Vectors) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 //go:embed amp_gen_RowMin.spv
 //go:embed amp_gen_Scaled_int32.spv
 //go:embed amp_gen_Scaled_float32.spv
+//go:embed amp_gen_ShapeHelper.spv
 //go:embed amp_gen_SharedArgs.spv
 //go:embed amp_gen_SharedClear.spv
 //go:embed amp_gen_SharedLen.spv
@@ -2907,6 +2911,8 @@ var ampgenScaled = amprt.Instances{
 	"int32":   amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Scaled_int32.spv", "github.com/goamp/goamp/translate/testdata/corpus.Scaled[int32]"),
 	"float32": amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Scaled_float32.spv", "github.com/goamp/goamp/translate/testdata/corpus.Scaled[float32]"),
 }
+
+var ampgenShapeHelper = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_ShapeHelper.spv", "github.com/goamp/goamp/translate/testdata/corpus.ShapeHelper")
 
 var ampgenSharedArgs = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_SharedArgs.spv", "github.com/goamp/goamp/translate/testdata/corpus.SharedArgs")
 

@@ -69,6 +69,7 @@ import (
 //go:embed amp_gen_RowMin.check.spv
 //go:embed amp_gen_Scaled_int32.check.spv
 //go:embed amp_gen_Scaled_float32.check.spv
+//go:embed amp_gen_ShapeHelper.check.spv
 //go:embed amp_gen_SharedArgs.check.spv
 //go:embed amp_gen_SharedClear.check.spv
 //go:embed amp_gen_SharedLen.check.spv
@@ -143,6 +144,7 @@ func init() {
 	ampgenRowMin.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_RowMin.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.RowMin#checked")
 	ampgenScaled["int32"].Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Scaled_int32.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Scaled[int32]#checked")
 	ampgenScaled["float32"].Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Scaled_float32.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Scaled[float32]#checked")
+	ampgenShapeHelper.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_ShapeHelper.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.ShapeHelper#checked")
 	ampgenSharedArgs.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_SharedArgs.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.SharedArgs#checked")
 	ampgenSharedClear.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_SharedClear.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.SharedClear#checked")
 	ampgenSharedLen.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_SharedLen.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.SharedLen#checked")

@@ -1915,3 +1915,29 @@ func (k Converge) Tiled(t runtime.TiledIndex) {
 	}
 	k.Out.Set(t.Global, v)
 }
+
+// halfTile is half the tile's size: the same in every thread, though it is given the
+// TiledIndex (it reads only the tile's shape).
+func halfTile(t runtime.TiledIndex) int { return t.TileExtent.Size() / 2 }
+
+// ShapeHelper bounds a loop with barriers by a function of the tile's shape: the call's
+// result is uniform, so the loop may hold barriers.
+type ShapeHelper struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+// Tiled is the kernel.
+func (k ShapeHelper) Tiled(t runtime.TiledIndex) {
+	s := runtime.TileStatic[int32](t, t.TileExtent.Size())
+	l := t.Local[0]
+	s[l] = k.In.At(t.Global)
+	t.Barrier.Wait()
+	for h := halfTile(t); h > 0; h /= 2 {
+		if l < h {
+			s[l] = max(s[l], s[l+h])
+		}
+		t.Barrier.Wait()
+	}
+	k.Out.Set(t.Global, s[0]-s[l])
+}
