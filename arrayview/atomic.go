@@ -3,6 +3,7 @@ package arrayview
 import (
 	"fmt"
 	"reflect"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/goamp/goamp/accelerator"
@@ -21,8 +22,8 @@ import (
 // every device: portable, and exact as a sequence of float32 additions in some order). A plain At or Set of an element that other threads of
 // the same dispatch update atomically is a data race on both.
 //
-// The element type must be int32 or uint32 (or a named type of them); AtomicAdd, AtomicSub
-// and AtomicExchange also take float32. Any other element type panics, as does an index
+// The element type must be int32 or uint32 (or a named type of them); AtomicAdd, AtomicSub,
+// AtomicExchange and AtomicLoad also take float32. Any other element type panics, as does an index
 // outside the extent. Array embeds *View, so arrays have the same methods.
 
 // atomicKind is how the atomics see an element type.
@@ -134,6 +135,22 @@ func (v *View[T]) AtomicOr(i runtime.Index, x T) T {
 // AtomicXor stores the element at i ^ x and returns the element's old value.
 func (v *View[T]) AtomicXor(i runtime.Index, x T) T {
 	return intOp(v, "AtomicXor", i, x, atom.Xor[int32], atom.Xor[uint32])
+}
+
+// AtomicLoad returns the element at i, read atomically: the read that starts a
+// compare-and-swap loop (old := v.AtomicLoad(i); ... v.AtomicCompareExchange(i, old, new))
+// where other threads update the element atomically, which a plain At would race with.
+// It takes int32, uint32 and float32 elements; on the GPU it is an atomicOr of 0 (of the
+// bits, for float32), which leaves the element as it is.
+func (v *View[T]) AtomicLoad(i runtime.Index) T {
+	switch kindOf[T]() {
+	case atomicInt32:
+		return as[T](atomic.LoadInt32((*int32)(v.slot(i))))
+	case atomicUint32, atomicFloat32:
+		return as[T](atomic.LoadUint32((*uint32)(v.slot(i))))
+	}
+	notAtomicType(v, "AtomicLoad", true)
+	panic("goamp/arrayview: unreachable")
 }
 
 // AtomicCompareExchange stores new at i if the element equals old, and returns the value

@@ -240,6 +240,8 @@ func TestAtomicPanics(t *testing.T) {
 		{"AtomicXor on a struct", func() { st.AtomicXor(runtime.Idx(0), Description{}) }, "arrayview.Description"},
 		{"AtomicAdd out of range", func() { i32.AtomicAdd(runtime.Idx(4), 1) }, "index [4] outside extent (4)"},
 		{"AtomicOr out of range", func() { i32.AtomicOr(runtime.Idx(-1), 1) }, "index [-1] outside extent (4)"},
+		{"AtomicLoad on float64", func() { f64.AtomicLoad(runtime.Idx(0)) }, "AtomicLoad needs int32, uint32 or float32 elements"},
+		{"AtomicLoad out of range", func() { i32.AtomicLoad(runtime.Idx(4)) }, "index [4] outside extent (4)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -298,4 +300,20 @@ func BenchmarkAtomicAdd(b *testing.B) {
 			v.Set(i, v.At(i)+1)
 		}
 	})
+}
+
+// TestAtomicLoad: AtomicLoad returns the element as it is (a float32's bits too, -0 and
+// NaN payloads included) and changes nothing.
+func TestAtomicLoad(t *testing.T) {
+	negZero, nan := math.Float32frombits(0x80000000), math.Float32frombits(0x7fc00123)
+	f := MustNew(runtime.Ext(3), []float32{1.5, negZero, nan})
+	i := MustNew(runtime.Ext(2), []int32{-7, math.MaxInt32})
+	u := MustNew(runtime.Ext(2), []uint32{0, math.MaxUint32})
+	for k, want := range []uint32{math.Float32bits(1.5), 0x80000000, 0x7fc00123} {
+		assert.Equal(t, want, math.Float32bits(f.AtomicLoad(runtime.Idx(k))), "float32 %d", k)
+	}
+	assert.Equal(t, int32(-7), i.AtomicLoad(runtime.Idx(0)))
+	assert.Equal(t, int32(math.MaxInt32), i.AtomicLoad(runtime.Idx(1)))
+	assert.Equal(t, uint32(math.MaxUint32), u.AtomicLoad(runtime.Idx(1)))
+	assert.Equal(t, []int32{-7, math.MaxInt32}, i.data, "nothing changed")
 }

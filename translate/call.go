@@ -436,6 +436,14 @@ func (t *tr) viewCall(e *ast.CallExpr, v *viewArg, name string) string {
 		t.errorf(e.Pos(), "%s on a view of %s: atomics need 32-bit elements", name, t.sub(v.elem))
 		return "0"
 	}
+	if name == "AtomicLoad" { // an atomicOr of 0 (of the bits of a float32), which writes nothing
+		v.written, v.read = true, true
+		if b, ok := t.sub(v.elem).Underlying().(*types.Basic); ok && b.Info()&types.IsFloat != 0 {
+			v.atomicF = true
+			return fmt.Sprintf("uintBitsToFloat(atomicOr(%s_bits[%s], 0u))", v.buf, addr)
+		}
+		return "atomicOr(" + elem + ", " + t.zero(v.elem, e.Pos()) + ")"
+	}
 	if op, ok := strings.CutPrefix(name, "Atomic"); ok {
 		if g, ok := atomicFuncs[op]; ok {
 			v.written, v.read = true, true

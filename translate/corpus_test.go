@@ -404,6 +404,24 @@ var corpusCases = []corpusCase{
 	{"ShapeHelper", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
 		return corpus.ShapeHelper{In: i, Out: o}
 	}), exact},
+	{"CASMax", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const rows, cols = 64, 100
+		m, mdata := out[uint32](t, rows)
+		for i := range mdata {
+			mdata[i] = math.Float32bits(-1e30)
+		}
+		p, _ := inout(t, randFloats(r, rows, -50, 50), rows)
+		c, cdata := out[int32](t, rows)
+		k := corpus.CASMax{In: in(t, randFloats(r, rows*cols, -100, 100), rows, cols), Max: m, Probe: p, Count: c}
+		require.NoError(t, forEach(av, runtime.Ext(rows, cols), k))
+		sync(t, m)
+		sync(t, c)
+		res := slices.Clone(mdata)
+		for _, x := range cdata {
+			res = append(res, uint32(x))
+		}
+		return res
+	}, exact},
 	{"Divide", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 1000
 		b := randInts(r, n, -1000, 1000)

@@ -20,6 +20,7 @@ import (
 //go:embed amp_gen_Bitonic.check.spv
 //go:embed amp_gen_Bits.check.spv
 //go:embed amp_gen_Bodies.check.spv
+//go:embed amp_gen_CASMax.check.spv
 //go:embed amp_gen_Captures.check.spv
 //go:embed amp_gen_Carried.check.spv
 //go:embed amp_gen_Classify.check.spv
@@ -95,6 +96,7 @@ func init() {
 	ampgenBitonic.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Bitonic.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Bitonic#checked")
 	ampgenBits.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Bits.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Bits#checked")
 	ampgenBodies.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Bodies.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Bodies#checked")
+	ampgenCASMax.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_CASMax.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.CASMax#checked")
 	ampgenCaptures.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Captures.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Captures#checked")
 	ampgenCarried.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Carried.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Carried#checked")
 	ampgenClassify.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Classify.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Classify#checked")

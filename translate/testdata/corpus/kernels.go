@@ -1941,3 +1941,32 @@ func (k ShapeHelper) Tiled(t runtime.TiledIndex) {
 	}
 	k.Out.Set(t.Global, s[0]-s[l])
 }
+
+// CASMax keeps each row's largest float32 in a uint32 view of its bits with a
+// compare-and-swap loop that starts from an atomic load (a plain At would race with the
+// other threads' exchanges), and reads a float32 and an int32 element atomically too.
+type CASMax struct {
+	In    *arrayview.ReadView[float32]
+	Max   *arrayview.View[uint32]
+	Probe *arrayview.View[float32]
+	Count *arrayview.View[int32]
+}
+
+// Each is the kernel.
+func (k CASMax) Each(i runtime.Index) {
+	x := k.In.At(i)
+	row := runtime.Idx(i[0])
+	for {
+		old := k.Max.AtomicLoad(row)
+		if math.Float32frombits(old) >= x {
+			break
+		}
+		if k.Max.AtomicCompareExchange(row, old, math.Float32bits(x)) == old {
+			break
+		}
+	}
+	if i[1] == 0 {
+		k.Count.AtomicAdd(row, int32(k.Probe.AtomicLoad(row)))
+		k.Count.AtomicAdd(row, k.Count.AtomicLoad(row)&0)
+	}
+}
