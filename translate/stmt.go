@@ -584,19 +584,20 @@ func (t *tr) forStmt(s *ast.ForStmt) {
 // that `a, b = b, a+b` keeps Go's meaning.
 func (t *tr) tuplePost(s *ast.AssignStmt) string {
 	fs := t.fn
-	bad := s.Tok != token.ASSIGN || len(s.Lhs) != len(s.Rhs)
+	ok := s.Tok == token.ASSIGN && len(s.Lhs) == len(s.Rhs)
 	var vals, sets []string
-	for i, r := range s.Rhs {
-		if bad {
-			break
-		}
-		id, ok := unparen(s.Lhs[i]).(*ast.Ident)
+	for i := 0; ok && i < len(s.Rhs); i++ {
+		r := s.Rhs[i]
+		id, isIdent := unparen(s.Lhs[i]).(*ast.Ident)
 		g, typed := t.glslType(t.typeOf(r), r.Pos())
 		saved := fs.b
 		fs.b = strings.Builder{}
 		x := t.expr(r)
-		bad = !ok || !typed || fs.b.Len() > 0 // a value that needs statements of its own
+		ok = isIdent && typed && fs.b.Len() == 0 // a variable, from a value without statements of its own
 		fs.b = saved
+		if !ok {
+			break
+		}
 		v := t.tmpName()
 		fs.line("%s %s;", g, v)
 		vals = append(vals, v+" = "+x)
@@ -604,7 +605,7 @@ func (t *tr) tuplePost(s *ast.AssignStmt) string {
 			sets = append(sets, t.expr(id)+" = "+v)
 		}
 	}
-	if bad {
+	if !ok {
 		t.errorf(s.Pos(), "this loop clause is not in the kernel language: use ++/--, an assignment, or an assignment of variables from values (i, j = i+1, j-1)")
 		return ""
 	}

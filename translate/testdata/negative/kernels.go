@@ -439,3 +439,13 @@ func (k ThreadCalls) Tiled(t runtime.TiledIndex) {
 	}
 	k.V.Set(t.Global, 1)
 }
+
+// ElemPost's loop post assigns an array element beside the loop variable.
+type ElemPost struct{ out }
+
+func (k ElemPost) Each(i runtime.Index) {
+	var a [4]int32
+	for j := 0; j < 3; a[j], j = int32(j), j+1 {
+	}
+	k.V.Set(i, a[1])
+}
