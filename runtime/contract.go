@@ -230,7 +230,7 @@ func (c *contract) checkPush(l *kernelLayout) error {
 	}
 	for j, s := range l.scalarFields {
 		i, off := 1+n+j, s.push
-		goSide := fmt.Sprintf("%s at push offset %d", s.typ, off)
+		goSide := fmt.Sprintf("%s at push offset %d", s.rt, off)
 		if i >= len(ms) {
 			return c.bad(l, s.name, goSide, fmt.Sprintf("no member %d: the block has %d", i, len(ms)),
 				"the block lacks a member for this scalar field")

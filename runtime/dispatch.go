@@ -247,7 +247,8 @@ type argField struct {
 type kernelLayout struct {
 	name string
 	args []argField
-	// scalarFields are the scalar fields, each pushed as one 32-bit word.
+	// scalarFields are the fields pushed as push constants, in field order, each at its
+	// std430 offset (placeScalars).
 	scalarFields []scalarField
 	pushSize     int   // bytes of push constants, rounded up to 16
 	scalarEnd    int   // where the scalar fields end in the push constants
@@ -267,7 +268,6 @@ type kernelLayout struct {
 type scalarField struct {
 	name string
 	kind reflect.Kind
-	typ  string
 	off  uintptr      // in the kernel struct
 	rt   reflect.Type // the field's type
 	vec  int          // the components of a vec vector (vec.Float3: 3), or 0
@@ -356,14 +356,14 @@ func (f *scalarField) word(base unsafe.Pointer, kernel string) (uint32, error) {
 	case reflect.Int:
 		v := *(*int)(p)
 		if v != int(int32(v)) {
-			return 0, &KernelError{Kernel: kernel, Field: f.name, FieldType: f.typ, Reason: fmt.Sprintf(
+			return 0, &KernelError{Kernel: kernel, Field: f.name, FieldType: f.rt.String(), Reason: fmt.Sprintf(
 				"its value %d does not fit in 32 bits, the size of int on GPUs (the CPU accelerator takes it)", v)}
 		}
 		return uint32(int32(v)), nil
 	case reflect.Uint:
 		v := *(*uint)(p)
 		if v != uint(uint32(v)) {
-			return 0, &KernelError{Kernel: kernel, Field: f.name, FieldType: f.typ, Reason: fmt.Sprintf(
+			return 0, &KernelError{Kernel: kernel, Field: f.name, FieldType: f.rt.String(), Reason: fmt.Sprintf(
 				"its value %d does not fit in 32 bits, the size of uint on GPUs (the CPU accelerator takes it)", v)}
 		}
 		return uint32(v), nil
@@ -449,15 +449,14 @@ func (l *kernelLayout) addFields(st reflect.Type, base uintptr, prefix string) e
 				return err
 			}
 		default:
+			sf := scalarField{name: name, kind: f.Type.Kind(), off: off, rt: f.Type}
 			switch f.Type.Kind() {
 			case reflect.Int32, reflect.Uint32, reflect.Float32, reflect.Int, reflect.Uint, reflect.Bool,
-				reflect.Int8, reflect.Int16, reflect.Uint8, reflect.Uint16:
-				l.scalarFields = append(l.scalarFields, scalarField{name: name, kind: f.Type.Kind(), typ: f.Type.String(), off: off, rt: f.Type})
-			case reflect.Float64:
-				l.scalarFields = append(l.scalarFields, scalarField{name: name, kind: f.Type.Kind(), typ: f.Type.String(), off: off, rt: f.Type})
+				reflect.Int8, reflect.Int16, reflect.Uint8, reflect.Uint16, reflect.Float64:
+				l.scalarFields = append(l.scalarFields, sf)
 			case reflect.Array, reflect.Struct:
-				if n := vecComponents(f.Type); n > 0 {
-					l.scalarFields = append(l.scalarFields, scalarField{name: name, kind: f.Type.Kind(), typ: f.Type.String(), off: off, rt: f.Type, vec: n})
+				if sf.vec = vecComponents(f.Type); sf.vec > 0 {
+					l.scalarFields = append(l.scalarFields, sf)
 					break
 				}
 				if !pushWords(f.Type) {
@@ -466,7 +465,7 @@ func (l *kernelLayout) addFields(st reflect.Type, base uintptr, prefix string) e
 							"and structs of them), since it is pushed to the GPU as it lies in memory; tag it `amp:\"-\"` " +
 							"if the body does not use it"}
 				}
-				l.scalarFields = append(l.scalarFields, scalarField{name: name, kind: f.Type.Kind(), typ: f.Type.String(), off: off, rt: f.Type})
+				l.scalarFields = append(l.scalarFields, sf)
 			default:
 				return &KernelError{Kernel: l.name, Field: name, FieldType: f.Type.String(),
 					Reason: "a kernel field must implement runtime.Arg, be a scalar (int32, uint32, float32, float64, int, " +

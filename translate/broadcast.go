@@ -3,7 +3,6 @@ package translate
 import (
 	"go/ast"
 	"go/types"
-	"strings"
 )
 
 // Broadcast reads. A value read from tile_static memory varies between a tile's threads
@@ -171,46 +170,26 @@ func (t *tr) isBarrierStmt(s ast.Stmt) bool {
 		return false
 	}
 	c, ok := unparen(es.X).(*ast.CallExpr)
-	if !ok {
-		return false
-	}
-	sel, ok := unparen(c.Fun).(*ast.SelectorExpr)
-	if !ok || !strings.HasPrefix(sel.Sel.Name, "Wait") {
-		return false
-	}
-	tv, ok := t.info.Types[sel.X]
-	return ok && isRuntime(tv.Type, "Barrier")
+	return ok && isBarrierCall(t.info, c)
 }
 
-// writesShared says whether n may write tile_static array a: an assignment into it, an
-// atomic on it or any other call it is passed to, a pointer method on an element of it.
+// writesShared says whether n may write tile_static array a: an assignment into it or a
+// pointer method on an element of it (writes), or an atomic on it or any other call it is
+// passed to.
 func (t *tr) writesShared(n ast.Node, a types.Object) bool {
-	is := func(e ast.Expr) bool {
-		id := rootIdent(e)
-		return id != nil && t.info.Uses[id] == a
+	if t.writes(n, a) {
+		return true
 	}
-	found := false
+	passed := false
 	ast.Inspect(n, func(m ast.Node) bool {
-		switch x := m.(type) {
-		case *ast.AssignStmt:
-			for _, l := range x.Lhs {
-				found = found || is(l)
-			}
-		case *ast.IncDecStmt:
-			found = found || is(x.X)
-		case *ast.RangeStmt:
-			found = found || (x.Key != nil && is(x.Key)) || (x.Value != nil && is(x.Value))
-		case *ast.CallExpr:
-			for _, arg := range x.Args {
+		if c, ok := m.(*ast.CallExpr); ok {
+			for _, arg := range c.Args {
 				if id, ok := unparen(arg).(*ast.Ident); ok && t.info.Uses[id] == a {
-					found = true
+					passed = true
 				}
 			}
-			if r := ptrCallRecv(t.info, t.pkg, x); r != nil {
-				found = found || is(r)
-			}
 		}
-		return !found
+		return !passed
 	})
-	return found
+	return passed
 }

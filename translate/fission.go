@@ -73,12 +73,15 @@ func (f *fission) fail(pos token.Pos, format string, args ...any) {
 }
 
 // isBarrier reports whether c is a barrier: t.Barrier.Wait and its fenced forms.
-func (f *fission) isBarrier(c *ast.CallExpr) bool {
+func (f *fission) isBarrier(c *ast.CallExpr) bool { return isBarrierCall(f.info, c) }
+
+// isBarrierCall reports whether c is t.Barrier.Wait() or one of its fenced forms.
+func isBarrierCall(info *types.Info, c *ast.CallExpr) bool {
 	sel, ok := unparen(c.Fun).(*ast.SelectorExpr)
 	if !ok || !strings.HasPrefix(sel.Sel.Name, "Wait") {
 		return false
 	}
-	tv, ok := f.info.Types[sel.X]
+	tv, ok := info.Types[sel.X]
 	return ok && isRuntime(tv.Type, "Barrier")
 }
 

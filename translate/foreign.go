@@ -27,16 +27,20 @@ type foreignPkgs struct {
 	errs map[string]error
 }
 
+// newForeignPkgs returns an empty cache whose packages are found from dir.
+func newForeignPkgs(dir string) *foreignPkgs {
+	return &foreignPkgs{dir: dir, pkgs: map[string]*pkgInfo{}, errs: map[string]error{}}
+}
+
+// isHome says whether p is the kernel's package.
+func (pi *pkgInfo) isHome(p *types.Package) bool {
+	return p != nil && p.Path() == pi.home().pkg.Path()
+}
+
 // userPkg says whether p is a package whose functions and struct types kernels may use:
 // the kernel's own, or one that is neither the standard library's nor goamp's.
 func (pi *pkgInfo) userPkg(p *types.Package) bool {
-	if p == nil {
-		return false
-	}
-	if p == pi.home().pkg || p.Path() == pi.home().pkg.Path() {
-		return true
-	}
-	return userPath(p.Path())
+	return pi.isHome(p) || p != nil && userPath(p.Path())
 }
 
 // userPath says whether a package path is neither the standard library's (its first
@@ -58,15 +62,15 @@ func (pi *pkgInfo) home() *pkgInfo {
 // from source; nil with the reason where it cannot be loaded.
 func (pi *pkgInfo) infoOf(p *types.Package) (*pkgInfo, error) {
 	h := pi.home()
-	if p == h.pkg || p.Path() == h.pkg.Path() {
+	if pi.isHome(p) {
 		return h, nil
 	}
 	if !pi.userPkg(p) {
 		return nil, fmt.Errorf("package %s is not one kernels may call into", p.Path())
 	}
 	f := h.foreign
-	if f == nil {
-		f = &foreignPkgs{pkgs: map[string]*pkgInfo{}, errs: map[string]error{}}
+	if f == nil { // a pkgInfo that translatePackage did not make: paths resolve from here
+		f = newForeignPkgs("")
 		h.foreign = f
 	}
 	if fp := f.pkgs[p.Path()]; fp != nil {
@@ -75,12 +79,7 @@ func (pi *pkgInfo) infoOf(p *types.Package) (*pkgInfo, error) {
 	if err := f.errs[p.Path()]; err != nil {
 		return nil, err
 	}
-	cfg := &packages.Config{
-		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes |
-			packages.NeedTypesInfo | packages.NeedImports,
-		Dir:  f.dir,
-		Fset: h.fset,
-	}
+	cfg := &packages.Config{Mode: loadMode, Dir: f.dir, Fset: h.fset}
 	ps, err := packages.Load(cfg, p.Path())
 	if err == nil && (len(ps) != 1 || len(ps[0].Errors) > 0) {
 		err = fmt.Errorf("loading %s from source: %v", p.Path(), packageErrors(ps))

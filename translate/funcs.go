@@ -213,7 +213,7 @@ func (t *tr) function(fn *types.Func, targs []types.Type, kind string, pos token
 // (foreign.go), until leave is called, and returns the prefix of its GLSL names ("geom_";
 // "" for the kernel's package).
 func (t *tr) enter(fn *types.Func, pos token.Pos) (prefix string, leave func(), ok bool) {
-	if fn.Pkg() == nil || fn.Pkg().Path() == t.home().pkg.Path() {
+	if fn.Pkg() == nil || t.isHome(fn.Pkg()) {
 		return "", func() {}, true
 	}
 	fp, err := t.infoOf(fn.Pkg())

@@ -143,7 +143,7 @@ func (pi *pkgInfo) translateAs(named *types.Named, decl *ast.FuncDecl, tiled boo
 	t := &tr{pkgInfo: pi, named: named, targs: targs, tiled: tiled, checked: checked, fields: map[*types.Var]any{}, sharedV: map[types.Object]*sharedDecl{},
 		structV: map[string]bool{}, prelude: map[string]bool{}, funcDone: map[string]bool{},
 		funcBusy: map[*types.Func]bool{}, barrierF: map[*types.Func]bool{},
-		names: map[types.Object]string{}}
+		names: map[types.Object]string{}, held: map[ast.Expr]string{}}
 	k := &Kernel{Type: named.Obj().Name(), Tiled: tiled, Program: pi.pkg.Path() + "." + named.Obj().Name()}
 	if len(targs) > 0 {
 		t.subst = map[*types.TypeParam]types.Type{}

@@ -103,9 +103,8 @@ type Options struct {
 // kernel language are an ErrorList with file:line:col positions.
 func Load(dir string, opt Options) (*Package, error) {
 	cfg := &packages.Config{
-		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes |
-			packages.NeedTypesInfo | packages.NeedImports,
-		Dir: dir,
+		Mode: loadMode,
+		Dir:  dir,
 	}
 	if opt.Skip != "" {
 		gen := filepath.Join(dir, opt.Skip)
@@ -174,6 +173,11 @@ func packageClause(b []byte) string {
 	return ""
 }
 
+// loadMode is what go/packages loads of a package to translate: its syntax and types
+// (Load; and other packages' for their functions, foreign.go).
+const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes |
+	packages.NeedTypesInfo | packages.NeedImports
+
 // pkgInfo is what the translation of one package shares.
 type pkgInfo struct {
 	fset  *token.FileSet
@@ -212,7 +216,7 @@ func newPkgInfo(fset *token.FileSet, pkg *types.Package, info *types.Info, files
 func translatePackage(fset *token.FileSet, pkg *types.Package, info *types.Info, files []*ast.File, opt Options) ([]*Kernel, error) {
 	pi := newPkgInfo(fset, pkg, info, files, opt.Skip)
 	pi.checked = opt.Checked
-	pi.foreign = &foreignPkgs{dir: opt.dir, pkgs: map[string]*pkgInfo{}, errs: map[string]error{}}
+	pi.foreign = newForeignPkgs(opt.dir)
 	var kernels []*Kernel
 	var errs ErrorList
 	names := pkg.Scope().Names()

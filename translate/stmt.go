@@ -322,9 +322,6 @@ func (t *tr) holdIndices(lhs []ast.Expr) func() {
 			assigned[t.info.ObjectOf(root)] = true
 		}
 	}
-	if t.held == nil {
-		t.held = map[ast.Expr]string{}
-	}
 	for _, e := range held {
 		g, ok := t.glslType(t.typeOf(e), e.Pos())
 		if !ok {
@@ -646,9 +643,6 @@ func (t *tr) rangeStmt(s *ast.RangeStmt) {
 		g, _ := t.glslType(xt, s.X.Pos())
 		c := t.tmpName()
 		fs.line("%s %s = %s;", g, c, t.expr(s.X))
-		if t.held == nil {
-			t.held = map[ast.Expr]string{}
-		}
 		t.held[s.X] = c
 		defer delete(t.held, s.X)
 	}

@@ -118,7 +118,7 @@ func (t *tr) glslType(ty types.Type, pos token.Pos) (string, bool) {
 // arguments (Pair[int32]: Pair_int32), each one struct in GLSL.
 func (t *tr) structName(n *types.Named) string {
 	name := glslName(n.Obj().Name())
-	if p := n.Obj().Pkg(); p != nil && p.Path() != t.home().pkg.Path() { // another package's (foreign.go)
+	if p := n.Obj().Pkg(); p != nil && !t.isHome(p) { // another package's (foreign.go)
 		name = t.pkgPrefix(p) + n.Obj().Name()
 	}
 	for i := range n.TypeArgs().Len() {
@@ -142,10 +142,11 @@ func typeArgName(t types.Type) string {
 
 // useStruct records a struct type (and the struct types of its fields first).
 func (t *tr) useStruct(n *types.Named, pos token.Pos) {
-	if t.structV[t.structName(n)] {
+	name := t.structName(n)
+	if t.structV[name] {
 		return
 	}
-	t.structV[t.structName(n)] = true
+	t.structV[name] = true
 	st := n.Underlying().(*types.Struct)
 	for i := range st.NumFields() {
 		if f := st.Field(i); t.hasNarrow(f.Type()) {

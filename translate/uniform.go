@@ -41,24 +41,10 @@ func (t *tr) varyingSet(body *ast.BlockStmt, fs *fnState) map[types.Object]bool 
 // whose elements count as varying wherever they are read (isVarying) and whose length is
 // the same in every thread.
 func (t *tr) mark(lhs ast.Expr, vary map[types.Object]bool) {
-	for {
-		switch x := unparen(lhs).(type) {
-		case *ast.IndexExpr:
-			lhs = x.X
-			continue
-		case *ast.SelectorExpr:
-			lhs = x.X
-			continue
-		case *ast.Ident:
-			o := t.info.Defs[x]
-			if o == nil {
-				o = t.info.Uses[x]
-			}
-			if o != nil && t.sharedV[o] == nil && !t.statics[o] {
-				vary[o] = true
-			}
+	if id := rootIdent(lhs); id != nil {
+		if o := t.info.ObjectOf(id); o != nil && t.sharedV[o] == nil && !t.statics[o] {
+			vary[o] = true
 		}
-		return
 	}
 }
 
@@ -331,17 +317,11 @@ func (t *tr) callVaries(c *ast.CallExpr) bool {
 // its result then varies, whatever its other arguments (a function returning t.Local[0]
 // is the thread's index). A function that reads only the tile's shape does not.
 func (t *tr) readsThread(c *ast.CallExpr) bool {
-	var fn *types.Func
-	switch f := unparen(c.Fun).(type) {
-	case *ast.Ident:
-		fn, _ = t.info.Uses[f].(*types.Func)
-	case *ast.SelectorExpr:
-		fn, _ = t.info.Uses[f.Sel].(*types.Func)
-	case *ast.IndexExpr: // an explicit instantiation, f[T](...)
-		if id, ok := unparen(f.X).(*ast.Ident); ok {
-			fn, _ = t.info.Uses[id].(*types.Func)
-		}
+	id := calleeIdent(c)
+	if id == nil {
+		return false
 	}
+	fn, _ := t.info.Uses[id].(*types.Func)
 	if fn == nil || !t.userPkg(fn.Pkg()) {
 		return false // the kernel language's packages: their rules are isVarying's
 	}
@@ -412,15 +392,7 @@ func (pi *pkgInfo) mayReadThread(fn *types.Func, seen map[*types.Func]bool) bool
 // callMayReadThread says whether a call inside a function of pi's package may read a
 // value of its thread: an atomic, or a function of the user's that may (mayReadThread).
 func (pi *pkgInfo) callMayReadThread(c *ast.CallExpr, seen map[*types.Func]bool) bool {
-	var id *ast.Ident
-	switch f := unparen(c.Fun).(type) {
-	case *ast.Ident:
-		id = f
-	case *ast.SelectorExpr:
-		id = f.Sel
-	case *ast.IndexExpr:
-		id, _ = unparen(f.X).(*ast.Ident)
-	}
+	id := calleeIdent(c)
 	if id == nil {
 		return false
 	}
