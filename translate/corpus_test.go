@@ -324,6 +324,9 @@ var corpusCases = []corpusCase{
 	{"TupleOrder", each1D(1000, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.IndexKernel {
 		return corpus.TupleOrder{In: i, Out: o}
 	}), exact},
+	{"IndexOnce", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
+		return corpus.IndexOnce{In: i, Out: o}
+	}), exact},
 	{"Fallthrough", each1D(1000, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.IndexKernel {
 		return corpus.Fallthrough{In: i, Out: o}
 	}), exact},

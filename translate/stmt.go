@@ -40,6 +40,7 @@ func (t *tr) stmt(s ast.Stmt) {
 		if s.Tok == token.DEC {
 			op = token.SUB
 		}
+		defer t.holdIndices([]ast.Expr{s.X})()
 		t.opAssign(s.X, op, "1", t.typeOf(s.X), s.Pos())
 	case *ast.ExprStmt:
 		call, ok := unparen(s.X).(*ast.CallExpr)
@@ -263,6 +264,7 @@ func (t *tr) assign(s *ast.AssignStmt) {
 			token.MUL_ASSIGN: token.MUL, token.QUO_ASSIGN: token.QUO, token.REM_ASSIGN: token.REM,
 			token.AND_ASSIGN: token.AND, token.OR_ASSIGN: token.OR, token.XOR_ASSIGN: token.XOR,
 			token.SHL_ASSIGN: token.SHL, token.SHR_ASSIGN: token.SHR, token.AND_NOT_ASSIGN: token.AND_NOT}[s.Tok]
+		defer t.holdIndices(s.Lhs)() // x[f()] op= v reads and writes one element: f runs once
 		if op == token.SHL || op == token.SHR {
 			x := t.expr(s.Lhs[0])
 			t.store(s.Lhs[0], t.shift(x, op, s.Rhs[0], t.typeOf(s.Lhs[0])))
@@ -302,18 +304,23 @@ func (t *tr) assign(s *ast.AssignStmt) {
 	}
 }
 
-// holdIndices keeps Go's two phases of a tuple assignment: the index operands on the
-// left are evaluated before the first assignment, so in `j, a[j] = 2, 5` the 5 goes to
-// a[j] of j's value before the statement. An index that mentions a variable (or array)
-// assigned earlier in the statement is evaluated into a temporary here; the others read
-// the same either way and are left in place. It returns the function that forgets them.
+// holdIndices keeps Go's two phases of an assignment: the index operands on the left
+// are evaluated once, before the right-hand sides and the first assignment, so in
+// `j, a[j] = 2, 5` the 5 goes to a[j] of j's value before the statement, in
+// `a[c.Next()], b = c.Next(), 0` the left call runs first, and in `a[c.Next()] += 5` (or
+// `a[c.Next()]++`, which GLSL writes a[i] = a[i] + 5) it runs once. An index that
+// mentions a variable (or array) assigned earlier in the statement, or that calls
+// something with possible side effects, is evaluated into a temporary here; the others
+// read the same either way and are left in place. It returns the function that forgets
+// them.
 func (t *tr) holdIndices(lhs []ast.Expr) func() {
 	assigned := map[types.Object]bool{}
 	var held []ast.Expr
 	for _, l := range lhs {
 		ast.Inspect(l, func(n ast.Node) bool {
 			ix, ok := n.(*ast.IndexExpr)
-			if ok && t.info.Types[ix.Index].Value == nil && mentionsAny(t.info, ix.Index, assigned) {
+			if ok && t.info.Types[ix.Index].Value == nil &&
+				(mentionsAny(t.info, ix.Index, assigned) || t.callsImpure(ix.Index)) {
 				held = append(held, ix.Index)
 			}
 			return true
@@ -336,6 +343,29 @@ func (t *tr) holdIndices(lhs []ast.Expr) func() {
 			delete(t.held, e)
 		}
 	}
+}
+
+// callsImpure says whether e calls a function or method (a conversion or a builtin is
+// not one): the calls that may have side effects (pointer methods, atomics, the user's
+// functions given tile_static arrays) and must run exactly once, in Go's order.
+func (t *tr) callsImpure(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if ok && !t.info.Types[c.Fun].IsType() {
+			if id := calleeIdent(c); id == nil || t.info.Uses[id] == nil || !isBuiltin(t.info.Uses[id]) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// isBuiltin says whether obj is one of Go's builtin functions (len, min, max, ...).
+func isBuiltin(obj types.Object) bool {
+	_, ok := obj.(*types.Builtin)
+	return ok
 }
 
 // rootIdent is the variable an assignable expression writes to (a in a[i].x), or nil.

@@ -40,6 +40,7 @@ import (
 //go:embed amp_gen_GroupMax.check.spv
 //go:embed amp_gen_HalfOps.check.spv
 //go:embed amp_gen_Index3.check.spv
+//go:embed amp_gen_IndexOnce.check.spv
 //go:embed amp_gen_Labeled.check.spv
 //go:embed amp_gen_LabeledTiled.check.spv
 //go:embed amp_gen_LoopReturn.check.spv
@@ -116,6 +117,7 @@ func init() {
 	ampgenGroupMax.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_GroupMax.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.GroupMax#checked")
 	ampgenHalfOps.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_HalfOps.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.HalfOps#checked")
 	ampgenIndex3.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Index3.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Index3#checked")
+	ampgenIndexOnce.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_IndexOnce.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.IndexOnce#checked")
 	ampgenLabeled.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Labeled.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Labeled#checked")
 	ampgenLabeledTiled.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_LabeledTiled.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.LabeledTiled#checked")
 	ampgenLoopReturn.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_LoopReturn.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.LoopReturn#checked")

@@ -1970,3 +1970,50 @@ func (k CASMax) Each(i runtime.Index) {
 		k.Count.AtomicAdd(row, k.Count.AtomicLoad(row)&0)
 	}
 }
+
+// Ticker counts its calls: an index with a side effect.
+type Ticker struct{ N int32 }
+
+// Next advances the count and returns it.
+func (c *Ticker) Next() int32 { c.N++; return c.N }
+
+// IndexOnce writes array elements whose index calls a pointer method: an operator
+// assignment or ++ reads and writes one element, so the call runs once (GLSL's
+// a[i] = a[i] + v would run it twice), and in a tuple assignment the left side's calls
+// run before the right side's. Local arrays, struct fields of them, 8-bit elements and
+// tile_static arrays.
+type IndexOnce struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+// Tiled is the kernel.
+func (k IndexOnce) Tiled(t runtime.TiledIndex) {
+	sh := runtime.TileStatic[int32](t, 4*t.TileExtent.Size())
+	l := t.Local[0]
+	v := k.In.At(t.Global)
+	c := Ticker{N: v & 1}
+	var a [8]int32
+	var b [8]int8
+	var ps [4]Tally
+	sh[4*l], sh[4*l+1], sh[4*l+2], sh[4*l+3] = 0, 0, 0, 0
+	a[c.Next()] += v
+	a[c.Next()]++
+	b[c.Next()] -= int8(v)
+	b[c.Next()&7] <<= 1
+	ps[c.Next()&3].Sum += v
+	ps[c.Next()&3].Top--
+	sh[4*l+int(c.Next()&3)] += 5
+	sh[4*l+int(c.Next()&3)]++
+	var d int32
+	a[c.Next()&7], d = c.Next(), c.Next()
+	t.Barrier.Wait()
+	s := d + c.N*1000
+	for j := range 8 {
+		s += a[j]*int32(j+1) + int32(b[j])*int32(j+3)
+	}
+	for j := range 4 {
+		s += ps[j].Sum*7 + ps[j].Top*11 + sh[4*l+j]*int32(13+j)
+	}
+	k.Out.Set(t.Global, s)
+}
