@@ -45,7 +45,7 @@ func (a *Accelerator) Pipeline(key PipelineKey, name string, spirv []byte, bindi
 	if err != nil {
 		return nil, err
 	}
-	vp, err := dev.NewPipeline(spirv, bindings, pushSize, key.Spec[:])
+	vp, err := dev.NewPipeline(fitFloatControls(spirv, a.info.SignedZeroInfNan), bindings, pushSize, key.Spec[:])
 	if err != nil {
 		return nil, fmt.Errorf("goamp/accelerator: %s: program %s: %w", a.path, name, err)
 	}

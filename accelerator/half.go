@@ -27,6 +27,17 @@ func (a *Accelerator) Supports8BitStorage() bool { return a.info == nil || a.inf
 // need; always true for the CPU.
 func (a *Accelerator) SupportsInt8() bool { return a.info == nil || a.info.Int8 }
 
+// KeepsSignedZeroInfNaN reports whether the device keeps the sign of zeros, infinities and
+// NaNs in floating-point arithmetic of the given width (16, 32 or 64) when a kernel asks
+// (Vulkan 1.2's shaderSignedZeroInfNanPreserveFloat16/32/64): ampgen's kernels ask, and
+// where the device cannot promise it the kernel runs under the driver's own rules
+// (docs/kernel-language.md). Always true for the CPU, false for other widths.
+func (a *Accelerator) KeepsSignedZeroInfNaN(bits int) bool {
+	i := map[int]int{16: 0, 32: 1, 64: 2}
+	k, ok := i[bits]
+	return ok && (a.info == nil || a.info.SignedZeroInfNan[k])
+}
+
 // CoopMatrixType is an element type of a cooperative matrix.
 type CoopMatrixType uint32
 

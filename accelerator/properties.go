@@ -182,6 +182,9 @@ type Properties struct {
 	// uint8 views, and 8-bit integer arithmetic.
 	Storage8 bool `json:"storage_8bit"`
 	Int8     bool `json:"int8"`
+	// SignedZeroInfNaN lists the float widths (16, 32, 64) of which
+	// Accelerator.KeepsSignedZeroInfNaN is true, never nil.
+	SignedZeroInfNaN []int `json:"signed_zero_inf_nan"`
 	// CooperativeMatrices and CooperativeMatricesNV are the shapes of
 	// Accelerator.CooperativeMatricesKHR and CooperativeMatrices, as their String methods
 	// write them ("16x16x16 float16*float16+float32->float32"), never nil.
@@ -205,6 +208,12 @@ func (a *Accelerator) Properties() Properties {
 		SubgroupOps: a.SubgroupOps().Names(), Int64: true, Limits: a.Limits(),
 		Storage16: a.Supports16BitStorage(), Float16: a.SupportsFloat16(), Storage8: a.Supports8BitStorage(), Int8: a.SupportsInt8(),
 		CooperativeMatrices: shapeNames(a.CooperativeMatricesKHR()), CooperativeMatricesNV: shapeNames(a.CooperativeMatrices()),
+		SignedZeroInfNaN: []int{},
+	}
+	for _, w := range []int{16, 32, 64} {
+		if a.KeepsSignedZeroInfNaN(w) {
+			p.SignedZeroInfNaN = append(p.SignedZeroInfNaN, w)
+		}
 	}
 	if d, err := Default(); err == nil && d == a {
 		p.Default = true

@@ -56,6 +56,11 @@
 //	x / y                  x / y                  2.5 ULP for |y| in [2^-126, 2^126]      CR
 //	x + y, x - y, x * y    the same               CR                                      CR
 //
+// Fma's GPU column is Vulkan's minimum: a device may compute it as a·b rounded, then + c
+// (lavapipe does); NVIDIA's GPUs fuse it, as the CPU does. Every other float operation of
+// a kernel ampgen writes is rounded on its own on the GPU, as on the CPU (see
+// docs/kernel-language.md): Fma is the one that asks for fusion.
+//
 // "Inherited" errors compound: asin(x) near ±1, pow(x, y) for large |y·log2(x)|, sinh(x),
 // tanh(x) and smoothstep on the GPU can be far less accurate than the CPU column. Kernels
 // whose results must agree closely on every backend should prefer Sqrt, Rsqrt, Exp2, Log2,
@@ -67,7 +72,9 @@
 // Max, Clamp and Step, whose GLSL definitions below pick an operand), and the special cases
 // documented on each function. A GPU may, unless the shader declares
 // SignedZeroInfNanPreserve, assume that no value is NaN or infinite, ignore the sign of
-// zero, and flush denormals to zero; GLSL leaves the results of sqrt, inversesqrt, log and
+// zero, and flush denormals to zero (ampgen's kernels declare it, and a device that keeps
+// it, as accelerator.Accelerator.KeepsSignedZeroInfNaN reports, keeps zeros' signs, NaNs
+// and infinities; denormals may still be flushed); GLSL leaves the results of sqrt, inversesqrt, log and
 // log2 undefined for x <= 0 (x < 0 for sqrt), pow for x < 0 or x = 0 with y <= 0, asin
 // and acos for |x| > 1, and atan(y, x) for x = y = 0.
 //

@@ -165,7 +165,7 @@ func runChunk(domain Extent, k IndexKernel, lo, hi int, errs *firstError) (ok bo
 	if rk, yes := k.(RangeKernel); yes && !perThread(k) {
 		defer func() {
 			if !ok {
-				errs.set(panicError(recover(), idx, domain.rank))
+				errs.set(panicError(recover(), idx, domain.rank, "range"))
 			}
 		}()
 		rk.EachRange(domain, lo, hi)
@@ -385,14 +385,16 @@ func perThread(k any) bool {
 	return ok
 }
 
-func panicError(r any, at Index, rank int) error {
+// panicError is the error of a fast CPU body's panic, recovered as r: body ("range" or
+// "tile") ran many threads from at, which one panicked the executor does not know.
+func panicError(r any, at Index, rank int, body string) error {
 	var stack []byte
 	if r == nil {
 		r = errGoexit
 	} else {
 		stack = debug.Stack()
 	}
-	return &KernelPanicError{Value: r, Global: at, Stack: stack, rank: rank}
+	return &KernelPanicError{Value: r, Global: at, Stack: stack, rank: rank, body: body}
 }
 
 // runWholeTiles hands whole tiles to GOMAXPROCS workers that each call EachTile.
@@ -409,7 +411,7 @@ func runOneTile(domain TiledExtent, k TileKernel, tile Index, errs *firstError) 
 			for d := range domain.Tile.rank {
 				origin[d] = tile[d] * domain.Tile.d[d]
 			}
-			errs.set(panicError(recover(), origin, domain.Tile.rank))
+			errs.set(panicError(recover(), origin, domain.Tile.rank, "tile"))
 		}
 	}()
 	k.EachTile(domain, tile)

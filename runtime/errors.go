@@ -99,11 +99,16 @@ type KernelPanicError struct {
 	// Stack is the goroutine stack captured when the panic was recovered.
 	Stack []byte
 
-	rank int // rank of Global, for formatting; 0 means unknown
+	rank int    // rank of Global, for formatting; 0 means unknown
+	body string // "range" or "tile" where a fast CPU body ran many threads from Global
 }
 
 // Error implements error.
 func (e *KernelPanicError) Error() string {
+	if e.body != "" {
+		return fmt.Sprintf("goamp/runtime: kernel panicked in the %s of threads from global index %s (a fast CPU body): %v",
+			e.body, formatIndex(e.Global, e.rank), e.Value)
+	}
 	return fmt.Sprintf("goamp/runtime: kernel panicked at global index %s: %v", formatIndex(e.Global, e.rank), e.Value)
 }
 
@@ -128,8 +133,9 @@ type BoundsError struct {
 
 // Error implements error.
 func (e *BoundsError) Error() string {
+	ix := e.Index[:max(e.Extent.Rank(), 1)] // as the CPU's message writes it: [-1 -1] of a rank-2 view
 	return fmt.Sprintf("goamp/runtime: kernel %s: index %v of field %s is outside its extent %s (a bounds-checked GPU dispatch)",
-		e.Kernel, e.Index, e.Field, e.Extent)
+		e.Kernel, ix, e.Field, e.Extent)
 }
 
 // DivideError is the Value of the *KernelPanicError of a bounds-checked GPU dispatch (see
@@ -144,6 +150,22 @@ type DivideError struct {
 // Error implements error.
 func (e *DivideError) Error() string {
 	return fmt.Sprintf("goamp/runtime: kernel %s: integer divide by zero (a bounds-checked GPU dispatch)", e.Kernel)
+}
+
+// ShiftError is the Value of the *KernelPanicError of a bounds-checked GPU dispatch (see
+// Program.Checked) in which a shift had a negative count, which panics on the CPU (Go's
+// "negative shift amount"). The shift gave its operand unshifted and the dispatch's outputs
+// are undefined, as after a panic on the CPU.
+type ShiftError struct {
+	// Kernel is the kernel's type.
+	Kernel string
+	// Count is the negative count.
+	Count int
+}
+
+// Error implements error.
+func (e *ShiftError) Error() string {
+	return fmt.Sprintf("goamp/runtime: kernel %s: negative shift amount %d (a bounds-checked GPU dispatch)", e.Kernel, e.Count)
 }
 
 // Unwrap returns Value when it is an error, else nil.

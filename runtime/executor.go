@@ -234,6 +234,8 @@ func (d *dispatch) readCheck() error {
 	switch {
 	case f < len(d.infos):
 		e.Field, e.Extent = d.l.args[f].name, d.infos[f].Extent
+	case f >= checkShiftFault:
+		return &KernelPanicError{Value: &ShiftError{Kernel: d.l.name, Count: u(1)}, Global: global, rank: d.ext.rank}
 	case f >= checkDivFault:
 		return &KernelPanicError{Value: &DivideError{Kernel: d.l.name}, Global: global, rank: d.ext.rank}
 	case f >= checkArrayFault:
@@ -252,6 +254,7 @@ const (
 	checkSharedFault = 0x10000
 	checkArrayFault  = 0x20000
 	checkDivFault    = 0x30000 // an integer division or remainder by zero
+	checkShiftFault  = 0x40000 // a negative shift count
 )
 
 // pipeline sets d.pipe to the program's pipeline for d.spec on the view's accelerator: the

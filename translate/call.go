@@ -22,7 +22,7 @@ var fmathFuncs = map[string]string{
 // mathFuncs maps the standard math package's functions that GLSL has for doubles (and
 // the float32 bit conversions).
 var mathFuncs = map[string]string{
-	"Sqrt": "sqrt", "Floor": "floor", "Ceil": "ceil", "Trunc": "trunc", "Abs": "abs", "Min": "min", "Max": "max",
+	"Sqrt": "sqrt", "Floor": "floor", "Ceil": "ceil", "Trunc": "trunc", "Abs": "abs", "Min": "ampMathMin", "Max": "ampMathMax",
 	"FMA": "fma", "Round": "ampRound", "RoundToEven": "roundEven",
 	"Float32bits": "floatBitsToUint", "Float32frombits": "uintBitsToFloat",
 	"Inf": "ampInf", "NaN": "ampNaN", "IsNaN": "isnan", "IsInf": "ampIsInf", "Signbit": "ampSignbit",
@@ -228,12 +228,18 @@ func (t *tr) funcCall(e *ast.CallExpr, id *ast.Ident, fn *types.Func) string {
 	case path == "math":
 		g, ok := mathFuncs[name]
 		if !ok {
+			if strings.Contains(name, "64") {
+				t.errorf(e.Pos(), "math.%s is not in the kernel language: it has no 64-bit integers", name)
+				return "0"
+			}
 			t.errorf(e.Pos(), "math.%s has no GLSL equivalent for float64; use package fmath on float32", name)
 			return "0"
 		}
 		switch {
 		case g == "ampRound":
 			t.prelude["round"] = true
+		case g == "ampMathMin" || g == "ampMathMax": // Go's Inf, NaN and signed-zero rules
+			t.prelude["minmax"], t.prelude["minmaxmath"] = true, true
 		case strings.HasPrefix(g, "amp"):
 			t.prelude["float64"] = true
 		}
@@ -532,6 +538,8 @@ func checkPrelude(tiled bool) string {
 		"const uint ampSharedFault = 0x10000u; // + the tile_static array's place in declaration order\n" +
 		"const uint ampArrayFault = 0x20000u;  // a local array or an Index\n" +
 		"const uint ampDivFault = 0x30000u;    // an integer division or remainder by zero\n" +
+		"const uint ampShiftFault = 0x40000u;  // a negative shift count\n" +
+		"int ampNN(int s) { if (s >= 0) return s; ampFault(ampShiftFault, ivec3(s, 0, 0)); return 0; }\n" +
 		"int ampIx(int i, int n, uint f) { if (uint(i) < uint(n)) return i; ampFaultN(f, ivec3(i, 0, 0), uint(n)); return 0; }\n" +
 		"int ampNZ(int d) { if (d != 0) return d; ampFault(ampDivFault, ivec3(0)); return 1; }\n" +
 		"uint ampNZ(uint d) { if (d != 0u) return d; ampFault(ampDivFault, ivec3(0)); return 1u; }\n"

@@ -170,3 +170,32 @@ func TestDivideChecked(t *testing.T) {
 		})
 	}
 }
+
+// TestShiftChecked: a negative shift count panics on the CPU, and in a bounds-checked GPU
+// build it is a *KernelPanicError too, whose Value is a *runtime.ShiftError naming the
+// count and whose Global is the thread that shifted.
+func TestShiftChecked(t *testing.T) {
+	const n, neg = 1000, 383
+	seed := amptest.Seed(t)
+	for _, av := range amptest.Views(t) {
+		t.Run(av.Accelerator().Path(), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(seed, 0))
+			b := randInts(r, n, 0, 40)
+			b[neg] = -3
+			o, _ := out[int32](t, n)
+			err := runtime.ParallelForEach(av, runtime.Ext(n), corpus.ShiftBy{A: in(t, randInts(r, n, -1e6, 1e6), n), B: in(t, b, n), Out: o})
+			var pe *runtime.KernelPanicError
+			require.ErrorAs(t, err, &pe, "a negative shift count")
+			require.ErrorIs(t, err, runtime.ErrKernelPanic)
+			var se *runtime.ShiftError
+			if av.Accelerator().IsCPU() {
+				assert.False(t, errors.As(err, &se), "the CPU panics with Go's value")
+				assert.Contains(t, err.Error(), "negative shift amount")
+				return
+			}
+			require.ErrorAs(t, err, &se)
+			assert.Equal(t, -3, se.Count)
+			assert.Equal(t, neg, pe.Global[0], "the thread that shifted")
+		})
+	}
+}

@@ -45,6 +45,10 @@ func Compile(name, glsl string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	spv = exactFloats(spv)
+	if err := os.WriteFile(out, spv, 0o644); err != nil {
+		return nil, err
+	}
 	if val, err := exec.LookPath("spirv-val"); err == nil {
 		stderr.Reset()
 		cmd := exec.Command(val, "--target-env", "vulkan1.1", out)

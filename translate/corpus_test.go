@@ -327,6 +327,17 @@ var corpusCases = []corpusCase{
 	{"IndexOnce", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
 		return corpus.IndexOnce{In: i, Out: o}
 	}), exact},
+	{"FloatRules", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 4096
+		o, data := out[uint32](t, 12*n)
+		return ran(t, forEach(av, runtime.Ext(n), corpus.FloatRules{In: in(t, randInts(r, n, math.MinInt32, math.MaxInt32), n), Out: o}), o, data)
+	}, exact},
+	{"ShiftBy", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 2000
+		o, data := out[int32](t, n)
+		k := corpus.ShiftBy{A: in(t, randInts(r, n, math.MinInt32, math.MaxInt32), n), B: in(t, randInts(r, n, 0, 70), n), Out: o}
+		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
+	}, exact},
 	{"Fallthrough", each1D(1000, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.IndexKernel {
 		return corpus.Fallthrough{In: i, Out: o}
 	}), exact},

@@ -102,8 +102,39 @@ func (t *tr) binary(e *ast.BinaryExpr) string {
 	case token.SHL, token.SHR:
 		return t.shift(t.expr(e.X), e.Op, e.Y, t.typeOf(e.X))
 	}
+	if z := t.zeroOperand(e); z != "" {
+		return z
+	}
 	x, y := t.expr(e.X), t.expr(e.Y)
 	return t.binop(x, e.Op, y, t.typeOf(e.X), e.OpPos)
+}
+
+// zeroOperand translates x + 0, 0 + x, 0 - x, x * 0 and 0 * x of floats, the constant
+// 0 written as such, through prelude helpers that compute Go's result bit by bit:
+// compilers fold them to x, -x and 0 (lavapipe does, its float controls notwithstanding),
+// which loses the sign of a zero (0 - (+0) is +0 in Go, -0 folded), and Inf and NaN
+// (Inf * 0 is NaN). It returns "" for every other expression.
+func (t *tr) zeroOperand(e *ast.BinaryExpr) string {
+	b, ok := t.sub(t.typeOf(e.X)).Underlying().(*types.Basic)
+	if !ok || b.Info()&types.IsFloat == 0 || b.Kind() == types.UntypedFloat {
+		return ""
+	}
+	zero := func(x ast.Expr) bool {
+		v := t.info.Types[x].Value
+		return v != nil && constant.Sign(v) == 0
+	}
+	var f string
+	var other ast.Expr
+	switch {
+	case (e.Op == token.ADD || e.Op == token.MUL) && zero(e.Y):
+		f, other = map[token.Token]string{token.ADD: "ampAdd0", token.MUL: "ampMul0"}[e.Op], e.X
+	case (e.Op == token.ADD || e.Op == token.MUL || e.Op == token.SUB) && zero(e.X):
+		f, other = map[token.Token]string{token.ADD: "ampAdd0", token.MUL: "ampMul0", token.SUB: "ampSub0"}[e.Op], e.Y
+	default:
+		return ""
+	}
+	t.prelude["zero"] = true
+	return f + "(" + t.expr(other) + ")"
 }
 
 // binop combines two translated operands with Go's semantics.
@@ -168,7 +199,11 @@ func (t *tr) shift32(x string, op token.Token, count ast.Expr, lt types.Type) st
 	if op == token.SHR {
 		name = "ampShr"
 	}
-	return fmt.Sprintf("%s(%s, uint(%s))", name, x, t.expr(count))
+	c := t.expr(count)
+	if t.checked && t.isSigned(t.typeOf(count)) {
+		c = "ampNN(" + c + ")" // Go panics for a negative count
+	}
+	return fmt.Sprintf("%s(%s, uint(%s))", name, x, c)
 }
 
 // unary translates a unary expression.

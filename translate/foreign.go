@@ -96,16 +96,33 @@ func (pi *pkgInfo) infoOf(p *types.Package) (*pkgInfo, error) {
 
 // packageErrors lists the errors of loaded packages.
 func packageErrors(ps []*packages.Package) string {
-	var msgs []string
+	var errs []packages.Error
 	for _, p := range ps {
-		for _, e := range p.Errors {
-			msgs = append(msgs, e.Error())
-		}
+		errs = append(errs, p.Errors...)
 	}
+	msg := errorLines(errs)
 	if len(ps) != 1 {
-		msgs = append(msgs, fmt.Sprintf("%d packages", len(ps)))
+		msg += fmt.Sprintf("\n%d packages", len(ps))
 	}
-	return strings.Join(msgs, "; ")
+	return msg
+}
+
+// errorLines writes a package load's errors a line each. Where the type checker found
+// errors, go list's report of the same errors from the compiler ("# pkg" and the lines
+// again, with relative paths) is left out: each error once.
+func errorLines(errs []packages.Error) string {
+	typeErrs := false
+	for _, e := range errs {
+		typeErrs = typeErrs || e.Kind == packages.TypeError
+	}
+	var msgs []string
+	for _, e := range errs {
+		if typeErrs && e.Kind == packages.ListError && strings.HasPrefix(strings.TrimSpace(e.Msg), "# ") {
+			continue
+		}
+		msgs = append(msgs, e.Error())
+	}
+	return strings.Join(msgs, "\n")
 }
 
 // resolve returns fn, a function or method of another package as the kernel's package

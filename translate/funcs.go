@@ -491,6 +491,6 @@ func (t *tr) barrier(e ast.Node) {
 		t.errorf(e.Pos(), "barrier in divergent code: this branch or loop depends on the thread's index or on memory (directly or through a variable that does), "+
 			"so not every thread of the tile reaches the barrier")
 	case fs.diverged:
-		t.errorf(e.Pos(), "barrier after a return that depends on the thread's index: not every thread of the tile reaches it")
+		t.errorf(e.Pos(), "barrier after a return that depends on the thread (its index, or memory): not every thread of the tile reaches it")
 	}
 }

@@ -519,12 +519,29 @@ func (t *tr) assemble(k *Kernel, body string) string {
 			body = "\tampThread = ampIdx;\n" + body
 		}
 		b.WriteString("void ampEach(ivec3 ampIdx) {\n" + body + "}\n" + gridLoop)
-		return b.String()
+		return floatControls(b.String())
 	}
 	b.WriteString("void main() {\n")
 	b.WriteString(body)
 	b.WriteString("}\n")
-	return b.String()
+	return floatControls(b.String())
+}
+
+// floatControls asks the driver to keep Go's floating-point semantics in the module
+// src: the SignedZeroInfNanPreserve execution mode (SPV_KHR_float_controls, through
+// GL_EXT_spirv_intrinsics), so that no compiler folds 0-x to -x, x*0 to 0 or x+0 to x,
+// where Go keeps the zero's sign, Inf and NaN. Declaring the extension also stops glslc's
+// optimizer (spirv-opt) folding float arithmetic at all: it folded 0-x to OpFNegate
+// before any driver saw it. glslang keeps one spirv_execution_mode per mode, so the
+// mode is declared here for 32-bit floats and exactFloats adds it for the module's 16-
+// and 64-bit floats. A device without the property for a width gets the module without
+// the mode (the runtime strips it), where the driver's rules apply again, as documented.
+func floatControls(src string) string {
+	// Capability SignedZeroInfNanPreserve (4466), the execution mode of that name (4461).
+	const h = "#extension GL_EXT_spirv_intrinsics : require\n" +
+		"spirv_execution_mode(extensions = [\"SPV_KHR_float_controls\"], capabilities = [4466], 4461, 32);\n"
+	at := strings.Index(src, "layout(local_size_x_id")
+	return src[:at] + h + src[at:]
 }
 
 // viewFuncs writes view v's rank constant and its address, bounds-check, 16-byte access,

@@ -121,11 +121,7 @@ func Load(dir string, opt Options) (*Package, error) {
 	}
 	p := pkgs[0]
 	if len(p.Errors) > 0 {
-		msgs := make([]string, len(p.Errors))
-		for i, e := range p.Errors {
-			msgs[i] = e.Error()
-		}
-		return nil, fmt.Errorf("goamp/translate: package %s does not compile:\n%s", p.PkgPath, strings.Join(msgs, "\n"))
+		return nil, fmt.Errorf("goamp/translate: package %s does not compile:\n%s", p.PkgPath, errorLines(p.Errors))
 	}
 	out := &Package{Name: p.Name, Path: p.PkgPath, Dir: dir}
 	if len(p.GoFiles) > 0 {

@@ -39,6 +39,41 @@ int ampShr(int x, uint s) { return x >> min(s, 31u); }
 uint ampShr(uint x, uint s) { return s >= 32u ? 0u : x >> s; }
 `,
 	"half": halfPrelude,
+	// math.Max and math.Min: an infinity of the right sign wins even over a NaN; otherwise
+	// as the builtins max and min (ampMax, ampMin of "minmax").
+	"minmaxmath": `double ampMathMax(double x, double y) {
+	return isinf(x) && x > 0.0lf ? x : isinf(y) && y > 0.0lf ? y : ampMax(x, y);
+}
+double ampMathMin(double x, double y) {
+	return isinf(x) && x < 0.0lf ? x : isinf(y) && y < 0.0lf ? y : ampMin(x, y);
+}
+`,
+	// Go's x + 0, 0 - x and x * 0 of floats (zeroOperand), in integer operations that no
+	// compiler folds: the zero's sign, Inf * 0 = NaN (amd64's default NaN), a NaN operand
+	// returned as it is.
+	"zero": `float ampAdd0(float x) { return floatBitsToUint(x) == 0x80000000u ? 0.0 : x; }
+float ampSub0(float x) {
+	uint b = floatBitsToUint(x), m = b & 0x7fffffffu;
+	return m == 0u ? 0.0 : m > 0x7f800000u ? x : uintBitsToFloat(b ^ 0x80000000u);
+}
+float ampMul0(float x) {
+	uint b = floatBitsToUint(x);
+	if ((b & 0x7f800000u) != 0x7f800000u) return uintBitsToFloat(b & 0x80000000u);
+	return (b & 0x007fffffu) != 0u ? x : uintBitsToFloat(0xffc00000u);
+}
+double ampAdd0(double x) { uvec2 b = unpackDouble2x32(x); return b.y == 0x80000000u && b.x == 0u ? 0.0lf : x; }
+double ampSub0(double x) {
+	uvec2 b = unpackDouble2x32(x);
+	uint m = b.y & 0x7fffffffu;
+	if (m == 0u && b.x == 0u) return 0.0lf;
+	return m > 0x7ff00000u || m == 0x7ff00000u && b.x != 0u ? x : packDouble2x32(uvec2(b.x, b.y ^ 0x80000000u));
+}
+double ampMul0(double x) {
+	uvec2 b = unpackDouble2x32(x);
+	if ((b.y & 0x7ff00000u) != 0x7ff00000u) return packDouble2x32(uvec2(0u, b.y & 0x80000000u));
+	return (b.y & 0x000fffffu) != 0u || b.x != 0u ? x : packDouble2x32(uvec2(0u, 0xfff80000u));
+}
+`,
 	// Go's min and max of floats: NaN if an operand is (here the NaN operand; Go leaves
 	// the NaN's bits to the platform), and -0 is below +0. GLSL's min and max may return
 	// either operand for a NaN and either zero.

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -329,6 +330,9 @@ func (t *tr) holdIndices(lhs []ast.Expr) func() {
 			assigned[t.info.ObjectOf(root)] = true
 		}
 	}
+	// Go evaluates them left to right: a[f()].b[g()] calls f first, which the walk above
+	// (the outer index first) reaches last.
+	sort.SliceStable(held, func(i, j int) bool { return held[i].Pos() < held[j].Pos() })
 	for _, e := range held {
 		g, ok := t.glslType(t.typeOf(e), e.Pos())
 		if !ok {

@@ -102,6 +102,7 @@ func writeText(w io.Writer, p accelerator.Properties, verbose bool) {
 	row("int64", "%s", yes(p.Int64))
 	row("16-bit storage / float16", "%s / %s", yes(p.Storage16), yes(p.Float16))
 	row("8-bit storage / int8", "%s / %s", yes(p.Storage8), yes(p.Int8))
+	row("-0, Inf, NaN kept (bits)", "%s", strings.Trim(fmt.Sprint(p.SignedZeroInfNaN), "[]"))
 	for _, c := range []struct {
 		name   string
 		shapes []string

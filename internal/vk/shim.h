@@ -35,6 +35,7 @@ typedef struct {
 	uint32_t coop[16][8]; // VkCooperativeMatrixPropertiesNV: M, N, K, A, B, C, D types, scope
 	uint32_t groupSize;   // physical devices in the device group of this one (vkEnumeratePhysicalDeviceGroups); 0 if unknown
 	uint32_t groupSubsetAlloc; // the group's subsetAllocation
+	uint32_t szInfNan;    // shaderSignedZeroInfNanPreserveFloat16/32/64 as bits 0/1/2 (Vulkan 1.2 devices; 0 elsewhere)
 } AmpDeviceExtra;
 
 // Bits of amp_device_create's extra argument: features enabled beside the core ones.

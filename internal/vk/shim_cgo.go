@@ -273,8 +273,14 @@ void amp_device_extra(VkInstance inst, VkPhysicalDevice phys, uint32_t apiVersio
 	p2.pNext = &m3;
 	m3.pNext = &sg;
 	sg.pNext = &id;
-	if (VK_API_VERSION_MINOR(apiVersion) >= 2) id.pNext = &drv;
+	VkPhysicalDeviceFloatControlsProperties fc = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES};
+	if (VK_API_VERSION_MINOR(apiVersion) >= 2) {
+		id.pNext = &drv;
+		drv.pNext = &fc;
+	}
 	amp_GetPhysicalDeviceProperties2(phys, &p2);
+	out->szInfNan = (fc.shaderSignedZeroInfNanPreserveFloat16 ? 1u : 0u) |
+		(fc.shaderSignedZeroInfNanPreserveFloat32 ? 2u : 0u) | (fc.shaderSignedZeroInfNanPreserveFloat64 ? 4u : 0u);
 	out->subgroupSize = sg.subgroupSize;
 	out->subgroupStages = sg.supportedStages;
 	out->subgroupOps = sg.supportedOperations;

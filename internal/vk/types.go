@@ -108,6 +108,10 @@ type DeviceInfo struct {
 	Storage8 bool
 	// Int8 says shaders may compute in 8-bit integers (shaderInt8); enabled when true.
 	Int8 bool
+	// SignedZeroInfNan says, for 16-, 32- and 64-bit floats, whether shaders may ask the
+	// driver to keep the sign of zeros, infinities and NaNs (the SignedZeroInfNanPreserve
+	// execution mode; shaderSignedZeroInfNanPreserveFloat16/32/64 of Vulkan 1.2).
+	SignedZeroInfNan [3]bool
 	// MemoryModel says the device has the Vulkan memory model (vulkanMemoryModel and
 	// vulkanMemoryModelDeviceScope), which cooperative-matrix shaders declare; enabled with
 	// them.

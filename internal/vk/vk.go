@@ -222,6 +222,7 @@ func describe(inst vulkan.Instance, pd vulkan.PhysicalDevice, index int) DeviceI
 	d.GroupSize = int(ex.groupSize)
 	d.Storage16, d.Float16, d.MemoryModel = ex.storage16 != 0, ex.float16 != 0, ex.memoryModel != 0
 	d.Storage8, d.Int8 = ex.storage8 != 0, ex.int8 != 0
+	d.SignedZeroInfNan = [3]bool{ex.szInfNan&1 != 0, ex.szInfNan&2 != 0, ex.szInfNan&4 != 0}
 	if d.MemoryModel {
 		d.CoopMatrixNV = coopShapes(ex.coopNV, ex.coopCount, &ex.coop)
 		d.CoopMatrixKHR = coopShapes(ex.coopKHR, ex.coopKCount, &ex.coopK)

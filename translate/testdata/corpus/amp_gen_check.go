@@ -32,6 +32,7 @@ import (
 //go:embed amp_gen_Fallthrough.check.spv
 //go:embed amp_gen_FieldOnly.check.spv
 //go:embed amp_gen_FloatAdd.check.spv
+//go:embed amp_gen_FloatRules.check.spv
 //go:embed amp_gen_Funcs.check.spv
 //go:embed amp_gen_GenericStruct_int32_int32.check.spv
 //go:embed amp_gen_GenericStruct_int32_float32.check.spv
@@ -75,6 +76,7 @@ import (
 //go:embed amp_gen_SharedArgs.check.spv
 //go:embed amp_gen_SharedClear.check.spv
 //go:embed amp_gen_SharedLen.check.spv
+//go:embed amp_gen_ShiftBy.check.spv
 //go:embed amp_gen_Stencil.check.spv
 //go:embed amp_gen_StructConv.check.spv
 //go:embed amp_gen_SwitchBreak.check.spv
@@ -109,6 +111,7 @@ func init() {
 	ampgenFallthrough.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Fallthrough.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Fallthrough#checked")
 	ampgenFieldOnly.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_FieldOnly.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.FieldOnly#checked")
 	ampgenFloatAdd.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_FloatAdd.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.FloatAdd#checked")
+	ampgenFloatRules.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_FloatRules.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.FloatRules#checked")
 	ampgenFuncs.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Funcs.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Funcs#checked")
 	ampgenGenericStruct["int32,int32"].Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_GenericStruct_int32_int32.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.GenericStruct[int32,int32]#checked")
 	ampgenGenericStruct["int32,float32"].Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_GenericStruct_int32_float32.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.GenericStruct[int32,float32]#checked")
@@ -152,6 +155,7 @@ func init() {
 	ampgenSharedArgs.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_SharedArgs.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.SharedArgs#checked")
 	ampgenSharedClear.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_SharedClear.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.SharedClear#checked")
 	ampgenSharedLen.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_SharedLen.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.SharedLen#checked")
+	ampgenShiftBy.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_ShiftBy.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.ShiftBy#checked")
 	ampgenStencil.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Stencil.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Stencil#checked")
 	ampgenStructConv.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_StructConv.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.StructConv#checked")
 	ampgenSwitchBreak.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_SwitchBreak.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.SwitchBreak#checked")

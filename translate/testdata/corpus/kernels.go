@@ -1353,6 +1353,23 @@ func (k Names) Each(i runtime.Index) {
 	k.Out.Set(i, input*π+δ__x*gl_x+sample+texture+filter+output+transpose+any+bitCount*1000)
 }
 
+// ShiftBy shifts A by B, a signed count (int32 and int8 counts, << and >>, and <<=): a
+// negative count panics on the CPU, and in a bounds-checked GPU build (a
+// *runtime.ShiftError); counts of 32 and more give Go's results everywhere.
+type ShiftBy struct {
+	A, B *arrayview.ReadView[int32]
+	Out  *arrayview.View[int32]
+}
+
+// Each is the kernel.
+func (k ShiftBy) Each(i runtime.Index) {
+	a, b := k.A.At(i), k.B.At(i)
+	r := a<<b ^ a>>b
+	u := uint32(a)
+	u <<= int8(b)
+	k.Out.Set(i, r+int32(u))
+}
+
 // Divide divides A by B (int32 and uint32, / and %, and /=): where B holds a zero the CPU
 // panics, and so does a bounds-checked GPU build (a *runtime.DivideError).
 type Divide struct {
@@ -2016,4 +2033,73 @@ func (k IndexOnce) Tiled(t runtime.TiledIndex) {
 		s += ps[j].Sum*7 + ps[j].Top*11 + sh[4*l+j]*int32(13+j)
 	}
 	k.Out.Set(t.Global, s)
+}
+
+// special is one of the floats compilers like to fold away, by v's low bits, or a value
+// near v otherwise.
+func special(v int32) float32 {
+	switch v & 15 {
+	case 0:
+		return 0
+	case 1:
+		return float32(math.Copysign(0, -1))
+	case 2:
+		return float32(math.Inf(1))
+	case 3:
+		return float32(math.Inf(-1))
+	case 4:
+		return float32(math.NaN())
+	}
+	return float32(v) / 7
+}
+
+// nanless is f's bits, every NaN as one value: Go leaves a NaN's bits to the platform.
+func nanless(f float32) uint32 {
+	if f != f {
+		return 0x7fc00000
+	}
+	return math.Float32bits(f)
+}
+
+// FloatRules computes what compilers fold unless told to keep IEEE's rules, each result's
+// bits compared exactly with Go's: 0 - x of a zero (+0 in Go: atan2 of it tells), x + 0 of
+// -0, x * 0 of Inf (NaN) and of negatives (-0), x - x of Inf, int32(float32(i)) for i
+// that float32 rounds, a compensated (Kahan) sum whose correction a regrouping compiler
+// drops, constants added one at a time, and math.Max and math.Min, whose infinities win
+// over NaNs.
+type FloatRules struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[uint32]
+}
+
+// Each is the kernel.
+func (k FloatRules) Each(i runtime.Index) {
+	v := k.In.At(i)
+	x, y := special(v), special(v>>4)
+	big := v | 1<<24
+	var r [12]uint32
+	r[0] = nanless(0 - x)
+	r[1] = nanless(fmath.Atan2(0-(x-x), -1))
+	r[2] = nanless(x + 0)
+	r[3] = nanless(x * 0)
+	r[4] = nanless(0 * (y - 1))
+	r[5] = nanless(x - x)
+	r[6] = uint32(int32(float32(big)))
+	f := float32(big)
+	r[7] = uint32(int32(f) - big)
+	var sum, comp float32
+	for j := range 64 {
+		term := 1 + float32(j+int(v&7))*1e-7
+		yj := term - comp
+		t := sum + yj
+		comp = (t - sum) - yj
+		sum = t
+	}
+	r[8] = nanless(sum)
+	r[9] = nanless((x + 4194306.5) + 1)
+	r[10] = nanless(float32(math.Max(float64(x), float64(y))))
+	r[11] = nanless(float32(math.Min(float64(x), float64(y))))
+	for j, b := range r {
+		k.Out.Set(runtime.Idx(i[0]*12+j), b)
+	}
 }

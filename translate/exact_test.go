@@ -1,0 +1,90 @@
+package translate
+
+import (
+	"encoding/binary"
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// spvInst is one instruction of a SPIR-V module: its opcode and operand words.
+type spvInst struct {
+	op   uint32
+	args []uint32
+}
+
+// spvInsts splits a module into its instructions.
+func spvInsts(t *testing.T, spv []byte) []spvInst {
+	require.Zero(t, len(spv)%4)
+	var out []spvInst
+	for i := 20; i < len(spv); {
+		w := binary.LittleEndian.Uint32(spv[i:])
+		n := int(w>>16) * 4
+		require.NotZero(t, n)
+		var args []uint32
+		for j := i + 4; j < i+n; j += 4 {
+			args = append(args, binary.LittleEndian.Uint32(spv[j:]))
+		}
+		out = append(out, spvInst{w & 0xffff, args})
+		i += n
+	}
+	return out
+}
+
+// TestExactFloats compiles GLSL through Compile and checks what exactFloats and
+// floatControls promise: every float operation and conversion decorated NoContraction,
+// and the SignedZeroInfNanPreserve mode for each float width the module computes in.
+func TestExactFloats(t *testing.T) {
+	const head = "#version 450\n"
+	cases := []struct {
+		name   string
+		body   string
+		widths []uint32
+	}{
+		{"float", `layout(std430, binding = 0) buffer B { float d[]; };
+layout(std430, binding = 1) buffer E { int e[]; };
+void main() { uint i = gl_GlobalInvocationID.x; d[i] = (0.0 - d[i]) * d[i+1] + float(e[i]); e[i] = int(float(e[i])); }`, []uint32{32}},
+		{"double", `layout(std430, binding = 0) buffer B { float d[]; };
+void main() { uint i = gl_GlobalInvocationID.x; double x = double(d[i]); d[i] = float(x * x - 1.0lf); }`, []uint32{32, 64}},
+		{"integers only", `layout(std430, binding = 0) buffer B { int e[]; };
+void main() { uint i = gl_GlobalInvocationID.x; e[i] = e[i] * 3 + 1; }`, []uint32{32}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			spv, err := Compile(c.name, floatControls(head+"layout(local_size_x_id = 0) in;\n"+c.body))
+			if errors.Is(err, ErrNoCompiler) {
+				t.Skip(err)
+			}
+			require.NoError(t, err)
+			decorated := map[uint32]bool{}
+			var widths []uint32
+			var floatOps []uint32
+			for _, in := range spvInsts(t, spv) {
+				switch {
+				case in.op == opDecorate && len(in.args) == 2 && in.args[1] == decNoContraction:
+					decorated[in.args[0]] = true
+				case in.op == opExecutionMode && len(in.args) == 3 && in.args[1] == modeSignedZeroInf:
+					widths = append(widths, in.args[2])
+				case exactOps[in.op]:
+					floatOps = append(floatOps, in.args[1])
+				}
+			}
+			assert.ElementsMatch(t, c.widths, widths)
+			for _, id := range floatOps {
+				assert.True(t, decorated[id], "float result %%%d not decorated NoContraction", id)
+			}
+			if c.name != "integers only" {
+				assert.NotEmpty(t, floatOps)
+			}
+		})
+	}
+}
+
+// TestExactFloatsMalformed leaves what is not SPIR-V alone.
+func TestExactFloatsMalformed(t *testing.T) {
+	for _, b := range [][]byte{nil, {1, 2, 3}, make([]byte, 24), {0x03, 0x02, 0x23, 0x07, 0, 0, 0, 0}} {
+		assert.Equal(t, b, exactFloats(b))
+	}
+}
