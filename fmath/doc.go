@@ -57,9 +57,9 @@
 //	x + y, x - y, x * y    the same               CR                                      CR
 //
 // Fma's GPU column is Vulkan's minimum: a device may compute it as a·b rounded, then + c
-// (lavapipe does); NVIDIA's GPUs fuse it, as the CPU does. Every other float operation of
-// a kernel ampgen writes is rounded on its own on the GPU, as on the CPU (see
-// docs/kernel-language.md): Fma is the one that asks for fusion.
+// (lavapipe does); NVIDIA's GPUs fuse it, as the CPU does. Other float operations of a
+// kernel ampgen writes are rounded on their own on the GPU, as on the CPU, but for a*b + c,
+// which the device may fuse as Go allows (see docs/kernel-language.md).
 //
 // "Inherited" errors compound: asin(x) near ±1, pow(x, y) for large |y·log2(x)|, sinh(x),
 // tanh(x) and smoothstep on the GPU can be far less accurate than the CPU column. Kernels

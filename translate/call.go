@@ -109,6 +109,15 @@ func (t *tr) conversion(e *ast.CallExpr) string {
 	if g := t.float32Special(to, e.Args[0]); g != "" {
 		return g
 	}
+	if m, ok := unparen(e.Args[0]).(*ast.BinaryExpr); ok && m.Op == token.MUL && types.Identical(to.Underlying(), from.Underlying()) {
+		if b, ok := to.Underlying().(*types.Basic); ok && (b.Kind() == types.Float32 || b.Kind() == types.Float64) {
+			// float32(a*b): in Go the conversion rounds the product, so a*b + c around it
+			// must not fuse; the product is computed precise (NoContraction, which
+			// exactFloats keeps).
+			t.prelude["mulr"] = true
+			return "ampMulR(" + t.expr(m.X) + ", " + t.expr(m.Y) + ")"
+		}
+	}
 	x := t.expr(e.Args[0])
 	gt, ok := t.glslType(to, e.Pos())
 	if !ok {

@@ -329,7 +329,7 @@ var corpusCases = []corpusCase{
 	}), exact},
 	{"FloatRules", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 4096
-		o, data := out[uint32](t, 12*n)
+		o, data := out[uint32](t, corpus.FloatRulesN*n)
 		return ran(t, forEach(av, runtime.Ext(n), corpus.FloatRules{In: in(t, randInts(r, n, math.MinInt32, math.MaxInt32), n), Out: o}), o, data)
 	}, exact},
 	{"ShiftBy", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {

@@ -2,6 +2,12 @@ package translate
 
 import "strings"
 
+// preludeMulR is a product rounded on its own (float32(a*b) in Go): precise keeps it from
+// fusing with the addition it feeds.
+const preludeMulR = `float ampMulR(float a, float b) { precise float p = a * b; return p; }
+double ampMulR(double a, double b) { precise double p = a * b; return p; }
+`
+
 // preludes are the helper functions translated code may call, by key. Unused functions
 // cost nothing: glslc -O drops them.
 var preludes = map[string]string{
@@ -39,6 +45,7 @@ int ampShr(int x, uint s) { return x >> min(s, 31u); }
 uint ampShr(uint x, uint s) { return s >= 32u ? 0u : x >> s; }
 `,
 	"half": halfPrelude,
+	"mulr": preludeMulR,
 	// math.Max and math.Min: an infinity of the right sign wins even over a NaN; otherwise
 	// as the builtins max and min (ampMax, ampMin of "minmax").
 	"minmaxmath": `double ampMathMax(double x, double y) {

@@ -618,9 +618,9 @@ func (k FloatRules) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 		v := ampViewIn.At3(ampI0, ampI1, ampI2)
 		x, y := special(v), special(v>>4)
 		big := v | 1<<24
-		var r [12]uint32
+		var r [FloatRulesN]uint32
 		r[0] = nanless(0 - x)
-		r[1] = nanless(fmath.Atan2(0-(x-x), -1))
+		r[1] = math.Float32bits(fmath.Atan2(0-(x-x), -1)) >> 31
 		r[2] = nanless(x + 0)
 		r[3] = nanless(x * 0)
 		r[4] = nanless(0 * (y - 1))
@@ -632,7 +632,7 @@ func (k FloatRules) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 		for ampJ := 0; ampJ < 64; ampJ += 4 {
 			{
 				j := ampJ
-				term := 1 + float32(j+int(v&7))*1e-7
+				term := 1 + float32(float32(j+int(v&7))*1e-7)
 				yj := term - comp
 				t := sum + yj
 				comp = (t - sum) - yj
@@ -640,7 +640,7 @@ func (k FloatRules) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 			}
 			{
 				j := ampJ + 1
-				term := 1 + float32(j+int(v&7))*1e-7
+				term := 1 + float32(float32(j+int(v&7))*1e-7)
 				yj := term - comp
 				t := sum + yj
 				comp = (t - sum) - yj
@@ -648,7 +648,7 @@ func (k FloatRules) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 			}
 			{
 				j := ampJ + 2
-				term := 1 + float32(j+int(v&7))*1e-7
+				term := 1 + float32(float32(j+int(v&7))*1e-7)
 				yj := term - comp
 				t := sum + yj
 				comp = (t - sum) - yj
@@ -656,7 +656,7 @@ func (k FloatRules) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 			}
 			{
 				j := ampJ + 3
-				term := 1 + float32(j+int(v&7))*1e-7
+				term := 1 + float32(float32(j+int(v&7))*1e-7)
 				yj := term - comp
 				t := sum + yj
 				comp = (t - sum) - yj
@@ -667,8 +667,11 @@ func (k FloatRules) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 		r[9] = nanless((x + 4194306.5) + 1)
 		r[10] = nanless(float32(math.Max(float64(x), float64(y))))
 		r[11] = nanless(float32(math.Min(float64(x), float64(y))))
+		s := v&1 + 1
+		p, q := 1+float32(s)*(1.0/8192), 1+float32(2*s)*(1.0/8192)
+		r[12] = nanless(float32(p*p) - q)
 		for j, b := range r {
-			ampViewOut.Set1(ampI0*12+j, b)
+			ampViewOut.Set1(ampI0*FloatRulesN+j, b)
 		}
 	}
 }

@@ -59,6 +59,8 @@ double ampMathMax(double x, double y) {
 double ampMathMin(double x, double y) {
 	return isinf(x) && x < 0.0lf ? x : isinf(y) && y < 0.0lf ? y : ampMin(x, y);
 }
+float ampMulR(float a, float b) { precise float p = a * b; return p; }
+double ampMulR(double a, double b) { precise double p = a * b; return p; }
 float ampAdd0(float x) { return floatBitsToUint(x) == 0x80000000u ? 0.0 : x; }
 float ampSub0(float x) {
 	uint b = floatBitsToUint(x), m = b & 0x7fffffffu;
@@ -100,7 +102,7 @@ float ampF_special(int v) {
 			return ampNaN32();
 		}
 	}
-	return (float(v) / 7.0);
+	return (float(v) * 0.0078125);
 }
 uint ampF_nanless(float f) {
 	if ((f != f)) {
@@ -115,9 +117,9 @@ void ampEach(ivec3 ampIdx) {
 	float x = ampT1;
 	float y = ampT2;
 	int big = (v | 16777216);
-	uint[12] r = uint[12](0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u);
+	uint[13] r = uint[13](0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u);
 	r[0] = ampF_nanless(ampSub0(x));
-	r[1] = ampF_nanless(atan(ampSub0(((x - x))), (-1.0)));
+	r[1] = (floatBitsToUint(atan(ampSub0(((x - x))), (-1.0))) >> 31);
 	r[2] = ampF_nanless(ampAdd0(x));
 	r[3] = ampF_nanless(ampMul0(x));
 	r[4] = ampF_nanless(ampMul0(((y - 1.0))));
@@ -129,7 +131,7 @@ void ampEach(ivec3 ampIdx) {
 	float comp = 0.0;
 	{
 		for (int j = 0; j < 64; j++) {
-			float term = (1.0 + (float((j + (v & 7))) * 1.0e-07));
+			float term = (1.0 + ampMulR(float((j + (v & 7))), 1.0e-07));
 			float yj = (term - comp);
 			float t = (sum + yj);
 			comp = (((t - sum)) - yj);
@@ -140,10 +142,16 @@ void ampEach(ivec3 ampIdx) {
 	r[9] = ampF_nanless((((x + 4.1943065e+06)) + 1.0));
 	r[10] = ampF_nanless(float(ampMathMax(double(x), double(y))));
 	r[11] = ampF_nanless(float(ampMathMin(double(x), double(y))));
+	int s = ((v & 1) + 1);
+	float ampT4 = (1.0 + (float(s) * 0.00012207031));
+	float ampT5 = (1.0 + (float((2 * s)) * 0.00012207031));
+	float p = ampT4;
+	float q = ampT5;
+	r[12] = ampF_nanless((ampMulR(p, p) - q));
 	{
-		for (int j_1 = 0; j_1 < 12; j_1++) {
+		for (int j_1 = 0; j_1 < 13; j_1++) {
 			uint b = r[j_1];
-			ampV_Out[ampAt1(ivec3(((ampIdx.x * 12) + j_1), 0, 0))] = b;
+			ampV_Out[ampAt1(ivec3(((ampIdx.x * 13) + j_1), 0, 0))] = b;
 		}
 	}
 }

@@ -2036,7 +2036,8 @@ func (k IndexOnce) Tiled(t runtime.TiledIndex) {
 }
 
 // special is one of the floats compilers like to fold away, by v's low bits, or a value
-// near v otherwise.
+// near v otherwise (scaled by a power of two: exact everywhere, where a GPU's division is
+// not).
 func special(v int32) float32 {
 	switch v & 15 {
 	case 0:
@@ -2050,7 +2051,7 @@ func special(v int32) float32 {
 	case 4:
 		return float32(math.NaN())
 	}
-	return float32(v) / 7
+	return float32(v) * (1.0 / 128)
 }
 
 // nanless is f's bits, every NaN as one value: Go leaves a NaN's bits to the platform.
@@ -2062,11 +2063,12 @@ func nanless(f float32) uint32 {
 }
 
 // FloatRules computes what compilers fold unless told to keep IEEE's rules, each result's
-// bits compared exactly with Go's: 0 - x of a zero (+0 in Go: atan2 of it tells), x + 0 of
-// -0, x * 0 of Inf (NaN) and of negatives (-0), x - x of Inf, int32(float32(i)) for i
-// that float32 rounds, a compensated (Kahan) sum whose correction a regrouping compiler
-// drops, constants added one at a time, and math.Max and math.Min, whose infinities win
-// over NaNs.
+// bits compared exactly with Go's: 0 - x of a zero (+0 in Go: the sign of atan2 of it
+// tells), x + 0 of -0, x * 0 of Inf (NaN) and of negatives (-0), x - x of Inf,
+// int32(float32(i)) for i that float32 rounds, a compensated (Kahan) sum whose correction
+// a regrouping compiler drops, constants added one at a time, math.Max and math.Min, whose
+// infinities win over NaNs, and float32(a*b) - c, whose explicit conversion keeps the
+// product from fusing with the subtraction (which Go allows without it).
 type FloatRules struct {
 	In  *arrayview.ReadView[int32]
 	Out *arrayview.View[uint32]
@@ -2077,9 +2079,9 @@ func (k FloatRules) Each(i runtime.Index) {
 	v := k.In.At(i)
 	x, y := special(v), special(v>>4)
 	big := v | 1<<24
-	var r [12]uint32
+	var r [FloatRulesN]uint32
 	r[0] = nanless(0 - x)
-	r[1] = nanless(fmath.Atan2(0-(x-x), -1))
+	r[1] = math.Float32bits(fmath.Atan2(0-(x-x), -1)) >> 31
 	r[2] = nanless(x + 0)
 	r[3] = nanless(x * 0)
 	r[4] = nanless(0 * (y - 1))
@@ -2089,7 +2091,7 @@ func (k FloatRules) Each(i runtime.Index) {
 	r[7] = uint32(int32(f) - big)
 	var sum, comp float32
 	for j := range 64 {
-		term := 1 + float32(j+int(v&7))*1e-7
+		term := 1 + float32(float32(j+int(v&7))*1e-7)
 		yj := term - comp
 		t := sum + yj
 		comp = (t - sum) - yj
@@ -2099,7 +2101,13 @@ func (k FloatRules) Each(i runtime.Index) {
 	r[9] = nanless((x + 4194306.5) + 1)
 	r[10] = nanless(float32(math.Max(float64(x), float64(y))))
 	r[11] = nanless(float32(math.Min(float64(x), float64(y))))
+	s := v&1 + 1
+	p, q := 1+float32(s)*(1.0/8192), 1+float32(2*s)*(1.0/8192) // p*p = q + 2^-26 or 2^-24
+	r[12] = nanless(float32(p*p) - q)
 	for j, b := range r {
-		k.Out.Set(runtime.Idx(i[0]*12+j), b)
+		k.Out.Set(runtime.Idx(i[0]*FloatRulesN+j), b)
 	}
 }
+
+// FloatRulesN is the number of FloatRules's results per thread.
+const FloatRulesN = 13
