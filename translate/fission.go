@@ -276,6 +276,20 @@ func (f *fission) markTileLevel(list []ast.Stmt, inLoop bool) {
 	}
 }
 
+// arrayKeys returns the length of the array that a range loop without a value variable
+// (`for i := range arr`) goes over, a constant however the array's elements vary between
+// threads, or -1 for other range loops and where ranging evaluates arr (it calls
+// something: Go then evaluates it).
+func (f *fission) arrayKeys(r *ast.RangeStmt) int64 {
+	if v, ok := r.Value.(*ast.Ident); (r.Value != nil && !(ok && v.Name == "_")) || hasCall(r.X) {
+		return -1
+	}
+	if a, ok := f.info.TypeOf(r.X).Underlying().(*types.Array); ok {
+		return a.Len()
+	}
+	return -1
+}
+
 // obj returns the object an identifier defines or uses.
 func (f *fission) obj(id *ast.Ident) types.Object {
 	if o := f.info.Defs[id]; o != nil {
@@ -333,7 +347,11 @@ func (f *fission) assignments(body *ast.BlockStmt) []assignment {
 					lhs = append(lhs, e)
 				}
 			}
-			add(s, lhs, []ast.Expr{s.X})
+			if f.arrayKeys(s) >= 0 {
+				add(s, lhs, nil) // the count is the array type's: the same in every thread
+			} else {
+				add(s, lhs, []ast.Expr{s.X})
+			}
 		case *ast.DeclStmt:
 			g, ok := s.Decl.(*ast.GenDecl)
 			if !ok || g.Tok != token.VAR {
@@ -631,7 +649,7 @@ func (f *fission) structNode(s ast.Stmt, inLoop bool, tileStmt map[ast.Stmt]bool
 	case *ast.RangeStmt:
 		if !tileStmt[x] {
 			f.fail(x.Pos(), "a barrier in a range loop whose trip count or variables vary between threads "+
-				"(over an array, range over len(a) and read a[i] in the loop)")
+				"(over an array, range over its indices, for i := range a, and read a[i] in the loop)")
 			return nil
 		}
 		return &fnode{kind: nFor, stmt: s, body: f.build(x.Body.List, true, tileStmt, writes)}

@@ -471,6 +471,12 @@ func (e *emitter) nodes(b *strings.Builder, nodes []*fnode) {
 // loopHead writes the head of a tile-level for or range loop.
 func (e *emitter) loopHead(s ast.Stmt) string {
 	if r, ok := s.(*ast.RangeStmt); ok {
+		if n := e.arrayKeys(r); n >= 0 { // the array may be per thread: its length is not
+			if r.Key == nil || isBlank(r.Key) {
+				return fmt.Sprintf("for range %d", n)
+			}
+			return fmt.Sprintf("for %s %s range %d", e.text(r.Key), r.Tok, n)
+		}
 		if r.Key == nil {
 			return "for range " + e.text(r.X)
 		}

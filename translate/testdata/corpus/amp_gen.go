@@ -1997,6 +1997,28 @@ func (k RangeLen) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 			}
 		}
 	}
+	for i := range 3 {
+		for ampI0 := range ampN0 {
+			for ampI1 := range ampN1 {
+				for ampI2 := range ampN2 {
+					ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
+					sum := sumPerThread[ampL]
+					arr := arrPerThread[ampL]
+					shared[ampI0] = sum ^ arr[i]
+				}
+			}
+		}
+		for ampI0 := range ampN0 {
+			for ampI1 := range ampN1 {
+				for ampI2 := range ampN2 {
+					ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2
+					arr := arrPerThread[ampL]
+					arr[i] = shared[ampExt.Size()-1-ampI0]
+					arrPerThread[ampL] = arr
+				}
+			}
+		}
+	}
 	for ampI0, ampG0 := 0, ampO0; ampI0 < ampN0; ampI0, ampG0 = ampI0+1, ampG0+1 {
 		for ampI1, ampG1 := 0, ampO1; ampI1 < ampN1; ampI1, ampG1 = ampI1+1, ampG1+1 {
 			for ampI2, ampG2 := 0, ampO2; ampI2 < ampN2; ampI2, ampG2 = ampI2+1, ampG2+1 {

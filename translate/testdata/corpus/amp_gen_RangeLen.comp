@@ -48,5 +48,13 @@ void main() {
 			memoryBarrier(); barrier();
 		}
 	}
+	{
+		for (int i_1 = 0; i_1 < 3; i_1++) {
+			ampS_shared[ampLocal().x] = (sum ^ arr[i_1]);
+			memoryBarrier(); barrier();
+			arr[i_1] = ampS_shared[((ampTileSize - 1) - ampLocal().x)];
+			memoryBarrier(); barrier();
+		}
+	}
 	ampV_Dst[ampAt1(ampGlobal())] = (((sum * 3) + arr[0]) + arr[2]);
 }

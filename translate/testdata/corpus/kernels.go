@@ -406,7 +406,8 @@ func (k RangeArr) Tiled(t runtime.TiledIndex) {
 
 // RangeLen loops over a per-thread array's indices around barriers, len(arr) being a
 // constant (the generated CPU body writes it as one: arr is per thread, the loop is not),
-// and reads the element in the loop: the form of RangeArr's loop that gets a fast CPU body.
+// and reads the element in the loop: the form of RangeArr's loop that gets a fast CPU body;
+// and again as `for i := range arr`, whose trip count is the array type's length too.
 type RangeLen struct {
 	Src *arrayview.ReadView[int32]
 	Dst *arrayview.View[int32]
@@ -422,6 +423,12 @@ func (k RangeLen) Tiled(t runtime.TiledIndex) {
 		shared[me] = arr[i] + int32(i)
 		t.Barrier.Wait()
 		sum += shared[(me+i+1)%t.TileExtent.Size()]
+		t.Barrier.Wait()
+	}
+	for i := range arr {
+		shared[t.Local[0]] = sum ^ arr[i]
+		t.Barrier.Wait()
+		arr[i] = shared[t.TileExtent.Size()-1-t.Local[0]]
 		t.Barrier.Wait()
 	}
 	k.Dst.Set(t.Global, sum*3+arr[0]+arr[2])
