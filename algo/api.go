@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
+
+	"github.com/goamp/goamp/arrayview"
 )
 
 // Number is an element type the built-in numeric kernels accept.
@@ -36,6 +39,31 @@ func enumName[E ~int](v E, typ string, names ...string) string {
 
 func shapeErr(op, format string, args ...any) error {
 	return &ShapeError{Op: op, Reason: fmt.Sprintf(format, args...)}
+}
+
+// apart returns op's *ShapeError where the view named wn, which op writes, shares memory
+// with the one named rn, which it reads (arrayview.Overlap): the writes would land in what
+// is still to be read, differently on each accelerator.
+func apart[T, U any](op, wn string, w *arrayview.View[T], rn string, r *arrayview.View[U]) error {
+	if arrayview.Overlap(w, r) {
+		return shapeErr(op, "%s shares memory with %s (the same data, or sections or slices of it that overlap); "+
+			"%s does not work in place: give %s data of its own", wn, rn, op, wn)
+	}
+	return nil
+}
+
+// nilNames returns op's *ShapeError naming the nil views among views (by names), or nil.
+func nilNames(op string, names []string, isNil ...bool) error {
+	var nils []string
+	for i, n := range isNil {
+		if n {
+			nils = append(nils, names[i])
+		}
+	}
+	if len(nils) == 0 {
+		return nil
+	}
+	return shapeErr(op, "%s nil", strings.Join(nils, " and ")+map[bool]string{true: " is", false: " are"}[len(nils) == 1])
 }
 
 // typeCode is the GLSL element type index of T (0 int32, 1 uint32, 2 float32) by its

@@ -30,7 +30,7 @@ var (
 //
 // Kernels are applied as correlation (not flipped), like cuDNN and PyTorch's conv2d; a
 // symmetric kernel gives the same result either way. in and out are rank-2 views of the
-// same extent that must not share data; kernel lengths must be odd and at most
+// same extent that must not share memory (arrayview.Overlap); kernel lengths must be odd and at most
 // ConvolveMaxKernel (*ShapeError otherwise, reported before anything changes; so is a view
 // living on another accelerator view than av, as *runtime.AcceleratorMismatchError).
 //
@@ -103,12 +103,15 @@ func Convolve2D(av *accelerator.View, in, out *arrayview.View[float32], rowKerne
 // convCheck returns Convolve2D's *ShapeError for its arguments, if any.
 func convCheck(in, out *arrayview.View[float32], rowKernel, colKernel []float32) error {
 	const op = "Convolve2D"
-	if in == nil || out == nil {
-		return shapeErr(op, "nil view (in %v, out %v)", in != nil, out != nil)
+	if err := nilNames(op, []string{"in", "out"}, in == nil, out == nil); err != nil {
+		return err
 	}
 	ie, oe := in.Extent(), out.Extent()
 	if ie.Rank() != 2 || oe.Rank() != 2 || !ie.Equal(oe) {
 		return shapeErr(op, "in %v and out %v must be rank 2 and of the same extent", ie, oe)
+	}
+	if err := apart(op, "out", out, "in", in); err != nil {
+		return err
 	}
 	for _, k := range []struct {
 		name string

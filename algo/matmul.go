@@ -79,8 +79,9 @@ func MatMulSimple[T MatMulElem](av *accelerator.View, a, b, c *arrayview.View[T]
 //
 // c is output-only: following C++ AMP's guideline A, MatMulWith calls c.DiscardData()
 // before the dispatch, so c's old contents are never uploaded; the result reaches the Go
-// slice on c.Synchronize, c.Data or element access. c must therefore not share data with
-// a or b. Shape errors (*ShapeError naming the extents, matching ErrShape) are reported
+// slice on c.Synchronize, c.Data or element access. c must therefore not share memory with
+// a or b (arrayview.Overlap; a *ShapeError otherwise). Shape errors (*ShapeError naming
+// the extents, matching ErrShape) are reported
 // before anything is discarded, so that user data stays intact. The dispatch is
 // asynchronous on a GPU, like runtime.ParallelForEach.
 func MatMulWith[T MatMulElem](av *accelerator.View, a, b, c *arrayview.View[T], opt MatMulOptions) error {
@@ -136,7 +137,18 @@ func MatMulWith[T MatMulElem](av *accelerator.View, a, b, c *arrayview.View[T], 
 
 // matMulCheck returns MatMul's *ShapeError for a, b and c, if any.
 func matMulCheck[T MatMulElem](a, b, c *arrayview.View[T]) error {
-	return matMulShapes("MatMul", extentOf(a), extentOf(b), extentOf(c))
+	if err := matMulShapes("MatMul", extentOf(a), extentOf(b), extentOf(c)); err != nil {
+		return err
+	}
+	return matMulApart("MatMul", a, b, c)
+}
+
+// matMulApart returns op's *ShapeError where c shares memory with a or b.
+func matMulApart[T, O any](op string, a, b *arrayview.View[T], c *arrayview.View[O]) error {
+	if err := apart(op, "c", c, "a", a); err != nil {
+		return err
+	}
+	return apart(op, "c", c, "b", b)
 }
 
 // extentOf is v's extent, or nil for a nil view.
@@ -151,8 +163,8 @@ func extentOf[T any](v *arrayview.View[T]) *runtime.Extent {
 // matMulShapes returns op's *ShapeError for operands a (M x K), b (K x N) and c (M x N) of
 // these extents (nil: the view is nil), if any.
 func matMulShapes(op string, a, b, c *runtime.Extent) error {
-	if a == nil || b == nil || c == nil {
-		return shapeErr(op, "nil view (a %v, b %v, c %v)", a != nil, b != nil, c != nil)
+	if err := nilNames(op, []string{"a", "b", "c"}, a == nil, b == nil, c == nil); err != nil {
+		return err
 	}
 	ae, be, ce := *a, *b, *c
 	if ae.Rank() != 2 || be.Rank() != 2 || ce.Rank() != 2 {

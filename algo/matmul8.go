@@ -124,6 +124,9 @@ func matMulNarrowWith[T half.Float16 | int8, O any](d matMulNarrow[T, O], av *ac
 	if err := matMulShapes(d.op, extentOf(a), extentOf(b), extentOf(c)); err != nil {
 		return err
 	}
+	if err := matMulApart(d.op, a, b, c); err != nil {
+		return err
+	}
 	if opt.Path < MatMulAuto || opt.Path > MatMulShared {
 		return shapeErr(d.op, "unknown path %v", opt.Path)
 	}

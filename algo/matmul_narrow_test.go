@@ -188,7 +188,7 @@ func TestMatMulI8Errors(t *testing.T) {
 			bad := arrayview.MustNew(runtime.Ext(2, 2), []int8{1, 2, 3, 4})
 			defer func() { _ = bad.Close() }()
 			requireShapeError(t, MatMulI8(av, bad, vb, vc), "MatMulI8", []string{"a (2, 2) x b (3, 2)"})
-			requireShapeError(t, MatMulI8(av, va, vb, nil), "MatMulI8", []string{"nil view"})
+			requireShapeError(t, MatMulI8(av, va, vb, nil), "MatMulI8", []string{"c is nil"})
 			requireShapeError(t, MatMulI8With(av, va, vb, vc, MatMulI8Options{Path: MatMulPath(7)}), "MatMulI8", []string{"unknown path"})
 			requireShapeError(t, MatMulI8With(av, va, vb, vc, MatMulI8Options{Path: MatMulShared, Tile: [2]int{64, 64}}), "MatMulI8", []string{"tile 64x64"})
 			if _, ok := MatMulI8Cooperative(acc); !ok {

@@ -41,9 +41,10 @@ func SortWith[T Number](av *accelerator.View, v *arrayview.View[T], opt SortOpti
 // and moves each value of values with its key: after it, values[i] is the value that came
 // with keys[i]. The sort is stable: keys that are equal (the same bits) keep their input
 // order. keys and values have the same extent: rank 1, or rank 2 to sort each row
-// independently (else a *ShapeError). av: as for SortWith. It is a radix sort of any
-// length (SortWith's, moving the values with the keys), its temporaries in av's scratch
-// memory: on GPUs with subgroup operations two of n keys interleaved with their values
+// independently, and do not share memory (else a *ShapeError). av: as for SortWith. It is
+// a radix sort of any length (SortWith's, moving the values with the keys), its
+// temporaries in av's scratch memory: on GPUs with subgroup operations two of n keys
+// interleaved with their values
 // (16 bytes a pair; a scattered store per pair instead of two, 12% faster on the H100),
 // where they take at most an eighth of the device's memory; else n keys and n values.
 // Where the keys' high bits spread them evenly (a sampled count says so), GPUs with
@@ -77,7 +78,7 @@ func SortPairs[K, V Number](av *accelerator.View, keys *arrayview.View[K], value
 // reverse: opt.Descending), as torch.sort's indices: keys[idx[0]], keys[idx[1]], ... are
 // in order, and equal keys keep their input order (a stable sort). keys is not changed.
 // keys and idx have the same extent: rank 1, or rank 2 for each row's permutation of
-// indices 0..cols-1 (else a *ShapeError). av: as for SortWith. It is SortPairs' radix
+// indices 0..cols-1, and do not share memory (else a *ShapeError). av: as for SortWith. It is SortPairs' radix
 // sort, with the indices made as the first pass reads the keys.
 func Argsort[T Number](av *accelerator.View, keys *arrayview.View[T], idx *arrayview.View[int32],
 	opt SortOptions) error {
@@ -151,7 +152,7 @@ func sortSameExtent[T, U any](op, name string, keys *arrayview.View[T], other *a
 	if e := other.Extent(); e != keys.Extent() {
 		return shapeErr(op, "%s has extent %s, keys %s; they must be the same", name, e, keys.Extent())
 	}
-	return nil
+	return apart(op, name, other, "keys", keys)
 }
 
 // radixJob is one LSD radix sort of n keys: the keys read from in (elements of type code

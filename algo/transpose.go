@@ -31,8 +31,9 @@ func Transpose[T Number](av *accelerator.View, in, out *arrayview.View[T]) error
 		return shapeErr(op, "in has rank %d (extent %s); Transpose needs rank-2 views", in.Rank(), in.Extent())
 	case out.Rank() != 2:
 		return shapeErr(op, "out has rank %d (extent %s); Transpose needs rank-2 views", out.Rank(), out.Extent())
-	case in == out:
-		return shapeErr(op, "in and out are the same view; Transpose does not work in place")
+	}
+	if err := apart(op, "out", out, "in", in); err != nil {
+		return err
 	}
 	rows, cols := in.Extent().Dim(0), in.Extent().Dim(1)
 	if out.Extent().Dim(0) != cols || out.Extent().Dim(1) != rows {

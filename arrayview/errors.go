@@ -23,10 +23,33 @@ var (
 	// ErrInvalidArgument: a function was given an argument it cannot use (a nil
 	// accelerator view).
 	ErrInvalidArgument = errors.New("goamp/arrayview: invalid argument")
+	// ErrOverlap: a slice overlaps an open view's slice without lying inside it.
+	ErrOverlap = errors.New("goamp/arrayview: slice overlaps an open view's memory")
 	// ErrTooManyViews: a source is used on more accelerator views at once than its
 	// validity masks can track.
 	ErrTooManyViews = errors.New("goamp/arrayview: data used on too many accelerator views")
 )
+
+// OverlapError says New was given a slice whose memory overlaps an open view's slice
+// without lying inside it (or with another element size): the two could not share one
+// coherent copy. It matches ErrOverlap.
+type OverlapError struct {
+	// Lo and Hi are the addresses of the new slice's first byte and one past its last;
+	// OtherLo and OtherHi those of the open views' slice.
+	Lo, Hi, OtherLo, OtherHi uintptr
+	// ElemSize and OtherElemSize are the two slices' element sizes in bytes.
+	ElemSize, OtherElemSize int
+}
+
+// Error implements error.
+func (e *OverlapError) Error() string {
+	return fmt.Sprintf("goamp/arrayview: the slice's memory [%#x, %#x) (elements of %d bytes) overlaps an open view's "+
+		"[%#x, %#x) (elements of %d bytes) without lying inside it: make the larger view first and the smaller "+
+		"with Section, or close the open views first", e.Lo, e.Hi, e.ElemSize, e.OtherLo, e.OtherHi, e.OtherElemSize)
+}
+
+// Is matches ErrOverlap.
+func (e *OverlapError) Is(t error) bool { return t == ErrOverlap }
 
 // LengthError says a slice does not hold exactly the extent's elements. It matches
 // ErrLength.

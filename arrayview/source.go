@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	goruntime "runtime"
 	"slices"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -112,37 +113,58 @@ func (l *location) free() error {
 	return first
 }
 
-type sourceKey struct {
-	ptr   uintptr
-	bytes int
-}
-
+// byAddr indexes the sources of views over Go slices by the memory they cover, sorted by
+// address and pairwise disjoint: a slice inside another's memory gets that source (views
+// over data and data[4:8] stay coherent), and one that overlaps an open view's memory
+// otherwise is refused, since two copies of one memory would each write back over the
+// other's results.
 var (
 	sourcesMu sync.Mutex
-	sources   = map[sourceKey]weak.Pointer[source]{}
+	byAddr    []srcRange
 )
 
-// sourceFor returns the source of the bytes at ptr, shared by every view on the same slice.
-func sourceFor(ptr unsafe.Pointer, bytes, esize int, f64 bool) *source {
-	k := sourceKey{uintptr(ptr), bytes}
+// srcRange is one source's memory, [lo, hi).
+type srcRange struct {
+	lo, hi uintptr
+	w      weak.Pointer[source]
+}
+
+// sourceFor returns the source of the bytes at ptr and the element at which they begin in
+// it: a new one, or the source whose memory holds them (any of its views may be open or
+// closed), or an *OverlapError where they overlap an open source's memory otherwise.
+func sourceFor(ptr unsafe.Pointer, bytes, esize int, f64 bool) (*source, int, error) {
+	lo, hi := uintptr(ptr), uintptr(ptr)+uintptr(bytes)
 	sourcesMu.Lock()
 	defer sourcesMu.Unlock()
-	if w, ok := sources[k]; ok {
-		if s := w.Value(); s != nil && s.esize == esize {
-			return s
+	i := sort.Search(len(byAddr), func(i int) bool { return byAddr[i].hi > lo })
+	for j := i; j < len(byAddr) && byAddr[j].lo < hi; {
+		r := byAddr[j]
+		s := r.w.Value()
+		if s != nil && r.lo <= lo && hi <= r.hi && s.esize == esize && (lo-r.lo)%uintptr(esize) == 0 {
+			return s, int(lo-r.lo) / esize, nil
 		}
+		if s != nil {
+			s.mu.Lock()
+			open := s.open
+			s.mu.Unlock()
+			if open > 0 {
+				return nil, 0, &OverlapError{Lo: lo, Hi: hi, OtherLo: r.lo, OtherHi: r.hi, ElemSize: esize, OtherElemSize: s.esize}
+			}
+		}
+		byAddr = slices.Delete(byAddr, j, j+1) // collected, or every view closed: forget it
 	}
 	s := &source{host: unsafe.Slice((*byte)(ptr), bytes), esize: esize, n: bytes / esize, f64: f64}
 	s.state = newSegments(s.n, hostBit)
-	sources[k] = weak.Make(s)
-	goruntime.AddCleanup(s, func(k sourceKey) {
+	byAddr = slices.Insert(byAddr, i, srcRange{lo: lo, hi: hi, w: weak.Make(s)})
+	goruntime.AddCleanup(s, func(lo uintptr) {
 		sourcesMu.Lock()
-		if w, ok := sources[k]; ok && w.Value() == nil {
-			delete(sources, k)
+		defer sourcesMu.Unlock()
+		k := sort.Search(len(byAddr), func(k int) bool { return byAddr[k].lo >= lo })
+		if k < len(byAddr) && byAddr[k].lo == lo && byAddr[k].w.Value() == nil {
+			byAddr = slices.Delete(byAddr, k, k+1)
 		}
-		sourcesMu.Unlock()
-	}, k)
-	return s
+	}, lo)
+	return s, 0, nil
 }
 
 // maxLocations is how many accelerator views a source may be used on at once: the bits of a

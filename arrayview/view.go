@@ -95,7 +95,12 @@ type View[T any] struct {
 }
 
 // New wraps data, laid out row-major, in a view of extent ext. The slice's length must equal
-// ext.Size(); views made on the same slice share their coherence state.
+// ext.Size(). Views made on the same slice, or on slices of memory that an earlier view's
+// slice holds (data and then data[4:8], or a row data[i*w:(i+1)*w]), share their coherence
+// state, as sections of one view do. A slice that overlaps an open view's memory but does
+// not lie in it (data[4:8] and then data[:6], or a slice of another element size over the
+// same bytes) is refused with an *OverlapError: make the larger view first, or the smaller
+// as its Section.
 func New[T any](ext runtime.Extent, data []T) (*View[T], error) {
 	info := checkElem[T]()
 	if info.err != nil {
@@ -107,8 +112,13 @@ func New[T any](ext runtime.Extent, data []T) (*View[T], error) {
 	if len(data) != ext.Size() {
 		return nil, &LengthError{Extent: ext, Len: len(data)}
 	}
-	src := sourceFor(unsafe.Pointer(unsafe.SliceData(data)), len(data)*info.size, info.size, info.float64)
-	return newView(data, src, rowMajor(ext), info), nil
+	src, off, err := sourceFor(unsafe.Pointer(unsafe.SliceData(data)), len(data)*info.size, info.size, info.float64)
+	if err != nil {
+		return nil, err
+	}
+	g := rowMajor(ext)
+	g.base = off
+	return newView(unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(src.host))), src.n), src, g, info), nil
 }
 
 // MustNew is New for data known to be right; it panics on error.
@@ -129,6 +139,30 @@ func newView[T any](data []T, src *source, g geom, info elemInfo) *View[T] {
 	src.mu.Unlock()
 	trackLeak(v)
 	return v
+}
+
+// Overlap reports whether views a and b, of any element types, share memory: they were made
+// from one another (Section, Project) or over slices of one memory, and an element of the
+// one lies in the other. Nil and zero views share nothing. Functions that read one view
+// while writing another (algo's MatMul, Transpose, Convolve2D, SortPairs) use it to refuse
+// arguments whose writes would land in what they still read.
+func Overlap[T, U any](a *View[T], b *View[U]) bool {
+	if a == nil || b == nil || a.src == nil || a.src != b.src {
+		return false
+	}
+	// Footprints list their ranges in ascending order (strides are positive): merge them.
+	for i, j := 0, 0; i < len(a.fp) && j < len(b.fp); {
+		x, y := a.fp[i], b.fp[j]
+		if x.lo < y.hi && y.lo < x.hi {
+			return true
+		}
+		if x.hi <= y.hi {
+			i++
+		} else {
+			j++
+		}
+	}
+	return false
 }
 
 // Extent is the view's extent.
@@ -412,7 +446,13 @@ func (v *View[T]) close(op string, sync bool) error {
 		v.markClosed()
 		return nil
 	}
-	err := s.acquire(nil, accelerator.Read, v.fp)
+	fp := v.fp
+	if s.open == 1 && s.home == nil {
+		// The last open view of the data: what a released view left on a device, outside
+		// this one, comes home too before release frees the device copies.
+		fp = []span{{0, s.n}}
+	}
+	err := s.acquire(nil, accelerator.Read, fp)
 	v.markClosed()
 	if rerr := s.release(); err == nil {
 		err = rerr
