@@ -338,6 +338,12 @@ var corpusCases = []corpusCase{
 		k := corpus.ShiftBy{A: in(t, randInts(r, n, math.MinInt32, math.MaxInt32), n), B: in(t, randInts(r, n, 0, 70), n), Out: o}
 		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
 	}, exact},
+	{"FieldMethod", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 1024
+		o, data := out[int32](t, n)
+		k := corpus.FieldMethod{In: in(t, randInts(r, n, -1000, 1000), n), Out: o, Rounds: 5}
+		return ran(t, forEachTiled(av, runtime.Ext(n).Tile(64), k), o, data)
+	}, exact},
 	{"Fallthrough", each1D(1000, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.IndexKernel {
 		return corpus.Fallthrough{In: i, Out: o}
 	}), exact},

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -405,6 +406,11 @@ func (t *tr) tmpName() string {
 // glslReserved are GLSL keywords and built-in names a Go identifier may collide with.
 var glslReserved = map[string]bool{}
 
+// glslTypeNames matches the names of GLSL's sized and vector types that extensions bring
+// (float32_t, int64_t, f16vec2, i8vec4, u16vec3, f64mat2x3, ...), which glslang reserves
+// with or without the extension.
+var glslTypeNames = regexp.MustCompile(`^(u?int|float)(8|16|32|64)_t$|^[fiu](8|16|32|64)vec[234]$|^(f16|f32|f64)?mat[234](x[234])?$|^dmat[234]x[234]$`)
+
 func init() {
 	for _, w := range strings.Fields(`attribute const uniform varying buffer shared coherent volatile restrict readonly
 	writeonly atomic_uint layout centroid flat smooth noperspective patch sample break continue do for while switch
@@ -446,7 +452,7 @@ func glslName(s string) string {
 	if strings.HasPrefix(s, "gl_") { // reserved as a prefix: a suffix does not help
 		return "ampG" + s
 	}
-	if glslReserved[s] || strings.HasPrefix(s, "amp") || strings.HasPrefix(s, "Amp") {
+	if glslReserved[s] || glslTypeNames.MatchString(s) || strings.HasPrefix(s, "amp") || strings.HasPrefix(s, "Amp") {
 		return s + "_"
 	}
 	return s

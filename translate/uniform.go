@@ -248,11 +248,7 @@ func (t *tr) rangesInt(x ast.Expr) bool {
 // isVaryingRange reports whether ranging over x reads memory that may vary (a
 // tile_static array).
 func (t *tr) isVaryingRange(x ast.Expr) bool {
-	if id, ok := unparen(x).(*ast.Ident); ok {
-		_, shared := t.sharedV[t.info.Uses[id]]
-		return shared
-	}
-	return false
+	return t.sharedObj(x) != nil // the kernel's own tile_static arrays too, declared or not yet
 }
 
 // isVarying reports whether the value of e may differ between the threads of a tile.
@@ -306,7 +302,14 @@ func (t *tr) callVaries(c *ast.CallExpr) bool {
 		}
 	}
 	if id, ok := unparen(sel.X).(*ast.Ident); ok && t.fn.recv != nil && t.info.Uses[id] == t.fn.recv {
-		return true
+		// A method of the kernel: its receiver's views are memory, its other fields push
+		// constants, the same in every thread (varying arguments vary it through isVarying).
+		fn, _ := t.info.Uses[sel.Sel].(*types.Func)
+		if fn == nil {
+			return true
+		}
+		g, fp, err := t.resolve(fn)
+		return err != nil || fp.mayReadMemory(g, map[*types.Func]bool{})
 	}
 	return isAtomicFunc(t, c.Fun)
 }
@@ -358,6 +361,17 @@ func isAtomicFunc(t *tr, fun ast.Expr) bool {
 // slice (a tile_static array), an atomic's result, or a call into the user's code that
 // it cannot find the body of. seen guards against recursion (which ampgen refuses anyway).
 func (pi *pkgInfo) mayReadThread(fn *types.Func, seen map[*types.Func]bool) bool {
+	return pi.mayRead(fn, seen, false)
+}
+
+// mayReadMemory is mayReadThread that counts reads of views too (a method of a view but
+// Extent): what a method of the kernel may read besides its push-constant fields.
+func (pi *pkgInfo) mayReadMemory(fn *types.Func, seen map[*types.Func]bool) bool {
+	return pi.mayRead(fn, seen, true)
+}
+
+// mayRead is mayReadThread, or mayReadMemory where views is set.
+func (pi *pkgInfo) mayRead(fn *types.Func, seen map[*types.Func]bool, views bool) bool {
 	decl := pi.funcs[fn.Origin()]
 	if decl == nil || decl.Body == nil {
 		return true
@@ -382,16 +396,17 @@ func (pi *pkgInfo) mayReadThread(fn *types.Func, seen map[*types.Func]bool) bool
 				}
 			}
 		case *ast.CallExpr:
-			found = pi.callMayReadThread(x, seen)
+			found = pi.callMayRead(x, seen, views)
 		}
 		return !found
 	})
 	return found
 }
 
-// callMayReadThread says whether a call inside a function of pi's package may read a
-// value of its thread: an atomic, or a function of the user's that may (mayReadThread).
-func (pi *pkgInfo) callMayReadThread(c *ast.CallExpr, seen map[*types.Func]bool) bool {
+// callMayRead says whether a call inside a function of pi's package may read a value of
+// its thread: an atomic, or a function of the user's that may (mayRead); where views is
+// set, a view's method (but Extent) too.
+func (pi *pkgInfo) callMayRead(c *ast.CallExpr, seen map[*types.Func]bool, views bool) bool {
 	id := calleeIdent(c)
 	if id == nil {
 		return false
@@ -399,6 +414,9 @@ func (pi *pkgInfo) callMayReadThread(c *ast.CallExpr, seen map[*types.Func]bool)
 	fn, ok := pi.info.Uses[id].(*types.Func)
 	if !ok || fn.Pkg() == nil {
 		return false
+	}
+	if views && fn.Pkg().Path() == arrayviewPath && fn.Name() != "Extent" {
+		return true // At, At4, AtomicLoad and the other atomics read memory
 	}
 	if strings.HasPrefix(fn.Name(), "Atomic") && !pi.userPkg(fn.Pkg()) {
 		return true // runtime.AtomicAdd and the others on tile_static memory
@@ -410,5 +428,5 @@ func (pi *pkgInfo) callMayReadThread(c *ast.CallExpr, seen map[*types.Func]bool)
 	if err != nil {
 		return true
 	}
-	return fp.mayReadThread(g, seen)
+	return fp.mayRead(g, seen, views)
 }

@@ -552,6 +552,9 @@ func (k Fallthrough) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	}
 }
 
+// Program is FieldMethod's GPU body: its Tiled method, translated to GLSL and SPIR-V by ampgen.
+func (FieldMethod) Program() *amprt.Program { return ampgenFieldMethod }
+
 // Program is FieldOnly's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (FieldOnly) Program() *amprt.Program { return ampgenFieldOnly }
 
@@ -1299,7 +1302,8 @@ func (k Names) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 		π, δ__x, gl_x := uint32(3), uint32(5), uint32(7)
 		sample, texture, filter, output, transpose, any := uint32(1), uint32(2), uint32(4), uint32(8), uint32(16), uint32(32)
 		bitCount := uint32(bits.OnesCount32(input))
-		ampViewOut.Set3(ampI0, ampI1, ampI2, input*π+δ__x*gl_x+sample+texture+filter+output+transpose+any+bitCount*1000)
+		f16vec2 := float32_t{A: input & 7, B: 9}
+		ampViewOut.Set3(ampI0, ampI1, ampI2, input*π+δ__x*gl_x+sample+texture+filter+output+transpose+any+bitCount*1000+f16vec2.mat2x3(11)*100000)
 	}
 }
 
@@ -3012,6 +3016,7 @@ func (k Vectors) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 //go:embed amp_gen_ExtentLoop.spv
 //go:embed amp_gen_Extents.spv
 //go:embed amp_gen_Fallthrough.spv
+//go:embed amp_gen_FieldMethod.spv
 //go:embed amp_gen_FieldOnly.spv
 //go:embed amp_gen_FloatAdd.spv
 //go:embed amp_gen_FloatRules.spv
@@ -3105,6 +3110,8 @@ var ampgenExtentLoop = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_ExtentLoop.sp
 var ampgenExtents = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Extents.spv", "github.com/goamp/goamp/translate/testdata/corpus.Extents")
 
 var ampgenFallthrough = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Fallthrough.spv", "github.com/goamp/goamp/translate/testdata/corpus.Fallthrough")
+
+var ampgenFieldMethod = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_FieldMethod.spv", "github.com/goamp/goamp/translate/testdata/corpus.FieldMethod")
 
 var ampgenFieldOnly = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_FieldOnly.spv", "github.com/goamp/goamp/translate/testdata/corpus.FieldOnly")
 

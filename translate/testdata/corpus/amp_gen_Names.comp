@@ -6,6 +6,10 @@ layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
 // AMP_RANKS: bits 0-1 the domain's rank, bits 2+2k the rank of data argument k.
 layout(constant_id = 3) const uint AMP_RANKS = 1u;
 const uint ampRank = AMP_RANKS & 3u;
+struct float32_t_ {
+	uint A;
+	uint B;
+};
 layout(std430, binding = 0) readonly buffer AmpBuffer0 { uint ampV_In[]; };
 layout(std430, binding = 1) buffer AmpBuffer1 { uint ampV_Out[]; };
 struct AmpView { uint base; uint s0; uint s1; uint e0; };
@@ -27,6 +31,9 @@ const uint ampR0 = (AMP_RANKS >> 2u) & 3u;
 uint ampAt0(ivec3 i) { return amp.In.base + (ampR0 == 1u ? uint(i.x) : ampR0 == 2u ? uint(i.x) * amp.In.s0 + uint(i.y) : uint(i.x) * amp.In.s0 + uint(i.y) * amp.In.s1 + uint(i.z)); }
 const uint ampR1 = (AMP_RANKS >> 4u) & 3u;
 uint ampAt1(ivec3 i) { return amp.Out.base + (ampR1 == 1u ? uint(i.x) : ampR1 == 2u ? uint(i.x) * amp.Out.s0 + uint(i.y) : uint(i.x) * amp.Out.s0 + uint(i.y) * amp.Out.s1 + uint(i.z)); }
+uint ampM_float32_t_mat2x3(float32_t_ f, uint i8vec4_) {
+	return ((f.A * i8vec4_) + f.B);
+}
 void ampEach(ivec3 ampIdx) {
 	uint input_ = ampV_In[ampAt0(ampIdx)];
 	uint ampT1 = 3u;
@@ -48,7 +55,8 @@ void ampEach(ivec3 ampIdx) {
 	uint transpose_ = ampT8;
 	uint any_ = ampT9;
 	uint bitCount_ = uint(bitCount(input_));
-	ampV_Out[ampAt1(ampIdx)] = (((((((((input_ * ampU_3c0) + (ampU_3b4_x_x * ampGgl_x)) + sample_) + texture_) + filter_) + output_) + transpose_) + any_) + (bitCount_ * 1000u));
+	float32_t_ f16vec2_ = float32_t_((input_ & 7u), 9u);
+	ampV_Out[ampAt1(ampIdx)] = ((((((((((input_ * ampU_3c0) + (ampU_3b4_x_x * ampGgl_x)) + sample_) + texture_) + filter_) + output_) + transpose_) + any_) + (bitCount_ * 1000u)) + (ampM_float32_t_mat2x3(f16vec2_, 11u) * 100000u));
 }
 layout(constant_id = 4) const uint AMP_GRID_LOOP = 1u;
 void main() {

@@ -30,6 +30,7 @@ import (
 //go:embed amp_gen_ExtentLoop.check.spv
 //go:embed amp_gen_Extents.check.spv
 //go:embed amp_gen_Fallthrough.check.spv
+//go:embed amp_gen_FieldMethod.check.spv
 //go:embed amp_gen_FieldOnly.check.spv
 //go:embed amp_gen_FloatAdd.check.spv
 //go:embed amp_gen_FloatRules.check.spv
@@ -109,6 +110,7 @@ func init() {
 	ampgenExtentLoop.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_ExtentLoop.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.ExtentLoop#checked")
 	ampgenExtents.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Extents.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Extents#checked")
 	ampgenFallthrough.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Fallthrough.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Fallthrough#checked")
+	ampgenFieldMethod.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_FieldMethod.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.FieldMethod#checked")
 	ampgenFieldOnly.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_FieldOnly.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.FieldOnly#checked")
 	ampgenFloatAdd.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_FloatAdd.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.FloatAdd#checked")
 	ampgenFloatRules.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_FloatRules.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.FloatRules#checked")

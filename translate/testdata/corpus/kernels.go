@@ -1345,11 +1345,18 @@ func (k Bodies) Each(i runtime.Index) {
 
 // Names uses identifiers GLSL cannot take as they are: non-ASCII letters, a gl_ prefix,
 // double underscores, keywords and built-in functions (bitCount is a local where
-// bits.OnesCount32, GLSL's bitCount, is called).
+// bits.OnesCount32, GLSL's bitCount, is called), and the names of GLSL's sized types for a
+// type, a method and locals (float32_t, mat2x3, f16vec2).
 type Names struct {
 	In  *arrayview.ReadView[uint32]
 	Out *arrayview.View[uint32]
 }
+
+// float32_t is named as GLSL's 32-bit float type, which glslang reserves.
+type float32_t struct{ A, B uint32 }
+
+// mat2x3 is a method named as a GLSL matrix type.
+func (f float32_t) mat2x3(i8vec4 uint32) uint32 { return f.A*i8vec4 + f.B }
 
 // Each is the kernel.
 func (k Names) Each(i runtime.Index) {
@@ -1357,7 +1364,8 @@ func (k Names) Each(i runtime.Index) {
 	π, δ__x, gl_x := uint32(3), uint32(5), uint32(7)
 	sample, texture, filter, output, transpose, any := uint32(1), uint32(2), uint32(4), uint32(8), uint32(16), uint32(32)
 	bitCount := uint32(bits.OnesCount32(input))
-	k.Out.Set(i, input*π+δ__x*gl_x+sample+texture+filter+output+transpose+any+bitCount*1000)
+	f16vec2 := float32_t{A: input & 7, B: 9}
+	k.Out.Set(i, input*π+δ__x*gl_x+sample+texture+filter+output+transpose+any+bitCount*1000+f16vec2.mat2x3(11)*100000)
 }
 
 // ShiftBy shifts A by B, a signed count (int32 and int8 counts, << and >>, and <<=): a
@@ -2118,3 +2126,31 @@ func (k FloatRules) Each(i runtime.Index) {
 
 // FloatRulesN is the number of FloatRules's results per thread.
 const FloatRulesN = 13
+
+// FieldMethod waits at barriers under conditions on kernel methods that compute from the
+// kernel's push-constant fields alone (the same in every thread), one calling another.
+type FieldMethod struct {
+	In     *arrayview.ReadView[int32]
+	Out    *arrayview.View[int32]
+	Rounds int32
+}
+
+func (k FieldMethod) rounds() int     { return int(k.Rounds) % 3 }
+func (k FieldMethod) more(j int) bool { return j < k.rounds() }
+
+// Tiled is the kernel.
+func (k FieldMethod) Tiled(t runtime.TiledIndex) {
+	s := runtime.TileStatic[int32](t, t.TileExtent.Size())
+	l, n := t.Local[0], t.TileExtent.Size()
+	acc := k.In.At(t.Global)
+	for j := 0; k.more(j); j++ {
+		s[l] = acc
+		t.Barrier.Wait()
+		acc += s[(l+j+1)%n]
+		t.Barrier.Wait()
+	}
+	if k.rounds() > 0 {
+		t.Barrier.Wait()
+	}
+	k.Out.Set(t.Global, acc)
+}

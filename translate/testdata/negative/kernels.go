@@ -449,3 +449,36 @@ func (k ElemPost) Each(i runtime.Index) {
 	}
 	k.V.Set(i, a[1])
 }
+
+// RangeShared branches around a barrier on the elements of a tile_static array it ranges
+// over, which another thread writes in the same phase.
+type RangeShared struct{ out }
+
+func (k RangeShared) Tiled(t runtime.TiledIndex) {
+	flag := runtime.TileStatic[int32](t, 4)
+	i := t.Local[0]
+	flag[i&3] = int32(i)
+	t.Barrier.Wait()
+	for _, v := range flag {
+		if v > 2 {
+			t.Barrier.Wait()
+		}
+		flag[i&3] = int32(i)
+	}
+	k.V.Set(t.Global, 1)
+}
+
+// MethodView branches around a barrier on what a kernel method reads from a view.
+type MethodView struct {
+	out
+	In *arrayview.ReadView[int32]
+}
+
+func (k MethodView) first() int32 { return k.In.At(runtime.Idx(0)) }
+
+func (k MethodView) Tiled(t runtime.TiledIndex) {
+	if k.first() > 0 {
+		t.Barrier.Wait()
+	}
+	k.V.Set(t.Global, 1)
+}
