@@ -493,13 +493,19 @@ func (f *fission) uniform(e ast.Expr) bool {
 }
 
 // uniformCall reports whether a call may be uniform given uniform arguments: not a view
-// method (but Extent), not a method of the kernel, not an atomic, not a function handed a
-// slice.
+// method (but Extent), not a method of the kernel that reads memory, not an atomic, not a
+// function handed a slice.
 func (f *fission) uniformCall(c *ast.CallExpr) bool {
 	if sel, ok := unparen(c.Fun).(*ast.SelectorExpr); ok {
 		if s := f.info.Selections[sel]; s != nil && s.Kind() == types.MethodVal {
 			if id, ok := unparen(sel.X).(*ast.Ident); ok && f.obj(id) == f.recv {
-				return false
+				// A method of the kernel is uniform where it reads only push-constant fields.
+				m, _ := s.Obj().(*types.Func)
+				if m == nil {
+					return false
+				}
+				g, fp, err := f.resolve(m)
+				return err == nil && !fp.mayReadMemory(g, map[*types.Func]bool{})
 			}
 			if m, ok := s.Obj().(*types.Func); ok && m.Pkg() != nil && m.Pkg().Path() == arrayviewPath {
 				return m.Name() == "Extent" // the same in every thread; the other methods read memory
@@ -742,9 +748,24 @@ func (f *fission) checkTiledIndex(body *ast.BlockStmt) {
 				ast.Inspect(x.Args[1], func(m ast.Node) bool { return f.tiledUse(m) })
 				return false
 			}
+			if fn := f.callee(x); fn != nil && fn.Pkg() != nil && fn.Pkg() != f.pkg && f.passesTiledIndex(x) {
+				f.fail(x.Pos(), "a call of %s.%s, given the TiledIndex: the fission expands only the kernel's own "+
+					"package's functions in place", fn.Pkg().Name(), fn.Name())
+				return false
+			}
 		}
 		return f.tiledUse(n)
 	})
+}
+
+// passesTiledIndex says whether the call is given the TiledIndex itself.
+func (f *fission) passesTiledIndex(c *ast.CallExpr) bool {
+	for _, a := range c.Args {
+		if id, ok := unparen(a).(*ast.Ident); ok && f.obj(id) == f.tidx {
+			return true
+		}
+	}
+	return false
 }
 
 // tiledUse checks one node for a use of the TiledIndex and says whether to look inside.
