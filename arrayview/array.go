@@ -70,8 +70,15 @@ func (a *Array[T]) AcceleratorView() *accelerator.View { return a.av }
 // Copy copies src's elements into dst (C++ AMP copy): both must have the same extent.
 // Data moves through the host; dst's previous contents are not read.
 func Copy[T any](dst, src *View[T]) error {
+	if dst == nil || dst.src == nil {
+		return zeroError("Copy's dst")
+	}
+	if src == nil || src.src == nil {
+		return zeroError("Copy's src")
+	}
 	if !dst.g.ext.Equal(src.g.ext) {
-		return &RangeError{What: fmt.Sprintf("a copy from extent %v", src.g.ext), Extent: dst.g.ext}
+		return &RangeError{What: fmt.Sprintf("a copy from extent %v to extent %v", src.g.ext, dst.g.ext), Extent: dst.g.ext,
+			Reason: "Copy needs equal extents"}
 	}
 	tmp := make([]T, src.g.ext.Size())
 	if err := src.CopyTo(tmp); err != nil {
@@ -87,6 +94,9 @@ func CopyAsync[T any](dst, src *View[T]) *Future {
 
 // CopyFrom copies exactly Extent().Size() elements, row-major, from data into the view.
 func (v *View[T]) CopyFrom(data []T) error {
+	if v == nil || v.src == nil {
+		return zeroError("CopyFrom")
+	}
 	if len(data) != v.g.ext.Size() {
 		return &LengthError{Extent: v.g.ext, Len: len(data)}
 	}

@@ -91,10 +91,16 @@ type RangeError struct {
 	What string
 	// Extent is the extent it should lie in.
 	Extent runtime.Extent
+	// Reason, where set, says what is wrong instead of "lies outside Extent" (a copy
+	// between different extents, Data of a section whose rows are apart).
+	Reason string
 }
 
 // Error implements error.
 func (e *RangeError) Error() string {
+	if e.Reason != "" {
+		return fmt.Sprintf("goamp/arrayview: %s: %s", e.What, e.Reason)
+	}
 	return fmt.Sprintf("goamp/arrayview: %s lies outside extent %v", e.What, e.Extent)
 }
 

@@ -165,20 +165,31 @@ func Overlap[T, U any](a *View[T], b *View[U]) bool {
 	return false
 }
 
-// Extent is the view's extent.
-func (v *View[T]) Extent() runtime.Extent { return v.g.ext }
+// Extent is the view's extent (the zero Extent for a nil view).
+func (v *View[T]) Extent() runtime.Extent {
+	if v == nil {
+		return runtime.Extent{}
+	}
+	return v.g.ext
+}
 
-// Rank is the view's rank.
-func (v *View[T]) Rank() int { return v.g.ext.Rank() }
+// Rank is the view's rank (0 for a nil view).
+func (v *View[T]) Rank() int { return v.Extent().Rank() }
 
 // String describes the view.
 func (v *View[T]) String() string {
 	var z T
+	if v == nil {
+		return fmt.Sprintf("View[%T](nil)", z)
+	}
 	return fmt.Sprintf("View[%T]%v", z, v.g.ext)
 }
 
 // Section returns the view of extent ext starting at origin, sharing this view's data.
 func (v *View[T]) Section(origin runtime.Index, ext runtime.Extent) (*View[T], error) {
+	if v == nil || v.src == nil {
+		return nil, zeroError("Section")
+	}
 	if err := ext.Validate(); err != nil {
 		return nil, err
 	}
@@ -202,6 +213,9 @@ func (v *View[T]) Section(origin runtime.Index, ext runtime.Extent) (*View[T], e
 
 // Project returns the rank N-1 view at index i of dimension 0 (C++ AMP's view[i]).
 func (v *View[T]) Project(i int) (*View[T], error) {
+	if v == nil || v.src == nil {
+		return nil, zeroError("Project")
+	}
 	r := v.Rank()
 	if r < 2 {
 		return nil, &RangeError{What: "a projection of a rank-1 view", Extent: v.g.ext}
@@ -315,6 +329,9 @@ func (v *View[T]) Synchronize() error { return v.host("Synchronize", accelerator
 
 // SynchronizeTo makes accelerator view av hold the current data of this view's range.
 func (v *View[T]) SynchronizeTo(av *accelerator.View) error {
+	if v == nil || v.src == nil {
+		return zeroError("SynchronizeTo")
+	}
 	v.src.mu.Lock()
 	defer v.src.mu.Unlock()
 	if v.closed.Load() {
@@ -352,8 +369,13 @@ func (f *Future) Done() bool {
 func async(fn func() error) *Future {
 	f := &Future{done: make(chan struct{})}
 	go func() {
+		defer close(f.done)
+		defer func() { // a panic here would end the program: Wait returns it instead
+			if r := recover(); r != nil {
+				f.err = fmt.Errorf("goamp/arrayview: panic in an asynchronous operation: %v", r)
+			}
+		}()
 		f.err = fn()
-		close(f.done)
 	}()
 	return f
 }
@@ -392,8 +414,12 @@ func (v *View[T]) ReadData() ([]T, error) { return v.hostSlice("ReadData", accel
 
 // hostSlice is Data (op "Data", acc ReadWrite) and ReadData (op "ReadData", acc Read).
 func (v *View[T]) hostSlice(op string, acc accelerator.Access) ([]T, error) {
+	if v == nil || v.src == nil {
+		return nil, zeroError(op)
+	}
 	if len(v.fp) != 1 {
-		return nil, &RangeError{What: op + " of a non-contiguous section", Extent: v.g.ext}
+		return nil, &RangeError{What: fmt.Sprintf("%s of section %v", op, v.g.ext), Extent: v.g.ext,
+			Reason: "its rows are apart in its data, not one slice: use CopyTo or CopyFrom"}
 	}
 	if err := v.host(op, acc); err != nil {
 		return nil, err
@@ -404,6 +430,9 @@ func (v *View[T]) hostSlice(op string, acc accelerator.Access) ([]T, error) {
 // CopyTo copies the view's elements, row-major, into dst, which must hold exactly
 // Extent().Size() elements.
 func (v *View[T]) CopyTo(dst []T) error {
+	if v == nil || v.src == nil {
+		return zeroError("CopyTo")
+	}
 	if len(dst) != v.g.ext.Size() {
 		return &LengthError{Extent: v.g.ext, Len: len(dst)}
 	}
@@ -480,7 +509,7 @@ func (v *View[T]) ReadOnly() *ReadView[T] { return &ReadView[T]{v: v} }
 
 // ArgInfo describes the view as a read-write kernel argument (runtime.Arg).
 func (v *View[T]) ArgInfo() runtime.ArgInfo {
-	if v.src == nil { // a zero view: BindHost and BindDevice say so
+	if v == nil || v.src == nil { // a nil or zero view: BindHost and BindDevice say so
 		info := checkElem[T]()
 		return runtime.ArgInfo{Rank: 1, ElemSize: info.size, Elem: info.typ, Access: accelerator.ReadWrite, Float64: info.float64,
 			Float16: info.float16, Int8: info.int8}
@@ -495,7 +524,7 @@ func (v *View[T]) BindHost(acc accelerator.Access) error { return v.host("BindHo
 // BindDevice makes av's buffer current for a dispatch and says where the view lies in it
 // (runtime.Arg).
 func (v *View[T]) BindDevice(av *accelerator.View, acc accelerator.Access) (runtime.Binding, error) {
-	if v.src == nil {
+	if v == nil || v.src == nil {
 		return runtime.Binding{}, zeroError("BindDevice")
 	}
 	if v.closed.Load() {
@@ -634,7 +663,11 @@ func (r *ReadView[T]) View() *View[T] { return r.v }
 
 // ArgInfo describes the view as a read-only kernel argument (runtime.Arg).
 func (r *ReadView[T]) ArgInfo() runtime.ArgInfo {
-	i := r.v.ArgInfo()
+	var v *View[T]
+	if r != nil {
+		v = r.v
+	}
+	i := v.ArgInfo()
 	i.Access = accelerator.Read
 	return i
 }

@@ -179,7 +179,7 @@ func ParallelForEachTiled(view *accelerator.View, domain TiledExtent, kernel Til
 // capability on a device without it), and on the CPU the executor's errors and ctx.Err().
 func ParallelForEachContext(ctx context.Context, view *accelerator.View, domain Extent, kernel IndexKernel) error {
 	if isNil(kernel) {
-		return ErrNilKernel
+		return nilKernel(kernel)
 	}
 	if err := validateDomain(domain); err != nil {
 		return err
@@ -211,7 +211,7 @@ func validateDomain(domain Extent) error {
 // declares for the tile and a SharedMemoryKernel's SharedBytes.
 func ParallelForEachTiledContext(ctx context.Context, view *accelerator.View, domain TiledExtent, kernel TiledKernel) error {
 	if isNil(kernel) {
-		return ErrNilKernel
+		return nilKernel(kernel)
 	}
 	if err := domain.Validate(); err != nil {
 		return err
@@ -563,7 +563,7 @@ func (d *dispatch) bind(ctx context.Context, view *accelerator.View, ext, tile E
 	d.ctx, d.ext, d.tile, d.exec = ctx, ext, tile, kernel
 	if p, ok := kernel.(PerThreadKernel); ok {
 		if kernel = p.Kernel; isNil(kernel) {
-			return ErrNilKernel
+			return nilKernel(kernel)
 		}
 	}
 	d.kernel = kernel

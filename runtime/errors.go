@@ -152,6 +152,15 @@ func (e *DivideError) Error() string {
 	return fmt.Sprintf("goamp/runtime: kernel %s: integer divide by zero (a bounds-checked GPU dispatch)", e.Kernel)
 }
 
+// nilKernel is ErrNilKernel, naming the kernel's type where it has one (a nil pointer of
+// a kernel type).
+func nilKernel(k any) error {
+	if k == nil {
+		return ErrNilKernel
+	}
+	return fmt.Errorf("%w (a nil %T)", ErrNilKernel, k)
+}
+
 // ShiftError is the Value of the *KernelPanicError of a bounds-checked GPU dispatch (see
 // Program.Checked) in which a shift had a negative count, which panics on the CPU (Go's
 // "negative shift amount"). The shift gave its operand unshifted and the dispatch's outputs

@@ -22,6 +22,7 @@ func TestPanicMessages(t *testing.T) {
 			"goamp/runtime: kernel panicked at global index (3, 4): boom"},
 		{"fast range", panicError("integer divide by zero", Index{768}, 1, "range"),
 			"goamp/runtime: kernel panicked in the range of threads from global index (768) (a fast CPU body): integer divide by zero"},
+		{"nil kernel", nilKernel((*PerThreadKernel)(nil)), "goamp/runtime: nil kernel (a nil *runtime.PerThreadKernel)"},
 		{"shift", &ShiftError{Kernel: "S", Count: -3},
 			"goamp/runtime: kernel S: negative shift amount -3 (a bounds-checked GPU dispatch)"},
 	}

@@ -22,7 +22,7 @@ import (
 // running the kernel.
 func Prepare(view *accelerator.View, domain Extent, kernel IndexKernel) error {
 	if isNil(kernel) {
-		return ErrNilKernel
+		return nilKernel(kernel)
 	}
 	if err := validateDomain(domain); err != nil {
 		return err
@@ -34,7 +34,7 @@ func Prepare(view *accelerator.View, domain Extent, kernel IndexKernel) error {
 // kernel) needs before it runs.
 func PrepareTiled(view *accelerator.View, domain TiledExtent, kernel TiledKernel) error {
 	if isNil(kernel) {
-		return ErrNilKernel
+		return nilKernel(kernel)
 	}
 	if err := domain.Validate(); err != nil {
 		return err
