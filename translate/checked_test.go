@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/goamp/goamp/amptest"
+	"github.com/goamp/goamp/arrayview"
 	"github.com/goamp/goamp/runtime"
 	"github.com/goamp/goamp/translate/testdata/corpus"
 )
@@ -144,58 +145,54 @@ func TestBoundsCheckedArrays(t *testing.T) {
 	}
 }
 
-// TestDivideChecked: an integer division by zero panics on the CPU, and in a bounds-checked
-// GPU build it is a *KernelPanicError too, whose Value is a *runtime.DivideError and whose
-// Global is the thread that divided.
-func TestDivideChecked(t *testing.T) {
-	const n, zero = 1000, 617
-	seed := amptest.Seed(t)
-	for _, av := range amptest.Views(t) {
-		t.Run(av.Accelerator().Path(), func(t *testing.T) {
-			r := rand.New(rand.NewPCG(seed, 0))
-			b := randInts(r, n, 1, 1000)
-			b[zero] = 0
-			o, _ := out[int32](t, n)
-			err := runtime.ParallelForEach(av, runtime.Ext(n), corpus.Divide{A: in(t, randInts(r, n, -1e6, 1e6), n), B: in(t, b, n), Out: o})
-			var pe *runtime.KernelPanicError
-			require.ErrorAs(t, err, &pe, "a division by zero")
-			require.ErrorIs(t, err, runtime.ErrKernelPanic)
+// TestPanicsChecked: an integer division by zero and a shift by a negative count panic on
+// the CPU, and in a bounds-checked GPU build each is a *KernelPanicError too, whose Value
+// is a *runtime.DivideError or a *runtime.ShiftError (naming the count), and whose Global
+// is the thread that divided or shifted.
+func TestPanicsChecked(t *testing.T) {
+	const n = 1000
+	cases := []struct {
+		name   string
+		at     int   // the thread given the bad operand
+		lo, hi int32 // the operands' range
+		bad    int32
+		kernel func(a, b *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.IndexKernel
+		cpu    string // in the CPU's message
+		gpu    func(t *testing.T, err error)
+	}{
+		{"divide", 617, 1, 1000, 0, func(a, b *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.IndexKernel {
+			return corpus.Divide{A: a, B: b, Out: o}
+		}, "integer divide by zero", func(t *testing.T, err error) {
 			var de *runtime.DivideError
-			if av.Accelerator().IsCPU() {
-				assert.False(t, errors.As(err, &de), "the CPU panics with Go's value")
-				return
-			}
 			require.ErrorAs(t, err, &de)
-			assert.Equal(t, zero, pe.Global[0], "the thread that divided")
-		})
-	}
-}
-
-// TestShiftChecked: a negative shift count panics on the CPU, and in a bounds-checked GPU
-// build it is a *KernelPanicError too, whose Value is a *runtime.ShiftError naming the
-// count and whose Global is the thread that shifted.
-func TestShiftChecked(t *testing.T) {
-	const n, neg = 1000, 383
-	seed := amptest.Seed(t)
-	for _, av := range amptest.Views(t) {
-		t.Run(av.Accelerator().Path(), func(t *testing.T) {
-			r := rand.New(rand.NewPCG(seed, 0))
-			b := randInts(r, n, 0, 40)
-			b[neg] = -3
-			o, _ := out[int32](t, n)
-			err := runtime.ParallelForEach(av, runtime.Ext(n), corpus.ShiftBy{A: in(t, randInts(r, n, -1e6, 1e6), n), B: in(t, b, n), Out: o})
-			var pe *runtime.KernelPanicError
-			require.ErrorAs(t, err, &pe, "a negative shift count")
-			require.ErrorIs(t, err, runtime.ErrKernelPanic)
+		}},
+		{"shift", 383, 0, 40, -3, func(a, b *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.IndexKernel {
+			return corpus.ShiftBy{A: a, B: b, Out: o}
+		}, "negative shift amount", func(t *testing.T, err error) {
 			var se *runtime.ShiftError
-			if av.Accelerator().IsCPU() {
-				assert.False(t, errors.As(err, &se), "the CPU panics with Go's value")
-				assert.Contains(t, err.Error(), "negative shift amount")
-				return
-			}
 			require.ErrorAs(t, err, &se)
 			assert.Equal(t, -3, se.Count)
-			assert.Equal(t, neg, pe.Global[0], "the thread that shifted")
-		})
+		}},
+	}
+	seed := amptest.Seed(t)
+	for _, c := range cases {
+		for _, av := range amptest.Views(t) {
+			t.Run(c.name+"/"+av.Accelerator().Path(), func(t *testing.T) {
+				r := rand.New(rand.NewPCG(seed, 0))
+				b := randInts(r, n, c.lo, c.hi)
+				b[c.at] = c.bad
+				o, _ := out[int32](t, n)
+				err := runtime.ParallelForEach(av, runtime.Ext(n), c.kernel(in(t, randInts(r, n, -1e6, 1e6), n), in(t, b, n), o))
+				var pe *runtime.KernelPanicError
+				require.ErrorAs(t, err, &pe)
+				require.ErrorIs(t, err, runtime.ErrKernelPanic)
+				if av.Accelerator().IsCPU() {
+					assert.Contains(t, err.Error(), c.cpu, "the CPU panics with Go's value")
+					return
+				}
+				c.gpu(t, err)
+				assert.Equal(t, c.at, pe.Global[0], "the thread at fault")
+			})
+		}
 	}
 }
