@@ -1,7 +1,9 @@
 // Package amptest is goamp's conformance helper, as gonum's testblas is for BLAS
 // implementations: from a test of your own, it runs a kernel on every accelerator present
 // (each Vulkan device and the CPU) and compares each accelerator's result with the CPU
-// accelerator's, which runs the kernel's Go body as it is written.
+// accelerator's, which runs the kernel's Go body (the fast CPU body ampgen generates from it;
+// a kernel edited since go generate fails with a *runtime.StaleError instead of running its
+// old code).
 //
 //	func TestScale(t *testing.T) {
 //		seed := amptest.Seed(t) // logged; GOAMP_TEST_SEED=<seed> replays a failure

@@ -335,7 +335,7 @@ func (w *tileWorker) runThread(s *tileState, th *threadState) {
 // Each does for every row-major offset lo..hi-1 of the domain, in one call, so that it can
 // loop over slices without a call per index. RunCPU uses it when the kernel has it. Each
 // stays the kernel's definition (and what single-source translation reads); the
-// conformance tests check that both bodies agree (see PerThread).
+// conformance tests check that both bodies agree (see PerThreadKernel).
 type RangeKernel interface {
 	IndexKernel
 	EachRange(domain Extent, lo, hi int)

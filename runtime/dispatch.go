@@ -576,6 +576,11 @@ func (d *dispatch) bind(ctx context.Context, view *accelerator.View, ext, tile E
 		return err
 	}
 	d.prog, d.progErr = program(kernel, d.l)
+	if d.prog != nil {
+		if err := d.prog.sources.check(d.l.name); err != nil {
+			return err
+		}
+	}
 	if d.prog != nil && d.prog.Checked != nil {
 		d.prog, d.checked = d.prog.Checked, true
 	}
@@ -723,7 +728,8 @@ func program(kernel any, l *kernelLayout) (*Program, error) {
 	g, ok := kernel.(GPUKernel)
 	if !ok {
 		return nil, &KernelError{Kernel: l.name, Reason: "it has no GPU body (it does not implement runtime.GPUKernel), " +
-			"so it runs only on the CPU accelerator", Err: accelerator.ErrUnsupportedFeature}
+			"so it runs only on the CPU accelerator: put //go:generate go run github.com/goamp/goamp/cmd/ampgen in its " +
+			"package and run go generate", Err: accelerator.ErrUnsupportedFeature}
 	}
 	p := g.Program()
 	if p == nil || len(p.SPIRV) == 0 || p.Name == "" {

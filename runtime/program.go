@@ -46,7 +46,8 @@ type Program struct {
 	// build reads and writes outside unchecked, as C++ AMP does.
 	Checked *Program
 
-	generated bool // made by EmbeddedProgram, for ampgen's generated code
+	generated bool     // made by EmbeddedProgram, for ampgen's generated code
+	sources   *Sources // what ampgen made it from (From), checked in test binaries
 
 	once   sync.Once
 	iface  *Interface

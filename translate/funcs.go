@@ -23,6 +23,9 @@ func (t *tr) userCall(e *ast.CallExpr, fn *types.Func, id *ast.Ident, kind strin
 			"a declaration, a statement or a return of as many results", fn.Name(), n, fn.Name())
 		return "0"
 	}
+	if t.isHome(fn.Pkg()) {
+		t.called[fn] = true
+	}
 	targs := t.callTypeArgs(fn, id, kind, recvX)
 	// tile_static arrays passed by name (C++ AMP passes them by reference): GLSL cannot
 	// pass a shared array, so the function is translated once per array it is given.

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/goamp/goamp/internal/srchash"
 )
 
 // GoFile writes the generated Go file of a package: each kernel's Program method,
@@ -68,20 +70,45 @@ func (p *Package) GoFile(files []string) ([]byte, error) {
 		fmt.Fprintf(b, "//go:embed %s\n", f)
 	}
 	b.WriteString("var ampgenSPIRV embed.FS\n\n")
+	src, hash, err := p.sources()
+	if err != nil {
+		return nil, err
+	}
+	b.WriteString("// ampgenSource is what this file was made from: in a test binary, a dispatch of a kernel\n" +
+		"// whose source changed since is an error (runtime.Sources).\n")
+	fmt.Fprintf(b, "var ampgenSource = amprt.GeneratedFrom(%q, %q)\n\n", strings.Join(src, " "), hash)
 	for _, typ := range typesOrder {
 		idx := byType[typ]
 		if k := p.Kernels[idx[0]]; len(k.TypeArgs) == 0 {
-			fmt.Fprintf(b, "var %s = amprt.EmbeddedProgram(ampgenSPIRV, %q, %q)\n\n", varName(typ), files[idx[0]], k.Program)
+			fmt.Fprintf(b, "var %s = amprt.EmbeddedProgram(ampgenSPIRV, %q, %q).From(ampgenSource)\n\n", varName(typ), files[idx[0]], k.Program)
 			continue
 		}
 		fmt.Fprintf(b, "var %s = amprt.Instances{\n", varName(typ))
 		for _, i := range idx {
 			k := p.Kernels[i]
-			fmt.Fprintf(b, "%q: amprt.EmbeddedProgram(ampgenSPIRV, %q, %q),\n", strings.Join(k.TypeArgs, ","), files[i], k.Program)
+			fmt.Fprintf(b, "%q: amprt.EmbeddedProgram(ampgenSPIRV, %q, %q).From(ampgenSource),\n", strings.Join(k.TypeArgs, ","), files[i], k.Program)
 		}
 		b.WriteString("}\n\n")
 	}
 	return gofmt(b)
+}
+
+// sources returns the base names of the files of the package's directory that its
+// kernels' translations read (Kernel.Files), sorted, and their hash (srchash.Sum).
+func (p *Package) sources() ([]string, string, error) {
+	seen := map[string]bool{}
+	var names []string
+	for _, k := range p.Kernels {
+		for _, f := range k.Files {
+			if filepath.Dir(f) == p.Dir && !seen[f] {
+				seen[f] = true
+				names = append(names, filepath.Base(f))
+			}
+		}
+	}
+	sort.Strings(names)
+	hash, err := srchash.Sum(p.Dir, names)
+	return names, hash, err
 }
 
 // genericProgram writes the Program method of a generic kernel type: it looks the

@@ -83,6 +83,9 @@ type tr struct {
 	// prefixes are the GLSL name prefixes of other packages' functions and types, by
 	// package path (pkgPrefix).
 	prefixes map[string]string
+	// called are the functions and methods of the kernel's package that the translation
+	// called (sourceFiles).
+	called map[*types.Func]bool
 }
 
 // fnState is the state of the function being translated.
@@ -144,7 +147,7 @@ func (pi *pkgInfo) translateAs(named *types.Named, decl *ast.FuncDecl, tiled boo
 	t := &tr{pkgInfo: pi, named: named, targs: targs, tiled: tiled, checked: checked, fields: map[*types.Var]any{}, sharedV: map[types.Object]*sharedDecl{},
 		structV: map[string]bool{}, prelude: map[string]bool{}, funcDone: map[string]bool{},
 		funcBusy: map[*types.Func]bool{}, barrierF: map[*types.Func]bool{},
-		names: map[types.Object]string{}, held: map[ast.Expr]string{}}
+		names: map[types.Object]string{}, held: map[ast.Expr]string{}, called: map[*types.Func]bool{}}
 	k := &Kernel{Type: named.Obj().Name(), Tiled: tiled, Program: pi.pkg.Path() + "." + named.Obj().Name()}
 	if len(targs) > 0 {
 		t.subst = map[*types.TypeParam]types.Type{}
@@ -167,7 +170,46 @@ func (pi *pkgInfo) translateAs(named *types.Named, decl *ast.FuncDecl, tiled boo
 		return nil, t.errs
 	}
 	k.GLSL = t.assemble(k, body)
+	k.Files = t.sourceFiles(decl)
 	return k, nil
+}
+
+// sourceFiles returns the files (full paths, sorted) of the kernel's package that its
+// translation read: those that declare the kernel's body, each function of the package it
+// calls, and every package-level name these use (the kernel's type, other types, their
+// fields, constants).
+func (t *tr) sourceFiles(decl *ast.FuncDecl) []string {
+	home := t.home()
+	files := map[string]bool{}
+	add := func(pos token.Pos) {
+		if f := home.fset.File(pos); f != nil {
+			files[f.Name()] = true
+		}
+	}
+	decls := []*ast.FuncDecl{decl}
+	for fn := range t.called {
+		if d := home.funcs[fn.Origin()]; d != nil {
+			decls = append(decls, d)
+		}
+	}
+	for _, d := range decls {
+		add(d.Pos())
+		ast.Inspect(d, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if o := home.info.Uses[id]; o != nil && o.Pkg() != nil && home.isHome(o.Pkg()) &&
+					(o.Parent() == o.Pkg().Scope() || o.Parent() == nil) {
+					add(o.Pos()) // package-level names, and fields and methods (no parent scope)
+				}
+			}
+			return true
+		})
+	}
+	out := make([]string, 0, len(files))
+	for f := range files {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // errorf records an error at pos.

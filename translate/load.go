@@ -68,6 +68,9 @@ type Kernel struct {
 	// first access outside; such an access reads or writes the view's first element
 	// instead. runtime.Program.Checked says how a dispatch uses it.
 	CheckedGLSL string
+	// Files are the files of the kernel's package (full paths, sorted) that its
+	// translation read; the generated code records their hash (runtime.GeneratedFrom).
+	Files []string
 }
 
 // Package is a loaded, type-checked Go package with its kernels translated.

@@ -110,8 +110,12 @@ func (k QuantizeI8) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 //go:embed amp_gen_QuantizeI8.spv
 var ampgenSPIRV embed.FS
 
-var ampgenFmaPeak = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_FmaPeak.spv", "github.com/goamp/goamp/cmd/ampbench.FmaPeak")
+// ampgenSource is what this file was made from: in a test binary, a dispatch of a kernel
+// whose source changed since is an error (runtime.Sources).
+var ampgenSource = amprt.GeneratedFrom("peak.go quantize.go", "f6611a421f4e4408dba063ba576b6b6bd2f6ea0dd68266d8a87123229e3e5319")
 
-var ampgenQuantizeEach = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_QuantizeEach.spv", "github.com/goamp/goamp/cmd/ampbench.QuantizeEach")
+var ampgenFmaPeak = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_FmaPeak.spv", "github.com/goamp/goamp/cmd/ampbench.FmaPeak").From(ampgenSource)
 
-var ampgenQuantizeI8 = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_QuantizeI8.spv", "github.com/goamp/goamp/cmd/ampbench.QuantizeI8")
+var ampgenQuantizeEach = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_QuantizeEach.spv", "github.com/goamp/goamp/cmd/ampbench.QuantizeEach").From(ampgenSource)
+
+var ampgenQuantizeI8 = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_QuantizeI8.spv", "github.com/goamp/goamp/cmd/ampbench.QuantizeI8").From(ampgenSource)

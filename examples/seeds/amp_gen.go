@@ -142,12 +142,16 @@ func (k TilingDescription) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.I
 //go:embed amp_gen_TilingDescription.spv
 var ampgenSPIRV embed.FS
 
-var ampgenReduceRowPair = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_ReduceRowPair.spv", "github.com/goamp/goamp/examples/seeds.ReduceRowPair")
+// ampgenSource is what this file was made from: in a test binary, a dispatch of a kernel
+// whose source changed since is an error (runtime.Sources).
+var ampgenSource = amprt.GeneratedFrom("kernels.go", "244cf1ac8cd219321091060a1040120bbf0a24ac934d07c83e1da1afd1754f4a")
 
-var ampgenReduceRowStride = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_ReduceRowStride.spv", "github.com/goamp/goamp/examples/seeds.ReduceRowStride")
+var ampgenReduceRowPair = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_ReduceRowPair.spv", "github.com/goamp/goamp/examples/seeds.ReduceRowPair").From(ampgenSource)
 
-var ampgenSamplingAverage = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_SamplingAverage.spv", "github.com/goamp/goamp/examples/seeds.SamplingAverage")
+var ampgenReduceRowStride = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_ReduceRowStride.spv", "github.com/goamp/goamp/examples/seeds.ReduceRowStride").From(ampgenSource)
 
-var ampgenTileAverage = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_TileAverage.spv", "github.com/goamp/goamp/examples/seeds.TileAverage")
+var ampgenSamplingAverage = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_SamplingAverage.spv", "github.com/goamp/goamp/examples/seeds.SamplingAverage").From(ampgenSource)
 
-var ampgenTilingDescription = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_TilingDescription.spv", "github.com/goamp/goamp/examples/seeds.TilingDescription")
+var ampgenTileAverage = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_TileAverage.spv", "github.com/goamp/goamp/examples/seeds.TileAverage").From(ampgenSource)
+
+var ampgenTilingDescription = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_TilingDescription.spv", "github.com/goamp/goamp/examples/seeds.TilingDescription").From(ampgenSource)

@@ -66,4 +66,8 @@ var ampScratchTileSum0 amprt.Scratch[int32]
 //go:embed amp_gen_TileSum.spv
 var ampgenSPIRV embed.FS
 
-var ampgenTileSum = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_TileSum.spv", "github.com/goamp/goamp/examples/tilesum.TileSum")
+// ampgenSource is what this file was made from: in a test binary, a dispatch of a kernel
+// whose source changed since is an error (runtime.Sources).
+var ampgenSource = amprt.GeneratedFrom("tilesum.go", "c41f94d85d9e471fd1dead119c263ad743d211ee26ed2127a0dcfce5d03c52b8")
+
+var ampgenTileSum = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_TileSum.spv", "github.com/goamp/goamp/examples/tilesum.TileSum").From(ampgenSource)

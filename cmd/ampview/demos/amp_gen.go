@@ -352,16 +352,20 @@ func (k ToneKernel) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 //go:embed amp_gen_ToneKernel.spv
 var ampgenSPIRV embed.FS
 
-var ampgenClearKernel = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_ClearKernel.spv", "github.com/goamp/goamp/cmd/ampview/demos.ClearKernel")
+// ampgenSource is what this file was made from: in a test binary, a dispatch of a kernel
+// whose source changed since is an error (runtime.Sources).
+var ampgenSource = amprt.GeneratedFrom("kernels.go", "b367a2ddeba61c798fc909544c55a7ed21442f5e60d4afe3bcd658177208e16e")
 
-var ampgenHeatKernel = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_HeatKernel.spv", "github.com/goamp/goamp/cmd/ampview/demos.HeatKernel")
+var ampgenClearKernel = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_ClearKernel.spv", "github.com/goamp/goamp/cmd/ampview/demos.ClearKernel").From(ampgenSource)
 
-var ampgenMandelbrotKernel = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_MandelbrotKernel.spv", "github.com/goamp/goamp/cmd/ampview/demos.MandelbrotKernel")
+var ampgenHeatKernel = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_HeatKernel.spv", "github.com/goamp/goamp/cmd/ampview/demos.HeatKernel").From(ampgenSource)
 
-var ampgenNBodyKernel = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_NBodyKernel.spv", "github.com/goamp/goamp/cmd/ampview/demos.NBodyKernel")
+var ampgenMandelbrotKernel = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_MandelbrotKernel.spv", "github.com/goamp/goamp/cmd/ampview/demos.MandelbrotKernel").From(ampgenSource)
 
-var ampgenNBodySplitKernel = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_NBodySplitKernel.spv", "github.com/goamp/goamp/cmd/ampview/demos.NBodySplitKernel")
+var ampgenNBodyKernel = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_NBodyKernel.spv", "github.com/goamp/goamp/cmd/ampview/demos.NBodyKernel").From(ampgenSource)
 
-var ampgenSplatKernel = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_SplatKernel.spv", "github.com/goamp/goamp/cmd/ampview/demos.SplatKernel")
+var ampgenNBodySplitKernel = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_NBodySplitKernel.spv", "github.com/goamp/goamp/cmd/ampview/demos.NBodySplitKernel").From(ampgenSource)
 
-var ampgenToneKernel = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_ToneKernel.spv", "github.com/goamp/goamp/cmd/ampview/demos.ToneKernel")
+var ampgenSplatKernel = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_SplatKernel.spv", "github.com/goamp/goamp/cmd/ampview/demos.SplatKernel").From(ampgenSource)
+
+var ampgenToneKernel = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_ToneKernel.spv", "github.com/goamp/goamp/cmd/ampview/demos.ToneKernel").From(ampgenSource)

@@ -3153,155 +3153,159 @@ func (k Vectors) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 //go:embed amp_gen_Vectors.spv
 var ampgenSPIRV embed.FS
 
-var ampgenArith = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Arith.spv", "github.com/goamp/goamp/translate/testdata/corpus.Arith")
+// ampgenSource is what this file was made from: in a test binary, a dispatch of a kernel
+// whose source changed since is an error (runtime.Sources).
+var ampgenSource = amprt.GeneratedFrom("kernels.go", "90b7cb5e612913475f62b30e0c87ccc6335dd9e239f3bd5186e95a65a258ab47")
+
+var ampgenArith = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Arith.spv", "github.com/goamp/goamp/translate/testdata/corpus.Arith").From(ampgenSource)
 
 var ampgenAxpy = amprt.Instances{
-	"int32":   amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Axpy_int32.spv", "github.com/goamp/goamp/translate/testdata/corpus.Axpy[int32]"),
-	"uint32":  amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Axpy_uint32.spv", "github.com/goamp/goamp/translate/testdata/corpus.Axpy[uint32]"),
-	"float32": amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Axpy_float32.spv", "github.com/goamp/goamp/translate/testdata/corpus.Axpy[float32]"),
+	"int32":   amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Axpy_int32.spv", "github.com/goamp/goamp/translate/testdata/corpus.Axpy[int32]").From(ampgenSource),
+	"uint32":  amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Axpy_uint32.spv", "github.com/goamp/goamp/translate/testdata/corpus.Axpy[uint32]").From(ampgenSource),
+	"float32": amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Axpy_float32.spv", "github.com/goamp/goamp/translate/testdata/corpus.Axpy[float32]").From(ampgenSource),
 }
 
-var ampgenBitonic = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Bitonic.spv", "github.com/goamp/goamp/translate/testdata/corpus.Bitonic")
+var ampgenBitonic = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Bitonic.spv", "github.com/goamp/goamp/translate/testdata/corpus.Bitonic").From(ampgenSource)
 
-var ampgenBits = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Bits.spv", "github.com/goamp/goamp/translate/testdata/corpus.Bits")
+var ampgenBits = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Bits.spv", "github.com/goamp/goamp/translate/testdata/corpus.Bits").From(ampgenSource)
 
-var ampgenBodies = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Bodies.spv", "github.com/goamp/goamp/translate/testdata/corpus.Bodies")
+var ampgenBodies = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Bodies.spv", "github.com/goamp/goamp/translate/testdata/corpus.Bodies").From(ampgenSource)
 
-var ampgenCASMax = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_CASMax.spv", "github.com/goamp/goamp/translate/testdata/corpus.CASMax")
+var ampgenCASMax = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_CASMax.spv", "github.com/goamp/goamp/translate/testdata/corpus.CASMax").From(ampgenSource)
 
-var ampgenCaptures = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Captures.spv", "github.com/goamp/goamp/translate/testdata/corpus.Captures")
+var ampgenCaptures = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Captures.spv", "github.com/goamp/goamp/translate/testdata/corpus.Captures").From(ampgenSource)
 
-var ampgenCarried = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Carried.spv", "github.com/goamp/goamp/translate/testdata/corpus.Carried")
+var ampgenCarried = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Carried.spv", "github.com/goamp/goamp/translate/testdata/corpus.Carried").From(ampgenSource)
 
-var ampgenClassify = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Classify.spv", "github.com/goamp/goamp/translate/testdata/corpus.Classify")
+var ampgenClassify = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Classify.spv", "github.com/goamp/goamp/translate/testdata/corpus.Classify").From(ampgenSource)
 
-var ampgenControl = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Control.spv", "github.com/goamp/goamp/translate/testdata/corpus.Control")
+var ampgenControl = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Control.spv", "github.com/goamp/goamp/translate/testdata/corpus.Control").From(ampgenSource)
 
-var ampgenConverge = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Converge.spv", "github.com/goamp/goamp/translate/testdata/corpus.Converge")
+var ampgenConverge = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Converge.spv", "github.com/goamp/goamp/translate/testdata/corpus.Converge").From(ampgenSource)
 
-var ampgenDivide = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Divide.spv", "github.com/goamp/goamp/translate/testdata/corpus.Divide")
+var ampgenDivide = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Divide.spv", "github.com/goamp/goamp/translate/testdata/corpus.Divide").From(ampgenSource)
 
-var ampgenExtentLoop = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_ExtentLoop.spv", "github.com/goamp/goamp/translate/testdata/corpus.ExtentLoop")
+var ampgenExtentLoop = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_ExtentLoop.spv", "github.com/goamp/goamp/translate/testdata/corpus.ExtentLoop").From(ampgenSource)
 
-var ampgenExtents = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Extents.spv", "github.com/goamp/goamp/translate/testdata/corpus.Extents")
+var ampgenExtents = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Extents.spv", "github.com/goamp/goamp/translate/testdata/corpus.Extents").From(ampgenSource)
 
-var ampgenFallthrough = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Fallthrough.spv", "github.com/goamp/goamp/translate/testdata/corpus.Fallthrough")
+var ampgenFallthrough = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Fallthrough.spv", "github.com/goamp/goamp/translate/testdata/corpus.Fallthrough").From(ampgenSource)
 
-var ampgenFieldMethod = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_FieldMethod.spv", "github.com/goamp/goamp/translate/testdata/corpus.FieldMethod")
+var ampgenFieldMethod = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_FieldMethod.spv", "github.com/goamp/goamp/translate/testdata/corpus.FieldMethod").From(ampgenSource)
 
-var ampgenFieldOnly = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_FieldOnly.spv", "github.com/goamp/goamp/translate/testdata/corpus.FieldOnly")
+var ampgenFieldOnly = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_FieldOnly.spv", "github.com/goamp/goamp/translate/testdata/corpus.FieldOnly").From(ampgenSource)
 
-var ampgenFloatAdd = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_FloatAdd.spv", "github.com/goamp/goamp/translate/testdata/corpus.FloatAdd")
+var ampgenFloatAdd = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_FloatAdd.spv", "github.com/goamp/goamp/translate/testdata/corpus.FloatAdd").From(ampgenSource)
 
-var ampgenFloatRules = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_FloatRules.spv", "github.com/goamp/goamp/translate/testdata/corpus.FloatRules")
+var ampgenFloatRules = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_FloatRules.spv", "github.com/goamp/goamp/translate/testdata/corpus.FloatRules").From(ampgenSource)
 
-var ampgenFuncs = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Funcs.spv", "github.com/goamp/goamp/translate/testdata/corpus.Funcs")
+var ampgenFuncs = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Funcs.spv", "github.com/goamp/goamp/translate/testdata/corpus.Funcs").From(ampgenSource)
 
 var ampgenGenericStruct = amprt.Instances{
-	"int32,int32":     amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_GenericStruct_int32_int32.spv", "github.com/goamp/goamp/translate/testdata/corpus.GenericStruct[int32,int32]"),
-	"int32,float32":   amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_GenericStruct_int32_float32.spv", "github.com/goamp/goamp/translate/testdata/corpus.GenericStruct[int32,float32]"),
-	"float32,int32":   amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_GenericStruct_float32_int32.spv", "github.com/goamp/goamp/translate/testdata/corpus.GenericStruct[float32,int32]"),
-	"float32,float32": amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_GenericStruct_float32_float32.spv", "github.com/goamp/goamp/translate/testdata/corpus.GenericStruct[float32,float32]"),
+	"int32,int32":     amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_GenericStruct_int32_int32.spv", "github.com/goamp/goamp/translate/testdata/corpus.GenericStruct[int32,int32]").From(ampgenSource),
+	"int32,float32":   amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_GenericStruct_int32_float32.spv", "github.com/goamp/goamp/translate/testdata/corpus.GenericStruct[int32,float32]").From(ampgenSource),
+	"float32,int32":   amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_GenericStruct_float32_int32.spv", "github.com/goamp/goamp/translate/testdata/corpus.GenericStruct[float32,int32]").From(ampgenSource),
+	"float32,float32": amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_GenericStruct_float32_float32.spv", "github.com/goamp/goamp/translate/testdata/corpus.GenericStruct[float32,float32]").From(ampgenSource),
 }
 
-var ampgenGroupMax = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_GroupMax.spv", "github.com/goamp/goamp/translate/testdata/corpus.GroupMax")
+var ampgenGroupMax = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_GroupMax.spv", "github.com/goamp/goamp/translate/testdata/corpus.GroupMax").From(ampgenSource)
 
-var ampgenHalfOps = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_HalfOps.spv", "github.com/goamp/goamp/translate/testdata/corpus.HalfOps")
+var ampgenHalfOps = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_HalfOps.spv", "github.com/goamp/goamp/translate/testdata/corpus.HalfOps").From(ampgenSource)
 
-var ampgenIndex3 = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Index3.spv", "github.com/goamp/goamp/translate/testdata/corpus.Index3")
+var ampgenIndex3 = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Index3.spv", "github.com/goamp/goamp/translate/testdata/corpus.Index3").From(ampgenSource)
 
-var ampgenIndexOnce = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_IndexOnce.spv", "github.com/goamp/goamp/translate/testdata/corpus.IndexOnce")
+var ampgenIndexOnce = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_IndexOnce.spv", "github.com/goamp/goamp/translate/testdata/corpus.IndexOnce").From(ampgenSource)
 
-var ampgenLabeled = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Labeled.spv", "github.com/goamp/goamp/translate/testdata/corpus.Labeled")
+var ampgenLabeled = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Labeled.spv", "github.com/goamp/goamp/translate/testdata/corpus.Labeled").From(ampgenSource)
 
-var ampgenLabeledTiled = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_LabeledTiled.spv", "github.com/goamp/goamp/translate/testdata/corpus.LabeledTiled")
+var ampgenLabeledTiled = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_LabeledTiled.spv", "github.com/goamp/goamp/translate/testdata/corpus.LabeledTiled").From(ampgenSource)
 
-var ampgenLoopReturn = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_LoopReturn.spv", "github.com/goamp/goamp/translate/testdata/corpus.LoopReturn")
+var ampgenLoopReturn = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_LoopReturn.spv", "github.com/goamp/goamp/translate/testdata/corpus.LoopReturn").From(ampgenSource)
 
-var ampgenMatMul = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_MatMul.spv", "github.com/goamp/goamp/translate/testdata/corpus.MatMul")
+var ampgenMatMul = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_MatMul.spv", "github.com/goamp/goamp/translate/testdata/corpus.MatMul").From(ampgenSource)
 
-var ampgenMath = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Math.spv", "github.com/goamp/goamp/translate/testdata/corpus.Math")
+var ampgenMath = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Math.spv", "github.com/goamp/goamp/translate/testdata/corpus.Math").From(ampgenSource)
 
-var ampgenMinMax = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_MinMax.spv", "github.com/goamp/goamp/translate/testdata/corpus.MinMax")
+var ampgenMinMax = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_MinMax.spv", "github.com/goamp/goamp/translate/testdata/corpus.MinMax").From(ampgenSource)
 
-var ampgenNamed = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Named.spv", "github.com/goamp/goamp/translate/testdata/corpus.Named")
+var ampgenNamed = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Named.spv", "github.com/goamp/goamp/translate/testdata/corpus.Named").From(ampgenSource)
 
-var ampgenNames = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Names.spv", "github.com/goamp/goamp/translate/testdata/corpus.Names")
+var ampgenNames = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Names.spv", "github.com/goamp/goamp/translate/testdata/corpus.Names").From(ampgenSource)
 
-var ampgenNarrow = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Narrow.spv", "github.com/goamp/goamp/translate/testdata/corpus.Narrow")
+var ampgenNarrow = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Narrow.spv", "github.com/goamp/goamp/translate/testdata/corpus.Narrow").From(ampgenSource)
 
-var ampgenNestedCalls = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_NestedCalls.spv", "github.com/goamp/goamp/translate/testdata/corpus.NestedCalls")
+var ampgenNestedCalls = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_NestedCalls.spv", "github.com/goamp/goamp/translate/testdata/corpus.NestedCalls").From(ampgenSource)
 
-var ampgenOutside = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Outside.spv", "github.com/goamp/goamp/translate/testdata/corpus.Outside")
+var ampgenOutside = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Outside.spv", "github.com/goamp/goamp/translate/testdata/corpus.Outside").From(ampgenSource)
 
-var ampgenOutside4 = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Outside4.spv", "github.com/goamp/goamp/translate/testdata/corpus.Outside4")
+var ampgenOutside4 = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Outside4.spv", "github.com/goamp/goamp/translate/testdata/corpus.Outside4").From(ampgenSource)
 
-var ampgenOutsideArrays = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_OutsideArrays.spv", "github.com/goamp/goamp/translate/testdata/corpus.OutsideArrays")
+var ampgenOutsideArrays = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_OutsideArrays.spv", "github.com/goamp/goamp/translate/testdata/corpus.OutsideArrays").From(ampgenSource)
 
-var ampgenPhases = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Phases.spv", "github.com/goamp/goamp/translate/testdata/corpus.Phases")
+var ampgenPhases = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Phases.spv", "github.com/goamp/goamp/translate/testdata/corpus.Phases").From(ampgenSource)
 
-var ampgenPointerMethods = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_PointerMethods.spv", "github.com/goamp/goamp/translate/testdata/corpus.PointerMethods")
+var ampgenPointerMethods = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_PointerMethods.spv", "github.com/goamp/goamp/translate/testdata/corpus.PointerMethods").From(ampgenSource)
 
-var ampgenPointerMethodsTiled = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_PointerMethodsTiled.spv", "github.com/goamp/goamp/translate/testdata/corpus.PointerMethodsTiled")
+var ampgenPointerMethodsTiled = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_PointerMethodsTiled.spv", "github.com/goamp/goamp/translate/testdata/corpus.PointerMethodsTiled").From(ampgenSource)
 
-var ampgenPromoted = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Promoted.spv", "github.com/goamp/goamp/translate/testdata/corpus.Promoted")
+var ampgenPromoted = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Promoted.spv", "github.com/goamp/goamp/translate/testdata/corpus.Promoted").From(ampgenSource)
 
-var ampgenRangeArr = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_RangeArr.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeArr")
+var ampgenRangeArr = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_RangeArr.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeArr").From(ampgenSource)
 
-var ampgenRangeCopy = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_RangeCopy.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeCopy")
+var ampgenRangeCopy = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_RangeCopy.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeCopy").From(ampgenSource)
 
-var ampgenRangeForms = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_RangeForms.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeForms")
+var ampgenRangeForms = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_RangeForms.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeForms").From(ampgenSource)
 
-var ampgenRangeKey = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_RangeKey.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeKey")
+var ampgenRangeKey = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_RangeKey.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeKey").From(ampgenSource)
 
-var ampgenRangeLen = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_RangeLen.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeLen")
+var ampgenRangeLen = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_RangeLen.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeLen").From(ampgenSource)
 
-var ampgenRangeMoved = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_RangeMoved.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeMoved")
+var ampgenRangeMoved = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_RangeMoved.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeMoved").From(ampgenSource)
 
-var ampgenRemat = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Remat.spv", "github.com/goamp/goamp/translate/testdata/corpus.Remat")
+var ampgenRemat = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Remat.spv", "github.com/goamp/goamp/translate/testdata/corpus.Remat").From(ampgenSource)
 
-var ampgenResults = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Results.spv", "github.com/goamp/goamp/translate/testdata/corpus.Results")
+var ampgenResults = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Results.spv", "github.com/goamp/goamp/translate/testdata/corpus.Results").From(ampgenSource)
 
-var ampgenResultsTiled = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_ResultsTiled.spv", "github.com/goamp/goamp/translate/testdata/corpus.ResultsTiled")
+var ampgenResultsTiled = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_ResultsTiled.spv", "github.com/goamp/goamp/translate/testdata/corpus.ResultsTiled").From(ampgenSource)
 
-var ampgenRounding = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Rounding.spv", "github.com/goamp/goamp/translate/testdata/corpus.Rounding")
+var ampgenRounding = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Rounding.spv", "github.com/goamp/goamp/translate/testdata/corpus.Rounding").From(ampgenSource)
 
-var ampgenRowMin = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_RowMin.spv", "github.com/goamp/goamp/translate/testdata/corpus.RowMin")
+var ampgenRowMin = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_RowMin.spv", "github.com/goamp/goamp/translate/testdata/corpus.RowMin").From(ampgenSource)
 
 var ampgenScaled = amprt.Instances{
-	"int32":   amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Scaled_int32.spv", "github.com/goamp/goamp/translate/testdata/corpus.Scaled[int32]"),
-	"float32": amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Scaled_float32.spv", "github.com/goamp/goamp/translate/testdata/corpus.Scaled[float32]"),
+	"int32":   amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Scaled_int32.spv", "github.com/goamp/goamp/translate/testdata/corpus.Scaled[int32]").From(ampgenSource),
+	"float32": amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Scaled_float32.spv", "github.com/goamp/goamp/translate/testdata/corpus.Scaled[float32]").From(ampgenSource),
 }
 
-var ampgenShapeHelper = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_ShapeHelper.spv", "github.com/goamp/goamp/translate/testdata/corpus.ShapeHelper")
+var ampgenShapeHelper = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_ShapeHelper.spv", "github.com/goamp/goamp/translate/testdata/corpus.ShapeHelper").From(ampgenSource)
 
-var ampgenSharedArgs = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_SharedArgs.spv", "github.com/goamp/goamp/translate/testdata/corpus.SharedArgs")
+var ampgenSharedArgs = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_SharedArgs.spv", "github.com/goamp/goamp/translate/testdata/corpus.SharedArgs").From(ampgenSource)
 
-var ampgenSharedClear = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_SharedClear.spv", "github.com/goamp/goamp/translate/testdata/corpus.SharedClear")
+var ampgenSharedClear = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_SharedClear.spv", "github.com/goamp/goamp/translate/testdata/corpus.SharedClear").From(ampgenSource)
 
-var ampgenSharedLen = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_SharedLen.spv", "github.com/goamp/goamp/translate/testdata/corpus.SharedLen")
+var ampgenSharedLen = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_SharedLen.spv", "github.com/goamp/goamp/translate/testdata/corpus.SharedLen").From(ampgenSource)
 
-var ampgenShiftBy = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_ShiftBy.spv", "github.com/goamp/goamp/translate/testdata/corpus.ShiftBy")
+var ampgenShiftBy = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_ShiftBy.spv", "github.com/goamp/goamp/translate/testdata/corpus.ShiftBy").From(ampgenSource)
 
-var ampgenStencil = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Stencil.spv", "github.com/goamp/goamp/translate/testdata/corpus.Stencil")
+var ampgenStencil = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Stencil.spv", "github.com/goamp/goamp/translate/testdata/corpus.Stencil").From(ampgenSource)
 
-var ampgenStructConv = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_StructConv.spv", "github.com/goamp/goamp/translate/testdata/corpus.StructConv")
+var ampgenStructConv = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_StructConv.spv", "github.com/goamp/goamp/translate/testdata/corpus.StructConv").From(ampgenSource)
 
-var ampgenSwitchBreak = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_SwitchBreak.spv", "github.com/goamp/goamp/translate/testdata/corpus.SwitchBreak")
+var ampgenSwitchBreak = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_SwitchBreak.spv", "github.com/goamp/goamp/translate/testdata/corpus.SwitchBreak").From(ampgenSource)
 
-var ampgenSwitchBreakTiled = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_SwitchBreakTiled.spv", "github.com/goamp/goamp/translate/testdata/corpus.SwitchBreakTiled")
+var ampgenSwitchBreakTiled = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_SwitchBreakTiled.spv", "github.com/goamp/goamp/translate/testdata/corpus.SwitchBreakTiled").From(ampgenSource)
 
 var ampgenTileRev = amprt.Instances{
-	"int32":   amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_TileRev_int32.spv", "github.com/goamp/goamp/translate/testdata/corpus.TileRev[int32]"),
-	"float32": amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_TileRev_float32.spv", "github.com/goamp/goamp/translate/testdata/corpus.TileRev[float32]"),
+	"int32":   amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_TileRev_int32.spv", "github.com/goamp/goamp/translate/testdata/corpus.TileRev[int32]").From(ampgenSource),
+	"float32": amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_TileRev_float32.spv", "github.com/goamp/goamp/translate/testdata/corpus.TileRev[float32]").From(ampgenSource),
 }
 
-var ampgenTileSum = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_TileSum.spv", "github.com/goamp/goamp/translate/testdata/corpus.TileSum")
+var ampgenTileSum = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_TileSum.spv", "github.com/goamp/goamp/translate/testdata/corpus.TileSum").From(ampgenSource)
 
-var ampgenTupleOrder = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_TupleOrder.spv", "github.com/goamp/goamp/translate/testdata/corpus.TupleOrder")
+var ampgenTupleOrder = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_TupleOrder.spv", "github.com/goamp/goamp/translate/testdata/corpus.TupleOrder").From(ampgenSource)
 
-var ampgenUniformArgs = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_UniformArgs.spv", "github.com/goamp/goamp/translate/testdata/corpus.UniformArgs")
+var ampgenUniformArgs = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_UniformArgs.spv", "github.com/goamp/goamp/translate/testdata/corpus.UniformArgs").From(ampgenSource)
 
-var ampgenVecCaptures = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_VecCaptures.spv", "github.com/goamp/goamp/translate/testdata/corpus.VecCaptures")
+var ampgenVecCaptures = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_VecCaptures.spv", "github.com/goamp/goamp/translate/testdata/corpus.VecCaptures").From(ampgenSource)
 
-var ampgenVectors = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Vectors.spv", "github.com/goamp/goamp/translate/testdata/corpus.Vectors")
+var ampgenVectors = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_Vectors.spv", "github.com/goamp/goamp/translate/testdata/corpus.Vectors").From(ampgenSource)

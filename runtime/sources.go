@@ -1,0 +1,84 @@
+package runtime
+
+import (
+	"fmt"
+	"path/filepath"
+	goruntime "runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/goamp/goamp/internal/srchash"
+)
+
+// Sources is what ampgen generated a package's programs and fast CPU bodies from: the
+// package's files that hold its kernels, the functions they call and the types they use,
+// and a hash of their contents. Both the GPU body and the fast CPU body come from
+// amp_gen.go, so a kernel edited since go generate would run its old code on every
+// accelerator, and a comparison of the two would pass. In a test binary (testing.Testing)
+// whose sources are where the build found them, a dispatch of such a program hashes the
+// files once and, where they changed, returns a *StaleError instead of running old code.
+// Elsewhere (a deployed binary, a -trimpath build) nothing is checked.
+type Sources struct {
+	dir   string
+	files []string
+	hash  string
+	once  sync.Once
+	err   error
+}
+
+// GeneratedFrom records, for the code ampgen generates, the files (space-separated base
+// names, in the directory of the calling file) and their hash that the package's programs
+// were made from; Program.From attaches it to each program.
+func GeneratedFrom(files, hash string) *Sources {
+	s := &Sources{files: strings.Fields(files), hash: hash}
+	if _, file, _, ok := goruntime.Caller(1); ok {
+		s.dir = filepath.Dir(file)
+	}
+	return s
+}
+
+// From attaches the sources the program was generated from (GeneratedFrom) and returns p.
+func (p *Program) From(s *Sources) *Program {
+	p.sources = s
+	return p
+}
+
+// check returns the *StaleError of a kernel whose sources changed since go generate, in a
+// test binary that can read them; nil otherwise.
+func (s *Sources) check(kernel string) error {
+	if s == nil {
+		return nil
+	}
+	s.once.Do(func() {
+		if !testing.Testing() || s.dir == "" {
+			return
+		}
+		got, err := srchash.Sum(s.dir, s.files)
+		if err != nil || got == s.hash {
+			return // not here to read (a build elsewhere), or as generated
+		}
+		s.err = &StaleError{Kernel: kernel, Dir: s.dir, Files: s.files}
+	})
+	return s.err
+}
+
+// StaleError says that a kernel's source files changed after go generate wrote the GPU
+// body and the fast CPU body of its package: both would run the old code. It is returned
+// by dispatches in test binaries (see Sources). It matches ErrContract.
+type StaleError struct {
+	// Kernel is the kernel's Go type (the first dispatched of its package).
+	Kernel string
+	// Dir and Files are the package's directory and the files ampgen read.
+	Dir   string
+	Files []string
+}
+
+// Error implements error.
+func (e *StaleError) Error() string {
+	return fmt.Sprintf("goamp/runtime: kernel %s: %s changed since go generate wrote amp_gen.go (in %s): "+
+		"its GPU and CPU bodies are the old code: run go generate", e.Kernel, strings.Join(e.Files, ", "), e.Dir)
+}
+
+// Is matches ErrContract.
+func (e *StaleError) Is(target error) bool { return target == ErrContract }

@@ -1,0 +1,46 @@
+package runtime
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	goruntime "runtime"
+	"testing"
+
+	"github.com/goamp/goamp/internal/srchash"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestSourcesCheck: in a test binary, sources as generated pass; a file changed since is a
+// *StaleError (ErrContract) naming the kernel and the files; sources this binary cannot
+// read (a build elsewhere) are not checked; a program without sources is not either.
+func TestSourcesCheck(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "kernels.go")
+	require.NoError(t, os.WriteFile(file, []byte("package k\n"), 0o644))
+	hash, err := srchash.Sum(dir, []string{"kernels.go"})
+	require.NoError(t, err)
+	fresh := func(d string) *Sources { return &Sources{dir: d, files: []string{"kernels.go"}, hash: hash} }
+
+	assert.NoError(t, fresh(dir).check("K"), "as generated")
+	assert.NoError(t, fresh(filepath.Join(dir, "elsewhere")).check("K"), "sources not here")
+	assert.NoError(t, (*Sources)(nil).check("K"), "no sources recorded")
+
+	require.NoError(t, os.WriteFile(file, []byte("package k\n\n// edited\n"), 0o644))
+	err = fresh(dir).check("K")
+	var se *StaleError
+	require.ErrorAs(t, err, &se)
+	assert.True(t, errors.Is(err, ErrContract))
+	assert.Equal(t, []string{"kernels.go"}, se.Files)
+	assert.Contains(t, err.Error(), "kernel K: kernels.go changed since go generate wrote amp_gen.go")
+	assert.Contains(t, err.Error(), "run go generate")
+
+	s := GeneratedFrom("a.go b.go", "h")
+	assert.Equal(t, []string{"a.go", "b.go"}, s.files)
+	_, self, _, _ := goruntimeCaller()
+	assert.Equal(t, filepath.Dir(self), s.dir, "the directory of the file that calls GeneratedFrom")
+}
+
+// goruntimeCaller is runtime.Caller(1) of the test, for the directory GeneratedFrom sees.
+func goruntimeCaller() (uintptr, string, int, bool) { return goruntime.Caller(1) }
