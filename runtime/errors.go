@@ -89,6 +89,8 @@ func (e *ComputeDomainError) Unwrap() error { return e.Err }
 // runtime.Goexit). It matches ErrKernelPanic and unwraps to Value when Value
 // is an error.
 type KernelPanicError struct {
+	// Kernel is the kernel's type, where the dispatch knew it (RunCPU does not).
+	Kernel string
 	// Value is the value passed to panic.
 	Value any
 	// Global is the global index of the thread that panicked. Where a fast CPU body ran
@@ -105,11 +107,15 @@ type KernelPanicError struct {
 
 // Error implements error.
 func (e *KernelPanicError) Error() string {
-	if e.body != "" {
-		return fmt.Sprintf("goamp/runtime: kernel panicked in the %s of threads from global index %s (a fast CPU body): %v",
-			e.body, formatIndex(e.Global, e.rank), e.Value)
+	k := "kernel"
+	if e.Kernel != "" {
+		k += " " + e.Kernel
 	}
-	return fmt.Sprintf("goamp/runtime: kernel panicked at global index %s: %v", formatIndex(e.Global, e.rank), e.Value)
+	if e.body != "" {
+		return fmt.Sprintf("goamp/runtime: %s panicked in the %s of threads from global index %s (a fast CPU body): %v",
+			k, e.body, formatIndex(e.Global, e.rank), e.Value)
+	}
+	return fmt.Sprintf("goamp/runtime: %s panicked at global index %s: %v", k, formatIndex(e.Global, e.rank), e.Value)
 }
 
 // Is reports whether target is ErrKernelPanic.

@@ -20,6 +20,8 @@ func TestPanicMessages(t *testing.T) {
 			"goamp/runtime: kernel K: index [9] of field an array or Index is outside its extent (4) (a bounds-checked GPU dispatch)"},
 		{"one thread", &KernelPanicError{Value: "boom", Global: Index{3, 4}, rank: 2},
 			"goamp/runtime: kernel panicked at global index (3, 4): boom"},
+		{"named", &KernelPanicError{Kernel: "oob.Shift", Value: "boom", Global: Index{3}, rank: 1},
+			"goamp/runtime: kernel oob.Shift panicked at global index (3): boom"},
 		{"fast range", panicError("integer divide by zero", Index{768}, 1, "range"),
 			"goamp/runtime: kernel panicked in the range of threads from global index (768) (a fast CPU body): integer divide by zero"},
 		{"nil kernel", nilKernel((*PerThreadKernel)(nil)), "goamp/runtime: nil kernel (a nil *runtime.PerThreadKernel)"},

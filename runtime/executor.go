@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"reflect"
 	"unsafe"
@@ -71,10 +72,17 @@ func (hostExecutor) prepare(*dispatch) error { return nil }
 
 // submit runs the Go body of the kernel as passed (a PerThreadKernel runs per thread).
 func (hostExecutor) submit(d *dispatch) error {
+	var err error
 	if d.tile.rank == 0 {
-		return RunCPU(d.ctx, d.ext, d.exec.(IndexKernel))
+		err = RunCPU(d.ctx, d.ext, d.exec.(IndexKernel))
+	} else {
+		err = RunTiledCPU(d.ctx, TiledExtent{Extent: d.ext, Tile: d.tile}, d.exec.(TiledKernel))
 	}
-	return RunTiledCPU(d.ctx, TiledExtent{Extent: d.ext, Tile: d.tile}, d.exec.(TiledKernel))
+	var pe *KernelPanicError
+	if errors.As(err, &pe) && pe.Kernel == "" {
+		pe.Kernel = d.l.name // RunCPU does not know it: the message names the kernel
+	}
+	return err
 }
 
 // vulkanExecutor records a kernel's GPU body on the view's command stream, without
@@ -235,9 +243,9 @@ func (d *dispatch) readCheck() error {
 	case f < len(d.infos):
 		e.Field, e.Extent = d.l.args[f].name, d.infos[f].Extent
 	case f >= checkShiftFault:
-		return &KernelPanicError{Value: &ShiftError{Kernel: d.l.name, Count: u(1)}, Global: global, rank: d.ext.rank}
+		return &KernelPanicError{Kernel: d.l.name, Value: &ShiftError{Kernel: d.l.name, Count: u(1)}, Global: global, rank: d.ext.rank}
 	case f >= checkDivFault:
-		return &KernelPanicError{Value: &DivideError{Kernel: d.l.name}, Global: global, rank: d.ext.rank}
+		return &KernelPanicError{Kernel: d.l.name, Value: &DivideError{Kernel: d.l.name}, Global: global, rank: d.ext.rank}
 	case f >= checkArrayFault:
 		e.Field, e.Extent = "an array or Index", Ext(u(7))
 	case f >= checkSharedFault:
@@ -245,7 +253,7 @@ func (d *dispatch) readCheck() error {
 	default:
 		return nil
 	}
-	return &KernelPanicError{Value: e, Global: global, rank: d.ext.rank}
+	return &KernelPanicError{Kernel: d.l.name, Value: e, Global: global, rank: d.ext.rank}
 }
 
 // The fault codes of tile_static arrays (+ the array's place in declaration order), of

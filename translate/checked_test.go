@@ -186,6 +186,7 @@ func TestPanicsChecked(t *testing.T) {
 				var pe *runtime.KernelPanicError
 				require.ErrorAs(t, err, &pe)
 				require.ErrorIs(t, err, runtime.ErrKernelPanic)
+				assert.Regexp(t, `kernel \S*(Divide|ShiftBy) panicked`, err.Error(), "the message names the kernel")
 				if av.Accelerator().IsCPU() {
 					assert.Contains(t, err.Error(), c.cpu, "the CPU panics with Go's value")
 					return
