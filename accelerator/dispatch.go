@@ -80,7 +80,7 @@ type Arg struct {
 func (v *View) Dispatch(p *Pipeline, args []Arg, push []byte, groups [3]uint32) error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if err := v.checkOpen(); err != nil {
+	if err := v.checkTaking(); err != nil {
 		return err
 	}
 	if v.stream == nil {

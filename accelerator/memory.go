@@ -48,7 +48,7 @@ const stagingSlots = 4
 func (v *View) Alloc(size uint64) (*Buffer, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if err := v.checkOpen(); err != nil {
+	if err := v.checkTaking(); err != nil {
 		return nil, err
 	}
 	if v.stream == nil {

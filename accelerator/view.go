@@ -53,8 +53,11 @@ type View struct {
 
 	mu     sync.Mutex
 	closed bool
-	stream *vk.Stream
-	seq    uint64 // sequence number of the batch being recorded
+	// closing is set when Close begins: from then on the view takes no new work (Dispatch,
+	// Alloc, AtCloseOpen) while the functions registered with AtClose bring data home.
+	closing bool
+	stream  *vk.Stream
+	seq     uint64 // sequence number of the batch being recorded
 	// pinStats counts the transfers through imported host memory (pinned.go).
 	pinStats pinnedStats
 	batches  []seqBatch
@@ -158,13 +161,15 @@ func (a *Accelerator) DefaultView() (*View, error) {
 		return nil, err
 	}
 	a.mu.Lock()
-	defer a.mu.Unlock()
 	if a.def == nil {
 		a.def = v
-	} else {
-		_ = v.Close()
+		a.mu.Unlock()
+		return v, nil
 	}
-	return a.def, nil
+	d := a.def
+	a.mu.Unlock()
+	_ = v.Close() // another goroutine's view won; Close locks a.mu itself
+	return d, nil
 }
 
 // CreateView creates a new view with its own command stream on one of the device's compute
@@ -282,6 +287,29 @@ func (v *View) AtClose(f func()) (cancel func()) {
 	}
 }
 
+// AtCloseOpen is AtClose for a cache that is about to keep data on the view: where the
+// view is closing or closed, so that f might never run, it registers nothing and returns
+// the error (ErrViewClosed) instead.
+func (v *View) AtCloseOpen(f func()) (cancel func(), err error) {
+	cancel = v.AtClose(f)
+	v.mu.Lock()
+	err = v.checkTaking()
+	v.mu.Unlock()
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	return cancel, nil
+}
+
+// checkTaking is checkOpen for new work: it fails from the start of Close; v.mu is held.
+func (v *View) checkTaking() error {
+	if v.closing {
+		return fmt.Errorf("%w: %s (closing)", ErrViewClosed, v)
+	}
+	return v.checkOpen()
+}
+
 // closer is a function registered with AtClose.
 type closer struct{ f func() }
 
@@ -289,6 +317,15 @@ type closer struct{ f func() }
 // its stream and staging memory. The default view of an accelerator should not be closed
 // while the program still uses it.
 func (v *View) Close() error {
+	// Take no new work first: a dispatch or a cache's registration in the middle of Close
+	// would find its data brought home and its buffers freed (ErrViewClosed instead).
+	v.mu.Lock()
+	if v.closed || v.closing {
+		v.mu.Unlock()
+		return nil
+	}
+	v.closing = true
+	v.mu.Unlock()
 	v.closersMu.Lock()
 	closers := v.closers
 	v.closers = nil
@@ -298,9 +335,6 @@ func (v *View) Close() error {
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if v.closed {
-		return nil
-	}
 	err := v.submit()
 	var de *DeviceError
 	if errors.As(err, &de) && de.Earlier {

@@ -207,8 +207,13 @@ func (s *source) bit(v *accelerator.View) (uint32, *location, error) {
 		free = len(s.locs)
 		s.locs = append(s.locs, nil)
 	}
+	cancel, err := v.AtCloseOpen(func() { s.evict(l) })
+	if err != nil { // the view began closing: keep nothing on it
+		_ = l.free()
+		return 0, nil, err
+	}
+	l.cancel = cancel
 	s.locs[free] = l
-	l.cancel = v.AtClose(func() { s.evict(l) })
 	return 1 << (free + 1), l, nil
 }
 
