@@ -87,7 +87,9 @@ func Copy[T any](dst, src *View[T]) error {
 	return dst.CopyFrom(tmp)
 }
 
-// CopyAsync starts Copy and returns its future.
+// CopyAsync starts Copy and returns its future. As with C++ AMP's copy_async, src must not
+// be written (by the host or a kernel) and dst not used until the future's Wait returns:
+// the copy reads src while it runs.
 func CopyAsync[T any](dst, src *View[T]) *Future {
 	return async(func() error { return Copy(dst, src) })
 }

@@ -449,6 +449,8 @@ func (v *View[T]) CopyTo(dst []T) error {
 // Close synchronizes what a device modified back to the host (nothing, if it was
 // discarded) and, when no other view of the same data is open, frees its device memory.
 // Closing a closed view does nothing; closing a nil or zero one is an *ArgumentError.
+// Close does not wait for a kernel that another goroutine is running on the CPU
+// accelerator over the view: close a view after the dispatches that use it have returned.
 func (v *View[T]) Close() error { return v.close("Close", true) }
 
 // Release closes the view without synchronizing it: what a device modified in its range

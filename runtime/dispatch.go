@@ -177,6 +177,12 @@ func ParallelForEachTiled(view *accelerator.View, domain TiledExtent, kernel Til
 // *KernelError (a malformed program unwraps to its *SPIRVError), *ContractError,
 // *AcceleratorMismatchError, *accelerator.FeatureError (float64 data or the Float64
 // capability on a device without it), and on the CPU the executor's errors and ctx.Err().
+//
+// ctx is checked before the dispatch is recorded; a GPU dispatch once recorded runs to its
+// end (Vulkan cannot stop a kernel). On the CPU a cancellation stops the workers between
+// chunks of indices (tiles): the outputs then hold the chunks that ran, as after a
+// kernel's panic, and are undefined in general. A *StaleError (run go generate) comes
+// before anything in a test binary.
 func ParallelForEachContext(ctx context.Context, view *accelerator.View, domain Extent, kernel IndexKernel) error {
 	if isNil(kernel) {
 		return nilKernel(kernel)
