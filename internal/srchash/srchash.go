@@ -5,6 +5,7 @@
 package srchash
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -13,7 +14,8 @@ import (
 )
 
 // Sum is the hash of files (base names) in dir: sha256 of each file's name, length and
-// contents, in the order given, hex-encoded.
+// contents, in the order given, hex-encoded. Line ends count as "\n" however the checkout
+// wrote them (git's autocrlf), so that a CRLF checkout of generated code is not stale.
 func Sum(dir string, files []string) (string, error) {
 	h := sha256.New()
 	for _, f := range files {
@@ -21,6 +23,7 @@ func Sum(dir string, files []string) (string, error) {
 		if err != nil {
 			return "", err
 		}
+		b = bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n"))
 		fmt.Fprintf(h, "%s\x00%d\x00", f, len(b))
 		h.Write(b)
 	}

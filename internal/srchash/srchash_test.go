@@ -32,6 +32,10 @@ func TestSum(t *testing.T) {
 	h3, err := Sum(dir, []string{"a.go", "b.go"})
 	require.NoError(t, err)
 	assert.Equal(t, h2, h3)
+	write("b.go", "package a\r\n\r\nconst N = 4\r\n") // a CRLF checkout of the same file
+	crlf, err := Sum(dir, []string{"a.go", "b.go"})
+	require.NoError(t, err)
+	assert.Equal(t, h2, crlf)
 	_, err = Sum(dir, []string{"a.go", "missing.go"})
 	assert.Error(t, err)
 }
