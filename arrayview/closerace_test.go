@@ -68,3 +68,20 @@ func TestCloseViewWhileDispatching(t *testing.T) {
 		})
 	}
 }
+
+// TestSynchronizeToClosedView: SynchronizeTo a closed accelerator view is ErrViewClosed on
+// every accelerator (the CPU's returned nil), and the data stays as it was.
+func TestSynchronizeToClosedView(t *testing.T) {
+	for _, acc := range accelerator.All() {
+		t.Run(acc.Path(), func(t *testing.T) {
+			av, err := acc.CreateView(accelerator.Automatic)
+			require.NoError(t, err)
+			require.NoError(t, av.Close())
+			data := []int32{3, 1, 4, 1, 5}
+			v := arrayview.MustNew(runtime.Ext(5), data)
+			assert.ErrorIs(t, v.SynchronizeTo(av), accelerator.ErrViewClosed)
+			require.NoError(t, v.Close())
+			assert.Equal(t, []int32{3, 1, 4, 1, 5}, data)
+		})
+	}
+}

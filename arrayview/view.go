@@ -327,10 +327,16 @@ func (v *View[T]) hostLocked(op string, acc accelerator.Access) error {
 // or zero one.
 func (v *View[T]) Synchronize() error { return v.host("Synchronize", accelerator.Read) }
 
-// SynchronizeTo makes accelerator view av hold the current data of this view's range.
+// SynchronizeTo makes accelerator view av hold the current data of this view's range. A
+// closed av is an error matching accelerator.ErrViewClosed, on the CPU as on GPUs.
 func (v *View[T]) SynchronizeTo(av *accelerator.View) error {
 	if v == nil || v.src == nil {
 		return zeroError("SynchronizeTo")
+	}
+	if av != nil {
+		if err := av.CheckOpen(); err != nil {
+			return err
+		}
 	}
 	v.src.mu.Lock()
 	defer v.src.mu.Unlock()
