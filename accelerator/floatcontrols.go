@@ -3,6 +3,8 @@ package accelerator
 import (
 	"bytes"
 	"encoding/binary"
+
+	"github.com/goamp/goamp/internal/spvwords"
 )
 
 // SPIR-V numbers fitFloatControls reads.
@@ -25,34 +27,28 @@ const (
 // rather than refusing it. A module that needs no change (or that is not well-formed
 // SPIR-V: the pipeline's creation reports that) comes back as it is.
 func fitFloatControls(spirv []byte, keep [3]bool) []byte {
-	le := binary.LittleEndian
-	if len(spirv)%4 != 0 || len(spirv) < 20 || le.Uint32(spirv) != 0x07230203 {
+	header, insts, ok := spvwords.Parse(spirv)
+	if !ok {
 		return spirv
 	}
-	type span struct{ at, n int }
-	var drop, caps, exts []span
+	var drop, caps, exts []int // instructions, by index
 	kept, other := false, false
-	for i := 20; i+4 <= len(spirv); {
-		w := le.Uint32(spirv[i:])
-		n, op := int(w>>16)*4, w&0xffff
-		if n == 0 || i+n > len(spirv) {
-			return spirv
-		}
+	for i, in := range insts {
+		a := in.Args
 		switch {
-		case op == spvExecutionMode && n == 16 && le.Uint32(spirv[i+8:]) == spvModeSZInfNan:
-			if width := le.Uint32(spirv[i+12:]); (width == 16 && keep[0]) || (width == 32 && keep[1]) || (width == 64 && keep[2]) {
+		case in.Op == spvExecutionMode && len(a) == 3 && a[1] == spvModeSZInfNan:
+			if width := a[2]; (width == 16 && keep[0]) || (width == 32 && keep[1]) || (width == 64 && keep[2]) {
 				kept = true
 			} else {
-				drop = append(drop, span{i, n})
+				drop = append(drop, i)
 			}
-		case op == spvCapability && n == 8 && le.Uint32(spirv[i+4:]) == spvCapSZInfNan:
-			caps = append(caps, span{i, n})
-		case op == spvCapability && n == 8 && le.Uint32(spirv[i+4:]) >= spvCapDenormPreserve && le.Uint32(spirv[i+4:]) <= spvCapRTZ:
+		case in.Op == spvCapability && len(a) == 1 && a[0] == spvCapSZInfNan:
+			caps = append(caps, i)
+		case in.Op == spvCapability && len(a) == 1 && a[0] >= spvCapDenormPreserve && a[0] <= spvCapRTZ:
 			other = true
-		case op == spvExtension && bytes.HasPrefix(spirv[i+4:i+n], []byte("SPV_KHR_float_controls\x00")):
-			exts = append(exts, span{i, n})
+		case in.Op == spvExtension && isFloatControls(a):
+			exts = append(exts, i)
 		}
-		i += n
 	}
 	if len(drop) == 0 {
 		return spirv
@@ -63,18 +59,24 @@ func fitFloatControls(spirv []byte, keep [3]bool) []byte {
 			drop = append(drop, exts...)
 		}
 	}
-	cut := map[int]int{}
-	for _, s := range drop {
-		cut[s.at] = s.n
+	cut := map[int]bool{}
+	for _, i := range drop {
+		cut[i] = true
 	}
-	out := make([]byte, 0, len(spirv))
-	out = append(out, spirv[:20]...)
-	for i := 20; i < len(spirv); {
-		n := int(le.Uint32(spirv[i:])>>16) * 4
-		if _, ok := cut[i]; !ok {
-			out = append(out, spirv[i:i+n]...)
+	out := make([]spvwords.Inst, 0, len(insts))
+	for i, in := range insts {
+		if !cut[i] {
+			out = append(out, in)
 		}
-		i += n
 	}
-	return out
+	return spvwords.Encode(header, out)
+}
+
+// isFloatControls says whether an OpExtension's operand words name SPV_KHR_float_controls.
+func isFloatControls(words []uint32) bool {
+	b := make([]byte, 0, 4*len(words))
+	for _, w := range words {
+		b = binary.LittleEndian.AppendUint32(b, w)
+	}
+	return bytes.HasPrefix(b, []byte("SPV_KHR_float_controls\x00"))
 }

@@ -1,12 +1,12 @@
 package accelerator
 
 import (
-	"encoding/binary"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 
+	"github.com/goamp/goamp/internal/spvwords"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -14,20 +14,17 @@ import (
 // floatControlsOf lists a module's SignedZeroInfNanPreserve widths and whether it
 // declares the capability and the SPV_KHR_float_controls extension.
 func floatControlsOf(t *testing.T, spv []byte) (widths []uint32, capability, extension bool) {
-	le := binary.LittleEndian
-	for i := 20; i < len(spv); {
-		w := le.Uint32(spv[i:])
-		n, op := int(w>>16)*4, w&0xffff
-		require.NotZero(t, n)
+	_, insts, ok := spvwords.Parse(spv)
+	require.True(t, ok)
+	for _, in := range insts {
 		switch {
-		case op == spvExecutionMode && le.Uint32(spv[i+8:]) == spvModeSZInfNan:
-			widths = append(widths, le.Uint32(spv[i+12:]))
-		case op == spvCapability && le.Uint32(spv[i+4:]) == spvCapSZInfNan:
+		case in.Op == spvExecutionMode && in.Args[1] == spvModeSZInfNan:
+			widths = append(widths, in.Args[2])
+		case in.Op == spvCapability && in.Args[0] == spvCapSZInfNan:
 			capability = true
-		case op == spvExtension:
+		case in.Op == spvExtension:
 			extension = true
 		}
-		i += n
 	}
 	return widths, capability, extension
 }

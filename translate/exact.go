@@ -1,11 +1,12 @@
 package translate
 
-import "encoding/binary"
+import "github.com/goamp/goamp/internal/spvwords"
 
 // exactOps are the SPIR-V opcodes of float arithmetic and of conversions to and from
 // floats: OpConvertFToU 109, OpConvertFToS 110, OpConvertSToF 111, OpConvertUToF 112,
 // OpFConvert 115, OpFNegate 127, OpFAdd 129, OpFSub 131, OpFMul 133, OpFDiv 136, OpFRem
-// 140, OpFMod 141, OpVectorTimesScalar 142 .. OpDot 148. Each has its result id in word 2.
+// 140, OpFMod 141, OpVectorTimesScalar 142 .. OpDot 148. Each has its result id in its
+// second operand word.
 var exactOps = map[uint32]bool{109: true, 110: true, 111: true, 112: true, 115: true, 127: true,
 	129: true, 131: true, 133: true, 136: true, 140: true, 141: true, 142: true, 143: true,
 	144: true, 145: true, 146: true, 147: true, 148: true}
@@ -43,94 +44,81 @@ const (
 // floatControls declares. Modules that are not well-formed SPIR-V are returned as they
 // are (spirv-val and the runtime's reader report them).
 func exactFloats(spv []byte) []byte {
-	if len(spv)%4 != 0 || len(spv) < 20 || binary.LittleEndian.Uint32(spv) != 0x07230203 {
+	header, insts, ok := spvwords.Parse(spv)
+	if !ok {
 		return spv
 	}
-	words := make([]uint32, len(spv)/4)
-	for i := range words {
-		words[i] = binary.LittleEndian.Uint32(spv[4*i:])
-	}
-	var ops []int // the float operations' instructions
+	var ops []spvwords.Inst // the float operations
 	var widths []uint32
 	mode, annot := -1, -1 // the 32-bit mode's instruction; the first annotation (or type)
 	decorated := map[uint32]bool{}
 	uses := map[uint32]int{} // words of function bodies: an id's definition and uses, or more
 	inBody := false
-	for i := 5; i < len(words); {
-		n, op := int(words[i]>>16), words[i]&0xffff
-		if n == 0 || i+n > len(words) {
-			return spv
-		}
-		if op == opFunction {
-			inBody = true
-		}
+	for i, in := range insts {
+		op, a := in.Op, in.Args
+		inBody = inBody || op == opFunction
 		switch {
-		case op == opCapability && n == 2 && words[i+1] == capFloat16:
+		case op == opCapability && len(a) == 1 && a[0] == capFloat16:
 			widths = append(widths, 16)
-		case op == opCapability && n == 2 && words[i+1] == capFloat64:
+		case op == opCapability && len(a) == 1 && a[0] == capFloat64:
 			widths = append(widths, 64)
-		case op == opExecutionMode && n == 4 && words[i+2] == modeSignedZeroInf && words[i+3] == 32:
+		case op == opExecutionMode && len(a) == 3 && a[1] == modeSignedZeroInf && a[2] == 32:
 			mode = i
-		case op == opDecorate && n == 3 && words[i+2] == decNoContraction:
-			decorated[words[i+1]] = true
-		case exactOps[op] && n > 2:
-			ops = append(ops, i)
+		case op == opDecorate && len(a) == 2 && a[1] == decNoContraction:
+			decorated[a[0]] = true
+		case exactOps[op] && len(a) > 1:
+			ops = append(ops, in)
 		}
 		if annot < 0 && (op >= 71 && op <= 75 || op == 332 || op == 5632 || op == 5633 || op >= 19 && op <= 39) {
 			annot = i
 		}
 		if inBody {
-			for _, w := range words[i+1 : i+n] {
+			for _, w := range a {
 				uses[w]++
 			}
 		}
-		i += n
 	}
 	if annot < 0 {
 		return spv
 	}
-	fusable := contractible(words, ops, uses, decorated)
-	out := make([]uint32, 0, len(words)+3*len(ops)+4*len(widths))
-	for i, w := range words {
+	fusable := contractible(ops, uses, decorated)
+	out := make([]spvwords.Inst, 0, len(insts)+len(ops)+len(widths))
+	for i, in := range insts {
 		if i == annot {
-			for _, at := range ops {
-				if id := words[at+2]; !fusable[id] && !decorated[id] {
-					out = append(out, 3<<16|opDecorate, id, decNoContraction)
+			for _, o := range ops {
+				if id := o.Args[1]; !fusable[id] && !decorated[id] {
+					out = append(out, spvwords.Inst{Op: opDecorate, Args: []uint32{id, decNoContraction}})
 				}
 			}
 		}
-		out = append(out, w)
-		if i == mode+3 && mode >= 0 {
+		out = append(out, in)
+		if i == mode {
 			for _, width := range widths {
-				out = append(out, 4<<16|opExecutionMode, words[mode+1], modeSignedZeroInf, width)
+				out = append(out, spvwords.Inst{Op: opExecutionMode, Args: []uint32{in.Args[0], modeSignedZeroInf, width}})
 			}
 		}
 	}
-	b := make([]byte, 0, 4*len(out))
-	for _, w := range out {
-		b = binary.LittleEndian.AppendUint32(b, w)
-	}
-	return b
+	return spvwords.Encode(header, out)
 }
 
 // contractible returns the result ids of the pairs a*b + c that may fuse: an OpFAdd or
 // OpFSub with an operand that an OpFMul (or OpVectorTimesScalar) computes for it alone and
 // that nothing marked precise, with that product; one product an addition.
-func contractible(words []uint32, ops []int, uses map[uint32]int, decorated map[uint32]bool) map[uint32]bool {
+func contractible(ops []spvwords.Inst, uses map[uint32]int, decorated map[uint32]bool) map[uint32]bool {
 	product := map[uint32]bool{}
-	for _, at := range ops {
-		if op := words[at] & 0xffff; op == opFMul || op == opVectorTimesScalar {
-			product[words[at+2]] = true
+	for _, o := range ops {
+		if o.Op == opFMul || o.Op == opVectorTimesScalar {
+			product[o.Args[1]] = true
 		}
 	}
 	fusable := map[uint32]bool{}
-	for _, at := range ops {
-		if op := words[at] & 0xffff; (op != opFAdd && op != opFSub) || words[at]>>16 != 5 || decorated[words[at+2]] {
+	for _, o := range ops {
+		if (o.Op != opFAdd && o.Op != opFSub) || len(o.Args) != 4 || decorated[o.Args[1]] {
 			continue
 		}
-		for _, x := range words[at+3 : at+5] {
+		for _, x := range o.Args[2:] {
 			if product[x] && uses[x] == 2 && !decorated[x] && !fusable[x] { // defined, used here
-				fusable[x], fusable[words[at+2]] = true, true
+				fusable[x], fusable[o.Args[1]] = true, true
 				break
 			}
 		}

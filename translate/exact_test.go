@@ -1,37 +1,13 @@
 package translate
 
 import (
-	"encoding/binary"
 	"errors"
 	"testing"
 
+	"github.com/goamp/goamp/internal/spvwords"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// spvInst is one instruction of a SPIR-V module: its opcode and operand words.
-type spvInst struct {
-	op   uint32
-	args []uint32
-}
-
-// spvInsts splits a module into its instructions.
-func spvInsts(t *testing.T, spv []byte) []spvInst {
-	require.Zero(t, len(spv)%4)
-	var out []spvInst
-	for i := 20; i < len(spv); {
-		w := binary.LittleEndian.Uint32(spv[i:])
-		n := int(w>>16) * 4
-		require.NotZero(t, n)
-		var args []uint32
-		for j := i + 4; j < i+n; j += 4 {
-			args = append(args, binary.LittleEndian.Uint32(spv[j:]))
-		}
-		out = append(out, spvInst{w & 0xffff, args})
-		i += n
-	}
-	return out
-}
 
 // TestExactFloats compiles GLSL through Compile and checks what exactFloats and
 // floatControls promise: every float operation and conversion decorated NoContraction but
@@ -65,14 +41,16 @@ func TestExactFloats(t *testing.T) {
 			decorated := map[uint32]bool{}
 			var widths []uint32
 			var floatOps []uint32
-			for _, in := range spvInsts(t, spv) {
+			_, insts, ok := spvwords.Parse(spv)
+			require.True(t, ok)
+			for _, in := range insts {
 				switch {
-				case in.op == opDecorate && len(in.args) == 2 && in.args[1] == decNoContraction:
-					decorated[in.args[0]] = true
-				case in.op == opExecutionMode && len(in.args) == 3 && in.args[1] == modeSignedZeroInf:
-					widths = append(widths, in.args[2])
-				case exactOps[in.op]:
-					floatOps = append(floatOps, in.args[1])
+				case in.Op == opDecorate && len(in.Args) == 2 && in.Args[1] == decNoContraction:
+					decorated[in.Args[0]] = true
+				case in.Op == opExecutionMode && len(in.Args) == 3 && in.Args[1] == modeSignedZeroInf:
+					widths = append(widths, in.Args[2])
+				case exactOps[in.Op]:
+					floatOps = append(floatOps, in.Args[1])
 				}
 			}
 			assert.ElementsMatch(t, c.widths, widths)
