@@ -15,13 +15,19 @@ import (
 // hybridKeys makes n keys of T for the hybrid sort's tests: "bits", every bit random (the
 // high bits spread the keys evenly over the buckets; float32 keys include NaNs and
 // infinities); "dups", sortKeysFor's small range, whose buckets are too large for a
-// workgroup; "mixed", random bits with a tenth of the keys equal, one oversized bucket.
+// workgroup; "mixed", random bits with a tenth of the keys equal, one oversized bucket;
+// "normal", normal float64s converted to T (a narrow range of float32 bits, as torch.randn
+// draws).
 func hybridKeys[T Number](r *rand.Rand, n int, dist string) []T {
 	if dist == "dups" {
 		return sortKeysFor[T](r, n)
 	}
 	s := make([]T, n)
 	for i := range s {
+		if dist == "normal" {
+			s[i] = T(r.NormFloat64())
+			continue
+		}
 		s[i] = ewFromBits[T](r.Uint32())
 		if dist == "mixed" && r.IntN(10) == 0 {
 			s[i] = ewFromBits[T](0x3F800000)
@@ -97,7 +103,7 @@ func testHybrid[K, V Number](t *testing.T, av *accelerator.View, keys []K, vals 
 	requireBits(t, keys, viewData(t, kv), "Argsort: unchanged key")
 }
 
-// TestHybridFits checks the coarse check's verdict on every accelerator: uniform keys fit
+// TestHybridFits checks the coarse check's verdict on every accelerator: uniform keys ("bits") fit
 // the workgroups, a narrow range (normal float32s, as torch.randn draws) and one key
 // repeated a tenth of the time do not, nor uniform keys in half the capacity (the
 // sample's counts must be scaled); 9,000,000 keys take the sampled count (every second
@@ -111,28 +117,16 @@ func TestHybridFits(t *testing.T) {
 			cap  int // the capacity, scaled from 4096 keys a bucket to n's
 			want bool
 		}{
-			{"uniform", 9_000_000, 16, 5120, true},
-			{"uniform", 9_000_000, 16, 2560, false},
+			{"bits", 9_000_000, 16, 5120, true},
+			{"bits", 9_000_000, 16, 2560, false},
 			{"normal", 9_000_000, 16, 5120, false},
 			{"mixed", 9_000_000, 16, 5120, false},
-			{"uniform", 300_000, 24, 5120, true},
+			{"bits", 300_000, 24, 5120, true},
 			{"normal", 300_000, 24, 5120, false},
 		} {
 			t.Run(fmt.Sprintf("%s/%s/n=%d", av.Accelerator().Path(), c.dist, c.n), func(t *testing.T) {
 				r := rand.New(rand.NewPCG(uint64(c.n), 3))
-				keys := make([]float32, c.n)
-				for i := range keys {
-					switch c.dist {
-					case "normal":
-						keys[i] = float32(r.NormFloat64())
-					default:
-						keys[i] = ewFromBits[float32](r.Uint32())
-						if c.dist == "mixed" && r.IntN(10) == 0 {
-							keys[i] = 1
-						}
-					}
-				}
-				in := arrayview.MustNew(runtime.Ext(c.n), keys)
+				in := arrayview.MustNew(runtime.Ext(c.n), hybridKeys[float32](r, c.n, c.dist))
 				job := radixJob[float32, int32]{in: in, n: c.n, tc: sortCode[float32](SortOptions{}), passes: 4}
 				// A 2^16-bucket sort of 9M keys averages 137 a bucket.
 				got, err := hybridFits(av, job, c.bits, c.cap*c.n>>(32-c.bits)/4096)
