@@ -2,7 +2,6 @@ package algo_test
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/goamp/goamp/algo"
 	"github.com/goamp/goamp/arrayview"
@@ -83,20 +82,4 @@ func ExampleTranspose() {
 	// [1 4]
 	// [2 5]
 	// [3 6]
-}
-
-// Sort orders float32 keys by IEEE 754 totalOrder: -0 before +0, infinities at the ends.
-func ExampleSort() {
-	keys := []float32{3, -1, float32(math.Inf(1)), 0, float32(math.Copysign(0, -1)), -7.5, 2, float32(math.Inf(-1))}
-	v := arrayview.MustNew(runtime.Ext(len(keys)), keys)
-	if err := algo.Sort(nil, v); err != nil {
-		fmt.Println(err)
-		return
-	}
-	if err := v.Synchronize(); err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Println(keys)
-	// Output: [-Inf -7.5 -1 -0 0 2 3 +Inf]
 }
