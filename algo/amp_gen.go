@@ -213,7 +213,7 @@ var ampgenSPIRV embed.FS
 
 // ampgenSource is what this file was made from: in a test binary, a dispatch of a kernel
 // whose source changed since is an error (runtime.Sources).
-var ampgenSource = amprt.GeneratedFrom("api.go convolve.go elementwise.go histogram.go matmul.go reduce.go scan.go sort.go sortseg.go sortwin.go transpose.go", "3217e4eb2dbcdd9b34e79d56d2018f13a3ce35c1433f65aa5036a311a91b8f7c")
+var ampgenSource = amprt.GeneratedFrom("api.go convolve.go elementwise.go histogram.go matmul.go reduce.go scan.go sort.go sortseg.go sortwin.go transpose.go", "c9c85becdcb1ef8f1f2c27127a2a34d6cb35e356aaa9efa9ba8d67edbca34cdd")
 
 var ampgenAddKernel = amprt.Instances{
 	"int32":   amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_addKernel_int32.spv", "github.com/goamp/goamp/algo.addKernel[int32]").From(ampgenSource),

@@ -37,6 +37,9 @@ func enumName[E ~int](v E, typ string, names ...string) string {
 	return fmt.Sprintf("%s(%d)", typ, int(v))
 }
 
+// ceilDiv is a/b rounded up, for a >= 0 and b > 0.
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
+
 func shapeErr(op, format string, args ...any) error {
 	return &ShapeError{Op: op, Reason: fmt.Sprintf(format, args...)}
 }

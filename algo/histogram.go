@@ -122,7 +122,7 @@ func histRange(av *accelerator.View, in *arrayview.View[float32], lo, hi float32
 func histCount(av *accelerator.View, in *arrayview.View[float32], n, bins int, lo, hi float32) ([]uint32, error) {
 	scale := float32(min(float64(bins)/(float64(hi)-float64(lo)), math.MaxFloat32))
 	// Enough threads for 16 bins each, in multiples of 64.
-	tile := max(histTile, famCeilDiv(famCeilDiv(bins, histBinsPerThread), 64)*64)
+	tile := max(histTile, ceilDiv(ceilDiv(bins, histBinsPerThread), 64)*64)
 	tile = min(tile, histThreads(av.Accelerator().Limits()))
 	g := reduceGridFor(av.Accelerator(), n, tile, histPerThread, histMaxGroups)
 

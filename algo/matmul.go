@@ -131,7 +131,7 @@ func MatMulWith[T MatMulElem](av *accelerator.View, a, b, c *arrayview.View[T], 
 	if opt.Simple {
 		return dispatch(av, c.Extent(), matMulSimple[T]{args})
 	}
-	rows, cols := matMulCeil(m, 8*tile[0])*tile[0], matMulCeil(n, 8*tile[1])*tile[1]
+	rows, cols := ceilDiv(m, 8*tile[0])*tile[0], ceilDiv(n, 8*tile[1])*tile[1]
 	return dispatchTiled(av, runtime.Ext(rows, cols).Tile(tile[0], tile[1]), matMulTiled[T]{args})
 }
 
@@ -186,9 +186,6 @@ func matMulRows[T any](v *arrayview.View[T]) ([]T, error) {
 	d := make([]T, v.Extent().Size())
 	return d, v.CopyTo(d)
 }
-
-// matMulCeil is a / b rounded up.
-func matMulCeil(a, b int) int { return (a + b - 1) / b }
 
 // matMulBlockEach calls f(m, n) for each element of the tile's bm x bn block of C that
 // thread t takes and that lies inside C's rows x cols: the tile's threads share the

@@ -253,7 +253,7 @@ type matMulCoop[O MatMulF16Out] struct {
 
 // domain is the domain of a kernel of geometry g computing an m x n C.
 func (g matMulCoopGeom) domain(m, n int) runtime.TiledExtent {
-	rows, cols := matMulCeil(m, g.bm)*g.tile[0], matMulCeil(n, g.bn)*g.tile[1]
+	rows, cols := ceilDiv(m, g.bm)*g.tile[0], ceilDiv(n, g.bn)*g.tile[1]
 	return runtime.Ext(rows, cols).Tile(g.tile[0], g.tile[1])
 }
 

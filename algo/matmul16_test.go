@@ -204,7 +204,7 @@ func f16Definition[O MatMulF16Out](t *testing.T, av *accelerator.View, coop bool
 	defer func() { _, _, _ = va.Close(), vb.Close(), vc.Close() }()
 	args := matMulF16Args[O]{A: va.ReadOnly(), B: vb.ReadOnly(), C: vc, M: m, N: n, K: k}
 	var kern runtime.TiledKernel = matMulF16Tiled[O]{args}
-	dom := runtime.Ext(matMulCeil(m, 16)*2, matMulCeil(n, 16)*2).Tile(2, 2)
+	dom := runtime.Ext(ceilDiv(m, 16)*2, ceilDiv(n, 16)*2).Tile(2, 2)
 	if coop {
 		kern = matMulCoop[O]{args, "matmul_coop", matMulCoopDefault}
 		dom = matMulCoopDefault.domain(m, n)

@@ -155,7 +155,7 @@ func matMulNarrowWith[T half.Float16 | int8, O any](d matMulNarrow[T, O], av *ac
 	if coop && opt.Path != MatMulShared {
 		return dispatchTiled(av, geom.domain(m, n), coopK)
 	}
-	rows, cols := matMulCeil(m, 8*tile[0])*tile[0], matMulCeil(n, 8*tile[1])*tile[1]
+	rows, cols := ceilDiv(m, 8*tile[0])*tile[0], ceilDiv(n, 8*tile[1])*tile[1]
 	return dispatchTiled(av, runtime.Ext(rows, cols).Tile(tile[0], tile[1]), tiledK)
 }
 

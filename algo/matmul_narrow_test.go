@@ -107,7 +107,7 @@ func TestMatMulI8Definitions(t *testing.T) {
 		va, vb, vc := arrayview.MustNew(runtime.Ext(m, k), a), arrayview.MustNew(runtime.Ext(k, n), b), arrayview.MustNew(runtime.Ext(m, n), got)
 		args := matMulI8Args{A: va.ReadOnly(), B: vb.ReadOnly(), C: vc, M: int32(m), N: int32(n), K: int32(k)}
 		var kern runtime.TiledKernel = matMulI8Tiled{args}
-		dom := runtime.Ext(matMulCeil(m, 16)*2, matMulCeil(n, 16)*2).Tile(2, 2)
+		dom := runtime.Ext(ceilDiv(m, 16)*2, ceilDiv(n, 16)*2).Tile(2, 2)
 		if coop {
 			kern, dom = matMulI8Coop{args, "matmul_coop_k_i8", matMulI8Geom}, matMulI8Geom.domain(m, n)
 		}

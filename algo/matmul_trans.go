@@ -93,7 +93,7 @@ func ptrTo(e runtime.Extent) *runtime.Extent { return &e }
 func transposeNarrow[T half.Float16 | int8](av *accelerator.View, in, out *arrayview.View[T]) error {
 	rows, cols := in.Extent().Dim(0), in.Extent().Dim(1)
 	out.DiscardData()
-	dom := runtime.Ext(matMulCeil(rows, transposeDim)*transposeRows, matMulCeil(cols, transposeDim)*transposeDim).Tile(transposeRows, transposeDim)
+	dom := runtime.Ext(ceilDiv(rows, transposeDim)*transposeRows, ceilDiv(cols, transposeDim)*transposeDim).Tile(transposeRows, transposeDim)
 	return dispatchTiled(av, dom, transposeNarrowKernel[T]{In: in.ReadOnly(), Out: out, Rows: int32(rows), Cols: int32(cols)})
 }
 

@@ -154,13 +154,13 @@ func planScratch(plan []reduceGrid) int {
 // cpuMinChunk elements. Each chunk is a multiple of 4*tile, so that every thread has the
 // same number of vec4s.
 func reduceGridFor(acc *accelerator.Accelerator, n, tile, per, maxGroups int) reduceGrid {
-	groups := min(famCeilDiv(n, tile*per), maxGroups)
+	groups := min(ceilDiv(n, tile*per), maxGroups)
 	if !acc.Traits().Wide {
-		groups = min(famCeilDiv(n, cpuMinChunk), cpuGroupsPerProc*acc.Workers())
+		groups = min(ceilDiv(n, cpuMinChunk), cpuGroupsPerProc*acc.Workers())
 	}
 	groups = max(groups, 1)
-	chunk := famCeilDiv(famCeilDiv(n, groups), 4*tile) * 4 * tile
-	return reduceGrid{groups: famCeilDiv(n, chunk), chunk: chunk, tile: tile}
+	chunk := ceilDiv(ceilDiv(n, groups), 4*tile) * 4 * tile
+	return reduceGrid{groups: ceilDiv(n, chunk), chunk: chunk, tile: tile}
 }
 
 // reducePasses runs plan over the n elements of in starting at element inOff, writing
@@ -412,9 +412,6 @@ func famVector[T any](op, name string, v *arrayview.View[T]) (int, error) {
 	}
 	return n, nil
 }
-
-// famCeilDiv is a/b rounded up, for positive a and b.
-func famCeilDiv(a, b int) int { return (a + b - 1) / b }
 
 // readOne reads element i of the rank-1 view v: a one-element section's copy, so that
 // only 4 bytes come back from a device.

@@ -105,7 +105,7 @@ func scanBlock() int { return scanTile * scanEPT }
 func scanScratch(n int) int {
 	total := 1
 	for b := scanBlock(); n > b; {
-		n = famCeilDiv(n, b)
+		n = ceilDiv(n, b)
 		total += n
 	}
 	return total
@@ -121,7 +121,7 @@ type scanner[T Number] struct {
 // the scratch view from element at for the block sums.
 func (c scanner[T]) scan(in *arrayview.ReadView[T], inOff int, out *arrayview.View[T], outOff, n int, exclusive bool, at int) error {
 	b := scanBlock()
-	blocks := famCeilDiv(n, b)
+	blocks := ceilDiv(n, b)
 	k := scanKernel[T]{In: in, Out: out, Pre: c.s.v.ReadOnly(), N: uint32(n), InOff: uint32(inOff),
 		OutOff: uint32(outOff), PreOff: uint32(at), Exclusive: boolInt(exclusive), Type: typeCode[T]()}
 	if blocks > 1 {
@@ -347,7 +347,7 @@ func scanLookback[T Number](av *accelerator.View, in *arrayview.ReadView[T], out
 		(tile > int(lim.MaxWorkgroupInvocations) || tile > int(lim.MaxWorkgroupSize[0])); {
 		tile /= 2
 	}
-	blocks := famCeilDiv(n, tile*scanEPT)
+	blocks := ceilDiv(n, tile*scanEPT)
 	words := 1 + 4*blocks
 	s, err := takeScratch[T](av, runtime.Ext(words), "")
 	if err != nil {

@@ -305,8 +305,8 @@ func hybridFits[T, V Number](av *accelerator.View, job radixJob[T, V], bits, cap
 	if err = dispatch(av, runtime.Ext(1024), scanClearKernel[uint32]{State: counts}); err != nil {
 		return false, err
 	}
-	samples := (job.n + step - 1) / step
-	groups := min(1024, (samples+radixTile*16-1)/(radixTile*16))
+	samples := ceilDiv(job.n, step)
+	groups := min(1024, ceilDiv(samples, radixTile*16))
 	c := sortCoarseKernel[T]{Src: job.in.ReadOnly(), Counts: counts, N: uint32(job.n), Bits: uint32(cb), Type: job.tc,
 		Step: uint32(step), groups: groups}
 	if err = dispatchTiled(av, runtime.Ext(groups*radixTile).Tile(radixTile), c); err != nil {

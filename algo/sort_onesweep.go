@@ -157,7 +157,7 @@ func onesweepRun[T, V Number](av *accelerator.View, job radixJob[T, V]) (err err
 	if k8 {
 		tile = radixTile * 8
 	}
-	tiles := (n + tile - 1) / tile
+	tiles := ceilDiv(n, tile)
 	st, freeSt, err := scratchSection[uint32](av, 1025+256*tiles)
 	if err != nil {
 		return err

@@ -146,7 +146,7 @@ func mergeWindow[T Number](av *accelerator.View, src, dst *arrayview.View[T], a,
 	so, err := dst.Section(runtime.Idx(o), runtime.Ext(ma+mb))
 	if err == nil {
 		k := mergeKernel[T]{A: sa.ReadOnly(), B: sb.ReadOnly(), Out: so, NA: int32(ma), NB: int32(mb), Type: tc}
-		err = joinErr(dispatch(av, runtime.Ext(famCeilDiv(ma+mb, mergePer)), k), so.Release())
+		err = joinErr(dispatch(av, runtime.Ext(ceilDiv(ma+mb, mergePer)), k), so.Release())
 	}
 	return joinErr(joinErr(err, sa.Release()), sb.Release())
 }
