@@ -123,47 +123,39 @@ func TestRunCPU(t *testing.T) {
 	}
 }
 
+// TestRunCPUErrors: RunCPU and RunTiledCPU reject an invalid extent or compute domain and a
+// nil kernel; a nil context is treated as context.Background rather than panicking.
 func TestRunCPUErrors(t *testing.T) {
 	noop := indexFunc(func(amprt.Index) {})
+	tnoop := tiledFunc(func(amprt.TiledIndex) {})
+	run := func(e amprt.Extent, k amprt.IndexKernel) func(context.Context) error {
+		return func(ctx context.Context) error { return amprt.RunCPU(ctx, e, k) }
+	}
+	tiled := func(te amprt.TiledExtent, k amprt.TiledKernel) func(context.Context) error {
+		return func(ctx context.Context) error { return amprt.RunTiledCPU(ctx, te, k) }
+	}
 	tests := []struct {
 		name   string
-		e      amprt.Extent
-		k      amprt.IndexKernel
+		run    func(context.Context) error
 		target error
 	}{
-		{"rank 0", amprt.Ext(), noop, amprt.ErrInvalidExtent},
-		{"rank 4", amprt.Ext(1, 1, 1, 1), noop, amprt.ErrInvalidExtent},
-		{"zero dim", amprt.Ext(3, 0), noop, amprt.ErrInvalidExtent},
-		{"nil kernel", amprt.Ext(3), nil, amprt.ErrNilKernel},
+		{"rank 0", run(amprt.Ext(), noop), amprt.ErrInvalidExtent},
+		{"rank 4", run(amprt.Ext(1, 1, 1, 1), noop), amprt.ErrInvalidExtent},
+		{"zero dim", run(amprt.Ext(3, 0), noop), amprt.ErrInvalidExtent},
+		{"nil kernel", run(amprt.Ext(3), nil), amprt.ErrNilKernel},
+		{"tiled invalid extent", tiled(amprt.Ext(0).Tile(1), tnoop), amprt.ErrInvalidExtent},
+		{"tiled not divisible", tiled(amprt.Ext(5).Tile(2), tnoop), amprt.ErrInvalidComputeDomain},
+		{"tiled too big", tiled(amprt.Ext(2048).Tile(2048), tnoop), amprt.ErrInvalidComputeDomain},
+		{"tiled nil kernel", tiled(amprt.Ext(4).Tile(2), nil), amprt.ErrNilKernel},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.ErrorIs(t, amprt.RunCPU(context.Background(), tt.e, tt.k), tt.target)
+			assert.ErrorIs(t, tt.run(context.Background()), tt.target)
 		})
 	}
-	// A nil context is treated as context.Background rather than panicking.
 	var nilCtx context.Context
-	assert.NoError(t, amprt.RunCPU(nilCtx, amprt.Ext(3), noop))
-}
-
-func TestRunTiledCPUErrors(t *testing.T) {
-	noop := tiledFunc(func(amprt.TiledIndex) {})
-	tests := []struct {
-		name   string
-		te     amprt.TiledExtent
-		k      amprt.TiledKernel
-		target error
-	}{
-		{"invalid extent", amprt.Ext(0).Tile(1), noop, amprt.ErrInvalidExtent},
-		{"not divisible", amprt.Ext(5).Tile(2), noop, amprt.ErrInvalidComputeDomain},
-		{"too big", amprt.Ext(2048).Tile(2048), noop, amprt.ErrInvalidComputeDomain},
-		{"nil kernel", amprt.Ext(4).Tile(2), nil, amprt.ErrNilKernel},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			assert.ErrorIs(t, amprt.RunTiledCPU(context.Background(), tt.te, tt.k), tt.target)
-		})
-	}
+	assert.NoError(t, run(amprt.Ext(3), noop)(nilCtx))
+	assert.NoError(t, tiled(amprt.Ext(4).Tile(2), tnoop)(nilCtx))
 }
 
 var errBoom = errors.New("boom")

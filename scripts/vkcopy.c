@@ -16,21 +16,9 @@
 // queue, median of reps.
 #define _DEFAULT_SOURCE
 #define _ISOC11_SOURCE
-#include <vulkan/vulkan.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/mman.h>
-
-#define CHECK(x) do { VkResult r_ = (x); if (r_ != VK_SUCCESS) { fprintf(stderr, "%s:%d: %s = %d\n", __FILE__, __LINE__, #x, r_); exit(1); } } while (0)
-
-static uint64_t now(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
+#include "vkprobe.h"
 
 static int cmpd(const void *a, const void *b) {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -221,16 +209,8 @@ static shaderCopy makeShaderCopy(VkBuffer a, VkBuffer b) {
 	VkShaderModuleCreateInfo smi = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = sizeof copySPIRV, .pCode = copySPIRV};
 	VkShaderModule mod;
 	CHECK(vkCreateShaderModule(dev, &smi, NULL, &mod));
-	VkDescriptorSetLayoutBinding lb[2] = {
-		{.binding = 0, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 1, .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT},
-		{.binding = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 1, .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT}};
-	VkDescriptorSetLayoutCreateInfo dli = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = 2, .pBindings = lb};
 	VkDescriptorSetLayout dl;
-	CHECK(vkCreateDescriptorSetLayout(dev, &dli, NULL, &dl));
-	VkPushConstantRange pr = {.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .size = 4};
-	VkPipelineLayoutCreateInfo pli = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1, .pSetLayouts = &dl,
-		.pushConstantRangeCount = 1, .pPushConstantRanges = &pr};
-	CHECK(vkCreatePipelineLayout(dev, &pli, NULL, &sc.layout));
+	storageLayout(dev, 2, 0, 4, &dl, &sc.layout);
 	VkComputePipelineCreateInfo cpi = {.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO, .layout = sc.layout,
 		.stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = mod, .pName = "main"}};
 	CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpi, NULL, &sc.pipe));
@@ -297,20 +277,7 @@ int main(int argc, char **argv) {
 	uint32_t devIndex = argc > 3 ? (uint32_t)atoi(argv[3]) : 0;
 	int huge = argc > 4 && atoi(argv[4]) != 0;
 	VkDeviceSize size = mib << 20;
-	VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .apiVersion = VK_API_VERSION_1_3};
-	VkInstanceCreateInfo ici = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app};
-	VkInstance inst;
-	CHECK(vkCreateInstance(&ici, NULL, &inst));
-	uint32_t nd = 0;
-	CHECK(vkEnumeratePhysicalDevices(inst, &nd, NULL));
-	VkPhysicalDevice pds[16];
-	if (nd > 16) nd = 16;
-	CHECK(vkEnumeratePhysicalDevices(inst, &nd, pds));
-	if (devIndex >= nd) {
-		fprintf(stderr, "no device %u\n", devIndex);
-		return 1;
-	}
-	phys = pds[devIndex];
+	phys = physicalDevice(devIndex);
 	VkPhysicalDeviceProperties props;
 	vkGetPhysicalDeviceProperties(phys, &props);
 	uint32_t nf = 0;

@@ -9,20 +9,8 @@
 // polling, a blocking fence wait, timeline-semaphore polling, a blocking semaphore wait, and
 // a GPU-written host-visible counter; and a pre-recorded command buffer submitted again.
 #define _POSIX_C_SOURCE 200809L
-#include <vulkan/vulkan.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-#define CHECK(x) do { VkResult r_ = (x); if (r_ != VK_SUCCESS) { fprintf(stderr, "%s:%d: %s = %d\n", __FILE__, __LINE__, #x, r_); exit(1); } } while (0)
-
-static uint64_t now(void) {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
+#include "vkprobe.h"
 
 static VkDevice dev;
 static VkQueue queue;
@@ -140,17 +128,7 @@ static VkSemaphore tl;
 // makePipeline builds the iota pipeline: two storage buffers (in a push-descriptor set
 // layout, or an ordinary one, returned in dsl) and 8 bytes of push constants.
 static void makePipeline(VkShaderModule mod, int pushDescriptors, VkDescriptorSetLayout *dsl, VkPipelineLayout *pl, VkPipeline *pp) {
-	VkDescriptorSetLayoutBinding b[2];
-	for (int i = 0; i < 2; i++)
-		b[i] = (VkDescriptorSetLayoutBinding){.binding = i, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-			.descriptorCount = 1, .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
-	VkDescriptorSetLayoutCreateInfo dslci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-		.flags = pushDescriptors ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR : 0, .bindingCount = 2, .pBindings = b};
-	CHECK(vkCreateDescriptorSetLayout(dev, &dslci, NULL, dsl));
-	VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT, 0, 8};
-	VkPipelineLayoutCreateInfo plci = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1,
-		.pSetLayouts = dsl, .pushConstantRangeCount = 1, .pPushConstantRanges = &pcr};
-	CHECK(vkCreatePipelineLayout(dev, &plci, NULL, pl));
+	storageLayout(dev, 2, pushDescriptors ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR : 0, 8, dsl, pl);
 	uint32_t local = 64;
 	VkSpecializationMapEntry me = {0, 0, 4};
 	VkSpecializationInfo si = {1, &me, 4, &local};
@@ -171,16 +149,8 @@ static void setup(int argc, char **argv) {
 	size_t codeBytes = fread(code, 1, sizeof(code), fp);
 	fclose(fp);
 
-	VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .apiVersion = VK_API_VERSION_1_3};
-	VkInstanceCreateInfo ici = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app};
-	VkInstance inst;
-	CHECK(vkCreateInstance(&ici, NULL, &inst));
-	uint32_t n = 8;
-	VkPhysicalDevice pds[8];
-	CHECK(vkEnumeratePhysicalDevices(inst, &n, pds));
 	int want = argc > 2 ? atoi(argv[2]) : 0;
-	if (want >= (int)n) { fprintf(stderr, "no device %d\n", want); exit(1); }
-	VkPhysicalDevice pd = pds[want];
+	VkPhysicalDevice pd = physicalDevice((uint32_t)want);
 	VkPhysicalDeviceProperties props;
 	vkGetPhysicalDeviceProperties(pd, &props);
 	printf("device %d: %s\n", want, props.deviceName);

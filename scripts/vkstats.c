@@ -11,13 +11,9 @@
 // workgroup size as specialization constants 0, 1, 2; 1 where not given). The pipeline
 // layout is a superset of any goamp program's: eight storage buffers and 128 bytes of
 // push constants.
-#include <vulkan/vulkan.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
+#include "vkprobe.h"
 
-#define CHECK(x) do { VkResult r_ = (x); if (r_ != VK_SUCCESS) { fprintf(stderr, "%s:%d: %s = %d\n", __FILE__, __LINE__, #x, r_); exit(1); } } while (0)
 // ENUMERATE is Vulkan's two-call enumeration through fn (the device, then info): count
 // gets how many there are, at most the capacity of arr, whose entries get sType stype and
 // are then filled.
@@ -63,17 +59,7 @@ static void printStat(const VkPipelineExecutableStatisticKHR *s) {
 }
 
 int main(int argc, char **argv) {
-	VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO, .apiVersion = VK_API_VERSION_1_3};
-	VkInstanceCreateInfo ici = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, .pApplicationInfo = &app};
-	VkInstance inst;
-	CHECK(vkCreateInstance(&ici, NULL, &inst));
-	uint32_t nd = 1;
-	VkPhysicalDevice phys;
-	VkResult r = vkEnumeratePhysicalDevices(inst, &nd, &phys);
-	if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || nd == 0) {
-		fprintf(stderr, "no Vulkan device\n");
-		return 1;
-	}
+	VkPhysicalDevice phys = physicalDevice(0);
 	VkPhysicalDeviceProperties props;
 	vkGetPhysicalDeviceProperties(phys, &props);
 	printf("%s\n", props.deviceName);
@@ -89,19 +75,9 @@ int main(int argc, char **argv) {
 	PFN_vkGetPipelineExecutablePropertiesKHR getProps = (PFN_vkGetPipelineExecutablePropertiesKHR)vkGetDeviceProcAddr(dev, "vkGetPipelineExecutablePropertiesKHR");
 	PFN_vkGetPipelineExecutableStatisticsKHR getStats = (PFN_vkGetPipelineExecutableStatisticsKHR)vkGetDeviceProcAddr(dev, "vkGetPipelineExecutableStatisticsKHR");
 
-	VkDescriptorSetLayoutBinding lb[8];
-	for (uint32_t i = 0; i < 8; i++) {
-		lb[i] = (VkDescriptorSetLayoutBinding){.binding = i, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 1,
-			.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT};
-	}
-	VkDescriptorSetLayoutCreateInfo dli = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = 8, .pBindings = lb};
 	VkDescriptorSetLayout dl;
-	CHECK(vkCreateDescriptorSetLayout(dev, &dli, NULL, &dl));
-	VkPushConstantRange pr = {.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT, .size = 128};
-	VkPipelineLayoutCreateInfo pli = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, .setLayoutCount = 1, .pSetLayouts = &dl,
-		.pushConstantRangeCount = 1, .pPushConstantRanges = &pr};
 	VkPipelineLayout layout;
-	CHECK(vkCreatePipelineLayout(dev, &pli, NULL, &layout));
+	storageLayout(dev, 8, 0, 128, &dl, &layout);
 
 	for (int a = 1; a < argc; a++) {
 		char path[4096];

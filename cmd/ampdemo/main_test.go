@@ -3,13 +3,13 @@ package main
 import (
 	"bytes"
 	"flag"
-	"github.com/goamp/goamp/amptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/amptest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

@@ -23,12 +23,7 @@
 // them). TPB sets the workgroup's invocations (256 unless defined, a multiple of 128). The
 // workgroups stride over the buckets.
 // Go body: algo sortLocalKernel.
-#extension GL_KHR_shader_subgroup_ballot : require
-#extension GL_KHR_shader_subgroup_arithmetic : require
-#extension GL_KHR_shader_subgroup_shuffle : require
-#extension GL_EXT_control_flow_attributes : require
-#include "amp.glsl"
-#include "sort_keys.glsl"
+#include "sort_sg.glsl" // the subgroup extensions, amp.glsl, sort_keys.glsl
 AMP_BUFFER(0, readonly, uint, srcData);
 AMP_BUFFER(0, readonly, uvec2, src2); // the same buffer, a key and its value at a time
 AMP_BUFFER(1, writeonly, uint, dstData);

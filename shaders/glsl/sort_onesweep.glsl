@@ -27,12 +27,7 @@
 // start[d] + before[d] + i - tileStart[d]. Values (amp.vals: 1 srcVal's, 2 the keys'
 // indices in src, for Argsort) follow through the same shared array.
 // Go body: algo onesweepKernel (a definition by the multi-pass kernels' counting scatter).
-#extension GL_KHR_shader_subgroup_ballot : require
-#extension GL_KHR_shader_subgroup_arithmetic : require
-#extension GL_KHR_shader_subgroup_shuffle : require
-#extension GL_EXT_control_flow_attributes : require
-#include "amp.glsl"
-#include "sort_keys.glsl"
+#include "sort_sg.glsl" // the subgroup extensions, amp.glsl, sort_keys.glsl
 AMP_BUFFER(0, readonly, uint, srcData);
 AMP_BUFFER(1, writeonly, uint, dstData);
 AMP_BUFFER(2, readonly, uint, srcVal);

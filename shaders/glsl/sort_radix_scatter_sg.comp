@@ -17,12 +17,7 @@
 // one uvec2 store per key (dstVal is not written): one scattered store stream instead of
 // two (RESULTS.md, "SortPairs with interleaved temporaries").
 // Go body: algo radixScatterKernel (the result is the same).
-#extension GL_KHR_shader_subgroup_ballot : require
-#extension GL_KHR_shader_subgroup_arithmetic : require
-#extension GL_KHR_shader_subgroup_shuffle : require
-#extension GL_EXT_control_flow_attributes : require
-#include "amp.glsl"
-#include "sort_keys.glsl"
+#include "sort_sg.glsl" // the subgroup extensions, amp.glsl, sort_keys.glsl
 AMP_BUFFER(0, readonly, uint, srcData);
 AMP_BUFFER(0, readonly, uvec2, src2); // the same buffers, a key and its value at a time
 AMP_BUFFER(1, writeonly, uint, dstData);

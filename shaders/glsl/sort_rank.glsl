@@ -2,7 +2,8 @@
 // The radix sorts' ranking of a subgroup's keys by digit (warp-level multi-split), shared
 // by sort_radix_scatter_sg.comp, sort_onesweep.glsl and sort_local.glsl, which declare the
 // per-subgroup digit counters `shared uint wcnt[]` (two 16-bit counters a word) before
-// including it, and their scan (scanDigitCounts) for workgroups of several subgroups.
+// including it, and their scan (scanDigitCounts) for workgroups of several subgroups; the
+// subgroup extensions it needs they enable by including sort_sg.glsl first.
 // Eight ballots, one per bit of the digit, find the invocations with the same digit.
 // NVIDIA's subgroupPartitionNV does it in one operation, but the sorts that used it were
 // 7-15% slower on the H100 (2026-11-23, RESULTS.md), so it is not used.
