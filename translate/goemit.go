@@ -22,11 +22,9 @@ type emitter struct {
 	remat     map[types.Object]ast.Expr // variable carried across barriers by recomputing it: its value
 	labels    map[int]string            // region -> its loop's label, where a return needs one
 	done      bool                      // a return before a later region: threads keep a done flag
-	useLocals bool                      // some region reads the thread's local or global index
-	useOrigin bool
-	region    *fnode                  // the region being written
-	views     map[types.Object]string // view field -> its arrayview.Host in the body
-	viewOrder []types.Object          // the view fields with a Host, in order of first use
+	region    *fnode                    // the region being written
+	views     map[types.Object]string   // view field -> its arrayview.Host in the body
+	viewOrder []types.Object            // the view fields with a Host, in order of first use
 	viewSel   map[*ast.SelectorExpr]string
 	named     *types.Named
 	helpers   map[*types.Func]*helper // kernel methods the body calls, copied to take Hosts
@@ -246,9 +244,6 @@ func (e *emitter) plan() {
 	e.bare = map[ast.Node]bool{}
 	bareInHeaders(e.decl.Body, e.bare)
 	ast.Inspect(e.decl.Body, func(n ast.Node) bool {
-		if sel, ok := n.(*ast.SelectorExpr); ok && e.isTiledField(sel, "TileOrigin", "Global") {
-			e.useOrigin = true
-		}
 		if c, ok := n.(*ast.CallExpr); ok {
 			e.noteHelper(c)
 			if f, fsel := e.viewAccess(c); f != nil {
@@ -290,20 +285,15 @@ func (e *emitter) viewAccess(c *ast.CallExpr) (types.Object, *ast.SelectorExpr) 
 	return f, fsel
 }
 
-// scanRegion looks through one statement of region r for returns and index uses.
+// scanRegion looks through one statement of region r for returns.
 func (e *emitter) scanRegion(r *fnode, s ast.Stmt) {
 	inspectLoops(s, 0, func(x ast.Node, loops int) bool {
-		switch y := x.(type) {
-		case *ast.ReturnStmt:
+		if _, ok := x.(*ast.ReturnStmt); ok {
 			if r.inLoop || r.id != len(e.regions)-1 {
 				e.done = true
 			}
 			if loops > 0 {
 				e.labels[r.id] = fmt.Sprintf("ampRegion%d", r.id)
-			}
-		case *ast.SelectorExpr:
-			if e.isTiledField(y, "Local", "Global") {
-				e.useLocals = true
 			}
 		}
 		return true
@@ -333,43 +323,20 @@ func (e *emitter) method(named *types.Named, nodes []*fnode) string {
 	fmt.Fprintf(&b, "func (%s) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {\n", recv)
 	var body strings.Builder
 	e.nodes(&body, nodes)
-	b.WriteString("ampExt := ampDomain.Tile\n")
-	if e.done || len(e.lifted) > 0 || usesName(body.String(), "ampSize") {
-		b.WriteString("ampSize := ampExt.Size()\n")
-	}
-	code := body.String()
-	if e.useOrigin {
-		b.WriteString("ampOrigin := ampDomain.TileOrigin(ampTile)\n")
-		var names, comps []string
-		for c := range 3 { // the origin's components as scalars, where the body uses them
-			if n := fmt.Sprintf("ampO%d", c); usesName(code, n) {
-				names, comps = append(names, n), append(comps, fmt.Sprintf("ampOrigin[%d]", c))
-			}
-		}
-		if len(names) > 0 {
-			fmt.Fprintf(&b, "%s := %s\n", strings.Join(names, ", "), strings.Join(comps, ", "))
-		}
-	}
-	if e.useLocals {
-		// The loops over a region's threads nest one per dimension of the tile (1 past its
-		// rank), so that each thread's local index is the loop variables.
-		b.WriteString("ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)\n")
-	}
-	e.viewHosts(&b)
 	var perThread strings.Builder
 	if e.done {
-		fmt.Fprintf(&perThread, "ampDone := %s // threads that returned\n", e.buffer("bool", "ampSize"))
+		fmt.Fprintf(&perThread, "ampDone := %s // threads that returned\n", e.buffer("bool", "ampF.Size"))
 	}
 	for _, o := range e.liftedOrder() {
-		fmt.Fprintf(&perThread, "%s := %s\n", e.lifted[o], e.buffer(e.typeText(o.Type()), "ampSize"))
+		fmt.Fprintf(&perThread, "%s := %s\n", e.lifted[o], e.buffer(e.typeText(o.Type()), "ampF.Size"))
 	}
-	if len(e.scratch) > 0 { // the buffers' holders, declared before any is taken
-		var puts []string
-		for i, t := range e.scratch {
-			fmt.Fprintf(&b, "var ampHeld%d *[]%s\n", i, t)
-			puts = append(puts, fmt.Sprintf("%s.Put(&ampHeld%d)\n", e.scratchVar(i), i))
-		}
-		fmt.Fprintf(&b, "defer func() { // the buffers go back for later tiles\n%s}()\n", strings.Join(puts, ""))
+	code := body.String()
+	if usesName(perThread.String()+code, "ampF") {
+		b.WriteString("ampF := ampDomain.Frame(ampTile)\n")
+	}
+	e.viewHosts(&b)
+	if len(e.scratch) > 0 { // the buffers' holder, declared before any is taken
+		b.WriteString("var ampHeld amprt.Held\ndefer ampHeld.Release() // the buffers go back for later tiles\n")
 	}
 	b.WriteString(perThread.String())
 	b.WriteString(code)
@@ -541,11 +508,11 @@ func (e *emitter) writeRegion(b *strings.Builder, r *fnode) {
 		i, g := fmt.Sprintf("ampI%d", c), fmt.Sprintf("ampG%d", c)
 		switch {
 		case usesName(code, g): // the global component steps with the local one
-			fmt.Fprintf(b, "for %s, %s := 0, ampO%d; %s < ampN%d; %s, %s = %s+1, %s+1 {\n", i, g, c, i, c, i, g, i, g)
+			fmt.Fprintf(b, "for %s, %s := 0, ampF.O%d; %s < ampF.N%d; %s, %s = %s+1, %s+1 {\n", i, g, c, i, c, i, g, i, g)
 		case useL || usesName(code, i):
-			fmt.Fprintf(b, "for %s := range ampN%d {\n", i, c)
+			fmt.Fprintf(b, "for %s := range ampF.N%d {\n", i, c)
 		default:
-			fmt.Fprintf(b, "for range ampN%d {\n", c)
+			fmt.Fprintf(b, "for range ampF.N%d {\n", c)
 		}
 	}
 	if nested {
@@ -561,12 +528,12 @@ func (e *emitter) writeRegion(b *strings.Builder, r *fnode) {
 	case nested:
 		loop(2)
 		if useL {
-			b.WriteString("ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2\n")
+			b.WriteString("ampL := (ampI0*ampF.N1+ampI1)*ampF.N2 + ampI2\n")
 		}
 	case useL:
-		b.WriteString("for ampL := range ampSize {\n")
+		b.WriteString("for ampL := range ampF.Size {\n")
 	default:
-		b.WriteString("for range ampSize {\n")
+		b.WriteString("for range ampF.Size {\n")
 	}
 	b.WriteString(code)
 	b.WriteString("}\n")
@@ -842,7 +809,7 @@ func (e *emitter) replace(x ast.Node) (string, bool) {
 		}
 		if e.isTiledField(y, "Local", "Global", "Tile", "TileOrigin", "TileExtent") {
 			return e.literal(y, map[string]string{"Local": "amprt.Index{ampI0, ampI1, ampI2}", "Global": "amprt.Index{ampG0, ampG1, ampG2}",
-				"Tile": "ampTile", "TileOrigin": "ampOrigin", "TileExtent": "ampExt"}[y.Sel.Name]), true
+				"Tile": "ampTile", "TileOrigin": "ampF.Origin()", "TileExtent": "ampF.Ext"}[y.Sel.Name]), true
 		}
 	case *ast.CallExpr:
 		if s, ok := e.viewCall3(y); ok {
@@ -1057,7 +1024,7 @@ func (e *emitter) helperMethod(b *strings.Builder, h *helper) {
 }
 
 // indexComponent returns the generated body's scalar for t.Local[c], t.Global[c] or
-// t.TileOrigin[c] with c a constant 0..2 (ampI0, ampG1, ampO2, ...), or "".
+// t.TileOrigin[c] with c a constant 0..2 (ampI0, ampG1, ampF.O2, ...), or "".
 func (e *emitter) indexComponent(x *ast.IndexExpr) string {
 	if id, ok := unparen(x.X).(*ast.Ident); ok && e.rangeIdx != nil && e.obj(id) == e.rangeIdx {
 		if c, ok := constIndex(e.info, x.Index); ok {
@@ -1074,7 +1041,7 @@ func (e *emitter) indexComponent(x *ast.IndexExpr) string {
 	if !ok {
 		return ""
 	}
-	return map[string]string{"Local": "ampI", "Global": "ampG", "TileOrigin": "ampO"}[sel.Sel.Name] + fmt.Sprint(c)
+	return map[string]string{"Local": "ampI", "Global": "ampG", "TileOrigin": "ampF.O"}[sel.Sel.Name] + fmt.Sprint(c)
 }
 
 // constIndex returns the value of a constant index expression 0..2.
@@ -1202,7 +1169,7 @@ func (e *emitter) buffer(typ, n string) string {
 	}
 	e.scratch = append(e.scratch, typ)
 	i := len(e.scratch) - 1
-	return fmt.Sprintf("%s.Get(&ampHeld%d, %s)", e.scratchVar(i), i, n)
+	return fmt.Sprintf("%s.Take(&ampHeld, %s)", e.scratchVar(i), n)
 }
 
 // scratchVar returns the name of the package-level runtime.Scratch of buffer i.
