@@ -3,6 +3,7 @@ package translate_test
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -236,9 +237,7 @@ var corpusCases = []corpusCase{
 		}
 		return res
 	}, exact},
-	{"RangeArr", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
-		return corpus.RangeArr{In: i, Out: o}
-	}), exact},
+	{"RangeArr", tiledInOut(corpus.RangeArr{}), exact},
 	{"SharedClear", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n, tile = 4096, 128
 		o, data := out[int32](t, tile)
@@ -298,9 +297,7 @@ var corpusCases = []corpusCase{
 		k := corpus.Labeled{In: in(t, randInts(r, n, -100, 100), n), Out: o}
 		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
 	}, exact},
-	{"LabeledTiled", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
-		return corpus.LabeledTiled{In: i, Out: o}
-	}), exact},
+	{"LabeledTiled", tiledInOut(corpus.LabeledTiled{}), exact},
 	{"Bodies", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 300
 		data := make([]corpus.Body, n)
@@ -324,9 +321,7 @@ var corpusCases = []corpusCase{
 	{"TupleOrder", each1D(1000, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.IndexKernel {
 		return corpus.TupleOrder{In: i, Out: o}
 	}), exact},
-	{"IndexOnce", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
-		return corpus.IndexOnce{In: i, Out: o}
-	}), exact},
+	{"IndexOnce", tiledInOut(corpus.IndexOnce{}), exact},
 	{"FloatRules", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 4096
 		o, data := out[uint32](t, corpus.FloatRulesN*n)
@@ -372,9 +367,7 @@ var corpusCases = []corpusCase{
 	{"PointerMethods", each1D(1000, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.IndexKernel {
 		return corpus.PointerMethods{In: i, Out: o}
 	}), exact},
-	{"PointerMethodsTiled", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
-		return corpus.PointerMethodsTiled{In: i, Out: o}
-	}), exact},
+	{"PointerMethodsTiled", tiledInOut(corpus.PointerMethodsTiled{}), exact},
 	{"RangeCopy", each1D(1000, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.IndexKernel {
 		return corpus.RangeCopy{In: i, Out: o}
 	}), exact},
@@ -418,12 +411,8 @@ var corpusCases = []corpusCase{
 		o, data := out[float32](t, n)
 		return ran(t, forEach(av, runtime.Ext(n), corpus.FieldOnly{In: in(t, recs, n), Out: o}), o, data)
 	}, exact},
-	{"Converge", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
-		return corpus.Converge{In: i, Out: o}
-	}), exact},
-	{"ShapeHelper", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
-		return corpus.ShapeHelper{In: i, Out: o}
-	}), exact},
+	{"Converge", tiledInOut(corpus.Converge{}), exact},
+	{"ShapeHelper", tiledInOut(corpus.ShapeHelper{}), exact},
 	{"CASMax", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const rows, cols = 64, 100
 		m, mdata := out[uint32](t, rows)
@@ -461,9 +450,7 @@ var corpusCases = []corpusCase{
 		o, data := out[int32](t, n)
 		return ran(t, forEach(av, runtime.Ext(n), corpus.SwitchBreak{In: in(t, randInts(r, n, -100, 100), n), Out: o}), o, data)
 	}, exact},
-	{"SwitchBreakTiled", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
-		return corpus.SwitchBreakTiled{In: i, Out: o}
-	}), exact},
+	{"SwitchBreakTiled", tiledInOut(corpus.SwitchBreakTiled{}), exact},
 	{"RangeLen", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
 		return corpus.RangeLen{Src: i, Dst: o}
 	}), exact},
@@ -531,24 +518,16 @@ var corpusCases = []corpusCase{
 		sync(t, o, a)
 		return append(data, aux...)
 	}, exact},
-	{"ResultsTiled", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
-		return corpus.ResultsTiled{In: i, Out: o}
-	}), exact},
-	{"SharedArgs", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
-		return corpus.SharedArgs{In: i, Out: o}
-	}), exact},
+	{"ResultsTiled", tiledInOut(corpus.ResultsTiled{}), exact},
+	{"SharedArgs", tiledInOut(corpus.SharedArgs{}), exact},
 	{"UniformArgs", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 1024
 		o, data := out[int32](t, n)
 		k := corpus.UniformArgs{In: in(t, randInts(r, n, -1e6, 1e6), n), Out: o, Rounds: 2 + r.Int32N(4)}
 		return ran(t, forEachTiled(av, runtime.Ext(n).Tile(64), k), o, data)
 	}, exact},
-	{"SharedLen", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
-		return corpus.SharedLen{In: i, Out: o}
-	}), exact},
-	{"GroupMax", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
-		return corpus.GroupMax{In: i, Out: o}
-	}), exact},
+	{"SharedLen", tiledInOut(corpus.SharedLen{}), exact},
+	{"GroupMax", tiledInOut(corpus.GroupMax{}), exact},
 	{"NestedCalls", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 1024
 		o, data := out[int32](t, n)
@@ -685,6 +664,18 @@ func tiled1D(n, tile int, mk func(*arrayview.ReadView[int32], *arrayview.View[in
 		o, data := out[int32](t, n)
 		return ran(t, forEachTiled(av, runtime.Ext(n).Tile(tile), mk(in(t, randInts(r, n, -1000, 1000), n), o)), o, data)
 	}
+}
+
+// tiledInOut is tiled1D's run, of 1024 elements in tiles of 64, of kernel k with its In and
+// Out fields set to the input and the output.
+func tiledInOut(k runtime.TiledKernel) func(testing.TB, *accelerator.View, *rand.Rand) any {
+	return tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
+		v := reflect.New(reflect.TypeOf(k)).Elem()
+		v.Set(reflect.ValueOf(k))
+		v.FieldByName("In").Set(reflect.ValueOf(i))
+		v.FieldByName("Out").Set(reflect.ValueOf(o))
+		return v.Interface().(runtime.TiledKernel)
+	})
 }
 
 // each1D returns a corpus run of the kernel mk makes of n random int32s and an output,
