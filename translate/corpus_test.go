@@ -520,20 +520,10 @@ var corpusCases = []corpusCase{
 	}, exact},
 	{"ResultsTiled", tiledInOut(corpus.ResultsTiled{}), exact},
 	{"SharedArgs", tiledInOut(corpus.SharedArgs{}), exact},
-	{"UniformArgs", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
-		const n = 1024
-		o, data := out[int32](t, n)
-		k := corpus.UniformArgs{In: in(t, randInts(r, n, -1e6, 1e6), n), Out: o, Rounds: 2 + r.Int32N(4)}
-		return ran(t, forEachTiled(av, runtime.Ext(n).Tile(64), k), o, data)
-	}, exact},
+	{"UniformArgs", tiledRounds(corpus.UniformArgs{}, 2), exact},
 	{"SharedLen", tiledInOut(corpus.SharedLen{}), exact},
 	{"GroupMax", tiledInOut(corpus.GroupMax{}), exact},
-	{"NestedCalls", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
-		const n = 1024
-		o, data := out[int32](t, n)
-		k := corpus.NestedCalls{In: in(t, randInts(r, n, -1e6, 1e6), n), Out: o, Rounds: 1 + r.Int32N(4)}
-		return ran(t, forEachTiled(av, runtime.Ext(n).Tile(64), k), o, data)
-	}, exact},
+	{"NestedCalls", tiledRounds(corpus.NestedCalls{}, 1), exact},
 	{"Remat", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const rows, cols = 32, 48
 		o, data := out[int32](t, rows, cols)
@@ -670,12 +660,31 @@ func tiled1D(n, tile int, mk func(*arrayview.ReadView[int32], *arrayview.View[in
 // Out fields set to the input and the output.
 func tiledInOut(k runtime.TiledKernel) func(testing.TB, *accelerator.View, *rand.Rand) any {
 	return tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
-		v := reflect.New(reflect.TypeOf(k)).Elem()
-		v.Set(reflect.ValueOf(k))
-		v.FieldByName("In").Set(reflect.ValueOf(i))
-		v.FieldByName("Out").Set(reflect.ValueOf(o))
-		return v.Interface().(runtime.TiledKernel)
+		return withFields(k, "In", i, "Out", o)
 	})
+}
+
+// tiledRounds returns a corpus run of kernel k over 1024 random int32s in tiles of 64, its
+// In and Out fields set to the input and the output, and its Rounds to at least least,
+// up to 3 more.
+func tiledRounds(k runtime.TiledKernel, least int32) func(testing.TB, *accelerator.View, *rand.Rand) any {
+	return func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 1024
+		o, data := out[int32](t, n)
+		k := withFields(k, "In", in(t, randInts(r, n, -1e6, 1e6), n), "Out", o, "Rounds", least+r.Int32N(4))
+		return ran(t, forEachTiled(av, runtime.Ext(n).Tile(64), k), o, data)
+	}
+}
+
+// withFields returns a copy of kernel k with the fields that nameValues names (a name, then
+// its value, and so on) set.
+func withFields[K any](k K, nameValues ...any) K {
+	v := reflect.New(reflect.TypeOf(k)).Elem()
+	v.Set(reflect.ValueOf(k))
+	for i := 0; i < len(nameValues); i += 2 {
+		v.FieldByName(nameValues[i].(string)).Set(reflect.ValueOf(nameValues[i+1]))
+	}
+	return v.Interface().(K)
 }
 
 // each1D returns a corpus run of the kernel mk makes of n random int32s and an output,

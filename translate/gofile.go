@@ -93,23 +93,17 @@ func (p *Package) programVars(b *bytes.Buffer, files, typesOrder []string, byTyp
 	}
 	b.WriteString("// ampgenPrograms makes the kernels' programs of their modules in ampgenSPIRV.\n")
 	fmt.Fprintf(b, "var ampgenPrograms = ampgenSource.Programs(ampgenSPIRV, %q, %q)\n\n", prefix, p.Path)
-	vars := make([]string, len(typesOrder))
-	for j, typ := range typesOrder {
+	for _, typ := range typesOrder {
 		idx := byType[typ]
 		if k := p.Kernels[idx[0]]; len(k.TypeArgs) == 0 {
-			vars[j] = fmt.Sprintf("%s = ampgenPrograms.Program(%q)\n", varName(typ), typ)
+			fmt.Fprintf(b, "var %s = ampgenPrograms.Program(%q)\n", varName(typ), typ)
 			continue
 		}
 		args := make([]string, len(idx))
 		for a, i := range idx {
 			args[a] = fmt.Sprintf("%q", strings.Join(p.Kernels[i].TypeArgs, ","))
 		}
-		vars[j] = fmt.Sprintf("%s = ampgenPrograms.Instances(%q, %s)\n", varName(typ), typ, strings.Join(args, ", "))
-	}
-	if len(vars) == 1 {
-		b.WriteString("var " + vars[0])
-	} else {
-		b.WriteString("var (\n" + strings.Join(vars, "") + ")\n")
+		fmt.Fprintf(b, "var %s = ampgenPrograms.Instances(%q, %s)\n", varName(typ), typ, strings.Join(args, ", "))
 	}
 	return nil
 }

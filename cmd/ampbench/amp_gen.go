@@ -116,8 +116,6 @@ var ampgenSource = amprt.GeneratedFrom("peak.go quantize.go", "f6611a421f4e4408d
 // ampgenPrograms makes the kernels' programs of their modules in ampgenSPIRV.
 var ampgenPrograms = ampgenSource.Programs(ampgenSPIRV, "amp_gen", "github.com/goamp/goamp/cmd/ampbench")
 
-var (
-	ampgenFmaPeak      = ampgenPrograms.Program("FmaPeak")
-	ampgenQuantizeEach = ampgenPrograms.Program("QuantizeEach")
-	ampgenQuantizeI8   = ampgenPrograms.Program("QuantizeI8")
-)
+var ampgenFmaPeak = ampgenPrograms.Program("FmaPeak")
+var ampgenQuantizeEach = ampgenPrograms.Program("QuantizeEach")
+var ampgenQuantizeI8 = ampgenPrograms.Program("QuantizeI8")

@@ -138,10 +138,8 @@ var ampgenSource = amprt.GeneratedFrom("kernels.go", "244cf1ac8cd219321091060a10
 // ampgenPrograms makes the kernels' programs of their modules in ampgenSPIRV.
 var ampgenPrograms = ampgenSource.Programs(ampgenSPIRV, "amp_gen", "github.com/goamp/goamp/examples/seeds")
 
-var (
-	ampgenReduceRowPair     = ampgenPrograms.Program("ReduceRowPair")
-	ampgenReduceRowStride   = ampgenPrograms.Program("ReduceRowStride")
-	ampgenSamplingAverage   = ampgenPrograms.Program("SamplingAverage")
-	ampgenTileAverage       = ampgenPrograms.Program("TileAverage")
-	ampgenTilingDescription = ampgenPrograms.Program("TilingDescription")
-)
+var ampgenReduceRowPair = ampgenPrograms.Program("ReduceRowPair")
+var ampgenReduceRowStride = ampgenPrograms.Program("ReduceRowStride")
+var ampgenSamplingAverage = ampgenPrograms.Program("SamplingAverage")
+var ampgenTileAverage = ampgenPrograms.Program("TileAverage")
+var ampgenTilingDescription = ampgenPrograms.Program("TilingDescription")

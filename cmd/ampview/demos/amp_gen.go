@@ -330,12 +330,10 @@ var ampgenSource = amprt.GeneratedFrom("kernels.go", "b367a2ddeba61c798fc909544c
 // ampgenPrograms makes the kernels' programs of their modules in ampgenSPIRV.
 var ampgenPrograms = ampgenSource.Programs(ampgenSPIRV, "amp_gen", "github.com/goamp/goamp/cmd/ampview/demos")
 
-var (
-	ampgenClearKernel      = ampgenPrograms.Program("ClearKernel")
-	ampgenHeatKernel       = ampgenPrograms.Program("HeatKernel")
-	ampgenMandelbrotKernel = ampgenPrograms.Program("MandelbrotKernel")
-	ampgenNBodyKernel      = ampgenPrograms.Program("NBodyKernel")
-	ampgenNBodySplitKernel = ampgenPrograms.Program("NBodySplitKernel")
-	ampgenSplatKernel      = ampgenPrograms.Program("SplatKernel")
-	ampgenToneKernel       = ampgenPrograms.Program("ToneKernel")
-)
+var ampgenClearKernel = ampgenPrograms.Program("ClearKernel")
+var ampgenHeatKernel = ampgenPrograms.Program("HeatKernel")
+var ampgenMandelbrotKernel = ampgenPrograms.Program("MandelbrotKernel")
+var ampgenNBodyKernel = ampgenPrograms.Program("NBodyKernel")
+var ampgenNBodySplitKernel = ampgenPrograms.Program("NBodySplitKernel")
+var ampgenSplatKernel = ampgenPrograms.Program("SplatKernel")
+var ampgenToneKernel = ampgenPrograms.Program("ToneKernel")
