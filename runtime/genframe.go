@@ -19,11 +19,12 @@ type TileFrame struct {
 	N0, N1, N2 int
 }
 
-// Frame returns the TileFrame of tile (a tile's coordinates, as TileCount counts them).
+// Frame returns the TileFrame of tile (a tile's coordinates, as TileCount counts them) of
+// a valid t. It is small enough to be inlined into the generated methods.
 func (t TiledExtent) Frame(tile Index) TileFrame {
-	o := t.TileOrigin(tile)
-	n0, n1, n2 := t.Tile.Dim(0), max(t.Tile.Dim(1), 1), max(t.Tile.Dim(2), 1)
-	return TileFrame{Ext: t.Tile, Size: n0 * n1 * n2, O0: o[0], O1: o[1], O2: o[2], N0: n0, N1: n1, N2: n2}
+	d := t.Tile.d // 0 past a valid tile's rank
+	n0, n1, n2 := d[0], max(d[1], 1), max(d[2], 1)
+	return TileFrame{Ext: t.Tile, Size: n0 * n1 * n2, O0: tile[0] * d[0], O1: tile[1] * d[1], O2: tile[2] * d[2], N0: n0, N1: n1, N2: n2}
 }
 
 // Origin is the global index of the tile's first thread: O0, O1 and O2.
