@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -28,7 +29,7 @@ type emitter struct {
 	viewSel   map[*ast.SelectorExpr]string
 	named     *types.Named
 	helpers   map[*types.Func]*helper // kernel methods the body calls, copied to take Hosts
-	scratch   []string                // element types of the buffers taken from runtime.Scratch
+	scratch   []string                // element types of the buffers taken from runtime.Scratch, one per Scratch
 	helperSeq []*helper
 	// rangeIdx, in an EachRange body (hostRangeBody), is Each's index parameter where the
 	// body never assigns it: its components are the scalars ampI0..ampI2.
@@ -342,8 +343,8 @@ func (e *emitter) method(named *types.Named, nodes []*fnode) string {
 	b.WriteString(code)
 	b.WriteString("}\n")
 	for i, t := range e.scratch {
-		fmt.Fprintf(&b, "\n// %s keeps buffers of %s's EachTile for later tiles.\nvar %s amprt.Scratch[%s]\n",
-			e.scratchVar(i), named.Obj().Name(), e.scratchVar(i), t)
+		fmt.Fprintf(&b, "\n// %s keeps the []%s buffers of %s's EachTile for later tiles.\nvar %s amprt.Scratch[%s]\n",
+			e.scratchVar(i), t, named.Obj().Name(), e.scratchVar(i), t)
 	}
 	for _, h := range e.helperSeq {
 		e.helperMethod(&b, h)
@@ -1162,17 +1163,22 @@ func (e *emitter) droppedDef(r *fnode, o types.Object, unused map[types.Object]b
 // make where n is a constant (the compiler keeps it on the stack) or the kernel is
 // generic (a package-level Scratch cannot name its type parameters), else a buffer
 // taken from a package-level runtime.Scratch, which EachTile hands back when it returns.
+// The kernel's buffers of one element type share one Scratch: most are a slice per
+// thread, all of the tile's size, and a buffer too short for a later tile is replaced.
 func (e *emitter) buffer(typ, n string) string {
+	i := slices.Index(e.scratch, typ)
 	if tv, err := types.Eval(e.fset, e.pkg, token.NoPos, n); (err == nil && tv.Value != nil) || e.named.TypeParams().Len() > 0 ||
-		e.pkg.Scope().Lookup(e.scratchVar(len(e.scratch))) != nil {
+		i < 0 && e.pkg.Scope().Lookup(e.scratchVar(len(e.scratch))) != nil {
 		return "make([]" + typ + ", " + n + ")"
 	}
-	e.scratch = append(e.scratch, typ)
-	i := len(e.scratch) - 1
+	if i < 0 {
+		e.scratch, i = append(e.scratch, typ), len(e.scratch)
+	}
 	return fmt.Sprintf("%s.Take(&ampHeld, %s)", e.scratchVar(i), n)
 }
 
-// scratchVar returns the name of the package-level runtime.Scratch of buffer i.
+// scratchVar returns the name of the package-level runtime.Scratch of the kernel's
+// buffers of element type i (e.scratch).
 func (e *emitter) scratchVar(i int) string {
 	return fmt.Sprintf("ampScratch%s%d", e.named.Obj().Name(), i)
 }

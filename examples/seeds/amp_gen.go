@@ -72,7 +72,7 @@ func (k SamplingAverage) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Ind
 	}
 }
 
-// ampScratchSamplingAverage0 keeps buffers of SamplingAverage's EachTile for later tiles.
+// ampScratchSamplingAverage0 keeps the []float32 buffers of SamplingAverage's EachTile for later tiles.
 var ampScratchSamplingAverage0 amprt.Scratch[float32]
 
 // Program is TileAverage's GPU body: its Tiled method, translated to GLSL and SPIR-V by ampgen.

@@ -53,7 +53,7 @@ func (k TileSum) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	}
 }
 
-// ampScratchTileSum0 keeps buffers of TileSum's EachTile for later tiles.
+// ampScratchTileSum0 keeps the []int32 buffers of TileSum's EachTile for later tiles.
 var ampScratchTileSum0 amprt.Scratch[int32]
 
 // ampgenSPIRV holds the kernels' SPIR-V modules, written by ampgen beside this file.

@@ -58,7 +58,7 @@ func (k HeatKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	}
 }
 
-// ampScratchHeatKernel0 keeps buffers of HeatKernel's EachTile for later tiles.
+// ampScratchHeatKernel0 keeps the []float32 buffers of HeatKernel's EachTile for later tiles.
 var ampScratchHeatKernel0 amprt.Scratch[float32]
 
 // ampHostat is at with its views read and written through their arrayview.Host, for EachTile.
@@ -110,8 +110,8 @@ func (k NBodyKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) 
 	ampViewPos, ampViewVel, ampViewNewPos := k.Pos.KernelHost(), k.Vel.KernelHost(), k.NewPos.KernelHost()
 	var ampHeld amprt.Held
 	defer ampHeld.Release() // the buffers go back for later tiles
-	pPerThread := ampScratchNBodyKernel1.Take(&ampHeld, ampF.Size)
-	aPerThread := ampScratchNBodyKernel2.Take(&ampHeld, ampF.Size)
+	pPerThread := ampScratchNBodyKernel0.Take(&ampHeld, ampF.Size)
+	aPerThread := ampScratchNBodyKernel0.Take(&ampHeld, ampF.Size)
 	n := ampF.Ext.Size()
 	staged := ampScratchNBodyKernel0.Take(&ampHeld, n)
 	for ampI0, ampG0 := 0, ampF.O0; ampI0 < ampF.N0; ampI0, ampG0 = ampI0+1, ampG0+1 {
@@ -161,14 +161,8 @@ func (k NBodyKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) 
 	}
 }
 
-// ampScratchNBodyKernel0 keeps buffers of NBodyKernel's EachTile for later tiles.
+// ampScratchNBodyKernel0 keeps the []vec.Float4 buffers of NBodyKernel's EachTile for later tiles.
 var ampScratchNBodyKernel0 amprt.Scratch[vec.Float4]
-
-// ampScratchNBodyKernel1 keeps buffers of NBodyKernel's EachTile for later tiles.
-var ampScratchNBodyKernel1 amprt.Scratch[vec.Float4]
-
-// ampScratchNBodyKernel2 keeps buffers of NBodyKernel's EachTile for later tiles.
-var ampScratchNBodyKernel2 amprt.Scratch[vec.Float4]
 
 // Program is NBodySplitKernel's GPU body: its Tiled method, translated to GLSL and SPIR-V by ampgen.
 func (NBodySplitKernel) Program() *amprt.Program { return ampgenNBodySplitKernel }
@@ -180,12 +174,12 @@ func (k NBodySplitKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.In
 	ampViewPos, ampViewVel, ampViewNewPos := k.Pos.KernelHost(), k.Vel.KernelHost(), k.NewPos.KernelHost()
 	var ampHeld amprt.Held
 	defer ampHeld.Release() // the buffers go back for later tiles
-	bodyPerThread := ampScratchNBodySplitKernel2.Take(&ampHeld, ampF.Size)
-	pPerThread := ampScratchNBodySplitKernel3.Take(&ampHeld, ampF.Size)
-	aPerThread := ampScratchNBodySplitKernel4.Take(&ampHeld, ampF.Size)
+	bodyPerThread := ampScratchNBodySplitKernel1.Take(&ampHeld, ampF.Size)
+	pPerThread := ampScratchNBodySplitKernel0.Take(&ampHeld, ampF.Size)
+	aPerThread := ampScratchNBodySplitKernel0.Take(&ampHeld, ampF.Size)
 	rows, tw := ampF.Ext.Dim(0), ampF.Ext.Dim(1)
 	staged := ampScratchNBodySplitKernel0.Take(&ampHeld, ampF.Ext.Size())
-	part := ampScratchNBodySplitKernel1.Take(&ampHeld, ampF.Ext.Size())
+	part := ampScratchNBodySplitKernel0.Take(&ampHeld, ampF.Ext.Size())
 	chunk := int(k.Bodies) / rows
 	for ampI0 := range ampF.N0 {
 		for ampI1, ampG1 := 0, ampF.O1; ampI1 < ampF.N1; ampI1, ampG1 = ampI1+1, ampG1+1 {
@@ -266,20 +260,11 @@ func (k NBodySplitKernel) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.In
 	}
 }
 
-// ampScratchNBodySplitKernel0 keeps buffers of NBodySplitKernel's EachTile for later tiles.
+// ampScratchNBodySplitKernel0 keeps the []vec.Float4 buffers of NBodySplitKernel's EachTile for later tiles.
 var ampScratchNBodySplitKernel0 amprt.Scratch[vec.Float4]
 
-// ampScratchNBodySplitKernel1 keeps buffers of NBodySplitKernel's EachTile for later tiles.
-var ampScratchNBodySplitKernel1 amprt.Scratch[vec.Float4]
-
-// ampScratchNBodySplitKernel2 keeps buffers of NBodySplitKernel's EachTile for later tiles.
-var ampScratchNBodySplitKernel2 amprt.Scratch[amprt.Index]
-
-// ampScratchNBodySplitKernel3 keeps buffers of NBodySplitKernel's EachTile for later tiles.
-var ampScratchNBodySplitKernel3 amprt.Scratch[vec.Float4]
-
-// ampScratchNBodySplitKernel4 keeps buffers of NBodySplitKernel's EachTile for later tiles.
-var ampScratchNBodySplitKernel4 amprt.Scratch[vec.Float4]
+// ampScratchNBodySplitKernel1 keeps the []amprt.Index buffers of NBodySplitKernel's EachTile for later tiles.
+var ampScratchNBodySplitKernel1 amprt.Scratch[amprt.Index]
 
 // Program is SplatKernel's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (SplatKernel) Program() *amprt.Program { return ampgenSplatKernel }

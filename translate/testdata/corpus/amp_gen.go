@@ -105,7 +105,7 @@ func (k Bitonic) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	}
 }
 
-// ampScratchBitonic0 keeps buffers of Bitonic's EachTile for later tiles.
+// ampScratchBitonic0 keeps the []int32 buffers of Bitonic's EachTile for later tiles.
 var ampScratchBitonic0 amprt.Scratch[int32]
 
 // Program is Bits's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
@@ -218,8 +218,8 @@ func (k Carried) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	defer ampHeld.Release() // the buffers go back for later tiles
 	aPerThread := ampScratchCarried1.Take(&ampHeld, ampF.Size)
 	histPerThread := ampScratchCarried2.Take(&ampHeld, ampF.Size)
-	xPerThread := ampScratchCarried3.Take(&ampHeld, ampF.Size)
-	yPerThread := ampScratchCarried4.Take(&ampHeld, ampF.Size)
+	xPerThread := ampScratchCarried0.Take(&ampHeld, ampF.Size)
+	yPerThread := ampScratchCarried0.Take(&ampHeld, ampF.Size)
 	n := ampF.Ext.Size()
 	buf := ampScratchCarried0.Take(&ampHeld, n)
 	for ampI0, ampG0 := 0, ampF.O0; ampI0 < ampF.N0; ampI0, ampG0 = ampI0+1, ampG0+1 {
@@ -288,20 +288,14 @@ func (k Carried) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	}
 }
 
-// ampScratchCarried0 keeps buffers of Carried's EachTile for later tiles.
+// ampScratchCarried0 keeps the []int32 buffers of Carried's EachTile for later tiles.
 var ampScratchCarried0 amprt.Scratch[int32]
 
-// ampScratchCarried1 keeps buffers of Carried's EachTile for later tiles.
+// ampScratchCarried1 keeps the []CarriedAcc buffers of Carried's EachTile for later tiles.
 var ampScratchCarried1 amprt.Scratch[CarriedAcc]
 
-// ampScratchCarried2 keeps buffers of Carried's EachTile for later tiles.
+// ampScratchCarried2 keeps the [][4]int32 buffers of Carried's EachTile for later tiles.
 var ampScratchCarried2 amprt.Scratch[[4]int32]
-
-// ampScratchCarried3 keeps buffers of Carried's EachTile for later tiles.
-var ampScratchCarried3 amprt.Scratch[int32]
-
-// ampScratchCarried4 keeps buffers of Carried's EachTile for later tiles.
-var ampScratchCarried4 amprt.Scratch[int32]
 
 // Program is Classify's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (Classify) Program() *amprt.Program { return ampgenClassify }
@@ -412,7 +406,7 @@ func (k ExtentLoop) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampViewIn, ampViewOut := k.In.KernelHost(), k.Out.KernelHost()
 	var ampHeld amprt.Held
 	defer ampHeld.Release() // the buffers go back for later tiles
-	accPerThread := ampScratchExtentLoop1.Take(&ampHeld, ampF.Size)
+	accPerThread := ampScratchExtentLoop0.Take(&ampHeld, ampF.Size)
 	n := ampF.Ext.Size()
 	buf := ampScratchExtentLoop0.Take(&ampHeld, n)
 	chunks := k.In.Extent().Dim(0) / n
@@ -450,11 +444,8 @@ func (k ExtentLoop) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	}
 }
 
-// ampScratchExtentLoop0 keeps buffers of ExtentLoop's EachTile for later tiles.
+// ampScratchExtentLoop0 keeps the []int32 buffers of ExtentLoop's EachTile for later tiles.
 var ampScratchExtentLoop0 amprt.Scratch[int32]
-
-// ampScratchExtentLoop1 keeps buffers of ExtentLoop's EachTile for later tiles.
-var ampScratchExtentLoop1 amprt.Scratch[int32]
 
 // Program is Extents's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (Extents) Program() *amprt.Program { return ampgenExtents }
@@ -536,7 +527,7 @@ func (k FieldMethod) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) 
 	var ampHeld amprt.Held
 	defer ampHeld.Release() // the buffers go back for later tiles
 	nPerThread := ampScratchFieldMethod1.Take(&ampHeld, ampF.Size)
-	accPerThread := ampScratchFieldMethod2.Take(&ampHeld, ampF.Size)
+	accPerThread := ampScratchFieldMethod0.Take(&ampHeld, ampF.Size)
 	s := ampScratchFieldMethod0.Take(&ampHeld, ampF.Ext.Size())
 	for ampI0, ampG0 := 0, ampF.O0; ampI0 < ampF.N0; ampI0, ampG0 = ampI0+1, ampG0+1 {
 		for ampI1, ampG1 := 0, ampF.O1; ampI1 < ampF.N1; ampI1, ampG1 = ampI1+1, ampG1+1 {
@@ -585,14 +576,11 @@ func (k FieldMethod) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) 
 	}
 }
 
-// ampScratchFieldMethod0 keeps buffers of FieldMethod's EachTile for later tiles.
+// ampScratchFieldMethod0 keeps the []int32 buffers of FieldMethod's EachTile for later tiles.
 var ampScratchFieldMethod0 amprt.Scratch[int32]
 
-// ampScratchFieldMethod1 keeps buffers of FieldMethod's EachTile for later tiles.
+// ampScratchFieldMethod1 keeps the []int buffers of FieldMethod's EachTile for later tiles.
 var ampScratchFieldMethod1 amprt.Scratch[int]
-
-// ampScratchFieldMethod2 keeps buffers of FieldMethod's EachTile for later tiles.
-var ampScratchFieldMethod2 amprt.Scratch[int32]
 
 // Program is FieldOnly's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (FieldOnly) Program() *amprt.Program { return ampgenFieldOnly }
@@ -794,7 +782,7 @@ func (k GroupMax) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	}
 }
 
-// ampScratchGroupMax0 keeps buffers of GroupMax's EachTile for later tiles.
+// ampScratchGroupMax0 keeps the []int32 buffers of GroupMax's EachTile for later tiles.
 var ampScratchGroupMax0 amprt.Scratch[int32]
 
 // Program is HalfOps's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
@@ -850,7 +838,7 @@ func (k IndexOnce) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	aPerThread := ampScratchIndexOnce2.Take(&ampHeld, ampF.Size)
 	bPerThread := ampScratchIndexOnce3.Take(&ampHeld, ampF.Size)
 	psPerThread := ampScratchIndexOnce4.Take(&ampHeld, ampF.Size)
-	dPerThread := ampScratchIndexOnce5.Take(&ampHeld, ampF.Size)
+	dPerThread := ampScratchIndexOnce0.Take(&ampHeld, ampF.Size)
 	sh := ampScratchIndexOnce0.Take(&ampHeld, 4*ampF.Ext.Size())
 	for ampI0, ampG0 := 0, ampF.O0; ampI0 < ampF.N0; ampI0, ampG0 = ampI0+1, ampG0+1 {
 		for ampI1, ampG1 := 0, ampF.O1; ampI1 < ampF.N1; ampI1, ampG1 = ampI1+1, ampG1+1 {
@@ -934,23 +922,20 @@ func (k IndexOnce) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	}
 }
 
-// ampScratchIndexOnce0 keeps buffers of IndexOnce's EachTile for later tiles.
+// ampScratchIndexOnce0 keeps the []int32 buffers of IndexOnce's EachTile for later tiles.
 var ampScratchIndexOnce0 amprt.Scratch[int32]
 
-// ampScratchIndexOnce1 keeps buffers of IndexOnce's EachTile for later tiles.
+// ampScratchIndexOnce1 keeps the []Ticker buffers of IndexOnce's EachTile for later tiles.
 var ampScratchIndexOnce1 amprt.Scratch[Ticker]
 
-// ampScratchIndexOnce2 keeps buffers of IndexOnce's EachTile for later tiles.
+// ampScratchIndexOnce2 keeps the [][8]int32 buffers of IndexOnce's EachTile for later tiles.
 var ampScratchIndexOnce2 amprt.Scratch[[8]int32]
 
-// ampScratchIndexOnce3 keeps buffers of IndexOnce's EachTile for later tiles.
+// ampScratchIndexOnce3 keeps the [][8]int8 buffers of IndexOnce's EachTile for later tiles.
 var ampScratchIndexOnce3 amprt.Scratch[[8]int8]
 
-// ampScratchIndexOnce4 keeps buffers of IndexOnce's EachTile for later tiles.
+// ampScratchIndexOnce4 keeps the [][4]Tally buffers of IndexOnce's EachTile for later tiles.
 var ampScratchIndexOnce4 amprt.Scratch[[4]Tally]
-
-// ampScratchIndexOnce5 keeps buffers of IndexOnce's EachTile for later tiles.
-var ampScratchIndexOnce5 amprt.Scratch[int32]
 
 // Program is Labeled's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (Labeled) Program() *amprt.Program { return ampgenLabeled }
@@ -1003,8 +988,8 @@ func (k LabeledTiled) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index)
 	ampViewIn, ampViewOut := k.In.KernelHost(), k.Out.KernelHost()
 	var ampHeld amprt.Held
 	defer ampHeld.Release() // the buffers go back for later tiles
-	accPerThread := ampScratchLabeledTiled1.Take(&ampHeld, ampF.Size)
-	vPerThread := ampScratchLabeledTiled2.Take(&ampHeld, ampF.Size)
+	accPerThread := ampScratchLabeledTiled0.Take(&ampHeld, ampF.Size)
+	vPerThread := ampScratchLabeledTiled0.Take(&ampHeld, ampF.Size)
 	s := ampScratchLabeledTiled0.Take(&ampHeld, ampF.Ext.Size())
 	for ampI0, ampG0 := 0, ampF.O0; ampI0 < ampF.N0; ampI0, ampG0 = ampI0+1, ampG0+1 {
 		for ampI1, ampG1 := 0, ampF.O1; ampI1 < ampF.N1; ampI1, ampG1 = ampI1+1, ampG1+1 {
@@ -1096,14 +1081,8 @@ round:
 	}
 }
 
-// ampScratchLabeledTiled0 keeps buffers of LabeledTiled's EachTile for later tiles.
+// ampScratchLabeledTiled0 keeps the []int32 buffers of LabeledTiled's EachTile for later tiles.
 var ampScratchLabeledTiled0 amprt.Scratch[int32]
-
-// ampScratchLabeledTiled1 keeps buffers of LabeledTiled's EachTile for later tiles.
-var ampScratchLabeledTiled1 amprt.Scratch[int32]
-
-// ampScratchLabeledTiled2 keeps buffers of LabeledTiled's EachTile for later tiles.
-var ampScratchLabeledTiled2 amprt.Scratch[int32]
 
 // Program is LoopReturn's GPU body: its Tiled method, translated to GLSL and SPIR-V by ampgen.
 func (LoopReturn) Program() *amprt.Program { return ampgenLoopReturn }
@@ -1142,7 +1121,7 @@ func (k LoopReturn) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	}
 }
 
-// ampScratchLoopReturn0 keeps buffers of LoopReturn's EachTile for later tiles.
+// ampScratchLoopReturn0 keeps the []int32 buffers of LoopReturn's EachTile for later tiles.
 var ampScratchLoopReturn0 amprt.Scratch[int32]
 
 // Program is MatMul's GPU body: its Tiled method, translated to GLSL and SPIR-V by ampgen.
@@ -1219,7 +1198,7 @@ func (k MatMul) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	}
 }
 
-// ampScratchMatMul0 keeps buffers of MatMul's EachTile for later tiles.
+// ampScratchMatMul0 keeps the []float32 buffers of MatMul's EachTile for later tiles.
 var ampScratchMatMul0 amprt.Scratch[float32]
 
 // Program is Math's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
@@ -1358,11 +1337,11 @@ func (k NestedCalls) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) 
 	ampViewIn, ampViewOut := k.In.KernelHost(), k.Out.KernelHost()
 	var ampHeld amprt.Held
 	defer ampHeld.Release() // the buffers go back for later tiles
-	vPerThread := ampScratchNestedCalls1.Take(&ampHeld, ampF.Size)
-	right_amp3PerThread := ampScratchNestedCalls2.Take(&ampHeld, ampF.Size)
-	first_amp3PerThread := ampScratchNestedCalls3.Take(&ampHeld, ampF.Size)
-	right_amp4PerThread := ampScratchNestedCalls4.Take(&ampHeld, ampF.Size)
-	first_amp4PerThread := ampScratchNestedCalls5.Take(&ampHeld, ampF.Size)
+	vPerThread := ampScratchNestedCalls0.Take(&ampHeld, ampF.Size)
+	right_amp3PerThread := ampScratchNestedCalls0.Take(&ampHeld, ampF.Size)
+	first_amp3PerThread := ampScratchNestedCalls0.Take(&ampHeld, ampF.Size)
+	right_amp4PerThread := ampScratchNestedCalls0.Take(&ampHeld, ampF.Size)
+	first_amp4PerThread := ampScratchNestedCalls0.Take(&ampHeld, ampF.Size)
 	s := ampScratchNestedCalls0.Take(&ampHeld, ampF.Ext.Size())
 	for ampI0, ampG0 := 0, ampF.O0; ampI0 < ampF.N0; ampI0, ampG0 = ampI0+1, ampG0+1 {
 		for ampI1, ampG1 := 0, ampF.O1; ampI1 < ampF.N1; ampI1, ampG1 = ampI1+1, ampG1+1 {
@@ -1440,23 +1419,8 @@ func (k NestedCalls) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) 
 	}
 }
 
-// ampScratchNestedCalls0 keeps buffers of NestedCalls's EachTile for later tiles.
+// ampScratchNestedCalls0 keeps the []int32 buffers of NestedCalls's EachTile for later tiles.
 var ampScratchNestedCalls0 amprt.Scratch[int32]
-
-// ampScratchNestedCalls1 keeps buffers of NestedCalls's EachTile for later tiles.
-var ampScratchNestedCalls1 amprt.Scratch[int32]
-
-// ampScratchNestedCalls2 keeps buffers of NestedCalls's EachTile for later tiles.
-var ampScratchNestedCalls2 amprt.Scratch[int32]
-
-// ampScratchNestedCalls3 keeps buffers of NestedCalls's EachTile for later tiles.
-var ampScratchNestedCalls3 amprt.Scratch[int32]
-
-// ampScratchNestedCalls4 keeps buffers of NestedCalls's EachTile for later tiles.
-var ampScratchNestedCalls4 amprt.Scratch[int32]
-
-// ampScratchNestedCalls5 keeps buffers of NestedCalls's EachTile for later tiles.
-var ampScratchNestedCalls5 amprt.Scratch[int32]
 
 // Program is Outside's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (Outside) Program() *amprt.Program { return ampgenOutside }
@@ -1519,7 +1483,7 @@ func (k OutsideArrays) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index
 	}
 }
 
-// ampScratchOutsideArrays0 keeps buffers of OutsideArrays's EachTile for later tiles.
+// ampScratchOutsideArrays0 keeps the []int32 buffers of OutsideArrays's EachTile for later tiles.
 var ampScratchOutsideArrays0 amprt.Scratch[int32]
 
 // Program is Phases's GPU body: its Tiled method, translated to GLSL and SPIR-V by ampgen.
@@ -1533,8 +1497,8 @@ func (k Phases) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	var ampHeld amprt.Held
 	defer ampHeld.Release()                                // the buffers go back for later tiles
 	ampDone := ampScratchPhases1.Take(&ampHeld, ampF.Size) // threads that returned
-	accPerThread := ampScratchPhases2.Take(&ampHeld, ampF.Size)
-	xPerThread := ampScratchPhases3.Take(&ampHeld, ampF.Size)
+	accPerThread := ampScratchPhases0.Take(&ampHeld, ampF.Size)
+	xPerThread := ampScratchPhases0.Take(&ampHeld, ampF.Size)
 	n := ampF.Ext.Size()
 	buf := ampScratchPhases0.Take(&ampHeld, ampF.Ext.Size())
 	for ampI0, ampG0 := 0, ampF.O0; ampI0 < ampF.N0; ampI0, ampG0 = ampI0+1, ampG0+1 {
@@ -1651,17 +1615,11 @@ func (k Phases) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	}
 }
 
-// ampScratchPhases0 keeps buffers of Phases's EachTile for later tiles.
+// ampScratchPhases0 keeps the []int32 buffers of Phases's EachTile for later tiles.
 var ampScratchPhases0 amprt.Scratch[int32]
 
-// ampScratchPhases1 keeps buffers of Phases's EachTile for later tiles.
+// ampScratchPhases1 keeps the []bool buffers of Phases's EachTile for later tiles.
 var ampScratchPhases1 amprt.Scratch[bool]
-
-// ampScratchPhases2 keeps buffers of Phases's EachTile for later tiles.
-var ampScratchPhases2 amprt.Scratch[int32]
-
-// ampScratchPhases3 keeps buffers of Phases's EachTile for later tiles.
-var ampScratchPhases3 amprt.Scratch[int32]
 
 // Program is PointerMethods's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (PointerMethods) Program() *amprt.Program { return ampgenPointerMethods }
@@ -1704,7 +1662,7 @@ func (k PointerMethodsTiled) EachTile(ampDomain amprt.TiledExtent, ampTile amprt
 	ampViewIn, ampViewOut := k.In.KernelHost(), k.Out.KernelHost()
 	var ampHeld amprt.Held
 	defer ampHeld.Release() // the buffers go back for later tiles
-	minePerThread := ampScratchPointerMethodsTiled1.Take(&ampHeld, ampF.Size)
+	minePerThread := ampScratchPointerMethodsTiled0.Take(&ampHeld, ampF.Size)
 	sh := ampScratchPointerMethodsTiled0.Take(&ampHeld, ampF.Ext.Size())
 	for ampI0, ampG0 := 0, ampF.O0; ampI0 < ampF.N0; ampI0, ampG0 = ampI0+1, ampG0+1 {
 		for ampI1, ampG1 := 0, ampF.O1; ampI1 < ampF.N1; ampI1, ampG1 = ampI1+1, ampG1+1 {
@@ -1743,11 +1701,8 @@ func (k PointerMethodsTiled) EachTile(ampDomain amprt.TiledExtent, ampTile amprt
 	}
 }
 
-// ampScratchPointerMethodsTiled0 keeps buffers of PointerMethodsTiled's EachTile for later tiles.
+// ampScratchPointerMethodsTiled0 keeps the []Tally buffers of PointerMethodsTiled's EachTile for later tiles.
 var ampScratchPointerMethodsTiled0 amprt.Scratch[Tally]
-
-// ampScratchPointerMethodsTiled1 keeps buffers of PointerMethodsTiled's EachTile for later tiles.
-var ampScratchPointerMethodsTiled1 amprt.Scratch[Tally]
 
 // Program is Promoted's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (Promoted) Program() *amprt.Program { return ampgenPromoted }
@@ -1904,8 +1859,8 @@ func (k RangeLen) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampViewSrc, ampViewDst := k.Src.KernelHost(), k.Dst.KernelHost()
 	var ampHeld amprt.Held
 	defer ampHeld.Release() // the buffers go back for later tiles
-	sumPerThread := ampScratchRangeLen1.Take(&ampHeld, ampF.Size)
-	arrPerThread := ampScratchRangeLen2.Take(&ampHeld, ampF.Size)
+	sumPerThread := ampScratchRangeLen0.Take(&ampHeld, ampF.Size)
+	arrPerThread := ampScratchRangeLen1.Take(&ampHeld, ampF.Size)
 	shared := ampScratchRangeLen0.Take(&ampHeld, ampF.Ext.Size())
 	for ampI0, ampG0 := 0, ampF.O0; ampI0 < ampF.N0; ampI0, ampG0 = ampI0+1, ampG0+1 {
 		for ampI1, ampG1 := 0, ampF.O1; ampI1 < ampF.N1; ampI1, ampG1 = ampI1+1, ampG1+1 {
@@ -1975,14 +1930,11 @@ func (k RangeLen) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	}
 }
 
-// ampScratchRangeLen0 keeps buffers of RangeLen's EachTile for later tiles.
+// ampScratchRangeLen0 keeps the []int32 buffers of RangeLen's EachTile for later tiles.
 var ampScratchRangeLen0 amprt.Scratch[int32]
 
-// ampScratchRangeLen1 keeps buffers of RangeLen's EachTile for later tiles.
-var ampScratchRangeLen1 amprt.Scratch[int32]
-
-// ampScratchRangeLen2 keeps buffers of RangeLen's EachTile for later tiles.
-var ampScratchRangeLen2 amprt.Scratch[[3]int32]
+// ampScratchRangeLen1 keeps the [][3]int32 buffers of RangeLen's EachTile for later tiles.
+var ampScratchRangeLen1 amprt.Scratch[[3]int32]
 
 // Program is RangeMoved's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (RangeMoved) Program() *amprt.Program { return ampgenRangeMoved }
@@ -2010,7 +1962,7 @@ func (k Remat) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampViewIn, ampViewOut := k.In.KernelHost(), k.Out.KernelHost()
 	var ampHeld amprt.Held
 	defer ampHeld.Release() // the buffers go back for later tiles
-	vPerThread := ampScratchRemat1.Take(&ampHeld, ampF.Size)
+	vPerThread := ampScratchRemat0.Take(&ampHeld, ampF.Size)
 	n := ampF.Ext.Size()
 	buf := ampScratchRemat0.Take(&ampHeld, n)
 	w := ampF.Ext.Dim(1)
@@ -2060,11 +2012,8 @@ func (k Remat) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	}
 }
 
-// ampScratchRemat0 keeps buffers of Remat's EachTile for later tiles.
+// ampScratchRemat0 keeps the []int32 buffers of Remat's EachTile for later tiles.
 var ampScratchRemat0 amprt.Scratch[int32]
-
-// ampScratchRemat1 keeps buffers of Remat's EachTile for later tiles.
-var ampScratchRemat1 amprt.Scratch[int32]
 
 // Program is Results's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (Results) Program() *amprt.Program { return ampgenResults }
@@ -2111,8 +2060,8 @@ func (k ResultsTiled) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index)
 	ampViewIn, ampViewOut := k.In.KernelHost(), k.Out.KernelHost()
 	var ampHeld amprt.Held
 	defer ampHeld.Release() // the buffers go back for later tiles
-	loPerThread := ampScratchResultsTiled1.Take(&ampHeld, ampF.Size)
-	hiPerThread := ampScratchResultsTiled2.Take(&ampHeld, ampF.Size)
+	loPerThread := ampScratchResultsTiled0.Take(&ampHeld, ampF.Size)
+	hiPerThread := ampScratchResultsTiled0.Take(&ampHeld, ampF.Size)
 	n := ampF.Ext.Size()
 	buf := ampScratchResultsTiled0.Take(&ampHeld, n)
 	for ampI0, ampG0 := 0, ampF.O0; ampI0 < ampF.N0; ampI0, ampG0 = ampI0+1, ampG0+1 {
@@ -2138,14 +2087,8 @@ func (k ResultsTiled) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index)
 	}
 }
 
-// ampScratchResultsTiled0 keeps buffers of ResultsTiled's EachTile for later tiles.
+// ampScratchResultsTiled0 keeps the []int32 buffers of ResultsTiled's EachTile for later tiles.
 var ampScratchResultsTiled0 amprt.Scratch[int32]
-
-// ampScratchResultsTiled1 keeps buffers of ResultsTiled's EachTile for later tiles.
-var ampScratchResultsTiled1 amprt.Scratch[int32]
-
-// ampScratchResultsTiled2 keeps buffers of ResultsTiled's EachTile for later tiles.
-var ampScratchResultsTiled2 amprt.Scratch[int32]
 
 // Program is Rounding's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (Rounding) Program() *amprt.Program { return ampgenRounding }
@@ -2208,11 +2151,11 @@ func (k SharedArgs) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampViewIn, ampViewOut := k.In.KernelHost(), k.Out.KernelHost()
 	var ampHeld amprt.Held
 	defer ampHeld.Release() // the buffers go back for later tiles
-	wPerThread := ampScratchSharedArgs2.Take(&ampHeld, ampF.Size)
-	x_amp3PerThread := ampScratchSharedArgs3.Take(&ampHeld, ampF.Size)
+	wPerThread := ampScratchSharedArgs0.Take(&ampHeld, ampF.Size)
+	x_amp3PerThread := ampScratchSharedArgs0.Take(&ampHeld, ampF.Size)
 	n := ampF.Ext.Size()
 	a := ampScratchSharedArgs0.Take(&ampHeld, n)
-	b := ampScratchSharedArgs1.Take(&ampHeld, n)
+	b := ampScratchSharedArgs0.Take(&ampHeld, n)
 	for ampI0, ampG0 := 0, ampF.O0; ampI0 < ampF.N0; ampI0, ampG0 = ampI0+1, ampG0+1 {
 		for ampI1, ampG1 := 0, ampF.O1; ampI1 < ampF.N1; ampI1, ampG1 = ampI1+1, ampG1+1 {
 			for ampI2, ampG2 := 0, ampF.O2; ampI2 < ampF.N2; ampI2, ampG2 = ampI2+1, ampG2+1 {
@@ -2281,17 +2224,8 @@ func (k SharedArgs) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	}
 }
 
-// ampScratchSharedArgs0 keeps buffers of SharedArgs's EachTile for later tiles.
+// ampScratchSharedArgs0 keeps the []int32 buffers of SharedArgs's EachTile for later tiles.
 var ampScratchSharedArgs0 amprt.Scratch[int32]
-
-// ampScratchSharedArgs1 keeps buffers of SharedArgs's EachTile for later tiles.
-var ampScratchSharedArgs1 amprt.Scratch[int32]
-
-// ampScratchSharedArgs2 keeps buffers of SharedArgs's EachTile for later tiles.
-var ampScratchSharedArgs2 amprt.Scratch[int32]
-
-// ampScratchSharedArgs3 keeps buffers of SharedArgs's EachTile for later tiles.
-var ampScratchSharedArgs3 amprt.Scratch[int32]
 
 // Program is SharedClear's GPU body: its Tiled method, translated to GLSL and SPIR-V by ampgen.
 func (SharedClear) Program() *amprt.Program { return ampgenSharedClear }
@@ -2330,7 +2264,7 @@ func (k SharedClear) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) 
 	}
 }
 
-// ampScratchSharedClear0 keeps buffers of SharedClear's EachTile for later tiles.
+// ampScratchSharedClear0 keeps the []int32 buffers of SharedClear's EachTile for later tiles.
 var ampScratchSharedClear0 amprt.Scratch[int32]
 
 // Program is SharedLen's GPU body: its Tiled method, translated to GLSL and SPIR-V by ampgen.
@@ -2343,7 +2277,7 @@ func (k SharedLen) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampViewIn, ampViewOut := k.In.KernelHost(), k.Out.KernelHost()
 	var ampHeld amprt.Held
 	defer ampHeld.Release() // the buffers go back for later tiles
-	sumPerThread := ampScratchSharedLen1.Take(&ampHeld, ampF.Size)
+	sumPerThread := ampScratchSharedLen0.Take(&ampHeld, ampF.Size)
 	s := ampScratchSharedLen0.Take(&ampHeld, ampF.Ext.Size())
 	for ampI0, ampG0 := 0, ampF.O0; ampI0 < ampF.N0; ampI0, ampG0 = ampI0+1, ampG0+1 {
 		for ampI1, ampG1 := 0, ampF.O1; ampI1 < ampF.N1; ampI1, ampG1 = ampI1+1, ampG1+1 {
@@ -2381,11 +2315,8 @@ func (k SharedLen) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	}
 }
 
-// ampScratchSharedLen0 keeps buffers of SharedLen's EachTile for later tiles.
+// ampScratchSharedLen0 keeps the []int32 buffers of SharedLen's EachTile for later tiles.
 var ampScratchSharedLen0 amprt.Scratch[int32]
-
-// ampScratchSharedLen1 keeps buffers of SharedLen's EachTile for later tiles.
-var ampScratchSharedLen1 amprt.Scratch[int32]
 
 // Program is ShiftBy's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (ShiftBy) Program() *amprt.Program { return ampgenShiftBy }
@@ -2437,7 +2368,7 @@ func (k Stencil) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	}
 }
 
-// ampScratchStencil0 keeps buffers of Stencil's EachTile for later tiles.
+// ampScratchStencil0 keeps the []float32 buffers of Stencil's EachTile for later tiles.
 var ampScratchStencil0 amprt.Scratch[float32]
 
 // ampHostat is at with its views read and written through their arrayview.Host, for EachTile.
@@ -2521,7 +2452,7 @@ func (k SwitchBreakTiled) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.In
 	ampViewIn, ampViewOut := k.In.KernelHost(), k.Out.KernelHost()
 	var ampHeld amprt.Held
 	defer ampHeld.Release() // the buffers go back for later tiles
-	vPerThread := ampScratchSwitchBreakTiled1.Take(&ampHeld, ampF.Size)
+	vPerThread := ampScratchSwitchBreakTiled0.Take(&ampHeld, ampF.Size)
 	s := ampScratchSwitchBreakTiled0.Take(&ampHeld, ampF.Ext.Size())
 	for ampI0, ampG0 := 0, ampF.O0; ampI0 < ampF.N0; ampI0, ampG0 = ampI0+1, ampG0+1 {
 		for ampI1, ampG1 := 0, ampF.O1; ampI1 < ampF.N1; ampI1, ampG1 = ampI1+1, ampG1+1 {
@@ -2576,11 +2507,8 @@ func (k SwitchBreakTiled) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.In
 	}
 }
 
-// ampScratchSwitchBreakTiled0 keeps buffers of SwitchBreakTiled's EachTile for later tiles.
+// ampScratchSwitchBreakTiled0 keeps the []int32 buffers of SwitchBreakTiled's EachTile for later tiles.
 var ampScratchSwitchBreakTiled0 amprt.Scratch[int32]
-
-// ampScratchSwitchBreakTiled1 keeps buffers of SwitchBreakTiled's EachTile for later tiles.
-var ampScratchSwitchBreakTiled1 amprt.Scratch[int32]
 
 // Program is TileRev's GPU body: its Tiled method, translated to GLSL and SPIR-V by ampgen.
 func (TileRev[T0]) Program() *amprt.Program { return ampgenTileRev.Of(reflect.TypeFor[T0]()) }
@@ -2625,7 +2553,7 @@ func (k TileSum) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	ampViewIn, ampViewSums := k.In.KernelHost(), k.Sums.KernelHost()
 	var ampHeld amprt.Held
 	defer ampHeld.Release() // the buffers go back for later tiles
-	vPerThread := ampScratchTileSum1.Take(&ampHeld, ampF.Size)
+	vPerThread := ampScratchTileSum0.Take(&ampHeld, ampF.Size)
 	n := ampF.Ext.Size()
 	s := ampScratchTileSum0.Take(&ampHeld, ampF.Ext.Size())
 	pos := make([]uint32, 1)
@@ -2675,11 +2603,8 @@ func (k TileSum) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 	}
 }
 
-// ampScratchTileSum0 keeps buffers of TileSum's EachTile for later tiles.
+// ampScratchTileSum0 keeps the []int32 buffers of TileSum's EachTile for later tiles.
 var ampScratchTileSum0 amprt.Scratch[int32]
-
-// ampScratchTileSum1 keeps buffers of TileSum's EachTile for later tiles.
-var ampScratchTileSum1 amprt.Scratch[int32]
 
 // Program is TupleOrder's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (TupleOrder) Program() *amprt.Program { return ampgenTupleOrder }
@@ -2720,9 +2645,9 @@ func (k UniformArgs) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) 
 	ampViewIn, ampViewOut := k.In.KernelHost(), k.Out.KernelHost()
 	var ampHeld amprt.Held
 	defer ampHeld.Release() // the buffers go back for later tiles
-	v_amp1PerThread := ampScratchUniformArgs1.Take(&ampHeld, ampF.Size)
-	vPerThread := ampScratchUniformArgs2.Take(&ampHeld, ampF.Size)
-	v_amp2PerThread := ampScratchUniformArgs3.Take(&ampHeld, ampF.Size)
+	v_amp1PerThread := ampScratchUniformArgs0.Take(&ampHeld, ampF.Size)
+	vPerThread := ampScratchUniformArgs0.Take(&ampHeld, ampF.Size)
+	v_amp2PerThread := ampScratchUniformArgs0.Take(&ampHeld, ampF.Size)
 	s := ampScratchUniformArgs0.Take(&ampHeld, ampF.Ext.Size())
 	rounds_amp1 := int(k.Rounds)
 	step_amp1 := 3
@@ -2810,17 +2735,8 @@ func (k UniformArgs) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) 
 	}
 }
 
-// ampScratchUniformArgs0 keeps buffers of UniformArgs's EachTile for later tiles.
+// ampScratchUniformArgs0 keeps the []int32 buffers of UniformArgs's EachTile for later tiles.
 var ampScratchUniformArgs0 amprt.Scratch[int32]
-
-// ampScratchUniformArgs1 keeps buffers of UniformArgs's EachTile for later tiles.
-var ampScratchUniformArgs1 amprt.Scratch[int32]
-
-// ampScratchUniformArgs2 keeps buffers of UniformArgs's EachTile for later tiles.
-var ampScratchUniformArgs2 amprt.Scratch[int32]
-
-// ampScratchUniformArgs3 keeps buffers of UniformArgs's EachTile for later tiles.
-var ampScratchUniformArgs3 amprt.Scratch[int32]
 
 // Program is VecCaptures's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (VecCaptures) Program() *amprt.Program { return ampgenVecCaptures }
