@@ -10,8 +10,8 @@ import (
 	amprt "github.com/goamp/goamp/runtime"
 )
 
-// TestFrame checks a tile's TileFrame: its extent, size, origin and loop bounds, 1 past
-// the tile's rank.
+// TestFrame checks the scalars that TiledExtent.Frame returns of a tile: its size, its
+// origin (TileOrigin's) and its dimensions, 1 past its rank.
 func TestFrame(t *testing.T) {
 	for _, c := range []struct {
 		dom    amprt.TiledExtent
@@ -24,13 +24,12 @@ func TestFrame(t *testing.T) {
 		{amprt.Ext(8, 12).Tile(4, 6), amprt.Idx(1, 1), 24, amprt.Idx(4, 6), [3]int{4, 6, 1}},
 		{amprt.Ext(4, 6, 8).Tile(2, 3, 4), amprt.Idx(1, 0, 1), 24, amprt.Idx(2, 0, 4), [3]int{2, 3, 4}},
 	} {
-		f := c.dom.Frame(c.tile)
-		assert.Equal(t, c.dom.Tile, f.Ext)
-		assert.Equal(t, c.size, f.Size)
-		assert.Equal(t, c.dom.Tile.Size(), f.Size)
-		assert.Equal(t, c.origin, f.Origin())
+		size, o0, o1, o2, n0, n1, n2 := c.dom.Frame(c.tile)
+		assert.Equal(t, c.size, size)
+		assert.Equal(t, c.dom.Tile.Size(), size)
+		assert.Equal(t, c.origin, amprt.Idx(o0, o1, o2))
 		assert.Equal(t, c.origin, c.dom.TileOrigin(c.tile))
-		assert.Equal(t, c.n, [3]int{f.N0, f.N1, f.N2})
+		assert.Equal(t, c.n, [3]int{n0, n1, n2})
 	}
 }
 

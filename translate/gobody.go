@@ -48,7 +48,7 @@ type cpuGen struct {
 // no generated body.
 var genNames = []string{"ampDomain", "ampTile", "ampExt", "ampSize", "ampOrigin", "ampLocals", "ampLocal", "ampN0", "ampN1", "ampN2", "ampI0", "ampI1", "ampI2",
 	"ampGlobal", "ampDone", "ampL", "ampD", "ampK", "ampLo", "ampHi", "ampIdx", "ampRank", "ampO0", "ampO1", "ampO2",
-	"ampG0", "ampG1", "ampG2", "ampJ", "ampRange", "ampF"}
+	"ampG0", "ampG1", "ampG2", "ampJ", "ampRange"}
 
 // cpuBodies generates the fast CPU bodies of the package's kernels, in kernel type
 // order, and the notes ampgen prints about kernels that get none.

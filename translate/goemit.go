@@ -326,15 +326,13 @@ func (e *emitter) method(named *types.Named, nodes []*fnode) string {
 	e.nodes(&body, nodes)
 	var perThread strings.Builder
 	if e.done {
-		fmt.Fprintf(&perThread, "ampDone := %s // threads that returned\n", e.buffer("bool", "ampF.Size"))
+		fmt.Fprintf(&perThread, "ampDone := %s // threads that returned\n", e.buffer("bool", "ampSize"))
 	}
 	for _, o := range e.liftedOrder() {
-		fmt.Fprintf(&perThread, "%s := %s\n", e.lifted[o], e.buffer(e.typeText(o.Type()), "ampF.Size"))
+		fmt.Fprintf(&perThread, "%s := %s\n", e.lifted[o], e.buffer(e.typeText(o.Type()), "ampSize"))
 	}
 	code := body.String()
-	if usesName(perThread.String()+code, "ampF") {
-		b.WriteString("ampF := ampDomain.Frame(ampTile)\n")
-	}
+	frameVars(&b, perThread.String()+code)
 	e.viewHosts(&b)
 	if len(e.scratch) > 0 { // the buffers' holder, declared before any is taken
 		b.WriteString("var ampHeld amprt.Held\ndefer ampHeld.Release() // the buffers go back for later tiles\n")
@@ -350,6 +348,24 @@ func (e *emitter) method(named *types.Named, nodes []*fnode) string {
 		e.helperMethod(&b, h)
 	}
 	return b.String()
+}
+
+// frameVars declares the scalars of the tile's frame (runtime.TiledExtent.Frame) that the
+// generated code uses, in one statement: the tile's size, its origin and its dimensions,
+// 1 past its rank, which bound the loops over its threads.
+func frameVars(b *strings.Builder, code string) {
+	names := []string{"ampSize", "ampO0", "ampO1", "ampO2", "ampN0", "ampN1", "ampN2"}
+	used := false
+	for i, n := range names {
+		if !usesName(code, n) {
+			names[i] = "_"
+			continue
+		}
+		used = true
+	}
+	if used {
+		fmt.Fprintf(b, "%s := ampDomain.Frame(ampTile)\n", strings.Join(names, ", "))
+	}
 }
 
 // viewHosts declares the kernel's views' arrayview.Hosts, which the generated bodies read
@@ -509,11 +525,11 @@ func (e *emitter) writeRegion(b *strings.Builder, r *fnode) {
 		i, g := fmt.Sprintf("ampI%d", c), fmt.Sprintf("ampG%d", c)
 		switch {
 		case usesName(code, g): // the global component steps with the local one
-			fmt.Fprintf(b, "for %s, %s := 0, ampF.O%d; %s < ampF.N%d; %s, %s = %s+1, %s+1 {\n", i, g, c, i, c, i, g, i, g)
+			fmt.Fprintf(b, "for %s, %s := 0, ampO%d; %s < ampN%d; %s, %s = %s+1, %s+1 {\n", i, g, c, i, c, i, g, i, g)
 		case useL || usesName(code, i):
-			fmt.Fprintf(b, "for %s := range ampF.N%d {\n", i, c)
+			fmt.Fprintf(b, "for %s := range ampN%d {\n", i, c)
 		default:
-			fmt.Fprintf(b, "for range ampF.N%d {\n", c)
+			fmt.Fprintf(b, "for range ampN%d {\n", c)
 		}
 	}
 	if nested {
@@ -529,12 +545,12 @@ func (e *emitter) writeRegion(b *strings.Builder, r *fnode) {
 	case nested:
 		loop(2)
 		if useL {
-			b.WriteString("ampL := (ampI0*ampF.N1+ampI1)*ampF.N2 + ampI2\n")
+			b.WriteString("ampL := (ampI0*ampN1+ampI1)*ampN2 + ampI2\n")
 		}
 	case useL:
-		b.WriteString("for ampL := range ampF.Size {\n")
+		b.WriteString("for ampL := range ampSize {\n")
 	default:
-		b.WriteString("for range ampF.Size {\n")
+		b.WriteString("for range ampSize {\n")
 	}
 	b.WriteString(code)
 	b.WriteString("}\n")
@@ -810,7 +826,7 @@ func (e *emitter) replace(x ast.Node) (string, bool) {
 		}
 		if e.isTiledField(y, "Local", "Global", "Tile", "TileOrigin", "TileExtent") {
 			return e.literal(y, map[string]string{"Local": "amprt.Index{ampI0, ampI1, ampI2}", "Global": "amprt.Index{ampG0, ampG1, ampG2}",
-				"Tile": "ampTile", "TileOrigin": "ampF.Origin()", "TileExtent": "ampF.Ext"}[y.Sel.Name]), true
+				"Tile": "ampTile", "TileOrigin": "ampDomain.TileOrigin(ampTile)", "TileExtent": "ampDomain.Tile"}[y.Sel.Name]), true
 		}
 	case *ast.CallExpr:
 		if s, ok := e.viewCall3(y); ok {
@@ -1025,7 +1041,7 @@ func (e *emitter) helperMethod(b *strings.Builder, h *helper) {
 }
 
 // indexComponent returns the generated body's scalar for t.Local[c], t.Global[c] or
-// t.TileOrigin[c] with c a constant 0..2 (ampI0, ampG1, ampF.O2, ...), or "".
+// t.TileOrigin[c] with c a constant 0..2 (ampI0, ampG1, ampO2, ...), or "".
 func (e *emitter) indexComponent(x *ast.IndexExpr) string {
 	if id, ok := unparen(x.X).(*ast.Ident); ok && e.rangeIdx != nil && e.obj(id) == e.rangeIdx {
 		if c, ok := constIndex(e.info, x.Index); ok {
@@ -1042,7 +1058,7 @@ func (e *emitter) indexComponent(x *ast.IndexExpr) string {
 	if !ok {
 		return ""
 	}
-	return map[string]string{"Local": "ampI", "Global": "ampG", "TileOrigin": "ampF.O"}[sel.Sel.Name] + fmt.Sprint(c)
+	return map[string]string{"Local": "ampI", "Global": "ampG", "TileOrigin": "ampO"}[sel.Sel.Name] + fmt.Sprint(c)
 }
 
 // constIndex returns the value of a constant index expression 0..2.
