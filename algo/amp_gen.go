@@ -211,12 +211,10 @@ func (transposeKernel[T0]) Program() *amprt.Program {
 //go:embed amp_gen_transposeKernel_float32.spv
 var ampgenSPIRV embed.FS
 
-// ampgenSource is what this file was made from: in a test binary, a dispatch of a kernel
-// whose source changed since is an error (runtime.Sources).
-var ampgenSource = amprt.GeneratedFrom("api.go convolve.go elementwise.go histogram.go matmul.go reduce.go scan.go sort.go sortseg.go sortwin.go transpose.go", "3217e4eb2dbcdd9b34e79d56d2018f13a3ce35c1433f65aa5036a311a91b8f7c")
-
-// ampgenPrograms makes the kernels' programs of their modules in ampgenSPIRV.
-var ampgenPrograms = ampgenSource.Programs(ampgenSPIRV, "amp_gen", "github.com/goamp/goamp/algo")
+// ampgenPrograms makes the kernels' programs of their modules in ampgenSPIRV. It records
+// what this file was made from: in a test binary, a dispatch of a kernel whose source
+// changed since is an error (runtime.Sources).
+var ampgenPrograms = amprt.GeneratedFrom("api.go convolve.go elementwise.go histogram.go matmul.go reduce.go scan.go sort.go sortseg.go sortwin.go transpose.go", "3217e4eb2dbcdd9b34e79d56d2018f13a3ce35c1433f65aa5036a311a91b8f7c").Programs(ampgenSPIRV, "amp_gen", "github.com/goamp/goamp/algo")
 
 var ampgenAddKernel = ampgenPrograms.Instances("addKernel", "int32", "uint32", "float32")
 var ampgenConvCols = ampgenPrograms.Program("convCols")

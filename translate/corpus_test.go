@@ -101,6 +101,15 @@ func randInts(r *rand.Rand, n int, lo, hi int32) []int32 {
 	return s
 }
 
+// randUints returns n random uint32s, over the whole range.
+func randUints(r *rand.Rand, n int) []uint32 {
+	s := make([]uint32, n)
+	for i := range s {
+		s[i] = r.Uint32()
+	}
+	return s
+}
+
 func randFloats(r *rand.Rand, n int, lo, hi float32) []float32 {
 	s := make([]float32, n)
 	for i := range s {
@@ -165,10 +174,7 @@ var corpusCases = []corpusCase{
 	}, exact},
 	{"Axpy[uint32]", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 300
-		x := make([]uint32, n)
-		for i := range x {
-			x[i] = r.Uint32()
-		}
+		x := randUints(r, n)
 		o, data := out[uint32](t, n)
 		k := corpus.Axpy[uint32]{X: in(t, x, n), Y: o, Alpha: 0x9e3779b9}
 		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
@@ -311,10 +317,7 @@ var corpusCases = []corpusCase{
 	}, exact},
 	{"Names", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 500
-		x := make([]uint32, n)
-		for i := range x {
-			x[i] = r.Uint32()
-		}
+		x := randUints(r, n)
 		o, data := out[uint32](t, n)
 		return ran(t, forEach(av, runtime.Ext(n), corpus.Names{In: in(t, x, n), Out: o}), o, data)
 	}, exact},

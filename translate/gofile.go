@@ -70,13 +70,6 @@ func (p *Package) GoFile(files []string) ([]byte, error) {
 		fmt.Fprintf(b, "//go:embed %s\n", f)
 	}
 	b.WriteString("var ampgenSPIRV embed.FS\n\n")
-	src, hash, err := p.sources()
-	if err != nil {
-		return nil, err
-	}
-	b.WriteString("// ampgenSource is what this file was made from: in a test binary, a dispatch of a kernel\n" +
-		"// whose source changed since is an error (runtime.Sources).\n")
-	fmt.Fprintf(b, "var ampgenSource = amprt.GeneratedFrom(%q, %q)\n\n", strings.Join(src, " "), hash)
 	if err := p.programVars(b, files, typesOrder, byType); err != nil {
 		return nil, err
 	}
@@ -85,14 +78,22 @@ func (p *Package) GoFile(files []string) ([]byte, error) {
 
 // programVars writes the package-level variables of the kernels' programs, one per kernel
 // type in typesOrder (an amprt.Instances for a generic one, of its instances byType), and
-// the runtime.GeneratedPrograms that makes them of the modules in files.
+// the runtime.GeneratedPrograms that makes them of the modules in files, with the sources
+// they were made from.
 func (p *Package) programVars(b *bytes.Buffer, files, typesOrder []string, byType map[string][]int) error {
 	prefix, err := p.filePrefix(files)
 	if err != nil {
 		return err
 	}
-	b.WriteString("// ampgenPrograms makes the kernels' programs of their modules in ampgenSPIRV.\n")
-	fmt.Fprintf(b, "var ampgenPrograms = ampgenSource.Programs(ampgenSPIRV, %q, %q)\n\n", prefix, p.Path)
+	src, hash, err := p.sources()
+	if err != nil {
+		return err
+	}
+	b.WriteString("// ampgenPrograms makes the kernels' programs of their modules in ampgenSPIRV. It records\n" +
+		"// what this file was made from: in a test binary, a dispatch of a kernel whose source\n" +
+		"// changed since is an error (runtime.Sources).\n")
+	fmt.Fprintf(b, "var ampgenPrograms = amprt.GeneratedFrom(%q, %q).Programs(ampgenSPIRV, %q, %q)\n\n",
+		strings.Join(src, " "), hash, prefix, p.Path)
 	for _, typ := range typesOrder {
 		idx := byType[typ]
 		if k := p.Kernels[idx[0]]; len(k.TypeArgs) == 0 {

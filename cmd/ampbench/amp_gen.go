@@ -109,12 +109,10 @@ func (k QuantizeI8) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {
 //go:embed amp_gen_QuantizeI8.spv
 var ampgenSPIRV embed.FS
 
-// ampgenSource is what this file was made from: in a test binary, a dispatch of a kernel
-// whose source changed since is an error (runtime.Sources).
-var ampgenSource = amprt.GeneratedFrom("peak.go quantize.go", "f6611a421f4e4408dba063ba576b6b6bd2f6ea0dd68266d8a87123229e3e5319")
-
-// ampgenPrograms makes the kernels' programs of their modules in ampgenSPIRV.
-var ampgenPrograms = ampgenSource.Programs(ampgenSPIRV, "amp_gen", "github.com/goamp/goamp/cmd/ampbench")
+// ampgenPrograms makes the kernels' programs of their modules in ampgenSPIRV. It records
+// what this file was made from: in a test binary, a dispatch of a kernel whose source
+// changed since is an error (runtime.Sources).
+var ampgenPrograms = amprt.GeneratedFrom("peak.go quantize.go", "f6611a421f4e4408dba063ba576b6b6bd2f6ea0dd68266d8a87123229e3e5319").Programs(ampgenSPIRV, "amp_gen", "github.com/goamp/goamp/cmd/ampbench")
 
 var ampgenFmaPeak = ampgenPrograms.Program("FmaPeak")
 var ampgenQuantizeEach = ampgenPrograms.Program("QuantizeEach")

@@ -61,11 +61,9 @@ var ampScratchTileSum0 amprt.Scratch[int32]
 //go:embed amp_gen_TileSum.spv
 var ampgenSPIRV embed.FS
 
-// ampgenSource is what this file was made from: in a test binary, a dispatch of a kernel
-// whose source changed since is an error (runtime.Sources).
-var ampgenSource = amprt.GeneratedFrom("tilesum.go", "c41f94d85d9e471fd1dead119c263ad743d211ee26ed2127a0dcfce5d03c52b8")
-
-// ampgenPrograms makes the kernels' programs of their modules in ampgenSPIRV.
-var ampgenPrograms = ampgenSource.Programs(ampgenSPIRV, "amp_gen", "github.com/goamp/goamp/examples/tilesum")
+// ampgenPrograms makes the kernels' programs of their modules in ampgenSPIRV. It records
+// what this file was made from: in a test binary, a dispatch of a kernel whose source
+// changed since is an error (runtime.Sources).
+var ampgenPrograms = amprt.GeneratedFrom("tilesum.go", "c41f94d85d9e471fd1dead119c263ad743d211ee26ed2127a0dcfce5d03c52b8").Programs(ampgenSPIRV, "amp_gen", "github.com/goamp/goamp/examples/tilesum")
 
 var ampgenTileSum = ampgenPrograms.Program("TileSum")

@@ -308,12 +308,10 @@ func (k ToneKernel) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 //go:embed amp_gen_ToneKernel.spv
 var ampgenSPIRV embed.FS
 
-// ampgenSource is what this file was made from: in a test binary, a dispatch of a kernel
-// whose source changed since is an error (runtime.Sources).
-var ampgenSource = amprt.GeneratedFrom("kernels.go", "b367a2ddeba61c798fc909544c55a7ed21442f5e60d4afe3bcd658177208e16e")
-
-// ampgenPrograms makes the kernels' programs of their modules in ampgenSPIRV.
-var ampgenPrograms = ampgenSource.Programs(ampgenSPIRV, "amp_gen", "github.com/goamp/goamp/cmd/ampview/demos")
+// ampgenPrograms makes the kernels' programs of their modules in ampgenSPIRV. It records
+// what this file was made from: in a test binary, a dispatch of a kernel whose source
+// changed since is an error (runtime.Sources).
+var ampgenPrograms = amprt.GeneratedFrom("kernels.go", "b367a2ddeba61c798fc909544c55a7ed21442f5e60d4afe3bcd658177208e16e").Programs(ampgenSPIRV, "amp_gen", "github.com/goamp/goamp/cmd/ampview/demos")
 
 var ampgenClearKernel = ampgenPrograms.Program("ClearKernel")
 var ampgenHeatKernel = ampgenPrograms.Program("HeatKernel")

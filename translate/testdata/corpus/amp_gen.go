@@ -2853,12 +2853,10 @@ func (k Vectors) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 //go:embed amp_gen_Vectors.spv
 var ampgenSPIRV embed.FS
 
-// ampgenSource is what this file was made from: in a test binary, a dispatch of a kernel
-// whose source changed since is an error (runtime.Sources).
-var ampgenSource = amprt.GeneratedFrom("kernels.go", "90b7cb5e612913475f62b30e0c87ccc6335dd9e239f3bd5186e95a65a258ab47")
-
-// ampgenPrograms makes the kernels' programs of their modules in ampgenSPIRV.
-var ampgenPrograms = ampgenSource.Programs(ampgenSPIRV, "amp_gen", "github.com/goamp/goamp/translate/testdata/corpus")
+// ampgenPrograms makes the kernels' programs of their modules in ampgenSPIRV. It records
+// what this file was made from: in a test binary, a dispatch of a kernel whose source
+// changed since is an error (runtime.Sources).
+var ampgenPrograms = amprt.GeneratedFrom("kernels.go", "90b7cb5e612913475f62b30e0c87ccc6335dd9e239f3bd5186e95a65a258ab47").Programs(ampgenSPIRV, "amp_gen", "github.com/goamp/goamp/translate/testdata/corpus")
 
 var ampgenArith = ampgenPrograms.Program("Arith")
 var ampgenAxpy = ampgenPrograms.Instances("Axpy", "int32", "uint32", "float32")
