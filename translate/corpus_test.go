@@ -101,6 +101,17 @@ func randInts(r *rand.Rand, n int, lo, hi int32) []int32 {
 	return s
 }
 
+// divisors returns n random int32s in -1000..1000 but 0, which is 7 instead.
+func divisors(r *rand.Rand, n int) []int32 {
+	b := randInts(r, n, -1000, 1000)
+	for i := range b {
+		if b[i] == 0 {
+			b[i] = 7
+		}
+	}
+	return b
+}
+
 // randUints returns n random uint32s, over the whole range.
 func randUints(r *rand.Rand, n int) []uint32 {
 	s := make([]uint32, n)
@@ -121,12 +132,7 @@ func randFloats(r *rand.Rand, n int, lo, hi float32) []float32 {
 var corpusCases = []corpusCase{
 	{"Arith", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 1000
-		b := randInts(r, n, -1000, 1000)
-		for i := range b {
-			if b[i] == 0 {
-				b[i] = 7
-			}
-		}
+		b := divisors(r, n)
 		o, data := out[corpus.Ints](t, n)
 		k := corpus.Arith{A: in(t, randInts(r, n, math.MinInt32+1, math.MaxInt32), n), B: in(t, b, n),
 			F: in(t, randFloats(r, n, -1e6, 1e6), n), Out: o, Shift: uint32(r.IntN(8))}
@@ -436,12 +442,7 @@ var corpusCases = []corpusCase{
 	}, exact},
 	{"Divide", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 1000
-		b := randInts(r, n, -1000, 1000)
-		for i := range b {
-			if b[i] == 0 {
-				b[i] = 7
-			}
-		}
+		b := divisors(r, n)
 		a := randInts(r, n, math.MinInt32+1, math.MaxInt32)
 		a[0], b[0] = math.MinInt32, -1 // Go: math.MinInt32 / -1 wraps to math.MinInt32, remainder 0
 		o, data := out[int32](t, n)
