@@ -211,85 +211,26 @@ func (transposeKernel[T0]) Program() *amprt.Program {
 //go:embed amp_gen_transposeKernel_float32.spv
 var ampgenSPIRV embed.FS
 
-// ampgenSource is what this file was made from: in a test binary, a dispatch of a kernel
-// whose source changed since is an error (runtime.Sources).
-var ampgenSource = amprt.GeneratedFrom("api.go convolve.go elementwise.go histogram.go matmul.go reduce.go scan.go sort.go sortseg.go sortwin.go transpose.go", "c9c85becdcb1ef8f1f2c27127a2a34d6cb35e356aaa9efa9ba8d67edbca34cdd")
+// ampgenPrograms makes the kernels' programs of their modules in ampgenSPIRV. It records
+// what this file was made from: in a test binary, a dispatch of a kernel whose source
+// changed since is an error (runtime.Sources).
+var ampgenPrograms = amprt.GeneratedFrom("api.go convolve.go elementwise.go histogram.go matmul.go reduce.go scan.go sort.go sortseg.go sortwin.go transpose.go", "c9c85becdcb1ef8f1f2c27127a2a34d6cb35e356aaa9efa9ba8d67edbca34cdd").Programs(ampgenSPIRV, "amp_gen", "github.com/goamp/goamp/algo")
 
-var ampgenAddKernel = amprt.Instances{
-	"int32":   amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_addKernel_int32.spv", "github.com/goamp/goamp/algo.addKernel[int32]").From(ampgenSource),
-	"uint32":  amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_addKernel_uint32.spv", "github.com/goamp/goamp/algo.addKernel[uint32]").From(ampgenSource),
-	"float32": amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_addKernel_float32.spv", "github.com/goamp/goamp/algo.addKernel[float32]").From(ampgenSource),
-}
-
-var ampgenConvCols = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_convCols.spv", "github.com/goamp/goamp/algo.convCols").From(ampgenSource)
-
-var ampgenConvRows = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_convRows.spv", "github.com/goamp/goamp/algo.convRows").From(ampgenSource)
-
-var ampgenFillKernel = amprt.Instances{
-	"int32":   amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_fillKernel_int32.spv", "github.com/goamp/goamp/algo.fillKernel[int32]").From(ampgenSource),
-	"uint32":  amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_fillKernel_uint32.spv", "github.com/goamp/goamp/algo.fillKernel[uint32]").From(ampgenSource),
-	"float32": amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_fillKernel_float32.spv", "github.com/goamp/goamp/algo.fillKernel[float32]").From(ampgenSource),
-}
-
-var ampgenHistogramKernel = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_histogramKernel.spv", "github.com/goamp/goamp/algo.histogramKernel").From(ampgenSource)
-
-var ampgenMatMulSimple = amprt.Instances{
-	"int32":   amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_matMulSimple_int32.spv", "github.com/goamp/goamp/algo.matMulSimple[int32]").From(ampgenSource),
-	"float32": amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_matMulSimple_float32.spv", "github.com/goamp/goamp/algo.matMulSimple[float32]").From(ampgenSource),
-}
-
-var ampgenMergeKernel = amprt.Instances{
-	"int32":   amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_mergeKernel_int32.spv", "github.com/goamp/goamp/algo.mergeKernel[int32]").From(ampgenSource),
-	"uint32":  amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_mergeKernel_uint32.spv", "github.com/goamp/goamp/algo.mergeKernel[uint32]").From(ampgenSource),
-	"float32": amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_mergeKernel_float32.spv", "github.com/goamp/goamp/algo.mergeKernel[float32]").From(ampgenSource),
-}
-
-var ampgenReduceKernel = amprt.Instances{
-	"int32":   amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_reduceKernel_int32.spv", "github.com/goamp/goamp/algo.reduceKernel[int32]").From(ampgenSource),
-	"uint32":  amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_reduceKernel_uint32.spv", "github.com/goamp/goamp/algo.reduceKernel[uint32]").From(ampgenSource),
-	"float32": amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_reduceKernel_float32.spv", "github.com/goamp/goamp/algo.reduceKernel[float32]").From(ampgenSource),
-}
-
-var ampgenSaxpyKernel = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_saxpyKernel.spv", "github.com/goamp/goamp/algo.saxpyKernel").From(ampgenSource)
-
-var ampgenScanClearKernel = amprt.Instances{
-	"int32":   amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_scanClearKernel_int32.spv", "github.com/goamp/goamp/algo.scanClearKernel[int32]").From(ampgenSource),
-	"uint32":  amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_scanClearKernel_uint32.spv", "github.com/goamp/goamp/algo.scanClearKernel[uint32]").From(ampgenSource),
-	"float32": amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_scanClearKernel_float32.spv", "github.com/goamp/goamp/algo.scanClearKernel[float32]").From(ampgenSource),
-}
-
-var ampgenScanKernel = amprt.Instances{
-	"int32":   amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_scanKernel_int32.spv", "github.com/goamp/goamp/algo.scanKernel[int32]").From(ampgenSource),
-	"uint32":  amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_scanKernel_uint32.spv", "github.com/goamp/goamp/algo.scanKernel[uint32]").From(ampgenSource),
-	"float32": amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_scanKernel_float32.spv", "github.com/goamp/goamp/algo.scanKernel[float32]").From(ampgenSource),
-}
-
-var ampgenSortCopyKernel = amprt.Instances{
-	"int32":   amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_sortCopyKernel_int32.spv", "github.com/goamp/goamp/algo.sortCopyKernel[int32]").From(ampgenSource),
-	"uint32":  amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_sortCopyKernel_uint32.spv", "github.com/goamp/goamp/algo.sortCopyKernel[uint32]").From(ampgenSource),
-	"float32": amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_sortCopyKernel_float32.spv", "github.com/goamp/goamp/algo.sortCopyKernel[float32]").From(ampgenSource),
-}
-
-var ampgenSortFlattenKernel = amprt.Instances{
-	"int32":   amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_sortFlattenKernel_int32.spv", "github.com/goamp/goamp/algo.sortFlattenKernel[int32]").From(ampgenSource),
-	"uint32":  amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_sortFlattenKernel_uint32.spv", "github.com/goamp/goamp/algo.sortFlattenKernel[uint32]").From(ampgenSource),
-	"float32": amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_sortFlattenKernel_float32.spv", "github.com/goamp/goamp/algo.sortFlattenKernel[float32]").From(ampgenSource),
-}
-
-var ampgenSortGatherKernel = amprt.Instances{
-	"int32":   amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_sortGatherKernel_int32.spv", "github.com/goamp/goamp/algo.sortGatherKernel[int32]").From(ampgenSource),
-	"uint32":  amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_sortGatherKernel_uint32.spv", "github.com/goamp/goamp/algo.sortGatherKernel[uint32]").From(ampgenSource),
-	"float32": amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_sortGatherKernel_float32.spv", "github.com/goamp/goamp/algo.sortGatherKernel[float32]").From(ampgenSource),
-}
-
-var ampgenSortRowIndexKernel = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_sortRowIndexKernel.spv", "github.com/goamp/goamp/algo.sortRowIndexKernel").From(ampgenSource)
-
-var ampgenSortRowKeyKernel = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_sortRowKeyKernel.spv", "github.com/goamp/goamp/algo.sortRowKeyKernel").From(ampgenSource)
-
-var ampgenSortZeroKernel = amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_sortZeroKernel.spv", "github.com/goamp/goamp/algo.sortZeroKernel").From(ampgenSource)
-
-var ampgenTransposeKernel = amprt.Instances{
-	"int32":   amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_transposeKernel_int32.spv", "github.com/goamp/goamp/algo.transposeKernel[int32]").From(ampgenSource),
-	"uint32":  amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_transposeKernel_uint32.spv", "github.com/goamp/goamp/algo.transposeKernel[uint32]").From(ampgenSource),
-	"float32": amprt.EmbeddedProgram(ampgenSPIRV, "amp_gen_transposeKernel_float32.spv", "github.com/goamp/goamp/algo.transposeKernel[float32]").From(ampgenSource),
-}
+var ampgenAddKernel = ampgenPrograms.Instances("addKernel", "int32", "uint32", "float32")
+var ampgenConvCols = ampgenPrograms.Program("convCols")
+var ampgenConvRows = ampgenPrograms.Program("convRows")
+var ampgenFillKernel = ampgenPrograms.Instances("fillKernel", "int32", "uint32", "float32")
+var ampgenHistogramKernel = ampgenPrograms.Program("histogramKernel")
+var ampgenMatMulSimple = ampgenPrograms.Instances("matMulSimple", "int32", "float32")
+var ampgenMergeKernel = ampgenPrograms.Instances("mergeKernel", "int32", "uint32", "float32")
+var ampgenReduceKernel = ampgenPrograms.Instances("reduceKernel", "int32", "uint32", "float32")
+var ampgenSaxpyKernel = ampgenPrograms.Program("saxpyKernel")
+var ampgenScanClearKernel = ampgenPrograms.Instances("scanClearKernel", "int32", "uint32", "float32")
+var ampgenScanKernel = ampgenPrograms.Instances("scanKernel", "int32", "uint32", "float32")
+var ampgenSortCopyKernel = ampgenPrograms.Instances("sortCopyKernel", "int32", "uint32", "float32")
+var ampgenSortFlattenKernel = ampgenPrograms.Instances("sortFlattenKernel", "int32", "uint32", "float32")
+var ampgenSortGatherKernel = ampgenPrograms.Instances("sortGatherKernel", "int32", "uint32", "float32")
+var ampgenSortRowIndexKernel = ampgenPrograms.Program("sortRowIndexKernel")
+var ampgenSortRowKeyKernel = ampgenPrograms.Program("sortRowKeyKernel")
+var ampgenSortZeroKernel = ampgenPrograms.Program("sortZeroKernel")
+var ampgenTransposeKernel = ampgenPrograms.Instances("transposeKernel", "int32", "uint32", "float32")

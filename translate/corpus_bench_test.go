@@ -38,21 +38,24 @@ func syncRun[T any](dispatch func(av *accelerator.View, pt bool) error, outs ...
 // tiledRun returns a run of a tiled kernel over dom that synchronizes outs.
 func tiledRun[T any](dom runtime.TiledExtent, k runtime.TiledKernel, outs ...*arrayview.View[T]) func(*accelerator.View, bool) error {
 	return syncRun(func(av *accelerator.View, pt bool) error {
-		if pt {
-			return runtime.ParallelForEachTiled(av, dom, runtime.PerThreadKernel{Kernel: k})
-		}
-		return runtime.ParallelForEachTiled(av, dom, k)
+		return runtime.ParallelForEachTiled(av, dom, perThreadIf(pt, k))
 	}, outs...)
 }
 
 // rangeRun returns a run of a kernel without tiles over ext that synchronizes outs.
 func rangeRun[T any](ext runtime.Extent, k runtime.IndexKernel, outs ...*arrayview.View[T]) func(*accelerator.View, bool) error {
 	return syncRun(func(av *accelerator.View, pt bool) error {
-		if pt {
-			return runtime.ParallelForEach(av, ext, runtime.PerThreadKernel{Kernel: k})
-		}
-		return runtime.ParallelForEach(av, ext, k)
+		return runtime.ParallelForEach(av, ext, perThreadIf(pt, k))
 	}, outs...)
+}
+
+// perThreadIf returns kernel k, or where pt is set k in a runtime.PerThreadKernel, which
+// hides its fast CPU body so that the CPU runs it thread by thread.
+func perThreadIf[K any](pt bool, k K) K {
+	if pt {
+		return any(runtime.PerThreadKernel{Kernel: k}).(K)
+	}
+	return k
 }
 
 // newView makes a view of data.

@@ -3,6 +3,7 @@ package translate_test
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -100,6 +101,26 @@ func randInts(r *rand.Rand, n int, lo, hi int32) []int32 {
 	return s
 }
 
+// divisors returns n random int32s in -1000..1000 but 0, which is 7 instead.
+func divisors(r *rand.Rand, n int) []int32 {
+	b := randInts(r, n, -1000, 1000)
+	for i := range b {
+		if b[i] == 0 {
+			b[i] = 7
+		}
+	}
+	return b
+}
+
+// randUints returns n random uint32s, over the whole range.
+func randUints(r *rand.Rand, n int) []uint32 {
+	s := make([]uint32, n)
+	for i := range s {
+		s[i] = r.Uint32()
+	}
+	return s
+}
+
 func randFloats(r *rand.Rand, n int, lo, hi float32) []float32 {
 	s := make([]float32, n)
 	for i := range s {
@@ -111,12 +132,7 @@ func randFloats(r *rand.Rand, n int, lo, hi float32) []float32 {
 var corpusCases = []corpusCase{
 	{"Arith", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 1000
-		b := randInts(r, n, -1000, 1000)
-		for i := range b {
-			if b[i] == 0 {
-				b[i] = 7
-			}
-		}
+		b := divisors(r, n)
 		o, data := out[corpus.Ints](t, n)
 		k := corpus.Arith{A: in(t, randInts(r, n, math.MinInt32+1, math.MaxInt32), n), B: in(t, b, n),
 			F: in(t, randFloats(r, n, -1e6, 1e6), n), Out: o, Shift: uint32(r.IntN(8))}
@@ -164,10 +180,7 @@ var corpusCases = []corpusCase{
 	}, exact},
 	{"Axpy[uint32]", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 300
-		x := make([]uint32, n)
-		for i := range x {
-			x[i] = r.Uint32()
-		}
+		x := randUints(r, n)
 		o, data := out[uint32](t, n)
 		k := corpus.Axpy[uint32]{X: in(t, x, n), Y: o, Alpha: 0x9e3779b9}
 		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
@@ -236,9 +249,7 @@ var corpusCases = []corpusCase{
 		}
 		return res
 	}, exact},
-	{"RangeArr", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
-		return corpus.RangeArr{In: i, Out: o}
-	}), exact},
+	{"RangeArr", tiledInOut(corpus.RangeArr{}), exact},
 	{"SharedClear", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n, tile = 4096, 128
 		o, data := out[int32](t, tile)
@@ -298,9 +309,7 @@ var corpusCases = []corpusCase{
 		k := corpus.Labeled{In: in(t, randInts(r, n, -100, 100), n), Out: o}
 		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
 	}, exact},
-	{"LabeledTiled", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
-		return corpus.LabeledTiled{In: i, Out: o}
-	}), exact},
+	{"LabeledTiled", tiledInOut(corpus.LabeledTiled{}), exact},
 	{"Bodies", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 300
 		data := make([]corpus.Body, n)
@@ -314,19 +323,14 @@ var corpusCases = []corpusCase{
 	}, exact},
 	{"Names", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 500
-		x := make([]uint32, n)
-		for i := range x {
-			x[i] = r.Uint32()
-		}
+		x := randUints(r, n)
 		o, data := out[uint32](t, n)
 		return ran(t, forEach(av, runtime.Ext(n), corpus.Names{In: in(t, x, n), Out: o}), o, data)
 	}, exact},
 	{"TupleOrder", each1D(1000, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.IndexKernel {
 		return corpus.TupleOrder{In: i, Out: o}
 	}), exact},
-	{"IndexOnce", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
-		return corpus.IndexOnce{In: i, Out: o}
-	}), exact},
+	{"IndexOnce", tiledInOut(corpus.IndexOnce{}), exact},
 	{"FloatRules", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 4096
 		o, data := out[uint32](t, corpus.FloatRulesN*n)
@@ -372,9 +376,7 @@ var corpusCases = []corpusCase{
 	{"PointerMethods", each1D(1000, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.IndexKernel {
 		return corpus.PointerMethods{In: i, Out: o}
 	}), exact},
-	{"PointerMethodsTiled", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
-		return corpus.PointerMethodsTiled{In: i, Out: o}
-	}), exact},
+	{"PointerMethodsTiled", tiledInOut(corpus.PointerMethodsTiled{}), exact},
 	{"RangeCopy", each1D(1000, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.IndexKernel {
 		return corpus.RangeCopy{In: i, Out: o}
 	}), exact},
@@ -418,12 +420,8 @@ var corpusCases = []corpusCase{
 		o, data := out[float32](t, n)
 		return ran(t, forEach(av, runtime.Ext(n), corpus.FieldOnly{In: in(t, recs, n), Out: o}), o, data)
 	}, exact},
-	{"Converge", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
-		return corpus.Converge{In: i, Out: o}
-	}), exact},
-	{"ShapeHelper", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
-		return corpus.ShapeHelper{In: i, Out: o}
-	}), exact},
+	{"Converge", tiledInOut(corpus.Converge{}), exact},
+	{"ShapeHelper", tiledInOut(corpus.ShapeHelper{}), exact},
 	{"CASMax", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const rows, cols = 64, 100
 		m, mdata := out[uint32](t, rows)
@@ -444,12 +442,7 @@ var corpusCases = []corpusCase{
 	}, exact},
 	{"Divide", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 1000
-		b := randInts(r, n, -1000, 1000)
-		for i := range b {
-			if b[i] == 0 {
-				b[i] = 7
-			}
-		}
+		b := divisors(r, n)
 		a := randInts(r, n, math.MinInt32+1, math.MaxInt32)
 		a[0], b[0] = math.MinInt32, -1 // Go: math.MinInt32 / -1 wraps to math.MinInt32, remainder 0
 		o, data := out[int32](t, n)
@@ -461,9 +454,7 @@ var corpusCases = []corpusCase{
 		o, data := out[int32](t, n)
 		return ran(t, forEach(av, runtime.Ext(n), corpus.SwitchBreak{In: in(t, randInts(r, n, -100, 100), n), Out: o}), o, data)
 	}, exact},
-	{"SwitchBreakTiled", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
-		return corpus.SwitchBreakTiled{In: i, Out: o}
-	}), exact},
+	{"SwitchBreakTiled", tiledInOut(corpus.SwitchBreakTiled{}), exact},
 	{"RangeLen", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
 		return corpus.RangeLen{Src: i, Dst: o}
 	}), exact},
@@ -531,30 +522,12 @@ var corpusCases = []corpusCase{
 		sync(t, o, a)
 		return append(data, aux...)
 	}, exact},
-	{"ResultsTiled", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
-		return corpus.ResultsTiled{In: i, Out: o}
-	}), exact},
-	{"SharedArgs", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
-		return corpus.SharedArgs{In: i, Out: o}
-	}), exact},
-	{"UniformArgs", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
-		const n = 1024
-		o, data := out[int32](t, n)
-		k := corpus.UniformArgs{In: in(t, randInts(r, n, -1e6, 1e6), n), Out: o, Rounds: 2 + r.Int32N(4)}
-		return ran(t, forEachTiled(av, runtime.Ext(n).Tile(64), k), o, data)
-	}, exact},
-	{"SharedLen", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
-		return corpus.SharedLen{In: i, Out: o}
-	}), exact},
-	{"GroupMax", tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
-		return corpus.GroupMax{In: i, Out: o}
-	}), exact},
-	{"NestedCalls", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
-		const n = 1024
-		o, data := out[int32](t, n)
-		k := corpus.NestedCalls{In: in(t, randInts(r, n, -1e6, 1e6), n), Out: o, Rounds: 1 + r.Int32N(4)}
-		return ran(t, forEachTiled(av, runtime.Ext(n).Tile(64), k), o, data)
-	}, exact},
+	{"ResultsTiled", tiledInOut(corpus.ResultsTiled{}), exact},
+	{"SharedArgs", tiledInOut(corpus.SharedArgs{}), exact},
+	{"UniformArgs", tiledRounds(corpus.UniformArgs{}, 2), exact},
+	{"SharedLen", tiledInOut(corpus.SharedLen{}), exact},
+	{"GroupMax", tiledInOut(corpus.GroupMax{}), exact},
+	{"NestedCalls", tiledRounds(corpus.NestedCalls{}, 1), exact},
 	{"Remat", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const rows, cols = 32, 48
 		o, data := out[int32](t, rows, cols)
@@ -685,6 +658,37 @@ func tiled1D(n, tile int, mk func(*arrayview.ReadView[int32], *arrayview.View[in
 		o, data := out[int32](t, n)
 		return ran(t, forEachTiled(av, runtime.Ext(n).Tile(tile), mk(in(t, randInts(r, n, -1000, 1000), n), o)), o, data)
 	}
+}
+
+// tiledInOut is tiled1D's run, of 1024 elements in tiles of 64, of kernel k with its In and
+// Out fields set to the input and the output.
+func tiledInOut(k runtime.TiledKernel) func(testing.TB, *accelerator.View, *rand.Rand) any {
+	return tiled1D(1024, 64, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.TiledKernel {
+		return withFields(k, "In", i, "Out", o)
+	})
+}
+
+// tiledRounds returns a corpus run of kernel k over 1024 random int32s in tiles of 64, its
+// In and Out fields set to the input and the output, and its Rounds to at least least,
+// up to 3 more.
+func tiledRounds(k runtime.TiledKernel, least int32) func(testing.TB, *accelerator.View, *rand.Rand) any {
+	return func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 1024
+		o, data := out[int32](t, n)
+		k := withFields(k, "In", in(t, randInts(r, n, -1e6, 1e6), n), "Out", o, "Rounds", least+r.Int32N(4))
+		return ran(t, forEachTiled(av, runtime.Ext(n).Tile(64), k), o, data)
+	}
+}
+
+// withFields returns a copy of kernel k with the fields that nameValues names (a name, then
+// its value, and so on) set.
+func withFields[K any](k K, nameValues ...any) K {
+	v := reflect.New(reflect.TypeOf(k)).Elem()
+	v.Set(reflect.ValueOf(k))
+	for i := 0; i < len(nameValues); i += 2 {
+		v.FieldByName(nameValues[i].(string)).Set(reflect.ValueOf(nameValues[i+1]))
+	}
+	return v.Interface().(K)
 }
 
 // each1D returns a corpus run of the kernel mk makes of n random int32s and an output,

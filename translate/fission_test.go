@@ -29,7 +29,11 @@ func TestFissionNotes(t *testing.T) {
 			assert.Equal(t, w.kernel, p.Notes[i].Kernel)
 		})
 	}
-	src, err := p.GoFile(make([]string, len(p.Kernels)))
+	files := make([]string, len(p.Kernels))
+	for i, k := range p.Kernels {
+		files[i] = translate.SPIRVFile("amp_gen.go", k)
+	}
+	src, err := p.GoFile(files)
 	require.NoError(t, err)
 	methods := strings.Count(string(src), ") EachTile(")
 	assert.Equal(t, 2, methods, "Good and PassT (its method expanded in place) get a generated EachTile")

@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -22,15 +23,13 @@ type emitter struct {
 	remat     map[types.Object]ast.Expr // variable carried across barriers by recomputing it: its value
 	labels    map[int]string            // region -> its loop's label, where a return needs one
 	done      bool                      // a return before a later region: threads keep a done flag
-	useLocals bool                      // some region reads the thread's local or global index
-	useOrigin bool
-	region    *fnode                  // the region being written
-	views     map[types.Object]string // view field -> its arrayview.Host in the body
-	viewOrder []types.Object          // the view fields with a Host, in order of first use
+	region    *fnode                    // the region being written
+	views     map[types.Object]string   // view field -> its arrayview.Host in the body
+	viewOrder []types.Object            // the view fields with a Host, in order of first use
 	viewSel   map[*ast.SelectorExpr]string
 	named     *types.Named
 	helpers   map[*types.Func]*helper // kernel methods the body calls, copied to take Hosts
-	scratch   []string                // element types of the buffers taken from runtime.Scratch
+	scratch   []string                // element types of the buffers taken from runtime.Scratch, one per Scratch
 	helperSeq []*helper
 	// rangeIdx, in an EachRange body (hostRangeBody), is Each's index parameter where the
 	// body never assigns it: its components are the scalars ampI0..ampI2.
@@ -246,9 +245,6 @@ func (e *emitter) plan() {
 	e.bare = map[ast.Node]bool{}
 	bareInHeaders(e.decl.Body, e.bare)
 	ast.Inspect(e.decl.Body, func(n ast.Node) bool {
-		if sel, ok := n.(*ast.SelectorExpr); ok && e.isTiledField(sel, "TileOrigin", "Global") {
-			e.useOrigin = true
-		}
 		if c, ok := n.(*ast.CallExpr); ok {
 			e.noteHelper(c)
 			if f, fsel := e.viewAccess(c); f != nil {
@@ -290,20 +286,15 @@ func (e *emitter) viewAccess(c *ast.CallExpr) (types.Object, *ast.SelectorExpr) 
 	return f, fsel
 }
 
-// scanRegion looks through one statement of region r for returns and index uses.
+// scanRegion looks through one statement of region r for returns.
 func (e *emitter) scanRegion(r *fnode, s ast.Stmt) {
 	inspectLoops(s, 0, func(x ast.Node, loops int) bool {
-		switch y := x.(type) {
-		case *ast.ReturnStmt:
+		if _, ok := x.(*ast.ReturnStmt); ok {
 			if r.inLoop || r.id != len(e.regions)-1 {
 				e.done = true
 			}
 			if loops > 0 {
 				e.labels[r.id] = fmt.Sprintf("ampRegion%d", r.id)
-			}
-		case *ast.SelectorExpr:
-			if e.isTiledField(y, "Local", "Global") {
-				e.useLocals = true
 			}
 		}
 		return true
@@ -333,29 +324,6 @@ func (e *emitter) method(named *types.Named, nodes []*fnode) string {
 	fmt.Fprintf(&b, "func (%s) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {\n", recv)
 	var body strings.Builder
 	e.nodes(&body, nodes)
-	b.WriteString("ampExt := ampDomain.Tile\n")
-	if e.done || len(e.lifted) > 0 || usesName(body.String(), "ampSize") {
-		b.WriteString("ampSize := ampExt.Size()\n")
-	}
-	code := body.String()
-	if e.useOrigin {
-		b.WriteString("ampOrigin := ampDomain.TileOrigin(ampTile)\n")
-		var names, comps []string
-		for c := range 3 { // the origin's components as scalars, where the body uses them
-			if n := fmt.Sprintf("ampO%d", c); usesName(code, n) {
-				names, comps = append(names, n), append(comps, fmt.Sprintf("ampOrigin[%d]", c))
-			}
-		}
-		if len(names) > 0 {
-			fmt.Fprintf(&b, "%s := %s\n", strings.Join(names, ", "), strings.Join(comps, ", "))
-		}
-	}
-	if e.useLocals {
-		// The loops over a region's threads nest one per dimension of the tile (1 past its
-		// rank), so that each thread's local index is the loop variables.
-		b.WriteString("ampN0, ampN1, ampN2 := ampExt.Dim(0), max(ampExt.Dim(1), 1), max(ampExt.Dim(2), 1)\n")
-	}
-	e.viewHosts(&b)
 	var perThread strings.Builder
 	if e.done {
 		fmt.Fprintf(&perThread, "ampDone := %s // threads that returned\n", e.buffer("bool", "ampSize"))
@@ -363,25 +331,41 @@ func (e *emitter) method(named *types.Named, nodes []*fnode) string {
 	for _, o := range e.liftedOrder() {
 		fmt.Fprintf(&perThread, "%s := %s\n", e.lifted[o], e.buffer(e.typeText(o.Type()), "ampSize"))
 	}
-	if len(e.scratch) > 0 { // the buffers' holders, declared before any is taken
-		var puts []string
-		for i, t := range e.scratch {
-			fmt.Fprintf(&b, "var ampHeld%d *[]%s\n", i, t)
-			puts = append(puts, fmt.Sprintf("%s.Put(&ampHeld%d)\n", e.scratchVar(i), i))
-		}
-		fmt.Fprintf(&b, "defer func() { // the buffers go back for later tiles\n%s}()\n", strings.Join(puts, ""))
+	code := body.String()
+	frameVars(&b, perThread.String()+code)
+	e.viewHosts(&b)
+	if len(e.scratch) > 0 { // the buffers' holder, declared before any is taken
+		b.WriteString("var ampHeld amprt.Held\ndefer ampHeld.Release() // the buffers go back for later tiles\n")
 	}
 	b.WriteString(perThread.String())
 	b.WriteString(code)
 	b.WriteString("}\n")
 	for i, t := range e.scratch {
-		fmt.Fprintf(&b, "\n// %s keeps buffers of %s's EachTile for later tiles.\nvar %s amprt.Scratch[%s]\n",
-			e.scratchVar(i), named.Obj().Name(), e.scratchVar(i), t)
+		fmt.Fprintf(&b, "\n// %s keeps the []%s buffers of %s's EachTile for later tiles.\nvar %s amprt.Scratch[%s]\n",
+			e.scratchVar(i), t, named.Obj().Name(), e.scratchVar(i), t)
 	}
 	for _, h := range e.helperSeq {
 		e.helperMethod(&b, h)
 	}
 	return b.String()
+}
+
+// frameVars declares the scalars of the tile's frame (runtime.TiledExtent.Frame) that the
+// generated code uses, in one statement: the tile's size, its origin and its dimensions,
+// 1 past its rank, which bound the loops over its threads.
+func frameVars(b *strings.Builder, code string) {
+	names := []string{"ampSize", "ampO0", "ampO1", "ampO2", "ampN0", "ampN1", "ampN2"}
+	used := false
+	for i, n := range names {
+		if !usesName(code, n) {
+			names[i] = "_"
+			continue
+		}
+		used = true
+	}
+	if used {
+		fmt.Fprintf(b, "%s := ampDomain.Frame(ampTile)\n", strings.Join(names, ", "))
+	}
 }
 
 // viewHosts declares the kernel's views' arrayview.Hosts, which the generated bodies read
@@ -842,7 +826,7 @@ func (e *emitter) replace(x ast.Node) (string, bool) {
 		}
 		if e.isTiledField(y, "Local", "Global", "Tile", "TileOrigin", "TileExtent") {
 			return e.literal(y, map[string]string{"Local": "amprt.Index{ampI0, ampI1, ampI2}", "Global": "amprt.Index{ampG0, ampG1, ampG2}",
-				"Tile": "ampTile", "TileOrigin": "ampOrigin", "TileExtent": "ampExt"}[y.Sel.Name]), true
+				"Tile": "ampTile", "TileOrigin": "ampDomain.TileOrigin(ampTile)", "TileExtent": "ampDomain.Tile"}[y.Sel.Name]), true
 		}
 	case *ast.CallExpr:
 		if s, ok := e.viewCall3(y); ok {
@@ -1195,17 +1179,22 @@ func (e *emitter) droppedDef(r *fnode, o types.Object, unused map[types.Object]b
 // make where n is a constant (the compiler keeps it on the stack) or the kernel is
 // generic (a package-level Scratch cannot name its type parameters), else a buffer
 // taken from a package-level runtime.Scratch, which EachTile hands back when it returns.
+// The kernel's buffers of one element type share one Scratch: most are a slice per
+// thread, all of the tile's size, and a buffer too short for a later tile is replaced.
 func (e *emitter) buffer(typ, n string) string {
+	i := slices.Index(e.scratch, typ)
 	if tv, err := types.Eval(e.fset, e.pkg, token.NoPos, n); (err == nil && tv.Value != nil) || e.named.TypeParams().Len() > 0 ||
-		e.pkg.Scope().Lookup(e.scratchVar(len(e.scratch))) != nil {
+		i < 0 && e.pkg.Scope().Lookup(e.scratchVar(len(e.scratch))) != nil {
 		return "make([]" + typ + ", " + n + ")"
 	}
-	e.scratch = append(e.scratch, typ)
-	i := len(e.scratch) - 1
-	return fmt.Sprintf("%s.Get(&ampHeld%d, %s)", e.scratchVar(i), i, n)
+	if i < 0 {
+		e.scratch, i = append(e.scratch, typ), len(e.scratch)
+	}
+	return fmt.Sprintf("%s.Take(&ampHeld, %s)", e.scratchVar(i), n)
 }
 
-// scratchVar returns the name of the package-level runtime.Scratch of buffer i.
+// scratchVar returns the name of the package-level runtime.Scratch of the kernel's
+// buffers of element type i (e.scratch).
 func (e *emitter) scratchVar(i int) string {
 	return fmt.Sprintf("ampScratch%s%d", e.named.Obj().Name(), i)
 }

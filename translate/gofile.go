@@ -70,27 +70,43 @@ func (p *Package) GoFile(files []string) ([]byte, error) {
 		fmt.Fprintf(b, "//go:embed %s\n", f)
 	}
 	b.WriteString("var ampgenSPIRV embed.FS\n\n")
-	src, hash, err := p.sources()
-	if err != nil {
+	if err := p.programVars(b, files, typesOrder, byType); err != nil {
 		return nil, err
 	}
-	b.WriteString("// ampgenSource is what this file was made from: in a test binary, a dispatch of a kernel\n" +
-		"// whose source changed since is an error (runtime.Sources).\n")
-	fmt.Fprintf(b, "var ampgenSource = amprt.GeneratedFrom(%q, %q)\n\n", strings.Join(src, " "), hash)
+	return gofmt(b)
+}
+
+// programVars writes the package-level variables of the kernels' programs, one per kernel
+// type in typesOrder (an amprt.Instances for a generic one, of its instances byType), and
+// the runtime.GeneratedPrograms that makes them of the modules in files, with the sources
+// they were made from.
+func (p *Package) programVars(b *bytes.Buffer, files, typesOrder []string, byType map[string][]int) error {
+	prefix, err := p.filePrefix(files)
+	if err != nil {
+		return err
+	}
+	src, hash, err := p.sources()
+	if err != nil {
+		return err
+	}
+	b.WriteString("// ampgenPrograms makes the kernels' programs of their modules in ampgenSPIRV. It records\n" +
+		"// what this file was made from: in a test binary, a dispatch of a kernel whose source\n" +
+		"// changed since is an error (runtime.Sources).\n")
+	fmt.Fprintf(b, "var ampgenPrograms = amprt.GeneratedFrom(%q, %q).Programs(ampgenSPIRV, %q, %q)\n\n",
+		strings.Join(src, " "), hash, prefix, p.Path)
 	for _, typ := range typesOrder {
 		idx := byType[typ]
 		if k := p.Kernels[idx[0]]; len(k.TypeArgs) == 0 {
-			fmt.Fprintf(b, "var %s = amprt.EmbeddedProgram(ampgenSPIRV, %q, %q).From(ampgenSource)\n\n", varName(typ), files[idx[0]], k.Program)
+			fmt.Fprintf(b, "var %s = ampgenPrograms.Program(%q)\n", varName(typ), typ)
 			continue
 		}
-		fmt.Fprintf(b, "var %s = amprt.Instances{\n", varName(typ))
-		for _, i := range idx {
-			k := p.Kernels[i]
-			fmt.Fprintf(b, "%q: amprt.EmbeddedProgram(ampgenSPIRV, %q, %q).From(ampgenSource),\n", strings.Join(k.TypeArgs, ","), files[i], k.Program)
+		args := make([]string, len(idx))
+		for a, i := range idx {
+			args[a] = fmt.Sprintf("%q", strings.Join(p.Kernels[i].TypeArgs, ","))
 		}
-		b.WriteString("}\n\n")
+		fmt.Fprintf(b, "var %s = ampgenPrograms.Instances(%q, %s)\n", varName(typ), typ, strings.Join(args, ", "))
 	}
-	return gofmt(b)
+	return nil
 }
 
 // sources returns the base names of the files of the package's directory that its
@@ -128,6 +144,22 @@ func (p *Package) genericProgram(b *bytes.Buffer, typ string, idx []int) {
 // varName is the package-level variable of kernel type typ: its program, or the
 // amprt.Instances of a generic type.
 func varName(typ string) string { return "ampgen" + strings.ToUpper(typ[:1]) + typ[1:] }
+
+// filePrefix returns the beginning that files, the kernels' SPIR-V files, share (see
+// SPIRVFile): runtime.GeneratedPrograms finds each kernel's module by it. It fails when a
+// file is not named so.
+func (p *Package) filePrefix(files []string) (string, error) {
+	var prefix string
+	for i, k := range p.Kernels {
+		rest := strings.TrimSuffix(SPIRVFile("_.go", k), ".spv")[1:] // _Type_args
+		pre, ok := strings.CutSuffix(strings.TrimSuffix(files[i], ".spv"), rest)
+		if !ok || i > 0 && pre != prefix {
+			return "", fmt.Errorf("goamp/translate: %s: not the SPIR-V file of %s that the runtime finds", files[i], k.Program)
+		}
+		prefix = pre
+	}
+	return prefix, nil
+}
 
 // SPIRVFile names the file, beside the generated Go file out (such as amp_gen.go), that
 // holds kernel k's SPIR-V module: out without .go, then _ and the kernel's type and type
@@ -176,28 +208,29 @@ func CheckedSPIRVFile(out string, k *Kernel) string {
 // CheckedGoFile writes the generated file that gives each kernel's program its
 // bounds-checked build (runtime.Program.Checked) in builds with -tags goampcheck: files[i]
 // names Kernels[i]'s checked module (CheckedSPIRVFile), which it embeds. GoFile's file
-// declares the programs it sets.
+// declares the programs, made by its ampgenPrograms, which finds each checked module by
+// its program's file.
 func (p *Package) CheckedGoFile(files []string) ([]byte, error) {
 	b, err := p.fileHead(files, "goampcheck")
 	if err != nil {
 		return nil, err
 	}
-	b.WriteString("import (\n\t\"embed\"\n\n\tamprt \"github.com/goamp/goamp/runtime\"\n)\n\n")
+	plain := make([]string, len(files))
+	for i, f := range files {
+		plain[i] = strings.TrimSuffix(f, ".check.spv") + ".spv"
+	}
+	if _, err := p.filePrefix(plain); err != nil {
+		return nil, err
+	}
+	b.WriteString("import \"embed\"\n\n")
 	b.WriteString("// ampgenCheckedSPIRV holds the kernels' bounds-checked SPIR-V modules, written by ampgen\n" +
 		"// -checked beside this file.\n//\n")
 	for _, f := range files {
 		fmt.Fprintf(b, "//go:embed %s\n", f)
 	}
 	b.WriteString("var ampgenCheckedSPIRV embed.FS\n\n")
-	b.WriteString("// init gives each kernel's program its bounds-checked build, which GPU dispatches run.\nfunc init() {\n")
-	for i, k := range p.Kernels {
-		v := varName(k.Type)
-		if len(k.TypeArgs) > 0 {
-			v += fmt.Sprintf("[%q]", strings.Join(k.TypeArgs, ","))
-		}
-		fmt.Fprintf(b, "%s.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, %q, %q)\n", v, files[i], k.Program+"#checked")
-	}
-	b.WriteString("}\n")
+	b.WriteString("// init gives each kernel's program its bounds-checked build, which GPU dispatches run.\n" +
+		"func init() { ampgenPrograms.Checked(ampgenCheckedSPIRV) }\n")
 	return gofmt(b)
 }
 

@@ -4,11 +4,7 @@
 
 package corpus
 
-import (
-	"embed"
-
-	amprt "github.com/goamp/goamp/runtime"
-)
+import "embed"
 
 // ampgenCheckedSPIRV holds the kernels' bounds-checked SPIR-V modules, written by ampgen
 // -checked beside this file.
@@ -92,81 +88,4 @@ import (
 var ampgenCheckedSPIRV embed.FS
 
 // init gives each kernel's program its bounds-checked build, which GPU dispatches run.
-func init() {
-	ampgenArith.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Arith.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Arith#checked")
-	ampgenAxpy["int32"].Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Axpy_int32.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Axpy[int32]#checked")
-	ampgenAxpy["uint32"].Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Axpy_uint32.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Axpy[uint32]#checked")
-	ampgenAxpy["float32"].Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Axpy_float32.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Axpy[float32]#checked")
-	ampgenBitonic.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Bitonic.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Bitonic#checked")
-	ampgenBits.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Bits.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Bits#checked")
-	ampgenBodies.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Bodies.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Bodies#checked")
-	ampgenCASMax.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_CASMax.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.CASMax#checked")
-	ampgenCaptures.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Captures.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Captures#checked")
-	ampgenCarried.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Carried.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Carried#checked")
-	ampgenClassify.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Classify.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Classify#checked")
-	ampgenControl.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Control.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Control#checked")
-	ampgenConverge.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Converge.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Converge#checked")
-	ampgenDivide.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Divide.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Divide#checked")
-	ampgenExtentLoop.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_ExtentLoop.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.ExtentLoop#checked")
-	ampgenExtents.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Extents.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Extents#checked")
-	ampgenFallthrough.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Fallthrough.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Fallthrough#checked")
-	ampgenFieldMethod.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_FieldMethod.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.FieldMethod#checked")
-	ampgenFieldOnly.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_FieldOnly.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.FieldOnly#checked")
-	ampgenFloatAdd.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_FloatAdd.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.FloatAdd#checked")
-	ampgenFloatRules.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_FloatRules.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.FloatRules#checked")
-	ampgenFuncs.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Funcs.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Funcs#checked")
-	ampgenGenericStruct["int32,int32"].Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_GenericStruct_int32_int32.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.GenericStruct[int32,int32]#checked")
-	ampgenGenericStruct["int32,float32"].Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_GenericStruct_int32_float32.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.GenericStruct[int32,float32]#checked")
-	ampgenGenericStruct["float32,int32"].Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_GenericStruct_float32_int32.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.GenericStruct[float32,int32]#checked")
-	ampgenGenericStruct["float32,float32"].Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_GenericStruct_float32_float32.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.GenericStruct[float32,float32]#checked")
-	ampgenGroupMax.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_GroupMax.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.GroupMax#checked")
-	ampgenHalfOps.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_HalfOps.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.HalfOps#checked")
-	ampgenIndex3.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Index3.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Index3#checked")
-	ampgenIndexOnce.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_IndexOnce.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.IndexOnce#checked")
-	ampgenLabeled.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Labeled.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Labeled#checked")
-	ampgenLabeledTiled.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_LabeledTiled.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.LabeledTiled#checked")
-	ampgenLoopReturn.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_LoopReturn.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.LoopReturn#checked")
-	ampgenMatMul.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_MatMul.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.MatMul#checked")
-	ampgenMath.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Math.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Math#checked")
-	ampgenMinMax.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_MinMax.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.MinMax#checked")
-	ampgenNamed.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Named.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Named#checked")
-	ampgenNames.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Names.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Names#checked")
-	ampgenNarrow.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Narrow.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Narrow#checked")
-	ampgenNestedCalls.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_NestedCalls.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.NestedCalls#checked")
-	ampgenOutside.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Outside.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Outside#checked")
-	ampgenOutside4.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Outside4.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Outside4#checked")
-	ampgenOutsideArrays.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_OutsideArrays.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.OutsideArrays#checked")
-	ampgenPhases.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Phases.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Phases#checked")
-	ampgenPointerMethods.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_PointerMethods.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.PointerMethods#checked")
-	ampgenPointerMethodsTiled.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_PointerMethodsTiled.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.PointerMethodsTiled#checked")
-	ampgenPromoted.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Promoted.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Promoted#checked")
-	ampgenRangeArr.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_RangeArr.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeArr#checked")
-	ampgenRangeCopy.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_RangeCopy.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeCopy#checked")
-	ampgenRangeForms.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_RangeForms.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeForms#checked")
-	ampgenRangeKey.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_RangeKey.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeKey#checked")
-	ampgenRangeLen.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_RangeLen.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeLen#checked")
-	ampgenRangeMoved.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_RangeMoved.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.RangeMoved#checked")
-	ampgenRemat.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Remat.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Remat#checked")
-	ampgenResults.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Results.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Results#checked")
-	ampgenResultsTiled.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_ResultsTiled.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.ResultsTiled#checked")
-	ampgenRounding.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Rounding.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Rounding#checked")
-	ampgenRowMin.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_RowMin.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.RowMin#checked")
-	ampgenScaled["int32"].Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Scaled_int32.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Scaled[int32]#checked")
-	ampgenScaled["float32"].Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Scaled_float32.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Scaled[float32]#checked")
-	ampgenShapeHelper.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_ShapeHelper.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.ShapeHelper#checked")
-	ampgenSharedArgs.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_SharedArgs.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.SharedArgs#checked")
-	ampgenSharedClear.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_SharedClear.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.SharedClear#checked")
-	ampgenSharedLen.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_SharedLen.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.SharedLen#checked")
-	ampgenShiftBy.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_ShiftBy.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.ShiftBy#checked")
-	ampgenStencil.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Stencil.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Stencil#checked")
-	ampgenStructConv.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_StructConv.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.StructConv#checked")
-	ampgenSwitchBreak.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_SwitchBreak.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.SwitchBreak#checked")
-	ampgenSwitchBreakTiled.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_SwitchBreakTiled.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.SwitchBreakTiled#checked")
-	ampgenTileRev["int32"].Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_TileRev_int32.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.TileRev[int32]#checked")
-	ampgenTileRev["float32"].Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_TileRev_float32.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.TileRev[float32]#checked")
-	ampgenTileSum.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_TileSum.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.TileSum#checked")
-	ampgenTupleOrder.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_TupleOrder.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.TupleOrder#checked")
-	ampgenUniformArgs.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_UniformArgs.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.UniformArgs#checked")
-	ampgenVecCaptures.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_VecCaptures.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.VecCaptures#checked")
-	ampgenVectors.Checked = amprt.EmbeddedProgram(ampgenCheckedSPIRV, "amp_gen_Vectors.check.spv", "github.com/goamp/goamp/translate/testdata/corpus.Vectors#checked")
-}
+func init() { ampgenPrograms.Checked(ampgenCheckedSPIRV) }
