@@ -27,8 +27,8 @@ const (
 // rather than refusing it. A module that needs no change (or that is not well-formed
 // SPIR-V: the pipeline's creation reports that) comes back as it is.
 func fitFloatControls(spirv []byte, keep [3]bool) []byte {
-	header, insts, ok := spvwords.Parse(spirv)
-	if !ok {
+	header, insts, err := spvwords.Parse(spirv)
+	if err != nil {
 		return spirv
 	}
 	var drop, caps, exts []int // instructions, by index

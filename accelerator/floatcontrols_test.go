@@ -14,8 +14,8 @@ import (
 // floatControlsOf lists a module's SignedZeroInfNanPreserve widths and whether it
 // declares the capability and the SPV_KHR_float_controls extension.
 func floatControlsOf(t *testing.T, spv []byte) (widths []uint32, capability, extension bool) {
-	_, insts, ok := spvwords.Parse(spv)
-	require.True(t, ok)
+	_, insts, err := spvwords.Parse(spv)
+	require.NoError(t, err)
 	for _, in := range insts {
 		switch {
 		case in.Op == spvExecutionMode && in.Args[1] == spvModeSZInfNan:

@@ -1,12 +1,13 @@
 package runtime
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/goamp/goamp/internal/spvwords"
 )
 
 // ErrInvalidSPIRV reports a SPIR-V module that the interface reader cannot read: not
@@ -478,7 +479,6 @@ type rawInst struct {
 
 // spvReader holds what one pass over a module collects.
 type spvReader struct {
-	words    []uint32
 	bound    uint32
 	names    map[uint32]string
 	mnames   map[memberKey]string
@@ -505,49 +505,23 @@ type spvReader struct {
 // has no GLCompute entry point named "main", or that uses a descriptor set other than 0,
 // is a *SPIRVError; ReadInterface never panics.
 func ReadInterface(spirv []byte) (*Interface, error) {
-	r, err := newSPVReader(spirv)
+	header, insts, err := spvwords.Parse(spirv)
 	if err != nil {
-		return nil, err
+		var e *spvwords.Error
+		if !errors.As(err, &e) {
+			return nil, spvErr(0, "%v", err)
+		}
+		return nil, spvErr(e.Offset, "%s", e.Reason)
 	}
-	for i := 5; i < len(r.words); {
-		w := r.words[i]
-		n, op, off := int(w>>16), w&0xffff, 4*i
-		if n == 0 {
-			return nil, spvErr(off, "instruction with opcode %d has a word count of 0", op)
-		}
-		if n > len(r.words)-i {
-			return nil, spvErr(off, "instruction with opcode %d is truncated: it has %d words, %d remain", op, n, len(r.words)-i)
-		}
-		if err := r.inst(op, r.words[i+1:i+n], off); err != nil {
+	r := &spvReader{bound: header[3], names: map[uint32]string{}, mnames: map[memberKey]string{},
+		deco: map[uint32]*spvDeco{}, mdeco: map[memberKey]*spvDeco{}, typeDefs: map[uint32]rawInst{},
+		types: map[uint32]*Type{}, consts: map[uint32]*spvConst{}, open: -1, funcs: map[uint32]bool{}}
+	for _, in := range insts {
+		if err := r.inst(in.Op, in.Args, in.Off); err != nil {
 			return nil, err
 		}
-		i += n
 	}
 	return r.build(len(spirv))
-}
-
-func newSPVReader(b []byte) (*spvReader, error) {
-	if len(b)%4 != 0 {
-		return nil, spvErr(len(b)&^3, "the module's length %d is not a multiple of 4", len(b))
-	}
-	if len(b) < 20 {
-		return nil, spvErr(0, "the module has %d bytes, less than the 20-byte header", len(b))
-	}
-	var order binary.ByteOrder = binary.LittleEndian
-	switch binary.LittleEndian.Uint32(b) {
-	case spvMagic:
-	case 0x03022307:
-		order = binary.BigEndian
-	default:
-		return nil, spvErr(0, "bad magic number %#08x (SPIR-V's is %#08x)", binary.LittleEndian.Uint32(b), spvMagic)
-	}
-	words := make([]uint32, len(b)/4)
-	for i := range words {
-		words[i] = order.Uint32(b[4*i:])
-	}
-	return &spvReader{words: words, bound: words[3], names: map[uint32]string{}, mnames: map[memberKey]string{},
-		deco: map[uint32]*spvDeco{}, mdeco: map[memberKey]*spvDeco{}, typeDefs: map[uint32]rawInst{},
-		types: map[uint32]*Type{}, consts: map[uint32]*spvConst{}, open: -1, funcs: map[uint32]bool{}}, nil
 }
 
 // function checks the structure of functions: each OpFunction has its OpFunctionEnd, and

@@ -44,8 +44,8 @@ const (
 // floatControls declares. Modules that are not well-formed SPIR-V are returned as they
 // are (spirv-val and the runtime's reader report them).
 func exactFloats(spv []byte) []byte {
-	header, insts, ok := spvwords.Parse(spv)
-	if !ok {
+	header, insts, err := spvwords.Parse(spv)
+	if err != nil {
 		return spv
 	}
 	var ops []spvwords.Inst // the float operations

@@ -41,8 +41,8 @@ func TestExactFloats(t *testing.T) {
 			decorated := map[uint32]bool{}
 			var widths []uint32
 			var floatOps []uint32
-			_, insts, ok := spvwords.Parse(spv)
-			require.True(t, ok)
+			_, insts, err := spvwords.Parse(spv)
+			require.NoError(t, err)
 			for _, in := range insts {
 				switch {
 				case in.Op == opDecorate && len(in.Args) == 2 && in.Args[1] == decNoContraction:

@@ -8,27 +8,54 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestParseEncode: a module comes back word for word; what is not a module is refused.
-func TestParseEncode(t *testing.T) {
-	words := []uint32{Magic, 0x10300, 0, 20, 0, 2<<16 | 17, 1, 3<<16 | 14, 0, 1, 4<<16 | 16, 4, 17, 64}
+// module is a small module of words in little-endian (or big-endian) bytes.
+func module(order binary.AppendByteOrder, words ...uint32) []byte {
 	var spv []byte
 	for _, w := range words {
-		spv = binary.LittleEndian.AppendUint32(spv, w)
+		spv = order.AppendUint32(spv, w)
 	}
-	header, insts, ok := Parse(spv)
-	require.True(t, ok)
-	assert.Equal(t, words[:5], header)
-	assert.Equal(t, []Inst{{17, []uint32{1}}, {14, []uint32{0, 1}}, {16, []uint32{4, 17, 64}}}, insts)
-	assert.Equal(t, spv, Encode(header, insts))
-	for name, bad := range map[string][]byte{
-		"empty":       nil,
-		"short":       spv[:16],
-		"odd length":  spv[:len(spv)-1],
-		"magic":       append([]byte{0, 0, 0, 0}, spv[4:]...),
-		"word count":  spv[:len(spv)-4],
-		"zero length": append(append([]byte(nil), spv[:20]...), 0, 0, 0, 0),
+	return spv
+}
+
+// TestParseEncode: a module, in either byte order, comes back word for word, each
+// instruction with the offset it was read at.
+func TestParseEncode(t *testing.T) {
+	words := []uint32{Magic, 0x10300, 0, 20, 0, 2<<16 | 17, 1, 3<<16 | 14, 0, 1, 4<<16 | 16, 4, 17, 64}
+	want := []Inst{{Op: 17, Args: []uint32{1}, Off: 20}, {Op: 14, Args: []uint32{0, 1}, Off: 28},
+		{Op: 16, Args: []uint32{4, 17, 64}, Off: 40}}
+	le := module(binary.LittleEndian, words...)
+	for _, spv := range [][]byte{le, module(binary.BigEndian, words...)} {
+		header, insts, err := Parse(spv)
+		require.NoError(t, err)
+		assert.Equal(t, words[:5], header)
+		assert.Equal(t, want, insts)
+		assert.Equal(t, le, Encode(header, insts))
+	}
+}
+
+// TestParseErrors: what is not a module is an *Error naming the byte at fault and why.
+func TestParseErrors(t *testing.T) {
+	good := module(binary.LittleEndian, Magic, 0x10300, 0, 20, 0, 2<<16|17, 1, 3<<16|14, 0, 1)
+	for _, c := range []struct {
+		name   string
+		spv    []byte
+		offset int
+		reason string
+	}{
+		{"empty", nil, 0, "the module has 0 bytes, less than the 20-byte header"},
+		{"short", good[:16], 0, "the module has 16 bytes, less than the 20-byte header"},
+		{"odd length", good[:len(good)-1], len(good) - 4, "the module's length 39 is not a multiple of 4"},
+		{"magic", append(module(binary.LittleEndian, 0xdeadbeef), good[4:]...), 0,
+			"bad magic number 0xdeadbeef (SPIR-V's is 0x07230203)"},
+		{"truncated", good[:len(good)-4], 28, "instruction with opcode 14 is truncated: it has 3 words, 2 remain"},
+		{"zero word count", append(append([]byte(nil), good[:20]...), 17, 0, 0, 0), 20,
+			"instruction with opcode 17 has a word count of 0"},
 	} {
-		_, _, ok := Parse(bad)
-		assert.False(t, ok, name)
+		_, _, err := Parse(c.spv)
+		var e *Error
+		if assert.ErrorAs(t, err, &e, c.name) {
+			assert.Equal(t, c.offset, e.Offset, c.name)
+			assert.Equal(t, c.reason, e.Reason, c.name)
+		}
 	}
 }
