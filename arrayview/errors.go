@@ -43,9 +43,18 @@ type OverlapError struct {
 
 // Error implements error.
 func (e *OverlapError) Error() string {
-	return fmt.Sprintf("goamp/arrayview: the slice's memory [%#x, %#x) (elements of %d bytes) overlaps an open view's "+
-		"[%#x, %#x) (elements of %d bytes) without lying inside it: make the larger view first and the smaller "+
-		"with Section, or close the open views first", e.Lo, e.Hi, e.ElemSize, e.OtherLo, e.OtherHi, e.OtherElemSize)
+	where := fmt.Sprintf("the slice's memory [%#x, %#x) (elements of %d bytes)", e.Lo, e.Hi, e.ElemSize)
+	other := fmt.Sprintf("an open view's [%#x, %#x) (elements of %d bytes)", e.OtherLo, e.OtherHi, e.OtherElemSize)
+	switch {
+	case e.Lo < e.OtherLo || e.Hi > e.OtherHi:
+		return "goamp/arrayview: " + where + " overlaps " + other + " without lying inside it: make the larger " +
+			"view first and the smaller with Section, or close the open views first"
+	case e.ElemSize != e.OtherElemSize:
+		return "goamp/arrayview: " + where + " lies inside " + other + " with another element size: memory is " +
+			"viewed as one element type at a time; close the open views first"
+	}
+	return "goamp/arrayview: " + where + " lies inside " + other + " but not at a whole element of it: close " +
+		"the open views first"
 }
 
 // Is matches ErrOverlap.

@@ -66,4 +66,19 @@ func TestShapeMessages(t *testing.T) {
 	_, err = col.Data()
 	require.ErrorIs(t, err, arrayview.ErrOutOfRange)
 	assert.Contains(t, err.Error(), "Data of section (6, 2): its rows are apart in its data, not one slice")
+	for _, c := range []struct {
+		op   func() error
+		want string
+	}{
+		{func() error { _, err := a.Section(runtime.Idx(0, 0), runtime.Ext(2, 2)); return err },
+			"section (2, 2) at [0 0]: a rank-2 section of a rank-1 view of extent (6) (a section has its view's rank)"},
+		{func() error { _, err := grid.Section(runtime.Idx(1), runtime.Ext(2)); return err },
+			"section (2) at [1]: a rank-1 section of a rank-2 view of extent (6, 4) (a section has its view's rank)"},
+		{func() error { _, err := a.Project(0); return err },
+			"projection at 0: a rank-1 view of extent (6) has no projection (its elements are At(runtime.Idx(0)))"},
+	} {
+		err := c.op()
+		require.ErrorIs(t, err, arrayview.ErrOutOfRange)
+		assert.Equal(t, "goamp/arrayview: "+c.want, err.Error())
+	}
 }

@@ -87,10 +87,14 @@ func TestOverlapRefused(t *testing.T) {
 	cases := []struct {
 		name string
 		make func() error
+		says string
 	}{
-		{"starts before", func() error { _, err := arrayview.New(runtime.Ext(6), data[0:6]); return err }},
-		{"ends after", func() error { _, err := arrayview.New(runtime.Ext(6), data[10:16]); return err }},
-		{"holds it", func() error { _, err := arrayview.New(runtime.Ext(16), data); return err }},
+		{"starts before", func() error { _, err := arrayview.New(runtime.Ext(6), data[0:6]); return err },
+			"overlaps an open view's"},
+		{"ends after", func() error { _, err := arrayview.New(runtime.Ext(6), data[10:16]); return err },
+			"overlaps an open view's"},
+		{"holds it", func() error { _, err := arrayview.New(runtime.Ext(16), data); return err },
+			"without lying inside it"},
 		{"another element type", func() error {
 			f := unsafe.Slice((*float32)(unsafe.Pointer(&data[4])), 8)
 			v, err := arrayview.New(runtime.Ext(8), f)
@@ -98,12 +102,12 @@ func TestOverlapRefused(t *testing.T) {
 				return err
 			}
 			return v.Close()
-		}},
+		}, ""},
 		{"another element size", func() error {
 			b := unsafe.Slice((*int8)(unsafe.Pointer(&data[4])), 8)
 			_, err := arrayview.New(runtime.Ext(8), b)
 			return err
-		}},
+		}, "(elements of 4 bytes) with another element size"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -116,7 +120,7 @@ func TestOverlapRefused(t *testing.T) {
 			require.ErrorAs(t, err, &oe)
 			assert.True(t, errors.Is(err, arrayview.ErrOverlap))
 			assert.Equal(t, uintptr(unsafe.Pointer(&data[4])), oe.OtherLo)
-			assert.Contains(t, err.Error(), "overlaps an open view")
+			assert.Contains(t, err.Error(), c.says)
 		})
 	}
 	assert.Equal(t, before, data)

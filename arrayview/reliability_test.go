@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -149,9 +150,17 @@ func TestUseAfterClose(t *testing.T) {
 		_, errs["ReadData"] = v.ReadData()
 		_, errs["Section"] = v.Section(runtime.Idx(1), runtime.Ext(2))
 		_, errs["BindDevice"] = v.BindDevice(av, accelerator.Read)
+		open := arrayview.MustNew(runtime.Ext(n), make([]int32, n))
+		errs["Copy"] = arrayview.Copy(open, v)
+		errs["Copy "] = arrayview.Copy(v, open) // the closed view as the destination
+		require.NoError(t, open.Close())
 		errs["dispatch"] = runtime.ParallelForEach(av, runtime.Ext(n), iota{Out: v, Scale: 7, Add: 1})
 		for op, err := range errs {
 			assert.ErrorIs(t, err, arrayview.ErrClosed, op)
+			var ce *arrayview.ClosedError
+			if op != "dispatch" && assert.ErrorAs(t, err, &ce, op) {
+				assert.Equal(t, strings.TrimSpace(op), ce.Op, "the error names the operation called")
+			}
 		}
 		for op, f := range map[string]func(){
 			"At":               func() { v.At(runtime.Idx(3)) },

@@ -194,7 +194,9 @@ func (v *View[T]) Section(origin runtime.Index, ext runtime.Extent) (*View[T], e
 		return nil, err
 	}
 	if ext.Rank() != v.Rank() {
-		return nil, &RangeError{What: fmt.Sprintf("a rank-%d section", ext.Rank()), Extent: v.g.ext}
+		return nil, &RangeError{What: fmt.Sprintf("section %v at %v", ext, origin[:ext.Rank()]), Extent: v.g.ext,
+			Reason: fmt.Sprintf("a rank-%d section of a rank-%d view of extent %v (a section has its view's rank)",
+				ext.Rank(), v.g.ext.Rank(), v.g.ext)}
 	}
 	if v.closed.Load() {
 		return nil, v.closedError("Section")
@@ -218,7 +220,8 @@ func (v *View[T]) Project(i int) (*View[T], error) {
 	}
 	r := v.Rank()
 	if r < 2 {
-		return nil, &RangeError{What: "a projection of a rank-1 view", Extent: v.g.ext}
+		return nil, &RangeError{What: fmt.Sprintf("projection at %d", i), Extent: v.g.ext,
+			Reason: fmt.Sprintf("a rank-1 view of extent %v has no projection (its elements are At(runtime.Idx(%d)))", v.g.ext, i)}
 	}
 	if i < 0 || i >= v.g.ext.Dim(0) {
 		return nil, &RangeError{What: fmt.Sprintf("projection at %d", i), Extent: v.g.ext}
@@ -439,10 +442,15 @@ func (v *View[T]) CopyTo(dst []T) error {
 	if v == nil || v.src == nil {
 		return zeroError("CopyTo")
 	}
+	return v.copyTo("CopyTo", dst)
+}
+
+// copyTo is CopyTo of a view that is not nil or zero; op names the operation in errors.
+func (v *View[T]) copyTo(op string, dst []T) error {
 	if len(dst) != v.g.ext.Size() {
 		return &LengthError{Extent: v.g.ext, Len: len(dst)}
 	}
-	if err := v.Synchronize(); err != nil {
+	if err := v.host(op, accelerator.Read); err != nil {
 		return err
 	}
 	k := 0
