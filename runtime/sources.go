@@ -69,15 +69,20 @@ func (s *Sources) check(kernel string) error {
 type StaleError struct {
 	// Kernel is the kernel's Go type (the first dispatched of its package).
 	Kernel string
-	// Dir and Files are the package's directory and the files ampgen read.
+	// Dir and Files are the package's directory and the files ampgen read (one hash covers
+	// them all, so the message cannot say which of them changed).
 	Dir   string
 	Files []string
 }
 
 // Error implements error.
 func (e *StaleError) Error() string {
+	what := strings.Join(e.Files, ", ")
+	if len(e.Files) > 1 { // one hash covers them all: which of them changed is not known
+		what = "one or more of " + what
+	}
 	return fmt.Sprintf("goamp/runtime: kernel %s: %s changed since go generate wrote amp_gen.go (in %s): "+
-		"its GPU and CPU bodies are the old code: run go generate", e.Kernel, strings.Join(e.Files, ", "), e.Dir)
+		"its GPU and CPU bodies are the old code: run go generate", e.Kernel, what, e.Dir)
 }
 
 // Is matches ErrContract.

@@ -35,6 +35,8 @@ func TestSourcesCheck(t *testing.T) {
 	assert.Equal(t, []string{"kernels.go"}, se.Files)
 	assert.Contains(t, err.Error(), "kernel K: kernels.go changed since go generate wrote amp_gen.go")
 	assert.Contains(t, err.Error(), "run go generate")
+	two := &StaleError{Kernel: "K", Dir: dir, Files: []string{"a.go", "b.go"}}
+	assert.Contains(t, two.Error(), "kernel K: one or more of a.go, b.go changed since go generate", "one hash: which file is not known")
 
 	s := GeneratedFrom("a.go b.go", "h")
 	assert.Equal(t, []string{"a.go", "b.go"}, s.files)

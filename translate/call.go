@@ -72,10 +72,17 @@ func (t *tr) call(e *ast.CallExpr) string {
 			id = s.Sel
 		}
 	case *ast.SelectorExpr:
-		if sel := t.info.Selections[f]; sel != nil {
+		if sel := t.info.Selections[f]; sel != nil && sel.Kind() == types.MethodExpr {
+			t.errorf(e.Pos(), "method expressions (%s.%s) are not in the kernel language: call the method on a value, x.%s(...)",
+				types.ExprString(f.X), f.Sel.Name, f.Sel.Name)
+			return "0"
+		} else if sel != nil {
 			return t.methodCall(e, f, sel)
 		}
 		id = f.Sel
+	case *ast.FuncLit:
+		t.errorf(e.Pos(), "%s", outsideLanguage["*ast.FuncLit"])
+		return "0"
 	}
 	if id == nil {
 		t.errorf(e.Pos(), "this call is not in the kernel language")

@@ -139,21 +139,10 @@ func (t *tr) function(fn *types.Func, targs []types.Type, kind string, pos token
 		return ""
 	}
 	defer leave()
-	name := "ampF_" + pkg + fn.Name()
-	if sig := fn.Type().(*types.Signature); sig.Recv() != nil {
-		rt := sig.Recv().Type()
-		if p, ok := rt.(*types.Pointer); ok {
-			rt = p.Elem()
-		}
-		if n, ok := types.Unalias(rt).(*types.Named); ok {
-			name = "ampM_" + pkg + n.Obj().Name() + "_" + fn.Name()
-		}
-	}
-	for _, a := range targs {
-		name += "_" + mangle(a.String())
-	}
-	for _, sd := range site.shared {
-		name += "_" + sd.name
+	name := funcName(fn, pkg, targs, site)
+	if err := callableSig(fn); err != "" {
+		t.errorf(pos, "%s", err)
+		return ""
 	}
 	decl := t.funcs0(fn)
 	uniform := t.uniformParams(decl, site.uniform)
@@ -312,6 +301,46 @@ func (t *tr) results(fs *fnState, decl *ast.FuncDecl, params []string) (string, 
 	return "void", params
 }
 
+// funcName is the GLSL name of fn's translation for type arguments targs and the
+// tile_static arrays of site; pkg prefixes another package's functions.
+func funcName(fn *types.Func, pkg string, targs []types.Type, site callSite) string {
+	name := "ampF_" + pkg + fn.Name()
+	if sig := fn.Type().(*types.Signature); sig.Recv() != nil {
+		rt := sig.Recv().Type()
+		if p, ok := rt.(*types.Pointer); ok {
+			rt = p.Elem()
+		}
+		if n, ok := types.Unalias(rt).(*types.Named); ok {
+			name = "ampM_" + pkg + n.Obj().Name() + "_" + fn.Name()
+		}
+	}
+	for _, a := range targs {
+		name += "_" + mangle(a.String())
+	}
+	for _, sd := range site.shared {
+		name += "_" + sd.name
+	}
+	return name
+}
+
+// callableSig says why a call of fn cannot be translated whatever its body ("" where it
+// can): a variadic function (its ... parameter is a slice, which the kernel language has
+// only as tile_static arrays), or a method of an interface, such as one called through a
+// type parameter's constraint (there is no body to translate until the type is known).
+func callableSig(fn *types.Func) string {
+	sig := fn.Type().(*types.Signature)
+	if sig.Variadic() {
+		last := sig.Params().At(sig.Params().Len() - 1).Type().(*types.Slice)
+		return fmt.Sprintf("variadic functions are not in the kernel language: %s takes ...%s; give it an array or separate parameters",
+			fn.Name(), types.TypeString(last.Elem(), (*types.Package).Name))
+	}
+	if r := sig.Recv(); r != nil && types.IsInterface(r.Type()) {
+		return fmt.Sprintf("%s is a method of an interface (a type parameter's constraint): calls through interfaces are "+
+			"not in the kernel language; call it on a value of a concrete type, or write a generic function", fn.Name())
+	}
+	return ""
+}
+
 // bindShared binds a function's slice parameters, in order, to the tile_static arrays
 // its call passes, and returns them for the caller to unbind when the function's
 // translation ends. Float32 atomics need the array stored as bits, which only the kernel
@@ -324,6 +353,8 @@ func (t *tr) bindShared(decl *ast.FuncDecl, shared []*sharedDecl) (bound []types
 			continue
 		}
 		if j++; j > len(shared) {
+			t.errorf(p.pos, "%s's parameter %s is a slice: only a tile_static array may be passed to it", decl.Name.Name,
+				p.obj.Name())
 			return bound, false
 		}
 		if p.obj == nil || p.obj.Name() == "_" {

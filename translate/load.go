@@ -331,7 +331,7 @@ func isNamed(t types.Type, path, name string) bool {
 
 // instances lists the type-argument lists a kernel type is translated for: none for a
 // plain type; for a generic type, every combination of the core types of its type
-// parameters' constraints (each a union of int32, uint32, float32, float64 terms).
+// parameters' constraints (each a union of terms of the kernel language's number types).
 func (pi *pkgInfo) instances(named *types.Named) ([][]types.Type, *Error) {
 	tps := named.TypeParams()
 	if tps == nil || tps.Len() == 0 {
@@ -343,7 +343,7 @@ func (pi *pkgInfo) instances(named *types.Named) ([][]types.Type, *Error) {
 		terms, ok := unionTerms(tp.Constraint())
 		if !ok || len(terms) == 0 {
 			return nil, &Error{Pos: pi.fset.Position(tp.Obj().Pos()), Msg: fmt.Sprintf(
-				"type parameter %s of kernel %s: its constraint must be a union of int32, uint32, float32 and float64 terms "+
+				"type parameter %s of kernel %s: its constraint must be a union of number types' terms "+
 					"(ampgen translates one GPU body per term)", tp.Obj().Name(), named.Obj().Name())}
 		}
 		var next [][]types.Type

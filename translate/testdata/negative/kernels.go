@@ -482,3 +482,52 @@ func (k MethodView) Tiled(t runtime.TiledIndex) {
 	}
 	k.V.Set(t.Global, 1)
 }
+
+// countArgs and twiceOf are variadic: their ... parameter is a slice, which ampgen once
+// took for a tile_static array and translated the calls as 0, without an error.
+func countArgs(base int32, xs ...int32) int32 { return base + int32(len(xs)) }
+
+func twiceOf(a int32, _ ...int32) int32 { return a * 2 }
+
+// Tally's AddAll is a variadic method.
+type Tally struct{ N int32 }
+
+func (c *Tally) AddAll(xs ...int32) {
+	for j := range len(xs) {
+		c.N += xs[j]
+	}
+}
+
+// Variadic calls variadic functions and a variadic method.
+type Variadic struct{ out }
+
+func (k Variadic) Each(i runtime.Index) {
+	var c Tally
+	c.AddAll(int32(i[0]), 5)
+	d := twiceOf(1)
+	k.V.Set(i, countArgs(int32(i[0]), 2, 3)+d+c.N)
+}
+
+// Doubler is a constraint with a method; Twice implements it.
+type Doubler[T any] interface{ Double() T }
+
+type Twice int32
+
+func (d Twice) Double() Twice { return d * 2 }
+
+func apply[T Doubler[T]](x T) T { return x.Double() }
+
+// Count has a method that Forms calls as a method expression.
+type Count int32
+
+func (c Count) Next() Count { return c + 1 }
+
+// Forms calls a function literal, a method through a constraint and a method expression.
+type Forms struct{ out }
+
+func (k Forms) Each(i runtime.Index) {
+	x := int32(i[0])
+	y := func() int32 { return x * 2 }()
+	z := apply(Twice(x))
+	k.V.Set(i, y+int32(z)+int32(Count.Next(Count(x))))
+}
