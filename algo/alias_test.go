@@ -37,6 +37,8 @@ func TestAliasedArguments(t *testing.T) {
 			low, err := img.Section(runtime.Idx(4, 0), runtime.Ext(4, 4))
 			require.NoError(t, err)
 			kv := arrayview.MustNew(runtime.Ext(16), keys)
+			vec := arrayview.MustNew(runtime.Ext(16), f[0:16])     // row 0 and 1 of img
+			shifted := arrayview.MustNew(runtime.Ext(16), f[1:17]) // one element on
 			one := []float32{1}
 			for _, c := range []struct {
 				name string
@@ -53,6 +55,8 @@ func TestAliasedArguments(t *testing.T) {
 				{"Transpose of another shape", Transpose(av, top, mid), "Transpose", []string{"out shares memory with in"}},
 				{"SortPairs values are the keys", SortPairs(av, kv, kv, SortOptions{}), "SortPairs", []string{"values shares memory with keys"}},
 				{"Argsort idx is the keys", Argsort(av, kv, kv, SortOptions{}), "Argsort", []string{"shares memory with keys"}},
+				{"Add out shifted", Add(av, vec, vec, shifted), "Add", []string{"out shares memory with a without being the same elements"}},
+				{"Saxpy y shifted", Saxpy(av, 2, vec, shifted), "Saxpy", []string{"y shares memory with x without being the same elements"}},
 			} {
 				t.Run(c.name, func(t *testing.T) { requireShapeError(t, c.err, c.op, c.want) })
 			}
@@ -65,6 +69,14 @@ func TestAliasedArguments(t *testing.T) {
 			require.NoError(t, err)
 			require.NoError(t, MatMul(av, top, low, out))
 			require.NoError(t, Transpose(av, top, out))
+			// The same elements in place: accepted, as documented.
+			require.NoError(t, Add(av, shifted, shifted, shifted))
+			require.NoError(t, Saxpy(av, 2, shifted, shifted))
+			require.NoError(t, img.Synchronize())
+			for i := 1; i <= 16; i++ {
+				d := before[i] + before[i]
+				assert.Equal(t, 2*d+d, f[i], "element %d", i)
+			}
 		})
 	}
 }

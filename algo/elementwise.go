@@ -94,7 +94,8 @@ func ewTileRanges(tile, threads, n int, f func(lo, hi int)) {
 
 // Add computes out[i] = a[i] + b[i] on accelerator view av (nil: the view the data lives
 // on, else the default accelerator's), like C++ AMP's vector-addition sample. a, b and out
-// must be rank-1 views of one length (else a *ShapeError); out may be a or b. Integer
+// must be rank-1 views of one length (else a *ShapeError); out may be a or b (the same
+// elements: one shifted against the other is a *ShapeError). Integer
 // addition wraps, as in Go. On a GPU the work is queued: read out (At, Data, CopyTo,
 // Synchronize) to wait for it.
 func Add[T Number](av *accelerator.View, a, b, out *arrayview.View[T]) error {
@@ -161,7 +162,8 @@ func (k addKernel[T]) EachTile(_ runtime.TiledExtent, tile runtime.Index) {
 
 // Saxpy computes y[i] = alpha*x[i] + y[i] on accelerator view av (nil: the view the data
 // lives on, else the default accelerator's), the C++ AMP "transform" sample. x and y must
-// be rank-1 views of one length (else a *ShapeError). The product and the sum are rounded
+// be rank-1 views of one length (else a *ShapeError); y may be x, but not shifted against
+// it (a *ShapeError). The product and the sum are rounded
 // separately on the CPU; a GPU may fuse them (one rounding).
 func Saxpy(av *accelerator.View, alpha float32, x, y *arrayview.View[float32]) error {
 	return ewRun(av, "Saxpy", []string{"x", "y"}, []*arrayview.View[float32]{x, y},

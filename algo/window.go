@@ -163,6 +163,13 @@ func ewRun[T Number](av *accelerator.View, op string, names []string, views []*a
 	if err != nil {
 		return err
 	}
+	out := len(views) - 1 // the view written
+	for i, v := range views[:out] {
+		if arrayview.Overlap(views[out], v) && !arrayview.SameElements(views[out], v) {
+			return shapeErr(op, "%s shares memory with %s without being the same elements (a shifted section or slice "+
+				"of it): %s may be %s itself, else give it data of its own", names[out], names[i], names[out], names[i])
+		}
+	}
 	args := make([]runtime.Arg, len(views))
 	for i, v := range views {
 		args[i] = v

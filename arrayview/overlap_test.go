@@ -205,3 +205,37 @@ func TestReleaseThenLastClose(t *testing.T) {
 		}
 	})
 }
+
+// TestOverlapAndSameElements: Overlap says whether two views share an element, and
+// SameElements whether they are the same elements in the same order; sections of one
+// place, a view over the same slice and a shifted one are told apart.
+func TestOverlapAndSameElements(t *testing.T) {
+	data := make([]int32, 32)
+	v := arrayview.MustNew(runtime.Ext(4, 8), data)
+	row1, err := v.Section(runtime.Idx(1, 0), runtime.Ext(1, 8))
+	require.NoError(t, err)
+	row1again, err := v.Project(1)
+	require.NoError(t, err)
+	over := arrayview.MustNew(runtime.Ext(8), data[8:16]) // row 1, through the slice
+	shifted := arrayview.MustNew(runtime.Ext(8), data[9:17])
+	col, err := v.Section(runtime.Idx(0, 3), runtime.Ext(4, 1))
+	require.NoError(t, err)
+	other := arrayview.MustNew(runtime.Ext(8), make([]int32, 8))
+	for _, c := range []struct {
+		name          string
+		a, b          *arrayview.View[int32]
+		overlap, same bool
+	}{
+		{"a section and a projection of one row", row1, row1again, true, true},
+		{"a row and a view over its slice", row1, over, true, true},
+		{"a row and its slice shifted by one", row1, shifted, true, false},
+		{"a row and a column", row1, col, true, false},
+		{"the whole and a row", v, row1, true, false},
+		{"other data", row1, other, false, false},
+		{"nil", row1, nil, false, false},
+	} {
+		assert.Equal(t, c.overlap, arrayview.Overlap(c.a, c.b), "%s: Overlap", c.name)
+		assert.Equal(t, c.same, arrayview.SameElements(c.a, c.b), "%s: SameElements", c.name)
+		assert.Equal(t, c.same, arrayview.SameElements(c.b, c.a), "%s: SameElements, swapped", c.name)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sync/atomic"
 	"unsafe"
 
@@ -163,6 +164,17 @@ func Overlap[T, U any](a *View[T], b *View[U]) bool {
 		}
 	}
 	return false
+}
+
+// SameElements reports whether a and b are views of the same elements of the same data in
+// the same row-major order (the same view, or sections of the same place), so that an
+// operation may read each element of one and write the same element of the other in
+// place. Views of overlapping but different elements are Overlap and not SameElements.
+func SameElements[T, U any](a *View[T], b *View[U]) bool {
+	if a == nil || b == nil || a.src == nil || a.src != b.src {
+		return false
+	}
+	return slices.Equal(a.fp, b.fp)
 }
 
 // Extent is the view's extent (the zero Extent for a nil view).
