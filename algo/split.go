@@ -13,7 +13,9 @@ import (
 // throughput measured for each built-in and element type on each accelerator) and run the
 // blocks at once (runtime.RunBlocks): MatMul by rows of the output, Reduce by partial
 // results combined on the host, Sort by sorting each block's run where it lies and merging
-// the sorted runs on the fastest view.
+// the sorted runs on the fastest view. Arguments are checked before any block runs (an
+// Array, which lives on one view, split over others is a *runtime.AcceleratorMismatchError
+// naming the function called), so that an error leaves the data as it was.
 
 // splitRows and splitElems are what a block is a multiple of: rows of c for MatMul (whole
 // tiles of its kernel), elements for Reduce and Sort (whole workgroups' worth).
@@ -61,6 +63,23 @@ func fastest(key string, blocks []runtime.Block) *accelerator.View {
 	return at
 }
 
+// checkHomes returns, before any block runs, the *runtime.AcceleratorMismatchError that a
+// block would meet where one of views is an Array (data with a home accelerator view) and
+// a block's view is another: else a block on the home view would have changed the data
+// before another block failed.
+func checkHomes[T any](op string, blocks []runtime.Block, names []string, views ...*arrayview.View[T]) error {
+	args := make([]runtime.Arg, len(views))
+	for i, v := range views {
+		args[i] = v
+	}
+	for _, b := range blocks {
+		if _, err := runtime.ChooseView("algo."+op, op, b.View, names, args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // rowSection is the section of rows [lo, hi) of dimension 0 of v (rank 1 or 2).
 func rowSection[T any](v *arrayview.View[T], lo, hi int) (*arrayview.View[T], error) {
 	e := v.Extent()
@@ -88,6 +107,9 @@ func MatMulOn[T MatMulElem](avs []*accelerator.View, a, b, c *arrayview.View[T])
 	if err != nil {
 		return err
 	}
+	if err := checkHomes("MatMulOn", blocks, []string{"a", "b", "c"}, a, b, c); err != nil {
+		return err
+	}
 	return onBlocks(key, blocks, 2*float64(k)*float64(n), []*arrayview.View[T]{a, c},
 		func(bl runtime.Block, s []*arrayview.View[T]) error { return MatMul(bl.View, s[0], b, s[1]) })
 }
@@ -110,6 +132,9 @@ func ReduceOn[T Number](avs []*accelerator.View, in *arrayview.View[T], op Op) (
 	key := splitKey[T]("Reduce")
 	blocks, err := runtime.Blocks(key, avs, n, splitElems)
 	if err != nil {
+		return zero, err
+	}
+	if err := checkHomes("ReduceOn", blocks, []string{"in"}, in); err != nil {
 		return zero, err
 	}
 	part := make([]T, len(blocks))
@@ -140,6 +165,9 @@ func SortOn[T Number](avs []*accelerator.View, v *arrayview.View[T], opt SortOpt
 	key := splitKey[T]("Sort")
 	blocks, err := runtime.Blocks(key, avs, n, splitElems)
 	if err != nil {
+		return err
+	}
+	if err := checkHomes("SortOn", blocks, []string{"v"}, v); err != nil {
 		return err
 	}
 	err = onBlocks(key, blocks, 1, []*arrayview.View[T]{v},

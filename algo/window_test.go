@@ -365,6 +365,42 @@ func TestMatMulOn(t *testing.T) {
 	assert.Equal(t, ci, c, "errors left c as it was")
 }
 
+// TestSplitArrayHome: an Array lives on one accelerator view, so MatMulOn, SortOn and
+// ReduceOn over others refuse it before any block runs (a block on its home view had
+// sorted or written its part before another block failed), naming the function called,
+// and leave it as it was.
+func TestSplitArrayHome(t *testing.T) {
+	avs := splitAccelerators(t)
+	r := rand.New(rand.NewPCG(amptest.Seed(t), 16))
+	const m, k, n = 300, 17, 20
+	av := arrayview.MustNew(runtime.Ext(m, k), convRandom(r, m*k))
+	bv := arrayview.MustNew(runtime.Ext(k, n), convRandom(r, k*n))
+	defer func() { require.NoError(t, av.Close()); require.NoError(t, bv.Close()) }()
+	ci := convRandom(r, m*n)
+	home := avs[len(avs)-1]
+	keys := splitInts(r, 4*splitElems)
+	arr, err := arrayview.NewArray(home, runtime.Ext(len(keys)), keys)
+	require.NoError(t, err)
+	ca, err := arrayview.NewArray(home, runtime.Ext(m, n), ci)
+	require.NoError(t, err)
+	runtime.ResetThroughput("")
+	for _, err := range []error{SortOn(avs, arr.View, SortOptions{}), MatMulOn(avs, av, bv, ca.View)} {
+		var me *runtime.AcceleratorMismatchError
+		require.ErrorAs(t, err, &me)
+		assert.Regexp(t, "algo.(SortOn|MatMulOn)", err.Error(), "the error names the function called")
+	}
+	_, err = ReduceOn(avs, arr.View, Sum)
+	assert.ErrorIs(t, err, runtime.ErrAcceleratorMismatch)
+	got := make([]int32, len(keys))
+	require.NoError(t, arr.CopyTo(got))
+	assert.Equal(t, keys, got, "the Array is as it was")
+	gotC := make([]float32, m*n)
+	require.NoError(t, ca.CopyTo(gotC))
+	assert.Equal(t, ci, gotC, "the Array c is as it was")
+	require.NoError(t, arr.Close())
+	require.NoError(t, ca.Close())
+}
+
 // TestSplitBuiltins runs ReduceOn and SortOn over lavapipe and the CPU together and
 // compares them with the host's answers (int32 sums wrap as Go's do; Sort's result does
 // not depend on where it ran).
