@@ -75,7 +75,10 @@ func MatMulSimple[T MatMulElem](av *accelerator.View, a, b, c *arrayview.View[T]
 // MatMulWith computes c = a x b on av (nil: where the views live, else the default
 // accelerator; see runtime.ParallelForEach): a is M x K, b is K x N and c is M x N, all
 // rank 2, any sizes from 1 up; int32 arithmetic wraps like Go's, float32 sums run in k
-// order (rounding may differ between accelerators: the GPU fuses multiply-adds).
+// order (rounding may differ between accelerators: the GPU fuses multiply-adds). On
+// lavapipe, which ends a thread's loops after 65,535 iterations in all, K must stay below
+// 45,585 (the simple kernel's: 65,536), or the sums stop short without an error: see
+// docs/kernel-language.md. The same holds for MatMulI8With and MatMulF16With.
 //
 // c is output-only: following C++ AMP's guideline A, MatMulWith calls c.DiscardData()
 // before the dispatch, so c's old contents are never uploaded; the result reaches the Go

@@ -62,7 +62,8 @@ func MatMulI8(av *accelerator.View, a, b *arrayview.View[int8], c *arrayview.Vie
 // accelerator) with the kernel opt selects: a is M x K, b is K x N, c is M x N, all rank
 // 2, any sizes from 1 up. Every kernel computes the exact integer sums, wrapping modulo
 // 2^32 as Go's int32 arithmetic does (which needs K above 131072 with values of -128),
-// so results are the same on every accelerator and path.
+// so results are the same on every accelerator and path (lavapipe's limit on K, in
+// MatMulWith's doc, aside).
 //
 // As MatMulWith: c is output-only (discarded before the dispatch), shape errors
 // (*ShapeError) come before anything is discarded, and so do feature errors
