@@ -81,10 +81,10 @@ func Copy[T any](dst, src *View[T]) error {
 			Reason: "Copy needs equal extents"}
 	}
 	tmp := make([]T, src.g.ext.Size())
-	if err := src.copyTo("Copy", tmp); err != nil {
-		return err
+	if err := src.CopyTo(tmp); err != nil {
+		return opNamed(err, "Copy")
 	}
-	return dst.copyFrom("Copy", tmp)
+	return opNamed(dst.CopyFrom(tmp), "Copy")
 }
 
 // CopyAsync starts Copy and returns its future. As with C++ AMP's copy_async, src must not
@@ -99,22 +99,17 @@ func (v *View[T]) CopyFrom(data []T) error {
 	if v == nil || v.src == nil {
 		return zeroError("CopyFrom")
 	}
-	return v.copyFrom("CopyFrom", data)
-}
-
-// copyFrom is CopyFrom of a view that is not nil or zero; op names the operation in errors.
-func (v *View[T]) copyFrom(op string, data []T) error {
 	if len(data) != v.g.ext.Size() {
 		return &LengthError{Extent: v.g.ext, Len: len(data)}
 	}
 	v.src.mu.Lock()
 	defer v.src.mu.Unlock()
 	if v.closed.Load() {
-		return v.closedError(op)
+		return v.closedError("CopyFrom")
 	}
 	// Every element is overwritten: discard first so that nothing is copied back for it.
 	v.src.setLocked(v.fp, 0)
-	if err := v.hostLocked(op, accelerator.ReadWrite); err != nil {
+	if err := v.hostLocked("CopyFrom", accelerator.ReadWrite); err != nil {
 		return err
 	}
 	k := 0

@@ -209,3 +209,13 @@ func (e *ArgumentError) Error() string {
 
 // Is matches ErrInvalidArgument.
 func (e *ArgumentError) Is(t error) bool { return t == ErrInvalidArgument }
+
+// opNamed is err with the operation of a *ClosedError in it set to op: the function the
+// user called, where it was an inner one.
+func opNamed(err error, op string) error {
+	var ce *ClosedError
+	if errors.As(err, &ce) {
+		ce.Op = op
+	}
+	return err
+}

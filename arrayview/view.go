@@ -454,15 +454,10 @@ func (v *View[T]) CopyTo(dst []T) error {
 	if v == nil || v.src == nil {
 		return zeroError("CopyTo")
 	}
-	return v.copyTo("CopyTo", dst)
-}
-
-// copyTo is CopyTo of a view that is not nil or zero; op names the operation in errors.
-func (v *View[T]) copyTo(op string, dst []T) error {
 	if len(dst) != v.g.ext.Size() {
 		return &LengthError{Extent: v.g.ext, Len: len(dst)}
 	}
-	if err := v.host(op, accelerator.Read); err != nil {
+	if err := v.host("CopyTo", accelerator.Read); err != nil {
 		return err
 	}
 	k := 0
