@@ -30,7 +30,7 @@ TESTSHADERS := $(wildcard runtime/testdata/*/*.comp) $(wildcard internal/testpro
 # Tests run with the Khronos validation layer on; any message it reports fails them.
 TESTENV     := GOAMP_VALIDATION=1 GOAMP_REQUIRE_VULKAN=1
 
-.PHONY: all setup run test lint fmt-check vet staticcheck vklatency-check nohdr-check shaders shaders-check ampgen-check test-vulkan test-race-threads test-checked test-nocgo test-staging bench gpu-binaries fuzz fuzz-short soak
+.PHONY: all setup run test lint fmt-check vet staticcheck vklatency-check nohdr-check cross-check shaders shaders-check ampgen-check test-vulkan test-race-threads test-checked test-nocgo test-cpu test-staging bench gpu-binaries fuzz fuzz-short soak
 
 all: run
 
@@ -41,7 +41,7 @@ run: setup
 	$(GO) run ./cmd/ampinfo
 	@if [ -d cmd/ampdemo ]; then $(GO) run ./cmd/ampdemo; fi
 
-test: setup lint nohdr-check shaders-check ampgen-check test-vulkan test-race-threads test-checked test-nocgo test-staging fuzz-short
+test: setup lint nohdr-check cross-check shaders-check ampgen-check test-vulkan test-race-threads test-checked test-nocgo test-cpu test-staging fuzz-short
 
 lint: fmt-check vet staticcheck vklatency-check
 
@@ -123,8 +123,24 @@ test-race-threads:
 test-checked:
 	$(TESTENV) $(GO) test -tags goampcheck -count=1 ./translate/ ./runtime/
 
+# Without cgo goamp still reaches Vulkan (internal/vk loads the loader at run time): the suites
+# run on lavapipe with CGO_ENABLED=0 as well. test-cpu runs them with the CPU accelerator as
+# the default (AMP_DEFAULT_ACCELERATOR=cpu), where a test that takes the default accelerator
+# runs on goroutines.
 test-nocgo:
-	CGO_ENABLED=0 $(GO) test -count=1 ./...
+	CGO_ENABLED=0 $(TESTENV) $(GO) test -count=1 ./...
+
+test-cpu:
+	AMP_DEFAULT_ACCELERATOR=cpu CGO_ENABLED=0 $(GO) test -count=1 ./...
+
+# goamp builds for other systems without cgo: Windows (vulkan-1.dll), macOS (the Vulkan
+# loader or MoltenVK) and Linux on arm64; built and vetted here, not run.
+cross-check:
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) vet ./...
+	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) build ./...
+	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) vet ./...
+	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build ./...
+	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) vet ./...
 
 # The staging-buffer path of discrete GPUs (device-local buffers, staging copies), forced on a
 # unified-memory device such as lavapipe (GOAMP_FORCE_STAGING=1, package accelerator).
