@@ -29,7 +29,7 @@ func TestExtensions(t *testing.T) {
 // other types.
 func TestLink(t *testing.T) {
 	type view struct{ name string }
-	type buffer struct{ size int }
+	type buffer struct{}
 	mu.Lock()
 	saved := link
 	mu.Unlock()

@@ -33,7 +33,6 @@ type cmdScratch struct {
 	sem     vkSemaphore
 	value   uint64
 	fence   vkFence
-	handle  uint64 // a handle a create call returns
 }
 
 // batchWait holds what a wait for one batch passes to Vulkan.
