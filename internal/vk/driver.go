@@ -33,6 +33,7 @@ type cmdScratch struct {
 	sem     vkSemaphore
 	value   uint64
 	fence   vkFence
+	sets    setScratch
 }
 
 // batchWait holds what a wait for one batch passes to Vulkan.

@@ -5,7 +5,7 @@ import (
 	"unsafe"
 )
 
-// Pipeline is a compute pipeline with a push-descriptor set layout of storage buffers.
+// Pipeline is a compute pipeline with a set layout of storage buffers.
 type Pipeline struct {
 	dev      *Device
 	layout   vkPipelineLayout
@@ -13,6 +13,9 @@ type Pipeline struct {
 	pipe     vkPipeline
 	bindings int
 	pushSize int
+	// pushDescriptors: the set layout is a push-descriptor one (dispatches push their
+	// buffers); otherwise buffers are bound through descriptor sets (descriptors.go).
+	pushDescriptors bool
 }
 
 // NewPipeline builds a compute pipeline from SPIR-V with nbind storage-buffer bindings,
@@ -24,7 +27,7 @@ func (dev *Device) NewPipeline(spirv []byte, nbind, pushSize int, spec []uint32)
 	if nbind > 32 || len(spec) > 16 {
 		return nil, fmt.Errorf("goamp/vk: at most 32 bindings and 16 specialization constants (got %d, %d)", nbind, len(spec))
 	}
-	p := &Pipeline{dev: dev, bindings: nbind, pushSize: pushSize}
+	p := &Pipeline{dev: dev, bindings: nbind, pushSize: pushSize, pushDescriptors: true}
 	if err := p.create(spirv, spec); err != nil {
 		return nil, err
 	}
@@ -66,8 +69,9 @@ func (p *Pipeline) create(spirv []byte, spec []uint32) error {
 	return nil
 }
 
-// createLayout creates the pipeline's push-descriptor set layout of p.bindings storage
-// buffers and its pipeline layout with p.pushSize bytes of push constants.
+// createLayout creates the pipeline's set layout of p.bindings storage buffers (a
+// push-descriptor one with p.pushDescriptors) and its pipeline layout with p.pushSize
+// bytes of push constants.
 func (p *Pipeline) createLayout() int32 {
 	dev, f := p.dev, p.dev.fn
 	var b [32]vkDescriptorSetLayoutBinding
@@ -76,8 +80,10 @@ func (p *Pipeline) createLayout() int32 {
 			descriptorCount: 1, stageFlags: vkShaderStageComputeBit}
 	}
 	dci := &vkDescriptorSetLayoutCreateInfo{sType: vkStructureTypeDescriptorSetLayoutCreateInfo,
-		flags:        vkDescriptorSetLayoutCreatePushDescriptorBitKHR,
 		bindingCount: uint32(p.bindings), pBindings: unsafe.Pointer(&b[0])}
+	if p.pushDescriptors {
+		dci.flags = vkDescriptorSetLayoutCreatePushDescriptorBitKHR
+	}
 	if r := f.CreateDescriptorSetLayout(dev.dev, dci, nil, &p.dsl); r != vkSuccess {
 		return r
 	}
