@@ -25,7 +25,9 @@ func (d *cmdDriver) createDescriptorPool(maxSets, buffers uint32) (vkDescriptorP
 	return p, r
 }
 
-func (d *cmdDriver) destroyDescriptorPool(p vkDescriptorPool) { d.f.DestroyDescriptorPool(d.dev, p, nil) }
+func (d *cmdDriver) destroyDescriptorPool(p vkDescriptorPool) {
+	d.f.DestroyDescriptorPool(d.dev, p, nil)
+}
 
 // resetDescriptorPool frees every set of p; no batch that uses one may be in flight.
 func (d *cmdDriver) resetDescriptorPool(p vkDescriptorPool) int32 {
