@@ -30,7 +30,7 @@ TESTSHADERS := $(wildcard runtime/testdata/*/*.comp) $(wildcard internal/testpro
 # Tests run with the Khronos validation layer on; any message it reports fails them.
 TESTENV     := GOAMP_VALIDATION=1 GOAMP_REQUIRE_VULKAN=1
 
-.PHONY: all setup run test lint fmt-check vet staticcheck vklatency-check nohdr-check cross-check shaders shaders-check ampgen-check test-vulkan test-race-threads test-checked test-nocgo test-cpu test-staging bench gpu-binaries fuzz fuzz-short soak
+.PHONY: all setup run test lint fmt-check vet staticcheck vklatency-check vklayout vklayout-check nohdr-check cross-check shaders shaders-check ampgen-check test-vulkan test-race-threads test-checked test-nocgo test-cpu test-staging bench gpu-binaries fuzz fuzz-short soak
 
 all: run
 
@@ -43,7 +43,7 @@ run: setup
 
 test: setup lint nohdr-check cross-check shaders-check ampgen-check test-vulkan test-race-threads test-checked test-nocgo test-cpu test-staging fuzz-short
 
-lint: fmt-check vet staticcheck vklatency-check
+lint: fmt-check vet staticcheck vklatency-check vklayout-check
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -195,6 +195,21 @@ vklatency-check:
 	$(CC) -O2 -Wall -Werror $(VKLATENCY_FLAGS) -o /dev/null scripts/vklatency.c -l:libvulkan.so.1
 	$(CC) -O2 -Wall -Werror $(VKLATENCY_FLAGS) -o /dev/null scripts/vkcopy.c -l:libvulkan.so.1
 	$(CC) -O2 -Wall -Werror $(VKLATENCY_FLAGS) -o /dev/null scripts/vkstats.c -l:libvulkan.so.1
+
+# internal/vk declares in Go the Vulkan structs it passes to C (vkgen, go generate): make vklayout
+# prints their C layout (size, alignment, member offsets) as the C compiler lays them out on this
+# machine into the table that internal/vk's TestLayout compares Go's with; vklayout-check fails
+# when the committed table differs from the compiler's.
+VKLAYOUT_FLAGS := -std=c11 -Wall -Werror -Iinternal/vk/third_party/vulkan-headers/vulkan -Iinternal/vk/third_party/vulkan-headers -Iinternal/vk
+vklayout:
+	$(CC) $(VKLAYOUT_FLAGS) -o internal/vk/testdata/vklayout internal/vk/testdata/vklayout.c
+	internal/vk/testdata/vklayout >internal/vk/testdata/vklayout.txt
+	rm internal/vk/testdata/vklayout
+
+vklayout-check:
+	@tmp=$$(mktemp -d); $(CC) $(VKLAYOUT_FLAGS) -o $$tmp/vklayout internal/vk/testdata/vklayout.c && \
+	$$tmp/vklayout >$$tmp/vklayout.txt && cmp -s $$tmp/vklayout.txt internal/vk/testdata/vklayout.txt || \
+	{ echo "internal/vk/testdata/vklayout.txt is stale: run make vklayout"; rm -rf $$tmp; exit 1; }; rm -rf $$tmp
 
 # goamp must build without the system's Vulkan headers (libvulkan-dev), from the ones vendored in
 # internal/vk/third_party/vulkan-headers alone, and link no libvulkan: go build, go vet,

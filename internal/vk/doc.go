@@ -30,4 +30,4 @@
 // ErrUnavailable and goamp runs on its CPU accelerator alone.
 package vk
 
-//go:generate go run ../vkgen -names vkapi.txt -o vkapi_gen.go third_party/vulkan-headers/vulkan/vulkan_core.h vkextra.h
+//go:generate go run ../vkgen -names vkapi.txt -o vkapi_gen.go -test vkapi_gen_test.go -c testdata/vklayout.c third_party/vulkan-headers/vulkan/vulkan_core.h vkextra.h
