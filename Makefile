@@ -110,6 +110,7 @@ ampgen-check:
 # build without the race detector (whose CPU mode starts more goroutines per dispatch).
 test-allocs:
 	$(TESTENV) $(GO) test -count=1 -run 'Allocs' ./arrayview/
+	CGO_ENABLED=0 $(TESTENV) $(GO) test -count=1 -run 'Allocs' ./arrayview/
 
 # go test -race runs tiled kernels on the CPU per thread (runtime.EnvRaceFastBodies), so that
 # the race detector sees races between a tile's threads: the whole suite keeps the fast bodies
