@@ -16,7 +16,7 @@
 // A Stream is the command path of one accelerator view: its policy (batches, the replay
 // of a recorded batch, throttling, timeline semaphores, what a dispatch must bind again)
 // is plain Go over cmdDriver, which makes the Vulkan calls with structures of its own,
-// made once and pinned, so that a dispatch allocates nothing. Binds, push descriptors and
+// allocated once, so that a dispatch allocates nothing. Binds, push descriptors and
 // push constants are recorded only when they change. A batch of up to four commands is
 // kept recorded: when the next batch is the same commands, the stream submits the
 // recorded one again (a dispatch-and-wait loop then records nothing), so the commands of
