@@ -77,12 +77,9 @@ func (d *cmdDriver) allocCommandBuffer(pool vkCommandPool) (vkCommandBuffer, int
 	return d.s.cb, r
 }
 
-// begin resets cb and begins it. Not one-time: a stream may submit a small batch again
-// without recording it (replay).
+// begin begins cb, which resets it (its pool lets command buffers be reset one by one).
+// Not one-time: a stream may submit a small batch again without recording it (replay).
 func (d *cmdDriver) begin(cb vkCommandBuffer) int32 {
-	if r := d.f.ResetCommandBuffer(cb, 0); r != vkSuccess {
-		return r
-	}
 	return d.f.BeginCommandBuffer(cb, &d.s.begin)
 }
 
