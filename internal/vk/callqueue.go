@@ -4,9 +4,8 @@ import "unsafe"
 
 // callQueue holds C calls to make later, together: the commands a stream records into a
 // command buffer, with the structures they point to, so that recording costs one call to
-// C a batch (or a full queue) instead of one a command, as cgo's shim did. Its memory is
-// allocated once, on the heap, where the collector does not move it. It belongs to one
-// goroutine at a time.
+// C a batch (or a full queue) instead of one a command. Its memory is allocated once, on
+// the heap, where the collector does not move it. It belongs to one goroutine at a time.
 type callQueue struct {
 	recs []callRec
 	n    int      // calls queued
