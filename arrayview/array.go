@@ -50,7 +50,7 @@ func NewArray[T any](av *accelerator.View, ext runtime.Extent, data []T) (*Array
 	own := make([]T, ext.Size())
 	copy(own, data)
 	src := &source{host: unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(own))), len(own)*info.size),
-		esize: info.size, n: len(own), f64: info.float64, home: av}
+		esize: info.size, n: len(own), typ: info.typ, home: av}
 	src.state = newSegments(src.n, hostBit)
 	a := &Array[T]{View: newView(own, src, rowMajor(ext), info), av: av}
 	if !av.Accelerator().Traits().HostMemory { // else own is the array's storage already
@@ -62,6 +62,11 @@ func NewArray[T any](av *accelerator.View, ext runtime.Extent, data []T) (*Array
 		}
 	}
 	return a, nil
+}
+
+// DeviceCopy returns the array over View.DeviceCopy's view (runtime.DeviceCopier).
+func (a *Array[T]) DeviceCopy(b runtime.Binding) any {
+	return &Array[T]{View: a.View.deviceCopy(b), av: a.av}
 }
 
 // AcceleratorView is the view the array lives on.

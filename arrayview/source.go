@@ -2,6 +2,7 @@ package arrayview
 
 import (
 	"math/bits"
+	"reflect"
 	goruntime "runtime"
 	"slices"
 	"sort"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/internal/hooks"
+	"github.com/goamp/goamp/internal/poison"
 )
 
 const hostBit = 1
@@ -22,7 +24,7 @@ type source struct {
 	host    []byte
 	esize   int
 	n       int
-	f64     bool
+	typ     reflect.Type // the element type, whose poison a strict accelerator's copy starts with
 	home    *accelerator.View // arrays live on one view; nil for views over host data
 	state   segments
 	locs    []*location // locs[k] has mask bit 1<<(k+1)
@@ -132,7 +134,8 @@ type srcRange struct {
 // sourceFor returns the source of the bytes at ptr and the element at which they begin in
 // it: a new one, or the source whose memory holds them (any of its views may be open or
 // closed), or an *OverlapError where they overlap an open source's memory otherwise.
-func sourceFor(ptr unsafe.Pointer, bytes, esize int, f64 bool) (*source, int, error) {
+func sourceFor(ptr unsafe.Pointer, bytes int, info elemInfo) (*source, int, error) {
+	esize := info.size
 	lo, hi := uintptr(ptr), uintptr(ptr)+uintptr(bytes)
 	sourcesMu.Lock()
 	defer sourcesMu.Unlock()
@@ -153,7 +156,7 @@ func sourceFor(ptr unsafe.Pointer, bytes, esize int, f64 bool) (*source, int, er
 		}
 		byAddr = slices.Delete(byAddr, j, j+1) // collected, or every view closed: forget it
 	}
-	s := &source{host: unsafe.Slice((*byte)(ptr), bytes), esize: esize, n: bytes / esize, f64: f64}
+	s := &source{host: unsafe.Slice((*byte)(ptr), bytes), esize: esize, n: bytes / esize, typ: info.typ}
 	s.state = newSegments(s.n, hostBit)
 	byAddr = slices.Insert(byAddr, i, srcRange{lo: lo, hi: hi, w: weak.Make(s)})
 	goruntime.AddCleanup(s, func(lo uintptr) {
@@ -275,12 +278,20 @@ func (s *source) acquire(v *accelerator.View, acc accelerator.Access, fp []span)
 			}
 		}
 	}
-	var need []piece
+	var need, discarded []piece
 	for _, r := range fp {
 		s.state.each(r.lo, r.hi, func(lo, hi int, m uint32) {
 			if m != 0 && m&bit == 0 {
 				need = append(need, piece{lo, hi, m})
+			} else if m == 0 && l != nil && l.view.Accelerator().Traits().Strict {
+				discarded = append(discarded, piece{lo, hi, m})
 			}
+		})
+	}
+	for _, p := range discarded { // a strict accelerator's copy of discarded data: poison
+		_ = l.each(p.lo, p.hi, s.n, s.esize, func(buf *accelerator.Buffer, off uint64, a, b int) error {
+			poison.Fill(s.typ, buf.Bytes()[off:off+uint64((b-a)*s.esize)])
+			return nil
 		})
 	}
 	changed := false

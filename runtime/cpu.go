@@ -205,6 +205,12 @@ func runChunk(domain Extent, k IndexKernel, lo, hi int, errs *firstError) (ok bo
 // when ctx is cancelled before every tile was handed out. A panic or a
 // divergence unblocks the tile's other threads and stops the run.
 func RunTiledCPU(ctx context.Context, domain TiledExtent, k TiledKernel) error {
+	return runTiledCPU(ctx, domain, k, false)
+}
+
+// runTiledCPU is RunTiledCPU, with the tiles' tile_static memory poisoned where poisoned
+// is set (the strict CPU accelerator).
+func runTiledCPU(ctx context.Context, domain TiledExtent, k TiledKernel, poisoned bool) error {
 	ctx, err := startRun(ctx, k == nil, domain.Validate)
 	if err != nil {
 		return err
@@ -227,6 +233,7 @@ func RunTiledCPU(ctx context.Context, domain TiledExtent, k TiledKernel) error {
 			origin[d] = tile[d] * domain.Tile.d[d]
 		}
 		s := newTileState(size, domain.Tile.rank, tile, origin)
+		s.poisoned = poisoned
 		w.run(s)
 		if err := s.result(); err != nil {
 			errs.set(err)

@@ -121,27 +121,54 @@ func (e *KernelPanicError) Error() string {
 // Is reports whether target is ErrKernelPanic.
 func (e *KernelPanicError) Is(target error) bool { return target == ErrKernelPanic }
 
-// BoundsError is the Value of the *KernelPanicError that a bounds-checked GPU dispatch
-// (Program.Checked) returns for an index out of range: a view access outside the view's
-// extent, or an index past a tile_static or local array's length (Go panics for both on
-// the CPU); the first the device recorded.
+// BoundsError is the Value of the *KernelPanicError of an access outside a view (or a
+// tile_static or local array) in a kernel: a view access outside the view's extent, an
+// index of a higher rank than the view's with a component past its rank that is not 0
+// (At(Idx(2, 5)) of a rank-1 view), or an index past an array's length. The CPU
+// accelerators return it (the view's At, Set and their fast-body forms panic with it) and
+// so does a bounds-checked GPU dispatch (Program.Checked), the first the device recorded;
+// the *KernelPanicError's Global names the thread.
 type BoundsError struct {
 	// Kernel is the kernel's type. Field is the data field accessed, or "tile_static
 	// array k" (k counts the kernel's tile_static arrays in declaration order from 0), or
-	// "an array or Index".
+	// "an array or Index"; either is empty outside a dispatch (a host's At).
 	Kernel, Field string
 	// Index is the index accessed (its components past Extent's rank are as the kernel
 	// gave them).
 	Index Index
 	// Extent is the view's extent, or the array's length.
 	Extent Extent
+	// Key is, on the CPU, the accessed argument's ArgInfo().Key, by which the dispatcher
+	// names Field; it is nil in a bounds-checked GPU dispatch's error.
+	Key any
 }
 
 // Error implements error.
 func (e *BoundsError) Error() string {
-	ix := e.Index[:max(e.Extent.Rank(), 1)] // as the CPU's message writes it: [-1 -1] of a rank-2 view
-	return fmt.Sprintf("goamp/runtime: kernel %s: index %v of field %s is outside its extent %s (a bounds-checked GPU dispatch)",
-		e.Kernel, ix, e.Field, e.Extent)
+	r := max(e.Extent.Rank(), 1)
+	n := r // as the CPU's message writes it: [-1 -1] of a rank-2 view
+	for d := r; d < len(e.Index); d++ {
+		if e.Index[d] != 0 {
+			n = d + 1
+		}
+	}
+	var b strings.Builder
+	b.WriteString("goamp/runtime: ")
+	if e.Kernel != "" {
+		fmt.Fprintf(&b, "kernel %s: ", e.Kernel)
+	}
+	fmt.Fprintf(&b, "index %v", e.Index[:n])
+	if e.Field != "" {
+		fmt.Fprintf(&b, " of field %s", e.Field)
+	}
+	fmt.Fprintf(&b, " is outside its extent %s", e.Extent)
+	if n > r {
+		fmt.Fprintf(&b, " (a rank-%d index of a rank-%d view: its components past the view's rank must be 0)", n, r)
+	}
+	if e.Key == nil {
+		b.WriteString(" (a bounds-checked GPU dispatch)")
+	}
+	return b.String()
 }
 
 // DivideError is the Value of the *KernelPanicError of a bounds-checked GPU dispatch (see
