@@ -6,6 +6,7 @@ import (
 	goruntime "runtime"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/goamp/goamp/internal/devlink"
 	"github.com/goamp/goamp/internal/vk"
@@ -43,6 +44,8 @@ type Accelerator struct {
 	pcache   pipeCache // guarded by pipeMu after the device opens
 	cpuLimit Limits
 	strict   bool // the strict goroutine accelerator (StrictCPU)
+	// hostBytes counts the bytes of the strict accelerator's buffers.
+	hostBytes atomic.Uint64
 }
 
 type registry struct {
@@ -95,12 +98,12 @@ func discover(o vk.Options) *registry {
 	r.cpu = &Accelerator{path: CPUPath, desc: fmt.Sprintf("CPU (goroutines, GOMAXPROCS=%d)", procs), reg: r, cpuLimit: lim}
 	r.strict = &Accelerator{path: StrictCPUPath, desc: fmt.Sprintf("strict CPU (goroutines per thread, device copies, GOMAXPROCS=%d)", procs),
 		reg: r, cpuLimit: lim, strict: true}
-	r.all = append(r.all, r.cpu, r.strict)
+	r.all = append(r.all, r.strict, r.cpu)
 	return r
 }
 
-// All returns every accelerator: the Vulkan devices in enumeration order, then the CPU,
-// then the strict CPU.
+// All returns every accelerator: the Vulkan devices in enumeration order, then the strict
+// CPU, then the CPU.
 func All() []*Accelerator {
 	r := theRegistry()
 	return append([]*Accelerator(nil), r.all...)

@@ -26,7 +26,7 @@ func TestMain(m *testing.M) {
 func TestVulkanRequired(t *testing.T) {
 	if os.Getenv("GOAMP_REQUIRE_VULKAN") == "1" {
 		require.NoError(t, NoVulkanReason(), "GOAMP_REQUIRE_VULKAN=1")
-		require.Greater(t, len(All()), 1)
+		require.Greater(t, len(All()), 2, "the Vulkan devices and the CPU accelerators")
 		if os.Getenv(EnvValidation) == "1" {
 			require.True(t, ValidationEnabled())
 		}
@@ -42,6 +42,14 @@ func TestCPUAlwaysPresent(t *testing.T) {
 	got, err := Get("cpu")
 	require.NoError(t, err)
 	assert.Same(t, cpu, got)
+	strict := all[len(all)-2]
+	assert.Equal(t, StrictCPUPath, strict.Path())
+	assert.Same(t, StrictCPU(), strict)
+	got, err = Get("cpu:strict")
+	require.NoError(t, err)
+	assert.Same(t, strict, got)
+	assert.True(t, strict.IsCPU())
+	assert.Equal(t, Traits{Strict: true}, strict.Traits())
 }
 
 // TestPropertiesEveryAccelerator checks every property of every accelerator present.
@@ -161,8 +169,9 @@ func TestSetDefaultUnknown(t *testing.T) {
 func TestNoVulkanPath(t *testing.T) {
 	if os.Getenv("GOAMP_TEST_CHILD") == "1" {
 		r := theRegistry()
-		require.Len(t, r.all, 1)
-		assert.Same(t, r.cpu, r.all[0])
+		require.Len(t, r.all, 2)
+		assert.Same(t, r.strict, r.all[0])
+		assert.Same(t, r.cpu, r.all[1])
 		require.ErrorIs(t, NoVulkanReason(), ErrNoVulkan)
 		if vk.Available {
 			assert.Contains(t, NoVulkanReason().Error(), "libvulkan-missing.so.1")
@@ -208,18 +217,24 @@ func TestViewsEveryAccelerator(t *testing.T) {
 			if a.IsCPU() {
 				_, err := iv.Alloc(16)
 				assert.ErrorIs(t, err, ErrViewClosed)
-				_, err = v.Alloc(16)
-				assert.ErrorIs(t, err, ErrUnsupportedFeature)
+				b, err := v.Alloc(16)
+				if a.Traits().Strict { // memory of its own
+					require.NoError(t, err)
+					assert.Len(t, b.Bytes(), 16)
+					require.NoError(t, b.Free())
+				} else {
+					assert.ErrorIs(t, err, ErrUnsupportedFeature)
+				}
 			}
 		})
 	}
 }
 
-// eachDeviceView runs f in a subtest for every accelerator but the CPU (every one whose
-// storage is device memory), on a fresh view of it closed when f returns.
+// eachDeviceView runs f in a subtest for every accelerator but the CPU ones (every Vulkan
+// device), on a fresh view of it closed when f returns.
 func eachDeviceView(t *testing.T, f func(t *testing.T, v *View)) {
 	for _, a := range All() {
-		if a.Traits().HostMemory {
+		if a.IsCPU() {
 			continue
 		}
 		t.Run(a.Path(), func(t *testing.T) {
@@ -317,8 +332,13 @@ func TestAllocPastMaxAllocationSize(t *testing.T) {
 		max := a.Limits().MaxMemoryAllocationSize
 		if a.IsCPU() {
 			assert.Zero(t, max)
-			_, err = v.Alloc(1 << 20)
-			require.ErrorIs(t, err, ErrUnsupportedFeature)
+			b, err := v.Alloc(1 << 20)
+			if a.Traits().Strict { // host memory of its own: Go's limits
+				require.NoError(t, err)
+				require.NoError(t, b.Free())
+			} else {
+				require.ErrorIs(t, err, ErrUnsupportedFeature)
+			}
 			require.NoError(t, v.Close())
 			continue
 		}

@@ -58,6 +58,7 @@ func (v *View) Alloc(size uint64) (*Buffer, error) {
 	}
 	if v.acc.strict { // memory of its own, apart from the Go slices
 		v.inUse += size
+		v.acc.hostBytes.Add(size)
 		return &Buffer{view: v, host: make([]byte, size), size: size}, nil
 	}
 	if v.stream == nil {
@@ -90,6 +91,7 @@ func (b *Buffer) Free() error {
 	if b.host != nil {
 		b.host = nil
 		v.inUse -= b.size
+		v.acc.hostBytes.Add(-b.size)
 		return nil
 	}
 	if b.vb == nil {

@@ -24,7 +24,7 @@ type source struct {
 	host    []byte
 	esize   int
 	n       int
-	typ     reflect.Type // the element type, whose poison a strict accelerator's copy starts with
+	typ     reflect.Type      // the element type, whose poison a strict accelerator's copy starts with
 	home    *accelerator.View // arrays live on one view; nil for views over host data
 	state   segments
 	locs    []*location // locs[k] has mask bit 1<<(k+1)

@@ -508,8 +508,10 @@ type dispatch struct {
 
 	args  []Arg
 	infos []ArgInfo
-	// devInfos are the ArgInfo of the device copies the strict executor binds.
+	// devInfos are the ArgInfo of the device copies the strict executor binds, and
+	// hostDone ends its registration of the dispatch with the view (StartHostWork).
 	devInfos []ArgInfo
+	hostDone func()
 
 	// What the Vulkan executor prepares.
 	groups [3]uint32
@@ -527,6 +529,9 @@ var dispatchPool = sync.Pool{New: func() any {
 func (d *dispatch) release() {
 	if d.check != nil { // a bounds-checked dispatch that failed before it was submitted
 		_ = d.check.Free()
+	}
+	if d.hostDone != nil {
+		d.hostDone()
 	}
 	if d.copy.IsValid() {
 		d.copy.Elem().SetZero()            // drop the references the kernel holds

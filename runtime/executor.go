@@ -120,6 +120,11 @@ func (strictExecutor) prepare(*dispatch) error { return nil }
 // encode binds every argument on the view and makes d.exec the kernel struct's copy over
 // the device copies, run per thread.
 func (strictExecutor) encode(d *dispatch) error {
+	done, err := d.view.StartHostWork()
+	if err != nil {
+		return fmt.Errorf("goamp/runtime: kernel %s: %w", d.l.name, err)
+	}
+	d.hostDone = done
 	d.view.CountDispatch()
 	st := d.l.typ
 	cp := reflect.New(st)
