@@ -90,13 +90,13 @@ func TestNear(t *testing.T) {
 		{"same", base, append([]float64(nil), base...), 0, 0, false, nil},
 		{"within abs", base, shifted(i, 0.5e-3), 1e-3, 0, false, nil},
 		{"within rel", base, shifted(i, 0.9e-3*math.Abs(base[i])), 0, 1e-3, false, nil},
-		{"outside", base, shifted(i, 1), 1e-3, 1e-6, true, []string{fmt.Sprintf("element %d: cpu %v, got %v", i, base[i], base[i]+1)}},
+		{"outside", base, shifted(i, 1), 1e-3, 1e-6, true, []string{fmt.Sprintf("element %d: strict cpu %v, got %v", i, base[i], base[i]+1)}},
 		{"NaN matches NaN", []float64{1, nan}, []float64{1, nan}, 0, 0, false, nil},
-		{"NaN against a number", []float64{2, nan}, []float64{2, 3}, 1, 1, true, []string{"element 1: cpu NaN, got 3"}},
-		{"number against NaN", []float64{2, 3}, []float64{2, nan}, 1, 1, true, []string{"element 1: cpu 3, got NaN"}},
+		{"NaN against a number", []float64{2, nan}, []float64{2, 3}, 1, 1, true, []string{"element 1: strict cpu NaN, got 3"}},
+		{"number against NaN", []float64{2, 3}, []float64{2, nan}, 1, 1, true, []string{"element 1: strict cpu 3, got NaN"}},
 		{"same infinity", []float64{inf, -inf}, []float64{inf, -inf}, 0, 0, false, nil},
-		{"other infinity", []float64{inf}, []float64{-inf}, 1, 1, true, []string{"element 0: cpu +Inf, got -Inf"}},
-		{"length", base, base[:10], 1, 1, true, []string{"returned 10 elements, the CPU 50"}},
+		{"other infinity", []float64{inf}, []float64{-inf}, 1, 1, true, []string{"element 0: strict cpu +Inf, got -Inf"}},
+		{"length", base, base[:10], 1, 1, true, []string{"returned 10 elements, the strict CPU 50"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			rec := record(t, func(t testing.TB) { amptest.Near[float64](c.abs, c.rel)(t, c.cpu, c.got) })
@@ -129,17 +129,18 @@ func TestEqual(t *testing.T) {
 	b[1]++
 	rec := record(t, func(t testing.TB) { amptest.Equal(t, a, b) })
 	assert.True(t, rec.Failed())
-	assert.Contains(t, rec.text(), "differs from the CPU's")
+	assert.Contains(t, rec.text(), "differs from the strict CPU's")
 }
 
-// TestViews checks that Views gives the CPU first, one fresh view per accelerator, and
+// TestViews checks that Views gives the strict CPU first and the CPU second, one fresh view per accelerator, and
 // closes them at the end of the test.
 func TestViews(t *testing.T) {
 	var views []*accelerator.View
 	t.Run("use", func(t *testing.T) {
 		views = amptest.Views(t)
 		require.Len(t, views, len(accelerator.All()))
-		assert.Equal(t, "cpu", views[0].Accelerator().Path())
+		assert.Equal(t, "cpu:strict", views[0].Accelerator().Path())
+		assert.Equal(t, "cpu", views[1].Accelerator().Path())
 		seen := map[string]bool{}
 		for _, v := range views {
 			assert.False(t, seen[v.Accelerator().Path()], "one view per accelerator")
@@ -155,7 +156,7 @@ func TestViews(t *testing.T) {
 	}
 }
 
-// TestEachView checks that EachView runs fn once per accelerator, the CPU first, in a
+// TestEachView checks that EachView runs fn once per accelerator, the strict CPU first, in a
 // subtest named by its path, on a fresh view of it that is closed when fn returns; and that
 // it serves benchmarks too.
 func TestEachView(t *testing.T) {
@@ -171,7 +172,7 @@ func TestEachView(t *testing.T) {
 		views = append(views, av)
 	})
 	require.Len(t, paths, len(accelerator.All()))
-	assert.Equal(t, "cpu", paths[0])
+	assert.Equal(t, []string{"cpu:strict", "cpu"}, paths[:2])
 	for i, v := range views {
 		assert.Equal(t, t.Name()+"/"+paths[i], names[i])
 		assert.ErrorIs(t, v.Flush(), accelerator.ErrViewClosed, "closed when fn returned")
@@ -203,8 +204,8 @@ func TestViewsRequireVulkan(t *testing.T) {
 	}
 }
 
-// TestCompare checks that Compare runs on every accelerator, the CPU first, hands check
-// the CPU's result, and returns it.
+// TestCompare checks that Compare runs on every accelerator, the strict CPU first, hands
+// check its result, and returns it.
 func TestCompare(t *testing.T) {
 	want := rand.Int64()
 	var ran []string
@@ -219,25 +220,25 @@ func TestCompare(t *testing.T) {
 	})
 	assert.Equal(t, want, cpu)
 	require.Len(t, ran, len(accelerator.All()))
-	assert.Equal(t, accelerator.CPUPath, ran[0])
+	assert.Equal(t, []string{accelerator.StrictCPUPath, accelerator.CPUPath}, ran[:2])
 	assert.Equal(t, len(ran)-1, checked)
 }
 
-// TestCompareReports checks that a result differing from the CPU's fails the test, and a
-// failed CPU run stops it before any accelerator runs. A recorder is no *testing.T, so the
-// runs happen inline.
+// TestCompareReports checks that a result differing from the strict CPU's fails the test,
+// and a failed strict CPU run stops it before any accelerator runs. A recorder is no
+// *testing.T, so the runs happen inline.
 func TestCompareReports(t *testing.T) {
-	if len(accelerator.All()) > 1 {
+	{
 		rec := record(t, func(t testing.TB) {
 			amptest.Compare(t, func(t testing.TB, av *accelerator.View) []float32 {
-				if av.Accelerator().Traits().HostMemory {
+				if av.Accelerator().Traits().Strict {
 					return []float32{1, 2}
 				}
 				return []float32{1, 3}
 			}, amptest.Near[float32](0.1, 0))
 		})
 		assert.True(t, rec.Failed())
-		assert.Contains(t, rec.text(), "element 1: cpu 2, got 3")
+		assert.Contains(t, rec.text(), "element 1: strict cpu 2, got 3")
 	}
 	runs := 0
 	rec := record(t, func(t testing.TB) {
@@ -248,8 +249,8 @@ func TestCompareReports(t *testing.T) {
 		}, amptest.Equal[int])
 	})
 	assert.True(t, rec.Failed())
-	assert.Equal(t, 1, runs, "only the CPU ran")
-	assert.Contains(t, rec.text(), "run fails on cpu")
+	assert.Equal(t, 1, runs, "only the strict CPU ran")
+	assert.Contains(t, rec.text(), "run fails on cpu:strict")
 }
 
 func TestSeed(t *testing.T) {
