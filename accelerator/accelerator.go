@@ -98,12 +98,13 @@ func discover(o vk.Options) *registry {
 	r.cpu = &Accelerator{path: CPUPath, desc: fmt.Sprintf("CPU (goroutines, GOMAXPROCS=%d)", procs), reg: r, cpuLimit: lim}
 	r.strict = &Accelerator{path: StrictCPUPath, desc: fmt.Sprintf("strict CPU (goroutines per thread, device copies, GOMAXPROCS=%d)", procs),
 		reg: r, cpuLimit: lim, strict: true}
-	r.all = append(r.all, r.strict, r.cpu)
+	r.all = append(r.all, r.cpu)
 	return r
 }
 
-// All returns every accelerator: the Vulkan devices in enumeration order, then the strict
-// CPU, then the CPU.
+// All returns every accelerator a program chooses among: the Vulkan devices in enumeration
+// order, then the CPU. The strict CPU (StrictCPU), a way of running the CPU for tests, is
+// not among them; Get finds it by its path.
 func All() []*Accelerator {
 	r := theRegistry()
 	return append([]*Accelerator(nil), r.all...)
@@ -123,7 +124,8 @@ func CPU() *Accelerator { return theRegistry().cpu }
 // values, 0xdeadbeef's bytes in integers), where the plain CPU gives zeros or the host's
 // data. A program that passes there does not lean on the CPU's shared memory; it is as
 // fast as the CPU's per-thread path (go test -race), many times slower than its fast
-// bodies. It is never the default accelerator.
+// bodies. It is not in All, and Default returns it only when asked for by path
+// (AMP_DEFAULT_ACCELERATOR=cpu:strict runs a whole program there).
 func StrictCPU() *Accelerator { return theRegistry().strict }
 
 // NoVulkanReason says why no Vulkan accelerator exists, or nil when at least one does.
@@ -149,15 +151,16 @@ func Get(path string) (*Accelerator, error) {
 }
 
 func (r *registry) get(path, source string) (*Accelerator, error) {
-	for _, a := range r.all {
+	for _, a := range append(r.all, r.strict) {
 		if a.path == path {
 			return a, nil
 		}
 	}
-	known := make([]string, len(r.all))
+	known := make([]string, len(r.all), len(r.all)+1)
 	for i, a := range r.all {
 		known[i] = a.path
 	}
+	known = append(known, r.strict.path)
 	return nil, &PathError{Path: path, Known: known, Source: source}
 }
 

@@ -24,9 +24,8 @@ const EnvSeed = "GOAMP_TEST_SEED"
 // maxMismatches is how many mismatching elements Near names before it only counts them.
 const maxMismatches = 10
 
-// Views returns a new view (automatic queuing) of every accelerator present: the strict
-// CPU's first (accelerator.StrictCPU), then the CPU's, then each Vulkan device's in
-// enumeration order. The views are closed when the test
+// Views returns a new view (automatic queuing) of every accelerator present
+// (accelerator.All): the CPU's first, then each Vulkan device's in enumeration order. The views are closed when the test
 // ends. It fails the test when GOAMP_REQUIRE_VULKAN=1 and no Vulkan device is present, and,
 // with the validation layer on (GOAMP_VALIDATION=1), when the test ends with messages from
 // the layer (it drains them, so a test running in parallel may be the one that reports them).
@@ -63,8 +62,7 @@ func EachView[T interface {
 	}
 }
 
-// accelerators returns every accelerator present, the strict CPU first and the CPU second,
-// after the checks that Views
+// accelerators returns every accelerator present, the CPU first, after the checks that Views
 // and EachView make: Vulkan present when GOAMP_REQUIRE_VULKAN=1, and the validation
 // layer's messages reported when the test ends.
 func accelerators(t testing.TB) []*accelerator.Accelerator {
@@ -79,18 +77,19 @@ func accelerators(t testing.TB) []*accelerator.Accelerator {
 			}
 		})
 	}
-	strict, cpu := accelerator.StrictCPU(), accelerator.CPU()
-	accs := []*accelerator.Accelerator{strict, cpu}
+	cpu := accelerator.CPU()
+	accs := []*accelerator.Accelerator{cpu}
 	for _, a := range accelerator.All() {
-		if a != cpu && a != strict {
+		if a != cpu {
 			accs = append(accs, a)
 		}
 	}
 	return accs
 }
 
-// Compare runs run on a fresh view of every accelerator (see Views), the strict CPU first,
-// and calls check with its result, the reference, and each other accelerator's: the CPU's
+// Compare runs run on a fresh view of the strict CPU (accelerator.StrictCPU), then of
+// every accelerator (see Views), and calls check with the strict CPU's result, the
+// reference, and each other accelerator's: the CPU's
 // (its fast CPU bodies over the Go slices) and each Vulkan device's. The reference runs the
 // kernels' Go definitions as a discrete GPU would (see accelerator.StrictCPU), so that a
 // run that forgets Synchronize or Refresh, or reads tile_static memory or discarded data
@@ -104,7 +103,10 @@ func accelerators(t testing.TB) []*accelerator.Accelerator {
 // stops the test. Compare returns the reference's result.
 func Compare[R any](t testing.TB, run func(t testing.TB, av *accelerator.View) R, check func(t testing.TB, cpu, got R)) R {
 	t.Helper()
-	views := Views(t)
+	strict, err := accelerator.StrictCPU().CreateView(accelerator.Automatic)
+	require.NoError(t, err, "goamp/amptest: a view of the strict CPU")
+	t.Cleanup(func() { assert.NoError(t, strict.Close(), "goamp/amptest: closing %s", strict) })
+	views := append([]*accelerator.View{strict}, Views(t)...)
 	var cpu R
 	if !subtest(t, views[0].Accelerator().Path(), func(t testing.TB) { cpu = run(t, views[0]) }) {
 		t.Fatalf("goamp/amptest: the strict CPU run failed: no accelerator compared")

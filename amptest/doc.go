@@ -18,9 +18,9 @@
 //		}, amptest.Near[float32](1e-6, 1e-5))
 //	}
 //
-// Views returns a fresh view of every accelerator, the strict CPU's first and the CPU's
-// second, closed when the test ends; Compare calls run on each of them, the strict CPU
-// first, and check on each other
+// Views returns a fresh view of every accelerator (accelerator.All), the CPU's first,
+// closed when the test ends; Compare calls run on the strict CPU, then on each of them, and
+// check on each other
 // accelerator's result in a subtest named by its path ("vulkan:0"). Equal and Near are
 // ready-made checks; Compare returns the strict CPU's result, for a check against a plain Go
 // reference. EachView runs a test (or a benchmark) of its own in a subtest per accelerator,
