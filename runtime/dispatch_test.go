@@ -273,13 +273,13 @@ func (k barrierK) Tiled(t amprt.TiledIndex) {
 	k.B.host[g] = r
 }
 
-// eachView runs f on the default view of every accelerator present, in a subtest (or a
-// sub-benchmark) each.
+// eachView runs f on the default view of every accelerator present and the strict CPU, in
+// a subtest (or a sub-benchmark) each.
 func eachView[T interface {
 	testing.TB
 	Run(name string, f func(T)) bool
 }](t T, f func(t T, v *accelerator.View)) {
-	for _, a := range accelerator.All() {
+	for _, a := range append(accelerator.All(), accelerator.StrictCPU()) {
 		t.Run(a.Path(), func(t T) {
 			v, err := a.DefaultView()
 			require.NoError(t, err)
