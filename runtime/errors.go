@@ -95,8 +95,9 @@ type KernelPanicError struct {
 	Value any
 	// Global is the global index of the thread that panicked. Where a fast CPU body ran
 	// (RangeKernel.EachRange, TileKernel.EachTile: one call for many threads), it is the
-	// first index of the range or the tile's origin, the closest the executor knows; the
-	// panic's Value (arrayview's, for an index outside a view) names the index it met.
+	// first index of the range or the tile's origin, the closest the executor knows; but
+	// for an access outside a view (a *BoundsError), which the executor traces to its
+	// thread by running the range's or tile's threads again one by one.
 	Global Index
 	// Stack is the goroutine stack captured when the panic was recovered.
 	Stack []byte
