@@ -25,6 +25,7 @@ type source struct {
 	esize   int
 	n       int
 	typ     reflect.Type      // the element type, whose poison a strict accelerator's copy starts with
+	name    string            // a device-only array's String, for its NoHostCopyError
 	home    *accelerator.View // arrays live on one view; nil for views over host data
 	state   segments
 	locs    []*location // locs[k] has mask bit 1<<(k+1)
@@ -200,7 +201,7 @@ func (s *source) bit(v *accelerator.View) (uint32, *location, error) {
 	per := chunkLen(v.Accelerator(), s.n, s.esize)
 	l := &location{view: v, per: per, chunks: make([]*accelerator.Buffer, max((s.n+per-1)/per, 1))}
 	if s.n <= per { // one chunk: allocate it now, as a copy always was
-		buf, err := v.Alloc(uint64(len(s.host)))
+		buf, err := v.Alloc(uint64(s.n * s.esize))
 		if err != nil {
 			return 0, nil, err
 		}
@@ -235,7 +236,7 @@ func (s *source) evict(l *location) {
 	bit := uint32(1) << (k + 1)
 	var need []piece
 	s.state.each(0, s.n, func(lo, hi int, m uint32) {
-		if m&bit != 0 && m&hostBit == 0 {
+		if m&bit != 0 && m&hostBit == 0 && s.host != nil { // a device-only array's data ends here
 			need = append(need, piece{lo, hi, m})
 		}
 	})
@@ -267,6 +268,13 @@ type piece struct {
 // acc: it copies what v lacks (unless discarded), then marks v as the only valid location
 // for writes; s.mu is held.
 func (s *source) acquire(v *accelerator.View, acc accelerator.Access, fp []span) error {
+	if s.host == nil && v != s.home { // a device-only array: its view is its only place
+		e := &NoHostCopyError{Array: s.name, Home: s.home.String()}
+		if v != nil {
+			e.Want = v.String()
+		}
+		return e
+	}
 	bit, l, err := s.bit(v)
 	if err != nil {
 		return err

@@ -292,7 +292,7 @@ func (v *View[T]) Set(i runtime.Index, x T) {
 
 func (v *View[T]) mustHost(op string, acc accelerator.Access) {
 	if err := v.host(op, acc); err != nil {
-		if errors.Is(err, ErrClosed) {
+		if errors.Is(err, ErrClosed) || errors.Is(err, ErrNoHostCopy) {
 			panic(err) // a kernel's *runtime.KernelPanicError unwraps to it
 		}
 		panic(fmt.Sprintf("goamp/arrayview: bringing %v to the host: %v", v, err))
@@ -456,12 +456,55 @@ func (v *View[T]) CopyTo(dst []T) error {
 	if len(dst) != v.g.ext.Size() {
 		return &LengthError{Extent: v.g.ext, Len: len(dst)}
 	}
+	if v.src.host == nil {
+		return v.deviceTransfer("CopyTo", dst, false)
+	}
 	if err := v.host("CopyTo", accelerator.Read); err != nil {
 		return err
 	}
 	k := 0
 	for _, r := range v.fp {
 		k += copy(dst[k:], v.data[r.lo:r.hi])
+	}
+	return nil
+}
+
+// deviceTransfer copies the elements of a view of a device-only array (NewDeviceArray)
+// from its view's buffers into buf (CopyTo), or from buf into them (up: CopyFrom),
+// row-major, with no host copy between; op names the operation for a closed view's error.
+func (v *View[T]) deviceTransfer(op string, buf []T, up bool) error {
+	s := v.src
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v.closed.Load() {
+		return v.closedError(op)
+	}
+	acc := accelerator.Read
+	if up {
+		acc = accelerator.ReadWrite
+		s.setLocked(v.fp, 0) // every element is overwritten: nothing to keep
+	}
+	if err := s.acquire(s.home, acc, v.fp); err != nil {
+		return err
+	}
+	_, l, err := s.bit(s.home)
+	if err != nil {
+		return err
+	}
+	k := 0
+	for _, r := range v.fp {
+		err := l.each(r.lo, r.hi, s.n, s.esize, func(b *accelerator.Buffer, off uint64, lo, hi int) error {
+			part := buf[k+lo-r.lo : k+hi-r.lo]
+			bytes := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(part))), len(part)*s.esize)
+			if up {
+				return b.Upload(off, bytes)
+			}
+			return b.Download(off, bytes)
+		})
+		if err != nil {
+			return err
+		}
+		k += r.hi - r.lo
 	}
 	return nil
 }
@@ -497,13 +540,16 @@ func (v *View[T]) close(op string, sync bool) error {
 		v.markClosed()
 		return nil
 	}
-	fp := v.fp
-	if s.open == 1 && s.home == nil {
-		// The last open view of the data: what a released view left on a device, outside
-		// this one, comes home too before release frees the device copies.
-		fp = []span{{0, s.n}}
+	var err error
+	if s.home == nil { // an array's host copy is its own: no one sees it once it is closed
+		fp := v.fp
+		if s.open == 1 {
+			// The last open view of the data: what a released view left on a device, outside
+			// this one, comes home too before release frees the device copies.
+			fp = []span{{0, s.n}}
+		}
+		err = s.acquire(nil, accelerator.Read, fp)
 	}
-	err := s.acquire(nil, accelerator.Read, fp)
 	v.markClosed()
 	if rerr := s.release(); err == nil {
 		err = rerr
