@@ -276,13 +276,14 @@ func (vulkanExecutor) submit(d *dispatch) error {
 const checkHeader = 8
 
 // bindCheck allocates the check buffer of a bounds-checked dispatch on its view, writes
-// the data fields' extents into it and binds it after them.
+// the data fields' extents into it, 1 past their ranks (an index's components there must
+// be 0), and binds it after them.
 func (d *dispatch) bindCheck() error {
 	n := len(d.infos)
 	words := make([]byte, 4*(checkHeader+3*n))
 	for i, info := range d.infos {
 		for c := range 3 {
-			binary.LittleEndian.PutUint32(words[4*(checkHeader+3*i+c):], uint32(info.Extent.Dim(c)))
+			binary.LittleEndian.PutUint32(words[4*(checkHeader+3*i+c):], uint32(max(info.Extent.Dim(c), 1)))
 		}
 	}
 	b, err := d.view.Alloc(uint64(len(words)))

@@ -568,8 +568,10 @@ func checkPrelude(tiled bool) string {
 // too.
 func (t *tr) checkFuncs(b *strings.Builder, v *viewArg) {
 	k, e := v.index, 8+3*v.index
-	fmt.Fprintf(b, "bool ampIn%d(ivec3 i) { return uint(i.x) < ampCheck[%d] && (ampR%d < 2u || uint(i.y) < ampCheck[%d]) && "+
-		"(ampR%d < 3u || uint(i.z) < ampCheck[%d]); }\n", k, e, k, e+1, k, e+2)
+	// Past the view's rank the check buffer holds 1: an index of a higher rank is outside
+	// unless its components there are 0, as on the CPU.
+	fmt.Fprintf(b, "bool ampIn%d(ivec3 i) { return uint(i.x) < ampCheck[%d] && uint(i.y) < ampCheck[%d] && "+
+		"uint(i.z) < ampCheck[%d]; }\n", k, e, e+1, e+2)
 	fmt.Fprintf(b, "uint ampAt%d(ivec3 i) { if (ampIn%d(i)) return ampAddr%d(i); ampFault(%du, i); return amp.%s.base; }\n",
 		k, k, k, k, v.name)
 	if v.at4 || v.set4 {
