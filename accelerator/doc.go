@@ -3,7 +3,10 @@
 // runs kernels on goroutines), the choice of the default one, and Views: command streams on a
 // device queue with their device memory and submission.
 //
-// The CPU accelerator, path "cpu", is always present. Vulkan devices have paths "vulkan:N"
+// The CPU accelerator, path "cpu", is always present, and so is the strict CPU accelerator,
+// path "cpu:strict" (StrictCPU): the CPU run as a discrete GPU for tests, with device
+// copies of the data and poisoned tile_static memory, which All does not list. Vulkan
+// devices have paths "vulkan:N"
 // (N is the Vulkan enumeration index). The default is chosen as C++ AMP chooses it: the
 // AMP_DEFAULT_ACCELERATOR environment variable (a path) first, then the non-emulated device
 // with the most dedicated memory, then an emulated Vulkan device (such as lavapipe), then
