@@ -87,6 +87,9 @@ func (d *dispatch) runGo(poisoned bool, infos []ArgInfo) error {
 	} else {
 		err = runTiledCPU(d.ctx, TiledExtent{Extent: d.ext, Tile: d.tile}, d.exec.(TiledKernel), poisoned)
 	}
+	if err == nil { // before pe, which escapes: a run without error allocates nothing here
+		return nil
+	}
 	var pe *KernelPanicError
 	if errors.As(err, &pe) && pe.Kernel == "" {
 		pe.Kernel = d.l.name // RunCPU does not know it: the message names the kernel
