@@ -52,7 +52,7 @@ func (v *View[T]) hostOf() Host[T] {
 // the extent.
 func (h *Host[T]) At(i runtime.Index) T {
 	if uint(i[0]) >= h.lim[0] || uint(i[1]) >= h.lim[1] || uint(i[2]) >= h.lim[2] {
-		outside(i, h.ext, h.key)
+		panic(&runtime.BoundsError{Index: i, Extent: h.ext, Key: h.key})
 	}
 	return h.data[i[0]*h.st[0]+i[1]*h.st[1]+i[2]*h.st[2]]
 }
@@ -60,7 +60,7 @@ func (h *Host[T]) At(i runtime.Index) T {
 // Set stores x at i (View.Set on the host copy). It panics if i lies outside the extent.
 func (h *Host[T]) Set(i runtime.Index, x T) {
 	if uint(i[0]) >= h.lim[0] || uint(i[1]) >= h.lim[1] || uint(i[2]) >= h.lim[2] {
-		outside(i, h.ext, h.key)
+		panic(&runtime.BoundsError{Index: i, Extent: h.ext, Key: h.key})
 	}
 	h.data[i[0]*h.st[0]+i[1]*h.st[1]+i[2]*h.st[2]] = x
 }
@@ -69,7 +69,7 @@ func (h *Host[T]) Set(i runtime.Index, x T) {
 // that a generated body that keeps them in registers never builds an Index in memory.
 func (h *Host[T]) At3(i0, i1, i2 int) T {
 	if uint(i0) >= h.lim[0] || uint(i1) >= h.lim[1] || uint(i2) >= h.lim[2] {
-		outside(runtime.Index{i0, i1, i2}, h.ext, h.key)
+		panic(&runtime.BoundsError{Index: runtime.Index{i0, i1, i2}, Extent: h.ext, Key: h.key})
 	}
 	return h.data[i0*h.st[0]+i1*h.st[1]+i2*h.st[2]]
 }
@@ -78,7 +78,7 @@ func (h *Host[T]) At3(i0, i1, i2 int) T {
 // (see At3).
 func (h *Host[T]) Set3(i0, i1, i2 int, x T) {
 	if uint(i0) >= h.lim[0] || uint(i1) >= h.lim[1] || uint(i2) >= h.lim[2] {
-		outside(runtime.Index{i0, i1, i2}, h.ext, h.key)
+		panic(&runtime.BoundsError{Index: runtime.Index{i0, i1, i2}, Extent: h.ext, Key: h.key})
 	}
 	h.data[i0*h.st[0]+i1*h.st[1]+i2*h.st[2]] = x
 }
@@ -87,7 +87,7 @@ func (h *Host[T]) Set3(i0, i1, i2 int, x T) {
 // dimensions are at least 1), so only two are checked (see At3).
 func (h *Host[T]) At2(i0, i1 int) T {
 	if uint(i0) >= h.lim[0] || uint(i1) >= h.lim[1] {
-		outside(runtime.Index{i0, i1}, h.ext, h.key)
+		panic(&runtime.BoundsError{Index: runtime.Index{i0, i1}, Extent: h.ext, Key: h.key})
 	}
 	return h.data[i0*h.st[0]+i1*h.st[1]]
 }
@@ -95,7 +95,7 @@ func (h *Host[T]) At2(i0, i1 int) T {
 // Set2 is Set(runtime.Idx(i0, i1), x) (see At2).
 func (h *Host[T]) Set2(i0, i1 int, x T) {
 	if uint(i0) >= h.lim[0] || uint(i1) >= h.lim[1] {
-		outside(runtime.Index{i0, i1}, h.ext, h.key)
+		panic(&runtime.BoundsError{Index: runtime.Index{i0, i1}, Extent: h.ext, Key: h.key})
 	}
 	h.data[i0*h.st[0]+i1*h.st[1]] = x
 }
@@ -103,7 +103,7 @@ func (h *Host[T]) Set2(i0, i1 int, x T) {
 // At1 is At(runtime.Idx(i0)) (see At2).
 func (h *Host[T]) At1(i0 int) T {
 	if uint(i0) >= h.lim[0] {
-		outside(runtime.Index{i0}, h.ext, h.key)
+		panic(&runtime.BoundsError{Index: runtime.Index{i0}, Extent: h.ext, Key: h.key})
 	}
 	return h.data[i0*h.st[0]]
 }
@@ -111,7 +111,7 @@ func (h *Host[T]) At1(i0 int) T {
 // Set1 is Set(runtime.Idx(i0), x) (see At2).
 func (h *Host[T]) Set1(i0 int, x T) {
 	if uint(i0) >= h.lim[0] {
-		outside(runtime.Index{i0}, h.ext, h.key)
+		panic(&runtime.BoundsError{Index: runtime.Index{i0}, Extent: h.ext, Key: h.key})
 	}
 	h.data[i0*h.st[0]] = x
 }
