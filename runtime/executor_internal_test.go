@@ -28,3 +28,15 @@ func TestExecutorFor(t *testing.T) {
 		})
 	}
 }
+
+// TestGoBodiesNeedNoTensorCores: both CPU accelerators run a kernel's Go body, so a program
+// that declares cooperative matrices does not stop its kernel there.
+func TestGoBodiesNeedNoTensorCores(t *testing.T) {
+	for _, a := range []*accelerator.Accelerator{accelerator.CPU(), accelerator.StrictCPU()} {
+		for _, n := range deviceNeeds {
+			if n.cap == CapabilityCooperativeMatrixNV || n.cap == CapabilityCooperativeMatrixKHR {
+				assert.True(t, n.has(a), "%s: %s", a.Path(), n.feature)
+			}
+		}
+	}
+}
