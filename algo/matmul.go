@@ -124,7 +124,9 @@ func MatMulWith[T MatMulElem](av *accelerator.View, a, b, c *arrayview.View[T], 
 			return err
 		}
 	}
-	c.DiscardData() // guideline A: c is output-only, nothing to upload
+	if err := c.Discard(); err != nil { // guideline A: c is output-only
+		return err
+	}
 	if host != nil {
 		if d, err := c.Data(); err == nil {
 			host.c = d

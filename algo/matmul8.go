@@ -152,7 +152,9 @@ func matMulNarrowWith[T half.Float16 | int8, O any](d matMulNarrow[T, O], av *ac
 	}
 	m, n := a.Extent().Dim(0), b.Extent().Dim(1)
 	coopK, tiledK := d.kernels(a, b, c, prog, geom)
-	c.DiscardData()
+	if err := c.Discard(); err != nil {
+		return err
+	}
 	if coop && opt.Path != MatMulShared {
 		return dispatchTiled(av, geom.domain(m, n), coopK)
 	}
