@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	goruntime "runtime"
-	"sort"
 	"sync"
 
 	"github.com/goamp/goamp/internal/devlink"
@@ -136,8 +135,10 @@ func (r *registry) get(path, source string) (*Accelerator, error) {
 }
 
 // Default returns the default accelerator: the one SetDefault chose, else the one named by
-// AMP_DEFAULT_ACCELERATOR (an error if it names none), else the non-emulated device with the
-// most dedicated memory, else the emulated Vulkan device with the most memory, else the CPU.
+// AMP_DEFAULT_ACCELERATOR (an error if it names none), else the non-emulated Vulkan device
+// with the most dedicated memory, else the CPU. An emulated Vulkan device (lavapipe: the
+// CPU behind Vulkan, many times slower than the CPU accelerator) is never the default; it
+// runs when asked for by path.
 func Default() (*Accelerator, error) {
 	r := theRegistry()
 	r.defMu.Lock()
@@ -153,22 +154,16 @@ func Default() (*Accelerator, error) {
 }
 
 func (r *registry) heuristic() *Accelerator {
-	var cands []*Accelerator
+	best := r.cpu
 	for _, a := range r.all {
-		if a.info != nil && a.info.PushDescriptor && a.info.ComputeFamily >= 0 {
-			cands = append(cands, a)
+		if a.info == nil || !a.info.PushDescriptor || a.info.ComputeFamily < 0 || a.IsEmulated() {
+			continue
+		}
+		if best == r.cpu || a.DedicatedMemory() > best.DedicatedMemory() {
+			best = a
 		}
 	}
-	sort.SliceStable(cands, func(i, j int) bool {
-		if cands[i].IsEmulated() != cands[j].IsEmulated() {
-			return !cands[i].IsEmulated()
-		}
-		return cands[i].DedicatedMemory() > cands[j].DedicatedMemory()
-	})
-	if len(cands) > 0 {
-		return cands[0]
-	}
-	return r.cpu
+	return best
 }
 
 // SetDefault makes the accelerator with the given path the default for this process.

@@ -126,24 +126,27 @@ func TestDefaultSelection(t *testing.T) {
 	}
 }
 
+// TestHeuristicOrder: the default (no SetDefault, no AMP_DEFAULT_ACCELERATOR) is the
+// non-emulated Vulkan device with the most dedicated memory, else the CPU; never an
+// emulated Vulkan device such as lavapipe, which is there when asked for by path.
 func TestHeuristicOrder(t *testing.T) {
-	// The heuristic prefers non-emulated devices, then the most memory, then the CPU.
 	r := theRegistry()
 	got := r.heuristic()
+	require.False(t, got != r.cpu && got.IsEmulated(), "%s is emulated: only the CPU or a real device is the default", got)
 	for _, a := range r.all {
-		if a.info == nil || !a.info.PushDescriptor {
+		if a.info == nil || !a.info.PushDescriptor || a.IsEmulated() {
 			continue
 		}
-		if !got.IsEmulated() {
-			if !a.IsEmulated() {
-				assert.GreaterOrEqual(t, got.DedicatedMemory(), a.DedicatedMemory())
-			}
-		} else {
-			assert.True(t, a.IsEmulated(), "%s is not emulated but %s was chosen", a, got)
-		}
+		require.NotSame(t, r.cpu, got, "the CPU was chosen over %s", a)
+		assert.GreaterOrEqual(t, got.DedicatedMemory(), a.DedicatedMemory(), "%s over %s", got, a)
 	}
-	if len(r.all) == 1 {
-		assert.Same(t, r.cpu, got)
+	for _, a := range r.all {
+		if a.IsEmulated() && a != r.cpu {
+			t.Setenv(EnvDefault, a.Path())
+			d, err := Default()
+			require.NoError(t, err)
+			assert.Same(t, a, d, "an emulated device runs when asked for")
+		}
 	}
 }
 
