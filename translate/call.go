@@ -29,6 +29,45 @@ var mathFuncs = map[string]string{
 	"Copysign": "ampCopysign",
 }
 
+// mathFmath names the fmath function that does in float32 what a math function does in
+// float64: the advice of the note on a float32 widened for one (noteWidened) and of the
+// error on one GLSL lacks for doubles. Min, Max and Mod are left out: fmath's follow GLSL,
+// whose NaN rules and modulus differ from math's.
+var mathFmath = map[string]string{
+	"Sqrt": "Sqrt", "Floor": "Floor", "Ceil": "Ceil", "Trunc": "Trunc", "Abs": "Abs", "Round": "Round",
+	"RoundToEven": "RoundEven", "FMA": "Fma", "IsNaN": "IsNaN", "Exp": "Exp", "Exp2": "Exp2", "Log": "Log",
+	"Log2": "Log2", "Pow": "Pow", "Sin": "Sin", "Cos": "Cos", "Tan": "Tan", "Asin": "Asin", "Acos": "Acos",
+	"Atan": "Atan", "Atan2": "Atan2", "Sinh": "Sinh", "Cosh": "Cosh", "Tanh": "Tanh",
+}
+
+// noteWidened notes the call e of math function name when an argument is a float32
+// converted to float64 (math.Sqrt(float64(x))): the kernel needs double precision for it.
+func (t *tr) noteWidened(e *ast.CallExpr, name string) {
+	for _, a := range e.Args {
+		c, ok := unparen(a).(*ast.CallExpr)
+		if !ok || len(c.Args) != 1 || !isBasic(t.typeOf(c), types.Float64) || !isBasic(t.typeOf(c.Args[0]), types.Float32) {
+			continue
+		}
+		if tv, ok := t.info.Types[unparen(c.Fun)]; !ok || !tv.IsType() {
+			continue
+		}
+		use := "a float32 function of package fmath"
+		if f, ok := mathFmath[name]; ok {
+			use = "fmath." + f
+		}
+		t.note(e.Pos(), fmt.Sprintf("math.%s(float64(...)) widens a float32 to float64, so the kernel needs "+
+			"double precision (a device without it refuses the kernel; GPUs run float64 at a fraction of "+
+			"float32's rate): use %s, which stays float32 (its accuracy: fmath's documentation)", name, use))
+		return
+	}
+}
+
+// isBasic reports whether typ's underlying type is the basic type of kind k.
+func isBasic(typ types.Type, k types.BasicKind) bool {
+	b, ok := typ.Underlying().(*types.Basic)
+	return ok && b.Kind() == k
+}
+
 // bitsFuncs maps package math/bits's 32-bit functions to GLSL (a "amp" prefix names a
 // prelude helper). Mul32, Add32 and Sub32 have two results, which GLSL returns through
 // out parameters. The uint-sized functions are not here: uint is 64 bits on the CPU and
@@ -248,9 +287,14 @@ func (t *tr) funcCall(e *ast.CallExpr, id *ast.Ident, fn *types.Func) string {
 				t.errorf(e.Pos(), "math.%s is not in the kernel language: it has no 64-bit integers", name)
 				return "0"
 			}
-			t.errorf(e.Pos(), "math.%s has no GLSL equivalent for float64; use package fmath on float32", name)
+			use := "package fmath"
+			if f, ok := mathFmath[name]; ok {
+				use = "fmath." + f
+			}
+			t.errorf(e.Pos(), "math.%s has no GLSL equivalent for float64; use %s on float32", name, use)
 			return "0"
 		}
+		t.noteWidened(e, name)
 		switch {
 		case g == "ampRound":
 			t.prelude["round"] = true

@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -65,6 +66,7 @@ type tr struct {
 	structV  map[string]bool       // the struct types used, by GLSL name
 	prelude  map[string]bool       // helper pieces the code needs
 	errs     ErrorList
+	notes    []*Note // what ampgen says about the kernel (Kernel.Notes)
 
 	funcs    []string                // translated helper functions, callees first
 	funcDone map[string]bool         // translated functions, by GLSL name
@@ -171,6 +173,7 @@ func (pi *pkgInfo) translateAs(named *types.Named, decl *ast.FuncDecl, tiled boo
 	}
 	k.GLSL = t.assemble(k, body)
 	k.Files = t.sourceFiles(decl)
+	k.Notes = t.notes
 	return k, nil
 }
 
@@ -215,6 +218,15 @@ func (t *tr) sourceFiles(decl *ast.FuncDecl) []string {
 // errorf records an error at pos.
 func (t *tr) errorf(pos token.Pos, format string, args ...any) {
 	t.errs = append(t.errs, &Error{Pos: t.fset.Position(pos), Msg: fmt.Sprintf(format, args...)})
+}
+
+// note records a Note about the kernel at pos (once per position: the checked build and
+// a generic kernel's instances translate the same code again).
+func (t *tr) note(pos token.Pos, msg string) {
+	n := &Note{Pos: t.fset.Position(pos), Kernel: t.named.Obj().Name(), Msg: msg}
+	if !slices.ContainsFunc(t.notes, func(o *Note) bool { return o.Pos == n.Pos }) {
+		t.notes = append(t.notes, n)
+	}
 }
 
 // outsideLanguage says why the kernel language leaves out a Go construct, by the type

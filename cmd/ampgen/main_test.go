@@ -336,3 +336,66 @@ func TestNoGlslc(t *testing.T) {
 	assert.Contains(t, stderr, "glslc not found on PATH: install Debian's glslc package (apt-get install glslc)")
 	assert.NoFileExists(t, filepath.Join(dir, "amp_gen.go"))
 }
+
+// widenKernel takes square roots and floors of float32 values through math's float64
+// functions (lines 18 and 23), which ampgen notes, beside a float64 capture's own square
+// root (line 19), which it leaves alone.
+const widenKernel = `package fixture
+
+import (
+	"math"
+
+	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/runtime"
+)
+
+// Root takes square roots.
+type Root struct {
+	X *arrayview.View[float32]
+	D float64
+}
+
+// Each is the kernel.
+func (k Root) Each(i runtime.Index) {
+	r := float32(math.Sqrt(float64(k.X.At(i))))
+	k.X.Set(i, r+float32(math.Sqrt(k.D))+floor(r))
+}
+
+func floor(x float32) float32 {
+	return float32(math.Floor(float64(x)))
+}
+`
+
+// TestWidenedFloat64: a float32 widened to float64 for a math function is noted on
+// stderr with its position and the fmath function to call instead, once per call (the
+// float64 capture's own math.Sqrt is not); -strict makes each an error and writes nothing;
+// a math function GLSL lacks for doubles names its fmath counterpart.
+func TestWidenedFloat64(t *testing.T) {
+	dir := fixture(t, widenKernel)
+	code, stdout, stderr := ampgen("-checked", dir)
+	require.Equal(t, 0, code, stderr)
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	require.Len(t, lines, 2, stderr)
+	assert.Regexp(t, `^ampgen: \S*kernel\.go:18:15: Root: math\.Sqrt\(float64\(\.\.\.\)\) widens a float32 to float64, `+
+		`so the kernel needs double precision .*: use fmath\.Sqrt, which stays float32`, lines[0])
+	assert.Regexp(t, `^ampgen: \S*kernel\.go:23:17: Root: math\.Floor\(float64\(\.\.\.\)\) .*: use fmath\.Floor,`, lines[1])
+	assert.NotContains(t, stdout, "widens")
+	assert.FileExists(t, filepath.Join(dir, "amp_gen.go"))
+
+	code, _, stderr = ampgen("-check", dir)
+	assert.Equal(t, 0, code, stderr)
+	assert.Empty(t, stderr, "-check says only what is stale")
+
+	strict := fixture(t, widenKernel)
+	code, _, stderr = ampgen("-strict", strict)
+	assert.Equal(t, 1, code)
+	lines = strings.Split(strings.TrimSpace(stderr), "\n")
+	require.Len(t, lines, 2, stderr)
+	assert.Regexp(t, `^\S*kernel\.go:18:15: Root: math\.Sqrt\(float64\(\.\.\.\)\) .* \(ampgen -strict\)$`, lines[0])
+	assert.NoFileExists(t, filepath.Join(strict, "amp_gen.go"))
+
+	exp := fixture(t, strings.Replace(widenKernel, "math.Floor(float64(x))", "math.Exp(float64(x))", 1))
+	code, _, stderr = ampgen(exp)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "kernel.go:23:17: math.Exp has no GLSL equivalent for float64; use fmath.Exp on float32")
+}
