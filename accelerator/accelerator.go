@@ -249,7 +249,11 @@ func (a *Accelerator) Limits() Limits {
 	if a.info == nil {
 		return a.cpuLimit
 	}
-	return limitsOf(a.info.Limits)
+	l := limitsOf(a.info.Limits)
+	if a.info.DriverName == "llvmpipe" {
+		l.MaxLoopIterations = llvmpipeLoopCap
+	}
+	return l
 }
 
 // SubgroupSize is the device's default subgroup (warp, wave) size; 1 for the CPU.
