@@ -399,3 +399,70 @@ func TestWidenedFloat64(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, "kernel.go:23:17: math.Exp has no GLSL equivalent for float64; use fmath.Exp on float32")
 }
+
+// scaleMain is a program that runs the fixture's Scale kernel on the CPU and prints the
+// result, or the dispatch's error with exit status 1.
+const scaleMain = `package main
+
+import (
+	"fmt"
+	"os"
+
+	"example.com/usermod"
+	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/runtime"
+)
+
+func main() {
+	av, err := accelerator.CPU().DefaultView()
+	if err != nil {
+		panic(err)
+	}
+	x := []float32{1, 2, 3}
+	v := arrayview.MustNew(runtime.Ext(3), x)
+	if err := runtime.ParallelForEach(av, v.Extent(), fixture.Scale{X: v, A: 2}); err != nil {
+		fmt.Println(err)
+		os.Exit(1)
+	}
+	fmt.Println(v.Synchronize(), x)
+}
+`
+
+// TestStaleProgram: a program (not a test) built from a kernel edited after go generate
+// refuses to run the old code: go run reports the *runtime.StaleError. Before, it
+// printed the old kernel's result.
+func TestStaleProgram(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds a program twice (go run)")
+	}
+	gobin, err := exec.LookPath("go")
+	require.NoError(t, err, "the test runs the go command")
+	dir := fixture(t, scaleKernel)
+	code, _, stderr := ampgen(dir)
+	require.Equal(t, 0, code, stderr)
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "cmd", "scale"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "cmd", "scale", "main.go"), []byte(scaleMain), 0o644))
+	run := func() (string, error) {
+		cmd := exec.Command(gobin, "run", "./cmd/scale")
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	out, err := run()
+	require.NoError(t, err, out)
+	assert.Equal(t, "<nil> [2 4 6]\n", out, "as generated")
+
+	changed := strings.Replace(scaleKernel, "k.A*k.X.At(i)", "k.A*k.X.At(i)+1", 1)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "kernel.go"), []byte(changed), 0o644))
+	out, err = run()
+	require.Error(t, err, "the old kernel ran:\n%s", out)
+	assert.Contains(t, out, "kernel fixture.Scale: kernel.go changed since go generate wrote amp_gen.go")
+	assert.Contains(t, out, "run go generate")
+
+	code, _, stderr = ampgen(dir)
+	require.Equal(t, 0, code, stderr)
+	out, err = run()
+	require.NoError(t, err, out)
+	assert.Equal(t, "<nil> [3 5 7]\n", out, "generated again: the new kernel")
+}
