@@ -11,9 +11,9 @@ import (
 
 // fmathFuncs maps package fmath's functions to GLSL (a "amp" prefix names a prelude helper).
 var fmathFuncs = map[string]string{
-	"Sqrt": "sqrt", "Rsqrt": "inversesqrt", "Exp": "exp", "Exp2": "exp2", "Log": "log", "Log2": "log2",
-	"Pow": "pow", "Sin": "sin", "Cos": "cos", "Tan": "tan", "Asin": "asin", "Acos": "acos", "Atan": "atan",
-	"Atan2": "atan", "Sinh": "sinh", "Cosh": "cosh", "Tanh": "tanh", "Floor": "floor", "Ceil": "ceil",
+	"Sqrt": "sqrt", "Rsqrt": "inversesqrt", "Exp": "ampExp", "Exp2": "ampExp2", "Log": "ampLog", "Log2": "ampLog2",
+	"Pow": "ampPow", "Sin": "sin", "Cos": "cos", "Tan": "tan", "Asin": "ampAsin", "Acos": "ampAcos", "Atan": "ampAtan",
+	"Atan2": "ampAtan2", "Sinh": "ampSinh", "Cosh": "ampCosh", "Tanh": "ampTanh", "Floor": "floor", "Ceil": "ceil",
 	"Round": "ampRound", "RoundEven": "roundEven", "Trunc": "trunc", "Fract": "fract", "Abs": "abs",
 	"Min": "min", "Max": "max", "Clamp": "clamp", "Mix": "mix", "Fma": "fma", "Sign": "sign", "Step": "step",
 	"Smoothstep": "smoothstep", "Mod": "mod", "IsNaN": "isnan", "IsInf": "isinf",
@@ -51,9 +51,12 @@ func (t *tr) noteWidened(e *ast.CallExpr, name string) {
 		if tv, ok := t.info.Types[unparen(c.Fun)]; !ok || !tv.IsType() {
 			continue
 		}
-		use := "a float32 function of package fmath"
+		use := map[string]string{"Min": "Go's min", "Max": "Go's max",
+			"Mod": "fmath.Mod (the floored modulus, with the sign of y)"}[name]
 		if f, ok := mathFmath[name]; ok {
 			use = "fmath." + f
+		} else if use == "" {
+			use = "a float32 function of package fmath"
 		}
 		t.note(e.Pos(), fmt.Sprintf("math.%s(float64(...)) widens a float32 to float64, so the kernel needs "+
 			"double precision (a device without it refuses the kernel; GPUs run float64 at a fraction of "+
@@ -276,8 +279,11 @@ func (t *tr) funcCall(e *ast.CallExpr, id *ast.Ident, fn *types.Func) string {
 		if !ok {
 			break
 		}
-		if strings.HasPrefix(g, "amp") {
+		switch {
+		case g == "ampRound":
 			t.prelude["round"] = true
+		case strings.HasPrefix(g, "amp"):
+			t.prelude["fmath"] = true
 		}
 		return g + "(" + strings.Join(t.args(e.Args), ", ") + ")"
 	case path == "math":
