@@ -201,6 +201,24 @@ func (e *ShiftError) Error() string {
 	return fmt.Sprintf("goamp/runtime: kernel %s: negative shift amount %d (a bounds-checked GPU dispatch)", e.Kernel, e.Count)
 }
 
+// LoopLimitError is the Value of the *KernelPanicError of a bounds-checked GPU dispatch
+// (see Program.Checked) on a device that ends a thread's loops after a number of
+// iterations in all (accelerator.Limits.MaxLoopIterations: lavapipe) where a thread's
+// loops reached that number: they may have ended early, without an error in an ordinary
+// build, and the dispatch's outputs are undefined.
+type LoopLimitError struct {
+	// Kernel is the kernel's type.
+	Kernel string
+	// Limit is the device's cap.
+	Limit int
+}
+
+// Error implements error.
+func (e *LoopLimitError) Error() string {
+	return fmt.Sprintf("goamp/runtime: kernel %s: a thread's loops reached %d iterations, where the device ends them "+
+		"(accelerator.Limits.MaxLoopIterations): they may have stopped early (a bounds-checked GPU dispatch)", e.Kernel, e.Limit)
+}
+
 // Unwrap returns Value when it is an error, else nil.
 func (e *KernelPanicError) Unwrap() error {
 	err, _ := e.Value.(error)

@@ -587,9 +587,10 @@ func (t *tr) extentViews() int {
 // holds, in uint words: 0 the first fault's code + 1 (0: none; the code is the data field,
 // or ampSharedFault + the tile_static array's place, or ampArrayFault, or ampDivFault), 1-3 its index, 4-6
 // the index of the thread that made it, 7 the array's length (tile_static or local arrays),
-// then from 8 three words per data field, its extent (0 past its rank), which the runtime
-// writes before the dispatch.
-func checkPrelude(tiled bool) string {
+// then from 8 three words per data field, its extent (0 past its rank), then the device's
+// loop cap (0: none), which the runtime writes before the dispatch. Each pass of a Go loop
+// calls ampLoop, which records ampLoopFault when the thread's passes reach the cap.
+func checkPrelude(tiled bool, views int) string {
 	thread := "ampGlobal()"
 	decl := ""
 	if !tiled {
@@ -605,6 +606,10 @@ func checkPrelude(tiled bool) string {
 		"const uint ampArrayFault = 0x20000u;  // a local array or an Index\n" +
 		"const uint ampDivFault = 0x30000u;    // an integer division or remainder by zero\n" +
 		"const uint ampShiftFault = 0x40000u;  // a negative shift count\n" +
+		"const uint ampLoopFault = 0x50000u;   // the thread's loops reached the device's cap\n" +
+		"uint ampLoops = 0u; // the thread's loop iterations so far\n" +
+		fmt.Sprintf("void ampLoop() { ampLoops++; if (ampLoops == ampCheck[%d]) ampFault(ampLoopFault, ivec3(int(ampLoops), 0, 0)); }\n",
+			8+3*views) +
 		"int ampNN(int s) { if (s >= 0) return s; ampFault(ampShiftFault, ivec3(s, 0, 0)); return 0; }\n" +
 		"int ampIx(int i, int n, uint f) { if (uint(i) < uint(n)) return i; ampFaultN(f, ivec3(i, 0, 0), uint(n)); return 0; }\n" +
 		"int ampNZ(int d) { if (d != 0) return d; ampFault(ampDivFault, ivec3(0)); return 1; }\n" +
