@@ -34,7 +34,7 @@ TESTSHADERS := $(wildcard runtime/testdata/*/*.comp) $(wildcard internal/testpro
 # the first Vulkan device by name: on a machine with no GPU, lavapipe.
 TESTENV     := GOAMP_VALIDATION=1 GOAMP_REQUIRE_VULKAN=1 AMP_DEFAULT_ACCELERATOR=vulkan:0
 
-.PHONY: all setup run test lint fmt-check vet staticcheck vklatency-check nohdr-check shaders shaders-check ampgen-check test-vulkan test-race-threads test-checked test-nocgo test-staging bench gpu-binaries fuzz fuzz-short soak
+.PHONY: all setup run test test-allocs lint fmt-check vet staticcheck vklatency-check nohdr-check shaders shaders-check ampgen-check test-vulkan test-race-threads test-checked test-nocgo test-staging bench gpu-binaries fuzz fuzz-short soak
 
 all: run
 
@@ -45,7 +45,7 @@ run: setup
 	$(GO) run ./cmd/ampinfo
 	@if [ -d cmd/ampdemo ]; then $(GO) run ./cmd/ampdemo; fi
 
-test: setup lint nohdr-check shaders-check ampgen-check test-vulkan test-race-threads test-checked test-nocgo test-staging fuzz-short
+test: setup lint nohdr-check shaders-check ampgen-check test-allocs test-vulkan test-race-threads test-checked test-nocgo test-staging fuzz-short
 
 lint: fmt-check vet staticcheck vklatency-check
 
@@ -109,6 +109,11 @@ shaders-check:
 ampgen-check:
 	@dirs=$$(git ls-files '*/amp_gen.go' | xargs -r -n1 dirname | sed 's|^|./|'); \
 	if [ -n "$$dirs" ]; then $(GO) run ./cmd/ampgen -check $$dirs; fi
+
+# The dispatch path's allocation budget (TestDispatchAllocs), on lavapipe and the CPU, in a
+# build without the race detector (whose CPU mode starts more goroutines per dispatch).
+test-allocs:
+	$(TESTENV) $(GO) test -count=1 -run 'Allocs' ./arrayview/
 
 # go test -race runs tiled kernels on the CPU per thread (runtime.EnvRaceFastBodies), so that
 # the race detector sees races between a tile's threads: the whole suite keeps the fast bodies
