@@ -12,6 +12,7 @@ import (
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/amptest"
 	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/fmath"
 	"github.com/goamp/goamp/fmath/internal/fmathk"
 	"github.com/goamp/goamp/runtime"
 )
@@ -31,7 +32,7 @@ func applyOn(t testing.TB, av *accelerator.View, fn int32, x, y, z []float32) []
 }
 
 // every returns the float32 values in [lo, hi] whose bits are multiples of step, then the
-// special values in that range: ±0, ±1, the range's ends and the smallest normals.
+// special values in that range: ±0, ±1, the range's ends and the smallest normals, and NaN.
 func every(step uint32, lo, hi float32) []float32 {
 	var s []float32
 	for b := uint64(0); b < 1<<32; b += uint64(step) {
@@ -44,7 +45,7 @@ func every(step uint32, lo, hi float32) []float32 {
 			s = append(s, x)
 		}
 	}
-	return s
+	return append(s, nan)
 }
 
 // subnormal reports whether w is nonzero and below the float32 normals: devices may
@@ -147,8 +148,11 @@ func accuracyCases() []accuracyCase {
 // tanErr is Tan's error against its bound, inherited from Sin(x) / Cos(x): an absolute
 // error of 2^-21 in each, then the division's 2.5 ULP; 1 means the bound.
 func tanErr(got float32, want, x, _, _ float64) float64 {
-	if math.IsNaN(float64(got)) != math.IsNaN(want) {
+	switch {
+	case math.IsNaN(float64(got)) != math.IsNaN(want):
 		return math.Inf(1)
+	case math.IsNaN(want):
+		return 0
 	}
 	c := math.Abs(math.Cos(x))
 	allowed := 0x1p-21*(1+math.Abs(want))/c + 2.5*ulp32(want)
@@ -236,6 +240,28 @@ func TestTanhSmall(t *testing.T) {
 		got := applyOn(t, av, fmathk.Tanh, x, x, x)
 		for i, g := range got {
 			assert.LessOrEqual(t, ulps(g, math.Tanh(float64(x[i]))), 2.0, fmt.Sprintf("Tanh(%v) = %v", x[i], g))
+		}
+	})
+}
+
+// TestFmaRounding checks Fma's stated behaviour on every accelerator: a·b + c rounded
+// once (the CPU, NVIDIA's GPUs) or a·b rounded, then + c rounded (lavapipe), never
+// anything else.
+func TestFmaRounding(t *testing.T) {
+	r := rand.New(rand.NewPCG(amptest.Seed(t), 19))
+	n := 1 << 16
+	a, b, c := make([]float32, n), make([]float32, n), make([]float32, n)
+	for i := range a {
+		a[i], b[i] = logUniform(r, -20, 20, true), logUniform(r, -20, 20, true)
+		c[i] = -a[i] * b[i] * uniform(r, 0.5, 1.5) // near cancellation, where the roundings differ
+	}
+	amptest.EachView(t, func(t *testing.T, av *accelerator.View) {
+		got := applyOn(t, av, fmathk.Fma, a, b, c)
+		for i, g := range got {
+			once := fmath.Fma(a[i], b[i], c[i])
+			twice := float32(a[i]*b[i]) + c[i] // the conversion rounds the product: no fusing
+			require.True(t, g == once || g == twice, "Fma(%v, %v, %v) = %v: neither %v (one rounding) nor %v (two)",
+				a[i], b[i], c[i], g, once, twice)
 		}
 	})
 }
