@@ -410,7 +410,7 @@ func (v *View[T]) Refresh() { v.set("Refresh", hostBit) }
 
 // DiscardData declares the view's current contents meaningless: no device access uploads
 // them and no synchronization copies them back, until the next write makes them valid. It
-// panics on a closed view.
+// panics on a closed view (Discard returns the error instead).
 func (v *View[T]) DiscardData() { v.set("DiscardData", 0) }
 
 // Discard is DiscardData that returns an error instead of panicking: a *ClosedError
