@@ -282,8 +282,10 @@ func (t *tr) funcCall(e *ast.CallExpr, id *ast.Ident, fn *types.Func) string {
 		switch {
 		case g == "ampRound":
 			t.prelude["round"] = true
-		case strings.HasPrefix(g, "amp"):
-			t.prelude["fmath"] = true
+		default:
+			for _, k := range fmathPieces[g] {
+				t.prelude[k] = true
+			}
 		}
 		return g + "(" + strings.Join(t.args(e.Args), ", ") + ")"
 	case path == "math":

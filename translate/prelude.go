@@ -139,12 +139,14 @@ double ampCopysign(double f, double s) {
 	// log an absolute 2^-21 near 1, sinh, cosh, tanh, asin and acos inherited from their
 	// formulas: lavapipe's tanh has a relative error of 1.7e-4 at 1e-4), written out in
 	// float32 after Cephes (Moshier) so that every device has their stated bounds
-	// (package fmath's table). Their special values follow Go's math package.
-	"fmath": `const float ampPiF = 3.14159265358979, ampPiO2F = 1.5707963267948966;
+	// (package fmath's table). Their special values follow Go's math package. The keys
+	// sort after the pieces they use (fmathPieces).
+	"fm0": `const float ampPiF = 3.14159265358979, ampPiO2F = 1.5707963267948966;
 float ampNaNF() { return uintBitsToFloat(0x7fc00000u); }
 float ampInfF() { return uintBitsToFloat(0x7f800000u); }
 float ampScale2(float p, int n) { int h = n / 2; return ldexp(ldexp(p, h), n - h); }
-float ampExp(float x) {
+`,
+	"fm1exp": `float ampExp(float x) {
 	if (isnan(x)) return x;
 	if (x > 88.72284) return ampInfF();
 	if (x < -103.97208) return 0.0;
@@ -166,7 +168,8 @@ float ampExp2(float x) {
 		5.550332471162809e-2) * r + 2.402264791363012e-1) * r + 6.931472028550421e-1) * r + 1.0;
 	return ampScale2(p, int(n));
 }
-// ampLogParts splits finite x > 0 as log(x) = m + y + e*ln2 (y the polynomial's part).
+`,
+	"fm2log": `// ampLogParts splits finite x > 0 as log(x) = m + y + e*ln2 (y the polynomial's part).
 float ampLogParts(float x, out float m, out float e) {
 	float bias = 0.0;
 	if (x < 1.17549435e-38) { x *= 16777216.0; bias = -24.0; }
@@ -197,12 +200,14 @@ float ampLog2(float x) {
 	z += m;
 	return z + e;
 }
-float ampPow(float x, float y) {
+`,
+	"fm3pow": `float ampPow(float x, float y) {
 	if (y == 0.0 || x == 1.0) return 1.0;
 	if (!(x > 0.0)) return pow(x, y);
 	return ampExp2(y * ampLog2(x));
 }
-float ampAtan(float x) {
+`,
+	"fm4atan": `float ampAtan(float x) {
 	float a = abs(x), y = 0.0;
 	if (a > 2.414213562373095) { y = ampPiO2F; a = -1.0 / a; }
 	else if (a > 0.4142135623730950) { y = 0.78539816339744831; a = (a - 1.0) / (a + 1.0); }
@@ -223,7 +228,8 @@ float ampAtan2(float y, float x) {
 	float r = ampAtan(y / x);
 	return x < 0.0 ? r + s * ampPiF : r;
 }
-float ampAsin(float x) {
+`,
+	"fm5asin": `float ampAsin(float x) {
 	float a = abs(x);
 	if (a > 1.0) return ampNaNF();
 	bool big = a > 0.5;
@@ -240,7 +246,8 @@ float ampAcos(float x) {
 	if (x > 0.5) return 2.0 * ampAsin(sqrt(0.5 * (1.0 - x)));
 	return ampPiO2F - ampAsin(x);
 }
-float ampSinh(float x) {
+`,
+	"fm6hyp": `float ampSinh(float x) {
 	float a = abs(x), r;
 	if (a <= 1.0) {
 		float z = x * x;
@@ -275,6 +282,15 @@ uint ampDot(uvec2 a, uvec2 b) { return a.x * b.x + a.y * b.y; }
 uint ampDot(uvec3 a, uvec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 uint ampDot(uvec4 a, uvec4 b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
 `,
+}
+
+// fmathPieces are the prelude pieces each of goamp's own fmath functions needs.
+var fmathPieces = map[string][]string{
+	"ampExp": {"fm0", "fm1exp"}, "ampExp2": {"fm0", "fm1exp"}, "ampLog": {"fm0", "fm2log"},
+	"ampLog2": {"fm0", "fm2log"}, "ampPow": {"fm0", "fm1exp", "fm2log", "fm3pow"},
+	"ampAtan": {"fm0", "fm4atan"}, "ampAtan2": {"fm0", "fm4atan"}, "ampAsin": {"fm0", "fm5asin"},
+	"ampAcos": {"fm0", "fm5asin"}, "ampSinh": {"fm0", "fm1exp", "fm6hyp"}, "ampCosh": {"fm0", "fm1exp", "fm6hyp"},
+	"ampTanh": {"fm0", "fm1exp", "fm6hyp"},
 }
 
 // preludeText returns the helpers the translated code uses, in a fixed order.

@@ -97,23 +97,6 @@ float ampAtan2(float y, float x) {
 	float r = ampAtan(y / x);
 	return x < 0.0 ? r + s * ampPiF : r;
 }
-float ampAsin(float x) {
-	float a = abs(x);
-	if (a > 1.0) return ampNaNF();
-	bool big = a > 0.5;
-	float z = big ? 0.5 * (1.0 - a) : a * a;
-	float w = big ? sqrt(z) : a;
-	float r = ((((4.2163199048e-2 * z + 2.4181311049e-2) * z + 4.5470025998e-2) * z + 7.4953002686e-2) * z +
-		1.6666752422e-1) * z * w + w;
-	if (big) r = ampPiO2F - (r + r);
-	return x < 0.0 ? -r : x == 0.0 ? x : r;
-}
-float ampAcos(float x) {
-	if (abs(x) > 1.0) return ampNaNF();
-	if (x < -0.5) return ampPiF - 2.0 * ampAsin(sqrt(0.5 * (1.0 + x)));
-	if (x > 0.5) return 2.0 * ampAsin(sqrt(0.5 * (1.0 - x)));
-	return ampPiO2F - ampAsin(x);
-}
 float ampSinh(float x) {
 	float a = abs(x), r;
 	if (a <= 1.0) {
