@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	goruntime "runtime"
-	"sort"
 	"sync"
 	"sync/atomic"
 
@@ -165,8 +164,10 @@ func (r *registry) get(path, source string) (*Accelerator, error) {
 }
 
 // Default returns the default accelerator: the one SetDefault chose, else the one named by
-// AMP_DEFAULT_ACCELERATOR (an error if it names none), else the non-emulated device with the
-// most dedicated memory, else the emulated Vulkan device with the most memory, else the CPU.
+// AMP_DEFAULT_ACCELERATOR (an error if it names none), else the non-emulated Vulkan device
+// with the most dedicated memory, else the CPU. An emulated Vulkan device (lavapipe: the
+// CPU behind Vulkan, many times slower than the CPU accelerator) is never the default; it
+// runs when asked for by path.
 func Default() (*Accelerator, error) {
 	r := theRegistry()
 	r.defMu.Lock()
@@ -182,22 +183,16 @@ func Default() (*Accelerator, error) {
 }
 
 func (r *registry) heuristic() *Accelerator {
-	var cands []*Accelerator
+	best := r.cpu
 	for _, a := range r.all {
-		if a.info != nil && a.info.PushDescriptor && a.info.ComputeFamily >= 0 {
-			cands = append(cands, a)
+		if a.info == nil || !a.info.PushDescriptor || a.info.ComputeFamily < 0 || a.IsEmulated() {
+			continue
+		}
+		if best == r.cpu || a.DedicatedMemory() > best.DedicatedMemory() {
+			best = a
 		}
 	}
-	sort.SliceStable(cands, func(i, j int) bool {
-		if cands[i].IsEmulated() != cands[j].IsEmulated() {
-			return !cands[i].IsEmulated()
-		}
-		return cands[i].DedicatedMemory() > cands[j].DedicatedMemory()
-	})
-	if len(cands) > 0 {
-		return cands[0]
-	}
-	return r.cpu
+	return best
 }
 
 // SetDefault makes the accelerator with the given path the default for this process.
@@ -283,7 +278,11 @@ func (a *Accelerator) Limits() Limits {
 	if a.info == nil {
 		return a.cpuLimit
 	}
-	return limitsOf(a.info.Limits)
+	l := limitsOf(a.info.Limits)
+	if a.info.DriverName == "llvmpipe" {
+		l.MaxLoopIterations = llvmpipeLoopCap
+	}
+	return l
 }
 
 // SubgroupSize is the device's default subgroup (warp, wave) size; 1 for the CPU.

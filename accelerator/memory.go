@@ -238,7 +238,7 @@ func (b *Buffer) downloadStaged(v *View, off uint64, dst []byte) error {
 
 func (b *Buffer) bounds(off uint64, n int) error {
 	if b.vb == nil && b.host == nil {
-		return fmt.Errorf("goamp/accelerator: buffer used after Free")
+		return fmt.Errorf("goamp/accelerator: a %d-byte buffer used after Free: %w", b.size, ErrBufferFreed)
 	}
 	if off+uint64(n) > b.size {
 		return fmt.Errorf("goamp/accelerator: %d bytes at offset %d overrun a %d-byte buffer", n, off, b.size)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/runtime"
 )
 
@@ -18,8 +19,9 @@ var (
 	ErrOutOfRange = errors.New("goamp/arrayview: out of range")
 	// ErrTooLarge: a view does not fit the device's maxStorageBufferRange.
 	ErrTooLarge = errors.New("goamp/arrayview: view too large for the device")
-	// ErrClosed: the view was closed.
-	ErrClosed = errors.New("goamp/arrayview: view closed")
+	// ErrClosed: the view was closed. It is accelerator.ErrBufferFreed, so that a dispatch
+	// that finds the buffer of a view closed meanwhile matches it too.
+	ErrClosed = accelerator.ErrBufferFreed
 	// ErrInvalidArgument: a function was given an argument it cannot use (a nil
 	// accelerator view).
 	ErrInvalidArgument = errors.New("goamp/arrayview: invalid argument")

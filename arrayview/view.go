@@ -409,17 +409,36 @@ func (v *View[T]) Refresh() { v.set("Refresh", hostBit) }
 
 // DiscardData declares the view's current contents meaningless: no device access uploads
 // them and no synchronization copies them back, until the next write makes them valid. It
-// panics on a closed view.
+// panics on a closed view (Discard returns the error instead).
 func (v *View[T]) DiscardData() { v.set("DiscardData", 0) }
 
-// set gives the view's range the mask m, for operation op.
+// Discard is DiscardData that returns an error instead of panicking: a *ClosedError
+// (matching ErrClosed) on a closed view, an *ArgumentError on a nil or zero one. Code
+// handed a view it did not make, such as a library function, calls Discard, since a
+// Close may come before it or race with it.
+func (v *View[T]) Discard() error {
+	if v == nil || v.src == nil {
+		return zeroError("Discard")
+	}
+	return v.trySet("Discard", 0)
+}
+
+// set gives the view's range the mask m, for operation op; it panics on a closed view.
 func (v *View[T]) set(op string, m uint32) {
+	if err := v.trySet(op, m); err != nil {
+		panic(err)
+	}
+}
+
+// trySet is set returning the *ClosedError of a closed view.
+func (v *View[T]) trySet(op string, m uint32) error {
 	v.src.mu.Lock()
 	defer v.src.mu.Unlock()
 	if v.closed.Load() {
-		panic(v.closedError(op))
+		return v.closedError(op)
 	}
 	v.src.setLocked(v.fp, m)
+	return nil
 }
 
 // Data brings the host copy up to date and returns the view's elements as a slice of the

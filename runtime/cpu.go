@@ -65,7 +65,7 @@ func (f *firstError) get() error {
 // missing), a valid domain and a live context (nil means context.Background()).
 func startRun(ctx context.Context, nilKernel bool, validate func() error) (context.Context, error) {
 	if nilKernel {
-		return nil, ErrNilKernel
+		return nil, &NilKernelError{}
 	}
 	if err := validate(); err != nil {
 		return nil, err

@@ -636,6 +636,9 @@ func TestParallelForEachKernelErrors(t *testing.T) {
 		assert.ErrorIs(t, amprt.ParallelForEach(v, e, nil), amprt.ErrNilKernel)
 		assert.ErrorIs(t, amprt.ParallelForEach(v, e, (*scaleK)(nil)), amprt.ErrNilKernel)
 		assert.ErrorIs(t, amprt.ParallelForEachTiled(v, e.Tile(2), nil), amprt.ErrNilKernel)
+		var nk *amprt.NilKernelError
+		require.ErrorAs(t, amprt.ParallelForEach(v, e, (*scaleK)(nil)), &nk)
+		assert.Equal(t, "*runtime_test.scaleK", nk.Type)
 
 		// A kernel without a GPU body runs on the CPU only.
 		err := amprt.ParallelForEach(v, e, cpuOnlyK{Out: out})

@@ -28,7 +28,8 @@ var (
 	// matched by *BarrierDivergenceError.
 	ErrBarrierDivergence = errors.New("goamp/runtime: barrier divergence")
 
-	// ErrNilKernel is returned by the executors when the kernel is nil.
+	// ErrNilKernel reports a nil kernel given to an executor. It is matched by
+	// *NilKernelError.
 	ErrNilKernel = errors.New("goamp/runtime: nil kernel")
 )
 
@@ -186,13 +187,30 @@ func (e *DivideError) Error() string {
 	return fmt.Sprintf("goamp/runtime: kernel %s: integer divide by zero (a bounds-checked GPU dispatch)", e.Kernel)
 }
 
-// nilKernel is ErrNilKernel, naming the kernel's type where it has one (a nil pointer of
-// a kernel type).
+// NilKernelError says an executor was given a nil kernel: an untyped nil, or a nil
+// pointer of a kernel type. It matches ErrNilKernel.
+type NilKernelError struct {
+	// Type is the kernel's type, e.g. "*pkg.Scale"; "" for an untyped nil.
+	Type string
+}
+
+// Error implements error.
+func (e *NilKernelError) Error() string {
+	if e.Type == "" {
+		return ErrNilKernel.Error()
+	}
+	return fmt.Sprintf("%v (a nil %s)", ErrNilKernel, e.Type)
+}
+
+// Is matches ErrNilKernel.
+func (e *NilKernelError) Is(target error) bool { return target == ErrNilKernel }
+
+// nilKernel is the *NilKernelError of kernel k, naming its type where it has one.
 func nilKernel(k any) error {
 	if k == nil {
-		return ErrNilKernel
+		return &NilKernelError{}
 	}
-	return fmt.Errorf("%w (a nil %T)", ErrNilKernel, k)
+	return &NilKernelError{Type: fmt.Sprintf("%T", k)}
 }
 
 // ShiftError is the Value of the *KernelPanicError of a bounds-checked GPU dispatch (see
@@ -209,6 +227,24 @@ type ShiftError struct {
 // Error implements error.
 func (e *ShiftError) Error() string {
 	return fmt.Sprintf("goamp/runtime: kernel %s: negative shift amount %d (a bounds-checked GPU dispatch)", e.Kernel, e.Count)
+}
+
+// LoopLimitError is the Value of the *KernelPanicError of a bounds-checked GPU dispatch
+// (see Program.Checked) on a device that ends a thread's loops after a number of
+// iterations in all (accelerator.Limits.MaxLoopIterations: lavapipe) where a thread's
+// loops reached that number: they may have ended early, without an error in an ordinary
+// build, and the dispatch's outputs are undefined.
+type LoopLimitError struct {
+	// Kernel is the kernel's type.
+	Kernel string
+	// Limit is the device's cap.
+	Limit int
+}
+
+// Error implements error.
+func (e *LoopLimitError) Error() string {
+	return fmt.Sprintf("goamp/runtime: kernel %s: a thread's loops reached %d iterations, where the device ends them "+
+		"(accelerator.Limits.MaxLoopIterations): they may have stopped early (a bounds-checked GPU dispatch)", e.Kernel, e.Limit)
 }
 
 // Unwrap returns Value when it is an error, else nil.

@@ -280,15 +280,16 @@ const checkHeader = 8
 
 // bindCheck allocates the check buffer of a bounds-checked dispatch on its view, writes
 // the data fields' extents into it, 1 past their ranks (an index's components there must
-// be 0), and binds it after them.
+// be 0), then the device's loop cap (0: none), and binds it after them.
 func (d *dispatch) bindCheck() error {
 	n := len(d.infos)
-	words := make([]byte, 4*(checkHeader+3*n))
+	words := make([]byte, 4*(checkHeader+3*n+1))
 	for i, info := range d.infos {
 		for c := range 3 {
 			binary.LittleEndian.PutUint32(words[4*(checkHeader+3*i+c):], uint32(max(info.Extent.Dim(c), 1)))
 		}
 	}
+	binary.LittleEndian.PutUint32(words[4*(checkHeader+3*n):], d.view.Accelerator().Limits().MaxLoopIterations)
 	b, err := d.view.Alloc(uint64(len(words)))
 	if err != nil {
 		return fmt.Errorf("goamp/runtime: kernel %s: the bounds check's buffer: %w", d.l.name, err)
@@ -322,6 +323,8 @@ func (d *dispatch) readCheck() error {
 	switch {
 	case f < len(d.infos):
 		e.Field, e.Extent = d.l.args[f].name, d.infos[f].Extent
+	case f >= checkLoopFault:
+		return &KernelPanicError{Kernel: d.l.name, Value: &LoopLimitError{Kernel: d.l.name, Limit: u(1)}, Global: global, rank: d.ext.rank}
 	case f >= checkShiftFault:
 		return &KernelPanicError{Kernel: d.l.name, Value: &ShiftError{Kernel: d.l.name, Count: u(1)}, Global: global, rank: d.ext.rank}
 	case f >= checkDivFault:
@@ -343,6 +346,7 @@ const (
 	checkArrayFault  = 0x20000
 	checkDivFault    = 0x30000 // an integer division or remainder by zero
 	checkShiftFault  = 0x40000 // a negative shift count
+	checkLoopFault   = 0x50000 // a thread's loops reached the device's cap
 )
 
 // pipeline sets d.pipe to the program's pipeline for d.spec on the view's accelerator: the

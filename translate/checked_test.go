@@ -228,3 +228,38 @@ func TestPanicsChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestLoopLimitChecked runs corpus.ExtentLoop, whose threads each loop once per element
+// of In, with tiles of one thread, in the checked build: below a device's loop cap
+// (accelerator.Limits.MaxLoopIterations, lavapipe's 65,535) the result is the CPU's; at
+// 70,000 passes a device with the cap returns a *KernelPanicError whose Value is a
+// *runtime.LoopLimitError (an ordinary build ends the loop there without an error and
+// returns a wrong sum), and a device without it the CPU's result.
+func TestLoopLimitChecked(t *testing.T) {
+	r := rand.New(rand.NewPCG(amptest.Seed(t), 1))
+	for _, chunks := range []int{60000, 70000} {
+		src := randInts(r, chunks, -1000, 1000)
+		var cpu []int32
+		for _, av := range amptest.Views(t) {
+			t.Run(fmt.Sprintf("%d/%s", chunks, av.Accelerator().Path()), func(t *testing.T) {
+				o, data := out[int32](t, 1)
+				err := forEachTiled(av, runtime.Ext(1).Tile(1), corpus.ExtentLoop{In: in(t, slices.Clone(src), chunks), Out: o})
+				limit := int(av.Accelerator().Limits().MaxLoopIterations)
+				if limit == 0 || chunks < limit {
+					got := ran(t, err, o, data)
+					if cpu == nil {
+						cpu = slices.Clone(got)
+					}
+					require.Equal(t, cpu, got)
+					return
+				}
+				var pe *runtime.KernelPanicError
+				require.ErrorAs(t, err, &pe)
+				var le *runtime.LoopLimitError
+				require.ErrorAs(t, err, &le)
+				assert.Equal(t, limit, le.Limit)
+				assert.Contains(t, err.Error(), "loops reached 65535 iterations")
+			})
+		}
+	}
+}
