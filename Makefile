@@ -29,8 +29,15 @@ variant_val = $(if $(findstring -DAMP_COOP_KHR,$(call variant_args,$(1))),$(SPIR
 TESTSHADERS := $(wildcard runtime/testdata/*/*.comp) $(wildcard internal/testprog/*.comp) $(wildcard present/window/*.comp)
 # Tests run with the Khronos validation layer on; any message it reports fails them.
 TESTENV     := GOAMP_VALIDATION=1 GOAMP_REQUIRE_VULKAN=1
+# What scripts/setup.sh keeps outside the repository: SwiftShader's Vulkan driver and the Wine
+# prefix of the Windows tests.
+GOAMP_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/goamp
+export GOAMP_CACHE
+SWIFTSHADER_ICD := $(GOAMP_CACHE)/swiftshader/usr/lib/chromium/vk_swiftshader_icd.json
+WINE        ?= /usr/lib/wine/wine64
+WINEENV     := WINEPREFIX=$(GOAMP_CACHE)/wine WINEDEBUG=-all
 
-.PHONY: all setup run test lint fmt-check vet staticcheck vklatency-check nohdr-check shaders shaders-check ampgen-check test-vulkan test-race-threads test-checked test-nocgo test-staging bench gpu-binaries fuzz fuzz-short soak
+.PHONY: all setup run test cross test-wine test-swiftshader lint fmt-check vet staticcheck vklatency-check nohdr-check shaders shaders-check ampgen-check test-vulkan test-race-threads test-checked test-nocgo test-staging bench gpu-binaries fuzz fuzz-short soak
 
 all: run
 
@@ -41,7 +48,7 @@ run: setup
 	$(GO) run ./cmd/ampinfo
 	@if [ -d cmd/ampdemo ]; then $(GO) run ./cmd/ampdemo; fi
 
-test: setup lint nohdr-check shaders-check ampgen-check test-vulkan test-race-threads test-checked test-nocgo test-staging fuzz-short
+test: setup lint nohdr-check shaders-check ampgen-check cross test-vulkan test-race-threads test-checked test-nocgo test-staging test-swiftshader test-wine fuzz-short
 
 lint: fmt-check vet staticcheck vklatency-check
 
@@ -125,6 +132,35 @@ test-checked:
 
 test-nocgo:
 	CGO_ENABLED=0 $(GO) test -count=1 ./...
+
+# CGO_ENABLED=0 builds (and go vet) for the other systems goamp supports: macOS on Apple
+# silicon, Linux on arm64, Windows on amd64.
+CROSS       := darwin/arm64 linux/arm64 windows/amd64
+cross:
+	@for t in $(CROSS); do echo "== $$t"; \
+		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) build ./... || exit 1; \
+		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) vet ./... || exit 1; \
+	done
+
+# Windows test binaries (GOOS=windows GOARCH=amd64 CGO_ENABLED=0) of the packages below, run
+# under Wine (scripts/setup.sh makes its prefix) each in its package's folder, with a display
+# from xvfb-run: Wine reaches Vulkan through its X11 driver.
+WINEPKGS    := internal/vk accelerator runtime arrayview algo examples/tilesum
+test-wine: setup
+	@rm -rf .wine && mkdir -p .wine
+	@for p in $(WINEPKGS); do \
+		GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) test -c -o .wine/$$(echo $$p | tr / _).test.exe ./$$p || exit 1; \
+	done
+	$(WINEENV) xvfb-run -a sh -c 'top=$$PWD; for p in $(WINEPKGS); do t=$$top/.wine/$$(echo $$p | tr / _).test.exe; \
+		[ -f $$t ] || { echo "== $$p: no tests for windows/amd64"; continue; }; echo "== $$p (windows/amd64, Wine)"; \
+		(cd $$p && $(WINE) $$t -test.count=1 -test.short) || exit 1; done'
+
+# The Vulkan suites on SwiftShader (Debian chromium-common's software Vulkan driver, which
+# scripts/setup.sh unpacks), the only driver the loader sees: no push descriptors, float64,
+# int64 or 8- and 16-bit storage, subgroups of 4 and 256 invocations per workgroup. Tests of
+# what it lacks skip with the *accelerator.FeatureError that names it.
+test-swiftshader: setup
+	VK_DRIVER_FILES=$(SWIFTSHADER_ICD) $(TESTENV) $(GO) test -count=1 ./...
 
 # The staging-buffer path of discrete GPUs (device-local buffers, staging copies), forced on a
 # unified-memory device such as lavapipe (GOAMP_FORCE_STAGING=1, package accelerator).

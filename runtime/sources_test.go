@@ -19,6 +19,10 @@ func TestSourcesCheck(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "kernels.go")
 	require.NoError(t, os.WriteFile(file, []byte("package k\n"), 0o644))
+	// Removed here, one by one, so that TempDir's cleanup finds its folder empty: on Windows,
+	// RemoveAll deletes what a folder holds through FileDispositionInformationEx, which Wine 8
+	// lacks (make test-wine), while Remove uses DeleteFile and RemoveDirectory.
+	t.Cleanup(func() { assert.NoError(t, errors.Join(os.Remove(file), os.Remove(dir))) })
 	hash, err := srchash.Sum(dir, []string{"kernels.go"})
 	require.NoError(t, err)
 	fresh := func(d string) *Sources { return &Sources{dir: d, files: []string{"kernels.go"}, hash: hash} }
