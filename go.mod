@@ -3,9 +3,9 @@ module github.com/goamp/goamp
 go 1.26.8
 
 require (
+	github.com/ebitengine/purego v0.11.3
 	github.com/go-gl/glfw/v3.3/glfw v0.0.0-20260823155953-d41da22a9587
 	github.com/stretchr/testify v1.12.1
-	github.com/vulkan-go/vulkan v0.0.0-20221209234627-c0a353ae26c8
 	golang.org/x/tools v0.52.0
 	gonum.org/v1/plot v0.17.0
 )

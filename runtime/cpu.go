@@ -116,6 +116,24 @@ type eachOnly struct{ IndexKernel }
 // GOMAXPROCS is.
 const raceWorkers = 4
 
+// workShare is what shareWork's workers share: the next item, the first error and the
+// workers' group. It is pooled, so that a run does not allocate it.
+type workShare struct {
+	next atomic.Int64
+	errs firstError
+	wg   sync.WaitGroup
+}
+
+var sharedWork = sync.Pool{New: func() any { return new(workShare) }}
+
+// release resets sh, whose workers have all returned, and gives it back to the pool.
+func (sh *workShare) release() {
+	sh.next.Store(0)
+	sh.errs.stop.Store(false)
+	sh.errs.err = nil
+	sharedWork.Put(sh)
+}
+
 // shareWork has workers goroutines take the items 0..items-1 in turn and call do on
 // each, until do returns false (it reported an error to errs) or ctx is cancelled. Each
 // worker gets its own state from start, released by the function start returns. It
@@ -127,11 +145,9 @@ const raceWorkers = 4
 // neighbouring indices and tiles run on goroutines that nothing orders, and what two of
 // them write to one element is a DATA RACE, as it is a race on a GPU.
 func shareWork[W any](ctx context.Context, workers, items int, start func() (W, func()), do func(w W, item int, errs *firstError) bool) error {
-	var (
-		next atomic.Int64
-		errs firstError
-		wg   sync.WaitGroup
-	)
+	sh := sharedWork.Get().(*workShare)
+	defer sh.release()
+	next, errs, wg := &sh.next, &sh.errs, &sh.wg
 	if raceThreads {
 		workers = min(max(workers, raceWorkers), items)
 	}
@@ -148,7 +164,7 @@ func shareWork[W any](ctx context.Context, workers, items int, start func() (W, 
 				if !raceThreads {
 					i = int(next.Add(1) - 1)
 				}
-				if i >= items || !do(w, i, &errs) {
+				if i >= items || !do(w, i, errs) {
 					return
 				}
 			}

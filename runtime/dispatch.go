@@ -768,25 +768,25 @@ func checkTileLimits(lim accelerator.Limits, ext, tile Extent, kernel any, name 
 			Reason: fmt.Sprintf(format, args...)}
 	}
 	r := ext.rank
-	td := formatTimes(tile.Dims())
+	td := func() string { return formatTimes(tile.Dims()) } // formatted for an error only
 	for axis := range r {
 		d := r - 1 - axis
 		if t := tile.d[d]; uint64(t) > uint64(lim.MaxWorkgroupSize[axis]) {
 			return bad(d, int(lim.MaxWorkgroupSize[axis]), t,
 				"tile %s has dimension %d = %d; the device's maxComputeWorkGroupSize[%d] is %d",
-				td, d, t, axis, lim.MaxWorkgroupSize[axis])
+				td(), d, t, axis, lim.MaxWorkgroupSize[axis])
 		}
 	}
 	if n := tile.Size(); uint64(n) > uint64(lim.MaxWorkgroupInvocations) {
 		return bad(-1, int(lim.MaxWorkgroupInvocations), n,
-			"tile %s has %d threads; the device's maxComputeWorkGroupInvocations is %d", td, n, lim.MaxWorkgroupInvocations)
+			"tile %s has %d threads; the device's maxComputeWorkGroupInvocations is %d", td(), n, lim.MaxWorkgroupInvocations)
 	}
 	for axis := range r {
 		d := r - 1 - axis
 		if c := ext.d[d] / tile.d[d]; uint64(c) > uint64(lim.MaxWorkgroupCount[axis]) {
 			return bad(d, int(lim.MaxWorkgroupCount[axis]), c,
 				"domain %s tiled %s has %d tiles in dimension %d; the device's maxComputeWorkGroupCount[%d] is %d",
-				ext, td, c, d, axis, lim.MaxWorkgroupCount[axis])
+				ext, td(), c, d, axis, lim.MaxWorkgroupCount[axis])
 		}
 	}
 	n := progShared
@@ -800,7 +800,7 @@ func checkTileLimits(lim accelerator.Limits, ext, tile Extent, kernel any, name 
 	if n < 0 || uint64(n) > uint64(lim.MaxSharedMemory) {
 		return bad(-1, int(lim.MaxSharedMemory), n,
 			"kernel %s uses %d bytes of shared memory for tile %s; the device's maxComputeSharedMemorySize is %d",
-			name, n, td, lim.MaxSharedMemory)
+			name, n, td(), lim.MaxSharedMemory)
 	}
 	return nil
 }

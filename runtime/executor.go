@@ -78,6 +78,9 @@ func (hostExecutor) submit(d *dispatch) error {
 	} else {
 		err = RunTiledCPU(d.ctx, TiledExtent{Extent: d.ext, Tile: d.tile}, d.exec.(TiledKernel))
 	}
+	if err == nil { // before pe, which escapes: a run without error allocates nothing here
+		return nil
+	}
 	var pe *KernelPanicError
 	if errors.As(err, &pe) && pe.Kernel == "" {
 		pe.Kernel = d.l.name // RunCPU does not know it: the message names the kernel

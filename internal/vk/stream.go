@@ -1,12 +1,4 @@
-//go:build cgo
-
 package vk
-
-/*
-#include "shim.h"
-#include <stdlib.h>
-*/
-import "C"
 
 import (
 	"context"
@@ -16,12 +8,11 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 )
 
 type cmdBuf struct {
-	cb    C.VkCommandBuffer
-	fence C.VkFence // nil on devices with timeline semaphores
+	cb    vkCommandBuffer
+	fence vkFence // 0 on devices with timeline semaphores
 	// pinned: the stream keeps this command buffer recorded to submit it again (replay),
 	// so a finished batch of it does not return it to the free list.
 	pinned bool
@@ -40,6 +31,7 @@ type Batch struct {
 	reaped bool
 	// Queries is the number of timestamp queries the batch wrote (two per profiled dispatch).
 	queries int
+	wait    batchWait // what polls and waits pass to Vulkan; b.mu is held
 }
 
 // Replay limits: a batch of at most maxReplay commands, each binding at most replayBinds
@@ -81,21 +73,21 @@ type command struct {
 // not safe for concurrent use; its owner serializes access.
 type Stream struct {
 	dev      *Device
+	drv      *cmdDriver
 	queue    *Queue
-	pool     C.VkCommandPool
+	pool     vkCommandPool
 	open     *cmdBuf
 	commands int
 	free     []*cmdBuf
 	inflight []*Batch
 	last     *Batch
-	// arena holds the open batch's commands, encoded (AmpRec records, in C memory) until
-	// they are recorded into the command buffer in one call: at submit, or when it is full.
-	arena   []byte
-	off     int
-	flushed bool // some of the open batch's commands are recorded already
-	// sem is the stream's timeline semaphore (nil on devices without them, which use a
+	// recorded is how many of the open batch's commands are recorded into its command
+	// buffer: the commands of a batch that may be replayed wait in the log (Submit records
+	// them unless it replays), the others are recorded as they come.
+	recorded int
+	// sem is the stream's timeline semaphore (0 on devices without them, which use a
 	// fence per command buffer); batch n signals value n.
-	sem   C.VkSemaphore
+	sem   vkSemaphore
 	value uint64
 	// seen is the last counter value read from sem, so that asking after batches already
 	// known finished costs no driver call. Batches of other goroutines (markers) update it
@@ -114,7 +106,7 @@ type Stream struct {
 	// barrier that makes those writes visible to the host (which costs the device about a
 	// microsecond, so batches that write only device memory go without).
 	hostWrites bool
-	qp         C.VkQueryPool
+	qp         vkQueryPool
 	qcount     int
 	qnext      int
 
@@ -138,17 +130,19 @@ type Stream struct {
 
 // NewStream creates a command stream on queue q of the device.
 func (dev *Device) NewStream(q *Queue) (*Stream, error) {
-	s := &Stream{dev: dev, queue: q, match: -1}
-	if err := check("vkCreateCommandPool", C.amp_cmdpool_create(dev.d, &s.pool)); err != nil {
-		return nil, err
+	s := &Stream{dev: dev, drv: newCmdDriver(dev), queue: q, match: -1}
+	var r int32
+	if s.pool, r = s.drv.createPool(uint32(dev.info.ComputeFamily)); r != vkSuccess {
+		s.drv.release()
+		return nil, check("vkCreateCommandPool", r)
 	}
 	if dev.info.TimelineSemaphore {
-		if err := check("vkCreateSemaphore", C.amp_semaphore_create(dev.d, &s.sem)); err != nil {
-			C.amp_cmdpool_destroy(dev.d, s.pool)
-			return nil, err
+		if s.sem, r = s.drv.createSemaphore(); r != vkSuccess {
+			s.drv.destroyPool(s.pool)
+			s.drv.release()
+			return nil, check("vkCreateSemaphore", r)
 		}
 	}
-	s.arena = unsafe.Slice((*byte)(C.malloc(arenaSize)), arenaSize)
 	return s, nil
 }
 
@@ -164,36 +158,46 @@ func (s *Stream) begin() error {
 	if n := len(s.free); n > 0 {
 		c = s.free[n-1]
 		s.free = s.free[:n-1]
-		if c.fence != nil {
-			if err := check("vkResetFences", C.amp_fence_reset(s.dev.d, c.fence)); err != nil {
+		if c.fence != 0 {
+			if err := check("vkResetFences", s.drv.resetFence(c.fence)); err != nil {
 				return err
 			}
 		}
 	} else {
-		c = &cmdBuf{}
-		if err := check("vkAllocateCommandBuffers", C.amp_cmdbuf_alloc(s.dev.d, s.pool, &c.cb)); err != nil {
+		var err error
+		if c, err = s.newCmdBuf(); err != nil {
 			return err
 		}
-		if s.sem == nil {
-			if err := check("vkCreateFence", C.amp_fence_create(s.dev.d, &c.fence)); err != nil {
-				return err
-			}
-		}
 	}
-	if err := check("vkBeginCommandBuffer", C.amp_cmdbuf_begin(s.dev.d, c.cb)); err != nil {
+	if err := check("vkBeginCommandBuffer", s.drv.begin(c.cb)); err != nil {
 		s.free = append(s.free, c)
 		return err
 	}
 	s.open = c
-	s.commands = 0
-	s.off, s.flushed = 0, false
+	s.commands, s.recorded = 0, 0
 	s.resetBound()
-	if s.qp != nil {
-		C.amp_cmd_reset_queries(s.dev.d, c.cb, s.qp, 0, C.uint32_t(s.qcount))
+	if s.qp != 0 {
+		s.drv.resetQueries(c.cb, s.qp, uint32(s.qcount))
 		s.qnext = 0
 	}
 	s.startLog()
 	return nil
+}
+
+// newCmdBuf allocates a command buffer, with its fence on devices without timeline
+// semaphores.
+func (s *Stream) newCmdBuf() (*cmdBuf, error) {
+	c := &cmdBuf{}
+	var r int32
+	if c.cb, r = s.drv.allocCommandBuffer(s.pool); r != vkSuccess {
+		return nil, check("vkAllocateCommandBuffers", r)
+	}
+	if s.sem == 0 {
+		if c.fence, r = s.drv.createFence(); r != vkSuccess {
+			return nil, check("vkCreateFence", r)
+		}
+	}
+	return c, nil
 }
 
 // MaxInFlight is how many submitted batches a stream lets run ahead of the host: the next
@@ -228,7 +232,7 @@ func (s *Stream) resetBound() {
 // startLog starts the command log of a new batch.
 func (s *Stream) startLog() {
 	s.nlog = 0
-	s.replayable = s.qp == nil
+	s.replayable = s.qp == 0
 	s.match = -1
 	if s.rep != nil {
 		s.match = 0
@@ -260,13 +264,19 @@ func (s *Stream) reap() {
 // Commands is the number of commands recorded since the last submit.
 func (s *Stream) Commands() int { return s.commands }
 
-// note adds c, filled in by fill, to the open batch's log, and follows whether the batch
-// so far is the start of the replay batch. A command that does not fit the log makes the
-// batch one that is not kept.
-func (s *Stream) note(fits bool, fill func(c *command)) {
+// note adds c, filled in by fill, to the open batch's log while the batch may be kept
+// for replay, and follows whether the batch so far is the start of the replay batch. It
+// reports whether it logged the command, which is then recorded later (recordLog); a
+// command that does not fit the log makes the batch one that is not kept, and records
+// the commands logged so far.
+func (s *Stream) note(fits bool, fill func(c *command)) bool {
+	if !s.replayable {
+		return false
+	}
 	if !fits || s.nlog == maxReplay {
 		s.replayable, s.match = false, -1
-		return
+		s.recordLog()
+		return false
 	}
 	c := &s.log[s.nlog]
 	*c = command{}
@@ -277,34 +287,21 @@ func (s *Stream) note(fits bool, fill func(c *command)) {
 	} else {
 		s.match = -1
 	}
+	return true
 }
 
-// Encoding. recSize is the size of an AmpRec; the largest command (32 bindings, 256 bytes
-// of push constants) takes recSize+24*32+256 bytes, far less than the arena.
-const (
-	recSize   = int(unsafe.Sizeof(C.AmpRec{}))
-	arenaSize = 64 << 10
-)
-
-// alloc returns n bytes of the arena for a record, recording what it holds first when it
-// is full.
-func (s *Stream) alloc(n int) unsafe.Pointer {
-	if s.off+n > len(s.arena) {
-		s.flush()
+// recordLog records the logged commands not yet recorded into the open command buffer.
+func (s *Stream) recordLog() {
+	for ; s.recorded < s.nlog; s.recorded++ {
+		switch c := &s.log[s.recorded]; c.kind {
+		case cmdDispatch:
+			s.recordDispatch(c.pipe, c.binds[:c.nbind], c.push[:c.npush], c.groups, c.barrier)
+		case cmdBarrier:
+			s.recordBarrier()
+		case cmdCopy:
+			s.recordCopy(c.src, c.srcOff, c.dst, c.dstOff, c.size)
+		}
 	}
-	p := unsafe.Pointer(&s.arena[s.off])
-	s.off += n
-	return p
-}
-
-// flush records the encoded commands into the open command buffer.
-func (s *Stream) flush() {
-	if s.off == 0 {
-		return
-	}
-	C.amp_record(s.dev.d, s.open.cb, s.qp, (*C.uint8_t)(unsafe.Pointer(&s.arena[0])), C.size_t(s.off))
-	s.off = 0
-	s.flushed = true
 }
 
 // ready checks that the stream has not failed and opens its command buffer for a command.
@@ -327,30 +324,34 @@ func (s *Stream) Dispatch(p *Pipeline, binds []Binding, push []byte, groups [3]u
 		return fmt.Errorf("goamp/vk: %d bytes of push constants (at most 256)", len(push))
 	}
 	s.commands++
-	if s.replayable {
-		s.note(len(binds) <= replayBinds && len(push) <= replayPush, func(c *command) {
-			c.kind, c.pipe, c.groups, c.barrier = cmdDispatch, p, groups, barrier
-			c.nbind = uint8(copy(c.binds[:], binds))
-			c.npush = uint8(copy(c.push[:], push))
-		})
+	if s.note(len(binds) <= replayBinds && len(push) <= replayPush, func(c *command) {
+		c.kind, c.pipe, c.groups, c.barrier = cmdDispatch, p, groups, barrier
+		c.nbind = uint8(copy(c.binds[:], binds))
+		c.npush = uint8(copy(c.push[:], push))
+	}) {
+		return nil
 	}
-	s.encodeDispatch(p, binds, push, groups, barrier)
+	s.recordDispatch(p, binds, push, groups, barrier)
+	s.recorded++
 	return nil
 }
 
-// encodeDispatch encodes a dispatch into the arena with what it must record before it: the
-// barrier, and the pipeline, descriptors and push constants that differ from those bound.
-func (s *Stream) encodeDispatch(p *Pipeline, binds []Binding, push []byte, groups [3]uint32, barrier bool) {
-	flags := C.int(0)
+// recordDispatch records a dispatch with what it needs before it: the barrier, and the
+// pipeline, descriptors and push constants that differ from those bound.
+func (s *Stream) recordDispatch(p *Pipeline, binds []Binding, push []byte, groups [3]uint32, barrier bool) {
+	cb := s.open.cb
 	if barrier {
-		flags |= C.AMP_BARRIER
-		if s.copied {
-			flags |= C.AMP_BARRIER_TRANSFER
-			s.copied = false
-		}
+		s.drv.barrier(cb, s.copied)
+		s.copied = false
+	}
+	query := -1
+	if s.qp != 0 && s.qnext+2 <= s.qcount {
+		query = s.qnext
+		s.qnext += 2
+		s.drv.timestamp(cb, false, s.qp, uint32(query))
 	}
 	if s.boundPipe != p {
-		flags |= C.AMP_BIND_PIPELINE
+		s.drv.bindPipeline(cb, p.pipe)
 	}
 	// Push descriptors survive a pipeline change only between compatible layouts: every
 	// pipeline has its own layout, so a new pipeline always pushes them again.
@@ -363,32 +364,23 @@ func (s *Stream) encodeDispatch(p *Pipeline, binds []Binding, push []byte, group
 		s.hostWrites = s.hostWrites || b.Buffer.mapped != nil
 	}
 	if !same {
-		flags |= C.AMP_PUSH_DESCRIPTORS
+		if len(binds) > 0 {
+			s.drv.pushDescriptors(cb, p.layout, binds)
+		}
 		s.boundN = copy(s.boundBinds[:], binds)
 	}
 	// Push constants persist between dispatches of one pipeline: push only changes.
 	if !(s.boundPipe == p && s.pushN == len(push) && string(s.boundPush[:s.pushN]) == string(push)) {
-		flags |= C.AMP_PUSH_CONSTANTS
+		if len(push) > 0 {
+			s.drv.pushConstants(cb, p.layout, push)
+		}
 		s.pushN = copy(s.boundPush[:], push)
 	}
 	s.boundPipe = p
-	query := C.int32_t(-1)
-	if s.qp != nil && s.qnext+2 <= s.qcount {
-		query = C.int32_t(s.qnext)
-		s.qnext += 2
+	s.drv.dispatch(cb, groups)
+	if query >= 0 {
+		s.drv.timestamp(cb, true, s.qp, uint32(query+1))
 	}
-	n := len(binds)
-	at := s.alloc(recSize + 24*n + (len(push)+7)&^7)
-	*(*C.AmpRec)(at) = C.AmpRec{kind: C.AMP_REC_DISPATCH, flags: flags, nbuf: C.uint32_t(n), pushSize: C.uint32_t(len(push)),
-		gx: C.uint32_t(groups[0]), gy: C.uint32_t(groups[1]), gz: C.uint32_t(groups[2]), query: query,
-		pipe: C.uint64_t(uintptr(unsafe.Pointer(p.pipe))), layout: C.uint64_t(uintptr(unsafe.Pointer(p.layout)))}
-	h := unsafe.Slice((*uint64)(unsafe.Add(at, recSize)), 3*n)
-	for i, b := range binds {
-		h[i] = uint64(uintptr(unsafe.Pointer(b.Buffer.buf)))
-		h[n+i] = b.Offset
-		h[2*n+i] = b.Range
-	}
-	copy(unsafe.Slice((*byte)(unsafe.Add(at, recSize+24*n)), len(push)), push)
 }
 
 // Barrier records a full compute/transfer memory barrier.
@@ -397,12 +389,17 @@ func (s *Stream) Barrier() error {
 		return err
 	}
 	s.commands++
-	if s.replayable {
-		s.note(true, func(c *command) { c.kind = cmdBarrier })
+	if s.note(true, func(c *command) { c.kind = cmdBarrier }) {
+		return nil
 	}
-	*(*C.AmpRec)(s.alloc(recSize)) = C.AmpRec{kind: C.AMP_REC_BARRIER}
-	s.copied = false
+	s.recordBarrier()
+	s.recorded++
 	return nil
+}
+
+func (s *Stream) recordBarrier() {
+	s.drv.barrier(s.open.cb, true)
+	s.copied = false
 }
 
 // Copy records a buffer-to-buffer copy.
@@ -411,24 +408,27 @@ func (s *Stream) Copy(src *Buffer, srcOff uint64, dst *Buffer, dstOff, size uint
 		return err
 	}
 	s.commands++
-	if s.replayable {
-		s.note(true, func(c *command) {
-			c.kind, c.src, c.srcOff, c.dst, c.dstOff, c.size = cmdCopy, src, srcOff, dst, dstOff, size
-		})
+	if s.note(true, func(c *command) {
+		c.kind, c.src, c.srcOff, c.dst, c.dstOff, c.size = cmdCopy, src, srcOff, dst, dstOff, size
+	}) {
+		return nil
 	}
-	*(*C.AmpRec)(s.alloc(recSize)) = C.AmpRec{kind: C.AMP_REC_COPY,
-		src: C.uint64_t(uintptr(unsafe.Pointer(src.buf))), dst: C.uint64_t(uintptr(unsafe.Pointer(dst.buf))),
-		srcOff: C.uint64_t(srcOff), dstOff: C.uint64_t(dstOff), size: C.uint64_t(size)}
+	s.recordCopy(src, srcOff, dst, dstOff, size)
+	s.recorded++
+	return nil
+}
+
+func (s *Stream) recordCopy(src *Buffer, srcOff uint64, dst *Buffer, dstOff, size uint64) {
+	s.drv.copyBuffer(s.open.cb, src.buf, dst.buf, srcOff, dstOff, size)
 	s.copied = true
 	s.hostWrites = s.hostWrites || dst.mapped != nil || dst.pinned != nil
-	return nil
 }
 
 // canReplay reports whether the open batch is the replay batch, and that one has finished.
 // (The replay log holds its buffers and pipelines, so none of them can have been freed and
 // another allocated in its place: a batch that uses a freed one is the caller's error.)
 func (s *Stream) canReplay() bool {
-	return s.match > 0 && !s.flushed && s.match == s.commands && s.match == s.repN && s.repBatch.Done()
+	return s.match > 0 && s.recorded == 0 && s.match == s.commands && s.match == s.repN && s.repBatch.Done()
 }
 
 // Submit ends the open command buffer and submits it. With nothing recorded it returns the
@@ -447,9 +447,9 @@ func (s *Stream) Submit() (*Batch, error) {
 	if s.canReplay() {
 		s.reap()
 		b, err := s.submit(s.rep, false)
-		// Drop the encoded commands (submitted, or lost with a failed submit): the open
+		// Drop the logged commands (submitted, or lost with a failed submit): the open
 		// command buffer stays open, empty, for the next batch.
-		s.commands, s.off = 0, 0
+		s.commands, s.recorded = 0, 0
 		if err != nil {
 			return nil, err
 		}
@@ -459,7 +459,7 @@ func (s *Stream) Submit() (*Batch, error) {
 		s.startLog()
 		return b, s.Err()
 	}
-	s.flush()
+	s.recordLog()
 	c := s.open
 	s.open = nil
 	b, err := s.submit(c, true)
@@ -474,7 +474,7 @@ func (s *Stream) Submit() (*Batch, error) {
 	// Open the next command buffer now, while the device runs this one, so that the next
 	// dispatch only records. Without timestamps (whose pool is reset per batch and read
 	// after it) this is safe to do early.
-	if s.qp == nil {
+	if s.qp == 0 {
 		if err := s.begin(); err != nil {
 			return b, err
 		}
@@ -485,17 +485,10 @@ func (s *Stream) Submit() (*Batch, error) {
 
 // submit submits command buffer c (closing it first with end) and tracks the batch.
 func (s *Stream) submit(c *cmdBuf, end bool) (*Batch, error) {
-	if c.fence != nil && !end {
+	if c.fence != 0 && !end {
 		// Submitted again: its previous batch finished; the fence is still signaled.
-		if err := check("vkResetFences", C.amp_fence_reset(s.dev.d, c.fence)); err != nil {
+		if err := check("vkResetFences", s.drv.resetFence(c.fence)); err != nil {
 			return nil, err
-		}
-	}
-	e := C.int(0)
-	if end {
-		e = C.AMP_END
-		if s.hostWrites {
-			e = C.AMP_END_HOST
 		}
 	}
 	value := s.value + 1
@@ -504,11 +497,19 @@ func (s *Stream) submit(c *cmdBuf, end bool) (*Batch, error) {
 		s.fail(err)
 		return nil, err
 	}
-	s.queue.mu.Lock()
-	r := C.amp_submit(s.dev.d, s.queue.q, c.cb, e, c.fence, s.sem, C.uint64_t(value))
-	s.queue.mu.Unlock()
-	if r != C.VK_SUCCESS {
-		err := &Error{Op: "vkQueueSubmit", Result: int32(r)}
+	// A batch that may write host-visible memory ends with a barrier that makes those
+	// writes visible to the host. A command buffer submitted again is closed already.
+	var r int32
+	if end {
+		r = s.drv.end(c.cb, s.hostWrites)
+	}
+	if r == vkSuccess {
+		s.queue.mu.Lock()
+		r = s.drv.submit(s.queue.q, c.cb, c.fence, s.sem, value)
+		s.queue.mu.Unlock()
+	}
+	if r != vkSuccess {
+		err := &Error{Op: "vkQueueSubmit", Result: r}
 		s.fail(err)
 		return nil, err
 	}
@@ -584,9 +585,9 @@ func (s *Stream) Destroy() {
 	for _, b := range s.inflight {
 		_ = b.Wait(context.Background())
 	}
-	if s.qp != nil {
-		C.amp_querypool_destroy(s.dev.d, s.qp)
-		s.qp = nil
+	if s.qp != 0 {
+		s.drv.destroyQueryPool(s.qp)
+		s.qp = 0
 	}
 	bufs := append([]*cmdBuf(nil), s.free...)
 	for _, b := range s.inflight {
@@ -601,17 +602,16 @@ func (s *Stream) Destroy() {
 		bufs = append(bufs, s.rep)
 	}
 	for _, c := range bufs {
-		if c.fence != nil {
-			C.amp_fence_destroy(s.dev.d, c.fence)
+		if c.fence != 0 {
+			s.drv.destroyFence(c.fence)
 		}
 	}
-	if s.sem != nil {
-		C.amp_semaphore_destroy(s.dev.d, s.sem)
-		s.sem = nil
+	if s.sem != 0 {
+		s.drv.destroySemaphore(s.sem)
+		s.sem = 0
 	}
-	C.amp_cmdpool_destroy(s.dev.d, s.pool)
-	C.free(unsafe.Pointer(&s.arena[0]))
-	s.arena = nil
+	s.drv.destroyPool(s.pool)
+	s.drv.release()
 	s.inflight, s.free, s.open, s.rep, s.repBatch = nil, nil, nil, nil, nil
 }
 
@@ -625,26 +625,25 @@ func (b *Batch) poll() bool {
 	if b.done {
 		return true
 	}
-	var r C.VkResult
-	if s := b.s; s.sem != nil {
+	var r int32
+	if s := b.s; s.sem != 0 {
 		if s.seen.Load() >= b.value {
 			b.finished()
 			return true
 		}
-		// Returned, not written through a pointer: the poll loop must not allocate.
-		v := int64(C.amp_semaphore_value(s.dev.d, s.sem))
-		if v >= 0 {
-			s.seen.Store(uint64(v))
-			if uint64(v) >= b.value {
+		// Read into the batch's own memory: the poll loop must not allocate.
+		if r = s.drv.semaphoreValue(s.sem, &b.wait); r == vkSuccess {
+			v := b.wait.counter
+			s.seen.Store(v)
+			if v >= b.value {
 				b.finished()
 			}
 			return b.done
 		}
-		r = C.VkResult(v)
-	} else if r = C.amp_fence_status(s.dev.d, b.cb.fence); r == C.VK_SUCCESS {
+	} else if r = s.drv.fenceStatus(b.cb.fence); r == vkSuccess {
 		b.finished()
 		return true
-	} else if r == C.VK_NOT_READY {
+	} else if r == vkNotReady {
 		return false
 	}
 	// The device is lost (or out of memory): the batch will never finish.
@@ -658,7 +657,7 @@ func (b *Batch) poll() bool {
 func (b *Batch) finished() {
 	b.done = true
 	if res, ok := fault(FaultWait); ok {
-		b.failed(C.VkResult(res))
+		b.failed(res)
 		return
 	}
 	if e := b.s.failed.Load(); e != nil && e.Result == ResultDeviceLost {
@@ -668,8 +667,8 @@ func (b *Batch) finished() {
 
 // failed records that waiting for the batch failed with r; b.mu is held. The batch will
 // never finish, and its stream is failed.
-func (b *Batch) failed(r C.VkResult) {
-	e := &Error{Op: "waiting for a batch", Result: int32(r)}
+func (b *Batch) failed(r int32) {
+	e := &Error{Op: "waiting for a batch", Result: r}
 	b.err, b.done = e, true
 	b.s.fail(e)
 }
@@ -677,16 +676,16 @@ func (b *Batch) failed(r C.VkResult) {
 // block waits up to timeout for the batch; it reports whether the wait timed out. b.mu is held.
 func (b *Batch) block(timeout time.Duration) bool {
 	s := b.s
-	var r C.VkResult
-	if s.sem != nil {
-		r = C.amp_semaphore_wait(s.dev.d, s.sem, C.uint64_t(b.value), C.uint64_t(timeout))
+	var r int32
+	if s.sem != 0 {
+		r = s.drv.waitSemaphore(s.sem, b.value, uint64(timeout), &b.wait)
 	} else {
-		r = C.amp_fence_wait(s.dev.d, b.cb.fence, C.uint64_t(timeout))
+		r = s.drv.waitFence(b.cb.fence, uint64(timeout), &b.wait)
 	}
 	switch r {
-	case C.VK_SUCCESS:
+	case vkSuccess:
 		b.finished()
-	case C.VK_TIMEOUT:
+	case vkTimeout:
 		return true
 	default:
 		b.failed(r)
@@ -750,20 +749,22 @@ func (s *Stream) EnableTimestamps(n int) error {
 	if err := s.Err(); err != nil {
 		return err
 	}
-	if s.qp != nil || n <= 0 {
+	if s.qp != 0 || n <= 0 {
 		return nil
 	}
 	if s.open != nil && s.commands > 0 {
 		return errors.New("goamp/vk: enable timestamps between batches (submit first)")
 	}
-	if err := check("vkCreateQueryPool", C.amp_querypool_create(s.dev.d, C.uint32_t(2*n), &s.qp)); err != nil {
+	qp, r := s.drv.createQueryPool(uint32(2 * n))
+	if err := check("vkCreateQueryPool", r); err != nil {
 		return err
 	}
+	s.qp = qp
 	s.qcount = 2 * n
 	s.replayable, s.match = false, -1
 	if s.open != nil {
 		// The command buffer opened early after the last submit: reset the queries in it.
-		C.amp_cmd_reset_queries(s.dev.d, s.open.cb, s.qp, 0, C.uint32_t(s.qcount))
+		s.drv.resetQueries(s.open.cb, s.qp, uint32(s.qcount))
 		s.qnext = 0
 	}
 	return nil
@@ -772,12 +773,15 @@ func (s *Stream) EnableTimestamps(n int) error {
 // Timestamps returns the raw begin/end timestamp pairs of the last batch's profiled dispatches.
 // The batch must have finished.
 func (s *Stream) Timestamps() ([]uint64, error) {
-	if s.qp == nil || s.last == nil || s.last.queries == 0 {
+	if s.qp == 0 || s.last == nil || s.last.queries == 0 {
 		return nil, nil
 	}
 	out := make([]uint64, s.last.queries)
-	if err := check("vkGetQueryPoolResults", C.amp_query_results(s.dev.d, s.qp, 0, C.uint32_t(len(out)), (*C.uint64_t)(unsafe.Pointer(&out[0])))); err != nil {
+	if err := check("vkGetQueryPoolResults", s.drv.queryResults(s.qp, out)); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
+
+// Queue returns the queue the stream submits to.
+func (s *Stream) Queue() *Queue { return s.queue }

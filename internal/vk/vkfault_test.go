@@ -1,5 +1,3 @@
-//go:build cgo
-
 // This file's name sorts after vk_test.go, whose TestOpenMissingLibrary must run before
 // any test loads the Vulkan loader (which stays loaded for the process).
 

@@ -1,0 +1,43 @@
+//go:build windows && (amd64 || arm64)
+
+package vk
+
+import (
+	"fmt"
+	"syscall"
+)
+
+// Available reports whether this build can call Vulkan: it runs on an operating system
+// and processor whose Vulkan loader goamp loads at run time.
+const Available = true
+
+// defaultLibraries are the Vulkan loaders Open tries, in order, when Options.Library is
+// empty.
+func defaultLibraries() []string { return []string{"vulkan-1.dll"} }
+
+// openLibrary loads a Vulkan loader and returns its vkGetInstanceProcAddr.
+func openLibrary(name string) (uintptr, error) {
+	dll, err := syscall.LoadDLL(name)
+	if err != nil {
+		return 0, err
+	}
+	p, err := dll.FindProc("vkGetInstanceProcAddr")
+	if err != nil {
+		_ = dll.Release()
+		return 0, fmt.Errorf("%s has no vkGetInstanceProcAddr", name)
+	}
+	return p.Addr(), nil
+}
+
+// syscallN calls the C function fn with args; it escapes what its arguments point to
+// (a pointer converted to uintptr in the call's arguments must stay valid and in place
+// until the call returns).
+//
+//go:uintptrescapes
+func syscallN(fn uintptr, args ...uintptr) uintptr {
+	r, _, _ := syscall.SyscallN(fn, args...)
+	return r
+}
+
+// newCallback makes a C function pointer of fn.
+func newCallback(fn any) uintptr { return syscall.NewCallback(fn) }
