@@ -23,6 +23,11 @@ const EnvValidation = "GOAMP_VALIDATION"
 // EnvLibrary names the Vulkan loader to open instead of libvulkan.so.1.
 const EnvLibrary = "GOAMP_VULKAN_LIBRARY"
 
+// EnvNoPushDescriptor, set to "1", makes Vulkan devices bind kernels' buffers through
+// descriptor sets even where they have VK_KHR_push_descriptor, as devices without it do
+// (to test that path on any device).
+const EnvNoPushDescriptor = "GOAMP_NO_PUSH_DESCRIPTOR"
+
 // Accelerator is one compute device: a Vulkan physical device or the CPU.
 type Accelerator struct {
 	path string
@@ -58,7 +63,7 @@ var (
 func theRegistry() *registry {
 	regOnce.Do(func() {
 		reg = discover(vk.Options{Validation: os.Getenv(EnvValidation) == "1", Library: os.Getenv(EnvLibrary),
-			InstanceExtensions: devlink.Open()})
+			InstanceExtensions: devlink.Open(), NoPushDescriptors: os.Getenv(EnvNoPushDescriptor) == "1"})
 	})
 	return reg
 }
@@ -155,7 +160,7 @@ func Default() (*Accelerator, error) {
 func (r *registry) heuristic() *Accelerator {
 	var cands []*Accelerator
 	for _, a := range r.all {
-		if a.info != nil && a.info.PushDescriptor && a.info.ComputeFamily >= 0 {
+		if a.info != nil && a.info.ComputeFamily >= 0 {
 			cands = append(cands, a)
 		}
 	}

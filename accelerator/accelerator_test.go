@@ -130,7 +130,7 @@ func TestHeuristicOrder(t *testing.T) {
 	r := theRegistry()
 	got := r.heuristic()
 	for _, a := range r.all {
-		if a.info == nil || !a.info.PushDescriptor {
+		if a.info == nil {
 			continue
 		}
 		if !got.IsEmulated() {

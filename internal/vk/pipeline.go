@@ -5,7 +5,8 @@ import (
 	"unsafe"
 )
 
-// Pipeline is a compute pipeline with a push-descriptor set layout of storage buffers.
+// Pipeline is a compute pipeline with a descriptor set layout of storage buffers: a
+// push-descriptor one where the device pushes descriptors (Device.PushDescriptors).
 type Pipeline struct {
 	dev      *Device
 	layout   vkPipelineLayout
@@ -66,8 +67,9 @@ func (p *Pipeline) create(spirv []byte, spec []uint32) error {
 	return nil
 }
 
-// createLayout creates the pipeline's push-descriptor set layout of p.bindings storage
-// buffers and its pipeline layout with p.pushSize bytes of push constants.
+// createLayout creates the pipeline's descriptor set layout of p.bindings storage buffers
+// (for push descriptors where the device pushes them) and its pipeline layout with
+// p.pushSize bytes of push constants.
 func (p *Pipeline) createLayout() int32 {
 	dev, f := p.dev, p.dev.fn
 	var b [32]vkDescriptorSetLayoutBinding
@@ -76,8 +78,10 @@ func (p *Pipeline) createLayout() int32 {
 			descriptorCount: 1, stageFlags: vkShaderStageComputeBit}
 	}
 	dci := &vkDescriptorSetLayoutCreateInfo{sType: vkStructureTypeDescriptorSetLayoutCreateInfo,
-		flags:        vkDescriptorSetLayoutCreatePushDescriptorBitKHR,
 		bindingCount: uint32(p.bindings), pBindings: unsafe.Pointer(&b[0])}
+	if dev.push {
+		dci.flags = vkDescriptorSetLayoutCreatePushDescriptorBitKHR
+	}
 	if r := f.CreateDescriptorSetLayout(dev.dev, dci, nil, &p.dsl); r != vkSuccess {
 		return r
 	}
