@@ -234,6 +234,12 @@ func (a *Accelerator) SupportsDoublePrecision() bool { return a.info == nil || a
 // float64 operations; in Vulkan it is the same feature as full double precision.
 func (a *Accelerator) SupportsLimitedDoublePrecision() bool { return a.SupportsDoublePrecision() }
 
+// SupportsInt64 reports whether kernels may compute in 64-bit integers (shaderInt64).
+func (a *Accelerator) SupportsInt64() bool { return a.info == nil || a.info.Int64 }
+
+// SupportsInt16 reports whether kernels may compute in 16-bit integers (shaderInt16).
+func (a *Accelerator) SupportsInt16() bool { return a.info == nil || a.info.Int16 }
+
 // SupportsCPUSharedMemory reports whether the host maps the device's memory directly
 // (unified memory: lavapipe, integrated GPUs, the CPU), so no staging copies are needed.
 func (a *Accelerator) SupportsCPUSharedMemory() bool { return a.info == nil || a.info.UnifiedMemory() }

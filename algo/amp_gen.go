@@ -214,7 +214,7 @@ var ampgenSPIRV embed.FS
 // ampgenPrograms makes the kernels' programs of their modules in ampgenSPIRV. It records
 // what this file was made from: in a test binary, a dispatch of a kernel whose source
 // changed since is an error (runtime.Sources).
-var ampgenPrograms = amprt.GeneratedFrom("api.go convolve.go elementwise.go histogram.go matmul.go reduce.go scan.go sort.go sortseg.go sortwin.go transpose.go", "7f1f2fd65e5e61c399c6ff232ba8aebd379f271358c6995501584ba8a30110e0").Programs(ampgenSPIRV, "amp_gen", "github.com/goamp/goamp/algo")
+var ampgenPrograms = amprt.GeneratedFrom("api.go convolve.go elementwise.go histogram.go matmul.go reduce.go scan.go sort.go sortseg.go sortwin.go transpose.go", "3e0ef4955381dc77c7e4f6c0c781a42143b287968cedcc5546eee0b3fb3c3e33").Programs(ampgenSPIRV, "amp_gen", "github.com/goamp/goamp/algo")
 
 var ampgenAddKernel = ampgenPrograms.Instances("addKernel", "int32", "uint32", "float32")
 var ampgenConvCols = ampgenPrograms.Program("convCols")
