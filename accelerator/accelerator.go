@@ -20,7 +20,8 @@ const EnvDefault = "AMP_DEFAULT_ACCELERATOR"
 // EnvValidation turns the Khronos validation layer on when it is "1".
 const EnvValidation = "GOAMP_VALIDATION"
 
-// EnvLibrary names the Vulkan loader to open instead of libvulkan.so.1.
+// EnvLibrary names the Vulkan loader to open instead of the system's (libvulkan.so.1,
+// vulkan-1.dll, libvulkan.1.dylib or libMoltenVK.dylib).
 const EnvLibrary = "GOAMP_VULKAN_LIBRARY"
 
 // EnvNoPushDescriptor, set to "1", makes Vulkan devices bind kernels' buffers through

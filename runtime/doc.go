@@ -72,7 +72,7 @@
 // # The contract
 //
 // Before anything is bound or recorded, on every accelerator (the CPU too, so
-// that a CGO_ENABLED=0 build reports the same errors), ParallelForEach checks
+// that every accelerator reports the same errors), ParallelForEach checks
 // a kernel that has a Program against the program's interface. A mismatch is a
 // *ContractError (ErrContract) that names the Go field and describes both
 // sides; the check's tile-independent part is cached per kernel type and

@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # nohdr-check (make nohdr-check, part of make test): goamp builds without the system's Vulkan
-# development headers (Debian's libvulkan-dev), from those vendored in
-# internal/vk/third_party/vulkan-headers alone, and no binary links the Vulkan loader
-# (internal/vk opens libvulkan.so.1 with dlopen).
+# development headers (Debian's libvulkan-dev), and no binary links the Vulkan loader
+# (internal/vk loads it at run time and has no C; its Go declarations are generated from
+# the headers vendored in internal/vk/third_party/vulkan-headers, which only the C probes
+# under scripts/ compile against).
 #
 # It needs no root, namespace or package removal: each directory of the C compiler's default
 # include path is mirrored as a farm of symlinks that leaves out vulkan/ and vk_video/, and every
 # compile runs with -nostdinc -isystem <farms> (CGO_CPPFLAGS for go). The check first proves that
 # <vulkan/vulkan.h> is then out of reach, so it cannot pass by not hiding anything; then
-#  1. go build ./... and go vet ./... with cgo on (internal/vk's shim and vulkan-go's C code);
+#  1. go build ./... and go vet ./... with cgo on (the GLFW window's C code);
 #  2. scripts/vklatency.c, against the vendored headers, linked with -l:libvulkan.so.1;
-#  3. a program outside goamp that imports it, built from a `go mod vendor` copy (which keeps
-#     only what internal/vk/cgo_vendor.go makes it keep), whose ELF must not need libvulkan.
-# Each step fails when the vendored headers are missing. A fresh temporary path per run changes
-# go's cache keys, so the cgo packages are compiled each time, never taken from the cache.
+#  3. a program outside goamp that imports it, built from a `go mod vendor` copy, whose ELF
+#     must not need libvulkan.
+# A fresh temporary path per run changes go's cache keys, so the cgo packages are compiled each
+# time, never taken from the cache.
 set -euo pipefail
 GO=${GO:-go}
 CC=${CC:-cc}

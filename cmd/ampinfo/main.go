@@ -2,8 +2,8 @@
 // `nvidia-smi -L`: one block each, the default marked. -json prints the same as JSON and
 // -v adds every limit, memory heap and memory type.
 //
-// Without Vulkan (no loader, no driver, no device, or a CGO_ENABLED=0 build) it lists the
-// CPU accelerator alone, says why, and exits 0.
+// Without Vulkan (no loader, no driver, no device) it lists the CPU accelerator alone,
+// says why, and exits 0.
 package main
 
 import (

@@ -38,12 +38,31 @@ func Open() []string {
 	return slices.Clone(exts)
 }
 
-// Set by package accelerator (its init): Instance returns the Vulkan instance (nil when
-// Vulkan is unavailable); View returns the device and queue of an *accelerator.View (an
-// error for the CPU accelerator); Buffer returns the Vulkan buffer of an
-// *accelerator.Buffer (nil when freed).
-var (
+// Link is what package accelerator gives the window: the Vulkan instance (nil when
+// Vulkan is unavailable), the device and queue of a view (an error for the CPU
+// accelerator), and the Vulkan buffer of an accelerator buffer (nil when freed). V and B
+// are accelerator's *View and *Buffer, which this package cannot name (accelerator
+// imports it).
+type Link[V, B any] struct {
 	Instance func() *vk.Instance
-	View     func(v any) (*vk.Device, *vk.Queue, error)
-	Buffer   func(b any) *vk.Buffer
-)
+	View     func(V) (*vk.Device, *vk.Queue, error)
+	Buffer   func(B) *vk.Buffer
+}
+
+// link is the Link that Set installed, of its types.
+var link any
+
+// Set installs l; package accelerator calls it in its init.
+func Set[V, B any](l Link[V, B]) {
+	mu.Lock()
+	defer mu.Unlock()
+	link = l
+}
+
+// Get returns the Link that Set installed, and whether one of these types was.
+func Get[V, B any]() (Link[V, B], bool) {
+	mu.Lock()
+	defer mu.Unlock()
+	l, ok := link.(Link[V, B])
+	return l, ok
+}

@@ -2,5 +2,5 @@
 // presents views (present/window): through it the window asks for the instance extensions
 // a surface needs before Vulkan is opened, and reaches the Vulkan objects behind an
 // accelerator view and its buffers, which goamp's public API does not show. Package
-// accelerator fills in the functions when it is loaded.
+// accelerator installs a Link, typed by its view and buffer types, when it is loaded.
 package devlink

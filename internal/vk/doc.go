@@ -1,28 +1,33 @@
-// Package vk is goamp's only door to Vulkan: it loads libvulkan.so.1 itself, hands
-// vkGetInstanceProcAddr to vulkan-go, discovers physical devices, and offers the few
-// objects the layers above need: devices with queues, buffers, compute pipelines and
-// command streams.
+// Package vk is goamp's only door to Vulkan: it loads the Vulkan loader at run time
+// (libvulkan.so.1; vulkan-1.dll on Windows; libvulkan.1.dylib, else MoltenVK's
+// libMoltenVK.dylib, on macOS), discovers physical devices, and offers the few objects
+// the layers above need: devices with queues, buffers, compute pipelines and command
+// streams. It needs no cgo and no C compiler: C functions are called through
+// github.com/ebitengine/purego (on amd64 through a small trampoline of this package, which
+// allocates nothing), and on Windows through package syscall. Every entry point comes
+// from vkGetInstanceProcAddr and vkGetDeviceProcAddr.
 //
-// vulkan-go (Vulkan 1.1.88 headers, c-for-go bindings) serves the setup path: instance
-// creation, enumeration, device properties, features, memory and queue families. A small
-// C shim in this package covers what vulkan-go does not wrap (vkGetPhysicalDeviceProperties2
-// for subgroup and driver properties, push descriptors, timeline semaphores, debug utils)
-// and the command path. The shim compiles against the Khronos headers vendored in
-// third_party/vulkan-headers (1.3.239, Apache-2.0), never the system's, so building a
-// program that imports goamp needs a C compiler only; at run time it needs libvulkan.so.1
-// (`make nohdr-check` proves it with the system headers hidden).
+// The Vulkan types, constants and commands the package uses are generated (vkapi_gen.go)
+// by internal/vkgen from the Khronos headers vendored in third_party/vulkan-headers
+// (1.3.239, Apache-2.0) and vkextra.h (what those headers lack), for the names listed in
+// vkapi.txt only: structures laid out as C lays them out, and per command a method that
+// calls its entry point.
 //
-// A Stream is the command path of one accelerator view. Its commands (dispatch, barrier,
-// copy) are encoded by Go into an arena of C memory and recorded into the command buffer by
-// one cgo call when the batch is submitted or the arena fills, so recording costs no cgo
-// call per command and binds, push descriptors and push constants are recorded only when
-// they change. A batch of up to four commands is kept recorded: when the next batch is the
-// same commands, the stream submits the recorded one again (a dispatch-and-wait loop then
-// records nothing). Batches signal the stream's timeline semaphore, whose counter the host
-// reads without a system call; devices without timeline semaphores use a fence per batch.
-// A batch ends with a host-visibility barrier only when it may write host-visible memory.
+// A Stream is the command path of one accelerator view: its policy (batches, the replay
+// of a recorded batch, throttling, timeline semaphores, what a dispatch must bind again)
+// is plain Go over cmdDriver, which makes the Vulkan calls with structures of its own,
+// made once and pinned, so that a dispatch allocates nothing. Binds, push descriptors and
+// push constants are recorded only when they change. A batch of up to four commands is
+// kept recorded: when the next batch is the same commands, the stream submits the
+// recorded one again (a dispatch-and-wait loop then records nothing), so the commands of
+// such a batch are recorded when it is submitted, unless it is replayed. Batches signal
+// the stream's timeline semaphore, whose counter the host reads without a system call;
+// devices without timeline semaphores use a fence per batch. A batch ends with a
+// host-visibility barrier only when it may write host-visible memory.
 // scripts/vklatency.c measures, in C, the driver floors these choices are held against.
 //
-// Without cgo the package still builds: Open returns ErrUnavailable and goamp runs on its
-// CPU accelerator alone.
+// Where goamp does not load Vulkan (other systems or processors), Open returns
+// ErrUnavailable and goamp runs on its CPU accelerator alone.
 package vk
+
+//go:generate go run ../vkgen -names vkapi.txt -o vkapi_gen.go third_party/vulkan-headers/vulkan/vulkan_core.h vkextra.h

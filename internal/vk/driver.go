@@ -33,11 +33,7 @@ type cmdScratch struct {
 	sem     vkSemaphore
 	value   uint64
 	fence   vkFence
-	handle  uint64 // a handle a create call returns
-	// Descriptor sets (devices that do not push descriptors).
-	setAlloc vkDescriptorSetAllocateInfo
-	dsl      vkDescriptorSetLayout
-	set      vkDescriptorSet
+	sets    setScratch
 }
 
 // batchWait holds what a wait for one batch passes to Vulkan.
@@ -57,8 +53,6 @@ func newCmdDriver(dev *Device) *cmdDriver {
 		s.writes[i] = vkWriteDescriptorSet{sType: vkStructureTypeWriteDescriptorSet, dstBinding: uint32(i),
 			descriptorCount: 1, descriptorType: vkDescriptorTypeStorageBuffer, pBufferInfo: unsafe.Pointer(&s.infos[i])}
 	}
-	s.setAlloc = vkDescriptorSetAllocateInfo{sType: vkStructureTypeDescriptorSetAllocateInfo,
-		descriptorSetCount: 1, pSetLayouts: unsafe.Pointer(&s.dsl)}
 	s.begin.sType = vkStructureTypeCommandBufferBeginInfo
 	s.alloc = vkCommandBufferAllocateInfo{sType: vkStructureTypeCommandBufferAllocateInfo,
 		level: vkCommandBufferLevelPrimary, commandBufferCount: 1}
@@ -153,51 +147,6 @@ func (d *cmdDriver) pushDescriptors(cb vkCommandBuffer, layout vkPipelineLayout,
 		d.s.infos[i] = vkDescriptorBufferInfo{buffer: b.Buffer.buf, offset: b.Offset, range_: b.Range}
 	}
 	d.f.CmdPushDescriptorSetKHR(cb, vkPipelineBindPointCompute, layout, 0, uint32(len(binds)), &d.s.writes[0])
-}
-
-// The size of one descriptor pool: poolSets sets of poolDescriptors storage buffers in all.
-const (
-	poolSets        = 64
-	poolDescriptors = 512
-)
-
-// createDescriptorPool creates a pool of poolSets sets and poolDescriptors storage-buffer
-// descriptors, whose sets are freed together (resetDescriptorPool).
-func (d *cmdDriver) createDescriptorPool() (vkDescriptorPool, int32) {
-	size := &vkDescriptorPoolSize{type_: vkDescriptorTypeStorageBuffer, descriptorCount: poolDescriptors}
-	ci := &vkDescriptorPoolCreateInfo{sType: vkStructureTypeDescriptorPoolCreateInfo, maxSets: poolSets,
-		poolSizeCount: 1, pPoolSizes: unsafe.Pointer(size)}
-	var p vkDescriptorPool
-	r := d.f.CreateDescriptorPool(d.dev, ci, nil, &p)
-	return p, r
-}
-
-func (d *cmdDriver) resetDescriptorPool(p vkDescriptorPool) int32 {
-	return d.f.ResetDescriptorPool(d.dev, p, 0)
-}
-
-func (d *cmdDriver) destroyDescriptorPool(p vkDescriptorPool) {
-	d.f.DestroyDescriptorPool(d.dev, p, nil)
-}
-
-// bindDescriptorSet allocates a set of layout dsl from pool, writes binds into it as its
-// storage buffers 0, 1, ... and binds it as set 0 of layout: what pushDescriptors does on a
-// device without push descriptors. The set must not be written again once bound, so each
-// call allocates one; the pool is reset when the command buffer has run.
-func (d *cmdDriver) bindDescriptorSet(cb vkCommandBuffer, pool vkDescriptorPool, dsl vkDescriptorSetLayout,
-	layout vkPipelineLayout, binds []Binding) int32 {
-	s := d.s
-	s.setAlloc.descriptorPool, s.dsl = pool, dsl
-	if r := d.f.AllocateDescriptorSets(d.dev, &s.setAlloc, &s.set); r != vkSuccess {
-		return r
-	}
-	for i, b := range binds {
-		s.infos[i] = vkDescriptorBufferInfo{buffer: b.Buffer.buf, offset: b.Offset, range_: b.Range}
-		s.writes[i].dstSet = s.set
-	}
-	d.f.UpdateDescriptorSets(d.dev, uint32(len(binds)), &s.writes[0], 0, nil)
-	d.f.CmdBindDescriptorSets(cb, vkPipelineBindPointCompute, layout, 0, 1, &s.set, 0, nil)
-	return vkSuccess
 }
 
 func (d *cmdDriver) pushConstants(cb vkCommandBuffer, layout vkPipelineLayout, push []byte) {

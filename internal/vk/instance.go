@@ -27,7 +27,7 @@ func check(op string, r int32) error {
 
 // procAddr returns vkGetInstanceProcAddr(inst, name); name ends in a NUL byte.
 func procAddr(inst vkInstance, name string) uintptr {
-	return syscallN(gipa, uintptr(inst), uintptr(unsafe.Pointer(unsafe.StringData(name))))
+	return call(gipa, uintptr(inst), uintptr(unsafe.Pointer(unsafe.StringData(name))), 0, 0, 0, 0, 0, 0, 0, 0)
 }
 
 // cString returns s as a NUL-terminated C string in Go memory.

@@ -17,6 +17,8 @@ func openLibrary(string) (uintptr, error) {
 	return 0, fmt.Errorf("goamp does not load Vulkan on %s/%s", runtime.GOOS, runtime.GOARCH)
 }
 
-func syscallN(uintptr, ...uintptr) uintptr { panic("goamp/vk: no Vulkan on this platform") }
+func call(_, _, _, _, _, _, _, _, _, _, _ uintptr) uintptr {
+	panic("goamp/vk: no Vulkan on this platform")
+}
 
 func newCallback(any) uintptr { return 0 }

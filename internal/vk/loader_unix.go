@@ -36,15 +36,5 @@ func openLibrary(name string) (uintptr, error) {
 	return gipa, nil
 }
 
-// syscallN calls the C function fn with args. Like purego.SyscallN, and for the same
-// reason (a pointer converted to uintptr in the call's arguments must stay valid and in
-// place until the call returns), it escapes what its arguments point to.
-//
-//go:uintptrescapes
-func syscallN(fn uintptr, args ...uintptr) uintptr {
-	r, _, _ := purego.SyscallN(fn, args...)
-	return r
-}
-
 // newCallback makes a C function pointer of fn.
 func newCallback(fn any) uintptr { return purego.NewCallback(fn) }

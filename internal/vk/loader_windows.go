@@ -29,13 +29,13 @@ func openLibrary(name string) (uintptr, error) {
 	return p.Addr(), nil
 }
 
-// syscallN calls the C function fn with args; it escapes what its arguments point to
-// (a pointer converted to uintptr in the call's arguments must stay valid and in place
-// until the call returns).
+// call calls the C function fn with up to ten integer or pointer arguments (the unused
+// ones 0) and returns its integer result; what the arguments point to escapes and stays
+// alive and in place until the call returns.
 //
 //go:uintptrescapes
-func syscallN(fn uintptr, args ...uintptr) uintptr {
-	r, _, _ := syscall.SyscallN(fn, args...)
+func call(fn, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9 uintptr) uintptr {
+	r, _, _ := syscall.SyscallN(fn, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9)
 	return r
 }
 

@@ -93,7 +93,7 @@ func InjectMessage(msg string, isError bool) {
 	data := &vkDebugUtilsMessengerCallbackDataEXT{pMessage: unsafe.Pointer(cString(msg))}
 	if cb := messengerInfo().pfnUserCallback; cb != 0 {
 		// Through the C function pointer the layer calls.
-		syscallN(cb, sev, vkDebugUtilsMessageTypeValidationBitEXT, uintptr(unsafe.Pointer(data)), 0)
+		call(cb, sev, vkDebugUtilsMessageTypeValidationBitEXT, uintptr(unsafe.Pointer(data)), 0, 0, 0, 0, 0, 0, 0)
 		return
 	}
 	debugCallback(sev, vkDebugUtilsMessageTypeValidationBitEXT, data, 0)

@@ -5,8 +5,8 @@ import (
 	"unsafe"
 )
 
-// Pipeline is a compute pipeline with a descriptor set layout of storage buffers: a
-// push-descriptor one where the device pushes descriptors (Device.PushDescriptors).
+// Pipeline is a compute pipeline with a set layout of storage buffers: a push-descriptor
+// one where the device pushes descriptors (Device.PushDescriptors).
 type Pipeline struct {
 	dev      *Device
 	layout   vkPipelineLayout
@@ -14,6 +14,9 @@ type Pipeline struct {
 	pipe     vkPipeline
 	bindings int
 	pushSize int
+	// pushDescriptors: the set layout is a push-descriptor one (dispatches push their
+	// buffers); otherwise buffers are bound through descriptor sets (descriptors.go).
+	pushDescriptors bool
 }
 
 // NewPipeline builds a compute pipeline from SPIR-V with nbind storage-buffer bindings,
@@ -25,7 +28,7 @@ func (dev *Device) NewPipeline(spirv []byte, nbind, pushSize int, spec []uint32)
 	if nbind > 32 || len(spec) > 16 {
 		return nil, fmt.Errorf("goamp/vk: at most 32 bindings and 16 specialization constants (got %d, %d)", nbind, len(spec))
 	}
-	p := &Pipeline{dev: dev, bindings: nbind, pushSize: pushSize}
+	p := &Pipeline{dev: dev, bindings: nbind, pushSize: pushSize, pushDescriptors: dev.push}
 	if err := p.create(spirv, spec); err != nil {
 		return nil, err
 	}
@@ -67,9 +70,9 @@ func (p *Pipeline) create(spirv []byte, spec []uint32) error {
 	return nil
 }
 
-// createLayout creates the pipeline's descriptor set layout of p.bindings storage buffers
-// (for push descriptors where the device pushes them) and its pipeline layout with
-// p.pushSize bytes of push constants.
+// createLayout creates the pipeline's set layout of p.bindings storage buffers (a
+// push-descriptor one with p.pushDescriptors) and its pipeline layout with p.pushSize
+// bytes of push constants.
 func (p *Pipeline) createLayout() int32 {
 	dev, f := p.dev, p.dev.fn
 	var b [32]vkDescriptorSetLayoutBinding
@@ -79,7 +82,7 @@ func (p *Pipeline) createLayout() int32 {
 	}
 	dci := &vkDescriptorSetLayoutCreateInfo{sType: vkStructureTypeDescriptorSetLayoutCreateInfo,
 		bindingCount: uint32(p.bindings), pBindings: unsafe.Pointer(&b[0])}
-	if dev.push {
+	if p.pushDescriptors {
 		dci.flags = vkDescriptorSetLayoutCreatePushDescriptorBitKHR
 	}
 	if r := f.CreateDescriptorSetLayout(dev.dev, dci, nil, &p.dsl); r != vkSuccess {

@@ -24,12 +24,18 @@ type cmdBuf struct {
 	setsLeft, descsLeft int
 }
 
+// The size of one descriptor pool: poolSets sets of poolDescriptors storage buffers in all.
+const (
+	poolSets        = 64
+	poolDescriptors = 512
+)
+
 // descriptorPool returns the pool that c's next set of n descriptors comes from, taking
 // another pool (made the first time) when the one in use has too little left.
 func (s *Stream) descriptorPool(c *cmdBuf, n int) (vkDescriptorPool, error) {
 	if c.npools == 0 || c.setsLeft == 0 || c.descsLeft < n {
 		if c.npools == len(c.pools) {
-			p, r := s.drv.createDescriptorPool()
+			p, r := s.drv.createDescriptorPool(poolSets, poolDescriptors)
 			if r != vkSuccess {
 				return 0, &Error{Op: "vkCreateDescriptorPool", Result: r}
 			}
@@ -41,6 +47,26 @@ func (s *Stream) descriptorPool(c *cmdBuf, n int) (vkDescriptorPool, error) {
 	c.setsLeft--
 	c.descsLeft -= n
 	return c.pools[c.npools-1], nil
+}
+
+// bindSet binds binds through a descriptor set of p's layout, allocated from the open
+// command buffer's pools (descriptorPool); a set must not be written once bound, so each
+// change of bindings takes a new one. It reports whether it could; a failure fails the
+// stream.
+func (s *Stream) bindSet(cb vkCommandBuffer, p *Pipeline, binds []Binding) bool {
+	pool, err := s.descriptorPool(s.open, len(binds))
+	if err != nil {
+		s.fail(err.(*Error))
+		return false
+	}
+	set, r := s.drv.allocateDescriptorSet(pool, p.dsl)
+	if r != vkSuccess {
+		s.fail(&Error{Op: "vkAllocateDescriptorSets", Result: r})
+		return false
+	}
+	s.drv.writeDescriptorSet(set, binds)
+	s.drv.bindDescriptorSet(cb, p.layout, set)
+	return true
 }
 
 // resetDescriptorPools frees the descriptor sets of c, whose batch has run.
@@ -404,18 +430,11 @@ func (s *Stream) recordDispatch(p *Pipeline, binds []Binding, push []byte, group
 		s.hostWrites = s.hostWrites || b.Buffer.mapped != nil
 	}
 	if !same {
-		if len(binds) > 0 && s.dev.push {
+		if len(binds) > 0 && p.pushDescriptors {
 			s.drv.pushDescriptors(cb, p.layout, binds)
-		} else if len(binds) > 0 {
-			pool, err := s.descriptorPool(s.open, len(binds))
-			if err == nil {
-				err = check("vkAllocateDescriptorSets", s.drv.bindDescriptorSet(cb, pool, p.dsl, p.layout, binds))
-			}
-			if err != nil {
-				s.fail(err.(*Error))
-				s.boundPipe = nil
-				return
-			}
+		} else if len(binds) > 0 && !s.bindSet(cb, p, binds) {
+			s.boundPipe = nil
+			return
 		}
 		s.boundN = copy(s.boundBinds[:], binds)
 	}

@@ -207,7 +207,8 @@ type Error struct {
 
 // Sentinels that Error values match with errors.Is.
 var (
-	// ErrUnavailable: no Vulkan here (no loader, no cgo, or instance creation failed).
+	// ErrUnavailable: no Vulkan here (no loader, a system goamp does not load it on, or
+	// instance creation failed).
 	ErrUnavailable = errors.New("goamp/vk: vulkan unavailable")
 	// ErrOutOfDeviceMemory: VK_ERROR_OUT_OF_DEVICE_MEMORY or VK_ERROR_OUT_OF_HOST_MEMORY.
 	ErrOutOfDeviceMemory = errors.New("goamp/vk: out of device memory")
@@ -267,7 +268,8 @@ const (
 
 // Options configure Open.
 type Options struct {
-	// Library is the Vulkan loader to open; "" means libvulkan.so.1.
+	// Library is the Vulkan loader to open; "" means the system's: libvulkan.so.1,
+	// vulkan-1.dll, or on macOS libvulkan.1.dylib, else libMoltenVK.dylib.
 	Library string
 	// Validation enables VK_LAYER_KHRONOS_validation and collects its messages.
 	Validation bool

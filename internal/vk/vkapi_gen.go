@@ -78,1008 +78,1008 @@ type vkSwapchainKHR uint64
 // vkApplicationInfo is VkApplicationInfo.
 type vkApplicationInfo struct {
 	_                  structs.HostLayout
-	sType              int32          // VkStructureType    sType
-	pNext              unsafe.Pointer // const void*        pNext
-	pApplicationName   unsafe.Pointer // const char*        pApplicationName
-	applicationVersion uint32         // uint32_t           applicationVersion
-	pEngineName        unsafe.Pointer // const char*        pEngineName
-	engineVersion      uint32         // uint32_t           engineVersion
-	apiVersion         uint32         // uint32_t           apiVersion
+	sType              int32          // VkStructureType sType
+	pNext              unsafe.Pointer // const void* pNext
+	pApplicationName   unsafe.Pointer // const char* pApplicationName
+	applicationVersion uint32         // uint32_t applicationVersion
+	pEngineName        unsafe.Pointer // const char* pEngineName
+	engineVersion      uint32         // uint32_t engineVersion
+	apiVersion         uint32         // uint32_t apiVersion
 }
 
 // vkBufferCopy is VkBufferCopy.
 type vkBufferCopy struct {
 	_         structs.HostLayout
-	srcOffset uint64 // VkDeviceSize    srcOffset
-	dstOffset uint64 // VkDeviceSize    dstOffset
-	size      uint64 // VkDeviceSize    size
+	srcOffset uint64 // VkDeviceSize srcOffset
+	dstOffset uint64 // VkDeviceSize dstOffset
+	size      uint64 // VkDeviceSize size
 }
 
 // vkBufferCreateInfo is VkBufferCreateInfo.
 type vkBufferCreateInfo struct {
 	_                     structs.HostLayout
-	sType                 int32          // VkStructureType        sType
-	pNext                 unsafe.Pointer // const void*            pNext
-	flags                 uint32         // VkBufferCreateFlags    flags
-	size                  uint64         // VkDeviceSize           size
-	usage                 uint32         // VkBufferUsageFlags     usage
-	sharingMode           int32          // VkSharingMode          sharingMode
-	queueFamilyIndexCount uint32         // uint32_t               queueFamilyIndexCount
-	pQueueFamilyIndices   unsafe.Pointer // const uint32_t*        pQueueFamilyIndices
+	sType                 int32          // VkStructureType sType
+	pNext                 unsafe.Pointer // const void* pNext
+	flags                 uint32         // VkBufferCreateFlags flags
+	size                  uint64         // VkDeviceSize size
+	usage                 uint32         // VkBufferUsageFlags usage
+	sharingMode           int32          // VkSharingMode sharingMode
+	queueFamilyIndexCount uint32         // uint32_t queueFamilyIndexCount
+	pQueueFamilyIndices   unsafe.Pointer // const uint32_t* pQueueFamilyIndices
 }
 
 // vkBufferImageCopy is VkBufferImageCopy.
 type vkBufferImageCopy struct {
 	_                 structs.HostLayout
-	bufferOffset      uint64                   // VkDeviceSize                bufferOffset
-	bufferRowLength   uint32                   // uint32_t                    bufferRowLength
-	bufferImageHeight uint32                   // uint32_t                    bufferImageHeight
-	imageSubresource  vkImageSubresourceLayers // VkImageSubresourceLayers    imageSubresource
-	imageOffset       vkOffset3D               // VkOffset3D                  imageOffset
-	imageExtent       vkExtent3D               // VkExtent3D                  imageExtent
+	bufferOffset      uint64                   // VkDeviceSize bufferOffset
+	bufferRowLength   uint32                   // uint32_t bufferRowLength
+	bufferImageHeight uint32                   // uint32_t bufferImageHeight
+	imageSubresource  vkImageSubresourceLayers // VkImageSubresourceLayers imageSubresource
+	imageOffset       vkOffset3D               // VkOffset3D imageOffset
+	imageExtent       vkExtent3D               // VkExtent3D imageExtent
 }
 
 // vkCommandBufferAllocateInfo is VkCommandBufferAllocateInfo.
 type vkCommandBufferAllocateInfo struct {
 	_                  structs.HostLayout
-	sType              int32          // VkStructureType         sType
-	pNext              unsafe.Pointer // const void*             pNext
-	commandPool        vkCommandPool  // VkCommandPool           commandPool
-	level              int32          // VkCommandBufferLevel    level
-	commandBufferCount uint32         // uint32_t                commandBufferCount
+	sType              int32          // VkStructureType sType
+	pNext              unsafe.Pointer // const void* pNext
+	commandPool        vkCommandPool  // VkCommandPool commandPool
+	level              int32          // VkCommandBufferLevel level
+	commandBufferCount uint32         // uint32_t commandBufferCount
 }
 
 // vkCommandBufferBeginInfo is VkCommandBufferBeginInfo.
 type vkCommandBufferBeginInfo struct {
 	_                structs.HostLayout
-	sType            int32          // VkStructureType                          sType
-	pNext            unsafe.Pointer // const void*                              pNext
-	flags            uint32         // VkCommandBufferUsageFlags                flags
-	pInheritanceInfo unsafe.Pointer // const VkCommandBufferInheritanceInfo*    pInheritanceInfo
+	sType            int32          // VkStructureType sType
+	pNext            unsafe.Pointer // const void* pNext
+	flags            uint32         // VkCommandBufferUsageFlags flags
+	pInheritanceInfo unsafe.Pointer // const VkCommandBufferInheritanceInfo* pInheritanceInfo
 }
 
 // vkCommandPoolCreateInfo is VkCommandPoolCreateInfo.
 type vkCommandPoolCreateInfo struct {
 	_                structs.HostLayout
-	sType            int32          // VkStructureType             sType
-	pNext            unsafe.Pointer // const void*                 pNext
-	flags            uint32         // VkCommandPoolCreateFlags    flags
-	queueFamilyIndex uint32         // uint32_t                    queueFamilyIndex
+	sType            int32          // VkStructureType sType
+	pNext            unsafe.Pointer // const void* pNext
+	flags            uint32         // VkCommandPoolCreateFlags flags
+	queueFamilyIndex uint32         // uint32_t queueFamilyIndex
 }
 
 // vkComputePipelineCreateInfo is VkComputePipelineCreateInfo.
 type vkComputePipelineCreateInfo struct {
 	_                  structs.HostLayout
-	sType              int32                           // VkStructureType                    sType
-	pNext              unsafe.Pointer                  // const void*                        pNext
-	flags              uint32                          // VkPipelineCreateFlags              flags
-	stage              vkPipelineShaderStageCreateInfo // VkPipelineShaderStageCreateInfo    stage
-	layout             vkPipelineLayout                // VkPipelineLayout                   layout
-	basePipelineHandle vkPipeline                      // VkPipeline                         basePipelineHandle
-	basePipelineIndex  int32                           // int32_t                            basePipelineIndex
+	sType              int32                           // VkStructureType sType
+	pNext              unsafe.Pointer                  // const void* pNext
+	flags              uint32                          // VkPipelineCreateFlags flags
+	stage              vkPipelineShaderStageCreateInfo // VkPipelineShaderStageCreateInfo stage
+	layout             vkPipelineLayout                // VkPipelineLayout layout
+	basePipelineHandle vkPipeline                      // VkPipeline basePipelineHandle
+	basePipelineIndex  int32                           // int32_t basePipelineIndex
 }
 
 // vkConformanceVersion is VkConformanceVersion.
 type vkConformanceVersion struct {
 	_        structs.HostLayout
-	major    uint8 // uint8_t    major
-	minor    uint8 // uint8_t    minor
-	subminor uint8 // uint8_t    subminor
-	patch    uint8 // uint8_t    patch
+	major    uint8 // uint8_t major
+	minor    uint8 // uint8_t minor
+	subminor uint8 // uint8_t subminor
+	patch    uint8 // uint8_t patch
 }
 
 // vkCooperativeMatrixPropertiesKHR is VkCooperativeMatrixPropertiesKHR.
 type vkCooperativeMatrixPropertiesKHR struct {
 	_                      structs.HostLayout
-	sType                  int32          // VkStructureType    sType
-	pNext                  unsafe.Pointer // void*              pNext
-	MSize                  uint32         // uint32_t           MSize
-	NSize                  uint32         // uint32_t           NSize
-	KSize                  uint32         // uint32_t           KSize
-	AType                  int32          // VkComponentTypeNV  AType
-	BType                  int32          // VkComponentTypeNV  BType
-	CType                  int32          // VkComponentTypeNV  CType
-	ResultType             int32          // VkComponentTypeNV  ResultType
-	saturatingAccumulation uint32         // VkBool32           saturatingAccumulation
-	scope                  int32          // VkScopeNV          scope
+	sType                  int32          // VkStructureType sType
+	pNext                  unsafe.Pointer // void* pNext
+	MSize                  uint32         // uint32_t MSize
+	NSize                  uint32         // uint32_t NSize
+	KSize                  uint32         // uint32_t KSize
+	AType                  int32          // VkComponentTypeNV AType
+	BType                  int32          // VkComponentTypeNV BType
+	CType                  int32          // VkComponentTypeNV CType
+	ResultType             int32          // VkComponentTypeNV ResultType
+	saturatingAccumulation uint32         // VkBool32 saturatingAccumulation
+	scope                  int32          // VkScopeNV scope
 }
 
 // vkCooperativeMatrixPropertiesNV is VkCooperativeMatrixPropertiesNV.
 type vkCooperativeMatrixPropertiesNV struct {
 	_     structs.HostLayout
-	sType int32          // VkStructureType      sType
-	pNext unsafe.Pointer // void*                pNext
-	MSize uint32         // uint32_t             MSize
-	NSize uint32         // uint32_t             NSize
-	KSize uint32         // uint32_t             KSize
-	AType int32          // VkComponentTypeNV    AType
-	BType int32          // VkComponentTypeNV    BType
-	CType int32          // VkComponentTypeNV    CType
-	DType int32          // VkComponentTypeNV    DType
-	scope int32          // VkScopeNV            scope
+	sType int32          // VkStructureType sType
+	pNext unsafe.Pointer // void* pNext
+	MSize uint32         // uint32_t MSize
+	NSize uint32         // uint32_t NSize
+	KSize uint32         // uint32_t KSize
+	AType int32          // VkComponentTypeNV AType
+	BType int32          // VkComponentTypeNV BType
+	CType int32          // VkComponentTypeNV CType
+	DType int32          // VkComponentTypeNV DType
+	scope int32          // VkScopeNV scope
 }
 
 // vkDebugUtilsMessengerCallbackDataEXT is VkDebugUtilsMessengerCallbackDataEXT.
 type vkDebugUtilsMessengerCallbackDataEXT struct {
 	_                structs.HostLayout
-	sType            int32          // VkStructureType                              sType
-	pNext            unsafe.Pointer // const void*                                  pNext
-	flags            uint32         // VkDebugUtilsMessengerCallbackDataFlagsEXT    flags
-	pMessageIdName   unsafe.Pointer // const char*                                  pMessageIdName
-	messageIdNumber  int32          // int32_t                                      messageIdNumber
-	pMessage         unsafe.Pointer // const char*                                  pMessage
-	queueLabelCount  uint32         // uint32_t                                     queueLabelCount
-	pQueueLabels     unsafe.Pointer // const VkDebugUtilsLabelEXT*                  pQueueLabels
-	cmdBufLabelCount uint32         // uint32_t                                     cmdBufLabelCount
-	pCmdBufLabels    unsafe.Pointer // const VkDebugUtilsLabelEXT*                  pCmdBufLabels
-	objectCount      uint32         // uint32_t                                     objectCount
-	pObjects         unsafe.Pointer // const VkDebugUtilsObjectNameInfoEXT*         pObjects
+	sType            int32          // VkStructureType sType
+	pNext            unsafe.Pointer // const void* pNext
+	flags            uint32         // VkDebugUtilsMessengerCallbackDataFlagsEXT flags
+	pMessageIdName   unsafe.Pointer // const char* pMessageIdName
+	messageIdNumber  int32          // int32_t messageIdNumber
+	pMessage         unsafe.Pointer // const char* pMessage
+	queueLabelCount  uint32         // uint32_t queueLabelCount
+	pQueueLabels     unsafe.Pointer // const VkDebugUtilsLabelEXT* pQueueLabels
+	cmdBufLabelCount uint32         // uint32_t cmdBufLabelCount
+	pCmdBufLabels    unsafe.Pointer // const VkDebugUtilsLabelEXT* pCmdBufLabels
+	objectCount      uint32         // uint32_t objectCount
+	pObjects         unsafe.Pointer // const VkDebugUtilsObjectNameInfoEXT* pObjects
 }
 
 // vkDebugUtilsMessengerCreateInfoEXT is VkDebugUtilsMessengerCreateInfoEXT.
 type vkDebugUtilsMessengerCreateInfoEXT struct {
 	_               structs.HostLayout
-	sType           int32          // VkStructureType                         sType
-	pNext           unsafe.Pointer // const void*                             pNext
-	flags           uint32         // VkDebugUtilsMessengerCreateFlagsEXT     flags
-	messageSeverity uint32         // VkDebugUtilsMessageSeverityFlagsEXT     messageSeverity
-	messageType     uint32         // VkDebugUtilsMessageTypeFlagsEXT         messageType
-	pfnUserCallback uintptr        // PFN_vkDebugUtilsMessengerCallbackEXT    pfnUserCallback
-	pUserData       unsafe.Pointer // void*                                   pUserData
+	sType           int32          // VkStructureType sType
+	pNext           unsafe.Pointer // const void* pNext
+	flags           uint32         // VkDebugUtilsMessengerCreateFlagsEXT flags
+	messageSeverity uint32         // VkDebugUtilsMessageSeverityFlagsEXT messageSeverity
+	messageType     uint32         // VkDebugUtilsMessageTypeFlagsEXT messageType
+	pfnUserCallback uintptr        // PFN_vkDebugUtilsMessengerCallbackEXT pfnUserCallback
+	pUserData       unsafe.Pointer // void* pUserData
 }
 
 // vkDescriptorBufferInfo is VkDescriptorBufferInfo.
 type vkDescriptorBufferInfo struct {
 	_      structs.HostLayout
-	buffer vkBuffer // VkBuffer        buffer
-	offset uint64   // VkDeviceSize    offset
-	range_ uint64   // VkDeviceSize    range
+	buffer vkBuffer // VkBuffer buffer
+	offset uint64   // VkDeviceSize offset
+	range_ uint64   // VkDeviceSize range
 }
 
 // vkDescriptorPoolCreateInfo is VkDescriptorPoolCreateInfo.
 type vkDescriptorPoolCreateInfo struct {
 	_             structs.HostLayout
-	sType         int32          // VkStructureType                sType
-	pNext         unsafe.Pointer // const void*                    pNext
-	flags         uint32         // VkDescriptorPoolCreateFlags    flags
-	maxSets       uint32         // uint32_t                       maxSets
-	poolSizeCount uint32         // uint32_t                       poolSizeCount
-	pPoolSizes    unsafe.Pointer // const VkDescriptorPoolSize*    pPoolSizes
+	sType         int32          // VkStructureType sType
+	pNext         unsafe.Pointer // const void* pNext
+	flags         uint32         // VkDescriptorPoolCreateFlags flags
+	maxSets       uint32         // uint32_t maxSets
+	poolSizeCount uint32         // uint32_t poolSizeCount
+	pPoolSizes    unsafe.Pointer // const VkDescriptorPoolSize* pPoolSizes
 }
 
 // vkDescriptorPoolSize is VkDescriptorPoolSize.
 type vkDescriptorPoolSize struct {
 	_               structs.HostLayout
-	type_           int32  // VkDescriptorType    type
-	descriptorCount uint32 // uint32_t            descriptorCount
+	type_           int32  // VkDescriptorType type
+	descriptorCount uint32 // uint32_t descriptorCount
 }
 
 // vkDescriptorSetAllocateInfo is VkDescriptorSetAllocateInfo.
 type vkDescriptorSetAllocateInfo struct {
 	_                  structs.HostLayout
-	sType              int32            // VkStructureType                 sType
-	pNext              unsafe.Pointer   // const void*                     pNext
-	descriptorPool     vkDescriptorPool // VkDescriptorPool                descriptorPool
-	descriptorSetCount uint32           // uint32_t                        descriptorSetCount
-	pSetLayouts        unsafe.Pointer   // const VkDescriptorSetLayout*    pSetLayouts
+	sType              int32            // VkStructureType sType
+	pNext              unsafe.Pointer   // const void* pNext
+	descriptorPool     vkDescriptorPool // VkDescriptorPool descriptorPool
+	descriptorSetCount uint32           // uint32_t descriptorSetCount
+	pSetLayouts        unsafe.Pointer   // const VkDescriptorSetLayout* pSetLayouts
 }
 
 // vkDescriptorSetLayoutBinding is VkDescriptorSetLayoutBinding.
 type vkDescriptorSetLayoutBinding struct {
 	_                  structs.HostLayout
-	binding            uint32         // uint32_t              binding
-	descriptorType     int32          // VkDescriptorType      descriptorType
-	descriptorCount    uint32         // uint32_t              descriptorCount
-	stageFlags         uint32         // VkShaderStageFlags    stageFlags
-	pImmutableSamplers unsafe.Pointer // const VkSampler*      pImmutableSamplers
+	binding            uint32         // uint32_t binding
+	descriptorType     int32          // VkDescriptorType descriptorType
+	descriptorCount    uint32         // uint32_t descriptorCount
+	stageFlags         uint32         // VkShaderStageFlags stageFlags
+	pImmutableSamplers unsafe.Pointer // const VkSampler* pImmutableSamplers
 }
 
 // vkDescriptorSetLayoutCreateInfo is VkDescriptorSetLayoutCreateInfo.
 type vkDescriptorSetLayoutCreateInfo struct {
 	_            structs.HostLayout
-	sType        int32          // VkStructureType                        sType
-	pNext        unsafe.Pointer // const void*                            pNext
-	flags        uint32         // VkDescriptorSetLayoutCreateFlags       flags
-	bindingCount uint32         // uint32_t                               bindingCount
-	pBindings    unsafe.Pointer // const VkDescriptorSetLayoutBinding*    pBindings
+	sType        int32          // VkStructureType sType
+	pNext        unsafe.Pointer // const void* pNext
+	flags        uint32         // VkDescriptorSetLayoutCreateFlags flags
+	bindingCount uint32         // uint32_t bindingCount
+	pBindings    unsafe.Pointer // const VkDescriptorSetLayoutBinding* pBindings
 }
 
 // vkDeviceCreateInfo is VkDeviceCreateInfo.
 type vkDeviceCreateInfo struct {
 	_                       structs.HostLayout
-	sType                   int32          // VkStructureType                    sType
-	pNext                   unsafe.Pointer // const void*                        pNext
-	flags                   uint32         // VkDeviceCreateFlags                flags
-	queueCreateInfoCount    uint32         // uint32_t                           queueCreateInfoCount
-	pQueueCreateInfos       unsafe.Pointer // const VkDeviceQueueCreateInfo*     pQueueCreateInfos
-	enabledLayerCount       uint32         // uint32_t                           enabledLayerCount
-	ppEnabledLayerNames     unsafe.Pointer // const char* const*                 ppEnabledLayerNames
-	enabledExtensionCount   uint32         // uint32_t                           enabledExtensionCount
-	ppEnabledExtensionNames unsafe.Pointer // const char* const*                 ppEnabledExtensionNames
-	pEnabledFeatures        unsafe.Pointer // const VkPhysicalDeviceFeatures*    pEnabledFeatures
+	sType                   int32          // VkStructureType sType
+	pNext                   unsafe.Pointer // const void* pNext
+	flags                   uint32         // VkDeviceCreateFlags flags
+	queueCreateInfoCount    uint32         // uint32_t queueCreateInfoCount
+	pQueueCreateInfos       unsafe.Pointer // const VkDeviceQueueCreateInfo* pQueueCreateInfos
+	enabledLayerCount       uint32         // uint32_t enabledLayerCount
+	ppEnabledLayerNames     unsafe.Pointer // const char* const* ppEnabledLayerNames
+	enabledExtensionCount   uint32         // uint32_t enabledExtensionCount
+	ppEnabledExtensionNames unsafe.Pointer // const char* const* ppEnabledExtensionNames
+	pEnabledFeatures        unsafe.Pointer // const VkPhysicalDeviceFeatures* pEnabledFeatures
 }
 
 // vkDeviceQueueCreateInfo is VkDeviceQueueCreateInfo.
 type vkDeviceQueueCreateInfo struct {
 	_                structs.HostLayout
-	sType            int32          // VkStructureType             sType
-	pNext            unsafe.Pointer // const void*                 pNext
-	flags            uint32         // VkDeviceQueueCreateFlags    flags
-	queueFamilyIndex uint32         // uint32_t                    queueFamilyIndex
-	queueCount       uint32         // uint32_t                    queueCount
-	pQueuePriorities unsafe.Pointer // const float*                pQueuePriorities
+	sType            int32          // VkStructureType sType
+	pNext            unsafe.Pointer // const void* pNext
+	flags            uint32         // VkDeviceQueueCreateFlags flags
+	queueFamilyIndex uint32         // uint32_t queueFamilyIndex
+	queueCount       uint32         // uint32_t queueCount
+	pQueuePriorities unsafe.Pointer // const float* pQueuePriorities
 }
 
 // vkExtensionProperties is VkExtensionProperties.
 type vkExtensionProperties struct {
 	_             structs.HostLayout
-	extensionName [256]byte // char        extensionName[VK_MAX_EXTENSION_NAME_SIZE]
-	specVersion   uint32    // uint32_t    specVersion
+	extensionName [256]byte // char extensionName[VK_MAX_EXTENSION_NAME_SIZE]
+	specVersion   uint32    // uint32_t specVersion
 }
 
 // vkExtent2D is VkExtent2D.
 type vkExtent2D struct {
 	_      structs.HostLayout
-	width  uint32 // uint32_t    width
-	height uint32 // uint32_t    height
+	width  uint32 // uint32_t width
+	height uint32 // uint32_t height
 }
 
 // vkExtent3D is VkExtent3D.
 type vkExtent3D struct {
 	_      structs.HostLayout
-	width  uint32 // uint32_t    width
-	height uint32 // uint32_t    height
-	depth  uint32 // uint32_t    depth
+	width  uint32 // uint32_t width
+	height uint32 // uint32_t height
+	depth  uint32 // uint32_t depth
 }
 
 // vkExternalMemoryBufferCreateInfo is VkExternalMemoryBufferCreateInfo.
 type vkExternalMemoryBufferCreateInfo struct {
 	_           structs.HostLayout
-	sType       int32          // VkStructureType                    sType
-	pNext       unsafe.Pointer // const void*                        pNext
-	handleTypes uint32         // VkExternalMemoryHandleTypeFlags    handleTypes
+	sType       int32          // VkStructureType sType
+	pNext       unsafe.Pointer // const void* pNext
+	handleTypes uint32         // VkExternalMemoryHandleTypeFlags handleTypes
 }
 
 // vkFenceCreateInfo is VkFenceCreateInfo.
 type vkFenceCreateInfo struct {
 	_     structs.HostLayout
-	sType int32          // VkStructureType       sType
-	pNext unsafe.Pointer // const void*           pNext
-	flags uint32         // VkFenceCreateFlags    flags
+	sType int32          // VkStructureType sType
+	pNext unsafe.Pointer // const void* pNext
+	flags uint32         // VkFenceCreateFlags flags
 }
 
 // vkImageMemoryBarrier is VkImageMemoryBarrier.
 type vkImageMemoryBarrier struct {
 	_                   structs.HostLayout
-	sType               int32                   // VkStructureType            sType
-	pNext               unsafe.Pointer          // const void*                pNext
-	srcAccessMask       uint32                  // VkAccessFlags              srcAccessMask
-	dstAccessMask       uint32                  // VkAccessFlags              dstAccessMask
-	oldLayout           int32                   // VkImageLayout              oldLayout
-	newLayout           int32                   // VkImageLayout              newLayout
-	srcQueueFamilyIndex uint32                  // uint32_t                   srcQueueFamilyIndex
-	dstQueueFamilyIndex uint32                  // uint32_t                   dstQueueFamilyIndex
-	image               vkImage                 // VkImage                    image
-	subresourceRange    vkImageSubresourceRange // VkImageSubresourceRange    subresourceRange
+	sType               int32                   // VkStructureType sType
+	pNext               unsafe.Pointer          // const void* pNext
+	srcAccessMask       uint32                  // VkAccessFlags srcAccessMask
+	dstAccessMask       uint32                  // VkAccessFlags dstAccessMask
+	oldLayout           int32                   // VkImageLayout oldLayout
+	newLayout           int32                   // VkImageLayout newLayout
+	srcQueueFamilyIndex uint32                  // uint32_t srcQueueFamilyIndex
+	dstQueueFamilyIndex uint32                  // uint32_t dstQueueFamilyIndex
+	image               vkImage                 // VkImage image
+	subresourceRange    vkImageSubresourceRange // VkImageSubresourceRange subresourceRange
 }
 
 // vkImageSubresourceLayers is VkImageSubresourceLayers.
 type vkImageSubresourceLayers struct {
 	_              structs.HostLayout
-	aspectMask     uint32 // VkImageAspectFlags    aspectMask
-	mipLevel       uint32 // uint32_t              mipLevel
-	baseArrayLayer uint32 // uint32_t              baseArrayLayer
-	layerCount     uint32 // uint32_t              layerCount
+	aspectMask     uint32 // VkImageAspectFlags aspectMask
+	mipLevel       uint32 // uint32_t mipLevel
+	baseArrayLayer uint32 // uint32_t baseArrayLayer
+	layerCount     uint32 // uint32_t layerCount
 }
 
 // vkImageSubresourceRange is VkImageSubresourceRange.
 type vkImageSubresourceRange struct {
 	_              structs.HostLayout
-	aspectMask     uint32 // VkImageAspectFlags    aspectMask
-	baseMipLevel   uint32 // uint32_t              baseMipLevel
-	levelCount     uint32 // uint32_t              levelCount
-	baseArrayLayer uint32 // uint32_t              baseArrayLayer
-	layerCount     uint32 // uint32_t              layerCount
+	aspectMask     uint32 // VkImageAspectFlags aspectMask
+	baseMipLevel   uint32 // uint32_t baseMipLevel
+	levelCount     uint32 // uint32_t levelCount
+	baseArrayLayer uint32 // uint32_t baseArrayLayer
+	layerCount     uint32 // uint32_t layerCount
 }
 
 // vkImportMemoryHostPointerInfoEXT is VkImportMemoryHostPointerInfoEXT.
 type vkImportMemoryHostPointerInfoEXT struct {
 	_            structs.HostLayout
-	sType        int32          // VkStructureType                       sType
-	pNext        unsafe.Pointer // const void*                           pNext
-	handleType   int32          // VkExternalMemoryHandleTypeFlagBits    handleType
-	pHostPointer unsafe.Pointer // void*                                 pHostPointer
+	sType        int32          // VkStructureType sType
+	pNext        unsafe.Pointer // const void* pNext
+	handleType   int32          // VkExternalMemoryHandleTypeFlagBits handleType
+	pHostPointer unsafe.Pointer // void* pHostPointer
 }
 
 // vkInstanceCreateInfo is VkInstanceCreateInfo.
 type vkInstanceCreateInfo struct {
 	_                       structs.HostLayout
-	sType                   int32          // VkStructureType             sType
-	pNext                   unsafe.Pointer // const void*                 pNext
-	flags                   uint32         // VkInstanceCreateFlags       flags
-	pApplicationInfo        unsafe.Pointer // const VkApplicationInfo*    pApplicationInfo
-	enabledLayerCount       uint32         // uint32_t                    enabledLayerCount
-	ppEnabledLayerNames     unsafe.Pointer // const char* const*          ppEnabledLayerNames
-	enabledExtensionCount   uint32         // uint32_t                    enabledExtensionCount
-	ppEnabledExtensionNames unsafe.Pointer // const char* const*          ppEnabledExtensionNames
+	sType                   int32          // VkStructureType sType
+	pNext                   unsafe.Pointer // const void* pNext
+	flags                   uint32         // VkInstanceCreateFlags flags
+	pApplicationInfo        unsafe.Pointer // const VkApplicationInfo* pApplicationInfo
+	enabledLayerCount       uint32         // uint32_t enabledLayerCount
+	ppEnabledLayerNames     unsafe.Pointer // const char* const* ppEnabledLayerNames
+	enabledExtensionCount   uint32         // uint32_t enabledExtensionCount
+	ppEnabledExtensionNames unsafe.Pointer // const char* const* ppEnabledExtensionNames
 }
 
 // vkLayerProperties is VkLayerProperties.
 type vkLayerProperties struct {
 	_                     structs.HostLayout
-	layerName             [256]byte // char        layerName[VK_MAX_EXTENSION_NAME_SIZE]
-	specVersion           uint32    // uint32_t    specVersion
-	implementationVersion uint32    // uint32_t    implementationVersion
-	description           [256]byte // char        description[VK_MAX_DESCRIPTION_SIZE]
+	layerName             [256]byte // char layerName[VK_MAX_EXTENSION_NAME_SIZE]
+	specVersion           uint32    // uint32_t specVersion
+	implementationVersion uint32    // uint32_t implementationVersion
+	description           [256]byte // char description[VK_MAX_DESCRIPTION_SIZE]
 }
 
 // vkMemoryAllocateInfo is VkMemoryAllocateInfo.
 type vkMemoryAllocateInfo struct {
 	_               structs.HostLayout
-	sType           int32          // VkStructureType    sType
-	pNext           unsafe.Pointer // const void*        pNext
-	allocationSize  uint64         // VkDeviceSize       allocationSize
-	memoryTypeIndex uint32         // uint32_t           memoryTypeIndex
+	sType           int32          // VkStructureType sType
+	pNext           unsafe.Pointer // const void* pNext
+	allocationSize  uint64         // VkDeviceSize allocationSize
+	memoryTypeIndex uint32         // uint32_t memoryTypeIndex
 }
 
 // vkMemoryBarrier is VkMemoryBarrier.
 type vkMemoryBarrier struct {
 	_             structs.HostLayout
-	sType         int32          // VkStructureType    sType
-	pNext         unsafe.Pointer // const void*        pNext
-	srcAccessMask uint32         // VkAccessFlags      srcAccessMask
-	dstAccessMask uint32         // VkAccessFlags      dstAccessMask
+	sType         int32          // VkStructureType sType
+	pNext         unsafe.Pointer // const void* pNext
+	srcAccessMask uint32         // VkAccessFlags srcAccessMask
+	dstAccessMask uint32         // VkAccessFlags dstAccessMask
 }
 
 // vkMemoryHeap is VkMemoryHeap.
 type vkMemoryHeap struct {
 	_     structs.HostLayout
-	size  uint64 // VkDeviceSize         size
-	flags uint32 // VkMemoryHeapFlags    flags
+	size  uint64 // VkDeviceSize size
+	flags uint32 // VkMemoryHeapFlags flags
 }
 
 // vkMemoryHostPointerPropertiesEXT is VkMemoryHostPointerPropertiesEXT.
 type vkMemoryHostPointerPropertiesEXT struct {
 	_              structs.HostLayout
-	sType          int32          // VkStructureType    sType
-	pNext          unsafe.Pointer // void*              pNext
-	memoryTypeBits uint32         // uint32_t           memoryTypeBits
+	sType          int32          // VkStructureType sType
+	pNext          unsafe.Pointer // void* pNext
+	memoryTypeBits uint32         // uint32_t memoryTypeBits
 }
 
 // vkMemoryRequirements is VkMemoryRequirements.
 type vkMemoryRequirements struct {
 	_              structs.HostLayout
-	size           uint64 // VkDeviceSize    size
-	alignment      uint64 // VkDeviceSize    alignment
-	memoryTypeBits uint32 // uint32_t        memoryTypeBits
+	size           uint64 // VkDeviceSize size
+	alignment      uint64 // VkDeviceSize alignment
+	memoryTypeBits uint32 // uint32_t memoryTypeBits
 }
 
 // vkMemoryType is VkMemoryType.
 type vkMemoryType struct {
 	_             structs.HostLayout
-	propertyFlags uint32 // VkMemoryPropertyFlags    propertyFlags
-	heapIndex     uint32 // uint32_t                 heapIndex
+	propertyFlags uint32 // VkMemoryPropertyFlags propertyFlags
+	heapIndex     uint32 // uint32_t heapIndex
 }
 
 // vkOffset3D is VkOffset3D.
 type vkOffset3D struct {
 	_ structs.HostLayout
-	x int32 // int32_t    x
-	y int32 // int32_t    y
-	z int32 // int32_t    z
+	x int32 // int32_t x
+	y int32 // int32_t y
+	z int32 // int32_t z
 }
 
 // vkPhysicalDevice16BitStorageFeatures is VkPhysicalDevice16BitStorageFeatures.
 type vkPhysicalDevice16BitStorageFeatures struct {
 	_                                  structs.HostLayout
-	sType                              int32          // VkStructureType    sType
-	pNext                              unsafe.Pointer // void*              pNext
-	storageBuffer16BitAccess           uint32         // VkBool32           storageBuffer16BitAccess
-	uniformAndStorageBuffer16BitAccess uint32         // VkBool32           uniformAndStorageBuffer16BitAccess
-	storagePushConstant16              uint32         // VkBool32           storagePushConstant16
-	storageInputOutput16               uint32         // VkBool32           storageInputOutput16
+	sType                              int32          // VkStructureType sType
+	pNext                              unsafe.Pointer // void* pNext
+	storageBuffer16BitAccess           uint32         // VkBool32 storageBuffer16BitAccess
+	uniformAndStorageBuffer16BitAccess uint32         // VkBool32 uniformAndStorageBuffer16BitAccess
+	storagePushConstant16              uint32         // VkBool32 storagePushConstant16
+	storageInputOutput16               uint32         // VkBool32 storageInputOutput16
 }
 
 // vkPhysicalDevice8BitStorageFeatures is VkPhysicalDevice8BitStorageFeatures.
 type vkPhysicalDevice8BitStorageFeatures struct {
 	_                                 structs.HostLayout
-	sType                             int32          // VkStructureType    sType
-	pNext                             unsafe.Pointer // void*              pNext
-	storageBuffer8BitAccess           uint32         // VkBool32           storageBuffer8BitAccess
-	uniformAndStorageBuffer8BitAccess uint32         // VkBool32           uniformAndStorageBuffer8BitAccess
-	storagePushConstant8              uint32         // VkBool32           storagePushConstant8
+	sType                             int32          // VkStructureType sType
+	pNext                             unsafe.Pointer // void* pNext
+	storageBuffer8BitAccess           uint32         // VkBool32 storageBuffer8BitAccess
+	uniformAndStorageBuffer8BitAccess uint32         // VkBool32 uniformAndStorageBuffer8BitAccess
+	storagePushConstant8              uint32         // VkBool32 storagePushConstant8
 }
 
 // vkPhysicalDeviceCooperativeMatrixFeaturesKHR is VkPhysicalDeviceCooperativeMatrixFeaturesKHR.
 type vkPhysicalDeviceCooperativeMatrixFeaturesKHR struct {
 	_                                   structs.HostLayout
-	sType                               int32          // VkStructureType    sType
-	pNext                               unsafe.Pointer // void*              pNext
-	cooperativeMatrix                   uint32         // VkBool32           cooperativeMatrix
-	cooperativeMatrixRobustBufferAccess uint32         // VkBool32           cooperativeMatrixRobustBufferAccess
+	sType                               int32          // VkStructureType sType
+	pNext                               unsafe.Pointer // void* pNext
+	cooperativeMatrix                   uint32         // VkBool32 cooperativeMatrix
+	cooperativeMatrixRobustBufferAccess uint32         // VkBool32 cooperativeMatrixRobustBufferAccess
 }
 
 // vkPhysicalDeviceCooperativeMatrixFeaturesNV is VkPhysicalDeviceCooperativeMatrixFeaturesNV.
 type vkPhysicalDeviceCooperativeMatrixFeaturesNV struct {
 	_                                   structs.HostLayout
-	sType                               int32          // VkStructureType    sType
-	pNext                               unsafe.Pointer // void*              pNext
-	cooperativeMatrix                   uint32         // VkBool32           cooperativeMatrix
-	cooperativeMatrixRobustBufferAccess uint32         // VkBool32           cooperativeMatrixRobustBufferAccess
+	sType                               int32          // VkStructureType sType
+	pNext                               unsafe.Pointer // void* pNext
+	cooperativeMatrix                   uint32         // VkBool32 cooperativeMatrix
+	cooperativeMatrixRobustBufferAccess uint32         // VkBool32 cooperativeMatrixRobustBufferAccess
 }
 
 // vkPhysicalDeviceDriverProperties is VkPhysicalDeviceDriverProperties.
 type vkPhysicalDeviceDriverProperties struct {
 	_                  structs.HostLayout
-	sType              int32                // VkStructureType         sType
-	pNext              unsafe.Pointer       // void*                   pNext
-	driverID           int32                // VkDriverId              driverID
-	driverName         [256]byte            // char                    driverName[VK_MAX_DRIVER_NAME_SIZE]
-	driverInfo         [256]byte            // char                    driverInfo[VK_MAX_DRIVER_INFO_SIZE]
-	conformanceVersion vkConformanceVersion // VkConformanceVersion    conformanceVersion
+	sType              int32                // VkStructureType sType
+	pNext              unsafe.Pointer       // void* pNext
+	driverID           int32                // VkDriverId driverID
+	driverName         [256]byte            // char driverName[VK_MAX_DRIVER_NAME_SIZE]
+	driverInfo         [256]byte            // char driverInfo[VK_MAX_DRIVER_INFO_SIZE]
+	conformanceVersion vkConformanceVersion // VkConformanceVersion conformanceVersion
 }
 
 // vkPhysicalDeviceExternalMemoryHostPropertiesEXT is VkPhysicalDeviceExternalMemoryHostPropertiesEXT.
 type vkPhysicalDeviceExternalMemoryHostPropertiesEXT struct {
 	_                               structs.HostLayout
-	sType                           int32          // VkStructureType    sType
-	pNext                           unsafe.Pointer // void*              pNext
-	minImportedHostPointerAlignment uint64         // VkDeviceSize       minImportedHostPointerAlignment
+	sType                           int32          // VkStructureType sType
+	pNext                           unsafe.Pointer // void* pNext
+	minImportedHostPointerAlignment uint64         // VkDeviceSize minImportedHostPointerAlignment
 }
 
 // vkPhysicalDeviceFeatures is VkPhysicalDeviceFeatures.
 type vkPhysicalDeviceFeatures struct {
 	_                                       structs.HostLayout
-	robustBufferAccess                      uint32 // VkBool32    robustBufferAccess
-	fullDrawIndexUint32                     uint32 // VkBool32    fullDrawIndexUint32
-	imageCubeArray                          uint32 // VkBool32    imageCubeArray
-	independentBlend                        uint32 // VkBool32    independentBlend
-	geometryShader                          uint32 // VkBool32    geometryShader
-	tessellationShader                      uint32 // VkBool32    tessellationShader
-	sampleRateShading                       uint32 // VkBool32    sampleRateShading
-	dualSrcBlend                            uint32 // VkBool32    dualSrcBlend
-	logicOp                                 uint32 // VkBool32    logicOp
-	multiDrawIndirect                       uint32 // VkBool32    multiDrawIndirect
-	drawIndirectFirstInstance               uint32 // VkBool32    drawIndirectFirstInstance
-	depthClamp                              uint32 // VkBool32    depthClamp
-	depthBiasClamp                          uint32 // VkBool32    depthBiasClamp
-	fillModeNonSolid                        uint32 // VkBool32    fillModeNonSolid
-	depthBounds                             uint32 // VkBool32    depthBounds
-	wideLines                               uint32 // VkBool32    wideLines
-	largePoints                             uint32 // VkBool32    largePoints
-	alphaToOne                              uint32 // VkBool32    alphaToOne
-	multiViewport                           uint32 // VkBool32    multiViewport
-	samplerAnisotropy                       uint32 // VkBool32    samplerAnisotropy
-	textureCompressionETC2                  uint32 // VkBool32    textureCompressionETC2
-	textureCompressionASTC_LDR              uint32 // VkBool32    textureCompressionASTC_LDR
-	textureCompressionBC                    uint32 // VkBool32    textureCompressionBC
-	occlusionQueryPrecise                   uint32 // VkBool32    occlusionQueryPrecise
-	pipelineStatisticsQuery                 uint32 // VkBool32    pipelineStatisticsQuery
-	vertexPipelineStoresAndAtomics          uint32 // VkBool32    vertexPipelineStoresAndAtomics
-	fragmentStoresAndAtomics                uint32 // VkBool32    fragmentStoresAndAtomics
-	shaderTessellationAndGeometryPointSize  uint32 // VkBool32    shaderTessellationAndGeometryPointSize
-	shaderImageGatherExtended               uint32 // VkBool32    shaderImageGatherExtended
-	shaderStorageImageExtendedFormats       uint32 // VkBool32    shaderStorageImageExtendedFormats
-	shaderStorageImageMultisample           uint32 // VkBool32    shaderStorageImageMultisample
-	shaderStorageImageReadWithoutFormat     uint32 // VkBool32    shaderStorageImageReadWithoutFormat
-	shaderStorageImageWriteWithoutFormat    uint32 // VkBool32    shaderStorageImageWriteWithoutFormat
-	shaderUniformBufferArrayDynamicIndexing uint32 // VkBool32    shaderUniformBufferArrayDynamicIndexing
-	shaderSampledImageArrayDynamicIndexing  uint32 // VkBool32    shaderSampledImageArrayDynamicIndexing
-	shaderStorageBufferArrayDynamicIndexing uint32 // VkBool32    shaderStorageBufferArrayDynamicIndexing
-	shaderStorageImageArrayDynamicIndexing  uint32 // VkBool32    shaderStorageImageArrayDynamicIndexing
-	shaderClipDistance                      uint32 // VkBool32    shaderClipDistance
-	shaderCullDistance                      uint32 // VkBool32    shaderCullDistance
-	shaderFloat64                           uint32 // VkBool32    shaderFloat64
-	shaderInt64                             uint32 // VkBool32    shaderInt64
-	shaderInt16                             uint32 // VkBool32    shaderInt16
-	shaderResourceResidency                 uint32 // VkBool32    shaderResourceResidency
-	shaderResourceMinLod                    uint32 // VkBool32    shaderResourceMinLod
-	sparseBinding                           uint32 // VkBool32    sparseBinding
-	sparseResidencyBuffer                   uint32 // VkBool32    sparseResidencyBuffer
-	sparseResidencyImage2D                  uint32 // VkBool32    sparseResidencyImage2D
-	sparseResidencyImage3D                  uint32 // VkBool32    sparseResidencyImage3D
-	sparseResidency2Samples                 uint32 // VkBool32    sparseResidency2Samples
-	sparseResidency4Samples                 uint32 // VkBool32    sparseResidency4Samples
-	sparseResidency8Samples                 uint32 // VkBool32    sparseResidency8Samples
-	sparseResidency16Samples                uint32 // VkBool32    sparseResidency16Samples
-	sparseResidencyAliased                  uint32 // VkBool32    sparseResidencyAliased
-	variableMultisampleRate                 uint32 // VkBool32    variableMultisampleRate
-	inheritedQueries                        uint32 // VkBool32    inheritedQueries
+	robustBufferAccess                      uint32 // VkBool32 robustBufferAccess
+	fullDrawIndexUint32                     uint32 // VkBool32 fullDrawIndexUint32
+	imageCubeArray                          uint32 // VkBool32 imageCubeArray
+	independentBlend                        uint32 // VkBool32 independentBlend
+	geometryShader                          uint32 // VkBool32 geometryShader
+	tessellationShader                      uint32 // VkBool32 tessellationShader
+	sampleRateShading                       uint32 // VkBool32 sampleRateShading
+	dualSrcBlend                            uint32 // VkBool32 dualSrcBlend
+	logicOp                                 uint32 // VkBool32 logicOp
+	multiDrawIndirect                       uint32 // VkBool32 multiDrawIndirect
+	drawIndirectFirstInstance               uint32 // VkBool32 drawIndirectFirstInstance
+	depthClamp                              uint32 // VkBool32 depthClamp
+	depthBiasClamp                          uint32 // VkBool32 depthBiasClamp
+	fillModeNonSolid                        uint32 // VkBool32 fillModeNonSolid
+	depthBounds                             uint32 // VkBool32 depthBounds
+	wideLines                               uint32 // VkBool32 wideLines
+	largePoints                             uint32 // VkBool32 largePoints
+	alphaToOne                              uint32 // VkBool32 alphaToOne
+	multiViewport                           uint32 // VkBool32 multiViewport
+	samplerAnisotropy                       uint32 // VkBool32 samplerAnisotropy
+	textureCompressionETC2                  uint32 // VkBool32 textureCompressionETC2
+	textureCompressionASTC_LDR              uint32 // VkBool32 textureCompressionASTC_LDR
+	textureCompressionBC                    uint32 // VkBool32 textureCompressionBC
+	occlusionQueryPrecise                   uint32 // VkBool32 occlusionQueryPrecise
+	pipelineStatisticsQuery                 uint32 // VkBool32 pipelineStatisticsQuery
+	vertexPipelineStoresAndAtomics          uint32 // VkBool32 vertexPipelineStoresAndAtomics
+	fragmentStoresAndAtomics                uint32 // VkBool32 fragmentStoresAndAtomics
+	shaderTessellationAndGeometryPointSize  uint32 // VkBool32 shaderTessellationAndGeometryPointSize
+	shaderImageGatherExtended               uint32 // VkBool32 shaderImageGatherExtended
+	shaderStorageImageExtendedFormats       uint32 // VkBool32 shaderStorageImageExtendedFormats
+	shaderStorageImageMultisample           uint32 // VkBool32 shaderStorageImageMultisample
+	shaderStorageImageReadWithoutFormat     uint32 // VkBool32 shaderStorageImageReadWithoutFormat
+	shaderStorageImageWriteWithoutFormat    uint32 // VkBool32 shaderStorageImageWriteWithoutFormat
+	shaderUniformBufferArrayDynamicIndexing uint32 // VkBool32 shaderUniformBufferArrayDynamicIndexing
+	shaderSampledImageArrayDynamicIndexing  uint32 // VkBool32 shaderSampledImageArrayDynamicIndexing
+	shaderStorageBufferArrayDynamicIndexing uint32 // VkBool32 shaderStorageBufferArrayDynamicIndexing
+	shaderStorageImageArrayDynamicIndexing  uint32 // VkBool32 shaderStorageImageArrayDynamicIndexing
+	shaderClipDistance                      uint32 // VkBool32 shaderClipDistance
+	shaderCullDistance                      uint32 // VkBool32 shaderCullDistance
+	shaderFloat64                           uint32 // VkBool32 shaderFloat64
+	shaderInt64                             uint32 // VkBool32 shaderInt64
+	shaderInt16                             uint32 // VkBool32 shaderInt16
+	shaderResourceResidency                 uint32 // VkBool32 shaderResourceResidency
+	shaderResourceMinLod                    uint32 // VkBool32 shaderResourceMinLod
+	sparseBinding                           uint32 // VkBool32 sparseBinding
+	sparseResidencyBuffer                   uint32 // VkBool32 sparseResidencyBuffer
+	sparseResidencyImage2D                  uint32 // VkBool32 sparseResidencyImage2D
+	sparseResidencyImage3D                  uint32 // VkBool32 sparseResidencyImage3D
+	sparseResidency2Samples                 uint32 // VkBool32 sparseResidency2Samples
+	sparseResidency4Samples                 uint32 // VkBool32 sparseResidency4Samples
+	sparseResidency8Samples                 uint32 // VkBool32 sparseResidency8Samples
+	sparseResidency16Samples                uint32 // VkBool32 sparseResidency16Samples
+	sparseResidencyAliased                  uint32 // VkBool32 sparseResidencyAliased
+	variableMultisampleRate                 uint32 // VkBool32 variableMultisampleRate
+	inheritedQueries                        uint32 // VkBool32 inheritedQueries
 }
 
 // vkPhysicalDeviceFeatures2 is VkPhysicalDeviceFeatures2.
 type vkPhysicalDeviceFeatures2 struct {
 	_        structs.HostLayout
-	sType    int32                    // VkStructureType             sType
-	pNext    unsafe.Pointer           // void*                       pNext
-	features vkPhysicalDeviceFeatures // VkPhysicalDeviceFeatures    features
+	sType    int32                    // VkStructureType sType
+	pNext    unsafe.Pointer           // void* pNext
+	features vkPhysicalDeviceFeatures // VkPhysicalDeviceFeatures features
 }
 
 // vkPhysicalDeviceFloatControlsProperties is VkPhysicalDeviceFloatControlsProperties.
 type vkPhysicalDeviceFloatControlsProperties struct {
 	_                                     structs.HostLayout
-	sType                                 int32          // VkStructureType                      sType
-	pNext                                 unsafe.Pointer // void*                                pNext
-	denormBehaviorIndependence            int32          // VkShaderFloatControlsIndependence    denormBehaviorIndependence
-	roundingModeIndependence              int32          // VkShaderFloatControlsIndependence    roundingModeIndependence
-	shaderSignedZeroInfNanPreserveFloat16 uint32         // VkBool32                             shaderSignedZeroInfNanPreserveFloat16
-	shaderSignedZeroInfNanPreserveFloat32 uint32         // VkBool32                             shaderSignedZeroInfNanPreserveFloat32
-	shaderSignedZeroInfNanPreserveFloat64 uint32         // VkBool32                             shaderSignedZeroInfNanPreserveFloat64
-	shaderDenormPreserveFloat16           uint32         // VkBool32                             shaderDenormPreserveFloat16
-	shaderDenormPreserveFloat32           uint32         // VkBool32                             shaderDenormPreserveFloat32
-	shaderDenormPreserveFloat64           uint32         // VkBool32                             shaderDenormPreserveFloat64
-	shaderDenormFlushToZeroFloat16        uint32         // VkBool32                             shaderDenormFlushToZeroFloat16
-	shaderDenormFlushToZeroFloat32        uint32         // VkBool32                             shaderDenormFlushToZeroFloat32
-	shaderDenormFlushToZeroFloat64        uint32         // VkBool32                             shaderDenormFlushToZeroFloat64
-	shaderRoundingModeRTEFloat16          uint32         // VkBool32                             shaderRoundingModeRTEFloat16
-	shaderRoundingModeRTEFloat32          uint32         // VkBool32                             shaderRoundingModeRTEFloat32
-	shaderRoundingModeRTEFloat64          uint32         // VkBool32                             shaderRoundingModeRTEFloat64
-	shaderRoundingModeRTZFloat16          uint32         // VkBool32                             shaderRoundingModeRTZFloat16
-	shaderRoundingModeRTZFloat32          uint32         // VkBool32                             shaderRoundingModeRTZFloat32
-	shaderRoundingModeRTZFloat64          uint32         // VkBool32                             shaderRoundingModeRTZFloat64
+	sType                                 int32          // VkStructureType sType
+	pNext                                 unsafe.Pointer // void* pNext
+	denormBehaviorIndependence            int32          // VkShaderFloatControlsIndependence denormBehaviorIndependence
+	roundingModeIndependence              int32          // VkShaderFloatControlsIndependence roundingModeIndependence
+	shaderSignedZeroInfNanPreserveFloat16 uint32         // VkBool32 shaderSignedZeroInfNanPreserveFloat16
+	shaderSignedZeroInfNanPreserveFloat32 uint32         // VkBool32 shaderSignedZeroInfNanPreserveFloat32
+	shaderSignedZeroInfNanPreserveFloat64 uint32         // VkBool32 shaderSignedZeroInfNanPreserveFloat64
+	shaderDenormPreserveFloat16           uint32         // VkBool32 shaderDenormPreserveFloat16
+	shaderDenormPreserveFloat32           uint32         // VkBool32 shaderDenormPreserveFloat32
+	shaderDenormPreserveFloat64           uint32         // VkBool32 shaderDenormPreserveFloat64
+	shaderDenormFlushToZeroFloat16        uint32         // VkBool32 shaderDenormFlushToZeroFloat16
+	shaderDenormFlushToZeroFloat32        uint32         // VkBool32 shaderDenormFlushToZeroFloat32
+	shaderDenormFlushToZeroFloat64        uint32         // VkBool32 shaderDenormFlushToZeroFloat64
+	shaderRoundingModeRTEFloat16          uint32         // VkBool32 shaderRoundingModeRTEFloat16
+	shaderRoundingModeRTEFloat32          uint32         // VkBool32 shaderRoundingModeRTEFloat32
+	shaderRoundingModeRTEFloat64          uint32         // VkBool32 shaderRoundingModeRTEFloat64
+	shaderRoundingModeRTZFloat16          uint32         // VkBool32 shaderRoundingModeRTZFloat16
+	shaderRoundingModeRTZFloat32          uint32         // VkBool32 shaderRoundingModeRTZFloat32
+	shaderRoundingModeRTZFloat64          uint32         // VkBool32 shaderRoundingModeRTZFloat64
 }
 
 // vkPhysicalDeviceGroupProperties is VkPhysicalDeviceGroupProperties.
 type vkPhysicalDeviceGroupProperties struct {
 	_                   structs.HostLayout
-	sType               int32                // VkStructureType     sType
-	pNext               unsafe.Pointer       // void*               pNext
-	physicalDeviceCount uint32               // uint32_t            physicalDeviceCount
-	physicalDevices     [32]vkPhysicalDevice // VkPhysicalDevice    physicalDevices[VK_MAX_DEVICE_GROUP_SIZE]
-	subsetAllocation    uint32               // VkBool32            subsetAllocation
+	sType               int32                // VkStructureType sType
+	pNext               unsafe.Pointer       // void* pNext
+	physicalDeviceCount uint32               // uint32_t physicalDeviceCount
+	physicalDevices     [32]vkPhysicalDevice // VkPhysicalDevice physicalDevices[VK_MAX_DEVICE_GROUP_SIZE]
+	subsetAllocation    uint32               // VkBool32 subsetAllocation
 }
 
 // vkPhysicalDeviceIDProperties is VkPhysicalDeviceIDProperties.
 type vkPhysicalDeviceIDProperties struct {
 	_               structs.HostLayout
-	sType           int32          // VkStructureType    sType
-	pNext           unsafe.Pointer // void*              pNext
-	deviceUUID      [16]uint8      // uint8_t            deviceUUID[VK_UUID_SIZE]
-	driverUUID      [16]uint8      // uint8_t            driverUUID[VK_UUID_SIZE]
-	deviceLUID      [8]uint8       // uint8_t            deviceLUID[VK_LUID_SIZE]
-	deviceNodeMask  uint32         // uint32_t           deviceNodeMask
-	deviceLUIDValid uint32         // VkBool32           deviceLUIDValid
+	sType           int32          // VkStructureType sType
+	pNext           unsafe.Pointer // void* pNext
+	deviceUUID      [16]uint8      // uint8_t deviceUUID[VK_UUID_SIZE]
+	driverUUID      [16]uint8      // uint8_t driverUUID[VK_UUID_SIZE]
+	deviceLUID      [8]uint8       // uint8_t deviceLUID[VK_LUID_SIZE]
+	deviceNodeMask  uint32         // uint32_t deviceNodeMask
+	deviceLUIDValid uint32         // VkBool32 deviceLUIDValid
 }
 
 // vkPhysicalDeviceLimits is VkPhysicalDeviceLimits.
 type vkPhysicalDeviceLimits struct {
 	_                                               structs.HostLayout
-	maxImageDimension1D                             uint32     // uint32_t              maxImageDimension1D
-	maxImageDimension2D                             uint32     // uint32_t              maxImageDimension2D
-	maxImageDimension3D                             uint32     // uint32_t              maxImageDimension3D
-	maxImageDimensionCube                           uint32     // uint32_t              maxImageDimensionCube
-	maxImageArrayLayers                             uint32     // uint32_t              maxImageArrayLayers
-	maxTexelBufferElements                          uint32     // uint32_t              maxTexelBufferElements
-	maxUniformBufferRange                           uint32     // uint32_t              maxUniformBufferRange
-	maxStorageBufferRange                           uint32     // uint32_t              maxStorageBufferRange
-	maxPushConstantsSize                            uint32     // uint32_t              maxPushConstantsSize
-	maxMemoryAllocationCount                        uint32     // uint32_t              maxMemoryAllocationCount
-	maxSamplerAllocationCount                       uint32     // uint32_t              maxSamplerAllocationCount
-	bufferImageGranularity                          uint64     // VkDeviceSize          bufferImageGranularity
-	sparseAddressSpaceSize                          uint64     // VkDeviceSize          sparseAddressSpaceSize
-	maxBoundDescriptorSets                          uint32     // uint32_t              maxBoundDescriptorSets
-	maxPerStageDescriptorSamplers                   uint32     // uint32_t              maxPerStageDescriptorSamplers
-	maxPerStageDescriptorUniformBuffers             uint32     // uint32_t              maxPerStageDescriptorUniformBuffers
-	maxPerStageDescriptorStorageBuffers             uint32     // uint32_t              maxPerStageDescriptorStorageBuffers
-	maxPerStageDescriptorSampledImages              uint32     // uint32_t              maxPerStageDescriptorSampledImages
-	maxPerStageDescriptorStorageImages              uint32     // uint32_t              maxPerStageDescriptorStorageImages
-	maxPerStageDescriptorInputAttachments           uint32     // uint32_t              maxPerStageDescriptorInputAttachments
-	maxPerStageResources                            uint32     // uint32_t              maxPerStageResources
-	maxDescriptorSetSamplers                        uint32     // uint32_t              maxDescriptorSetSamplers
-	maxDescriptorSetUniformBuffers                  uint32     // uint32_t              maxDescriptorSetUniformBuffers
-	maxDescriptorSetUniformBuffersDynamic           uint32     // uint32_t              maxDescriptorSetUniformBuffersDynamic
-	maxDescriptorSetStorageBuffers                  uint32     // uint32_t              maxDescriptorSetStorageBuffers
-	maxDescriptorSetStorageBuffersDynamic           uint32     // uint32_t              maxDescriptorSetStorageBuffersDynamic
-	maxDescriptorSetSampledImages                   uint32     // uint32_t              maxDescriptorSetSampledImages
-	maxDescriptorSetStorageImages                   uint32     // uint32_t              maxDescriptorSetStorageImages
-	maxDescriptorSetInputAttachments                uint32     // uint32_t              maxDescriptorSetInputAttachments
-	maxVertexInputAttributes                        uint32     // uint32_t              maxVertexInputAttributes
-	maxVertexInputBindings                          uint32     // uint32_t              maxVertexInputBindings
-	maxVertexInputAttributeOffset                   uint32     // uint32_t              maxVertexInputAttributeOffset
-	maxVertexInputBindingStride                     uint32     // uint32_t              maxVertexInputBindingStride
-	maxVertexOutputComponents                       uint32     // uint32_t              maxVertexOutputComponents
-	maxTessellationGenerationLevel                  uint32     // uint32_t              maxTessellationGenerationLevel
-	maxTessellationPatchSize                        uint32     // uint32_t              maxTessellationPatchSize
-	maxTessellationControlPerVertexInputComponents  uint32     // uint32_t              maxTessellationControlPerVertexInputComponents
-	maxTessellationControlPerVertexOutputComponents uint32     // uint32_t              maxTessellationControlPerVertexOutputComponents
-	maxTessellationControlPerPatchOutputComponents  uint32     // uint32_t              maxTessellationControlPerPatchOutputComponents
-	maxTessellationControlTotalOutputComponents     uint32     // uint32_t              maxTessellationControlTotalOutputComponents
-	maxTessellationEvaluationInputComponents        uint32     // uint32_t              maxTessellationEvaluationInputComponents
-	maxTessellationEvaluationOutputComponents       uint32     // uint32_t              maxTessellationEvaluationOutputComponents
-	maxGeometryShaderInvocations                    uint32     // uint32_t              maxGeometryShaderInvocations
-	maxGeometryInputComponents                      uint32     // uint32_t              maxGeometryInputComponents
-	maxGeometryOutputComponents                     uint32     // uint32_t              maxGeometryOutputComponents
-	maxGeometryOutputVertices                       uint32     // uint32_t              maxGeometryOutputVertices
-	maxGeometryTotalOutputComponents                uint32     // uint32_t              maxGeometryTotalOutputComponents
-	maxFragmentInputComponents                      uint32     // uint32_t              maxFragmentInputComponents
-	maxFragmentOutputAttachments                    uint32     // uint32_t              maxFragmentOutputAttachments
-	maxFragmentDualSrcAttachments                   uint32     // uint32_t              maxFragmentDualSrcAttachments
-	maxFragmentCombinedOutputResources              uint32     // uint32_t              maxFragmentCombinedOutputResources
-	maxComputeSharedMemorySize                      uint32     // uint32_t              maxComputeSharedMemorySize
-	maxComputeWorkGroupCount                        [3]uint32  // uint32_t              maxComputeWorkGroupCount[3]
-	maxComputeWorkGroupInvocations                  uint32     // uint32_t              maxComputeWorkGroupInvocations
-	maxComputeWorkGroupSize                         [3]uint32  // uint32_t              maxComputeWorkGroupSize[3]
-	subPixelPrecisionBits                           uint32     // uint32_t              subPixelPrecisionBits
-	subTexelPrecisionBits                           uint32     // uint32_t              subTexelPrecisionBits
-	mipmapPrecisionBits                             uint32     // uint32_t              mipmapPrecisionBits
-	maxDrawIndexedIndexValue                        uint32     // uint32_t              maxDrawIndexedIndexValue
-	maxDrawIndirectCount                            uint32     // uint32_t              maxDrawIndirectCount
-	maxSamplerLodBias                               float32    // float                 maxSamplerLodBias
-	maxSamplerAnisotropy                            float32    // float                 maxSamplerAnisotropy
-	maxViewports                                    uint32     // uint32_t              maxViewports
-	maxViewportDimensions                           [2]uint32  // uint32_t              maxViewportDimensions[2]
-	viewportBoundsRange                             [2]float32 // float                 viewportBoundsRange[2]
-	viewportSubPixelBits                            uint32     // uint32_t              viewportSubPixelBits
-	minMemoryMapAlignment                           uintptr    // size_t                minMemoryMapAlignment
-	minTexelBufferOffsetAlignment                   uint64     // VkDeviceSize          minTexelBufferOffsetAlignment
-	minUniformBufferOffsetAlignment                 uint64     // VkDeviceSize          minUniformBufferOffsetAlignment
-	minStorageBufferOffsetAlignment                 uint64     // VkDeviceSize          minStorageBufferOffsetAlignment
-	minTexelOffset                                  int32      // int32_t               minTexelOffset
-	maxTexelOffset                                  uint32     // uint32_t              maxTexelOffset
-	minTexelGatherOffset                            int32      // int32_t               minTexelGatherOffset
-	maxTexelGatherOffset                            uint32     // uint32_t              maxTexelGatherOffset
-	minInterpolationOffset                          float32    // float                 minInterpolationOffset
-	maxInterpolationOffset                          float32    // float                 maxInterpolationOffset
-	subPixelInterpolationOffsetBits                 uint32     // uint32_t              subPixelInterpolationOffsetBits
-	maxFramebufferWidth                             uint32     // uint32_t              maxFramebufferWidth
-	maxFramebufferHeight                            uint32     // uint32_t              maxFramebufferHeight
-	maxFramebufferLayers                            uint32     // uint32_t              maxFramebufferLayers
-	framebufferColorSampleCounts                    uint32     // VkSampleCountFlags    framebufferColorSampleCounts
-	framebufferDepthSampleCounts                    uint32     // VkSampleCountFlags    framebufferDepthSampleCounts
-	framebufferStencilSampleCounts                  uint32     // VkSampleCountFlags    framebufferStencilSampleCounts
-	framebufferNoAttachmentsSampleCounts            uint32     // VkSampleCountFlags    framebufferNoAttachmentsSampleCounts
-	maxColorAttachments                             uint32     // uint32_t              maxColorAttachments
-	sampledImageColorSampleCounts                   uint32     // VkSampleCountFlags    sampledImageColorSampleCounts
-	sampledImageIntegerSampleCounts                 uint32     // VkSampleCountFlags    sampledImageIntegerSampleCounts
-	sampledImageDepthSampleCounts                   uint32     // VkSampleCountFlags    sampledImageDepthSampleCounts
-	sampledImageStencilSampleCounts                 uint32     // VkSampleCountFlags    sampledImageStencilSampleCounts
-	storageImageSampleCounts                        uint32     // VkSampleCountFlags    storageImageSampleCounts
-	maxSampleMaskWords                              uint32     // uint32_t              maxSampleMaskWords
-	timestampComputeAndGraphics                     uint32     // VkBool32              timestampComputeAndGraphics
-	timestampPeriod                                 float32    // float                 timestampPeriod
-	maxClipDistances                                uint32     // uint32_t              maxClipDistances
-	maxCullDistances                                uint32     // uint32_t              maxCullDistances
-	maxCombinedClipAndCullDistances                 uint32     // uint32_t              maxCombinedClipAndCullDistances
-	discreteQueuePriorities                         uint32     // uint32_t              discreteQueuePriorities
-	pointSizeRange                                  [2]float32 // float                 pointSizeRange[2]
-	lineWidthRange                                  [2]float32 // float                 lineWidthRange[2]
-	pointSizeGranularity                            float32    // float                 pointSizeGranularity
-	lineWidthGranularity                            float32    // float                 lineWidthGranularity
-	strictLines                                     uint32     // VkBool32              strictLines
-	standardSampleLocations                         uint32     // VkBool32              standardSampleLocations
-	optimalBufferCopyOffsetAlignment                uint64     // VkDeviceSize          optimalBufferCopyOffsetAlignment
-	optimalBufferCopyRowPitchAlignment              uint64     // VkDeviceSize          optimalBufferCopyRowPitchAlignment
-	nonCoherentAtomSize                             uint64     // VkDeviceSize          nonCoherentAtomSize
+	maxImageDimension1D                             uint32     // uint32_t maxImageDimension1D
+	maxImageDimension2D                             uint32     // uint32_t maxImageDimension2D
+	maxImageDimension3D                             uint32     // uint32_t maxImageDimension3D
+	maxImageDimensionCube                           uint32     // uint32_t maxImageDimensionCube
+	maxImageArrayLayers                             uint32     // uint32_t maxImageArrayLayers
+	maxTexelBufferElements                          uint32     // uint32_t maxTexelBufferElements
+	maxUniformBufferRange                           uint32     // uint32_t maxUniformBufferRange
+	maxStorageBufferRange                           uint32     // uint32_t maxStorageBufferRange
+	maxPushConstantsSize                            uint32     // uint32_t maxPushConstantsSize
+	maxMemoryAllocationCount                        uint32     // uint32_t maxMemoryAllocationCount
+	maxSamplerAllocationCount                       uint32     // uint32_t maxSamplerAllocationCount
+	bufferImageGranularity                          uint64     // VkDeviceSize bufferImageGranularity
+	sparseAddressSpaceSize                          uint64     // VkDeviceSize sparseAddressSpaceSize
+	maxBoundDescriptorSets                          uint32     // uint32_t maxBoundDescriptorSets
+	maxPerStageDescriptorSamplers                   uint32     // uint32_t maxPerStageDescriptorSamplers
+	maxPerStageDescriptorUniformBuffers             uint32     // uint32_t maxPerStageDescriptorUniformBuffers
+	maxPerStageDescriptorStorageBuffers             uint32     // uint32_t maxPerStageDescriptorStorageBuffers
+	maxPerStageDescriptorSampledImages              uint32     // uint32_t maxPerStageDescriptorSampledImages
+	maxPerStageDescriptorStorageImages              uint32     // uint32_t maxPerStageDescriptorStorageImages
+	maxPerStageDescriptorInputAttachments           uint32     // uint32_t maxPerStageDescriptorInputAttachments
+	maxPerStageResources                            uint32     // uint32_t maxPerStageResources
+	maxDescriptorSetSamplers                        uint32     // uint32_t maxDescriptorSetSamplers
+	maxDescriptorSetUniformBuffers                  uint32     // uint32_t maxDescriptorSetUniformBuffers
+	maxDescriptorSetUniformBuffersDynamic           uint32     // uint32_t maxDescriptorSetUniformBuffersDynamic
+	maxDescriptorSetStorageBuffers                  uint32     // uint32_t maxDescriptorSetStorageBuffers
+	maxDescriptorSetStorageBuffersDynamic           uint32     // uint32_t maxDescriptorSetStorageBuffersDynamic
+	maxDescriptorSetSampledImages                   uint32     // uint32_t maxDescriptorSetSampledImages
+	maxDescriptorSetStorageImages                   uint32     // uint32_t maxDescriptorSetStorageImages
+	maxDescriptorSetInputAttachments                uint32     // uint32_t maxDescriptorSetInputAttachments
+	maxVertexInputAttributes                        uint32     // uint32_t maxVertexInputAttributes
+	maxVertexInputBindings                          uint32     // uint32_t maxVertexInputBindings
+	maxVertexInputAttributeOffset                   uint32     // uint32_t maxVertexInputAttributeOffset
+	maxVertexInputBindingStride                     uint32     // uint32_t maxVertexInputBindingStride
+	maxVertexOutputComponents                       uint32     // uint32_t maxVertexOutputComponents
+	maxTessellationGenerationLevel                  uint32     // uint32_t maxTessellationGenerationLevel
+	maxTessellationPatchSize                        uint32     // uint32_t maxTessellationPatchSize
+	maxTessellationControlPerVertexInputComponents  uint32     // uint32_t maxTessellationControlPerVertexInputComponents
+	maxTessellationControlPerVertexOutputComponents uint32     // uint32_t maxTessellationControlPerVertexOutputComponents
+	maxTessellationControlPerPatchOutputComponents  uint32     // uint32_t maxTessellationControlPerPatchOutputComponents
+	maxTessellationControlTotalOutputComponents     uint32     // uint32_t maxTessellationControlTotalOutputComponents
+	maxTessellationEvaluationInputComponents        uint32     // uint32_t maxTessellationEvaluationInputComponents
+	maxTessellationEvaluationOutputComponents       uint32     // uint32_t maxTessellationEvaluationOutputComponents
+	maxGeometryShaderInvocations                    uint32     // uint32_t maxGeometryShaderInvocations
+	maxGeometryInputComponents                      uint32     // uint32_t maxGeometryInputComponents
+	maxGeometryOutputComponents                     uint32     // uint32_t maxGeometryOutputComponents
+	maxGeometryOutputVertices                       uint32     // uint32_t maxGeometryOutputVertices
+	maxGeometryTotalOutputComponents                uint32     // uint32_t maxGeometryTotalOutputComponents
+	maxFragmentInputComponents                      uint32     // uint32_t maxFragmentInputComponents
+	maxFragmentOutputAttachments                    uint32     // uint32_t maxFragmentOutputAttachments
+	maxFragmentDualSrcAttachments                   uint32     // uint32_t maxFragmentDualSrcAttachments
+	maxFragmentCombinedOutputResources              uint32     // uint32_t maxFragmentCombinedOutputResources
+	maxComputeSharedMemorySize                      uint32     // uint32_t maxComputeSharedMemorySize
+	maxComputeWorkGroupCount                        [3]uint32  // uint32_t maxComputeWorkGroupCount[3]
+	maxComputeWorkGroupInvocations                  uint32     // uint32_t maxComputeWorkGroupInvocations
+	maxComputeWorkGroupSize                         [3]uint32  // uint32_t maxComputeWorkGroupSize[3]
+	subPixelPrecisionBits                           uint32     // uint32_t subPixelPrecisionBits
+	subTexelPrecisionBits                           uint32     // uint32_t subTexelPrecisionBits
+	mipmapPrecisionBits                             uint32     // uint32_t mipmapPrecisionBits
+	maxDrawIndexedIndexValue                        uint32     // uint32_t maxDrawIndexedIndexValue
+	maxDrawIndirectCount                            uint32     // uint32_t maxDrawIndirectCount
+	maxSamplerLodBias                               float32    // float maxSamplerLodBias
+	maxSamplerAnisotropy                            float32    // float maxSamplerAnisotropy
+	maxViewports                                    uint32     // uint32_t maxViewports
+	maxViewportDimensions                           [2]uint32  // uint32_t maxViewportDimensions[2]
+	viewportBoundsRange                             [2]float32 // float viewportBoundsRange[2]
+	viewportSubPixelBits                            uint32     // uint32_t viewportSubPixelBits
+	minMemoryMapAlignment                           uintptr    // size_t minMemoryMapAlignment
+	minTexelBufferOffsetAlignment                   uint64     // VkDeviceSize minTexelBufferOffsetAlignment
+	minUniformBufferOffsetAlignment                 uint64     // VkDeviceSize minUniformBufferOffsetAlignment
+	minStorageBufferOffsetAlignment                 uint64     // VkDeviceSize minStorageBufferOffsetAlignment
+	minTexelOffset                                  int32      // int32_t minTexelOffset
+	maxTexelOffset                                  uint32     // uint32_t maxTexelOffset
+	minTexelGatherOffset                            int32      // int32_t minTexelGatherOffset
+	maxTexelGatherOffset                            uint32     // uint32_t maxTexelGatherOffset
+	minInterpolationOffset                          float32    // float minInterpolationOffset
+	maxInterpolationOffset                          float32    // float maxInterpolationOffset
+	subPixelInterpolationOffsetBits                 uint32     // uint32_t subPixelInterpolationOffsetBits
+	maxFramebufferWidth                             uint32     // uint32_t maxFramebufferWidth
+	maxFramebufferHeight                            uint32     // uint32_t maxFramebufferHeight
+	maxFramebufferLayers                            uint32     // uint32_t maxFramebufferLayers
+	framebufferColorSampleCounts                    uint32     // VkSampleCountFlags framebufferColorSampleCounts
+	framebufferDepthSampleCounts                    uint32     // VkSampleCountFlags framebufferDepthSampleCounts
+	framebufferStencilSampleCounts                  uint32     // VkSampleCountFlags framebufferStencilSampleCounts
+	framebufferNoAttachmentsSampleCounts            uint32     // VkSampleCountFlags framebufferNoAttachmentsSampleCounts
+	maxColorAttachments                             uint32     // uint32_t maxColorAttachments
+	sampledImageColorSampleCounts                   uint32     // VkSampleCountFlags sampledImageColorSampleCounts
+	sampledImageIntegerSampleCounts                 uint32     // VkSampleCountFlags sampledImageIntegerSampleCounts
+	sampledImageDepthSampleCounts                   uint32     // VkSampleCountFlags sampledImageDepthSampleCounts
+	sampledImageStencilSampleCounts                 uint32     // VkSampleCountFlags sampledImageStencilSampleCounts
+	storageImageSampleCounts                        uint32     // VkSampleCountFlags storageImageSampleCounts
+	maxSampleMaskWords                              uint32     // uint32_t maxSampleMaskWords
+	timestampComputeAndGraphics                     uint32     // VkBool32 timestampComputeAndGraphics
+	timestampPeriod                                 float32    // float timestampPeriod
+	maxClipDistances                                uint32     // uint32_t maxClipDistances
+	maxCullDistances                                uint32     // uint32_t maxCullDistances
+	maxCombinedClipAndCullDistances                 uint32     // uint32_t maxCombinedClipAndCullDistances
+	discreteQueuePriorities                         uint32     // uint32_t discreteQueuePriorities
+	pointSizeRange                                  [2]float32 // float pointSizeRange[2]
+	lineWidthRange                                  [2]float32 // float lineWidthRange[2]
+	pointSizeGranularity                            float32    // float pointSizeGranularity
+	lineWidthGranularity                            float32    // float lineWidthGranularity
+	strictLines                                     uint32     // VkBool32 strictLines
+	standardSampleLocations                         uint32     // VkBool32 standardSampleLocations
+	optimalBufferCopyOffsetAlignment                uint64     // VkDeviceSize optimalBufferCopyOffsetAlignment
+	optimalBufferCopyRowPitchAlignment              uint64     // VkDeviceSize optimalBufferCopyRowPitchAlignment
+	nonCoherentAtomSize                             uint64     // VkDeviceSize nonCoherentAtomSize
 }
 
 // vkPhysicalDeviceMaintenance3Properties is VkPhysicalDeviceMaintenance3Properties.
 type vkPhysicalDeviceMaintenance3Properties struct {
 	_                       structs.HostLayout
-	sType                   int32          // VkStructureType    sType
-	pNext                   unsafe.Pointer // void*              pNext
-	maxPerSetDescriptors    uint32         // uint32_t           maxPerSetDescriptors
-	maxMemoryAllocationSize uint64         // VkDeviceSize       maxMemoryAllocationSize
+	sType                   int32          // VkStructureType sType
+	pNext                   unsafe.Pointer // void* pNext
+	maxPerSetDescriptors    uint32         // uint32_t maxPerSetDescriptors
+	maxMemoryAllocationSize uint64         // VkDeviceSize maxMemoryAllocationSize
 }
 
 // vkPhysicalDeviceMemoryBudgetPropertiesEXT is VkPhysicalDeviceMemoryBudgetPropertiesEXT.
 type vkPhysicalDeviceMemoryBudgetPropertiesEXT struct {
 	_          structs.HostLayout
-	sType      int32          // VkStructureType    sType
-	pNext      unsafe.Pointer // void*              pNext
-	heapBudget [16]uint64     // VkDeviceSize       heapBudget[VK_MAX_MEMORY_HEAPS]
-	heapUsage  [16]uint64     // VkDeviceSize       heapUsage[VK_MAX_MEMORY_HEAPS]
+	sType      int32          // VkStructureType sType
+	pNext      unsafe.Pointer // void* pNext
+	heapBudget [16]uint64     // VkDeviceSize heapBudget[VK_MAX_MEMORY_HEAPS]
+	heapUsage  [16]uint64     // VkDeviceSize heapUsage[VK_MAX_MEMORY_HEAPS]
 }
 
 // vkPhysicalDeviceMemoryProperties is VkPhysicalDeviceMemoryProperties.
 type vkPhysicalDeviceMemoryProperties struct {
 	_               structs.HostLayout
-	memoryTypeCount uint32           // uint32_t        memoryTypeCount
-	memoryTypes     [32]vkMemoryType // VkMemoryType    memoryTypes[VK_MAX_MEMORY_TYPES]
-	memoryHeapCount uint32           // uint32_t        memoryHeapCount
-	memoryHeaps     [16]vkMemoryHeap // VkMemoryHeap    memoryHeaps[VK_MAX_MEMORY_HEAPS]
+	memoryTypeCount uint32           // uint32_t memoryTypeCount
+	memoryTypes     [32]vkMemoryType // VkMemoryType memoryTypes[VK_MAX_MEMORY_TYPES]
+	memoryHeapCount uint32           // uint32_t memoryHeapCount
+	memoryHeaps     [16]vkMemoryHeap // VkMemoryHeap memoryHeaps[VK_MAX_MEMORY_HEAPS]
 }
 
 // vkPhysicalDeviceMemoryProperties2 is VkPhysicalDeviceMemoryProperties2.
 type vkPhysicalDeviceMemoryProperties2 struct {
 	_                structs.HostLayout
-	sType            int32                            // VkStructureType                     sType
-	pNext            unsafe.Pointer                   // void*                               pNext
-	memoryProperties vkPhysicalDeviceMemoryProperties // VkPhysicalDeviceMemoryProperties    memoryProperties
+	sType            int32                            // VkStructureType sType
+	pNext            unsafe.Pointer                   // void* pNext
+	memoryProperties vkPhysicalDeviceMemoryProperties // VkPhysicalDeviceMemoryProperties memoryProperties
 }
 
 // vkPhysicalDeviceProperties is VkPhysicalDeviceProperties.
 type vkPhysicalDeviceProperties struct {
 	_                 structs.HostLayout
-	apiVersion        uint32                           // uint32_t                            apiVersion
-	driverVersion     uint32                           // uint32_t                            driverVersion
-	vendorID          uint32                           // uint32_t                            vendorID
-	deviceID          uint32                           // uint32_t                            deviceID
-	deviceType        int32                            // VkPhysicalDeviceType                deviceType
-	deviceName        [256]byte                        // char                                deviceName[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE]
-	pipelineCacheUUID [16]uint8                        // uint8_t                             pipelineCacheUUID[VK_UUID_SIZE]
-	limits            vkPhysicalDeviceLimits           // VkPhysicalDeviceLimits              limits
-	sparseProperties  vkPhysicalDeviceSparseProperties // VkPhysicalDeviceSparseProperties    sparseProperties
+	apiVersion        uint32                           // uint32_t apiVersion
+	driverVersion     uint32                           // uint32_t driverVersion
+	vendorID          uint32                           // uint32_t vendorID
+	deviceID          uint32                           // uint32_t deviceID
+	deviceType        int32                            // VkPhysicalDeviceType deviceType
+	deviceName        [256]byte                        // char deviceName[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE]
+	pipelineCacheUUID [16]uint8                        // uint8_t pipelineCacheUUID[VK_UUID_SIZE]
+	limits            vkPhysicalDeviceLimits           // VkPhysicalDeviceLimits limits
+	sparseProperties  vkPhysicalDeviceSparseProperties // VkPhysicalDeviceSparseProperties sparseProperties
 }
 
 // vkPhysicalDeviceProperties2 is VkPhysicalDeviceProperties2.
 type vkPhysicalDeviceProperties2 struct {
 	_          structs.HostLayout
-	sType      int32                      // VkStructureType               sType
-	pNext      unsafe.Pointer             // void*                         pNext
-	properties vkPhysicalDeviceProperties // VkPhysicalDeviceProperties    properties
+	sType      int32                      // VkStructureType sType
+	pNext      unsafe.Pointer             // void* pNext
+	properties vkPhysicalDeviceProperties // VkPhysicalDeviceProperties properties
 }
 
 // vkPhysicalDeviceShaderFloat16Int8Features is VkPhysicalDeviceShaderFloat16Int8Features.
 type vkPhysicalDeviceShaderFloat16Int8Features struct {
 	_             structs.HostLayout
-	sType         int32          // VkStructureType    sType
-	pNext         unsafe.Pointer // void*              pNext
-	shaderFloat16 uint32         // VkBool32           shaderFloat16
-	shaderInt8    uint32         // VkBool32           shaderInt8
+	sType         int32          // VkStructureType sType
+	pNext         unsafe.Pointer // void* pNext
+	shaderFloat16 uint32         // VkBool32 shaderFloat16
+	shaderInt8    uint32         // VkBool32 shaderInt8
 }
 
 // vkPhysicalDeviceSparseProperties is VkPhysicalDeviceSparseProperties.
 type vkPhysicalDeviceSparseProperties struct {
 	_                                        structs.HostLayout
-	residencyStandard2DBlockShape            uint32 // VkBool32    residencyStandard2DBlockShape
-	residencyStandard2DMultisampleBlockShape uint32 // VkBool32    residencyStandard2DMultisampleBlockShape
-	residencyStandard3DBlockShape            uint32 // VkBool32    residencyStandard3DBlockShape
-	residencyAlignedMipSize                  uint32 // VkBool32    residencyAlignedMipSize
-	residencyNonResidentStrict               uint32 // VkBool32    residencyNonResidentStrict
+	residencyStandard2DBlockShape            uint32 // VkBool32 residencyStandard2DBlockShape
+	residencyStandard2DMultisampleBlockShape uint32 // VkBool32 residencyStandard2DMultisampleBlockShape
+	residencyStandard3DBlockShape            uint32 // VkBool32 residencyStandard3DBlockShape
+	residencyAlignedMipSize                  uint32 // VkBool32 residencyAlignedMipSize
+	residencyNonResidentStrict               uint32 // VkBool32 residencyNonResidentStrict
 }
 
 // vkPhysicalDeviceSubgroupProperties is VkPhysicalDeviceSubgroupProperties.
 type vkPhysicalDeviceSubgroupProperties struct {
 	_                         structs.HostLayout
-	sType                     int32          // VkStructureType           sType
-	pNext                     unsafe.Pointer // void*                     pNext
-	subgroupSize              uint32         // uint32_t                  subgroupSize
-	supportedStages           uint32         // VkShaderStageFlags        supportedStages
-	supportedOperations       uint32         // VkSubgroupFeatureFlags    supportedOperations
-	quadOperationsInAllStages uint32         // VkBool32                  quadOperationsInAllStages
+	sType                     int32          // VkStructureType sType
+	pNext                     unsafe.Pointer // void* pNext
+	subgroupSize              uint32         // uint32_t subgroupSize
+	supportedStages           uint32         // VkShaderStageFlags supportedStages
+	supportedOperations       uint32         // VkSubgroupFeatureFlags supportedOperations
+	quadOperationsInAllStages uint32         // VkBool32 quadOperationsInAllStages
 }
 
 // vkPhysicalDeviceTimelineSemaphoreFeatures is VkPhysicalDeviceTimelineSemaphoreFeatures.
 type vkPhysicalDeviceTimelineSemaphoreFeatures struct {
 	_                 structs.HostLayout
-	sType             int32          // VkStructureType    sType
-	pNext             unsafe.Pointer // void*              pNext
-	timelineSemaphore uint32         // VkBool32           timelineSemaphore
+	sType             int32          // VkStructureType sType
+	pNext             unsafe.Pointer // void* pNext
+	timelineSemaphore uint32         // VkBool32 timelineSemaphore
 }
 
 // vkPhysicalDeviceVulkanMemoryModelFeatures is VkPhysicalDeviceVulkanMemoryModelFeatures.
 type vkPhysicalDeviceVulkanMemoryModelFeatures struct {
 	_                                             structs.HostLayout
-	sType                                         int32          // VkStructureType    sType
-	pNext                                         unsafe.Pointer // void*              pNext
-	vulkanMemoryModel                             uint32         // VkBool32           vulkanMemoryModel
-	vulkanMemoryModelDeviceScope                  uint32         // VkBool32           vulkanMemoryModelDeviceScope
-	vulkanMemoryModelAvailabilityVisibilityChains uint32         // VkBool32           vulkanMemoryModelAvailabilityVisibilityChains
+	sType                                         int32          // VkStructureType sType
+	pNext                                         unsafe.Pointer // void* pNext
+	vulkanMemoryModel                             uint32         // VkBool32 vulkanMemoryModel
+	vulkanMemoryModelDeviceScope                  uint32         // VkBool32 vulkanMemoryModelDeviceScope
+	vulkanMemoryModelAvailabilityVisibilityChains uint32         // VkBool32 vulkanMemoryModelAvailabilityVisibilityChains
 }
 
 // vkPipelineCacheCreateInfo is VkPipelineCacheCreateInfo.
 type vkPipelineCacheCreateInfo struct {
 	_               structs.HostLayout
-	sType           int32          // VkStructureType               sType
-	pNext           unsafe.Pointer // const void*                   pNext
-	flags           uint32         // VkPipelineCacheCreateFlags    flags
-	initialDataSize uintptr        // size_t                        initialDataSize
-	pInitialData    unsafe.Pointer // const void*                   pInitialData
+	sType           int32          // VkStructureType sType
+	pNext           unsafe.Pointer // const void* pNext
+	flags           uint32         // VkPipelineCacheCreateFlags flags
+	initialDataSize uintptr        // size_t initialDataSize
+	pInitialData    unsafe.Pointer // const void* pInitialData
 }
 
 // vkPipelineLayoutCreateInfo is VkPipelineLayoutCreateInfo.
 type vkPipelineLayoutCreateInfo struct {
 	_                      structs.HostLayout
-	sType                  int32          // VkStructureType                 sType
-	pNext                  unsafe.Pointer // const void*                     pNext
-	flags                  uint32         // VkPipelineLayoutCreateFlags     flags
-	setLayoutCount         uint32         // uint32_t                        setLayoutCount
-	pSetLayouts            unsafe.Pointer // const VkDescriptorSetLayout*    pSetLayouts
-	pushConstantRangeCount uint32         // uint32_t                        pushConstantRangeCount
-	pPushConstantRanges    unsafe.Pointer // const VkPushConstantRange*      pPushConstantRanges
+	sType                  int32          // VkStructureType sType
+	pNext                  unsafe.Pointer // const void* pNext
+	flags                  uint32         // VkPipelineLayoutCreateFlags flags
+	setLayoutCount         uint32         // uint32_t setLayoutCount
+	pSetLayouts            unsafe.Pointer // const VkDescriptorSetLayout* pSetLayouts
+	pushConstantRangeCount uint32         // uint32_t pushConstantRangeCount
+	pPushConstantRanges    unsafe.Pointer // const VkPushConstantRange* pPushConstantRanges
 }
 
 // vkPipelineShaderStageCreateInfo is VkPipelineShaderStageCreateInfo.
 type vkPipelineShaderStageCreateInfo struct {
 	_                   structs.HostLayout
-	sType               int32          // VkStructureType                     sType
-	pNext               unsafe.Pointer // const void*                         pNext
-	flags               uint32         // VkPipelineShaderStageCreateFlags    flags
-	stage               int32          // VkShaderStageFlagBits               stage
-	module              vkShaderModule // VkShaderModule                      module
-	pName               unsafe.Pointer // const char*                         pName
-	pSpecializationInfo unsafe.Pointer // const VkSpecializationInfo*         pSpecializationInfo
+	sType               int32          // VkStructureType sType
+	pNext               unsafe.Pointer // const void* pNext
+	flags               uint32         // VkPipelineShaderStageCreateFlags flags
+	stage               int32          // VkShaderStageFlagBits stage
+	module              vkShaderModule // VkShaderModule module
+	pName               unsafe.Pointer // const char* pName
+	pSpecializationInfo unsafe.Pointer // const VkSpecializationInfo* pSpecializationInfo
 }
 
 // vkPresentInfoKHR is VkPresentInfoKHR.
 type vkPresentInfoKHR struct {
 	_                  structs.HostLayout
-	sType              int32          // VkStructureType          sType
-	pNext              unsafe.Pointer // const void*              pNext
-	waitSemaphoreCount uint32         // uint32_t                 waitSemaphoreCount
-	pWaitSemaphores    unsafe.Pointer // const VkSemaphore*       pWaitSemaphores
-	swapchainCount     uint32         // uint32_t                 swapchainCount
-	pSwapchains        unsafe.Pointer // const VkSwapchainKHR*    pSwapchains
-	pImageIndices      unsafe.Pointer // const uint32_t*          pImageIndices
-	pResults           unsafe.Pointer // VkResult*                pResults
+	sType              int32          // VkStructureType sType
+	pNext              unsafe.Pointer // const void* pNext
+	waitSemaphoreCount uint32         // uint32_t waitSemaphoreCount
+	pWaitSemaphores    unsafe.Pointer // const VkSemaphore* pWaitSemaphores
+	swapchainCount     uint32         // uint32_t swapchainCount
+	pSwapchains        unsafe.Pointer // const VkSwapchainKHR* pSwapchains
+	pImageIndices      unsafe.Pointer // const uint32_t* pImageIndices
+	pResults           unsafe.Pointer // VkResult* pResults
 }
 
 // vkPushConstantRange is VkPushConstantRange.
 type vkPushConstantRange struct {
 	_          structs.HostLayout
-	stageFlags uint32 // VkShaderStageFlags    stageFlags
-	offset     uint32 // uint32_t              offset
-	size       uint32 // uint32_t              size
+	stageFlags uint32 // VkShaderStageFlags stageFlags
+	offset     uint32 // uint32_t offset
+	size       uint32 // uint32_t size
 }
 
 // vkQueryPoolCreateInfo is VkQueryPoolCreateInfo.
 type vkQueryPoolCreateInfo struct {
 	_                  structs.HostLayout
-	sType              int32          // VkStructureType                  sType
-	pNext              unsafe.Pointer // const void*                      pNext
-	flags              uint32         // VkQueryPoolCreateFlags           flags
-	queryType          int32          // VkQueryType                      queryType
-	queryCount         uint32         // uint32_t                         queryCount
-	pipelineStatistics uint32         // VkQueryPipelineStatisticFlags    pipelineStatistics
+	sType              int32          // VkStructureType sType
+	pNext              unsafe.Pointer // const void* pNext
+	flags              uint32         // VkQueryPoolCreateFlags flags
+	queryType          int32          // VkQueryType queryType
+	queryCount         uint32         // uint32_t queryCount
+	pipelineStatistics uint32         // VkQueryPipelineStatisticFlags pipelineStatistics
 }
 
 // vkQueueFamilyProperties is VkQueueFamilyProperties.
 type vkQueueFamilyProperties struct {
 	_                           structs.HostLayout
-	queueFlags                  uint32     // VkQueueFlags    queueFlags
-	queueCount                  uint32     // uint32_t        queueCount
-	timestampValidBits          uint32     // uint32_t        timestampValidBits
-	minImageTransferGranularity vkExtent3D // VkExtent3D      minImageTransferGranularity
+	queueFlags                  uint32     // VkQueueFlags queueFlags
+	queueCount                  uint32     // uint32_t queueCount
+	timestampValidBits          uint32     // uint32_t timestampValidBits
+	minImageTransferGranularity vkExtent3D // VkExtent3D minImageTransferGranularity
 }
 
 // vkSemaphoreCreateInfo is VkSemaphoreCreateInfo.
 type vkSemaphoreCreateInfo struct {
 	_     structs.HostLayout
-	sType int32          // VkStructureType           sType
-	pNext unsafe.Pointer // const void*               pNext
-	flags uint32         // VkSemaphoreCreateFlags    flags
+	sType int32          // VkStructureType sType
+	pNext unsafe.Pointer // const void* pNext
+	flags uint32         // VkSemaphoreCreateFlags flags
 }
 
 // vkSemaphoreTypeCreateInfo is VkSemaphoreTypeCreateInfo.
 type vkSemaphoreTypeCreateInfo struct {
 	_             structs.HostLayout
-	sType         int32          // VkStructureType    sType
-	pNext         unsafe.Pointer // const void*        pNext
-	semaphoreType int32          // VkSemaphoreType    semaphoreType
-	initialValue  uint64         // uint64_t           initialValue
+	sType         int32          // VkStructureType sType
+	pNext         unsafe.Pointer // const void* pNext
+	semaphoreType int32          // VkSemaphoreType semaphoreType
+	initialValue  uint64         // uint64_t initialValue
 }
 
 // vkSemaphoreWaitInfo is VkSemaphoreWaitInfo.
 type vkSemaphoreWaitInfo struct {
 	_              structs.HostLayout
-	sType          int32          // VkStructureType         sType
-	pNext          unsafe.Pointer // const void*             pNext
-	flags          uint32         // VkSemaphoreWaitFlags    flags
-	semaphoreCount uint32         // uint32_t                semaphoreCount
-	pSemaphores    unsafe.Pointer // const VkSemaphore*      pSemaphores
-	pValues        unsafe.Pointer // const uint64_t*         pValues
+	sType          int32          // VkStructureType sType
+	pNext          unsafe.Pointer // const void* pNext
+	flags          uint32         // VkSemaphoreWaitFlags flags
+	semaphoreCount uint32         // uint32_t semaphoreCount
+	pSemaphores    unsafe.Pointer // const VkSemaphore* pSemaphores
+	pValues        unsafe.Pointer // const uint64_t* pValues
 }
 
 // vkShaderModuleCreateInfo is VkShaderModuleCreateInfo.
 type vkShaderModuleCreateInfo struct {
 	_        structs.HostLayout
-	sType    int32          // VkStructureType              sType
-	pNext    unsafe.Pointer // const void*                  pNext
-	flags    uint32         // VkShaderModuleCreateFlags    flags
-	codeSize uintptr        // size_t                       codeSize
-	pCode    unsafe.Pointer // const uint32_t*              pCode
+	sType    int32          // VkStructureType sType
+	pNext    unsafe.Pointer // const void* pNext
+	flags    uint32         // VkShaderModuleCreateFlags flags
+	codeSize uintptr        // size_t codeSize
+	pCode    unsafe.Pointer // const uint32_t* pCode
 }
 
 // vkSpecializationInfo is VkSpecializationInfo.
 type vkSpecializationInfo struct {
 	_             structs.HostLayout
-	mapEntryCount uint32         // uint32_t                           mapEntryCount
-	pMapEntries   unsafe.Pointer // const VkSpecializationMapEntry*    pMapEntries
-	dataSize      uintptr        // size_t                             dataSize
-	pData         unsafe.Pointer // const void*                        pData
+	mapEntryCount uint32         // uint32_t mapEntryCount
+	pMapEntries   unsafe.Pointer // const VkSpecializationMapEntry* pMapEntries
+	dataSize      uintptr        // size_t dataSize
+	pData         unsafe.Pointer // const void* pData
 }
 
 // vkSpecializationMapEntry is VkSpecializationMapEntry.
 type vkSpecializationMapEntry struct {
 	_          structs.HostLayout
-	constantID uint32  // uint32_t    constantID
-	offset     uint32  // uint32_t    offset
-	size       uintptr // size_t      size
+	constantID uint32  // uint32_t constantID
+	offset     uint32  // uint32_t offset
+	size       uintptr // size_t size
 }
 
 // vkSubmitInfo is VkSubmitInfo.
 type vkSubmitInfo struct {
 	_                    structs.HostLayout
-	sType                int32          // VkStructureType                sType
-	pNext                unsafe.Pointer // const void*                    pNext
-	waitSemaphoreCount   uint32         // uint32_t                       waitSemaphoreCount
-	pWaitSemaphores      unsafe.Pointer // const VkSemaphore*             pWaitSemaphores
-	pWaitDstStageMask    unsafe.Pointer // const VkPipelineStageFlags*    pWaitDstStageMask
-	commandBufferCount   uint32         // uint32_t                       commandBufferCount
-	pCommandBuffers      unsafe.Pointer // const VkCommandBuffer*         pCommandBuffers
-	signalSemaphoreCount uint32         // uint32_t                       signalSemaphoreCount
-	pSignalSemaphores    unsafe.Pointer // const VkSemaphore*             pSignalSemaphores
+	sType                int32          // VkStructureType sType
+	pNext                unsafe.Pointer // const void* pNext
+	waitSemaphoreCount   uint32         // uint32_t waitSemaphoreCount
+	pWaitSemaphores      unsafe.Pointer // const VkSemaphore* pWaitSemaphores
+	pWaitDstStageMask    unsafe.Pointer // const VkPipelineStageFlags* pWaitDstStageMask
+	commandBufferCount   uint32         // uint32_t commandBufferCount
+	pCommandBuffers      unsafe.Pointer // const VkCommandBuffer* pCommandBuffers
+	signalSemaphoreCount uint32         // uint32_t signalSemaphoreCount
+	pSignalSemaphores    unsafe.Pointer // const VkSemaphore* pSignalSemaphores
 }
 
 // vkSurfaceCapabilitiesKHR is VkSurfaceCapabilitiesKHR.
 type vkSurfaceCapabilitiesKHR struct {
 	_                       structs.HostLayout
-	minImageCount           uint32     // uint32_t                         minImageCount
-	maxImageCount           uint32     // uint32_t                         maxImageCount
-	currentExtent           vkExtent2D // VkExtent2D                       currentExtent
-	minImageExtent          vkExtent2D // VkExtent2D                       minImageExtent
-	maxImageExtent          vkExtent2D // VkExtent2D                       maxImageExtent
-	maxImageArrayLayers     uint32     // uint32_t                         maxImageArrayLayers
-	supportedTransforms     uint32     // VkSurfaceTransformFlagsKHR       supportedTransforms
-	currentTransform        int32      // VkSurfaceTransformFlagBitsKHR    currentTransform
-	supportedCompositeAlpha uint32     // VkCompositeAlphaFlagsKHR         supportedCompositeAlpha
-	supportedUsageFlags     uint32     // VkImageUsageFlags                supportedUsageFlags
+	minImageCount           uint32     // uint32_t minImageCount
+	maxImageCount           uint32     // uint32_t maxImageCount
+	currentExtent           vkExtent2D // VkExtent2D currentExtent
+	minImageExtent          vkExtent2D // VkExtent2D minImageExtent
+	maxImageExtent          vkExtent2D // VkExtent2D maxImageExtent
+	maxImageArrayLayers     uint32     // uint32_t maxImageArrayLayers
+	supportedTransforms     uint32     // VkSurfaceTransformFlagsKHR supportedTransforms
+	currentTransform        int32      // VkSurfaceTransformFlagBitsKHR currentTransform
+	supportedCompositeAlpha uint32     // VkCompositeAlphaFlagsKHR supportedCompositeAlpha
+	supportedUsageFlags     uint32     // VkImageUsageFlags supportedUsageFlags
 }
 
 // vkSurfaceFormatKHR is VkSurfaceFormatKHR.
 type vkSurfaceFormatKHR struct {
 	_          structs.HostLayout
-	format     int32 // VkFormat           format
-	colorSpace int32 // VkColorSpaceKHR    colorSpace
+	format     int32 // VkFormat format
+	colorSpace int32 // VkColorSpaceKHR colorSpace
 }
 
 // vkSwapchainCreateInfoKHR is VkSwapchainCreateInfoKHR.
 type vkSwapchainCreateInfoKHR struct {
 	_                     structs.HostLayout
-	sType                 int32          // VkStructureType                  sType
-	pNext                 unsafe.Pointer // const void*                      pNext
-	flags                 uint32         // VkSwapchainCreateFlagsKHR        flags
-	surface               vkSurfaceKHR   // VkSurfaceKHR                     surface
-	minImageCount         uint32         // uint32_t                         minImageCount
-	imageFormat           int32          // VkFormat                         imageFormat
-	imageColorSpace       int32          // VkColorSpaceKHR                  imageColorSpace
-	imageExtent           vkExtent2D     // VkExtent2D                       imageExtent
-	imageArrayLayers      uint32         // uint32_t                         imageArrayLayers
-	imageUsage            uint32         // VkImageUsageFlags                imageUsage
-	imageSharingMode      int32          // VkSharingMode                    imageSharingMode
-	queueFamilyIndexCount uint32         // uint32_t                         queueFamilyIndexCount
-	pQueueFamilyIndices   unsafe.Pointer // const uint32_t*                  pQueueFamilyIndices
-	preTransform          int32          // VkSurfaceTransformFlagBitsKHR    preTransform
-	compositeAlpha        int32          // VkCompositeAlphaFlagBitsKHR      compositeAlpha
-	presentMode           int32          // VkPresentModeKHR                 presentMode
-	clipped               uint32         // VkBool32                         clipped
-	oldSwapchain          vkSwapchainKHR // VkSwapchainKHR                   oldSwapchain
+	sType                 int32          // VkStructureType sType
+	pNext                 unsafe.Pointer // const void* pNext
+	flags                 uint32         // VkSwapchainCreateFlagsKHR flags
+	surface               vkSurfaceKHR   // VkSurfaceKHR surface
+	minImageCount         uint32         // uint32_t minImageCount
+	imageFormat           int32          // VkFormat imageFormat
+	imageColorSpace       int32          // VkColorSpaceKHR imageColorSpace
+	imageExtent           vkExtent2D     // VkExtent2D imageExtent
+	imageArrayLayers      uint32         // uint32_t imageArrayLayers
+	imageUsage            uint32         // VkImageUsageFlags imageUsage
+	imageSharingMode      int32          // VkSharingMode imageSharingMode
+	queueFamilyIndexCount uint32         // uint32_t queueFamilyIndexCount
+	pQueueFamilyIndices   unsafe.Pointer // const uint32_t* pQueueFamilyIndices
+	preTransform          int32          // VkSurfaceTransformFlagBitsKHR preTransform
+	compositeAlpha        int32          // VkCompositeAlphaFlagBitsKHR compositeAlpha
+	presentMode           int32          // VkPresentModeKHR presentMode
+	clipped               uint32         // VkBool32 clipped
+	oldSwapchain          vkSwapchainKHR // VkSwapchainKHR oldSwapchain
 }
 
 // vkTimelineSemaphoreSubmitInfo is VkTimelineSemaphoreSubmitInfo.
 type vkTimelineSemaphoreSubmitInfo struct {
 	_                         structs.HostLayout
-	sType                     int32          // VkStructureType    sType
-	pNext                     unsafe.Pointer // const void*        pNext
-	waitSemaphoreValueCount   uint32         // uint32_t           waitSemaphoreValueCount
-	pWaitSemaphoreValues      unsafe.Pointer // const uint64_t*    pWaitSemaphoreValues
-	signalSemaphoreValueCount uint32         // uint32_t           signalSemaphoreValueCount
-	pSignalSemaphoreValues    unsafe.Pointer // const uint64_t*    pSignalSemaphoreValues
+	sType                     int32          // VkStructureType sType
+	pNext                     unsafe.Pointer // const void* pNext
+	waitSemaphoreValueCount   uint32         // uint32_t waitSemaphoreValueCount
+	pWaitSemaphoreValues      unsafe.Pointer // const uint64_t* pWaitSemaphoreValues
+	signalSemaphoreValueCount uint32         // uint32_t signalSemaphoreValueCount
+	pSignalSemaphoreValues    unsafe.Pointer // const uint64_t* pSignalSemaphoreValues
 }
 
 // vkWriteDescriptorSet is VkWriteDescriptorSet.
 type vkWriteDescriptorSet struct {
 	_                structs.HostLayout
-	sType            int32           // VkStructureType                  sType
-	pNext            unsafe.Pointer  // const void*                      pNext
-	dstSet           vkDescriptorSet // VkDescriptorSet                  dstSet
-	dstBinding       uint32          // uint32_t                         dstBinding
-	dstArrayElement  uint32          // uint32_t                         dstArrayElement
-	descriptorCount  uint32          // uint32_t                         descriptorCount
-	descriptorType   int32           // VkDescriptorType                 descriptorType
-	pImageInfo       unsafe.Pointer  // const VkDescriptorImageInfo*     pImageInfo
-	pBufferInfo      unsafe.Pointer  // const VkDescriptorBufferInfo*    pBufferInfo
-	pTexelBufferView unsafe.Pointer  // const VkBufferView*              pTexelBufferView
+	sType            int32           // VkStructureType sType
+	pNext            unsafe.Pointer  // const void* pNext
+	dstSet           vkDescriptorSet // VkDescriptorSet dstSet
+	dstBinding       uint32          // uint32_t dstBinding
+	dstArrayElement  uint32          // uint32_t dstArrayElement
+	descriptorCount  uint32          // uint32_t descriptorCount
+	descriptorType   int32           // VkDescriptorType descriptorType
+	pImageInfo       unsafe.Pointer  // const VkDescriptorImageInfo* pImageInfo
+	pBufferInfo      unsafe.Pointer  // const VkDescriptorBufferInfo* pBufferInfo
+	pTexelBufferView unsafe.Pointer  // const VkBufferView* pTexelBufferView
 }
 
 // vkXlibSurfaceCreateInfoKHR is VkXlibSurfaceCreateInfoKHR.
 type vkXlibSurfaceCreateInfoKHR struct {
 	_      structs.HostLayout
-	sType  int32          // VkStructureType    sType
-	pNext  unsafe.Pointer // const void*        pNext
-	flags  uint32         // VkFlags            flags
-	dpy    unsafe.Pointer // void*              dpy
-	window uintptr        // unsigned long      window
+	sType  int32          // VkStructureType sType
+	pNext  unsafe.Pointer // const void* pNext
+	flags  uint32         // VkFlags flags
+	dpy    unsafe.Pointer // void* dpy
+	window uintptr        // unsigned long window
 }
 
 // Constants.
@@ -1235,17 +1235,17 @@ func (f *globalFuncs) load(get func(name string) uintptr) {
 
 // CreateInstance calls vkCreateInstance.
 func (f *globalFuncs) CreateInstance(pCreateInfo *vkInstanceCreateInfo, pAllocator unsafe.Pointer, pInstance *vkInstance) int32 {
-	return int32(syscallN(f.createInstance, uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pInstance))))
+	return int32(call(f.createInstance, uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pInstance)), 0, 0, 0, 0, 0, 0, 0))
 }
 
 // EnumerateInstanceExtensionProperties calls vkEnumerateInstanceExtensionProperties.
 func (f *globalFuncs) EnumerateInstanceExtensionProperties(pLayerName *byte, pPropertyCount *uint32, pProperties *vkExtensionProperties) int32 {
-	return int32(syscallN(f.enumerateInstanceExtensionProperties, uintptr(unsafe.Pointer(pLayerName)), uintptr(unsafe.Pointer(pPropertyCount)), uintptr(unsafe.Pointer(pProperties))))
+	return int32(call(f.enumerateInstanceExtensionProperties, uintptr(unsafe.Pointer(pLayerName)), uintptr(unsafe.Pointer(pPropertyCount)), uintptr(unsafe.Pointer(pProperties)), 0, 0, 0, 0, 0, 0, 0))
 }
 
 // EnumerateInstanceLayerProperties calls vkEnumerateInstanceLayerProperties.
 func (f *globalFuncs) EnumerateInstanceLayerProperties(pPropertyCount *uint32, pProperties *vkLayerProperties) int32 {
-	return int32(syscallN(f.enumerateInstanceLayerProperties, uintptr(unsafe.Pointer(pPropertyCount)), uintptr(unsafe.Pointer(pProperties))))
+	return int32(call(f.enumerateInstanceLayerProperties, uintptr(unsafe.Pointer(pPropertyCount)), uintptr(unsafe.Pointer(pProperties)), 0, 0, 0, 0, 0, 0, 0, 0))
 }
 
 // instanceFuncs holds the entry points of the commands goamp calls.
@@ -1303,112 +1303,112 @@ func (f *instanceFuncs) load(get func(name string) uintptr) {
 
 // CreateDebugUtilsMessengerEXT calls vkCreateDebugUtilsMessengerEXT.
 func (f *instanceFuncs) CreateDebugUtilsMessengerEXT(instance vkInstance, pCreateInfo *vkDebugUtilsMessengerCreateInfoEXT, pAllocator unsafe.Pointer, pMessenger *vkDebugUtilsMessengerEXT) int32 {
-	return int32(syscallN(f.createDebugUtilsMessengerEXT, uintptr(instance), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pMessenger))))
+	return int32(call(f.createDebugUtilsMessengerEXT, uintptr(instance), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pMessenger)), 0, 0, 0, 0, 0, 0))
 }
 
 // CreateDevice calls vkCreateDevice.
 func (f *instanceFuncs) CreateDevice(physicalDevice vkPhysicalDevice, pCreateInfo *vkDeviceCreateInfo, pAllocator unsafe.Pointer, pDevice *vkDevice) int32 {
-	return int32(syscallN(f.createDevice, uintptr(physicalDevice), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pDevice))))
+	return int32(call(f.createDevice, uintptr(physicalDevice), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pDevice)), 0, 0, 0, 0, 0, 0))
 }
 
 // CreateXlibSurfaceKHR calls vkCreateXlibSurfaceKHR.
 func (f *instanceFuncs) CreateXlibSurfaceKHR(instance vkInstance, pCreateInfo *vkXlibSurfaceCreateInfoKHR, pAllocator unsafe.Pointer, pSurface *vkSurfaceKHR) int32 {
-	return int32(syscallN(f.createXlibSurfaceKHR, uintptr(instance), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pSurface))))
+	return int32(call(f.createXlibSurfaceKHR, uintptr(instance), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pSurface)), 0, 0, 0, 0, 0, 0))
 }
 
 // DestroyDebugUtilsMessengerEXT calls vkDestroyDebugUtilsMessengerEXT.
 func (f *instanceFuncs) DestroyDebugUtilsMessengerEXT(instance vkInstance, messenger vkDebugUtilsMessengerEXT, pAllocator unsafe.Pointer) {
-	syscallN(f.destroyDebugUtilsMessengerEXT, uintptr(instance), uintptr(messenger), uintptr(pAllocator))
+	call(f.destroyDebugUtilsMessengerEXT, uintptr(instance), uintptr(messenger), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
 }
 
 // DestroyInstance calls vkDestroyInstance.
 func (f *instanceFuncs) DestroyInstance(instance vkInstance, pAllocator unsafe.Pointer) {
-	syscallN(f.destroyInstance, uintptr(instance), uintptr(pAllocator))
+	call(f.destroyInstance, uintptr(instance), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0, 0)
 }
 
 // DestroySurfaceKHR calls vkDestroySurfaceKHR.
 func (f *instanceFuncs) DestroySurfaceKHR(instance vkInstance, surface vkSurfaceKHR, pAllocator unsafe.Pointer) {
-	syscallN(f.destroySurfaceKHR, uintptr(instance), uintptr(surface), uintptr(pAllocator))
+	call(f.destroySurfaceKHR, uintptr(instance), uintptr(surface), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
 }
 
 // EnumerateDeviceExtensionProperties calls vkEnumerateDeviceExtensionProperties.
 func (f *instanceFuncs) EnumerateDeviceExtensionProperties(physicalDevice vkPhysicalDevice, pLayerName *byte, pPropertyCount *uint32, pProperties *vkExtensionProperties) int32 {
-	return int32(syscallN(f.enumerateDeviceExtensionProperties, uintptr(physicalDevice), uintptr(unsafe.Pointer(pLayerName)), uintptr(unsafe.Pointer(pPropertyCount)), uintptr(unsafe.Pointer(pProperties))))
+	return int32(call(f.enumerateDeviceExtensionProperties, uintptr(physicalDevice), uintptr(unsafe.Pointer(pLayerName)), uintptr(unsafe.Pointer(pPropertyCount)), uintptr(unsafe.Pointer(pProperties)), 0, 0, 0, 0, 0, 0))
 }
 
 // EnumeratePhysicalDeviceGroups calls vkEnumeratePhysicalDeviceGroups.
 func (f *instanceFuncs) EnumeratePhysicalDeviceGroups(instance vkInstance, pPhysicalDeviceGroupCount *uint32, pPhysicalDeviceGroupProperties *vkPhysicalDeviceGroupProperties) int32 {
-	return int32(syscallN(f.enumeratePhysicalDeviceGroups, uintptr(instance), uintptr(unsafe.Pointer(pPhysicalDeviceGroupCount)), uintptr(unsafe.Pointer(pPhysicalDeviceGroupProperties))))
+	return int32(call(f.enumeratePhysicalDeviceGroups, uintptr(instance), uintptr(unsafe.Pointer(pPhysicalDeviceGroupCount)), uintptr(unsafe.Pointer(pPhysicalDeviceGroupProperties)), 0, 0, 0, 0, 0, 0, 0))
 }
 
 // EnumeratePhysicalDevices calls vkEnumeratePhysicalDevices.
 func (f *instanceFuncs) EnumeratePhysicalDevices(instance vkInstance, pPhysicalDeviceCount *uint32, pPhysicalDevices *vkPhysicalDevice) int32 {
-	return int32(syscallN(f.enumeratePhysicalDevices, uintptr(instance), uintptr(unsafe.Pointer(pPhysicalDeviceCount)), uintptr(unsafe.Pointer(pPhysicalDevices))))
+	return int32(call(f.enumeratePhysicalDevices, uintptr(instance), uintptr(unsafe.Pointer(pPhysicalDeviceCount)), uintptr(unsafe.Pointer(pPhysicalDevices)), 0, 0, 0, 0, 0, 0, 0))
 }
 
 // GetDeviceProcAddr calls vkGetDeviceProcAddr.
 func (f *instanceFuncs) GetDeviceProcAddr(device vkDevice, pName *byte) uintptr {
-	return syscallN(f.getDeviceProcAddr, uintptr(device), uintptr(unsafe.Pointer(pName)))
+	return call(f.getDeviceProcAddr, uintptr(device), uintptr(unsafe.Pointer(pName)), 0, 0, 0, 0, 0, 0, 0, 0)
 }
 
 // GetPhysicalDeviceCooperativeMatrixPropertiesKHR calls vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR.
 func (f *instanceFuncs) GetPhysicalDeviceCooperativeMatrixPropertiesKHR(physicalDevice vkPhysicalDevice, pPropertyCount *uint32, pProperties *vkCooperativeMatrixPropertiesKHR) int32 {
-	return int32(syscallN(f.getPhysicalDeviceCooperativeMatrixPropertiesKHR, uintptr(physicalDevice), uintptr(unsafe.Pointer(pPropertyCount)), uintptr(unsafe.Pointer(pProperties))))
+	return int32(call(f.getPhysicalDeviceCooperativeMatrixPropertiesKHR, uintptr(physicalDevice), uintptr(unsafe.Pointer(pPropertyCount)), uintptr(unsafe.Pointer(pProperties)), 0, 0, 0, 0, 0, 0, 0))
 }
 
 // GetPhysicalDeviceCooperativeMatrixPropertiesNV calls vkGetPhysicalDeviceCooperativeMatrixPropertiesNV.
 func (f *instanceFuncs) GetPhysicalDeviceCooperativeMatrixPropertiesNV(physicalDevice vkPhysicalDevice, pPropertyCount *uint32, pProperties *vkCooperativeMatrixPropertiesNV) int32 {
-	return int32(syscallN(f.getPhysicalDeviceCooperativeMatrixPropertiesNV, uintptr(physicalDevice), uintptr(unsafe.Pointer(pPropertyCount)), uintptr(unsafe.Pointer(pProperties))))
+	return int32(call(f.getPhysicalDeviceCooperativeMatrixPropertiesNV, uintptr(physicalDevice), uintptr(unsafe.Pointer(pPropertyCount)), uintptr(unsafe.Pointer(pProperties)), 0, 0, 0, 0, 0, 0, 0))
 }
 
 // GetPhysicalDeviceFeatures calls vkGetPhysicalDeviceFeatures.
 func (f *instanceFuncs) GetPhysicalDeviceFeatures(physicalDevice vkPhysicalDevice, pFeatures *vkPhysicalDeviceFeatures) {
-	syscallN(f.getPhysicalDeviceFeatures, uintptr(physicalDevice), uintptr(unsafe.Pointer(pFeatures)))
+	call(f.getPhysicalDeviceFeatures, uintptr(physicalDevice), uintptr(unsafe.Pointer(pFeatures)), 0, 0, 0, 0, 0, 0, 0, 0)
 }
 
 // GetPhysicalDeviceFeatures2 calls vkGetPhysicalDeviceFeatures2.
 func (f *instanceFuncs) GetPhysicalDeviceFeatures2(physicalDevice vkPhysicalDevice, pFeatures *vkPhysicalDeviceFeatures2) {
-	syscallN(f.getPhysicalDeviceFeatures2, uintptr(physicalDevice), uintptr(unsafe.Pointer(pFeatures)))
+	call(f.getPhysicalDeviceFeatures2, uintptr(physicalDevice), uintptr(unsafe.Pointer(pFeatures)), 0, 0, 0, 0, 0, 0, 0, 0)
 }
 
 // GetPhysicalDeviceMemoryProperties calls vkGetPhysicalDeviceMemoryProperties.
 func (f *instanceFuncs) GetPhysicalDeviceMemoryProperties(physicalDevice vkPhysicalDevice, pMemoryProperties *vkPhysicalDeviceMemoryProperties) {
-	syscallN(f.getPhysicalDeviceMemoryProperties, uintptr(physicalDevice), uintptr(unsafe.Pointer(pMemoryProperties)))
+	call(f.getPhysicalDeviceMemoryProperties, uintptr(physicalDevice), uintptr(unsafe.Pointer(pMemoryProperties)), 0, 0, 0, 0, 0, 0, 0, 0)
 }
 
 // GetPhysicalDeviceMemoryProperties2 calls vkGetPhysicalDeviceMemoryProperties2.
 func (f *instanceFuncs) GetPhysicalDeviceMemoryProperties2(physicalDevice vkPhysicalDevice, pMemoryProperties *vkPhysicalDeviceMemoryProperties2) {
-	syscallN(f.getPhysicalDeviceMemoryProperties2, uintptr(physicalDevice), uintptr(unsafe.Pointer(pMemoryProperties)))
+	call(f.getPhysicalDeviceMemoryProperties2, uintptr(physicalDevice), uintptr(unsafe.Pointer(pMemoryProperties)), 0, 0, 0, 0, 0, 0, 0, 0)
 }
 
 // GetPhysicalDeviceProperties calls vkGetPhysicalDeviceProperties.
 func (f *instanceFuncs) GetPhysicalDeviceProperties(physicalDevice vkPhysicalDevice, pProperties *vkPhysicalDeviceProperties) {
-	syscallN(f.getPhysicalDeviceProperties, uintptr(physicalDevice), uintptr(unsafe.Pointer(pProperties)))
+	call(f.getPhysicalDeviceProperties, uintptr(physicalDevice), uintptr(unsafe.Pointer(pProperties)), 0, 0, 0, 0, 0, 0, 0, 0)
 }
 
 // GetPhysicalDeviceProperties2 calls vkGetPhysicalDeviceProperties2.
 func (f *instanceFuncs) GetPhysicalDeviceProperties2(physicalDevice vkPhysicalDevice, pProperties *vkPhysicalDeviceProperties2) {
-	syscallN(f.getPhysicalDeviceProperties2, uintptr(physicalDevice), uintptr(unsafe.Pointer(pProperties)))
+	call(f.getPhysicalDeviceProperties2, uintptr(physicalDevice), uintptr(unsafe.Pointer(pProperties)), 0, 0, 0, 0, 0, 0, 0, 0)
 }
 
 // GetPhysicalDeviceQueueFamilyProperties calls vkGetPhysicalDeviceQueueFamilyProperties.
 func (f *instanceFuncs) GetPhysicalDeviceQueueFamilyProperties(physicalDevice vkPhysicalDevice, pQueueFamilyPropertyCount *uint32, pQueueFamilyProperties *vkQueueFamilyProperties) {
-	syscallN(f.getPhysicalDeviceQueueFamilyProperties, uintptr(physicalDevice), uintptr(unsafe.Pointer(pQueueFamilyPropertyCount)), uintptr(unsafe.Pointer(pQueueFamilyProperties)))
+	call(f.getPhysicalDeviceQueueFamilyProperties, uintptr(physicalDevice), uintptr(unsafe.Pointer(pQueueFamilyPropertyCount)), uintptr(unsafe.Pointer(pQueueFamilyProperties)), 0, 0, 0, 0, 0, 0, 0)
 }
 
 // GetPhysicalDeviceSurfaceCapabilitiesKHR calls vkGetPhysicalDeviceSurfaceCapabilitiesKHR.
 func (f *instanceFuncs) GetPhysicalDeviceSurfaceCapabilitiesKHR(physicalDevice vkPhysicalDevice, surface vkSurfaceKHR, pSurfaceCapabilities *vkSurfaceCapabilitiesKHR) int32 {
-	return int32(syscallN(f.getPhysicalDeviceSurfaceCapabilitiesKHR, uintptr(physicalDevice), uintptr(surface), uintptr(unsafe.Pointer(pSurfaceCapabilities))))
+	return int32(call(f.getPhysicalDeviceSurfaceCapabilitiesKHR, uintptr(physicalDevice), uintptr(surface), uintptr(unsafe.Pointer(pSurfaceCapabilities)), 0, 0, 0, 0, 0, 0, 0))
 }
 
 // GetPhysicalDeviceSurfaceFormatsKHR calls vkGetPhysicalDeviceSurfaceFormatsKHR.
 func (f *instanceFuncs) GetPhysicalDeviceSurfaceFormatsKHR(physicalDevice vkPhysicalDevice, surface vkSurfaceKHR, pSurfaceFormatCount *uint32, pSurfaceFormats *vkSurfaceFormatKHR) int32 {
-	return int32(syscallN(f.getPhysicalDeviceSurfaceFormatsKHR, uintptr(physicalDevice), uintptr(surface), uintptr(unsafe.Pointer(pSurfaceFormatCount)), uintptr(unsafe.Pointer(pSurfaceFormats))))
+	return int32(call(f.getPhysicalDeviceSurfaceFormatsKHR, uintptr(physicalDevice), uintptr(surface), uintptr(unsafe.Pointer(pSurfaceFormatCount)), uintptr(unsafe.Pointer(pSurfaceFormats)), 0, 0, 0, 0, 0, 0))
 }
 
 // GetPhysicalDeviceSurfaceSupportKHR calls vkGetPhysicalDeviceSurfaceSupportKHR.
 func (f *instanceFuncs) GetPhysicalDeviceSurfaceSupportKHR(physicalDevice vkPhysicalDevice, queueFamilyIndex uint32, surface vkSurfaceKHR, pSupported *uint32) int32 {
-	return int32(syscallN(f.getPhysicalDeviceSurfaceSupportKHR, uintptr(physicalDevice), uintptr(queueFamilyIndex), uintptr(surface), uintptr(unsafe.Pointer(pSupported))))
+	return int32(call(f.getPhysicalDeviceSurfaceSupportKHR, uintptr(physicalDevice), uintptr(queueFamilyIndex), uintptr(surface), uintptr(unsafe.Pointer(pSupported)), 0, 0, 0, 0, 0, 0))
 }
 
 // deviceFuncs holds the entry points of the commands goamp calls.
@@ -1544,305 +1544,305 @@ func (f *deviceFuncs) load(get func(name string) uintptr) {
 
 // AcquireNextImageKHR calls vkAcquireNextImageKHR.
 func (f *deviceFuncs) AcquireNextImageKHR(device vkDevice, swapchain vkSwapchainKHR, timeout uint64, semaphore vkSemaphore, fence vkFence, pImageIndex *uint32) int32 {
-	return int32(syscallN(f.acquireNextImageKHR, uintptr(device), uintptr(swapchain), uintptr(timeout), uintptr(semaphore), uintptr(fence), uintptr(unsafe.Pointer(pImageIndex))))
+	return int32(call(f.acquireNextImageKHR, uintptr(device), uintptr(swapchain), uintptr(timeout), uintptr(semaphore), uintptr(fence), uintptr(unsafe.Pointer(pImageIndex)), 0, 0, 0, 0))
 }
 
 // AllocateCommandBuffers calls vkAllocateCommandBuffers.
 func (f *deviceFuncs) AllocateCommandBuffers(device vkDevice, pAllocateInfo *vkCommandBufferAllocateInfo, pCommandBuffers *vkCommandBuffer) int32 {
-	return int32(syscallN(f.allocateCommandBuffers, uintptr(device), uintptr(unsafe.Pointer(pAllocateInfo)), uintptr(unsafe.Pointer(pCommandBuffers))))
+	return int32(call(f.allocateCommandBuffers, uintptr(device), uintptr(unsafe.Pointer(pAllocateInfo)), uintptr(unsafe.Pointer(pCommandBuffers)), 0, 0, 0, 0, 0, 0, 0))
 }
 
 // AllocateDescriptorSets calls vkAllocateDescriptorSets.
 func (f *deviceFuncs) AllocateDescriptorSets(device vkDevice, pAllocateInfo *vkDescriptorSetAllocateInfo, pDescriptorSets *vkDescriptorSet) int32 {
-	return int32(syscallN(f.allocateDescriptorSets, uintptr(device), uintptr(unsafe.Pointer(pAllocateInfo)), uintptr(unsafe.Pointer(pDescriptorSets))))
+	return int32(call(f.allocateDescriptorSets, uintptr(device), uintptr(unsafe.Pointer(pAllocateInfo)), uintptr(unsafe.Pointer(pDescriptorSets)), 0, 0, 0, 0, 0, 0, 0))
 }
 
 // AllocateMemory calls vkAllocateMemory.
 func (f *deviceFuncs) AllocateMemory(device vkDevice, pAllocateInfo *vkMemoryAllocateInfo, pAllocator unsafe.Pointer, pMemory *vkDeviceMemory) int32 {
-	return int32(syscallN(f.allocateMemory, uintptr(device), uintptr(unsafe.Pointer(pAllocateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pMemory))))
+	return int32(call(f.allocateMemory, uintptr(device), uintptr(unsafe.Pointer(pAllocateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pMemory)), 0, 0, 0, 0, 0, 0))
 }
 
 // BeginCommandBuffer calls vkBeginCommandBuffer.
 func (f *deviceFuncs) BeginCommandBuffer(commandBuffer vkCommandBuffer, pBeginInfo *vkCommandBufferBeginInfo) int32 {
-	return int32(syscallN(f.beginCommandBuffer, uintptr(commandBuffer), uintptr(unsafe.Pointer(pBeginInfo))))
+	return int32(call(f.beginCommandBuffer, uintptr(commandBuffer), uintptr(unsafe.Pointer(pBeginInfo)), 0, 0, 0, 0, 0, 0, 0, 0))
 }
 
 // BindBufferMemory calls vkBindBufferMemory.
 func (f *deviceFuncs) BindBufferMemory(device vkDevice, buffer vkBuffer, memory vkDeviceMemory, memoryOffset uint64) int32 {
-	return int32(syscallN(f.bindBufferMemory, uintptr(device), uintptr(buffer), uintptr(memory), uintptr(memoryOffset)))
+	return int32(call(f.bindBufferMemory, uintptr(device), uintptr(buffer), uintptr(memory), uintptr(memoryOffset), 0, 0, 0, 0, 0, 0))
 }
 
 // CmdBindDescriptorSets calls vkCmdBindDescriptorSets.
 func (f *deviceFuncs) CmdBindDescriptorSets(commandBuffer vkCommandBuffer, pipelineBindPoint int32, layout vkPipelineLayout, firstSet uint32, descriptorSetCount uint32, pDescriptorSets *vkDescriptorSet, dynamicOffsetCount uint32, pDynamicOffsets *uint32) {
-	syscallN(f.cmdBindDescriptorSets, uintptr(commandBuffer), uintptr(pipelineBindPoint), uintptr(layout), uintptr(firstSet), uintptr(descriptorSetCount), uintptr(unsafe.Pointer(pDescriptorSets)), uintptr(dynamicOffsetCount), uintptr(unsafe.Pointer(pDynamicOffsets)))
+	call(f.cmdBindDescriptorSets, uintptr(commandBuffer), uintptr(pipelineBindPoint), uintptr(layout), uintptr(firstSet), uintptr(descriptorSetCount), uintptr(unsafe.Pointer(pDescriptorSets)), uintptr(dynamicOffsetCount), uintptr(unsafe.Pointer(pDynamicOffsets)), 0, 0)
 }
 
 // CmdBindPipeline calls vkCmdBindPipeline.
 func (f *deviceFuncs) CmdBindPipeline(commandBuffer vkCommandBuffer, pipelineBindPoint int32, pipeline vkPipeline) {
-	syscallN(f.cmdBindPipeline, uintptr(commandBuffer), uintptr(pipelineBindPoint), uintptr(pipeline))
+	call(f.cmdBindPipeline, uintptr(commandBuffer), uintptr(pipelineBindPoint), uintptr(pipeline), 0, 0, 0, 0, 0, 0, 0)
 }
 
 // CmdCopyBuffer calls vkCmdCopyBuffer.
 func (f *deviceFuncs) CmdCopyBuffer(commandBuffer vkCommandBuffer, srcBuffer vkBuffer, dstBuffer vkBuffer, regionCount uint32, pRegions *vkBufferCopy) {
-	syscallN(f.cmdCopyBuffer, uintptr(commandBuffer), uintptr(srcBuffer), uintptr(dstBuffer), uintptr(regionCount), uintptr(unsafe.Pointer(pRegions)))
+	call(f.cmdCopyBuffer, uintptr(commandBuffer), uintptr(srcBuffer), uintptr(dstBuffer), uintptr(regionCount), uintptr(unsafe.Pointer(pRegions)), 0, 0, 0, 0, 0)
 }
 
 // CmdCopyBufferToImage calls vkCmdCopyBufferToImage.
 func (f *deviceFuncs) CmdCopyBufferToImage(commandBuffer vkCommandBuffer, srcBuffer vkBuffer, dstImage vkImage, dstImageLayout int32, regionCount uint32, pRegions *vkBufferImageCopy) {
-	syscallN(f.cmdCopyBufferToImage, uintptr(commandBuffer), uintptr(srcBuffer), uintptr(dstImage), uintptr(dstImageLayout), uintptr(regionCount), uintptr(unsafe.Pointer(pRegions)))
+	call(f.cmdCopyBufferToImage, uintptr(commandBuffer), uintptr(srcBuffer), uintptr(dstImage), uintptr(dstImageLayout), uintptr(regionCount), uintptr(unsafe.Pointer(pRegions)), 0, 0, 0, 0)
 }
 
 // CmdDispatch calls vkCmdDispatch.
 func (f *deviceFuncs) CmdDispatch(commandBuffer vkCommandBuffer, groupCountX uint32, groupCountY uint32, groupCountZ uint32) {
-	syscallN(f.cmdDispatch, uintptr(commandBuffer), uintptr(groupCountX), uintptr(groupCountY), uintptr(groupCountZ))
+	call(f.cmdDispatch, uintptr(commandBuffer), uintptr(groupCountX), uintptr(groupCountY), uintptr(groupCountZ), 0, 0, 0, 0, 0, 0)
 }
 
 // CmdPipelineBarrier calls vkCmdPipelineBarrier.
 func (f *deviceFuncs) CmdPipelineBarrier(commandBuffer vkCommandBuffer, srcStageMask uint32, dstStageMask uint32, dependencyFlags uint32, memoryBarrierCount uint32, pMemoryBarriers *vkMemoryBarrier, bufferMemoryBarrierCount uint32, pBufferMemoryBarriers unsafe.Pointer, imageMemoryBarrierCount uint32, pImageMemoryBarriers *vkImageMemoryBarrier) {
-	syscallN(f.cmdPipelineBarrier, uintptr(commandBuffer), uintptr(srcStageMask), uintptr(dstStageMask), uintptr(dependencyFlags), uintptr(memoryBarrierCount), uintptr(unsafe.Pointer(pMemoryBarriers)), uintptr(bufferMemoryBarrierCount), uintptr(pBufferMemoryBarriers), uintptr(imageMemoryBarrierCount), uintptr(unsafe.Pointer(pImageMemoryBarriers)))
+	call(f.cmdPipelineBarrier, uintptr(commandBuffer), uintptr(srcStageMask), uintptr(dstStageMask), uintptr(dependencyFlags), uintptr(memoryBarrierCount), uintptr(unsafe.Pointer(pMemoryBarriers)), uintptr(bufferMemoryBarrierCount), uintptr(pBufferMemoryBarriers), uintptr(imageMemoryBarrierCount), uintptr(unsafe.Pointer(pImageMemoryBarriers)))
 }
 
 // CmdPushConstants calls vkCmdPushConstants.
 func (f *deviceFuncs) CmdPushConstants(commandBuffer vkCommandBuffer, layout vkPipelineLayout, stageFlags uint32, offset uint32, size uint32, pValues unsafe.Pointer) {
-	syscallN(f.cmdPushConstants, uintptr(commandBuffer), uintptr(layout), uintptr(stageFlags), uintptr(offset), uintptr(size), uintptr(pValues))
+	call(f.cmdPushConstants, uintptr(commandBuffer), uintptr(layout), uintptr(stageFlags), uintptr(offset), uintptr(size), uintptr(pValues), 0, 0, 0, 0)
 }
 
 // CmdPushDescriptorSetKHR calls vkCmdPushDescriptorSetKHR.
 func (f *deviceFuncs) CmdPushDescriptorSetKHR(commandBuffer vkCommandBuffer, pipelineBindPoint int32, layout vkPipelineLayout, set uint32, descriptorWriteCount uint32, pDescriptorWrites *vkWriteDescriptorSet) {
-	syscallN(f.cmdPushDescriptorSetKHR, uintptr(commandBuffer), uintptr(pipelineBindPoint), uintptr(layout), uintptr(set), uintptr(descriptorWriteCount), uintptr(unsafe.Pointer(pDescriptorWrites)))
+	call(f.cmdPushDescriptorSetKHR, uintptr(commandBuffer), uintptr(pipelineBindPoint), uintptr(layout), uintptr(set), uintptr(descriptorWriteCount), uintptr(unsafe.Pointer(pDescriptorWrites)), 0, 0, 0, 0)
 }
 
 // CmdResetQueryPool calls vkCmdResetQueryPool.
 func (f *deviceFuncs) CmdResetQueryPool(commandBuffer vkCommandBuffer, queryPool vkQueryPool, firstQuery uint32, queryCount uint32) {
-	syscallN(f.cmdResetQueryPool, uintptr(commandBuffer), uintptr(queryPool), uintptr(firstQuery), uintptr(queryCount))
+	call(f.cmdResetQueryPool, uintptr(commandBuffer), uintptr(queryPool), uintptr(firstQuery), uintptr(queryCount), 0, 0, 0, 0, 0, 0)
 }
 
 // CmdWriteTimestamp calls vkCmdWriteTimestamp.
 func (f *deviceFuncs) CmdWriteTimestamp(commandBuffer vkCommandBuffer, pipelineStage int32, queryPool vkQueryPool, query uint32) {
-	syscallN(f.cmdWriteTimestamp, uintptr(commandBuffer), uintptr(pipelineStage), uintptr(queryPool), uintptr(query))
+	call(f.cmdWriteTimestamp, uintptr(commandBuffer), uintptr(pipelineStage), uintptr(queryPool), uintptr(query), 0, 0, 0, 0, 0, 0)
 }
 
 // CreateBuffer calls vkCreateBuffer.
 func (f *deviceFuncs) CreateBuffer(device vkDevice, pCreateInfo *vkBufferCreateInfo, pAllocator unsafe.Pointer, pBuffer *vkBuffer) int32 {
-	return int32(syscallN(f.createBuffer, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pBuffer))))
+	return int32(call(f.createBuffer, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pBuffer)), 0, 0, 0, 0, 0, 0))
 }
 
 // CreateCommandPool calls vkCreateCommandPool.
 func (f *deviceFuncs) CreateCommandPool(device vkDevice, pCreateInfo *vkCommandPoolCreateInfo, pAllocator unsafe.Pointer, pCommandPool *vkCommandPool) int32 {
-	return int32(syscallN(f.createCommandPool, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pCommandPool))))
+	return int32(call(f.createCommandPool, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pCommandPool)), 0, 0, 0, 0, 0, 0))
 }
 
 // CreateComputePipelines calls vkCreateComputePipelines.
 func (f *deviceFuncs) CreateComputePipelines(device vkDevice, pipelineCache vkPipelineCache, createInfoCount uint32, pCreateInfos *vkComputePipelineCreateInfo, pAllocator unsafe.Pointer, pPipelines *vkPipeline) int32 {
-	return int32(syscallN(f.createComputePipelines, uintptr(device), uintptr(pipelineCache), uintptr(createInfoCount), uintptr(unsafe.Pointer(pCreateInfos)), uintptr(pAllocator), uintptr(unsafe.Pointer(pPipelines))))
+	return int32(call(f.createComputePipelines, uintptr(device), uintptr(pipelineCache), uintptr(createInfoCount), uintptr(unsafe.Pointer(pCreateInfos)), uintptr(pAllocator), uintptr(unsafe.Pointer(pPipelines)), 0, 0, 0, 0))
 }
 
 // CreateDescriptorPool calls vkCreateDescriptorPool.
 func (f *deviceFuncs) CreateDescriptorPool(device vkDevice, pCreateInfo *vkDescriptorPoolCreateInfo, pAllocator unsafe.Pointer, pDescriptorPool *vkDescriptorPool) int32 {
-	return int32(syscallN(f.createDescriptorPool, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pDescriptorPool))))
+	return int32(call(f.createDescriptorPool, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pDescriptorPool)), 0, 0, 0, 0, 0, 0))
 }
 
 // CreateDescriptorSetLayout calls vkCreateDescriptorSetLayout.
 func (f *deviceFuncs) CreateDescriptorSetLayout(device vkDevice, pCreateInfo *vkDescriptorSetLayoutCreateInfo, pAllocator unsafe.Pointer, pSetLayout *vkDescriptorSetLayout) int32 {
-	return int32(syscallN(f.createDescriptorSetLayout, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pSetLayout))))
+	return int32(call(f.createDescriptorSetLayout, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pSetLayout)), 0, 0, 0, 0, 0, 0))
 }
 
 // CreateFence calls vkCreateFence.
 func (f *deviceFuncs) CreateFence(device vkDevice, pCreateInfo *vkFenceCreateInfo, pAllocator unsafe.Pointer, pFence *vkFence) int32 {
-	return int32(syscallN(f.createFence, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pFence))))
+	return int32(call(f.createFence, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pFence)), 0, 0, 0, 0, 0, 0))
 }
 
 // CreatePipelineCache calls vkCreatePipelineCache.
 func (f *deviceFuncs) CreatePipelineCache(device vkDevice, pCreateInfo *vkPipelineCacheCreateInfo, pAllocator unsafe.Pointer, pPipelineCache *vkPipelineCache) int32 {
-	return int32(syscallN(f.createPipelineCache, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pPipelineCache))))
+	return int32(call(f.createPipelineCache, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pPipelineCache)), 0, 0, 0, 0, 0, 0))
 }
 
 // CreatePipelineLayout calls vkCreatePipelineLayout.
 func (f *deviceFuncs) CreatePipelineLayout(device vkDevice, pCreateInfo *vkPipelineLayoutCreateInfo, pAllocator unsafe.Pointer, pPipelineLayout *vkPipelineLayout) int32 {
-	return int32(syscallN(f.createPipelineLayout, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pPipelineLayout))))
+	return int32(call(f.createPipelineLayout, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pPipelineLayout)), 0, 0, 0, 0, 0, 0))
 }
 
 // CreateQueryPool calls vkCreateQueryPool.
 func (f *deviceFuncs) CreateQueryPool(device vkDevice, pCreateInfo *vkQueryPoolCreateInfo, pAllocator unsafe.Pointer, pQueryPool *vkQueryPool) int32 {
-	return int32(syscallN(f.createQueryPool, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pQueryPool))))
+	return int32(call(f.createQueryPool, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pQueryPool)), 0, 0, 0, 0, 0, 0))
 }
 
 // CreateSemaphore calls vkCreateSemaphore.
 func (f *deviceFuncs) CreateSemaphore(device vkDevice, pCreateInfo *vkSemaphoreCreateInfo, pAllocator unsafe.Pointer, pSemaphore *vkSemaphore) int32 {
-	return int32(syscallN(f.createSemaphore, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pSemaphore))))
+	return int32(call(f.createSemaphore, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pSemaphore)), 0, 0, 0, 0, 0, 0))
 }
 
 // CreateShaderModule calls vkCreateShaderModule.
 func (f *deviceFuncs) CreateShaderModule(device vkDevice, pCreateInfo *vkShaderModuleCreateInfo, pAllocator unsafe.Pointer, pShaderModule *vkShaderModule) int32 {
-	return int32(syscallN(f.createShaderModule, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pShaderModule))))
+	return int32(call(f.createShaderModule, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pShaderModule)), 0, 0, 0, 0, 0, 0))
 }
 
 // CreateSwapchainKHR calls vkCreateSwapchainKHR.
 func (f *deviceFuncs) CreateSwapchainKHR(device vkDevice, pCreateInfo *vkSwapchainCreateInfoKHR, pAllocator unsafe.Pointer, pSwapchain *vkSwapchainKHR) int32 {
-	return int32(syscallN(f.createSwapchainKHR, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pSwapchain))))
+	return int32(call(f.createSwapchainKHR, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pSwapchain)), 0, 0, 0, 0, 0, 0))
 }
 
 // DestroyBuffer calls vkDestroyBuffer.
 func (f *deviceFuncs) DestroyBuffer(device vkDevice, buffer vkBuffer, pAllocator unsafe.Pointer) {
-	syscallN(f.destroyBuffer, uintptr(device), uintptr(buffer), uintptr(pAllocator))
+	call(f.destroyBuffer, uintptr(device), uintptr(buffer), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
 }
 
 // DestroyCommandPool calls vkDestroyCommandPool.
 func (f *deviceFuncs) DestroyCommandPool(device vkDevice, commandPool vkCommandPool, pAllocator unsafe.Pointer) {
-	syscallN(f.destroyCommandPool, uintptr(device), uintptr(commandPool), uintptr(pAllocator))
+	call(f.destroyCommandPool, uintptr(device), uintptr(commandPool), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
 }
 
 // DestroyDescriptorPool calls vkDestroyDescriptorPool.
 func (f *deviceFuncs) DestroyDescriptorPool(device vkDevice, descriptorPool vkDescriptorPool, pAllocator unsafe.Pointer) {
-	syscallN(f.destroyDescriptorPool, uintptr(device), uintptr(descriptorPool), uintptr(pAllocator))
+	call(f.destroyDescriptorPool, uintptr(device), uintptr(descriptorPool), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
 }
 
 // DestroyDescriptorSetLayout calls vkDestroyDescriptorSetLayout.
 func (f *deviceFuncs) DestroyDescriptorSetLayout(device vkDevice, descriptorSetLayout vkDescriptorSetLayout, pAllocator unsafe.Pointer) {
-	syscallN(f.destroyDescriptorSetLayout, uintptr(device), uintptr(descriptorSetLayout), uintptr(pAllocator))
+	call(f.destroyDescriptorSetLayout, uintptr(device), uintptr(descriptorSetLayout), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
 }
 
 // DestroyDevice calls vkDestroyDevice.
 func (f *deviceFuncs) DestroyDevice(device vkDevice, pAllocator unsafe.Pointer) {
-	syscallN(f.destroyDevice, uintptr(device), uintptr(pAllocator))
+	call(f.destroyDevice, uintptr(device), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0, 0)
 }
 
 // DestroyFence calls vkDestroyFence.
 func (f *deviceFuncs) DestroyFence(device vkDevice, fence vkFence, pAllocator unsafe.Pointer) {
-	syscallN(f.destroyFence, uintptr(device), uintptr(fence), uintptr(pAllocator))
+	call(f.destroyFence, uintptr(device), uintptr(fence), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
 }
 
 // DestroyPipeline calls vkDestroyPipeline.
 func (f *deviceFuncs) DestroyPipeline(device vkDevice, pipeline vkPipeline, pAllocator unsafe.Pointer) {
-	syscallN(f.destroyPipeline, uintptr(device), uintptr(pipeline), uintptr(pAllocator))
+	call(f.destroyPipeline, uintptr(device), uintptr(pipeline), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
 }
 
 // DestroyPipelineCache calls vkDestroyPipelineCache.
 func (f *deviceFuncs) DestroyPipelineCache(device vkDevice, pipelineCache vkPipelineCache, pAllocator unsafe.Pointer) {
-	syscallN(f.destroyPipelineCache, uintptr(device), uintptr(pipelineCache), uintptr(pAllocator))
+	call(f.destroyPipelineCache, uintptr(device), uintptr(pipelineCache), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
 }
 
 // DestroyPipelineLayout calls vkDestroyPipelineLayout.
 func (f *deviceFuncs) DestroyPipelineLayout(device vkDevice, pipelineLayout vkPipelineLayout, pAllocator unsafe.Pointer) {
-	syscallN(f.destroyPipelineLayout, uintptr(device), uintptr(pipelineLayout), uintptr(pAllocator))
+	call(f.destroyPipelineLayout, uintptr(device), uintptr(pipelineLayout), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
 }
 
 // DestroyQueryPool calls vkDestroyQueryPool.
 func (f *deviceFuncs) DestroyQueryPool(device vkDevice, queryPool vkQueryPool, pAllocator unsafe.Pointer) {
-	syscallN(f.destroyQueryPool, uintptr(device), uintptr(queryPool), uintptr(pAllocator))
+	call(f.destroyQueryPool, uintptr(device), uintptr(queryPool), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
 }
 
 // DestroySemaphore calls vkDestroySemaphore.
 func (f *deviceFuncs) DestroySemaphore(device vkDevice, semaphore vkSemaphore, pAllocator unsafe.Pointer) {
-	syscallN(f.destroySemaphore, uintptr(device), uintptr(semaphore), uintptr(pAllocator))
+	call(f.destroySemaphore, uintptr(device), uintptr(semaphore), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
 }
 
 // DestroyShaderModule calls vkDestroyShaderModule.
 func (f *deviceFuncs) DestroyShaderModule(device vkDevice, shaderModule vkShaderModule, pAllocator unsafe.Pointer) {
-	syscallN(f.destroyShaderModule, uintptr(device), uintptr(shaderModule), uintptr(pAllocator))
+	call(f.destroyShaderModule, uintptr(device), uintptr(shaderModule), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
 }
 
 // DestroySwapchainKHR calls vkDestroySwapchainKHR.
 func (f *deviceFuncs) DestroySwapchainKHR(device vkDevice, swapchain vkSwapchainKHR, pAllocator unsafe.Pointer) {
-	syscallN(f.destroySwapchainKHR, uintptr(device), uintptr(swapchain), uintptr(pAllocator))
+	call(f.destroySwapchainKHR, uintptr(device), uintptr(swapchain), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
 }
 
 // DeviceWaitIdle calls vkDeviceWaitIdle.
 func (f *deviceFuncs) DeviceWaitIdle(device vkDevice) int32 {
-	return int32(syscallN(f.deviceWaitIdle, uintptr(device)))
+	return int32(call(f.deviceWaitIdle, uintptr(device), 0, 0, 0, 0, 0, 0, 0, 0, 0))
 }
 
 // EndCommandBuffer calls vkEndCommandBuffer.
 func (f *deviceFuncs) EndCommandBuffer(commandBuffer vkCommandBuffer) int32 {
-	return int32(syscallN(f.endCommandBuffer, uintptr(commandBuffer)))
+	return int32(call(f.endCommandBuffer, uintptr(commandBuffer), 0, 0, 0, 0, 0, 0, 0, 0, 0))
 }
 
 // FreeMemory calls vkFreeMemory.
 func (f *deviceFuncs) FreeMemory(device vkDevice, memory vkDeviceMemory, pAllocator unsafe.Pointer) {
-	syscallN(f.freeMemory, uintptr(device), uintptr(memory), uintptr(pAllocator))
+	call(f.freeMemory, uintptr(device), uintptr(memory), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
 }
 
 // GetBufferMemoryRequirements calls vkGetBufferMemoryRequirements.
 func (f *deviceFuncs) GetBufferMemoryRequirements(device vkDevice, buffer vkBuffer, pMemoryRequirements *vkMemoryRequirements) {
-	syscallN(f.getBufferMemoryRequirements, uintptr(device), uintptr(buffer), uintptr(unsafe.Pointer(pMemoryRequirements)))
+	call(f.getBufferMemoryRequirements, uintptr(device), uintptr(buffer), uintptr(unsafe.Pointer(pMemoryRequirements)), 0, 0, 0, 0, 0, 0, 0)
 }
 
 // GetDeviceQueue calls vkGetDeviceQueue.
 func (f *deviceFuncs) GetDeviceQueue(device vkDevice, queueFamilyIndex uint32, queueIndex uint32, pQueue *vkQueue) {
-	syscallN(f.getDeviceQueue, uintptr(device), uintptr(queueFamilyIndex), uintptr(queueIndex), uintptr(unsafe.Pointer(pQueue)))
+	call(f.getDeviceQueue, uintptr(device), uintptr(queueFamilyIndex), uintptr(queueIndex), uintptr(unsafe.Pointer(pQueue)), 0, 0, 0, 0, 0, 0)
 }
 
 // GetFenceStatus calls vkGetFenceStatus.
 func (f *deviceFuncs) GetFenceStatus(device vkDevice, fence vkFence) int32 {
-	return int32(syscallN(f.getFenceStatus, uintptr(device), uintptr(fence)))
+	return int32(call(f.getFenceStatus, uintptr(device), uintptr(fence), 0, 0, 0, 0, 0, 0, 0, 0))
 }
 
 // GetMemoryHostPointerPropertiesEXT calls vkGetMemoryHostPointerPropertiesEXT.
 func (f *deviceFuncs) GetMemoryHostPointerPropertiesEXT(device vkDevice, handleType int32, pHostPointer unsafe.Pointer, pMemoryHostPointerProperties *vkMemoryHostPointerPropertiesEXT) int32 {
-	return int32(syscallN(f.getMemoryHostPointerPropertiesEXT, uintptr(device), uintptr(handleType), uintptr(pHostPointer), uintptr(unsafe.Pointer(pMemoryHostPointerProperties))))
+	return int32(call(f.getMemoryHostPointerPropertiesEXT, uintptr(device), uintptr(handleType), uintptr(pHostPointer), uintptr(unsafe.Pointer(pMemoryHostPointerProperties)), 0, 0, 0, 0, 0, 0))
 }
 
 // GetPipelineCacheData calls vkGetPipelineCacheData.
 func (f *deviceFuncs) GetPipelineCacheData(device vkDevice, pipelineCache vkPipelineCache, pDataSize *uintptr, pData unsafe.Pointer) int32 {
-	return int32(syscallN(f.getPipelineCacheData, uintptr(device), uintptr(pipelineCache), uintptr(unsafe.Pointer(pDataSize)), uintptr(pData)))
+	return int32(call(f.getPipelineCacheData, uintptr(device), uintptr(pipelineCache), uintptr(unsafe.Pointer(pDataSize)), uintptr(pData), 0, 0, 0, 0, 0, 0))
 }
 
 // GetQueryPoolResults calls vkGetQueryPoolResults.
 func (f *deviceFuncs) GetQueryPoolResults(device vkDevice, queryPool vkQueryPool, firstQuery uint32, queryCount uint32, dataSize uintptr, pData unsafe.Pointer, stride uint64, flags uint32) int32 {
-	return int32(syscallN(f.getQueryPoolResults, uintptr(device), uintptr(queryPool), uintptr(firstQuery), uintptr(queryCount), uintptr(dataSize), uintptr(pData), uintptr(stride), uintptr(flags)))
+	return int32(call(f.getQueryPoolResults, uintptr(device), uintptr(queryPool), uintptr(firstQuery), uintptr(queryCount), uintptr(dataSize), uintptr(pData), uintptr(stride), uintptr(flags), 0, 0))
 }
 
 // GetSemaphoreCounterValue calls vkGetSemaphoreCounterValue.
 func (f *deviceFuncs) GetSemaphoreCounterValue(device vkDevice, semaphore vkSemaphore, pValue *uint64) int32 {
-	return int32(syscallN(f.getSemaphoreCounterValue, uintptr(device), uintptr(semaphore), uintptr(unsafe.Pointer(pValue))))
+	return int32(call(f.getSemaphoreCounterValue, uintptr(device), uintptr(semaphore), uintptr(unsafe.Pointer(pValue)), 0, 0, 0, 0, 0, 0, 0))
 }
 
 // GetSwapchainImagesKHR calls vkGetSwapchainImagesKHR.
 func (f *deviceFuncs) GetSwapchainImagesKHR(device vkDevice, swapchain vkSwapchainKHR, pSwapchainImageCount *uint32, pSwapchainImages *vkImage) int32 {
-	return int32(syscallN(f.getSwapchainImagesKHR, uintptr(device), uintptr(swapchain), uintptr(unsafe.Pointer(pSwapchainImageCount)), uintptr(unsafe.Pointer(pSwapchainImages))))
+	return int32(call(f.getSwapchainImagesKHR, uintptr(device), uintptr(swapchain), uintptr(unsafe.Pointer(pSwapchainImageCount)), uintptr(unsafe.Pointer(pSwapchainImages)), 0, 0, 0, 0, 0, 0))
 }
 
 // MapMemory calls vkMapMemory.
 func (f *deviceFuncs) MapMemory(device vkDevice, memory vkDeviceMemory, offset uint64, size uint64, flags uint32, ppData unsafe.Pointer) int32 {
-	return int32(syscallN(f.mapMemory, uintptr(device), uintptr(memory), uintptr(offset), uintptr(size), uintptr(flags), uintptr(ppData)))
+	return int32(call(f.mapMemory, uintptr(device), uintptr(memory), uintptr(offset), uintptr(size), uintptr(flags), uintptr(ppData), 0, 0, 0, 0))
 }
 
 // QueuePresentKHR calls vkQueuePresentKHR.
 func (f *deviceFuncs) QueuePresentKHR(queue vkQueue, pPresentInfo *vkPresentInfoKHR) int32 {
-	return int32(syscallN(f.queuePresentKHR, uintptr(queue), uintptr(unsafe.Pointer(pPresentInfo))))
+	return int32(call(f.queuePresentKHR, uintptr(queue), uintptr(unsafe.Pointer(pPresentInfo)), 0, 0, 0, 0, 0, 0, 0, 0))
 }
 
 // QueueSubmit calls vkQueueSubmit.
 func (f *deviceFuncs) QueueSubmit(queue vkQueue, submitCount uint32, pSubmits *vkSubmitInfo, fence vkFence) int32 {
-	return int32(syscallN(f.queueSubmit, uintptr(queue), uintptr(submitCount), uintptr(unsafe.Pointer(pSubmits)), uintptr(fence)))
+	return int32(call(f.queueSubmit, uintptr(queue), uintptr(submitCount), uintptr(unsafe.Pointer(pSubmits)), uintptr(fence), 0, 0, 0, 0, 0, 0))
 }
 
 // ResetCommandBuffer calls vkResetCommandBuffer.
 func (f *deviceFuncs) ResetCommandBuffer(commandBuffer vkCommandBuffer, flags uint32) int32 {
-	return int32(syscallN(f.resetCommandBuffer, uintptr(commandBuffer), uintptr(flags)))
+	return int32(call(f.resetCommandBuffer, uintptr(commandBuffer), uintptr(flags), 0, 0, 0, 0, 0, 0, 0, 0))
 }
 
 // ResetDescriptorPool calls vkResetDescriptorPool.
 func (f *deviceFuncs) ResetDescriptorPool(device vkDevice, descriptorPool vkDescriptorPool, flags uint32) int32 {
-	return int32(syscallN(f.resetDescriptorPool, uintptr(device), uintptr(descriptorPool), uintptr(flags)))
+	return int32(call(f.resetDescriptorPool, uintptr(device), uintptr(descriptorPool), uintptr(flags), 0, 0, 0, 0, 0, 0, 0))
 }
 
 // ResetFences calls vkResetFences.
 func (f *deviceFuncs) ResetFences(device vkDevice, fenceCount uint32, pFences *vkFence) int32 {
-	return int32(syscallN(f.resetFences, uintptr(device), uintptr(fenceCount), uintptr(unsafe.Pointer(pFences))))
+	return int32(call(f.resetFences, uintptr(device), uintptr(fenceCount), uintptr(unsafe.Pointer(pFences)), 0, 0, 0, 0, 0, 0, 0))
 }
 
 // UpdateDescriptorSets calls vkUpdateDescriptorSets.
 func (f *deviceFuncs) UpdateDescriptorSets(device vkDevice, descriptorWriteCount uint32, pDescriptorWrites *vkWriteDescriptorSet, descriptorCopyCount uint32, pDescriptorCopies unsafe.Pointer) {
-	syscallN(f.updateDescriptorSets, uintptr(device), uintptr(descriptorWriteCount), uintptr(unsafe.Pointer(pDescriptorWrites)), uintptr(descriptorCopyCount), uintptr(pDescriptorCopies))
+	call(f.updateDescriptorSets, uintptr(device), uintptr(descriptorWriteCount), uintptr(unsafe.Pointer(pDescriptorWrites)), uintptr(descriptorCopyCount), uintptr(pDescriptorCopies), 0, 0, 0, 0, 0)
 }
 
 // WaitForFences calls vkWaitForFences.
 func (f *deviceFuncs) WaitForFences(device vkDevice, fenceCount uint32, pFences *vkFence, waitAll uint32, timeout uint64) int32 {
-	return int32(syscallN(f.waitForFences, uintptr(device), uintptr(fenceCount), uintptr(unsafe.Pointer(pFences)), uintptr(waitAll), uintptr(timeout)))
+	return int32(call(f.waitForFences, uintptr(device), uintptr(fenceCount), uintptr(unsafe.Pointer(pFences)), uintptr(waitAll), uintptr(timeout), 0, 0, 0, 0, 0))
 }
 
 // WaitSemaphores calls vkWaitSemaphores.
 func (f *deviceFuncs) WaitSemaphores(device vkDevice, pWaitInfo *vkSemaphoreWaitInfo, timeout uint64) int32 {
-	return int32(syscallN(f.waitSemaphores, uintptr(device), uintptr(unsafe.Pointer(pWaitInfo)), uintptr(timeout)))
+	return int32(call(f.waitSemaphores, uintptr(device), uintptr(unsafe.Pointer(pWaitInfo)), uintptr(timeout), 0, 0, 0, 0, 0, 0, 0))
 }

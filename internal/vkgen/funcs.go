@@ -7,6 +7,9 @@ import (
 	"strings"
 )
 
+// maxArgs is how many arguments internal/vk's call passes: every command's, padded with 0.
+const maxArgs = 10
+
 // The function tables: where a command's pointer comes from.
 const (
 	tableGlobal   = "globalFuncs"   // vkGetInstanceProcAddr(NULL, name)
@@ -128,11 +131,13 @@ func (g *generator) emitFunc(b *bytes.Buffer, tab string, f *funcDef) error {
 	}
 	name := strings.TrimPrefix(f.name, "vk")
 	fmt.Fprintf(b, "// %s calls %s.\nfunc (f *%s) %s(%s) %s {\n", name, f.name, tab, name, strings.Join(params, ", "), rt)
-	call := fmt.Sprintf("syscallN(f.%s", goName(name))
-	for _, a := range args {
-		call += ", " + a
+	if len(args) > maxArgs {
+		return fmt.Errorf("%s has %d parameters; call passes at most %d", f.name, len(args), maxArgs)
 	}
-	call += ")"
+	for len(args) < maxArgs {
+		args = append(args, "0")
+	}
+	call := fmt.Sprintf("call(f.%s, %s)", goName(name), strings.Join(args, ", "))
 	switch {
 	case rt == "":
 		fmt.Fprintf(b, "\t%s\n", call)

@@ -137,8 +137,12 @@ func parseDecl(s string) (decl, error) {
 	d := decl{name: m[2], field: strings.Join(strings.Fields(s), " ")}
 	t := m[1]
 	d.ptr = strings.Count(t, "*")
-	t = strings.NewReplacer("*", " ", "const ", " ", "struct ", " ").Replace(t)
-	fields := strings.Fields(t)
+	var fields []string
+	for _, w := range strings.Fields(strings.ReplaceAll(t, "*", " ")) {
+		if w != "const" && w != "struct" {
+			fields = append(fields, w)
+		}
+	}
 	switch len(fields) {
 	case 1:
 		d.typ = fields[0]

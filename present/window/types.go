@@ -9,7 +9,7 @@ import (
 // ErrNeedsCgo is what Init returns in a build without cgo, which cannot link GLFW, or
 // with the build tag nowindow (a binary for a machine with no display and no X11
 // libraries, such as make gpu-binaries builds).
-var ErrNeedsCgo = errors.New("goamp/window: this build has no window: it needs cgo (GLFW and Vulkan are C libraries) and no nowindow build tag; run headless with -png")
+var ErrNeedsCgo = errors.New("goamp/window: this build has no window: it needs cgo (GLFW is a C library) and no nowindow build tag; run headless with -png")
 
 // Error is a window operation that failed: Op says what was being done.
 type Error struct {

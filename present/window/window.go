@@ -27,6 +27,16 @@ var frameSPV []byte
 // Available reports whether this build can open windows (cgo, no nowindow tag).
 const Available = true
 
+// link is package accelerator's link to the Vulkan objects of its views and buffers, which
+// its init installs before this package's code can run.
+func link() devlink.Link[*accelerator.View, *accelerator.Buffer] {
+	l, ok := devlink.Get[*accelerator.View, *accelerator.Buffer]()
+	if !ok {
+		panic("goamp/window: package accelerator installed no devlink.Link")
+	}
+	return l
+}
+
 // instanceExtensions are what the window's surface needs of the instance: the surface is
 // an Xlib one (vk.Instance.NewXlibSurface).
 var instanceExtensions = []string{"VK_KHR_surface", "VK_KHR_xlib_surface"}
@@ -80,7 +90,7 @@ func New(title string, width, height int) (*Window, error) {
 	if width < 1 || height < 1 {
 		return nil, &Error{Op: "opening a window", Err: fmt.Errorf("a %dx%d window", width, height)}
 	}
-	inst := devlink.Instance()
+	inst := link().Instance()
 	if inst == nil {
 		return nil, &Error{Op: "opening a window", Err: fmt.Errorf("no Vulkan instance: %v", accelerator.NoVulkanReason())}
 	}
@@ -138,7 +148,7 @@ func (w *Window) Show(av *accelerator.View, f present.Frame, vp Viewport) error 
 	if err != nil {
 		return err
 	}
-	dev, q, err := devlink.View(target)
+	dev, q, err := link().View(target)
 	if err != nil {
 		return &Error{Op: "presenting", Err: err}
 	}
@@ -168,7 +178,7 @@ func (w *Window) Show(av *accelerator.View, f present.Frame, vp Viewport) error 
 	if err := target.Flush(); err != nil {
 		return err
 	}
-	err = w.sc.Present(q, devlink.Buffer(p.dst), 0)
+	err = w.sc.Present(q, link().Buffer(p.dst), 0)
 	if errors.Is(err, vk.ErrOutOfDate) {
 		w.sc.Destroy()
 		w.sc = nil // made anew for the next frame
@@ -215,7 +225,7 @@ func (w *Window) source(target *accelerator.View, f present.Frame, p *pass, dire
 func (w *Window) target(av *accelerator.View) (*accelerator.View, bool, error) {
 	can, ok := w.can[av]
 	if !ok {
-		dev, _, err := devlink.View(av)
+		dev, _, err := link().View(av)
 		can = err == nil && dev.CanPresent(w.surf)
 		w.can[av] = can
 	}
@@ -233,7 +243,7 @@ func (w *Window) target(av *accelerator.View) (*accelerator.View, bool, error) {
 		if err != nil {
 			continue
 		}
-		if dev, _, err := devlink.View(v); err == nil && dev.CanPresent(w.surf) {
+		if dev, _, err := link().View(v); err == nil && dev.CanPresent(w.surf) {
 			w.fallback = v
 			return v, false, nil
 		}

@@ -1,0 +1,37 @@
+//go:build linux || darwin || freebsd
+
+package vk
+
+import "unsafe"
+
+// callArgs is a C call's function, arguments and result, as vkcall (call_amd64.s)
+// reads and writes them.
+type callArgs struct {
+	fn uintptr
+	a  [10]uintptr
+	r  uintptr
+}
+
+// vkcallABI0 is the address of vkcall.
+var vkcallABI0 uintptr
+
+// runtime_cgocall runs fn(arg) on the system stack, as cgo's calls do; arg does not
+// escape (it is used only during the call), so a call's arguments stay on the
+// goroutine's stack, which cannot move during it.
+//
+//go:linkname runtime_cgocall runtime.cgocall
+//go:noescape
+func runtime_cgocall(fn uintptr, arg unsafe.Pointer) int32
+
+// call calls the C function fn with up to ten integer or pointer arguments (the unused
+// ones 0) and returns its integer result. What the arguments point to escapes and stays
+// alive and in place until the call returns. It allocates nothing: the calls of the
+// command path go through here, purego's SyscallN costing an allocation and a pool
+// round trip a call.
+//
+//go:uintptrescapes
+func call(fn, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9 uintptr) uintptr {
+	c := callArgs{fn: fn, a: [10]uintptr{a0, a1, a2, a3, a4, a5, a6, a7, a8, a9}}
+	runtime_cgocall(vkcallABI0, unsafe.Pointer(&c))
+	return c.r
+}
