@@ -37,7 +37,7 @@ SWIFTSHADER_ICD := $(GOAMP_CACHE)/swiftshader/usr/lib/chromium/vk_swiftshader_ic
 WINE        ?= /usr/lib/wine/wine64
 WINEENV     := WINEPREFIX=$(GOAMP_CACHE)/wine WINEDEBUG=-all
 
-.PHONY: all setup run test lint fmt-check vet staticcheck vklatency-check nohdr-check cross-check test-wine test-swiftshader shaders shaders-check ampgen-check test-vulkan test-race-threads test-checked test-nocgo test-cpu test-staging bench gpu-binaries fuzz fuzz-short soak
+.PHONY: all setup run test lint fmt-check vet staticcheck vklatency-check nohdr-check cross-check test-wine test-swiftshader shaders shaders-check ampgen-check test-vulkan test-race-threads test-checked test-nocgo test-cpu test-staging test-nopush bench gpu-binaries fuzz fuzz-short soak
 
 all: run
 
@@ -48,7 +48,7 @@ run: setup
 	$(GO) run ./cmd/ampinfo
 	@if [ -d cmd/ampdemo ]; then $(GO) run ./cmd/ampdemo; fi
 
-test: setup lint nohdr-check cross-check shaders-check ampgen-check test-vulkan test-race-threads test-checked test-nocgo test-cpu test-staging test-swiftshader test-wine fuzz-short
+test: setup lint nohdr-check cross-check shaders-check ampgen-check test-vulkan test-race-threads test-checked test-nocgo test-cpu test-staging test-nopush test-swiftshader test-wine fuzz-short
 
 lint: fmt-check vet staticcheck vklatency-check
 
@@ -168,6 +168,11 @@ test-wine: setup
 # what it lacks skip with the *accelerator.FeatureError that names it.
 test-swiftshader: setup
 	VK_DRIVER_FILES=$(SWIFTSHADER_ICD) $(TESTENV) $(GO) test -count=1 ./...
+
+# The descriptor-set path of devices without VK_KHR_push_descriptor (SwiftShader), forced on
+# lavapipe (GOAMP_NO_PUSH_DESCRIPTOR=1, package accelerator), which otherwise pushes.
+test-nopush:
+	GOAMP_NO_PUSH_DESCRIPTOR=1 $(TESTENV) $(GO) test -count=1 ./internal/vk/ ./runtime/ ./arrayview/ ./examples/...
 
 # The staging-buffer path of discrete GPUs (device-local buffers, staging copies), forced on a
 # unified-memory device such as lavapipe (GOAMP_FORCE_STAGING=1, package accelerator).
