@@ -37,7 +37,7 @@ SWIFTSHADER_ICD := $(GOAMP_CACHE)/swiftshader/usr/lib/chromium/vk_swiftshader_ic
 WINE        ?= /usr/lib/wine/wine64
 WINEENV     := WINEPREFIX=$(GOAMP_CACHE)/wine WINEDEBUG=-all
 
-.PHONY: all setup run test lint fmt-check vet staticcheck vklatency-check nohdr-check cross-check test-wine test-swiftshader shaders shaders-check ampgen-check test-vulkan test-race-threads test-checked test-nocgo test-cpu test-staging test-nopush bench gpu-binaries fuzz fuzz-short soak
+.PHONY: all setup run test test-allocs lint fmt-check vet staticcheck vklatency-check vklayout vklayout-check nohdr-check cross-check test-wine test-swiftshader shaders shaders-check ampgen-check test-vulkan test-race-threads test-checked test-nocgo test-cpu test-staging test-nopush bench gpu-binaries fuzz fuzz-short soak
 
 all: run
 
@@ -48,9 +48,9 @@ run: setup
 	$(GO) run ./cmd/ampinfo
 	@if [ -d cmd/ampdemo ]; then $(GO) run ./cmd/ampdemo; fi
 
-test: setup lint nohdr-check cross-check shaders-check ampgen-check test-vulkan test-race-threads test-checked test-nocgo test-cpu test-staging test-nopush test-swiftshader test-wine fuzz-short
+test: setup lint nohdr-check cross-check shaders-check ampgen-check test-allocs test-vulkan test-race-threads test-checked test-nocgo test-cpu test-staging test-nopush test-swiftshader test-wine fuzz-short
 
-lint: fmt-check vet staticcheck vklatency-check
+lint: fmt-check vet staticcheck vklatency-check vklayout-check
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -112,6 +112,12 @@ shaders-check:
 ampgen-check:
 	@dirs=$$(git ls-files '*/amp_gen.go' | xargs -r -n1 dirname | sed 's|^|./|'); \
 	if [ -n "$$dirs" ]; then $(GO) run ./cmd/ampgen -check $$dirs; fi
+
+# The dispatch path's allocation budget (TestDispatchAllocs), on lavapipe and the CPU, in a
+# build without the race detector (whose CPU mode starts more goroutines per dispatch).
+test-allocs:
+	$(TESTENV) $(GO) test -count=1 -run 'Allocs' ./arrayview/
+	CGO_ENABLED=0 $(TESTENV) $(GO) test -count=1 -run 'Allocs' ./arrayview/
 
 # go test -race runs tiled kernels on the CPU per thread (runtime.EnvRaceFastBodies), so that
 # the race detector sees races between a tile's threads: the whole suite keeps the fast bodies
@@ -230,6 +236,21 @@ vklatency-check:
 	$(CC) -O2 -Wall -Werror $(VKLATENCY_FLAGS) -o /dev/null scripts/vklatency.c -l:libvulkan.so.1
 	$(CC) -O2 -Wall -Werror $(VKLATENCY_FLAGS) -o /dev/null scripts/vkcopy.c -l:libvulkan.so.1
 	$(CC) -O2 -Wall -Werror $(VKLATENCY_FLAGS) -o /dev/null scripts/vkstats.c -l:libvulkan.so.1
+
+# internal/vk declares in Go the Vulkan structs it passes to C (vkgen, go generate): make vklayout
+# prints their C layout (size, alignment, member offsets) as the C compiler lays them out on this
+# machine into the table that internal/vk's TestLayout compares Go's with; vklayout-check fails
+# when the committed table differs from the compiler's.
+VKLAYOUT_FLAGS := -std=c11 -Wall -Werror -Iinternal/vk/third_party/vulkan-headers/vulkan -Iinternal/vk/third_party/vulkan-headers -Iinternal/vk
+vklayout:
+	$(CC) $(VKLAYOUT_FLAGS) -o internal/vk/testdata/vklayout internal/vk/testdata/vklayout.c
+	internal/vk/testdata/vklayout >internal/vk/testdata/vklayout.txt
+	rm internal/vk/testdata/vklayout
+
+vklayout-check:
+	@tmp=$$(mktemp -d); $(CC) $(VKLAYOUT_FLAGS) -o $$tmp/vklayout internal/vk/testdata/vklayout.c && \
+	$$tmp/vklayout >$$tmp/vklayout.txt && cmp -s $$tmp/vklayout.txt internal/vk/testdata/vklayout.txt || \
+	{ echo "internal/vk/testdata/vklayout.txt is stale: run make vklayout"; rm -rf $$tmp; exit 1; }; rm -rf $$tmp
 
 # goamp must build without the system's Vulkan headers (libvulkan-dev), from the ones vendored in
 # internal/vk/third_party/vulkan-headers alone, and link no libvulkan: go build, go vet,

@@ -2,7 +2,6 @@ package vk
 
 import (
 	"fmt"
-	"runtime"
 	"unsafe"
 )
 
@@ -15,7 +14,6 @@ type Buffer struct {
 	mapped []byte
 	kind   MemKind
 	pinned []byte // ImportHost: the host memory the buffer is (nil for NewBuffer's)
-	pin    runtime.Pinner
 }
 
 // Memory property bits a buffer's memory type is chosen by.
@@ -124,7 +122,6 @@ func (b *Buffer) Free() {
 	}
 	b.dev.fn.DestroyBuffer(b.dev.dev, b.buf, nil)
 	b.dev.fn.FreeMemory(b.dev.dev, b.mem, nil)
-	b.pin.Unpin()
 	b.buf, b.mem, b.mapped, b.pinned = 0, 0, nil, nil
 }
 
@@ -137,8 +134,9 @@ func (dev *Device) HostImportAlign() uint64 { return dev.hostImportAlign }
 // to a kernel) whose memory is p itself, through VK_EXT_external_memory_host: the device
 // reads and writes p's pages directly. p's address and length must be multiples of
 // HostImportAlign (else an *Error with VK_ERROR_INVALID_EXTERNAL_HANDLE). The caller
-// touches p from the host only while no copy uses it, until it frees the buffer; the
-// buffer pins p in place until Free ends the import (the device no longer refers to p).
+// touches p from the host only while no copy uses it, until it frees the buffer; Free
+// ends the import (the device no longer refers to p). The buffer keeps p alive, and Go's
+// collector does not move heap objects, so p stays at its address until then.
 func (dev *Device) ImportHost(p []byte) (*Buffer, error) {
 	op := fmt.Sprintf("importing %d bytes of host memory", len(p))
 	a := dev.HostImportAlign()
@@ -157,7 +155,6 @@ func (dev *Device) ImportHost(p []byte) (*Buffer, error) {
 	if err := check(op, dev.importHost(b, ptr)); err != nil {
 		return nil, err
 	}
-	b.pin.Pin(ptr)
 	return b, nil
 }
 

@@ -24,7 +24,6 @@ func TestDescriptorSets(t *testing.T) {
 			require.NoError(t, p.create(spv, []uint32{64}))
 			defer p.Destroy()
 			d := newCmdDriver(dev)
-			defer d.release()
 			pool, r := d.createPool(uint32(info.ComputeFamily))
 			require.NoError(t, check("vkCreateCommandPool", r))
 			defer d.destroyPool(pool)

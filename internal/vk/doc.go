@@ -16,7 +16,7 @@
 // A Stream is the command path of one accelerator view: its policy (batches, the replay
 // of a recorded batch, throttling, timeline semaphores, what a dispatch must bind again)
 // is plain Go over cmdDriver, which makes the Vulkan calls with structures of its own,
-// made once and pinned, so that a dispatch allocates nothing. Binds, descriptors and push
+// allocated once, so that a dispatch allocates nothing. Binds, descriptors and push
 // constants are recorded only when they change. A dispatch's buffers are pushed
 // (VK_KHR_push_descriptor) or, on a device without it (or with Options.NoPushDescriptors),
 // bound as a descriptor set allocated from pools of the batch's command buffer, which are
@@ -33,4 +33,4 @@
 // ErrUnavailable and goamp runs on its CPU accelerator alone.
 package vk
 
-//go:generate go run ../vkgen -names vkapi.txt -o vkapi_gen.go third_party/vulkan-headers/vulkan/vulkan_core.h vkextra.h
+//go:generate go run ../vkgen -names vkapi.txt -o vkapi_gen.go -test vkapi_gen_test.go -c testdata/vklayout.c third_party/vulkan-headers/vulkan/vulkan_core.h vkextra.h

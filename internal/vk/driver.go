@@ -1,21 +1,19 @@
 package vk
 
-import (
-	"runtime"
-	"unsafe"
-)
+import "unsafe"
 
 // cmdDriver is how a Stream calls Vulkan: the calls of the command path, in the stream's
 // terms (record a barrier, push descriptors, submit a batch). It keeps the structures
-// those calls take in memory of its own (cmdScratch), made and pinned once, so that no
-// call allocates; the stream (stream.go) holds the policy and builds no Vulkan structure.
+// those calls take in memory of its own (cmdScratch), allocated once on the heap, where
+// the collector does not move it, so that no call allocates; the stream (stream.go)
+// holds the policy and builds no Vulkan structure. (runtime.Pinner would make the
+// collector throw when a stream that was never destroyed is collected.)
 // A cmdDriver belongs to one stream and is used by its owner only; waits on a batch,
 // which other goroutines make, take their structures from the batch (batchWait).
 type cmdDriver struct {
 	f   *deviceFuncs
 	dev vkDevice
 	s   *cmdScratch
-	pin runtime.Pinner
 }
 
 // cmdScratch holds the structures of the calls a cmdDriver makes.
@@ -47,7 +45,6 @@ type batchWait struct {
 
 func newCmdDriver(dev *Device) *cmdDriver {
 	d := &cmdDriver{f: dev.fn, dev: dev.dev, s: new(cmdScratch)}
-	d.pin.Pin(d.s)
 	s := d.s
 	for i := range s.writes {
 		s.writes[i] = vkWriteDescriptorSet{sType: vkStructureTypeWriteDescriptorSet, dstBinding: uint32(i),
@@ -63,9 +60,6 @@ func newCmdDriver(dev *Device) *cmdDriver {
 		pCommandBuffers: unsafe.Pointer(&s.cb)}
 	return d
 }
-
-// release unpins the driver's memory; it is not used after.
-func (d *cmdDriver) release() { d.pin.Unpin() }
 
 func (d *cmdDriver) createPool(family uint32) (vkCommandPool, int32) {
 	ci := &vkCommandPoolCreateInfo{sType: vkStructureTypeCommandPoolCreateInfo,
@@ -83,12 +77,9 @@ func (d *cmdDriver) allocCommandBuffer(pool vkCommandPool) (vkCommandBuffer, int
 	return d.s.cb, r
 }
 
-// begin resets cb and begins it. Not one-time: a stream may submit a small batch again
-// without recording it (replay).
+// begin begins cb, which resets it (its pool lets command buffers be reset one by one).
+// Not one-time: a stream may submit a small batch again without recording it (replay).
 func (d *cmdDriver) begin(cb vkCommandBuffer) int32 {
-	if r := d.f.ResetCommandBuffer(cb, 0); r != vkSuccess {
-		return r
-	}
 	return d.f.BeginCommandBuffer(cb, &d.s.begin)
 }
 

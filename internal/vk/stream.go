@@ -195,13 +195,11 @@ func (dev *Device) NewStream(q *Queue) (*Stream, error) {
 	s := &Stream{dev: dev, drv: newCmdDriver(dev), queue: q, match: -1}
 	var r int32
 	if s.pool, r = s.drv.createPool(uint32(dev.info.ComputeFamily)); r != vkSuccess {
-		s.drv.release()
 		return nil, check("vkCreateCommandPool", r)
 	}
 	if dev.info.TimelineSemaphore {
 		if s.sem, r = s.drv.createSemaphore(); r != vkSuccess {
 			s.drv.destroyPool(s.pool)
-			s.drv.release()
 			return nil, check("vkCreateSemaphore", r)
 		}
 	}
@@ -688,7 +686,6 @@ func (s *Stream) Destroy() {
 		s.sem = 0
 	}
 	s.drv.destroyPool(s.pool)
-	s.drv.release()
 	s.inflight, s.free, s.open, s.rep, s.repBatch = nil, nil, nil, nil, nil
 }
 

@@ -12,7 +12,8 @@ import (
 // generator emits the Go declarations of a list of names.
 type generator struct {
 	r       *registry
-	source  string // the headers, for the file comment
+	source  string   // the headers, for the file comment
+	headers []string // their paths
 	structs map[string]bool
 	handles map[string]bool
 	consts  []string

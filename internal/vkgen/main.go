@@ -6,7 +6,11 @@
 //
 // Usage (go:generate in internal/vk):
 //
-//	vkgen -names vkapi.txt -o vkapi_gen.go header.h...
+//	vkgen -names vkapi.txt -o vkapi_gen.go [-test types_test.go] [-c layout.c] header.h...
+//
+// With -test it also writes a test file that lists the generated structs by their C
+// names (generatedStructs), and with -c a C program that prints the C layout of each
+// (its size, alignment and member offsets), which internal/vk's tests compare with Go's.
 package main
 
 import (
@@ -21,10 +25,25 @@ import (
 func main() {
 	names := flag.String("names", "", "file of the names to generate")
 	out := flag.String("o", "", "output file")
+	testOut := flag.String("test", "", "the test file of the generated structs, if any")
+	cOut := flag.String("c", "", "the C program that prints their layout, if any")
 	flag.Parse()
-	src, err := run(*names, flag.Args())
+	g, err := load(*names, flag.Args())
+	var src []byte
+	if err == nil {
+		src, err = g.generate()
+	}
 	if err == nil {
 		err = os.WriteFile(*out, src, 0o644)
+	}
+	if err == nil && *testOut != "" {
+		var list []byte
+		if list, err = g.structList(); err == nil {
+			err = os.WriteFile(*testOut, list, 0o644)
+		}
+	}
+	if err == nil && *cOut != "" {
+		err = os.WriteFile(*cOut, g.layoutProgram(), 0o644)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "vkgen:", err)
@@ -34,6 +53,15 @@ func main() {
 
 // run parses the headers and returns the Go file of the names in namesFile.
 func run(namesFile string, headers []string) ([]byte, error) {
+	g, err := load(namesFile, headers)
+	if err != nil {
+		return nil, err
+	}
+	return g.generate()
+}
+
+// load parses the headers and adds the names in namesFile to a generator.
+func load(namesFile string, headers []string) (*generator, error) {
 	r := newRegistry()
 	for _, h := range headers {
 		data, err := os.ReadFile(h)
@@ -48,7 +76,7 @@ func run(namesFile string, headers []string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &generator{r: r, source: strings.Join(headers, ", "),
+	g := &generator{r: r, source: strings.Join(headers, ", "), headers: headers,
 		structs: map[string]bool{}, handles: map[string]bool{}}
 	sc := bufio.NewScanner(bytes.NewReader(list))
 	for sc.Scan() {
@@ -62,5 +90,5 @@ func run(namesFile string, headers []string) ([]byte, error) {
 			}
 		}
 	}
-	return g.generate()
+	return g, nil
 }

@@ -12,22 +12,31 @@ import (
 
 // The inputs and output of internal/vk's go:generate line, from this directory.
 var (
-	vkNames   = "../vk/vkapi.txt"
-	vkHeaders = []string{"../vk/third_party/vulkan-headers/vulkan/vulkan_core.h", "../vk/vkextra.h"}
-	vkOutput  = "../vk/vkapi_gen.go"
+	vkNames      = "../vk/vkapi.txt"
+	vkHeaders    = []string{"../vk/third_party/vulkan-headers/vulkan/vulkan_core.h", "../vk/vkextra.h"}
+	vkOutput     = "../vk/vkapi_gen.go"
+	vkTestOutput = "../vk/vkapi_gen_test.go"
+	vkCOutput    = "../vk/testdata/vklayout.c"
 )
 
-// TestFresh fails when internal/vk's generated file is not what vkgen makes of its
-// names and headers now: run go generate ./internal/vk/.
+// TestFresh fails when internal/vk's generated files (the declarations, the test list of
+// structs, the C layout program) are not what vkgen makes of its names and headers now:
+// run go generate ./internal/vk/ (and make vklayout).
 func TestFresh(t *testing.T) {
-	want, err := run(vkNames, vkHeaders)
+	g, err := load(vkNames, vkHeaders)
 	require.NoError(t, err)
-	// The file names its headers as go:generate gives them, from internal/vk.
-	want = bytes.ReplaceAll(want, []byte("../vk/"), nil)
-	got, err := os.ReadFile(vkOutput)
+	decls, err := g.generate()
 	require.NoError(t, err)
-	if !bytes.Equal(got, want) {
-		t.Fatalf("%s is stale: run go generate ./internal/vk/", vkOutput)
+	list, err := g.structList()
+	require.NoError(t, err)
+	for file, want := range map[string][]byte{vkOutput: decls, vkTestOutput: list, vkCOutput: g.layoutProgram()} {
+		// The files name their headers as go:generate gives them, from internal/vk.
+		want = bytes.ReplaceAll(want, []byte("../vk/"), nil)
+		got, err := os.ReadFile(file)
+		require.NoError(t, err)
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s is stale: run go generate ./internal/vk/ and make vklayout", file)
+		}
 	}
 }
 
