@@ -167,7 +167,8 @@ test-wine: setup
 	done
 	$(WINEENV) xvfb-run -a sh -c 'top=$$PWD; for p in $(WINEPKGS); do t=$$top/.wine/$$(echo $$p | tr / _).test.exe; \
 		[ -f $$t ] || { echo "== $$p: no tests for windows/amd64"; continue; }; echo "== $$p (windows/amd64, Wine)"; \
-		(cd $$p && GOAMP_REQUIRE_VULKAN=1 $(WINE) $$t -test.count=1 -test.short) || exit 1; done'
+		s=$$(date +%s); (cd $$p && GOAMP_REQUIRE_VULKAN=1 $(WINE) $$t -test.count=1 -test.short) || exit 1; \
+		echo "== $$p: $$(($$(date +%s) - s)) s"; done'
 
 # The Vulkan suites on SwiftShader (Debian chromium-common's software Vulkan driver, which
 # scripts/setup.sh unpacks), the only driver the loader sees: no push descriptors, float64,

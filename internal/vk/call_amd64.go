@@ -35,3 +35,27 @@ func call(fn, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9 uintptr) uintptr {
 	runtime_cgocall(vkcallABI0, unsafe.Pointer(&c))
 	return c.r
 }
+
+// callList is what vkcalls (call_amd64.s) reads: n calls from recs on.
+type callList struct {
+	n    uintptr
+	recs *callRec
+}
+
+// vkcalls reads callRecs of 96 bytes, the result at 88: these fail to compile otherwise.
+var (
+	_ [unsafe.Sizeof(callRec{}) - 96]struct{}
+	_ [96 - unsafe.Sizeof(callRec{})]struct{}
+	_ [unsafe.Offsetof(callRec{}.r) - 88]struct{}
+	_ [88 - unsafe.Offsetof(callRec{}.r)]struct{}
+)
+
+// vkcallsABI0 is the address of vkcalls.
+var vkcallsABI0 uintptr
+
+// runCalls makes the calls of recs, in order, in one call to C; what their arguments
+// point to must stay alive and in place until it returns (a callQueue's memory).
+func runCalls(recs []callRec) {
+	l := callList{n: uintptr(len(recs)), recs: &recs[0]}
+	runtime_cgocall(vkcallsABI0, unsafe.Pointer(&l))
+}

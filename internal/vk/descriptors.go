@@ -31,12 +31,14 @@ func (d *cmdDriver) destroyDescriptorPool(p vkDescriptorPool) {
 
 // resetDescriptorPool frees every set of p; no batch that uses one may be in flight.
 func (d *cmdDriver) resetDescriptorPool(p vkDescriptorPool) int32 {
+	d.q.run()
 	return d.f.ResetDescriptorPool(d.dev, p, 0)
 }
 
 // allocateDescriptorSet allocates a set of layout from p (VK_ERROR_OUT_OF_POOL_MEMORY
 // or VK_ERROR_FRAGMENTED_POOL when p is full).
 func (d *cmdDriver) allocateDescriptorSet(p vkDescriptorPool, layout vkDescriptorSetLayout) (vkDescriptorSet, int32) {
+	d.q.run()
 	s := &d.s.sets
 	s.layout = layout
 	s.alloc = vkDescriptorSetAllocateInfo{sType: vkStructureTypeDescriptorSetAllocateInfo, descriptorPool: p,
@@ -48,6 +50,7 @@ func (d *cmdDriver) allocateDescriptorSet(p vkDescriptorPool, layout vkDescripto
 // writeDescriptorSet writes binds as the storage buffers 0, 1, ... of set, which no batch
 // in flight may use.
 func (d *cmdDriver) writeDescriptorSet(set vkDescriptorSet, binds []Binding) {
+	d.q.run() // the commands recorded before it, which may bind the set, come first
 	w := d.s.writes[:len(binds)]
 	for i, b := range binds {
 		d.s.infos[i] = vkDescriptorBufferInfo{buffer: b.Buffer.buf, offset: b.Offset, range_: b.Range}
@@ -61,6 +64,7 @@ func (d *cmdDriver) writeDescriptorSet(set vkDescriptorSet, binds []Binding) {
 
 // bindDescriptorSet binds set as set 0 of layout for the dispatches recorded after it.
 func (d *cmdDriver) bindDescriptorSet(cb vkCommandBuffer, layout vkPipelineLayout, set vkDescriptorSet) {
-	d.s.sets.set = set
-	d.f.CmdBindDescriptorSets(cb, vkPipelineBindPointCompute, layout, 0, 1, &d.s.sets.set, 0, nil)
+	p := (*vkDescriptorSet)(d.q.room(1))
+	*p = set
+	d.f.queueCmdBindDescriptorSets(d.q, cb, vkPipelineBindPointCompute, layout, 0, 1, p, 0, nil)
 }

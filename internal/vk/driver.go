@@ -3,35 +3,35 @@ package vk
 import "unsafe"
 
 // cmdDriver is how a Stream calls Vulkan: the calls of the command path, in the stream's
-// terms (record a barrier, push descriptors, submit a batch). It keeps the structures
-// those calls take in memory of its own (cmdScratch), allocated once on the heap, where
-// the collector does not move it, so that no call allocates; the stream (stream.go)
-// holds the policy and builds no Vulkan structure. (runtime.Pinner would make the
-// collector throw when a stream that was never destroyed is collected.)
+// terms (record a barrier, push descriptors, submit a batch). The commands recorded into
+// a command buffer are queued (callQueue) with the structures they take and made
+// together when the buffer ends (or the queue fills): one call to C a batch. The other
+// calls' structures are in memory of its own (cmdScratch). Both are allocated once on
+// the heap, where the collector does not move them, so that no call allocates; the
+// stream (stream.go) holds the policy and builds no Vulkan structure. (runtime.Pinner
+// would make the collector throw when a stream that was never destroyed is collected.)
 // A cmdDriver belongs to one stream and is used by its owner only; waits on a batch,
 // which other goroutines make, take their structures from the batch (batchWait).
 type cmdDriver struct {
 	f   *deviceFuncs
 	dev vkDevice
 	s   *cmdScratch
+	q   *callQueue // the commands recorded and not yet made
 }
 
 // cmdScratch holds the structures of the calls a cmdDriver makes.
 type cmdScratch struct {
-	barrier vkMemoryBarrier
-	infos   [32]vkDescriptorBufferInfo
-	writes  [32]vkWriteDescriptorSet
-	push    [256]byte
-	region  vkBufferCopy
-	begin   vkCommandBufferBeginInfo
-	alloc   vkCommandBufferAllocateInfo
-	submit  vkSubmitInfo
-	ts      vkTimelineSemaphoreSubmitInfo
-	cb      vkCommandBuffer
-	sem     vkSemaphore
-	value   uint64
-	fence   vkFence
-	sets    setScratch
+	infos  [32]vkDescriptorBufferInfo
+	writes [32]vkWriteDescriptorSet
+	begin  vkCommandBufferBeginInfo
+	alloc  vkCommandBufferAllocateInfo
+	submit vkSubmitInfo
+	ts     vkTimelineSemaphoreSubmitInfo
+	cb     vkCommandBuffer
+	sem    vkSemaphore
+	value  uint64
+	fence  vkFence
+	sets   setScratch
 }
 
 // batchWait holds what a wait for one batch passes to Vulkan.
@@ -44,7 +44,7 @@ type batchWait struct {
 }
 
 func newCmdDriver(dev *Device) *cmdDriver {
-	d := &cmdDriver{f: dev.fn, dev: dev.dev, s: new(cmdScratch)}
+	d := &cmdDriver{f: dev.fn, dev: dev.dev, s: new(cmdScratch), q: newCallQueue()}
 	s := d.s
 	for i := range s.writes {
 		s.writes[i] = vkWriteDescriptorSet{sType: vkStructureTypeWriteDescriptorSet, dstBinding: uint32(i),
@@ -53,7 +53,6 @@ func newCmdDriver(dev *Device) *cmdDriver {
 	s.begin.sType = vkStructureTypeCommandBufferBeginInfo
 	s.alloc = vkCommandBufferAllocateInfo{sType: vkStructureTypeCommandBufferAllocateInfo,
 		level: vkCommandBufferLevelPrimary, commandBufferCount: 1}
-	s.barrier.sType = vkStructureTypeMemoryBarrier
 	s.ts = vkTimelineSemaphoreSubmitInfo{sType: vkStructureTypeTimelineSemaphoreSubmitInfo,
 		signalSemaphoreValueCount: 1, pSignalSemaphoreValues: unsafe.Pointer(&s.value)}
 	s.submit = vkSubmitInfo{sType: vkStructureTypeSubmitInfo, commandBufferCount: 1,
@@ -77,11 +76,25 @@ func (d *cmdDriver) allocCommandBuffer(pool vkCommandPool) (vkCommandBuffer, int
 	return d.s.cb, r
 }
 
-// begin begins cb, which resets it (its pool lets command buffers be reset one by one).
-// Not one-time: a stream may submit a small batch again without recording it (replay).
+// begin resets cb (which may still be recording, when its submission failed) and begins
+// it, in one call to C. Not one-time: a stream may submit a small batch again without
+// recording it (replay).
 func (d *cmdDriver) begin(cb vkCommandBuffer) int32 {
-	return d.f.BeginCommandBuffer(cb, &d.s.begin)
+	d.q.room(0)
+	d.f.queueResetCommandBuffer(d.q, cb, 0)
+	reset := d.q.last()
+	d.q.room(0)
+	d.f.queueBeginCommandBuffer(d.q, cb, &d.s.begin)
+	begin := d.q.last()
+	d.q.run()
+	if r := d.q.result(reset); r != vkSuccess {
+		return r
+	}
+	return d.q.result(begin)
 }
+
+// drop forgets the commands queued (a batch that will not be submitted).
+func (d *cmdDriver) drop() { d.q.n, d.q.used = 0, 0 }
 
 func (d *cmdDriver) createFence() (vkFence, int32) {
 	ci := &vkFenceCreateInfo{sType: vkStructureTypeFenceCreateInfo}
@@ -116,42 +129,61 @@ const (
 	transferStage  = vkPipelineStageTransferBit
 )
 
+// The commands recorded into a command buffer, queued.
+
+// memoryBarrier queues a memory barrier from the accesses src of the stages srcStages to
+// the accesses dst of dstStages.
+func (d *cmdDriver) memoryBarrier(cb vkCommandBuffer, srcStages, dstStages, src, dst uint32) {
+	b := (*vkMemoryBarrier)(d.q.room(words[vkMemoryBarrier]()))
+	*b = vkMemoryBarrier{sType: vkStructureTypeMemoryBarrier, srcAccessMask: src, dstAccessMask: dst}
+	d.f.queueCmdPipelineBarrier(d.q, cb, srcStages, dstStages, 0, 1, b, 0, nil, 0, nil)
+}
+
 // barrier records a memory barrier: a full one with transfer, else a compute one.
 func (d *cmdDriver) barrier(cb vkCommandBuffer, transfer bool) {
-	b := &d.s.barrier
-	stages := uint32(computeStage)
-	b.srcAccessMask, b.dstAccessMask = shaderAccess, shaderAccess
 	if transfer {
-		b.srcAccessMask, b.dstAccessMask = shaderAccess|transferAccess, shaderAccess|transferAccess
-		stages |= transferStage
+		d.memoryBarrier(cb, computeStage|transferStage, computeStage|transferStage,
+			shaderAccess|transferAccess, shaderAccess|transferAccess)
+		return
 	}
-	d.f.CmdPipelineBarrier(cb, stages, stages, 0, 1, b, 0, nil, 0, nil)
+	d.memoryBarrier(cb, computeStage, computeStage, shaderAccess, shaderAccess)
 }
 
 func (d *cmdDriver) bindPipeline(cb vkCommandBuffer, p vkPipeline) {
-	d.f.CmdBindPipeline(cb, vkPipelineBindPointCompute, p)
+	d.q.room(0)
+	d.f.queueCmdBindPipeline(d.q, cb, vkPipelineBindPointCompute, p)
 }
 
 // pushDescriptors pushes binds as the storage buffers 0, 1, ... of layout's set 0.
 func (d *cmdDriver) pushDescriptors(cb vkCommandBuffer, layout vkPipelineLayout, binds []Binding) {
+	n := len(binds)
+	wn, in := words[vkWriteDescriptorSet](), words[vkDescriptorBufferInfo]()
+	mem := d.q.room(n * (wn + in))
+	w := unsafe.Slice((*vkWriteDescriptorSet)(mem), n)
+	info := unsafe.Slice((*vkDescriptorBufferInfo)(unsafe.Add(mem, 8*n*wn)), n)
 	for i, b := range binds {
-		d.s.infos[i] = vkDescriptorBufferInfo{buffer: b.Buffer.buf, offset: b.Offset, range_: b.Range}
+		info[i] = vkDescriptorBufferInfo{buffer: b.Buffer.buf, offset: b.Offset, range_: b.Range}
+		w[i] = vkWriteDescriptorSet{sType: vkStructureTypeWriteDescriptorSet, dstBinding: uint32(i),
+			descriptorCount: 1, descriptorType: vkDescriptorTypeStorageBuffer, pBufferInfo: unsafe.Pointer(&info[i])}
 	}
-	d.f.CmdPushDescriptorSetKHR(cb, vkPipelineBindPointCompute, layout, 0, uint32(len(binds)), &d.s.writes[0])
+	d.f.queueCmdPushDescriptorSetKHR(d.q, cb, vkPipelineBindPointCompute, layout, 0, uint32(n), &w[0])
 }
 
 func (d *cmdDriver) pushConstants(cb vkCommandBuffer, layout vkPipelineLayout, push []byte) {
-	n := copy(d.s.push[:], push)
-	d.f.CmdPushConstants(cb, layout, vkShaderStageComputeBit, 0, uint32(n), unsafe.Pointer(&d.s.push[0]))
+	mem := d.q.room((len(push) + 7) / 8)
+	copy(unsafe.Slice((*byte)(mem), len(push)), push)
+	d.f.queueCmdPushConstants(d.q, cb, layout, vkShaderStageComputeBit, 0, uint32(len(push)), mem)
 }
 
 func (d *cmdDriver) dispatch(cb vkCommandBuffer, groups [3]uint32) {
-	d.f.CmdDispatch(cb, groups[0], groups[1], groups[2])
+	d.q.room(0)
+	d.f.queueCmdDispatch(d.q, cb, groups[0], groups[1], groups[2])
 }
 
 func (d *cmdDriver) copyBuffer(cb vkCommandBuffer, src, dst vkBuffer, srcOff, dstOff, size uint64) {
-	d.s.region = vkBufferCopy{srcOffset: srcOff, dstOffset: dstOff, size: size}
-	d.f.CmdCopyBuffer(cb, src, dst, 1, &d.s.region)
+	r := (*vkBufferCopy)(d.q.room(words[vkBufferCopy]()))
+	*r = vkBufferCopy{srcOffset: srcOff, dstOffset: dstOff, size: size}
+	d.f.queueCmdCopyBuffer(d.q, cb, src, dst, 1, r)
 }
 
 // timestamp writes query q of qp when the stages before stage (top or bottom of pipe)
@@ -161,23 +193,26 @@ func (d *cmdDriver) timestamp(cb vkCommandBuffer, bottom bool, qp vkQueryPool, q
 	if bottom {
 		stage = vkPipelineStageBottomOfPipeBit
 	}
-	d.f.CmdWriteTimestamp(cb, stage, qp, q)
-}
-
-// end closes cb; with host it first makes the batch's device writes available to the
-// host, which reads mapped memory once the batch is seen finished.
-func (d *cmdDriver) end(cb vkCommandBuffer, host bool) int32 {
-	if host {
-		b := &d.s.barrier
-		b.srcAccessMask, b.dstAccessMask = vkAccessShaderWriteBit|vkAccessTransferWriteBit, vkAccessHostReadBit
-		d.f.CmdPipelineBarrier(cb, computeStage|transferStage, vkPipelineStageHostBit, 0, 1, b, 0, nil, 0, nil)
-	}
-	return d.f.EndCommandBuffer(cb)
+	d.q.room(0)
+	d.f.queueCmdWriteTimestamp(d.q, cb, stage, qp, q)
 }
 
 // submit submits cb to q, signaling fence f or, when sem is not 0, timeline semaphore sem
-// with value. The caller serializes submissions to q.
-func (d *cmdDriver) submit(q vkQueue, cb vkCommandBuffer, f vkFence, sem vkSemaphore, value uint64) int32 {
+// with value; with end it first closes cb (host: with a barrier that makes the batch's
+// device writes available to the host, which reads mapped memory once the batch is seen
+// finished). The commands queued, the end and the submission are made in one call to C.
+// The caller serializes submissions to q.
+func (d *cmdDriver) submit(q vkQueue, cb vkCommandBuffer, end, host bool, f vkFence, sem vkSemaphore, value uint64) int32 {
+	endAt := -1
+	if end {
+		if host {
+			d.memoryBarrier(cb, computeStage|transferStage, vkPipelineStageHostBit,
+				vkAccessShaderWriteBit|vkAccessTransferWriteBit, vkAccessHostReadBit)
+		}
+		d.q.room(0)
+		d.f.queueEndCommandBuffer(d.q, cb)
+		endAt = d.q.last()
+	}
 	s := &d.s.submit
 	d.s.cb = cb
 	s.pNext, s.signalSemaphoreCount, s.pSignalSemaphores = nil, 0, nil
@@ -185,7 +220,16 @@ func (d *cmdDriver) submit(q vkQueue, cb vkCommandBuffer, f vkFence, sem vkSemap
 		d.s.sem, d.s.value = sem, value
 		s.pNext, s.signalSemaphoreCount, s.pSignalSemaphores = unsafe.Pointer(&d.s.ts), 1, unsafe.Pointer(&d.s.sem)
 	}
-	return d.f.QueueSubmit(q, 1, s, f)
+	d.q.room(0)
+	d.f.queueQueueSubmit(d.q, q, 1, s, f)
+	submitAt := d.q.last()
+	d.q.run()
+	if endAt >= 0 {
+		if r := d.q.result(endAt); r != vkSuccess {
+			return r // not submitted: the submission failed on a command buffer not closed
+		}
+	}
+	return d.q.result(submitAt)
 }
 
 // semaphoreValue reads sem's counter into w.counter.
@@ -220,7 +264,8 @@ func (d *cmdDriver) createQueryPool(count uint32) (vkQueryPool, int32) {
 func (d *cmdDriver) destroyQueryPool(qp vkQueryPool) { d.f.DestroyQueryPool(d.dev, qp, nil) }
 
 func (d *cmdDriver) resetQueries(cb vkCommandBuffer, qp vkQueryPool, count uint32) {
-	d.f.CmdResetQueryPool(cb, qp, 0, count)
+	d.q.room(0)
+	d.f.queueCmdResetQueryPool(d.q, cb, qp, 0, count)
 }
 
 // queryResults reads the first len(out) timestamps of qp, waiting for them.

@@ -567,19 +567,14 @@ func (s *Stream) submit(c *cmdBuf, end bool) (*Batch, error) {
 	if res, ok := fault(FaultSubmit); ok {
 		err := &Error{Op: "vkQueueSubmit", Result: res}
 		s.fail(err)
+		s.drv.drop()
 		return nil, err
 	}
 	// A batch that may write host-visible memory ends with a barrier that makes those
 	// writes visible to the host. A command buffer submitted again is closed already.
-	var r int32
-	if end {
-		r = s.drv.end(c.cb, s.hostWrites)
-	}
-	if r == vkSuccess {
-		s.queue.mu.Lock()
-		r = s.drv.submit(s.queue.q, c.cb, c.fence, s.sem, value)
-		s.queue.mu.Unlock()
-	}
+	s.queue.mu.Lock()
+	r := s.drv.submit(s.queue.q, c.cb, end, s.hostWrites, c.fence, s.sem, value)
+	s.queue.mu.Unlock()
 	if r != vkSuccess {
 		err := &Error{Op: "vkQueueSubmit", Result: r}
 		s.fail(err)

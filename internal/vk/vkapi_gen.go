@@ -1547,9 +1547,21 @@ func (f *deviceFuncs) AcquireNextImageKHR(device vkDevice, swapchain vkSwapchain
 	return int32(call(f.acquireNextImageKHR, uintptr(device), uintptr(swapchain), uintptr(timeout), uintptr(semaphore), uintptr(fence), uintptr(unsafe.Pointer(pImageIndex)), 0, 0, 0, 0))
 }
 
+// queueAcquireNextImageKHR queues a call of vkAcquireNextImageKHR in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueAcquireNextImageKHR(q *callQueue, device vkDevice, swapchain vkSwapchainKHR, timeout uint64, semaphore vkSemaphore, fence vkFence, pImageIndex *uint32) {
+	q.add(f.acquireNextImageKHR, uintptr(device), uintptr(swapchain), uintptr(timeout), uintptr(semaphore), uintptr(fence), uintptr(unsafe.Pointer(pImageIndex)), 0, 0, 0, 0)
+}
+
 // AllocateCommandBuffers calls vkAllocateCommandBuffers.
 func (f *deviceFuncs) AllocateCommandBuffers(device vkDevice, pAllocateInfo *vkCommandBufferAllocateInfo, pCommandBuffers *vkCommandBuffer) int32 {
 	return int32(call(f.allocateCommandBuffers, uintptr(device), uintptr(unsafe.Pointer(pAllocateInfo)), uintptr(unsafe.Pointer(pCommandBuffers)), 0, 0, 0, 0, 0, 0, 0))
+}
+
+// queueAllocateCommandBuffers queues a call of vkAllocateCommandBuffers in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueAllocateCommandBuffers(q *callQueue, device vkDevice, pAllocateInfo *vkCommandBufferAllocateInfo, pCommandBuffers *vkCommandBuffer) {
+	q.add(f.allocateCommandBuffers, uintptr(device), uintptr(unsafe.Pointer(pAllocateInfo)), uintptr(unsafe.Pointer(pCommandBuffers)), 0, 0, 0, 0, 0, 0, 0)
 }
 
 // AllocateDescriptorSets calls vkAllocateDescriptorSets.
@@ -1557,9 +1569,21 @@ func (f *deviceFuncs) AllocateDescriptorSets(device vkDevice, pAllocateInfo *vkD
 	return int32(call(f.allocateDescriptorSets, uintptr(device), uintptr(unsafe.Pointer(pAllocateInfo)), uintptr(unsafe.Pointer(pDescriptorSets)), 0, 0, 0, 0, 0, 0, 0))
 }
 
+// queueAllocateDescriptorSets queues a call of vkAllocateDescriptorSets in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueAllocateDescriptorSets(q *callQueue, device vkDevice, pAllocateInfo *vkDescriptorSetAllocateInfo, pDescriptorSets *vkDescriptorSet) {
+	q.add(f.allocateDescriptorSets, uintptr(device), uintptr(unsafe.Pointer(pAllocateInfo)), uintptr(unsafe.Pointer(pDescriptorSets)), 0, 0, 0, 0, 0, 0, 0)
+}
+
 // AllocateMemory calls vkAllocateMemory.
 func (f *deviceFuncs) AllocateMemory(device vkDevice, pAllocateInfo *vkMemoryAllocateInfo, pAllocator unsafe.Pointer, pMemory *vkDeviceMemory) int32 {
 	return int32(call(f.allocateMemory, uintptr(device), uintptr(unsafe.Pointer(pAllocateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pMemory)), 0, 0, 0, 0, 0, 0))
+}
+
+// queueAllocateMemory queues a call of vkAllocateMemory in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueAllocateMemory(q *callQueue, device vkDevice, pAllocateInfo *vkMemoryAllocateInfo, pAllocator unsafe.Pointer, pMemory *vkDeviceMemory) {
+	q.add(f.allocateMemory, uintptr(device), uintptr(unsafe.Pointer(pAllocateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pMemory)), 0, 0, 0, 0, 0, 0)
 }
 
 // BeginCommandBuffer calls vkBeginCommandBuffer.
@@ -1567,9 +1591,21 @@ func (f *deviceFuncs) BeginCommandBuffer(commandBuffer vkCommandBuffer, pBeginIn
 	return int32(call(f.beginCommandBuffer, uintptr(commandBuffer), uintptr(unsafe.Pointer(pBeginInfo)), 0, 0, 0, 0, 0, 0, 0, 0))
 }
 
+// queueBeginCommandBuffer queues a call of vkBeginCommandBuffer in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueBeginCommandBuffer(q *callQueue, commandBuffer vkCommandBuffer, pBeginInfo *vkCommandBufferBeginInfo) {
+	q.add(f.beginCommandBuffer, uintptr(commandBuffer), uintptr(unsafe.Pointer(pBeginInfo)), 0, 0, 0, 0, 0, 0, 0, 0)
+}
+
 // BindBufferMemory calls vkBindBufferMemory.
 func (f *deviceFuncs) BindBufferMemory(device vkDevice, buffer vkBuffer, memory vkDeviceMemory, memoryOffset uint64) int32 {
 	return int32(call(f.bindBufferMemory, uintptr(device), uintptr(buffer), uintptr(memory), uintptr(memoryOffset), 0, 0, 0, 0, 0, 0))
+}
+
+// queueBindBufferMemory queues a call of vkBindBufferMemory in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueBindBufferMemory(q *callQueue, device vkDevice, buffer vkBuffer, memory vkDeviceMemory, memoryOffset uint64) {
+	q.add(f.bindBufferMemory, uintptr(device), uintptr(buffer), uintptr(memory), uintptr(memoryOffset), 0, 0, 0, 0, 0, 0)
 }
 
 // CmdBindDescriptorSets calls vkCmdBindDescriptorSets.
@@ -1577,9 +1613,21 @@ func (f *deviceFuncs) CmdBindDescriptorSets(commandBuffer vkCommandBuffer, pipel
 	call(f.cmdBindDescriptorSets, uintptr(commandBuffer), uintptr(pipelineBindPoint), uintptr(layout), uintptr(firstSet), uintptr(descriptorSetCount), uintptr(unsafe.Pointer(pDescriptorSets)), uintptr(dynamicOffsetCount), uintptr(unsafe.Pointer(pDynamicOffsets)), 0, 0)
 }
 
+// queueCmdBindDescriptorSets queues a call of vkCmdBindDescriptorSets in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueCmdBindDescriptorSets(q *callQueue, commandBuffer vkCommandBuffer, pipelineBindPoint int32, layout vkPipelineLayout, firstSet uint32, descriptorSetCount uint32, pDescriptorSets *vkDescriptorSet, dynamicOffsetCount uint32, pDynamicOffsets *uint32) {
+	q.add(f.cmdBindDescriptorSets, uintptr(commandBuffer), uintptr(pipelineBindPoint), uintptr(layout), uintptr(firstSet), uintptr(descriptorSetCount), uintptr(unsafe.Pointer(pDescriptorSets)), uintptr(dynamicOffsetCount), uintptr(unsafe.Pointer(pDynamicOffsets)), 0, 0)
+}
+
 // CmdBindPipeline calls vkCmdBindPipeline.
 func (f *deviceFuncs) CmdBindPipeline(commandBuffer vkCommandBuffer, pipelineBindPoint int32, pipeline vkPipeline) {
 	call(f.cmdBindPipeline, uintptr(commandBuffer), uintptr(pipelineBindPoint), uintptr(pipeline), 0, 0, 0, 0, 0, 0, 0)
+}
+
+// queueCmdBindPipeline queues a call of vkCmdBindPipeline in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueCmdBindPipeline(q *callQueue, commandBuffer vkCommandBuffer, pipelineBindPoint int32, pipeline vkPipeline) {
+	q.add(f.cmdBindPipeline, uintptr(commandBuffer), uintptr(pipelineBindPoint), uintptr(pipeline), 0, 0, 0, 0, 0, 0, 0)
 }
 
 // CmdCopyBuffer calls vkCmdCopyBuffer.
@@ -1587,9 +1635,21 @@ func (f *deviceFuncs) CmdCopyBuffer(commandBuffer vkCommandBuffer, srcBuffer vkB
 	call(f.cmdCopyBuffer, uintptr(commandBuffer), uintptr(srcBuffer), uintptr(dstBuffer), uintptr(regionCount), uintptr(unsafe.Pointer(pRegions)), 0, 0, 0, 0, 0)
 }
 
+// queueCmdCopyBuffer queues a call of vkCmdCopyBuffer in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueCmdCopyBuffer(q *callQueue, commandBuffer vkCommandBuffer, srcBuffer vkBuffer, dstBuffer vkBuffer, regionCount uint32, pRegions *vkBufferCopy) {
+	q.add(f.cmdCopyBuffer, uintptr(commandBuffer), uintptr(srcBuffer), uintptr(dstBuffer), uintptr(regionCount), uintptr(unsafe.Pointer(pRegions)), 0, 0, 0, 0, 0)
+}
+
 // CmdCopyBufferToImage calls vkCmdCopyBufferToImage.
 func (f *deviceFuncs) CmdCopyBufferToImage(commandBuffer vkCommandBuffer, srcBuffer vkBuffer, dstImage vkImage, dstImageLayout int32, regionCount uint32, pRegions *vkBufferImageCopy) {
 	call(f.cmdCopyBufferToImage, uintptr(commandBuffer), uintptr(srcBuffer), uintptr(dstImage), uintptr(dstImageLayout), uintptr(regionCount), uintptr(unsafe.Pointer(pRegions)), 0, 0, 0, 0)
+}
+
+// queueCmdCopyBufferToImage queues a call of vkCmdCopyBufferToImage in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueCmdCopyBufferToImage(q *callQueue, commandBuffer vkCommandBuffer, srcBuffer vkBuffer, dstImage vkImage, dstImageLayout int32, regionCount uint32, pRegions *vkBufferImageCopy) {
+	q.add(f.cmdCopyBufferToImage, uintptr(commandBuffer), uintptr(srcBuffer), uintptr(dstImage), uintptr(dstImageLayout), uintptr(regionCount), uintptr(unsafe.Pointer(pRegions)), 0, 0, 0, 0)
 }
 
 // CmdDispatch calls vkCmdDispatch.
@@ -1597,9 +1657,21 @@ func (f *deviceFuncs) CmdDispatch(commandBuffer vkCommandBuffer, groupCountX uin
 	call(f.cmdDispatch, uintptr(commandBuffer), uintptr(groupCountX), uintptr(groupCountY), uintptr(groupCountZ), 0, 0, 0, 0, 0, 0)
 }
 
+// queueCmdDispatch queues a call of vkCmdDispatch in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueCmdDispatch(q *callQueue, commandBuffer vkCommandBuffer, groupCountX uint32, groupCountY uint32, groupCountZ uint32) {
+	q.add(f.cmdDispatch, uintptr(commandBuffer), uintptr(groupCountX), uintptr(groupCountY), uintptr(groupCountZ), 0, 0, 0, 0, 0, 0)
+}
+
 // CmdPipelineBarrier calls vkCmdPipelineBarrier.
 func (f *deviceFuncs) CmdPipelineBarrier(commandBuffer vkCommandBuffer, srcStageMask uint32, dstStageMask uint32, dependencyFlags uint32, memoryBarrierCount uint32, pMemoryBarriers *vkMemoryBarrier, bufferMemoryBarrierCount uint32, pBufferMemoryBarriers unsafe.Pointer, imageMemoryBarrierCount uint32, pImageMemoryBarriers *vkImageMemoryBarrier) {
 	call(f.cmdPipelineBarrier, uintptr(commandBuffer), uintptr(srcStageMask), uintptr(dstStageMask), uintptr(dependencyFlags), uintptr(memoryBarrierCount), uintptr(unsafe.Pointer(pMemoryBarriers)), uintptr(bufferMemoryBarrierCount), uintptr(pBufferMemoryBarriers), uintptr(imageMemoryBarrierCount), uintptr(unsafe.Pointer(pImageMemoryBarriers)))
+}
+
+// queueCmdPipelineBarrier queues a call of vkCmdPipelineBarrier in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueCmdPipelineBarrier(q *callQueue, commandBuffer vkCommandBuffer, srcStageMask uint32, dstStageMask uint32, dependencyFlags uint32, memoryBarrierCount uint32, pMemoryBarriers *vkMemoryBarrier, bufferMemoryBarrierCount uint32, pBufferMemoryBarriers unsafe.Pointer, imageMemoryBarrierCount uint32, pImageMemoryBarriers *vkImageMemoryBarrier) {
+	q.add(f.cmdPipelineBarrier, uintptr(commandBuffer), uintptr(srcStageMask), uintptr(dstStageMask), uintptr(dependencyFlags), uintptr(memoryBarrierCount), uintptr(unsafe.Pointer(pMemoryBarriers)), uintptr(bufferMemoryBarrierCount), uintptr(pBufferMemoryBarriers), uintptr(imageMemoryBarrierCount), uintptr(unsafe.Pointer(pImageMemoryBarriers)))
 }
 
 // CmdPushConstants calls vkCmdPushConstants.
@@ -1607,9 +1679,21 @@ func (f *deviceFuncs) CmdPushConstants(commandBuffer vkCommandBuffer, layout vkP
 	call(f.cmdPushConstants, uintptr(commandBuffer), uintptr(layout), uintptr(stageFlags), uintptr(offset), uintptr(size), uintptr(pValues), 0, 0, 0, 0)
 }
 
+// queueCmdPushConstants queues a call of vkCmdPushConstants in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueCmdPushConstants(q *callQueue, commandBuffer vkCommandBuffer, layout vkPipelineLayout, stageFlags uint32, offset uint32, size uint32, pValues unsafe.Pointer) {
+	q.add(f.cmdPushConstants, uintptr(commandBuffer), uintptr(layout), uintptr(stageFlags), uintptr(offset), uintptr(size), uintptr(pValues), 0, 0, 0, 0)
+}
+
 // CmdPushDescriptorSetKHR calls vkCmdPushDescriptorSetKHR.
 func (f *deviceFuncs) CmdPushDescriptorSetKHR(commandBuffer vkCommandBuffer, pipelineBindPoint int32, layout vkPipelineLayout, set uint32, descriptorWriteCount uint32, pDescriptorWrites *vkWriteDescriptorSet) {
 	call(f.cmdPushDescriptorSetKHR, uintptr(commandBuffer), uintptr(pipelineBindPoint), uintptr(layout), uintptr(set), uintptr(descriptorWriteCount), uintptr(unsafe.Pointer(pDescriptorWrites)), 0, 0, 0, 0)
+}
+
+// queueCmdPushDescriptorSetKHR queues a call of vkCmdPushDescriptorSetKHR in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueCmdPushDescriptorSetKHR(q *callQueue, commandBuffer vkCommandBuffer, pipelineBindPoint int32, layout vkPipelineLayout, set uint32, descriptorWriteCount uint32, pDescriptorWrites *vkWriteDescriptorSet) {
+	q.add(f.cmdPushDescriptorSetKHR, uintptr(commandBuffer), uintptr(pipelineBindPoint), uintptr(layout), uintptr(set), uintptr(descriptorWriteCount), uintptr(unsafe.Pointer(pDescriptorWrites)), 0, 0, 0, 0)
 }
 
 // CmdResetQueryPool calls vkCmdResetQueryPool.
@@ -1617,9 +1701,21 @@ func (f *deviceFuncs) CmdResetQueryPool(commandBuffer vkCommandBuffer, queryPool
 	call(f.cmdResetQueryPool, uintptr(commandBuffer), uintptr(queryPool), uintptr(firstQuery), uintptr(queryCount), 0, 0, 0, 0, 0, 0)
 }
 
+// queueCmdResetQueryPool queues a call of vkCmdResetQueryPool in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueCmdResetQueryPool(q *callQueue, commandBuffer vkCommandBuffer, queryPool vkQueryPool, firstQuery uint32, queryCount uint32) {
+	q.add(f.cmdResetQueryPool, uintptr(commandBuffer), uintptr(queryPool), uintptr(firstQuery), uintptr(queryCount), 0, 0, 0, 0, 0, 0)
+}
+
 // CmdWriteTimestamp calls vkCmdWriteTimestamp.
 func (f *deviceFuncs) CmdWriteTimestamp(commandBuffer vkCommandBuffer, pipelineStage int32, queryPool vkQueryPool, query uint32) {
 	call(f.cmdWriteTimestamp, uintptr(commandBuffer), uintptr(pipelineStage), uintptr(queryPool), uintptr(query), 0, 0, 0, 0, 0, 0)
+}
+
+// queueCmdWriteTimestamp queues a call of vkCmdWriteTimestamp in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueCmdWriteTimestamp(q *callQueue, commandBuffer vkCommandBuffer, pipelineStage int32, queryPool vkQueryPool, query uint32) {
+	q.add(f.cmdWriteTimestamp, uintptr(commandBuffer), uintptr(pipelineStage), uintptr(queryPool), uintptr(query), 0, 0, 0, 0, 0, 0)
 }
 
 // CreateBuffer calls vkCreateBuffer.
@@ -1627,9 +1723,21 @@ func (f *deviceFuncs) CreateBuffer(device vkDevice, pCreateInfo *vkBufferCreateI
 	return int32(call(f.createBuffer, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pBuffer)), 0, 0, 0, 0, 0, 0))
 }
 
+// queueCreateBuffer queues a call of vkCreateBuffer in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueCreateBuffer(q *callQueue, device vkDevice, pCreateInfo *vkBufferCreateInfo, pAllocator unsafe.Pointer, pBuffer *vkBuffer) {
+	q.add(f.createBuffer, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pBuffer)), 0, 0, 0, 0, 0, 0)
+}
+
 // CreateCommandPool calls vkCreateCommandPool.
 func (f *deviceFuncs) CreateCommandPool(device vkDevice, pCreateInfo *vkCommandPoolCreateInfo, pAllocator unsafe.Pointer, pCommandPool *vkCommandPool) int32 {
 	return int32(call(f.createCommandPool, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pCommandPool)), 0, 0, 0, 0, 0, 0))
+}
+
+// queueCreateCommandPool queues a call of vkCreateCommandPool in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueCreateCommandPool(q *callQueue, device vkDevice, pCreateInfo *vkCommandPoolCreateInfo, pAllocator unsafe.Pointer, pCommandPool *vkCommandPool) {
+	q.add(f.createCommandPool, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pCommandPool)), 0, 0, 0, 0, 0, 0)
 }
 
 // CreateComputePipelines calls vkCreateComputePipelines.
@@ -1637,9 +1745,21 @@ func (f *deviceFuncs) CreateComputePipelines(device vkDevice, pipelineCache vkPi
 	return int32(call(f.createComputePipelines, uintptr(device), uintptr(pipelineCache), uintptr(createInfoCount), uintptr(unsafe.Pointer(pCreateInfos)), uintptr(pAllocator), uintptr(unsafe.Pointer(pPipelines)), 0, 0, 0, 0))
 }
 
+// queueCreateComputePipelines queues a call of vkCreateComputePipelines in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueCreateComputePipelines(q *callQueue, device vkDevice, pipelineCache vkPipelineCache, createInfoCount uint32, pCreateInfos *vkComputePipelineCreateInfo, pAllocator unsafe.Pointer, pPipelines *vkPipeline) {
+	q.add(f.createComputePipelines, uintptr(device), uintptr(pipelineCache), uintptr(createInfoCount), uintptr(unsafe.Pointer(pCreateInfos)), uintptr(pAllocator), uintptr(unsafe.Pointer(pPipelines)), 0, 0, 0, 0)
+}
+
 // CreateDescriptorPool calls vkCreateDescriptorPool.
 func (f *deviceFuncs) CreateDescriptorPool(device vkDevice, pCreateInfo *vkDescriptorPoolCreateInfo, pAllocator unsafe.Pointer, pDescriptorPool *vkDescriptorPool) int32 {
 	return int32(call(f.createDescriptorPool, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pDescriptorPool)), 0, 0, 0, 0, 0, 0))
+}
+
+// queueCreateDescriptorPool queues a call of vkCreateDescriptorPool in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueCreateDescriptorPool(q *callQueue, device vkDevice, pCreateInfo *vkDescriptorPoolCreateInfo, pAllocator unsafe.Pointer, pDescriptorPool *vkDescriptorPool) {
+	q.add(f.createDescriptorPool, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pDescriptorPool)), 0, 0, 0, 0, 0, 0)
 }
 
 // CreateDescriptorSetLayout calls vkCreateDescriptorSetLayout.
@@ -1647,9 +1767,21 @@ func (f *deviceFuncs) CreateDescriptorSetLayout(device vkDevice, pCreateInfo *vk
 	return int32(call(f.createDescriptorSetLayout, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pSetLayout)), 0, 0, 0, 0, 0, 0))
 }
 
+// queueCreateDescriptorSetLayout queues a call of vkCreateDescriptorSetLayout in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueCreateDescriptorSetLayout(q *callQueue, device vkDevice, pCreateInfo *vkDescriptorSetLayoutCreateInfo, pAllocator unsafe.Pointer, pSetLayout *vkDescriptorSetLayout) {
+	q.add(f.createDescriptorSetLayout, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pSetLayout)), 0, 0, 0, 0, 0, 0)
+}
+
 // CreateFence calls vkCreateFence.
 func (f *deviceFuncs) CreateFence(device vkDevice, pCreateInfo *vkFenceCreateInfo, pAllocator unsafe.Pointer, pFence *vkFence) int32 {
 	return int32(call(f.createFence, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pFence)), 0, 0, 0, 0, 0, 0))
+}
+
+// queueCreateFence queues a call of vkCreateFence in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueCreateFence(q *callQueue, device vkDevice, pCreateInfo *vkFenceCreateInfo, pAllocator unsafe.Pointer, pFence *vkFence) {
+	q.add(f.createFence, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pFence)), 0, 0, 0, 0, 0, 0)
 }
 
 // CreatePipelineCache calls vkCreatePipelineCache.
@@ -1657,9 +1789,21 @@ func (f *deviceFuncs) CreatePipelineCache(device vkDevice, pCreateInfo *vkPipeli
 	return int32(call(f.createPipelineCache, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pPipelineCache)), 0, 0, 0, 0, 0, 0))
 }
 
+// queueCreatePipelineCache queues a call of vkCreatePipelineCache in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueCreatePipelineCache(q *callQueue, device vkDevice, pCreateInfo *vkPipelineCacheCreateInfo, pAllocator unsafe.Pointer, pPipelineCache *vkPipelineCache) {
+	q.add(f.createPipelineCache, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pPipelineCache)), 0, 0, 0, 0, 0, 0)
+}
+
 // CreatePipelineLayout calls vkCreatePipelineLayout.
 func (f *deviceFuncs) CreatePipelineLayout(device vkDevice, pCreateInfo *vkPipelineLayoutCreateInfo, pAllocator unsafe.Pointer, pPipelineLayout *vkPipelineLayout) int32 {
 	return int32(call(f.createPipelineLayout, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pPipelineLayout)), 0, 0, 0, 0, 0, 0))
+}
+
+// queueCreatePipelineLayout queues a call of vkCreatePipelineLayout in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueCreatePipelineLayout(q *callQueue, device vkDevice, pCreateInfo *vkPipelineLayoutCreateInfo, pAllocator unsafe.Pointer, pPipelineLayout *vkPipelineLayout) {
+	q.add(f.createPipelineLayout, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pPipelineLayout)), 0, 0, 0, 0, 0, 0)
 }
 
 // CreateQueryPool calls vkCreateQueryPool.
@@ -1667,9 +1811,21 @@ func (f *deviceFuncs) CreateQueryPool(device vkDevice, pCreateInfo *vkQueryPoolC
 	return int32(call(f.createQueryPool, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pQueryPool)), 0, 0, 0, 0, 0, 0))
 }
 
+// queueCreateQueryPool queues a call of vkCreateQueryPool in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueCreateQueryPool(q *callQueue, device vkDevice, pCreateInfo *vkQueryPoolCreateInfo, pAllocator unsafe.Pointer, pQueryPool *vkQueryPool) {
+	q.add(f.createQueryPool, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pQueryPool)), 0, 0, 0, 0, 0, 0)
+}
+
 // CreateSemaphore calls vkCreateSemaphore.
 func (f *deviceFuncs) CreateSemaphore(device vkDevice, pCreateInfo *vkSemaphoreCreateInfo, pAllocator unsafe.Pointer, pSemaphore *vkSemaphore) int32 {
 	return int32(call(f.createSemaphore, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pSemaphore)), 0, 0, 0, 0, 0, 0))
+}
+
+// queueCreateSemaphore queues a call of vkCreateSemaphore in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueCreateSemaphore(q *callQueue, device vkDevice, pCreateInfo *vkSemaphoreCreateInfo, pAllocator unsafe.Pointer, pSemaphore *vkSemaphore) {
+	q.add(f.createSemaphore, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pSemaphore)), 0, 0, 0, 0, 0, 0)
 }
 
 // CreateShaderModule calls vkCreateShaderModule.
@@ -1677,9 +1833,21 @@ func (f *deviceFuncs) CreateShaderModule(device vkDevice, pCreateInfo *vkShaderM
 	return int32(call(f.createShaderModule, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pShaderModule)), 0, 0, 0, 0, 0, 0))
 }
 
+// queueCreateShaderModule queues a call of vkCreateShaderModule in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueCreateShaderModule(q *callQueue, device vkDevice, pCreateInfo *vkShaderModuleCreateInfo, pAllocator unsafe.Pointer, pShaderModule *vkShaderModule) {
+	q.add(f.createShaderModule, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pShaderModule)), 0, 0, 0, 0, 0, 0)
+}
+
 // CreateSwapchainKHR calls vkCreateSwapchainKHR.
 func (f *deviceFuncs) CreateSwapchainKHR(device vkDevice, pCreateInfo *vkSwapchainCreateInfoKHR, pAllocator unsafe.Pointer, pSwapchain *vkSwapchainKHR) int32 {
 	return int32(call(f.createSwapchainKHR, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pSwapchain)), 0, 0, 0, 0, 0, 0))
+}
+
+// queueCreateSwapchainKHR queues a call of vkCreateSwapchainKHR in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueCreateSwapchainKHR(q *callQueue, device vkDevice, pCreateInfo *vkSwapchainCreateInfoKHR, pAllocator unsafe.Pointer, pSwapchain *vkSwapchainKHR) {
+	q.add(f.createSwapchainKHR, uintptr(device), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pSwapchain)), 0, 0, 0, 0, 0, 0)
 }
 
 // DestroyBuffer calls vkDestroyBuffer.
@@ -1687,9 +1855,21 @@ func (f *deviceFuncs) DestroyBuffer(device vkDevice, buffer vkBuffer, pAllocator
 	call(f.destroyBuffer, uintptr(device), uintptr(buffer), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
 }
 
+// queueDestroyBuffer queues a call of vkDestroyBuffer in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueDestroyBuffer(q *callQueue, device vkDevice, buffer vkBuffer, pAllocator unsafe.Pointer) {
+	q.add(f.destroyBuffer, uintptr(device), uintptr(buffer), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
+}
+
 // DestroyCommandPool calls vkDestroyCommandPool.
 func (f *deviceFuncs) DestroyCommandPool(device vkDevice, commandPool vkCommandPool, pAllocator unsafe.Pointer) {
 	call(f.destroyCommandPool, uintptr(device), uintptr(commandPool), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
+}
+
+// queueDestroyCommandPool queues a call of vkDestroyCommandPool in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueDestroyCommandPool(q *callQueue, device vkDevice, commandPool vkCommandPool, pAllocator unsafe.Pointer) {
+	q.add(f.destroyCommandPool, uintptr(device), uintptr(commandPool), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
 }
 
 // DestroyDescriptorPool calls vkDestroyDescriptorPool.
@@ -1697,9 +1877,21 @@ func (f *deviceFuncs) DestroyDescriptorPool(device vkDevice, descriptorPool vkDe
 	call(f.destroyDescriptorPool, uintptr(device), uintptr(descriptorPool), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
 }
 
+// queueDestroyDescriptorPool queues a call of vkDestroyDescriptorPool in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueDestroyDescriptorPool(q *callQueue, device vkDevice, descriptorPool vkDescriptorPool, pAllocator unsafe.Pointer) {
+	q.add(f.destroyDescriptorPool, uintptr(device), uintptr(descriptorPool), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
+}
+
 // DestroyDescriptorSetLayout calls vkDestroyDescriptorSetLayout.
 func (f *deviceFuncs) DestroyDescriptorSetLayout(device vkDevice, descriptorSetLayout vkDescriptorSetLayout, pAllocator unsafe.Pointer) {
 	call(f.destroyDescriptorSetLayout, uintptr(device), uintptr(descriptorSetLayout), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
+}
+
+// queueDestroyDescriptorSetLayout queues a call of vkDestroyDescriptorSetLayout in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueDestroyDescriptorSetLayout(q *callQueue, device vkDevice, descriptorSetLayout vkDescriptorSetLayout, pAllocator unsafe.Pointer) {
+	q.add(f.destroyDescriptorSetLayout, uintptr(device), uintptr(descriptorSetLayout), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
 }
 
 // DestroyDevice calls vkDestroyDevice.
@@ -1707,9 +1899,21 @@ func (f *deviceFuncs) DestroyDevice(device vkDevice, pAllocator unsafe.Pointer) 
 	call(f.destroyDevice, uintptr(device), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0, 0)
 }
 
+// queueDestroyDevice queues a call of vkDestroyDevice in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueDestroyDevice(q *callQueue, device vkDevice, pAllocator unsafe.Pointer) {
+	q.add(f.destroyDevice, uintptr(device), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0, 0)
+}
+
 // DestroyFence calls vkDestroyFence.
 func (f *deviceFuncs) DestroyFence(device vkDevice, fence vkFence, pAllocator unsafe.Pointer) {
 	call(f.destroyFence, uintptr(device), uintptr(fence), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
+}
+
+// queueDestroyFence queues a call of vkDestroyFence in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueDestroyFence(q *callQueue, device vkDevice, fence vkFence, pAllocator unsafe.Pointer) {
+	q.add(f.destroyFence, uintptr(device), uintptr(fence), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
 }
 
 // DestroyPipeline calls vkDestroyPipeline.
@@ -1717,9 +1921,21 @@ func (f *deviceFuncs) DestroyPipeline(device vkDevice, pipeline vkPipeline, pAll
 	call(f.destroyPipeline, uintptr(device), uintptr(pipeline), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
 }
 
+// queueDestroyPipeline queues a call of vkDestroyPipeline in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueDestroyPipeline(q *callQueue, device vkDevice, pipeline vkPipeline, pAllocator unsafe.Pointer) {
+	q.add(f.destroyPipeline, uintptr(device), uintptr(pipeline), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
+}
+
 // DestroyPipelineCache calls vkDestroyPipelineCache.
 func (f *deviceFuncs) DestroyPipelineCache(device vkDevice, pipelineCache vkPipelineCache, pAllocator unsafe.Pointer) {
 	call(f.destroyPipelineCache, uintptr(device), uintptr(pipelineCache), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
+}
+
+// queueDestroyPipelineCache queues a call of vkDestroyPipelineCache in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueDestroyPipelineCache(q *callQueue, device vkDevice, pipelineCache vkPipelineCache, pAllocator unsafe.Pointer) {
+	q.add(f.destroyPipelineCache, uintptr(device), uintptr(pipelineCache), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
 }
 
 // DestroyPipelineLayout calls vkDestroyPipelineLayout.
@@ -1727,9 +1943,21 @@ func (f *deviceFuncs) DestroyPipelineLayout(device vkDevice, pipelineLayout vkPi
 	call(f.destroyPipelineLayout, uintptr(device), uintptr(pipelineLayout), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
 }
 
+// queueDestroyPipelineLayout queues a call of vkDestroyPipelineLayout in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueDestroyPipelineLayout(q *callQueue, device vkDevice, pipelineLayout vkPipelineLayout, pAllocator unsafe.Pointer) {
+	q.add(f.destroyPipelineLayout, uintptr(device), uintptr(pipelineLayout), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
+}
+
 // DestroyQueryPool calls vkDestroyQueryPool.
 func (f *deviceFuncs) DestroyQueryPool(device vkDevice, queryPool vkQueryPool, pAllocator unsafe.Pointer) {
 	call(f.destroyQueryPool, uintptr(device), uintptr(queryPool), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
+}
+
+// queueDestroyQueryPool queues a call of vkDestroyQueryPool in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueDestroyQueryPool(q *callQueue, device vkDevice, queryPool vkQueryPool, pAllocator unsafe.Pointer) {
+	q.add(f.destroyQueryPool, uintptr(device), uintptr(queryPool), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
 }
 
 // DestroySemaphore calls vkDestroySemaphore.
@@ -1737,9 +1965,21 @@ func (f *deviceFuncs) DestroySemaphore(device vkDevice, semaphore vkSemaphore, p
 	call(f.destroySemaphore, uintptr(device), uintptr(semaphore), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
 }
 
+// queueDestroySemaphore queues a call of vkDestroySemaphore in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueDestroySemaphore(q *callQueue, device vkDevice, semaphore vkSemaphore, pAllocator unsafe.Pointer) {
+	q.add(f.destroySemaphore, uintptr(device), uintptr(semaphore), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
+}
+
 // DestroyShaderModule calls vkDestroyShaderModule.
 func (f *deviceFuncs) DestroyShaderModule(device vkDevice, shaderModule vkShaderModule, pAllocator unsafe.Pointer) {
 	call(f.destroyShaderModule, uintptr(device), uintptr(shaderModule), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
+}
+
+// queueDestroyShaderModule queues a call of vkDestroyShaderModule in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueDestroyShaderModule(q *callQueue, device vkDevice, shaderModule vkShaderModule, pAllocator unsafe.Pointer) {
+	q.add(f.destroyShaderModule, uintptr(device), uintptr(shaderModule), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
 }
 
 // DestroySwapchainKHR calls vkDestroySwapchainKHR.
@@ -1747,9 +1987,21 @@ func (f *deviceFuncs) DestroySwapchainKHR(device vkDevice, swapchain vkSwapchain
 	call(f.destroySwapchainKHR, uintptr(device), uintptr(swapchain), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
 }
 
+// queueDestroySwapchainKHR queues a call of vkDestroySwapchainKHR in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueDestroySwapchainKHR(q *callQueue, device vkDevice, swapchain vkSwapchainKHR, pAllocator unsafe.Pointer) {
+	q.add(f.destroySwapchainKHR, uintptr(device), uintptr(swapchain), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
+}
+
 // DeviceWaitIdle calls vkDeviceWaitIdle.
 func (f *deviceFuncs) DeviceWaitIdle(device vkDevice) int32 {
 	return int32(call(f.deviceWaitIdle, uintptr(device), 0, 0, 0, 0, 0, 0, 0, 0, 0))
+}
+
+// queueDeviceWaitIdle queues a call of vkDeviceWaitIdle in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueDeviceWaitIdle(q *callQueue, device vkDevice) {
+	q.add(f.deviceWaitIdle, uintptr(device), 0, 0, 0, 0, 0, 0, 0, 0, 0)
 }
 
 // EndCommandBuffer calls vkEndCommandBuffer.
@@ -1757,9 +2009,21 @@ func (f *deviceFuncs) EndCommandBuffer(commandBuffer vkCommandBuffer) int32 {
 	return int32(call(f.endCommandBuffer, uintptr(commandBuffer), 0, 0, 0, 0, 0, 0, 0, 0, 0))
 }
 
+// queueEndCommandBuffer queues a call of vkEndCommandBuffer in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueEndCommandBuffer(q *callQueue, commandBuffer vkCommandBuffer) {
+	q.add(f.endCommandBuffer, uintptr(commandBuffer), 0, 0, 0, 0, 0, 0, 0, 0, 0)
+}
+
 // FreeMemory calls vkFreeMemory.
 func (f *deviceFuncs) FreeMemory(device vkDevice, memory vkDeviceMemory, pAllocator unsafe.Pointer) {
 	call(f.freeMemory, uintptr(device), uintptr(memory), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
+}
+
+// queueFreeMemory queues a call of vkFreeMemory in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueFreeMemory(q *callQueue, device vkDevice, memory vkDeviceMemory, pAllocator unsafe.Pointer) {
+	q.add(f.freeMemory, uintptr(device), uintptr(memory), uintptr(pAllocator), 0, 0, 0, 0, 0, 0, 0)
 }
 
 // GetBufferMemoryRequirements calls vkGetBufferMemoryRequirements.
@@ -1767,9 +2031,21 @@ func (f *deviceFuncs) GetBufferMemoryRequirements(device vkDevice, buffer vkBuff
 	call(f.getBufferMemoryRequirements, uintptr(device), uintptr(buffer), uintptr(unsafe.Pointer(pMemoryRequirements)), 0, 0, 0, 0, 0, 0, 0)
 }
 
+// queueGetBufferMemoryRequirements queues a call of vkGetBufferMemoryRequirements in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueGetBufferMemoryRequirements(q *callQueue, device vkDevice, buffer vkBuffer, pMemoryRequirements *vkMemoryRequirements) {
+	q.add(f.getBufferMemoryRequirements, uintptr(device), uintptr(buffer), uintptr(unsafe.Pointer(pMemoryRequirements)), 0, 0, 0, 0, 0, 0, 0)
+}
+
 // GetDeviceQueue calls vkGetDeviceQueue.
 func (f *deviceFuncs) GetDeviceQueue(device vkDevice, queueFamilyIndex uint32, queueIndex uint32, pQueue *vkQueue) {
 	call(f.getDeviceQueue, uintptr(device), uintptr(queueFamilyIndex), uintptr(queueIndex), uintptr(unsafe.Pointer(pQueue)), 0, 0, 0, 0, 0, 0)
+}
+
+// queueGetDeviceQueue queues a call of vkGetDeviceQueue in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueGetDeviceQueue(q *callQueue, device vkDevice, queueFamilyIndex uint32, queueIndex uint32, pQueue *vkQueue) {
+	q.add(f.getDeviceQueue, uintptr(device), uintptr(queueFamilyIndex), uintptr(queueIndex), uintptr(unsafe.Pointer(pQueue)), 0, 0, 0, 0, 0, 0)
 }
 
 // GetFenceStatus calls vkGetFenceStatus.
@@ -1777,9 +2053,21 @@ func (f *deviceFuncs) GetFenceStatus(device vkDevice, fence vkFence) int32 {
 	return int32(call(f.getFenceStatus, uintptr(device), uintptr(fence), 0, 0, 0, 0, 0, 0, 0, 0))
 }
 
+// queueGetFenceStatus queues a call of vkGetFenceStatus in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueGetFenceStatus(q *callQueue, device vkDevice, fence vkFence) {
+	q.add(f.getFenceStatus, uintptr(device), uintptr(fence), 0, 0, 0, 0, 0, 0, 0, 0)
+}
+
 // GetMemoryHostPointerPropertiesEXT calls vkGetMemoryHostPointerPropertiesEXT.
 func (f *deviceFuncs) GetMemoryHostPointerPropertiesEXT(device vkDevice, handleType int32, pHostPointer unsafe.Pointer, pMemoryHostPointerProperties *vkMemoryHostPointerPropertiesEXT) int32 {
 	return int32(call(f.getMemoryHostPointerPropertiesEXT, uintptr(device), uintptr(handleType), uintptr(pHostPointer), uintptr(unsafe.Pointer(pMemoryHostPointerProperties)), 0, 0, 0, 0, 0, 0))
+}
+
+// queueGetMemoryHostPointerPropertiesEXT queues a call of vkGetMemoryHostPointerPropertiesEXT in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueGetMemoryHostPointerPropertiesEXT(q *callQueue, device vkDevice, handleType int32, pHostPointer unsafe.Pointer, pMemoryHostPointerProperties *vkMemoryHostPointerPropertiesEXT) {
+	q.add(f.getMemoryHostPointerPropertiesEXT, uintptr(device), uintptr(handleType), uintptr(pHostPointer), uintptr(unsafe.Pointer(pMemoryHostPointerProperties)), 0, 0, 0, 0, 0, 0)
 }
 
 // GetPipelineCacheData calls vkGetPipelineCacheData.
@@ -1787,9 +2075,21 @@ func (f *deviceFuncs) GetPipelineCacheData(device vkDevice, pipelineCache vkPipe
 	return int32(call(f.getPipelineCacheData, uintptr(device), uintptr(pipelineCache), uintptr(unsafe.Pointer(pDataSize)), uintptr(pData), 0, 0, 0, 0, 0, 0))
 }
 
+// queueGetPipelineCacheData queues a call of vkGetPipelineCacheData in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueGetPipelineCacheData(q *callQueue, device vkDevice, pipelineCache vkPipelineCache, pDataSize *uintptr, pData unsafe.Pointer) {
+	q.add(f.getPipelineCacheData, uintptr(device), uintptr(pipelineCache), uintptr(unsafe.Pointer(pDataSize)), uintptr(pData), 0, 0, 0, 0, 0, 0)
+}
+
 // GetQueryPoolResults calls vkGetQueryPoolResults.
 func (f *deviceFuncs) GetQueryPoolResults(device vkDevice, queryPool vkQueryPool, firstQuery uint32, queryCount uint32, dataSize uintptr, pData unsafe.Pointer, stride uint64, flags uint32) int32 {
 	return int32(call(f.getQueryPoolResults, uintptr(device), uintptr(queryPool), uintptr(firstQuery), uintptr(queryCount), uintptr(dataSize), uintptr(pData), uintptr(stride), uintptr(flags), 0, 0))
+}
+
+// queueGetQueryPoolResults queues a call of vkGetQueryPoolResults in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueGetQueryPoolResults(q *callQueue, device vkDevice, queryPool vkQueryPool, firstQuery uint32, queryCount uint32, dataSize uintptr, pData unsafe.Pointer, stride uint64, flags uint32) {
+	q.add(f.getQueryPoolResults, uintptr(device), uintptr(queryPool), uintptr(firstQuery), uintptr(queryCount), uintptr(dataSize), uintptr(pData), uintptr(stride), uintptr(flags), 0, 0)
 }
 
 // GetSemaphoreCounterValue calls vkGetSemaphoreCounterValue.
@@ -1797,9 +2097,21 @@ func (f *deviceFuncs) GetSemaphoreCounterValue(device vkDevice, semaphore vkSema
 	return int32(call(f.getSemaphoreCounterValue, uintptr(device), uintptr(semaphore), uintptr(unsafe.Pointer(pValue)), 0, 0, 0, 0, 0, 0, 0))
 }
 
+// queueGetSemaphoreCounterValue queues a call of vkGetSemaphoreCounterValue in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueGetSemaphoreCounterValue(q *callQueue, device vkDevice, semaphore vkSemaphore, pValue *uint64) {
+	q.add(f.getSemaphoreCounterValue, uintptr(device), uintptr(semaphore), uintptr(unsafe.Pointer(pValue)), 0, 0, 0, 0, 0, 0, 0)
+}
+
 // GetSwapchainImagesKHR calls vkGetSwapchainImagesKHR.
 func (f *deviceFuncs) GetSwapchainImagesKHR(device vkDevice, swapchain vkSwapchainKHR, pSwapchainImageCount *uint32, pSwapchainImages *vkImage) int32 {
 	return int32(call(f.getSwapchainImagesKHR, uintptr(device), uintptr(swapchain), uintptr(unsafe.Pointer(pSwapchainImageCount)), uintptr(unsafe.Pointer(pSwapchainImages)), 0, 0, 0, 0, 0, 0))
+}
+
+// queueGetSwapchainImagesKHR queues a call of vkGetSwapchainImagesKHR in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueGetSwapchainImagesKHR(q *callQueue, device vkDevice, swapchain vkSwapchainKHR, pSwapchainImageCount *uint32, pSwapchainImages *vkImage) {
+	q.add(f.getSwapchainImagesKHR, uintptr(device), uintptr(swapchain), uintptr(unsafe.Pointer(pSwapchainImageCount)), uintptr(unsafe.Pointer(pSwapchainImages)), 0, 0, 0, 0, 0, 0)
 }
 
 // MapMemory calls vkMapMemory.
@@ -1807,9 +2119,21 @@ func (f *deviceFuncs) MapMemory(device vkDevice, memory vkDeviceMemory, offset u
 	return int32(call(f.mapMemory, uintptr(device), uintptr(memory), uintptr(offset), uintptr(size), uintptr(flags), uintptr(ppData), 0, 0, 0, 0))
 }
 
+// queueMapMemory queues a call of vkMapMemory in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueMapMemory(q *callQueue, device vkDevice, memory vkDeviceMemory, offset uint64, size uint64, flags uint32, ppData unsafe.Pointer) {
+	q.add(f.mapMemory, uintptr(device), uintptr(memory), uintptr(offset), uintptr(size), uintptr(flags), uintptr(ppData), 0, 0, 0, 0)
+}
+
 // QueuePresentKHR calls vkQueuePresentKHR.
 func (f *deviceFuncs) QueuePresentKHR(queue vkQueue, pPresentInfo *vkPresentInfoKHR) int32 {
 	return int32(call(f.queuePresentKHR, uintptr(queue), uintptr(unsafe.Pointer(pPresentInfo)), 0, 0, 0, 0, 0, 0, 0, 0))
+}
+
+// queueQueuePresentKHR queues a call of vkQueuePresentKHR in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueQueuePresentKHR(q *callQueue, queue vkQueue, pPresentInfo *vkPresentInfoKHR) {
+	q.add(f.queuePresentKHR, uintptr(queue), uintptr(unsafe.Pointer(pPresentInfo)), 0, 0, 0, 0, 0, 0, 0, 0)
 }
 
 // QueueSubmit calls vkQueueSubmit.
@@ -1817,9 +2141,21 @@ func (f *deviceFuncs) QueueSubmit(queue vkQueue, submitCount uint32, pSubmits *v
 	return int32(call(f.queueSubmit, uintptr(queue), uintptr(submitCount), uintptr(unsafe.Pointer(pSubmits)), uintptr(fence), 0, 0, 0, 0, 0, 0))
 }
 
+// queueQueueSubmit queues a call of vkQueueSubmit in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueQueueSubmit(q *callQueue, queue vkQueue, submitCount uint32, pSubmits *vkSubmitInfo, fence vkFence) {
+	q.add(f.queueSubmit, uintptr(queue), uintptr(submitCount), uintptr(unsafe.Pointer(pSubmits)), uintptr(fence), 0, 0, 0, 0, 0, 0)
+}
+
 // ResetCommandBuffer calls vkResetCommandBuffer.
 func (f *deviceFuncs) ResetCommandBuffer(commandBuffer vkCommandBuffer, flags uint32) int32 {
 	return int32(call(f.resetCommandBuffer, uintptr(commandBuffer), uintptr(flags), 0, 0, 0, 0, 0, 0, 0, 0))
+}
+
+// queueResetCommandBuffer queues a call of vkResetCommandBuffer in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueResetCommandBuffer(q *callQueue, commandBuffer vkCommandBuffer, flags uint32) {
+	q.add(f.resetCommandBuffer, uintptr(commandBuffer), uintptr(flags), 0, 0, 0, 0, 0, 0, 0, 0)
 }
 
 // ResetDescriptorPool calls vkResetDescriptorPool.
@@ -1827,9 +2163,21 @@ func (f *deviceFuncs) ResetDescriptorPool(device vkDevice, descriptorPool vkDesc
 	return int32(call(f.resetDescriptorPool, uintptr(device), uintptr(descriptorPool), uintptr(flags), 0, 0, 0, 0, 0, 0, 0))
 }
 
+// queueResetDescriptorPool queues a call of vkResetDescriptorPool in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueResetDescriptorPool(q *callQueue, device vkDevice, descriptorPool vkDescriptorPool, flags uint32) {
+	q.add(f.resetDescriptorPool, uintptr(device), uintptr(descriptorPool), uintptr(flags), 0, 0, 0, 0, 0, 0, 0)
+}
+
 // ResetFences calls vkResetFences.
 func (f *deviceFuncs) ResetFences(device vkDevice, fenceCount uint32, pFences *vkFence) int32 {
 	return int32(call(f.resetFences, uintptr(device), uintptr(fenceCount), uintptr(unsafe.Pointer(pFences)), 0, 0, 0, 0, 0, 0, 0))
+}
+
+// queueResetFences queues a call of vkResetFences in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueResetFences(q *callQueue, device vkDevice, fenceCount uint32, pFences *vkFence) {
+	q.add(f.resetFences, uintptr(device), uintptr(fenceCount), uintptr(unsafe.Pointer(pFences)), 0, 0, 0, 0, 0, 0, 0)
 }
 
 // UpdateDescriptorSets calls vkUpdateDescriptorSets.
@@ -1837,12 +2185,30 @@ func (f *deviceFuncs) UpdateDescriptorSets(device vkDevice, descriptorWriteCount
 	call(f.updateDescriptorSets, uintptr(device), uintptr(descriptorWriteCount), uintptr(unsafe.Pointer(pDescriptorWrites)), uintptr(descriptorCopyCount), uintptr(pDescriptorCopies), 0, 0, 0, 0, 0)
 }
 
+// queueUpdateDescriptorSets queues a call of vkUpdateDescriptorSets in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueUpdateDescriptorSets(q *callQueue, device vkDevice, descriptorWriteCount uint32, pDescriptorWrites *vkWriteDescriptorSet, descriptorCopyCount uint32, pDescriptorCopies unsafe.Pointer) {
+	q.add(f.updateDescriptorSets, uintptr(device), uintptr(descriptorWriteCount), uintptr(unsafe.Pointer(pDescriptorWrites)), uintptr(descriptorCopyCount), uintptr(pDescriptorCopies), 0, 0, 0, 0, 0)
+}
+
 // WaitForFences calls vkWaitForFences.
 func (f *deviceFuncs) WaitForFences(device vkDevice, fenceCount uint32, pFences *vkFence, waitAll uint32, timeout uint64) int32 {
 	return int32(call(f.waitForFences, uintptr(device), uintptr(fenceCount), uintptr(unsafe.Pointer(pFences)), uintptr(waitAll), uintptr(timeout), 0, 0, 0, 0, 0))
 }
 
+// queueWaitForFences queues a call of vkWaitForFences in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueWaitForFences(q *callQueue, device vkDevice, fenceCount uint32, pFences *vkFence, waitAll uint32, timeout uint64) {
+	q.add(f.waitForFences, uintptr(device), uintptr(fenceCount), uintptr(unsafe.Pointer(pFences)), uintptr(waitAll), uintptr(timeout), 0, 0, 0, 0, 0)
+}
+
 // WaitSemaphores calls vkWaitSemaphores.
 func (f *deviceFuncs) WaitSemaphores(device vkDevice, pWaitInfo *vkSemaphoreWaitInfo, timeout uint64) int32 {
 	return int32(call(f.waitSemaphores, uintptr(device), uintptr(unsafe.Pointer(pWaitInfo)), uintptr(timeout), 0, 0, 0, 0, 0, 0, 0))
+}
+
+// queueWaitSemaphores queues a call of vkWaitSemaphores in q; what its arguments point to must stay
+// alive and in place until q runs it.
+func (f *deviceFuncs) queueWaitSemaphores(q *callQueue, device vkDevice, pWaitInfo *vkSemaphoreWaitInfo, timeout uint64) {
+	q.add(f.waitSemaphores, uintptr(device), uintptr(unsafe.Pointer(pWaitInfo)), uintptr(timeout), 0, 0, 0, 0, 0, 0, 0)
 }

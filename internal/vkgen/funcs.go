@@ -147,5 +147,12 @@ func (g *generator) emitFunc(b *bytes.Buffer, tab string, f *funcDef) error {
 		fmt.Fprintf(b, "\treturn %s(%s)\n", conv, call)
 	}
 	b.WriteString("}\n\n")
+	if tab == tableDevice {
+		// A device's commands can also be queued (callQueue), to be made with others in
+		// one call to C; q.result reads the result of one that returns a VkResult.
+		fmt.Fprintf(b, "// queue%s queues a call of %s in q; what its arguments point to must stay\n"+
+			"// alive and in place until q runs it.\nfunc (f *%s) queue%s(q *callQueue, %s) {\n\tq.add(f.%s, %s)\n}\n\n",
+			name, f.name, tab, name, strings.Join(params, ", "), goName(name), strings.Join(args, ", "))
+	}
 	return nil
 }

@@ -51,15 +51,6 @@ func main() {
 	}
 }
 
-// run parses the headers and returns the Go file of the names in namesFile.
-func run(namesFile string, headers []string) ([]byte, error) {
-	g, err := load(namesFile, headers)
-	if err != nil {
-		return nil, err
-	}
-	return g.generate()
-}
-
 // load parses the headers and adds the names in namesFile to a generator.
 func load(namesFile string, headers []string) (*generator, error) {
 	r := newRegistry()
