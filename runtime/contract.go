@@ -539,13 +539,20 @@ var deviceNeeds = [...]struct {
 	{CapabilityFloat16, (*accelerator.Accelerator).SupportsFloat16, "float16 arithmetic"},
 	{CapabilityStorageBuffer8BitAccess, (*accelerator.Accelerator).Supports8BitStorage, "8-bit storage"},
 	{CapabilityInt8, (*accelerator.Accelerator).SupportsInt8, "8-bit integer arithmetic"},
-	// The CPU runs a kernel's Go body, which needs no tensor cores.
+	// The CPUs run a kernel's Go body, which needs no tensor cores.
 	{CapabilityCooperativeMatrixNV, func(a *accelerator.Accelerator) bool {
-		return a.Traits().HostMemory || len(a.CooperativeMatrices()) > 0
+		return runsGo(a) || len(a.CooperativeMatrices()) > 0
 	}, "cooperative matrices"},
 	{CapabilityCooperativeMatrixKHR, func(a *accelerator.Accelerator) bool {
-		return a.Traits().HostMemory || len(a.CooperativeMatricesKHR()) > 0
+		return runsGo(a) || len(a.CooperativeMatricesKHR()) > 0
 	}, "cooperative matrices (VK_KHR_cooperative_matrix)"},
+}
+
+// runsGo reports whether acc runs kernels' Go bodies (the CPU accelerators), not their
+// SPIR-V.
+func runsGo(acc *accelerator.Accelerator) bool {
+	t := acc.Traits()
+	return t.HostMemory || t.Strict
 }
 
 // capName names the capabilities checkDevice checks.
