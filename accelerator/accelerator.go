@@ -27,6 +27,11 @@ const EnvValidation = "GOAMP_VALIDATION"
 // vulkan-1.dll, libvulkan.1.dylib or libMoltenVK.dylib).
 const EnvLibrary = "GOAMP_VULKAN_LIBRARY"
 
+// EnvNoPushDescriptor, set to "1", makes Vulkan devices bind kernels' buffers through
+// descriptor sets even where they have VK_KHR_push_descriptor, as devices without it do
+// (to test that path on any device).
+const EnvNoPushDescriptor = "GOAMP_NO_PUSH_DESCRIPTOR"
+
 // Accelerator is one compute device: a Vulkan physical device or the CPU.
 type Accelerator struct {
 	path string
@@ -66,7 +71,7 @@ var (
 func theRegistry() *registry {
 	regOnce.Do(func() {
 		reg = discover(vk.Options{Validation: os.Getenv(EnvValidation) == "1", Library: os.Getenv(EnvLibrary),
-			InstanceExtensions: devlink.Open()})
+			InstanceExtensions: devlink.Open(), NoPushDescriptors: os.Getenv(EnvNoPushDescriptor) == "1"})
 	})
 	return reg
 }
@@ -186,7 +191,7 @@ func Default() (*Accelerator, error) {
 func (r *registry) heuristic() *Accelerator {
 	best := r.cpu
 	for _, a := range r.all {
-		if a.info == nil || !a.info.PushDescriptor || a.info.ComputeFamily < 0 || a.IsEmulated() {
+		if a.info == nil || a.info.ComputeFamily < 0 || a.IsEmulated() {
 			continue
 		}
 		if best == r.cpu || a.DedicatedMemory() > best.DedicatedMemory() {
@@ -253,6 +258,12 @@ func (a *Accelerator) SupportsDoublePrecision() bool { return a.info == nil || a
 // SupportsLimitedDoublePrecision reports float64 arithmetic without the full set of
 // float64 operations; in Vulkan it is the same feature as full double precision.
 func (a *Accelerator) SupportsLimitedDoublePrecision() bool { return a.SupportsDoublePrecision() }
+
+// SupportsInt64 reports whether kernels may compute in 64-bit integers (shaderInt64).
+func (a *Accelerator) SupportsInt64() bool { return a.info == nil || a.info.Int64 }
+
+// SupportsInt16 reports whether kernels may compute in 16-bit integers (shaderInt16).
+func (a *Accelerator) SupportsInt16() bool { return a.info == nil || a.info.Int16 }
 
 // SupportsCPUSharedMemory reports whether the host maps the device's memory directly
 // (unified memory: lavapipe, integrated GPUs, the CPU), so no staging copies are needed.

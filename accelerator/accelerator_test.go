@@ -146,7 +146,7 @@ func TestHeuristicOrder(t *testing.T) {
 	got := r.heuristic()
 	require.False(t, got != r.cpu && got.IsEmulated(), "%s is emulated: only the CPU or a real device is the default", got)
 	for _, a := range r.all {
-		if a.info == nil || !a.info.PushDescriptor || a.IsEmulated() {
+		if a.info == nil || a.IsEmulated() {
 			continue
 		}
 		require.NotSame(t, r.cpu, got, "the CPU was chosen over %s", a)

@@ -136,16 +136,16 @@ func matMulNarrowWith[T half.Float16 | int8, O any](d matMulNarrow[T, O], av *ac
 		return err
 	}
 	acc := av.Accelerator()
+	tile, err := matMulSharedTile(d.op, acc, opt.Tile)
+	if err != nil {
+		return err
+	}
 	if !d.storage(acc) {
 		return &accelerator.FeatureError{Accelerator: acc.Path(), Feature: d.storageFeature}
 	}
 	prog, geom, coop := d.coop(acc)
 	if opt.Path == MatMulCooperative && !coop {
 		return &accelerator.FeatureError{Accelerator: acc.Path(), Feature: d.coopFeature}
-	}
-	tile, err := matMulSharedTile(d.op, acc, opt.Tile)
-	if err != nil {
-		return err
 	}
 	if acc.Traits().HostMemory {
 		return d.host(av, a, b, c, opt.Tile)

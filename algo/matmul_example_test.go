@@ -1,6 +1,7 @@
 package algo_test
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/goamp/goamp/accelerator"
@@ -97,7 +98,9 @@ func ExampleMatMulWith_transposed() {
 
 // ExampleMatMulI8 multiplies int8 matrices with int32 sums on the default accelerator:
 // on the tensor cores where it has int8 cooperative matrices (an H100), else with the
-// shared-memory kernel (lavapipe) or on the CPU; the result is the same exact integers.
+// shared-memory kernel (lavapipe) or on the CPU; the result is the same exact integers. A
+// device without 8-bit storage (SwiftShader) says so before anything runs, and the CPU
+// computes the product instead.
 func ExampleMatMulI8() {
 	acc, err := accelerator.Default()
 	if err != nil {
@@ -111,7 +114,13 @@ func ExampleMatMulI8() {
 	b := arrayview.MustNew(runtime.Ext(3, 2), []int8{-128, 1, 127, -1, 2, 3})
 	cdata := make([]int32, 4)
 	c := arrayview.MustNew(runtime.Ext(2, 2), cdata)
-	if err := algo.MatMulI8(av, a, b, c); err != nil {
+	err = algo.MatMulI8(av, a, b, c)
+	if errors.Is(err, accelerator.ErrUnsupportedFeature) {
+		if av, err = accelerator.CPU().DefaultView(); err == nil {
+			err = algo.MatMulI8(av, a, b, c)
+		}
+	}
+	if err != nil {
 		panic(err)
 	}
 	if err := c.Synchronize(); err != nil {

@@ -3,10 +3,12 @@ package algo
 import (
 	"encoding/binary"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -70,11 +72,13 @@ func TestPipelineCache(t *testing.T) {
 	firstVulkan(t)
 	dir := t.TempDir()
 	home := t.TempDir() // the user's cache directory of the children
+	removeAtCleanup(t, dir)
+	removeAtCleanup(t, home)
 	child := func(env string) {
 		t.Helper()
 		cmd := exec.Command(os.Args[0], "-test.run", "^TestPipelineCacheChild$", "-test.count", "1")
 		cmd.Env = append(os.Environ(), envPipeCacheChild+"=1", accelerator.EnvPipelineCache+"="+env,
-			"XDG_CACHE_HOME="+home)
+			"XDG_CACHE_HOME="+home, "LocalAppData="+home) // os.UserCacheDir's, on Linux and Windows
 		out, err := cmd.CombinedOutput()
 		require.NoError(t, err, "%s", out)
 	}
@@ -115,6 +119,23 @@ func TestPipelineCache(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(home, "goamp", "pipelines", "*.vkcache"))
 	require.NoError(t, err)
 	assert.Len(t, files, 1)
+}
+
+// removeAtCleanup removes dir and what it holds at the test's cleanup, deepest first, one
+// Remove at a time, so that TempDir's own cleanup finds its folder empty: on Windows,
+// RemoveAll deletes what a folder holds through FileDispositionInformationEx, which Wine 8
+// lacks (make test-wine), while Remove uses DeleteFile and RemoveDirectory.
+func removeAtCleanup(t *testing.T, dir string) {
+	t.Cleanup(func() {
+		var paths []string
+		require.NoError(t, filepath.WalkDir(dir, func(p string, _ fs.DirEntry, err error) error {
+			paths = append(paths, p)
+			return err
+		}))
+		for _, p := range slices.Backward(paths) {
+			require.NoError(t, os.Remove(p))
+		}
+	})
 }
 
 // TestColdStartChild times this process's first MatMul (256^3 float32, on a view of the

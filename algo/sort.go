@@ -14,8 +14,23 @@ import (
 )
 
 // sortTile is the bitonic local kernels' tile: 512 threads sort blocks of 1024 keys in
-// shared memory (4 KiB).
+// shared memory (4 KiB), or fewer where the device's workgroups are smaller
+// (bitonicTile).
 const sortTile = 512
+
+// bitonicTile is the bitonic local kernels' tile on av for p keys: sortTile threads, or
+// fewer where p is smaller or the device's workgroups are (a power of two of threads
+// within maxComputeWorkGroupInvocations, maxComputeWorkGroupSize[0] and, at 8 bytes a
+// thread, maxComputeSharedMemorySize).
+func bitonicTile(av *accelerator.View, p int) int {
+	l := av.Accelerator().Limits()
+	most := min(sortTile, p/2, int(l.MaxWorkgroupInvocations), int(l.MaxWorkgroupSize[0]), int(l.MaxSharedMemory)/8)
+	tile := 1
+	for 2*tile <= most {
+		tile *= 2
+	}
+	return tile
+}
 
 // Sort sorts the view v in ascending order, in place, on accelerator view av (nil: the
 // view the data lives on, else the default accelerator's): SortWith with zero options. v
@@ -108,7 +123,7 @@ func bitonicSort[T Number](av *accelerator.View, v *arrayview.View[T], n int, tc
 
 // sortNetwork runs the bitonic network over the p keys of work (p a power of two >= 2).
 func sortNetwork[T Number](av *accelerator.View, work *arrayview.View[T], p int) error {
-	tile := min(sortTile, p/2)
+	tile := bitonicTile(av, p)
 	block := 2 * tile
 	local := runtime.Ext(p / 2).Tile(tile)
 	if err := dispatchTiled(av, local, bitonicLocalKernel[T]{V: work}); err != nil {

@@ -107,7 +107,8 @@ func hybridCap(av *accelerator.View, sg, forced bool) (s hybridSet, ok bool) {
 	a := av.Accelerator()
 	shared := int(a.Limits().MaxSharedMemory)
 	switch {
-	case sg && a.SubgroupSize() >= 32 && shared >= hybridLarge.sharedBytes():
+	case sg && a.SubgroupSize() >= 32 && shared >= hybridLarge.sharedBytes() &&
+		int(a.Limits().MaxWorkgroupInvocations) >= hybridLarge.packed.threads:
 		return hybridLarge, true
 	case forced && sg && shared >= hybridSmall.sharedBytes():
 		return hybridSmall, true

@@ -1,6 +1,7 @@
 package amptest
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -20,6 +21,11 @@ const EnvRequireVulkan = "GOAMP_REQUIRE_VULKAN"
 
 // EnvSeed is the environment variable that, when set to a number, makes Seed return it.
 const EnvSeed = "GOAMP_TEST_SEED"
+
+// EnvNoFeatureSkips is the environment variable that, when "1", makes SkipUnsupported
+// fail the test instead of skipping it: for runs on devices that have every feature the
+// tests ask for.
+const EnvNoFeatureSkips = "GOAMP_NO_FEATURE_SKIPS"
 
 // maxMismatches is how many mismatching elements Near names before it only counts them.
 const maxMismatches = 10
@@ -85,6 +91,27 @@ func accelerators(t testing.TB) []*accelerator.Accelerator {
 		}
 	}
 	return accs
+}
+
+// SkipUnsupported skips the test when err is (or wraps) an *accelerator.FeatureError: the
+// accelerator lacks a feature the test needs (float64, 16-bit storage, a workgroup as large
+// as the test's, ...), which the skip's message names with the accelerator. It returns
+// when err is anything else, nil included, for the test to check. With
+// GOAMP_NO_FEATURE_SKIPS=1 it fails the test instead of skipping it.
+func SkipUnsupported(t testing.TB, err error) {
+	t.Helper()
+	var fe *accelerator.FeatureError
+	if !errors.As(err, &fe) {
+		return
+	}
+	if os.Getenv(EnvNoFeatureSkips) == "1" {
+		t.Fatalf("goamp/amptest: %s=1, but %v", EnvNoFeatureSkips, err)
+	}
+	dev := fe.Accelerator
+	if a, err := accelerator.Get(fe.Accelerator); err == nil {
+		dev = a.String()
+	}
+	t.Skipf("goamp/amptest: %s lacks a feature the test needs: %v", dev, fe)
 }
 
 // Compare runs run on a fresh view of the strict CPU (accelerator.StrictCPU), then of

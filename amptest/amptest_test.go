@@ -1,6 +1,7 @@
 package amptest_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -23,9 +24,17 @@ func TestMain(m *testing.M) { amptest.Main(m) }
 // Cleanup, TempDir and the methods testing.TB keeps private.
 type recorder struct {
 	testing.TB
-	mu     sync.Mutex
-	msgs   []string
-	failed bool
+	mu      sync.Mutex
+	msgs    []string
+	failed  bool
+	skipped string // Skipf's message
+}
+
+func (r *recorder) Skipf(format string, args ...any) {
+	r.mu.Lock()
+	r.skipped = fmt.Sprintf(format, args...)
+	r.mu.Unlock()
+	goruntime.Goexit()
 }
 
 func (r *recorder) Helper() {}
@@ -265,3 +274,44 @@ func TestSeed(t *testing.T) {
 
 // TestExample runs the Example's conformance test.
 func TestExample(t *testing.T) { testTileSum(t) }
+
+// TestSkipUnsupported: a FeatureError, wrapped or not, skips the test naming the feature
+// and the accelerator; any other error, or none, returns for the test to check; with
+// GOAMP_NO_FEATURE_SKIPS=1 a FeatureError fails the test instead.
+func TestSkipUnsupported(t *testing.T) {
+	fe := &accelerator.FeatureError{Accelerator: accelerator.CPUPath, Feature: "a feature " + fmt.Sprint(rand.Uint32())}
+	tests := []struct {
+		name            string
+		err             error
+		noSkips         bool
+		skipped, failed bool
+	}{
+		{"nil", nil, false, false, false},
+		{"another error", errors.New("bad shape"), false, false, false},
+		{"a FeatureError", fe, false, true, false},
+		{"a wrapped FeatureError", fmt.Errorf("kernel k: %w", fe), false, true, false},
+		{"GOAMP_NO_FEATURE_SKIPS=1", fmt.Errorf("kernel k: %w", fe), true, false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.noSkips {
+				t.Setenv(amptest.EnvNoFeatureSkips, "1")
+			} else {
+				t.Setenv(amptest.EnvNoFeatureSkips, "")
+			}
+			returned := false
+			r := record(t, func(t testing.TB) {
+				amptest.SkipUnsupported(t, tt.err)
+				returned = true
+			})
+			assert.Equal(t, !tt.skipped && !tt.failed, returned, "returned")
+			assert.Equal(t, tt.failed, r.Failed(), "failed: %s", r.text())
+			if tt.skipped {
+				assert.Contains(t, r.skipped, fe.Feature)
+				assert.Contains(t, r.skipped, accelerator.CPU().String())
+			} else {
+				assert.Empty(t, r.skipped)
+			}
+		})
+	}
+}

@@ -533,6 +533,8 @@ var deviceNeeds = [...]struct {
 	feature string
 }{
 	{CapabilityFloat64, (*accelerator.Accelerator).SupportsDoublePrecision, "double precision"},
+	{CapabilityInt64, (*accelerator.Accelerator).SupportsInt64, "64-bit integers"},
+	{CapabilityInt16, (*accelerator.Accelerator).SupportsInt16, "16-bit integer arithmetic"},
 	{CapabilityStorageBuffer16BitAccess, (*accelerator.Accelerator).Supports16BitStorage, "16-bit storage"},
 	{CapabilityFloat16, (*accelerator.Accelerator).SupportsFloat16, "float16 arithmetic"},
 	{CapabilityStorageBuffer8BitAccess, (*accelerator.Accelerator).Supports8BitStorage, "8-bit storage"},
@@ -558,6 +560,10 @@ func capName(c Capability) string {
 	switch c {
 	case CapabilityFloat64:
 		return "Float64"
+	case CapabilityInt64:
+		return "Int64"
+	case CapabilityInt16:
+		return "Int16"
 	case CapabilityFloat16:
 		return "Float16"
 	case CapabilityStorageBuffer16BitAccess:

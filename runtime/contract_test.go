@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/amptest"
 	"github.com/goamp/goamp/arrayview"
 	amprt "github.com/goamp/goamp/runtime"
 	"github.com/goamp/goamp/shaders"
@@ -435,19 +436,21 @@ func ranksRun(prog *amprt.Program, d0, d1 int) sharedRun {
 // TestContractSharedMemory: the shared memory a program declares, fixed or sized by
 // specialization constants (through AMP_RANKS, constant 3), against the device's
 // maxComputeSharedMemorySize: a *ComputeDomainError naming both numbers where it does
-// not fit, with the data intact; the right results where it does.
+// not fit, with the data intact; the right results where it does. A tile of more threads
+// than the device's workgroups have is its *accelerator.FeatureError, and skipped.
 func TestContractSharedMemory(t *testing.T) {
 	s40 := contractProg(t, "shared40k", 1)
 	ranks := contractProg(t, "ranks_shared", 2)
 	tests := []struct {
-		name  string
-		run   sharedRun
-		bytes int
+		name    string
+		run     sharedRun
+		bytes   int
+		threads int
 	}{
-		{"fixed 40000 bytes", shared40kRun(s40), 40000},
-		{"spec-sized 8x16", ranksRun(ranks, 8, 16), (8*16*40 + 2) * 4},
-		{"spec-sized 16x16", ranksRun(ranks, 16, 16), (16*16*40 + 2) * 4},
-		{"spec-sized 32x32", ranksRun(ranks, 32, 32), (32*32*40 + 2) * 4},
+		{"fixed 40000 bytes", shared40kRun(s40), 40000, 1},
+		{"spec-sized 8x16", ranksRun(ranks, 8, 16), (8*16*40 + 2) * 4, 8 * 16},
+		{"spec-sized 16x16", ranksRun(ranks, 16, 16), (16*16*40 + 2) * 4, 16 * 16},
+		{"spec-sized 32x32", ranksRun(ranks, 32, 32), (32*32*40 + 2) * 4, 32 * 32},
 	}
 	rng := rand.New(rand.NewPCG(7, 8))
 	eachView(t, func(t *testing.T, av *accelerator.View) {
@@ -455,6 +458,11 @@ func TestContractSharedMemory(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
 				got, orig, want, err := tt.run(t, av, rng)
+				if tt.threads > int(av.Accelerator().Limits().MaxWorkgroupInvocations) {
+					require.ErrorIs(t, err, accelerator.ErrUnsupportedFeature)
+					assert.Equal(t, orig, got, "the data is intact")
+					amptest.SkipUnsupported(t, err)
+				}
 				if tt.bytes <= limit {
 					require.NoError(t, err)
 					assert.Equal(t, want, got)
@@ -478,41 +486,62 @@ func int32sAsFloats(s []int32) []float32 {
 	return f
 }
 
-// float64ProgK mirrors float64.comp, whose module declares the Float64 capability.
-type float64ProgK struct {
+// capProgK runs a contract test program that computes v[i] = v[i] * 3 in a type some
+// devices lack (float64.comp, int64.comp); each is its Go body.
+type capProgK struct {
 	V    *arrayview.View[float32]
-	prog *amprt.Program `amp:"-"`
+	prog *amprt.Program        `amp:"-"`
+	each func(float32) float32 `amp:"-"`
 }
 
-func (k float64ProgK) Program() *amprt.Program { return k.prog }
-func (k float64ProgK) Each(i amprt.Index)      { k.V.Set(i, float32(float64(k.V.At(i))*3)) }
+func (k capProgK) Program() *amprt.Program { return k.prog }
+func (k capProgK) Each(i amprt.Index)      { k.V.Set(i, k.each(k.V.At(i))) }
 
-// TestContractFloat64Capability: a program that declares Float64 runs where the device
-// has double precision and is a *FeatureError elsewhere.
-func TestContractFloat64Capability(t *testing.T) {
-	prog := contractProg(t, "float64", 1)
-	in, err := prog.Interface()
-	require.NoError(t, err)
-	require.True(t, in.HasCapability(amprt.CapabilityFloat64))
+// TestContractCapabilities: a program that declares Float64 or Int64 runs where the device
+// has double precision or 64-bit integers and is a *FeatureError naming the capability
+// elsewhere, before anything runs.
+func TestContractCapabilities(t *testing.T) {
+	tests := []struct {
+		prog string
+		cap  amprt.Capability
+		name string
+		has  func(*accelerator.Accelerator) bool
+		each func(float32) float32 `amp:"-"`
+	}{
+		{"float64", amprt.CapabilityFloat64, "Float64", (*accelerator.Accelerator).SupportsDoublePrecision,
+			func(x float32) float32 { return float32(float64(x) * 3) }},
+		{"int64", amprt.CapabilityInt64, "Int64", (*accelerator.Accelerator).SupportsInt64,
+			func(x float32) float32 { return float32(int64(x*8)*3) / 8 }},
+	}
 	rng := rand.New(rand.NewPCG(11, 12))
-	eachView(t, func(t *testing.T, av *accelerator.View) {
-		vals := randFloats(rng, 100)
-		orig := slices.Clone(vals)
-		v := arrayview.MustNew(amprt.Ext(100), vals)
-		defer v.Close()
-		err := amprt.ParallelForEach(av, v.Extent(), float64ProgK{V: v, prog: prog})
-		require.NoError(t, v.Synchronize())
-		if !av.Accelerator().SupportsDoublePrecision() {
-			require.ErrorIs(t, err, accelerator.ErrUnsupportedFeature)
-			assert.ErrorContains(t, err, "Float64 capability")
-			assert.Equal(t, orig, hostData(t, v))
-			return
-		}
-		require.NoError(t, err)
-		for i := range orig {
-			require.Equal(t, float32(float64(orig[i])*3), hostData(t, v)[i])
-		}
-	})
+	for _, tt := range tests {
+		t.Run(tt.prog, func(t *testing.T) {
+			prog := contractProg(t, tt.prog, 1)
+			in, err := prog.Interface()
+			require.NoError(t, err)
+			require.True(t, in.HasCapability(tt.cap))
+			eachView(t, func(t *testing.T, av *accelerator.View) {
+				vals := randFloats(rng, 100)
+				orig := slices.Clone(vals)
+				v := arrayview.MustNew(amprt.Ext(100), vals)
+				defer v.Close()
+				err := amprt.ParallelForEach(av, v.Extent(), capProgK{V: v, prog: prog, each: tt.each})
+				require.NoError(t, v.Synchronize())
+				if !tt.has(av.Accelerator()) {
+					var fe *accelerator.FeatureError
+					require.ErrorAs(t, err, &fe)
+					assert.Equal(t, av.Accelerator().Path(), fe.Accelerator)
+					assert.ErrorContains(t, err, tt.name+" capability")
+					assert.Equal(t, orig, hostData(t, v))
+					return
+				}
+				require.NoError(t, err)
+				for i := range orig {
+					require.Equal(t, tt.each(orig[i]), hostData(t, v)[i])
+				}
+			})
+		})
+	}
 }
 
 // TestContractMalformedSPIRV: truncated and random modules are *SPIRVError from

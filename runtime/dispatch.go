@@ -644,6 +644,10 @@ func (d *dispatch) validate() error {
 		}
 	}
 	if err := checkLimits(acc.Limits(), d.ext, d.tile, d.kernel, d.l.name, shared); err != nil {
+		// A domain within C++ AMP's rules that this device cannot run: what it lacks.
+		if ce, ok := err.(*ComputeDomainError); ok && ce.Err == nil {
+			ce.Err = &accelerator.FeatureError{Accelerator: acc.Path(), Feature: "this compute domain (" + ce.Reason + ")"}
+		}
 		return err
 	}
 	return d.x.validate(d)

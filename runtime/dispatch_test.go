@@ -400,7 +400,9 @@ func TestParallelForEachTiledSharedMemory(t *testing.T) {
 				for i := range in.host {
 					in.host[i] = int32(i*7%1000 + 1)
 				}
-				require.NoError(t, amprt.ParallelForEachTiled(v, tt.te, tileK{A: in, B: out, prog: prog}))
+				err := amprt.ParallelForEachTiled(v, tt.te, tileK{A: in, B: out, prog: prog})
+				amptest.SkipUnsupported(t, err) // a device whose workgroups are smaller
+				require.NoError(t, err)
 				require.NoError(t, out.sync())
 				want := tileExpect(tt.te, in)
 				for i := range want {

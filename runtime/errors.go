@@ -52,8 +52,12 @@ func (e *ExtentError) Error() string {
 func (e *ExtentError) Is(target error) bool { return target == ErrInvalidExtent }
 
 // ComputeDomainError describes a TiledExtent that breaks one of C++ AMP's
-// tiling rules. It matches ErrInvalidComputeDomain, and unwraps to the
-// underlying *ExtentError when the extent itself is invalid.
+// tiling rules, or a limit of the device it is dispatched on. It matches
+// ErrInvalidComputeDomain, and unwraps to the underlying *ExtentError when the
+// extent itself is invalid, or to an *accelerator.FeatureError (which matches
+// accelerator.ErrUnsupportedFeature) when the domain keeps C++ AMP's rules but
+// exceeds the device's workgroup size, invocations, workgroup count or shared
+// memory.
 type ComputeDomainError struct {
 	// Extent and Tile are the compute domain that was rejected.
 	Extent Extent
@@ -71,7 +75,8 @@ type ComputeDomainError struct {
 	// Value is the offending value: the thread count, the tile dimension,
 	// the tile rank, or the extent dimension that is not divisible.
 	Value int
-	// Err is the underlying cause, if any (an *ExtentError).
+	// Err is the underlying cause, if any (an *ExtentError, or the device's
+	// *accelerator.FeatureError).
 	Err error
 }
 

@@ -182,8 +182,9 @@ func (vulkanExecutor) validate(d *dispatch) error {
 		if d.c.extents > 0 {
 			why = fmt.Sprintf(" (%d of them the extents of %d data fields, which the program reads)", 8*d.c.extents, d.c.extents)
 		}
-		return &KernelError{Kernel: l.name, Reason: fmt.Sprintf(
-			"%d bytes of push constants%s exceed maxPushConstantsSize %d of %s", size, why, lim.MaxPushConstantsSize, acc.Path())}
+		reason := fmt.Sprintf("%d bytes of push constants%s exceed maxPushConstantsSize %d of %s", size, why, lim.MaxPushConstantsSize, acc.Path())
+		return &KernelError{Kernel: l.name, Reason: reason,
+			Err: &accelerator.FeatureError{Accelerator: acc.Path(), Feature: reason}}
 	}
 	for i, info := range d.infos {
 		if info.Float64 && !acc.SupportsDoublePrecision() {

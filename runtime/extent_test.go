@@ -59,7 +59,8 @@ func roView(t *testing.T, rng *rand.Rand, dims ...int) *arrayview.ReadView[int32
 // TestExtentsInPushConstants: a GPU body that reads its views' extents gets each view's
 // dimension 0 in its AmpView and dimensions 1 and 2 in ampExtents, a section's own extent
 // and not its array's; where the 192-byte block passes the device's maxPushConstantsSize
-// (lavapipe's 128) the dispatch is a KernelError that says so and the output is untouched.
+// (lavapipe's 128) the dispatch is a KernelError that says so, wrapping the device's
+// FeatureError, and the output is untouched.
 func TestExtentsInPushConstants(t *testing.T) {
 	prog := contractProg(t, "extents7", 1)
 	rng := rand.New(rand.NewPCG(rand.Uint64(), 7))
@@ -84,6 +85,7 @@ func TestExtentsInPushConstants(t *testing.T) {
 			ke := requireErrorAs[*amprt.KernelError](t, err, amprt.ErrInvalidKernel)
 			assert.Contains(t, ke.Reason, "192 bytes of push constants (56 of them the extents of 7 data fields")
 			assert.Contains(t, ke.Reason, "maxPushConstantsSize 128")
+			assert.ErrorIs(t, err, accelerator.ErrUnsupportedFeature, "the device's limit")
 			assert.Equal(t, before, got, "the output is untouched")
 			return
 		}

@@ -17,9 +17,7 @@ import (
 // *StaleError (ErrContract) naming the kernel and the files; sources this binary cannot
 // read (a build elsewhere) are not checked; a program without sources is not either.
 func TestSourcesCheck(t *testing.T) {
-	dir := t.TempDir()
-	file := filepath.Join(dir, "kernels.go")
-	require.NoError(t, os.WriteFile(file, []byte("package k\n"), 0o644))
+	dir, file := kernelsFile(t)
 	hash, err := srchash.Sum(dir, []string{"kernels.go"})
 	require.NoError(t, err)
 	fresh := func(d string) *Sources { return &Sources{dir: d, files: []string{"kernels.go"}, hash: hash} }
@@ -49,9 +47,7 @@ func TestSourcesCheck(t *testing.T) {
 // was written after they last changed: a file newer than the binary (edited since the
 // build) is not checked, one older is, and a missing one is not.
 func TestBuiltAfter(t *testing.T) {
-	dir := t.TempDir()
-	file := filepath.Join(dir, "kernels.go")
-	require.NoError(t, os.WriteFile(file, []byte("package k\n"), 0o644))
+	dir, file := kernelsFile(t)
 	future := time.Now().Add(time.Hour)
 	require.NoError(t, os.Chtimes(file, future, future))
 	assert.False(t, builtAfter(dir, []string{"kernels.go"}), "changed after the build")
@@ -59,6 +55,18 @@ func TestBuiltAfter(t *testing.T) {
 	require.NoError(t, os.Chtimes(file, past, past))
 	assert.True(t, builtAfter(dir, []string{"kernels.go"}), "unchanged since the build")
 	assert.False(t, builtAfter(dir, []string{"kernels.go", "missing.go"}))
+}
+
+// kernelsFile writes a kernels.go of package k in a new temporary folder and returns both.
+// They are removed at cleanup one by one, so that TempDir's cleanup finds its folder empty:
+// on Windows, RemoveAll deletes what a folder holds through FileDispositionInformationEx,
+// which Wine 8 lacks (make test-wine), while Remove uses DeleteFile and RemoveDirectory.
+func kernelsFile(t *testing.T) (dir, file string) {
+	dir = t.TempDir()
+	file = filepath.Join(dir, "kernels.go")
+	require.NoError(t, os.WriteFile(file, []byte("package k\n"), 0o644))
+	t.Cleanup(func() { assert.NoError(t, errors.Join(os.Remove(file), os.Remove(dir))) })
+	return dir, file
 }
 
 // goruntimeCaller is runtime.Caller(1) of the test, for the directory GeneratedFrom sees.

@@ -56,6 +56,9 @@ type Result struct {
 	RefSeconds float64 `json:"reference_seconds,omitempty"`
 	Ratio      float64 `json:"ratio,omitempty"`
 	Checked    bool    `json:"checked"`
+	// Unsupported names the feature the accelerator lacks for the kernel (an
+	// *accelerator.FeatureError: float16 storage, say), which then did not run.
+	Unsupported string `json:"unsupported,omitempty"`
 }
 
 // Report is what -json writes.
@@ -165,6 +168,10 @@ func run(w, progress io.Writer, o options) error {
 	for i, c := range todo {
 		fmt.Fprintf(progress, "[%d/%d] %s on %s ...\n", i+1, len(todo), c.name, acc.Path())
 		r, err := measure(av, c, o)
+		if fe := (*accelerator.FeatureError)(nil); errors.As(err, &fe) {
+			rep.Results = append(rep.Results, Result{Kernel: c.name, Unsupported: fe.Feature})
+			continue
+		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.name, err)
 		}
@@ -354,6 +361,10 @@ func printTable(w io.Writer, rep Report) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "kernel\tsize\ttime (ms)\tdevice (ms)\trate\tunit\treference\tratio\t")
 	for _, r := range rep.Results {
+		if r.Unsupported != "" {
+			fmt.Fprintf(tw, "%s\tunsupported: %s\t\t\t\t\t\t\t\n", r.Kernel, r.Unsupported)
+			continue
+		}
 		dev, ref, ratio := "-", "-", "-"
 		if r.DeviceSec > 0 {
 			dev = fmt.Sprintf("%.3f", r.DeviceSec*1e3)

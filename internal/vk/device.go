@@ -23,8 +23,11 @@ type Device struct {
 	hostImportAlign uint64
 	// swapchain: the device was opened with VK_KHR_swapchain (see NewSwapchain).
 	swapchain bool
-	queues    []*Queue
-	inUse     atomic.Uint64 // bytes of the buffers allocated and not yet freed
+	// push: dispatches push their descriptors (VK_KHR_push_descriptor); without it, they
+	// bind descriptor sets (Stream).
+	push   bool
+	queues []*Queue
+	inUse  atomic.Uint64 // bytes of the buffers allocated and not yet freed
 }
 
 // Queue is one VkQueue; submissions to it are serialized.
@@ -42,14 +45,12 @@ func (in *Instance) OpenDevice(index, maxQueues int) (*Device, error) {
 	if info.ComputeFamily < 0 {
 		return nil, fmt.Errorf("goamp/vk: %s has no compute queue", info.Name)
 	}
-	if !info.PushDescriptor {
-		return nil, fmt.Errorf("goamp/vk: %s lacks VK_KHR_push_descriptor, which goamp needs", info.Name)
-	}
 	nq := info.ComputeQueues
 	if maxQueues > 0 && nq > maxQueues {
 		nq = maxQueues
 	}
-	dev := &Device{info: info, in: in, phys: in.phys[index], fn: new(deviceFuncs)}
+	dev := &Device{info: info, in: in, phys: in.phys[index], fn: new(deviceFuncs),
+		push: info.PushDescriptor && !in.noPush}
 	exts := in.exts[index]
 	dev.swapchain = in.surface && exts[vkKHRSwapchainExtensionName]
 	if exts[vkEXTExternalMemoryHostExtensionName] {
@@ -83,12 +84,12 @@ func (dev *Device) create(exts map[string]bool, nq int) error {
 		queueFamilyIndex: uint32(info.ComputeFamily), queueCount: uint32(nq), pQueuePriorities: unsafe.Pointer(&prio[0])}
 	feats := &vkPhysicalDeviceFeatures{shaderFloat64: vkBool(info.Float64), shaderInt64: vkBool(info.Int64),
 		shaderInt16: vkBool(info.Int16)}
-	names := []string{vkKHRPushDescriptorExtensionName}
+	var names []string
 	coopNV, coopKHR := len(info.CoopMatrixNV) > 0, len(info.CoopMatrixKHR) > 0
 	for _, e := range []struct {
 		name string
 		on   bool
-	}{{vkKHRSwapchainExtensionName, dev.swapchain}, {vkEXTExternalMemoryHostExtensionName, dev.hostImportAlign != 0},
+	}{{vkKHRPushDescriptorExtensionName, dev.push}, {vkKHRSwapchainExtensionName, dev.swapchain}, {vkEXTExternalMemoryHostExtensionName, dev.hostImportAlign != 0},
 		{vkNVCooperativeMatrixExtensionName, coopNV}, {vkKHRCooperativeMatrixExtensionName, coopKHR},
 		{vkKHRPortabilitySubsetExtensionName, exts[vkKHRPortabilitySubsetExtensionName]}} {
 		if e.on {
@@ -135,6 +136,10 @@ func (in *Instance) hostImportAlign(pd vkPhysicalDevice) uint64 {
 	in.fn.GetPhysicalDeviceProperties2(pd, &q.p2)
 	return q.hp.minImportedHostPointerAlignment
 }
+
+// PushDescriptors reports whether dispatches push their buffers' descriptors
+// (VK_KHR_push_descriptor) rather than bind descriptor sets.
+func (dev *Device) PushDescriptors() bool { return dev.push }
 
 // Queues returns the device's compute queues.
 func (dev *Device) Queues() []*Queue { return dev.queues }

@@ -16,8 +16,11 @@
 // A Stream is the command path of one accelerator view: its policy (batches, the replay
 // of a recorded batch, throttling, timeline semaphores, what a dispatch must bind again)
 // is plain Go over cmdDriver, which makes the Vulkan calls with structures of its own,
-// allocated once, so that a dispatch allocates nothing. Binds, push descriptors and
-// push constants are recorded only when they change. A batch of up to four commands is
+// allocated once, so that a dispatch allocates nothing. Binds, descriptors and push
+// constants are recorded only when they change. A dispatch's buffers are pushed
+// (VK_KHR_push_descriptor) or, on a device without it (or with Options.NoPushDescriptors),
+// bound as a descriptor set allocated from pools of the batch's command buffer, which are
+// reset when the command buffer is reused. A batch of up to four commands is
 // kept recorded: when the next batch is the same commands, the stream submits the
 // recorded one again (a dispatch-and-wait loop then records nothing), so the commands of
 // such a batch are recorded when it is submitted, unless it is replayed. Batches signal

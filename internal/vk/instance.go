@@ -66,6 +66,8 @@ type Instance struct {
 	// surface: the instance has VK_KHR_surface (Options.InstanceExtensions), so its devices
 	// are opened with VK_KHR_swapchain where they have it.
 	surface bool
+	// noPush: Options.NoPushDescriptors.
+	noPush  bool
 	devices []DeviceInfo
 	phys    []vkPhysicalDevice
 	exts    []map[string]bool // the device extensions of each physical device
@@ -141,7 +143,7 @@ func Open(o Options) (*Instance, error) {
 	if o.Validation {
 		ci.pNext = unsafe.Pointer(messengerInfo())
 	}
-	in := &Instance{validation: o.Validation, surface: surface}
+	in := &Instance{validation: o.Validation, surface: surface, noPush: o.NoPushDescriptors}
 	if r := global.CreateInstance(ci, nil, &in.inst); r != vkSuccess {
 		return nil, fmt.Errorf("%w: %v", ErrUnavailable, &Error{Op: "vkCreateInstance", Result: r})
 	}

@@ -5,7 +5,8 @@ import (
 	"unsafe"
 )
 
-// Pipeline is a compute pipeline with a set layout of storage buffers.
+// Pipeline is a compute pipeline with a set layout of storage buffers: a push-descriptor
+// one where the device pushes descriptors (Device.PushDescriptors).
 type Pipeline struct {
 	dev      *Device
 	layout   vkPipelineLayout
@@ -27,7 +28,7 @@ func (dev *Device) NewPipeline(spirv []byte, nbind, pushSize int, spec []uint32)
 	if nbind > 32 || len(spec) > 16 {
 		return nil, fmt.Errorf("goamp/vk: at most 32 bindings and 16 specialization constants (got %d, %d)", nbind, len(spec))
 	}
-	p := &Pipeline{dev: dev, bindings: nbind, pushSize: pushSize, pushDescriptors: true}
+	p := &Pipeline{dev: dev, bindings: nbind, pushSize: pushSize, pushDescriptors: dev.push}
 	if err := p.create(spirv, spec); err != nil {
 		return nil, err
 	}

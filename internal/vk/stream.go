@@ -16,6 +16,68 @@ type cmdBuf struct {
 	// pinned: the stream keeps this command buffer recorded to submit it again (replay),
 	// so a finished batch of it does not return it to the free list.
 	pinned bool
+	// On a device that does not push descriptors, the pools of the descriptor sets its
+	// dispatches bind: the first npools are in use, and the last of those has setsLeft sets
+	// and descsLeft descriptors left. They are reset when the command buffer is reused.
+	pools               []vkDescriptorPool
+	npools              int
+	setsLeft, descsLeft int
+}
+
+// The size of one descriptor pool: poolSets sets of poolDescriptors storage buffers in all.
+const (
+	poolSets        = 64
+	poolDescriptors = 512
+)
+
+// descriptorPool returns the pool that c's next set of n descriptors comes from, taking
+// another pool (made the first time) when the one in use has too little left.
+func (s *Stream) descriptorPool(c *cmdBuf, n int) (vkDescriptorPool, error) {
+	if c.npools == 0 || c.setsLeft == 0 || c.descsLeft < n {
+		if c.npools == len(c.pools) {
+			p, r := s.drv.createDescriptorPool(poolSets, poolDescriptors)
+			if r != vkSuccess {
+				return 0, &Error{Op: "vkCreateDescriptorPool", Result: r}
+			}
+			c.pools = append(c.pools, p)
+		}
+		c.npools++
+		c.setsLeft, c.descsLeft = poolSets, poolDescriptors
+	}
+	c.setsLeft--
+	c.descsLeft -= n
+	return c.pools[c.npools-1], nil
+}
+
+// bindSet binds binds through a descriptor set of p's layout, allocated from the open
+// command buffer's pools (descriptorPool); a set must not be written once bound, so each
+// change of bindings takes a new one. It reports whether it could; a failure fails the
+// stream.
+func (s *Stream) bindSet(cb vkCommandBuffer, p *Pipeline, binds []Binding) bool {
+	pool, err := s.descriptorPool(s.open, len(binds))
+	if err != nil {
+		s.fail(err.(*Error))
+		return false
+	}
+	set, r := s.drv.allocateDescriptorSet(pool, p.dsl)
+	if r != vkSuccess {
+		s.fail(&Error{Op: "vkAllocateDescriptorSets", Result: r})
+		return false
+	}
+	s.drv.writeDescriptorSet(set, binds)
+	s.drv.bindDescriptorSet(cb, p.layout, set)
+	return true
+}
+
+// resetDescriptorPools frees the descriptor sets of c, whose batch has run.
+func (s *Stream) resetDescriptorPools(c *cmdBuf) error {
+	for _, p := range c.pools[:c.npools] {
+		if err := check("vkResetDescriptorPool", s.drv.resetDescriptorPool(p)); err != nil {
+			return err
+		}
+	}
+	c.npools = 0
+	return nil
 }
 
 // Batch is one submitted command buffer; Wait blocks until the device has run it.
@@ -160,6 +222,9 @@ func (s *Stream) begin() error {
 			if err := check("vkResetFences", s.drv.resetFence(c.fence)); err != nil {
 				return err
 			}
+		}
+		if err := s.resetDescriptorPools(c); err != nil {
+			return err
 		}
 	} else {
 		var err error
@@ -331,11 +396,12 @@ func (s *Stream) Dispatch(p *Pipeline, binds []Binding, push []byte, groups [3]u
 	}
 	s.recordDispatch(p, binds, push, groups, barrier)
 	s.recorded++
-	return nil
+	return s.Err()
 }
 
 // recordDispatch records a dispatch with what it needs before it: the barrier, and the
-// pipeline, descriptors and push constants that differ from those bound.
+// pipeline, descriptors and push constants that differ from those bound. A descriptor set
+// it cannot allocate fails the stream (Err), and the dispatch is not recorded.
 func (s *Stream) recordDispatch(p *Pipeline, binds []Binding, push []byte, groups [3]uint32, barrier bool) {
 	cb := s.open.cb
 	if barrier {
@@ -362,8 +428,11 @@ func (s *Stream) recordDispatch(p *Pipeline, binds []Binding, push []byte, group
 		s.hostWrites = s.hostWrites || b.Buffer.mapped != nil
 	}
 	if !same {
-		if len(binds) > 0 {
+		if len(binds) > 0 && p.pushDescriptors {
 			s.drv.pushDescriptors(cb, p.layout, binds)
+		} else if len(binds) > 0 && !s.bindSet(cb, p, binds) {
+			s.boundPipe = nil
+			return
 		}
 		s.boundN = copy(s.boundBinds[:], binds)
 	}
@@ -460,6 +529,11 @@ func (s *Stream) Submit() (*Batch, error) {
 	s.recordLog()
 	c := s.open
 	s.open = nil
+	if err := s.Err(); err != nil { // a dispatch could not be recorded
+		s.free = append(s.free, c)
+		s.commands = 0
+		return nil, err
+	}
 	b, err := s.submit(c, true)
 	if err != nil {
 		s.free = append(s.free, c)
@@ -597,6 +671,9 @@ func (s *Stream) Destroy() {
 	for _, c := range bufs {
 		if c.fence != 0 {
 			s.drv.destroyFence(c.fence)
+		}
+		for _, p := range c.pools {
+			s.drv.destroyDescriptorPool(p)
 		}
 	}
 	if s.sem != 0 {

@@ -93,7 +93,8 @@ type DeviceInfo struct {
 	Int16             bool
 	ComputeFamily     int
 	ComputeQueues     int
-	// PushDescriptor says VK_KHR_push_descriptor is present; goamp needs it to dispatch.
+	// PushDescriptor says VK_KHR_push_descriptor is present: dispatches push their buffers
+	// where it is, and bind descriptor sets allocated per dispatch where it is not.
 	PushDescriptor bool
 	// TimelineSemaphore says the device has timeline semaphores (Vulkan 1.2); streams then
 	// learn that a batch finished by reading a counter instead of polling a fence.
@@ -277,4 +278,7 @@ type Options struct {
 	// that shows one. With VK_KHR_surface, devices are opened with VK_KHR_swapchain where
 	// they have it.
 	InstanceExtensions []string
+	// NoPushDescriptors makes devices bind buffers through descriptor sets even where they
+	// have VK_KHR_push_descriptor, as devices without it do (to test that path).
+	NoPushDescriptors bool
 }
