@@ -339,7 +339,7 @@ func (t *tr) runtimeCall(e *ast.CallExpr, name string) string {
 				t.errorf(e.Pos(), "runtime.%s takes a tile_static array by name", name)
 				return "0"
 			}
-			i := t.sharedIndex(sd, t.expr(e.Args[1]))
+			i := t.sharedIndex(sd, e.Args[1])
 			return t.atomic(e.Pos(), g, op, sd.name+"["+i+"]", t.typeOf(e.Args[2]), t.args(e.Args[2:]), sd, -1, "int("+i+")")
 		}
 	}

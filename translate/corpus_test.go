@@ -526,6 +526,7 @@ var corpusCases = []corpusCase{
 	{"SharedArgs", tiledInOut(corpus.SharedArgs{}), exact},
 	{"UniformArgs", tiledRounds(corpus.UniformArgs{}, 2), exact},
 	{"SharedLen", tiledInOut(corpus.SharedLen{}), exact},
+	{"SharedConst", tiledInOut(corpus.SharedConst{}), exact},
 	{"GroupMax", tiledInOut(corpus.GroupMax{}), exact},
 	{"NestedCalls", tiledRounds(corpus.NestedCalls{}, 1), exact},
 	{"Remat", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {

@@ -45,6 +45,11 @@ int ampShr(int x, uint s) { return x >> min(s, 31u); }
 uint ampShr(uint x, uint s) { return s >= 32u ? 0u : x >> s; }
 `,
 	"half": halfPrelude,
+	// The identity, which the front end does not fold: a constant index into a tile_static
+	// array sized by the tile (translator.sharedIndex).
+	"dyn": `int ampDyn(int i) { return i; }
+uint ampDyn(uint i) { return i; }
+`,
 	"mulr": preludeMulR,
 	// math.Max and math.Min: an infinity of the right sign wins even over a NaN; otherwise
 	// as the builtins max and min (ampMax, ampMin of "minmax").

@@ -555,20 +555,15 @@ func (g *gen) helper(n int) {
 	saved := g.vars
 	g.vars = slices.Clone(f.Params)
 	g.inFunc = true
-	loc := Var{Name: "x", T: types[g.pick(len(types))]}
+	loc := Var{Name: "x", T: f.Result[0]}
 	f.Pre = append(f.Pre, fmt.Sprintf("var x %s = %s", loc.T, g.expr(loc.T, 2)))
 	g.vars = append(g.vars, loc)
 	f.Body = g.block(1 + g.pick(4))
-	var rets []string
-	for _, t := range f.Result {
+	rets := []string{fmt.Sprintf("pick_%s(%s, x, %s)", loc.T.ident(), g.expr(Bool, 1), g.expr(loc.T, 2))}
+	for _, t := range f.Result[1:] {
 		rets = append(rets, g.expr(t, 2))
 	}
 	f.Ret = "return " + strings.Join(rets, ", ")
-	var b strings.Builder
-	writeNodes(&b, f.Body, nil)
-	if !mentions(b.String()+f.Ret, "x") {
-		f.Pre = nil
-	}
 	g.inFunc = false
 	g.vars = saved
 	g.funcs = append(g.funcs, f)

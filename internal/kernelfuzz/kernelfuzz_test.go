@@ -3,9 +3,11 @@ package kernelfuzz
 import (
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,11 +16,13 @@ import (
 )
 
 var (
-	nKernels = flag.Int("kernels", 0, "TestKernels: how many generated kernels to run (0: skip it)")
-	batchN   = flag.Int("batch", 100, "TestKernels: kernels per generated package (one go build each)")
-	seedBase = flag.Uint64("seed", 0, "TestKernels: the first kernel's seed (0: from the clock)")
-	keep     = flag.Bool("keep", false, "keep the generated packages")
-	gpuOut   = flag.String("gpu-binary", "", "TestBuildGPU: write a test binary of -kernels kernels here")
+	nKernels   = flag.Int("kernels", 0, "TestKernels: how many generated kernels to run (0: skip it)")
+	batchN     = flag.Int("batch", 100, "TestKernels: kernels per generated package (one go build each)")
+	seedBase   = flag.Uint64("seed", 0, "TestKernels: the first kernel's seed (0: from the clock)")
+	keep       = flag.Bool("keep", false, "keep the generated packages")
+	minimizeOn = flag.Bool("minimize", true, "TestKernels: minimize failing kernels into testdata/repro")
+	maxRepro   = flag.Int("max-repro", 2, "TestKernels: kernels minimized per kind of failure")
+	gpuOut     = flag.String("gpu-binary", "", "TestBuildGPU: write a test binary of -kernels kernels here")
 )
 
 // TestGenerateFormats generates kernels of many seeds and checks that each is Go that
@@ -64,7 +68,7 @@ func TestKernels(t *testing.T) {
 		for _, r := range rej {
 			counts["rejected"]++
 			t.Errorf("%s: ampgen rejected it: %s", r.Kernel, r.Msg)
-			failures = append(failures, Outcome{Status: "rejected", Kernel: r.Kernel, Detail: r.Msg})
+			failures = append(failures, Outcome{Status: "rejected", Kernel: r.Kernel, Seed: seedOf(r.Kernel), Detail: r.Msg})
 		}
 		for _, o := range outs {
 			counts[o.Mode+" "+o.Status]++
@@ -72,6 +76,21 @@ func TestKernels(t *testing.T) {
 				t.Errorf("%s (seed %d) on %s: %s: %s", o.Kernel, o.Seed, o.Mode, o.Status, o.Detail)
 				failures = append(failures, o)
 			}
+		}
+	}
+	if *minimizeOn {
+		seen := map[failure]int{}
+		for _, o := range failures {
+			f := failureOf(o)
+			if o.Status == "rejected" {
+				f = rejectionOf(Rejection{Kernel: o.Kernel, Msg: o.Detail})
+			}
+			if seen[f] >= *maxRepro {
+				continue
+			}
+			seen[f]++
+			drop := minimize(t, o.Seed, f)
+			t.Logf("%s minimized (%d statements dropped): %s", o.Kernel, len(drop), saveRepro(t, o.Seed, drop, o))
 		}
 	}
 	var keys []string
@@ -106,4 +125,114 @@ func runBatch(t *testing.T, ks []*Kernel, drop map[string]map[int]bool) ([]Outco
 		t.Fatalf("the harness of %s printed no outcome:\n%s", filepath.Base(dir), log)
 	}
 	return outs, rej
+}
+
+// failure is how a kernel failed: a status on a mode ("diff" on "vulkan:0"), or a
+// rejection of a kind ("rejected" on "compile").
+type failure struct{ status, mode string }
+
+// failureOf returns an outcome's failure.
+func failureOf(o Outcome) failure { return failure{o.Status, o.Mode} }
+
+// rejectionOf returns a rejection's failure: its kind is the message's first word.
+func rejectionOf(r Rejection) failure {
+	kind, _, _ := strings.Cut(r.Msg, ":")
+	return failure{"rejected", kind}
+}
+
+// variant is the kernel of seed with the statements of drop left out, under a name of
+// its own.
+func variant(seed uint64, n int, drop map[int]bool) (*Kernel, map[int]bool) {
+	return Generate(seed, fmt.Sprintf("K%dv%d", seed, n)), drop
+}
+
+// minimize drops statements of the kernel of seed while it still fails as f, a round
+// of variants (one package) at a time, and returns the statements dropped.
+func minimize(t *testing.T, seed uint64, f failure) map[int]bool {
+	cur := map[int]bool{}
+	with := func(ids ...int) map[int]bool {
+		d := maps.Clone(cur)
+		for _, id := range ids {
+			d[id] = true
+		}
+		return d
+	}
+	for round := 0; round < 8; round++ {
+		var cands []int
+		for _, id := range Generate(seed, "K").Nodes() {
+			if !cur[id] {
+				cands = append(cands, id)
+			}
+		}
+		if len(cands) == 0 {
+			break
+		}
+		// Variant 0 drops every candidate, 1 and 2 each half, then one each.
+		sets := [][]int{cands, cands[:len(cands)/2], cands[len(cands)/2:]}
+		for _, id := range cands {
+			sets = append(sets, []int{id})
+		}
+		var ks []*Kernel
+		drops := map[string]map[int]bool{}
+		for n, s := range sets {
+			k, d := variant(seed, n, with(s...))
+			ks = append(ks, k)
+			drops[k.Name] = d
+		}
+		outs, rej := runBatch(t, ks, drops)
+		failed := map[string]bool{}
+		for _, o := range outs {
+			if failureOf(o) == f {
+				failed[o.Kernel] = true
+			}
+		}
+		for _, r := range rej {
+			if rejectionOf(r) == f {
+				failed[r.Kernel] = true
+			}
+		}
+		progress := false
+		for n := range sets {
+			name := fmt.Sprintf("K%dv%d", seed, n)
+			if failed[name] {
+				if n < 3 { // a whole set: take it and start a new round
+					cur = drops[name]
+					progress = true
+					break
+				}
+				cur[sets[n][0]] = true // singles: take each (their union is checked next round)
+				progress = true
+			}
+		}
+		if !progress {
+			break
+		}
+	}
+	return cur
+}
+
+// saveRepro writes the minimized kernel of seed under testdata/repro, with how it failed.
+func saveRepro(t *testing.T, seed uint64, drop map[int]bool, o Outcome) string {
+	k := Generate(seed, fmt.Sprintf("K%d", seed))
+	src, err := k.Source(Pkg, drop)
+	require.NoError(t, err)
+	var ids []int
+	for id := range drop {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	var b strings.Builder
+	fmt.Fprintf(&b, "# kernelfuzz reproducer: seed %d, statements dropped %v\n", seed, ids)
+	fmt.Fprintf(&b, "# %s on %s: %s\n", o.Status, o.Mode, o.Detail)
+	fmt.Fprintf(&b, "# rerun: go test ./internal/kernelfuzz -run TestKernels -kernels 1 -seed %d\n\n", seed)
+	b.Write(src)
+	name := filepath.Join("testdata", "repro", fmt.Sprintf("K%d.txt", seed))
+	require.NoError(t, os.WriteFile(name, []byte(b.String()), 0o644))
+	return name
+}
+
+// seedOf returns the seed of the kernel named K<seed>.
+func seedOf(name string) uint64 {
+	s, _ := strconv.ParseUint(strings.TrimPrefix(name, "K"), 10, 64)
+	return s
 }

@@ -72,6 +72,7 @@ import "embed"
 //go:embed amp_gen_ShapeHelper.check.spv
 //go:embed amp_gen_SharedArgs.check.spv
 //go:embed amp_gen_SharedClear.check.spv
+//go:embed amp_gen_SharedConst.check.spv
 //go:embed amp_gen_SharedLen.check.spv
 //go:embed amp_gen_ShiftBy.check.spv
 //go:embed amp_gen_Stencil.check.spv

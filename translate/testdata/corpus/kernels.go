@@ -1016,6 +1016,28 @@ func (k SharedLen) Tiled(t runtime.TiledIndex) {
 	k.Out.Set(t.Global, sum*3+s[(l+1)%len(s)])
 }
 
+// SharedConst reads and writes a tile_static array sized by the tile at constant indices
+// past the first: glslc rejected s[3] of such an array, whose size is a specialization
+// constant of one thread by default (found by the kernel fuzzer).
+type SharedConst struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+// Tiled is the kernel.
+func (k SharedConst) Tiled(t runtime.TiledIndex) {
+	s := runtime.TileStatic[int32](t, t.TileExtent.Size())
+	s[t.Local[0]] = k.In.At(t.Global)
+	t.Barrier.Wait()
+	v := s[3] - s[63]
+	t.Barrier.Wait()
+	if t.Local[0] == 0 {
+		s[1] = v
+	}
+	t.Barrier.Wait()
+	k.Out.Set(t.Global, v*2+s[1])
+}
+
 // GroupMax does what SharedLen does in a function given the array.
 type GroupMax struct {
 	In  *arrayview.ReadView[int32]
