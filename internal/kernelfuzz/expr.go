@@ -82,10 +82,6 @@ func (g *gen) intExpr(t Type, d int) string {
 			fn := []string{"Reverse32", "ReverseBytes32"}[g.pick(2)]
 			return "bits." + fn + "(" + a() + ")"
 		}
-	case 13:
-		if t == U32 {
-			return "math.Float32bits(" + g.expr(F32, d-1) + ") & 0x7fffff"
-		}
 	}
 	return g.leaf(t, d)
 }

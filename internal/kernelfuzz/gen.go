@@ -134,10 +134,22 @@ var viewElems = []Type{I32, U32, F32, I8, U8, Half, F64, VF4}
 // kernel generates the whole kernel.
 func (g *gen) kernel() {
 	g.domain()
+	locals := g.views()
+	g.captures(128 - 16 - 16*len(g.k.Views))
+	// Helper functions, before the body so that it can call them.
+	for f := range g.pick(3) {
+		g.helper(f)
+	}
+	g.body(locals)
+	g.outputs(locals)
+	g.k.Funcs = g.funcs
+}
+
+// views chooses the kernel's views and locals: push constants hold 16 bytes for the
+// domain and 16 per view, within 128.
+func (g *gen) views() []Var {
 	k := g.k
-	// Views: push constants hold 16 bytes for the domain and 16 per view, within 128.
-	nin := 1 + g.pick(2)
-	for v := range nin {
+	for v := range 1 + g.pick(2) {
 		k.Views = append(k.Views, View{Name: fmt.Sprintf("In%d", v), Elem: viewElems[g.pick(len(viewElems))], Kind: "in"})
 	}
 	if g.chance(0.4) {
@@ -146,34 +158,28 @@ func (g *gen) kernel() {
 	if g.chance(0.4) && len(k.Views) < 3 {
 		k.Views = append(k.Views, View{Name: "Acc", Elem: []Type{I32, U32, F32}[g.pick(3)], Kind: "acc", Size: 1 + g.pick(8)})
 	}
-	// Locals.
-	nloc := 3 + g.pick(6)
 	var locals []Var
 	need := []Type{I32, F32}
-	for j := range nloc {
+	for j := range 3 + g.pick(6) {
 		t := Type(g.pick(int(nTypes)))
 		if j < len(need) {
 			t = need[j]
 		}
 		locals = append(locals, Var{Name: fmt.Sprintf("v%d", j), T: t})
 	}
-	hasF64 := slices.ContainsFunc(locals, func(v Var) bool { return v.T == F64 })
-	out := View{Name: "Out", Elem: U32, Kind: "out"}
-	k.Views = append(k.Views, out)
-	if hasF64 {
+	k.Views = append(k.Views, View{Name: "Out", Elem: U32, Kind: "out"})
+	if slices.ContainsFunc(locals, func(v Var) bool { return v.T == F64 }) {
 		k.Views = append(k.Views, View{Name: "OutD", Elem: F64, Kind: "outd"})
 	}
-	g.captures(128 - 16 - 16*len(k.Views))
-	// Helper functions, before the body so that it can call them.
-	for f := range g.pick(3) {
-		g.helper(f)
-	}
-	// The body.
-	idx := "i"
+	return locals
+}
+
+// body generates the index, the tile_static arrays, the locals and the statements.
+func (g *gen) body(locals []Var) {
+	k := g.k
 	if k.Tiled {
 		k.Pre = append(k.Pre, "i := t.Global")
 	}
-	_ = idx
 	k.Pre = append(k.Pre, fmt.Sprintf("lin := (i[0]*%d+i[1])*%d + i[2]", k.Dims[1], k.Dims[2]))
 	g.vars = append(g.vars, Var{Name: "lin", T: Int, RO: true})
 	if k.Tiled {
@@ -195,8 +201,7 @@ func (g *gen) kernel() {
 		k.Pre = append(k.Pre, fmt.Sprintf("var %s %s = %s", v.Name, v.T, g.expr(v.T, 2)))
 		g.vars = append(g.vars, v)
 	}
-	n := 3 + g.pick(8)
-	for range n {
+	for range 3 + g.pick(8) {
 		if k.Tiled && g.chance(0.3) {
 			k.Body = append(k.Body, g.phase(true)...)
 			continue
@@ -212,7 +217,12 @@ func (g *gen) kernel() {
 			}
 		}
 	}
-	// Every local reaches the output, so that no result goes unseen.
+}
+
+// outputs writes every local to the output views at the thread's place, so that no
+// result goes unseen: Out (32-bit words) and OutD (float64).
+func (g *gen) outputs(locals []Var) {
+	k := g.k
 	slot, dslot := 0, 0
 	var slots strings.Builder
 	set := func(val string, kind byte) {
@@ -260,7 +270,6 @@ func (g *gen) kernel() {
 	}
 	k.Slots = slots.String()
 	k.NOutD = dslot
-	k.Funcs = g.funcs
 }
 
 // captureKinds are the scalar fields' types, with their push-constant size and alignment.
@@ -624,4 +633,18 @@ func mentions(src, name string) bool {
 		}
 		i = end
 	}
+}
+
+// PushBytes returns the kernel's push constants in bytes: 16 for the domain, 16 a view,
+// then the captures aligned as std430 aligns them.
+func (k *Kernel) PushBytes() int {
+	off := 16 + 16*len(k.Views)
+	for _, c := range k.Caps {
+		for _, ck := range captureKinds {
+			if ck.goT == c.GoT {
+				off = (off+ck.align-1)/ck.align*ck.align + ck.size
+			}
+		}
+	}
+	return off
 }

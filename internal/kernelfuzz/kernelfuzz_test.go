@@ -20,8 +20,10 @@ var (
 	batchN     = flag.Int("batch", 100, "TestKernels: kernels per generated package (one go build each)")
 	seedBase   = flag.Uint64("seed", 0, "TestKernels: the first kernel's seed (0: from the clock)")
 	keep       = flag.Bool("keep", false, "keep the generated packages")
+	seedList   = flag.String("seeds", "", "TestKernels: a comma-separated list of seeds to run instead")
 	minimizeOn = flag.Bool("minimize", true, "TestKernels: minimize failing kernels into testdata/repro")
 	maxRepro   = flag.Int("max-repro", 2, "TestKernels: kernels minimized per kind of failure")
+	execFuzz   = flag.Bool("exec", false, "FuzzKernels: translate and run each input's kernel")
 	gpuOut     = flag.String("gpu-binary", "", "TestBuildGPU: write a test binary of -kernels kernels here")
 )
 
@@ -47,21 +49,32 @@ func TestGenerateFormats(t *testing.T) {
 // KERNELFUZZ_TARGETS, vulkan:0 by default), comparing the outputs bit for bit. A kernel
 // that differs is minimized and saved under testdata/repro.
 func TestKernels(t *testing.T) {
-	if *nKernels == 0 {
+	var seeds []uint64
+	for _, s := range strings.Split(*seedList, ",") {
+		if s != "" {
+			n, err := strconv.ParseUint(s, 10, 64)
+			require.NoError(t, err)
+			seeds = append(seeds, n)
+		}
+	}
+	if *nKernels == 0 && len(seeds) == 0 {
 		t.Skip("-kernels 0: set it to run generated kernels (make fuzz-kernels N=...)")
 	}
 	seed := *seedBase
 	if seed == 0 {
 		seed = uint64(time.Now().UnixNano()) & (1<<40 - 1)
 	}
-	t.Logf("seeds %d..%d", seed, seed+uint64(*nKernels)-1)
+	if len(seeds) == 0 {
+		for j := range *nKernels {
+			seeds = append(seeds, seed+uint64(j))
+		}
+		t.Logf("seeds %d..%d", seed, seed+uint64(*nKernels)-1)
+	}
 	counts := map[string]int{}
 	var failures []Outcome
-	for lo := 0; lo < *nKernels; lo += *batchN {
-		n := min(*batchN, *nKernels-lo)
+	for lo := 0; lo < len(seeds); lo += *batchN {
 		var ks []*Kernel
-		for j := range n {
-			s := seed + uint64(lo+j)
+		for _, s := range seeds[lo:min(lo+*batchN, len(seeds))] {
 			ks = append(ks, Generate(s, fmt.Sprintf("K%d", s)))
 		}
 		outs, rej := runBatch(t, ks, nil)
@@ -102,7 +115,7 @@ func TestKernels(t *testing.T) {
 	for _, k := range keys {
 		fmt.Fprintf(&sb, "  %s: %d\n", k, counts[k])
 	}
-	fmt.Printf("kernelfuzz: %d kernels from seed %d\n%s", *nKernels, seed, sb.String())
+	fmt.Printf("kernelfuzz: %d kernels (seeds %d..%d)\n%s", len(seeds), seeds[0], seeds[len(seeds)-1], sb.String())
 }
 
 // runBatch writes, generates and runs one package of kernels.
@@ -235,4 +248,63 @@ func saveRepro(t *testing.T, seed uint64, drop map[int]bool, o Outcome) string {
 func seedOf(name string) uint64 {
 	s, _ := strconv.ParseUint(strings.TrimPrefix(name, "K"), 10, 64)
 	return s
+}
+
+// FuzzKernels seeds the generator with each input: the kernel must be Go that formats,
+// with its push constants within 128 bytes. With -exec each input is also translated and
+// run four ways, as TestKernels runs kernels (a go build per input: go test -run '^$'
+// -fuzz FuzzKernels -exec ./internal/kernelfuzz/).
+func FuzzKernels(f *testing.F) {
+	for _, s := range []uint64{0, 1, 2, 3} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, seed uint64) {
+		k := Generate(seed, fmt.Sprintf("K%d", seed))
+		_, err := k.Source(Pkg, nil)
+		require.NoError(t, err)
+		require.LessOrEqual(t, k.PushBytes(), 128, "push constants of %s", k.Name)
+		if !*execFuzz {
+			return
+		}
+		outs, rej := runBatch(t, []*Kernel{k}, nil)
+		require.Empty(t, rej)
+		for _, o := range outs {
+			if o.Status != "ok" && o.Status != "nofast" {
+				t.Errorf("%s on %s: %s: %s", o.Kernel, o.Mode, o.Status, o.Detail)
+			}
+		}
+	})
+}
+
+// TestBuildGPU writes -kernels kernels from -seed, in packages of -batch, as test
+// binaries into the directory -gpu-binary, for a machine without Go: each binary runs
+// its kernels on its oracle and on KERNELFUZZ_TARGETS (see make fuzz-kernels-gpu).
+func TestBuildGPU(t *testing.T) {
+	if *gpuOut == "" || *nKernels == 0 {
+		t.Skip("set -gpu-binary DIR and -kernels N")
+	}
+	require.NoError(t, os.MkdirAll(*gpuOut, 0o755))
+	seed := *seedBase
+	built, rejected := 0, 0
+	for lo := 0; lo < *nKernels; lo += *batchN {
+		var ks []*Kernel
+		for j := range min(*batchN, *nKernels-lo) {
+			s := seed + uint64(lo+j)
+			ks = append(ks, Generate(s, fmt.Sprintf("K%d", s)))
+		}
+		dir, err := os.MkdirTemp("testdata", "gen")
+		require.NoError(t, err)
+		b := &Batch{Dir: dir, Kernels: ks}
+		require.NoError(t, b.Write())
+		rej, err := b.Generate()
+		require.NoError(t, err)
+		rejected += len(rej)
+		out := filepath.Join(*gpuOut, fmt.Sprintf("kernelfuzz-%d.test", seed+uint64(lo)))
+		require.NoError(t, b.Build(out))
+		built += len(b.Kernels)
+		if !*keep {
+			os.RemoveAll(dir)
+		}
+	}
+	fmt.Printf("kernelfuzz: %d kernels in %s (%d rejected by ampgen)\n", built, *gpuOut, rejected)
 }
