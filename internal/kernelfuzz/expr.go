@@ -259,6 +259,9 @@ func (g *gen) leaf(t Type, d int) string {
 			if c.T >= 0 && c.T.isVec() && typeInfo[c.T].comp == t {
 				cands = append(cands, "k."+c.Name+"."+comps[g.pick(typeInfo[c.T].comps)])
 			}
+			if c.GoT == "Trio" && (t == I32 || t == F32 || t == U32) {
+				cands = append(cands, "k."+c.Name+"."+map[Type]string{I32: "A", F32: "B", U32: "C"}[t])
+			}
 			if c.GoT == "uint" && t == U32 {
 				cands = append(cands, "uint32(k."+c.Name+")")
 			}

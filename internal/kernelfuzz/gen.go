@@ -86,10 +86,12 @@ type gen struct {
 	shared  bool // tile_static arrays readable here (a read phase)
 	inFunc  bool // generating a helper function's body (no views, no atomics)
 	statics []Var
+	labels  []string // the labeled loops around the statement
 	tileN   int
 	loopVar int
 	funcs   []*Func
 	consts  map[string]bool // the constants the generator wrote
+	ret     string          // a helper's early return
 }
 
 // Generate returns the kernel that seed gives, named name.
@@ -282,7 +284,7 @@ var captureKinds = []struct {
 	{"uint", -1, 4, 4}, {"bool", Bool, 4, 4}, {"int8", I8, 4, 4}, {"int16", I16, 4, 4},
 	{"uint8", U8, 4, 4}, {"uint16", U16, 4, 4}, {"float64", F64, 8, 8},
 	{"vec.Float2", VF2, 8, 8}, {"vec.Float4", VF4, 16, 16}, {"vec.Int3", VI3, 16, 16},
-	{"vec.Uint4", VU4, 16, 16}, {"[3]int32", -1, 12, 4},
+	{"vec.Uint4", VU4, 16, 16}, {"[3]int32", -1, 12, 4}, {"Trio", -1, 12, 4},
 }
 
 // captures chooses scalar fields that fit budget bytes of push constants.
@@ -361,17 +363,18 @@ func (g *gen) stmt() *Node {
 		return g.switchStmt()
 	case c < 14 && g.loops > 0:
 		kw := []string{"break", "continue"}[g.pick(2)]
+		if len(g.labels) > 0 && g.chance(0.5) {
+			kw += " " + g.labels[g.pick(len(g.labels))]
+		}
 		return &Node{ID: g.newID(), Blocks: []Block{{Head: "if " + g.expr(Bool, 1) + " {", Kids: []*Node{g.line(kw)}}}}
+	case c < 15 && g.inFunc:
+		return &Node{ID: g.newID(), Blocks: []Block{{Head: "if " + g.expr(Bool, 1) + " {", Kids: []*Node{g.line(g.ret)}}}}
 	case c < 16 && !g.inFunc:
 		if n := g.viewStmt(); n != nil {
 			return n
 		}
 	case c < 17 && len(g.funcs) > 0:
 		if n := g.callStmt(); n != nil {
-			return n
-		}
-	case c < 19 && g.shared:
-		if n := g.staticAtomic(); n != nil {
 			return n
 		}
 	}
@@ -410,7 +413,7 @@ func (g *gen) assign() *Node {
 }
 
 // loop generates a for loop of a few iterations.
-func (g *gen) loop() *Node {
+func (g *gen) loop() (n *Node) {
 	j := fmt.Sprintf("j%d", g.loopVar)
 	g.loopVar++
 	var head, count string
@@ -429,12 +432,25 @@ func (g *gen) loop() *Node {
 		}
 	}
 	var kids []*Node
+	label := ""
+	if g.chance(0.3) {
+		label = "L" + j
+		g.labels = append(g.labels, label)
+	}
 	g.scoped(func() {
 		g.vars = append(g.vars, Var{Name: j, T: Int, RO: true})
 		g.loops++
 		kids = g.block(1 + g.pick(3))
 		g.loops--
 	})
+	if label != "" {
+		g.labels = g.labels[:len(g.labels)-1]
+		var b strings.Builder
+		writeNodes(&b, kids, nil)
+		if mentions(b.String(), label) { // a label must be used
+			defer func() { n.Blocks[0].Head = label + ":\n" + n.Blocks[0].Head }()
+		}
+	}
 	if count != "" { // a range loop names its variable only where the body uses it
 		var b strings.Builder
 		writeNodes(&b, kids, nil)
@@ -443,7 +459,8 @@ func (g *gen) loop() *Node {
 			head = fmt.Sprintf("for %s := range %s {", j, count)
 		}
 	}
-	return &Node{ID: g.newID(), Blocks: []Block{{Head: head, Kids: kids}}}
+	n = &Node{ID: g.newID(), Blocks: []Block{{Head: head, Kids: kids}}}
+	return n
 }
 
 // cap reports whether the kernel has the capture name (and is not a helper's body).
@@ -510,13 +527,6 @@ func (g *gen) viewStmt() *Node {
 	return nil
 }
 
-// staticAtomic makes an atomic update of a 32-bit integer tile_static array in a read
-// phase: the phase's other reads of it are then of no fixed value, so it writes only
-// arrays that the phase does not read otherwise (the first one is reserved for it).
-func (g *gen) staticAtomic() *Node {
-	return nil // TODO
-}
-
 // callStmt calls a helper with several results.
 func (g *gen) callStmt() *Node {
 	f := g.funcs[g.pick(len(g.funcs))]
@@ -567,6 +577,11 @@ func (g *gen) helper(n int) {
 	loc := Var{Name: "x", T: f.Result[0]}
 	f.Pre = append(f.Pre, fmt.Sprintf("var x %s = %s", loc.T, g.expr(loc.T, 2)))
 	g.vars = append(g.vars, loc)
+	early := []string{"x"}
+	for _, t := range f.Result[1:] {
+		early = append(early, g.expr(t, 1))
+	}
+	g.ret = "return " + strings.Join(early, ", ")
 	f.Body = g.block(1 + g.pick(4))
 	rets := []string{fmt.Sprintf("pick_%s(%s, x, %s)", loc.T.ident(), g.expr(Bool, 1), g.expr(loc.T, 2))}
 	for _, t := range f.Result[1:] {
@@ -608,15 +623,30 @@ func (g *gen) phase(top bool) []*Node {
 
 // phaseOf is a phase that writes tile_static array s.
 func (g *gen) phaseOf(s Var) []*Node {
+	barrier := []string{"t.Barrier.Wait()", "t.Barrier.WaitWithAllMemoryFence()", "t.Barrier.WaitWithTileStaticMemoryFence()"}
+	bar := func() *Node { return &Node{ID: g.newID(), Keep: true, Line: barrier[g.pick(3)]} }
+	var atomics []*Node
+	if (s.T == I32 || s.T == U32) && g.chance(0.4) {
+		// A phase of atomic updates between the write and the reads: every order of the
+		// updates leaves the same values (their results are not used).
+		for range 1 + g.pick(3) {
+			op := []string{"AtomicAdd", "AtomicSub", "AtomicMin", "AtomicMax", "AtomicAnd", "AtomicOr", "AtomicXor"}[g.pick(7)]
+			a := g.line(fmt.Sprintf("runtime.%s(%s, int(%s)%%%d, %s)", op, s.Name, g.expr(U8, 1), g.tileN, g.expr(s.T, 2)))
+			if g.chance(0.4) {
+				a = &Node{ID: g.newID(), Blocks: []Block{{Head: "if " + g.expr(Bool, 1) + " {", Kids: []*Node{a}}}}
+			}
+			atomics = append(atomics, a)
+		}
+		atomics = append(atomics, bar())
+	}
 	write := g.line(fmt.Sprintf("%s[l] = %s", s.Name, g.expr(s.T, 2)))
 	write.Keep = true
-	barrier := []string{"t.Barrier.Wait()", "t.Barrier.WaitWithAllMemoryFence()", "t.Barrier.WaitWithTileStaticMemoryFence()"}
 	g.shared = true
 	reads := g.block(1 + g.pick(3))
 	g.shared = false
-	out := []*Node{write, {ID: g.newID(), Keep: true, Line: barrier[g.pick(3)]}}
+	out := append([]*Node{write, bar()}, atomics...)
 	out = append(out, reads...)
-	return append(out, &Node{ID: g.newID(), Keep: true, Line: barrier[g.pick(3)]})
+	return append(out, bar())
 }
 
 // mentions reports whether the Go source src names the identifier name.

@@ -16,6 +16,7 @@ var captureGen = map[string]string{
 	"uint8": "rU8(r)", "uint16": "uint16(rU32(r))", "float64": "rF64(r)", "vec.Float2": "vec.F2(rF32(r), rF32(r))",
 	"vec.Float4": "rVF4(r)", "vec.Int3": "vec.I3(rI32(r), rI32(r), rI32(r))",
 	"vec.Uint4": "vec.U4(rU32(r), rU32(r), rU32(r), rU32(r))", "[3]int32": "[3]int32{rI32(r), rI32(r), rI32(r)}",
+	"Trio": "Trio{rI32(r), rF32(r), rU32(r)}",
 }
 
 // runFunc returns the harness's function that runs kernel k on an accelerator view in a

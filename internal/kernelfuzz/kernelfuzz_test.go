@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -90,6 +91,8 @@ func TestKernels(t *testing.T) {
 				failures = append(failures, o)
 			}
 		}
+		fmt.Printf("kernelfuzz: %s %d/%d kernels: %s\n", time.Now().Format(time.TimeOnly), min(lo+*batchN, len(seeds)),
+			len(seeds), summary(counts, " "))
 	}
 	if *minimizeOn {
 		seen := map[failure]int{}
@@ -106,16 +109,16 @@ func TestKernels(t *testing.T) {
 			t.Logf("%s minimized (%d statements dropped): %s", o.Kernel, len(drop), saveRepro(t, o.Seed, drop, o))
 		}
 	}
-	var keys []string
-	for k := range counts {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	fmt.Printf("kernelfuzz: %d kernels (seeds %d..%d)\n%s", len(seeds), seeds[0], seeds[len(seeds)-1], summary(counts, "\n"))
+}
+
+// summary formats counts by key, sorted, each followed by sep.
+func summary(counts map[string]int, sep string) string {
 	var sb strings.Builder
-	for _, k := range keys {
-		fmt.Fprintf(&sb, "  %s: %d\n", k, counts[k])
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
+		fmt.Fprintf(&sb, "%s: %d%s", k, counts[k], sep)
 	}
-	fmt.Printf("kernelfuzz: %d kernels (seeds %d..%d)\n%s", len(seeds), seeds[0], seeds[len(seeds)-1], sb.String())
+	return sb.String()
 }
 
 // runBatch writes, generates and runs one package of kernels.
