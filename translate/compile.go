@@ -38,8 +38,12 @@ func Compile(name, glsl string) ([]byte, error) {
 	cmd := exec.Command(glslc, append(append([]string(nil), GlslcFlags...), "-o", out, src)...)
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" { // glslc crashed: say how
+			msg = "glslc: " + err.Error()
+		}
 		return nil, fmt.Errorf("goamp/translate: glslc rejected the GLSL of %s (a translator bug: please report it with the kernel):\n%s\n%s",
-			name, strings.TrimSpace(stderr.String()), numbered(glsl))
+			name, msg, numbered(glsl))
 	}
 	spv, err := os.ReadFile(out)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -150,11 +151,26 @@ type failure struct{ status, mode string }
 // failureOf returns an outcome's failure.
 func failureOf(o Outcome) failure { return failure{o.Status, o.Mode} }
 
-// rejectionOf returns a rejection's failure: its kind is the message's first word.
+// rejectionOf returns a rejection's failure: its kind is the message's first word and
+// first line of the compiler's own, without paths or numbers.
 func rejectionOf(r Rejection) failure {
-	kind, _, _ := strings.Cut(r.Msg, ":")
+	kind, rest, _ := strings.Cut(r.Msg, ":")
+	for _, l := range strings.Split(rest, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "goamp/translate:") || numberedLine.MatchString(l) {
+			continue
+		}
+		kind += ": " + digits.ReplaceAllString(pathPrefix.ReplaceAllString(l, ""), "N")
+		break
+	}
 	return failure{"rejected", kind}
 }
+
+var (
+	numberedLine = regexp.MustCompile(`^\d+  `)
+	pathPrefix   = regexp.MustCompile(`^\S*\.(comp|go):\d+(:\d+)?: `)
+	digits       = regexp.MustCompile(`\d+`)
+)
 
 // variant is the kernel of seed with the statements of drop left out, under a name of
 // its own.
