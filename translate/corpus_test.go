@@ -267,6 +267,15 @@ var corpusCases = []corpusCase{
 		k := corpus.Bits{A: in(t, a, n), B: in(t, b, n), Out: o}
 		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
 	}, exact},
+	{"WidenConst", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		if !av.Accelerator().SupportsDoublePrecision() {
+			t.Skip("no float64 on", av.Accelerator().Path())
+		}
+		const n = 64
+		o, data := out[float64](t, n)
+		k := corpus.WidenConst{X: in(t, randFloat64s(r, n), n), Out: o}
+		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
+	}, exact},
 	{"Classify", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		if !av.Accelerator().SupportsDoublePrecision() {
 			t.Skip("no float64 on", av.Accelerator().Path())
@@ -615,6 +624,15 @@ var corpusCases = []corpusCase{
 	{"RangeForms", runRangeForms, exact},
 	{"RangeMoved", runRangeMoved, exact},
 	{"GridLoop", runGridLoop, exact},
+}
+
+// randFloat64s returns n random float64s in -1..1.
+func randFloat64s(r *rand.Rand, n int) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = 2*r.Float64() - 1
+	}
+	return s
 }
 
 // randVec4s returns n vectors of components in lo..hi.

@@ -36,7 +36,7 @@ void ampEach(ivec3 ampIdx) {
 	r[0] = sqrt(ax);
 	r[1] = exp(clamp(x, (-10.0), 10.0));
 	r[2] = log(ax);
-	r[3] = sin(mod(x, 6.2831855));
+	r[3] = sin(mod(x, 6.2831854820251465));
 	r[4] = (floor(x) + ampRound((x * 3.0)));
 	r[5] = pow(ax, 1.5);
 	r[6] = (atan(x, 1.25) + tanh(x));

@@ -86,6 +86,7 @@ import "embed"
 //go:embed amp_gen_UniformArgs.check.spv
 //go:embed amp_gen_VecCaptures.check.spv
 //go:embed amp_gen_Vectors.check.spv
+//go:embed amp_gen_WidenConst.check.spv
 var ampgenCheckedSPIRV embed.FS
 
 // init gives each kernel's program its bounds-checked build, which GPU dispatches run.

@@ -1194,6 +1194,21 @@ func addCarry(a, b uint32) (uint32, uint32) {
 	return bits.Add32(a, b, b&1)
 }
 
+// WidenConst widens float32 constants to float64 where the compiler folds the widening:
+// GLSL read 3.0e+38 as the double 3e38, not as float32(3e38) (found by the kernel
+// fuzzer).
+type WidenConst struct {
+	X   *arrayview.ReadView[float64]
+	Out *arrayview.View[float64]
+}
+
+// Each is the kernel.
+func (k WidenConst) Each(i runtime.Index) {
+	w := float64(fmath.Abs(float32(3e38)))
+	v := float64(fmath.Floor(float32(0.1)+1)) + float64(float32(1e-7))
+	k.Out.Set(i, k.X.At(i)*0+w+v)
+}
+
 // Classify uses package math's float64 classification and float32(math.Inf(s)), which
 // needs no float64 on the GPU.
 type Classify struct {
