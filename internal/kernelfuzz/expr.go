@@ -273,7 +273,7 @@ func (g *gen) leaf(t Type, d int) string {
 		}
 		if g.shared {
 			for _, s := range g.statics {
-				if s.T == t {
+				if s.T == t && g.written[s.Name] {
 					cands = append(cands, g.staticRead(s), g.staticRead(s))
 				}
 			}

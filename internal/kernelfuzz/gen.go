@@ -2,6 +2,7 @@ package kernelfuzz
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -77,26 +78,29 @@ type Block struct {
 
 // gen holds the state of one kernel's generation.
 type gen struct {
-	r       *rand.Rand
-	k       *Kernel
-	vars    []Var
-	ids     int
-	loops   int  // depth of loops around the statement (break/continue allowed when > 0)
-	depth   int  // nesting of compound statements
-	shared  bool // tile_static arrays readable here (a read phase)
-	inFunc  bool // generating a helper function's body (no views, no atomics)
-	statics []Var
-	labels  []string // the labeled loops around the statement
-	tileN   int
-	loopVar int
-	funcs   []*Func
-	consts  map[string]bool // the constants the generator wrote
-	ret     string          // a helper's early return
+	r        *rand.Rand
+	k        *Kernel
+	vars     []Var
+	ids      int
+	loops    int  // depth of loops around the statement (break/continue allowed when > 0)
+	depth    int  // nesting of compound statements
+	shared   bool // tile_static arrays readable here (a read phase)
+	inFunc   bool // generating a helper function's body (no views, no atomics)
+	statics  []Var
+	labels   []string // the labeled loops around the statement
+	tileN    int
+	loopVar  int
+	funcs    []*Func
+	consts   map[string]bool // the constants the generator wrote
+	topPhase bool            // generating a phase that every thread runs
+	ret      string          // a helper's early return
+	accOps   []string        // the atomics on the Acc view: one class, whose updates commute
+	written  map[string]bool // the tile_static arrays every thread has written
 }
 
 // Generate returns the kernel that seed gives, named name.
 func Generate(seed uint64, name string) *Kernel {
-	g := &gen{r: rand.New(rand.NewPCG(seed, 0x6b65726e656c)), k: &Kernel{Name: name, Seed: seed}, consts: map[string]bool{}}
+	g := &gen{r: rand.New(rand.NewPCG(seed, 0x6b65726e656c)), k: &Kernel{Name: name, Seed: seed}, consts: map[string]bool{}, written: map[string]bool{}}
 	g.kernel()
 	return g.k
 }
@@ -210,6 +214,7 @@ func (g *gen) body(locals []Var) {
 		}
 		k.Body = append(k.Body, g.stmt())
 	}
+	g.topPhase = true
 	if k.Tiled { // every tile_static array is written and read
 		var b strings.Builder
 		writeNodes(&b, k.Body, nil)
@@ -520,11 +525,21 @@ func (g *gen) viewStmt() *Node {
 				op := []string{"AtomicAdd", "AtomicSub"}[g.pick(2)]
 				return g.line(fmt.Sprintf("k.%s.%s(%s, float32(%s & 15))", v.Name, op, at, g.expr(I32, 1)))
 			}
-			op := []string{"AtomicAdd", "AtomicSub", "AtomicMin", "AtomicMax", "AtomicAnd", "AtomicOr", "AtomicXor"}[g.pick(7)]
+			if g.accOps == nil {
+				g.accOps = g.atomicClass()
+			}
+			op := g.accOps[g.pick(len(g.accOps))]
 			return g.line(fmt.Sprintf("k.%s.%s(%s, %s)", v.Name, op, at, g.expr(v.Elem, 2)))
 		}
 	}
 	return nil
+}
+
+// atomicClass returns atomic operations that commute with each other, so that every
+// order of a kernel's updates leaves one value: add and subtract, or one of the others.
+func (g *gen) atomicClass() []string {
+	return [][]string{{"AtomicAdd", "AtomicSub"}, {"AtomicMin"}, {"AtomicMax"}, {"AtomicAnd"}, {"AtomicOr"},
+		{"AtomicXor"}}[g.pick(6)]
 }
 
 // callStmt calls a helper with several results.
@@ -597,7 +612,10 @@ func (g *gen) helper(n int) {
 // a barrier, at the top level of a Tiled body (or in a loop or if of uniform control,
 // when top).
 func (g *gen) phase(top bool) []*Node {
+	g.topPhase = top
 	if top && g.chance(0.4) {
+		// A phase under uniform control may not run: the arrays it writes stay unwritten.
+		g.topPhase = false
 		var inner []*Node
 		for range 1 + g.pick(2) {
 			inner = append(inner, g.phase(false)...)
@@ -605,7 +623,7 @@ func (g *gen) phase(top bool) []*Node {
 		if g.chance(0.5) && g.cap("R") {
 			j := fmt.Sprintf("r%d", g.loopVar)
 			g.loopVar++
-			return []*Node{{ID: g.newID(), Blocks: []Block{{Head: fmt.Sprintf("for %s := 0; %s < int(k.R); %s++ {", j, j, j), Kids: inner}}}}
+			return []*Node{{ID: g.newID(), Keep: true, Blocks: []Block{{Head: fmt.Sprintf("for %s := 0; %s < int(k.R); %s++ {", j, j, j), Kids: inner}}}}
 		}
 		conds := []string{"true", fmt.Sprintf("t.TileExtent.Size() > %d", g.pick(64)), fmt.Sprintf("%d < 3", g.pick(5))}
 		for _, c := range g.k.Caps {
@@ -616,7 +634,7 @@ func (g *gen) phase(top bool) []*Node {
 				conds = append(conds, fmt.Sprintf("k.%s > %d", c.Name, g.pick(3)))
 			}
 		}
-		return []*Node{{ID: g.newID(), Blocks: []Block{{Head: "if " + conds[g.pick(len(conds))] + " {", Kids: inner}}}}
+		return []*Node{{ID: g.newID(), Keep: true, Blocks: []Block{{Head: "if " + conds[g.pick(len(conds))] + " {", Kids: inner}}}}
 	}
 	return g.phaseOf(g.statics[g.pick(len(g.statics))])
 }
@@ -629,8 +647,9 @@ func (g *gen) phaseOf(s Var) []*Node {
 	if (s.T == I32 || s.T == U32) && g.chance(0.4) {
 		// A phase of atomic updates between the write and the reads: every order of the
 		// updates leaves the same values (their results are not used).
+		ops := g.atomicClass()
 		for range 1 + g.pick(3) {
-			op := []string{"AtomicAdd", "AtomicSub", "AtomicMin", "AtomicMax", "AtomicAnd", "AtomicOr", "AtomicXor"}[g.pick(7)]
+			op := ops[g.pick(len(ops))]
 			a := g.line(fmt.Sprintf("runtime.%s(%s, int(%s)%%%d, %s)", op, s.Name, g.expr(U8, 1), g.tileN, g.expr(s.T, 2)))
 			if g.chance(0.4) {
 				a = &Node{ID: g.newID(), Blocks: []Block{{Head: "if " + g.expr(Bool, 1) + " {", Kids: []*Node{a}}}}
@@ -642,8 +661,15 @@ func (g *gen) phaseOf(s Var) []*Node {
 	write := g.line(fmt.Sprintf("%s[l] = %s", s.Name, g.expr(s.T, 2)))
 	write.Keep = true
 	g.shared = true
+	saved := g.written
+	g.written = maps.Clone(saved)
+	g.written[s.Name] = true
 	reads := g.block(1 + g.pick(3))
 	g.shared = false
+	g.written = saved
+	if g.topPhase {
+		g.written[s.Name] = true
+	}
 	out := append([]*Node{write, bar()}, atomics...)
 	out = append(out, reads...)
 	return append(out, bar())
