@@ -131,13 +131,16 @@ func runBatch(t *testing.T, ks []*Kernel, drop map[string]map[int]bool) ([]Outco
 	}
 	b := &Batch{Dir: dir, Kernels: ks, Drop: drop}
 	require.NoError(t, b.Write())
+	start := time.Now()
 	rej, err := b.Generate()
 	require.NoError(t, err)
 	if len(b.Kernels) == 0 {
 		return nil, rej
 	}
+	generated := time.Now()
 	outs, log, err := b.Run()
 	require.NoError(t, err)
+	t.Logf("%d kernels: ampgen %v, go test %v", len(ks), generated.Sub(start).Round(time.Second), time.Since(generated).Round(time.Second))
 	if len(outs) == 0 {
 		t.Fatalf("the harness of %s printed no outcome:\n%s", filepath.Base(dir), log)
 	}
