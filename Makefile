@@ -165,7 +165,7 @@ fuzz-kernels:
 		-kernels $(N) -batch $(KERNELFUZZ_BATCH) -seed $(KERNELFUZZ_SEED)
 
 fuzz-kernels-short:
-	@$(MAKE) --no-print-directory fuzz-kernels N=300
+	@$(MAKE) --no-print-directory fuzz-kernels N=300 KERNELFUZZ_SEED=1
 
 # Test binaries of N generated kernels (KERNELFUZZ_BATCH a binary) for the GPU machine, which
 # has no Go: make fuzz-kernels-gpu N=10000, carry .gpu/kernelfuzz, and there run
