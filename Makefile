@@ -172,7 +172,7 @@ fuzz-kernels-short:
 # scripts/kernelfuzz-gpu.sh .gpu/kernelfuzz (each kernel on its oracle and vulkan:0).
 fuzz-kernels-gpu:
 	$(GO) test -count=1 -timeout 0 -run '^TestBuildGPU$$' ./internal/kernelfuzz/ \
-		-kernels $(N) -batch $(KERNELFUZZ_BATCH) -seed $(KERNELFUZZ_SEED) -gpu-binary $(CURDIR)/.gpu/kernelfuzz
+		-kernels $(N) -batch $(KERNELFUZZ_BATCH) -seed $(KERNELFUZZ_SEED) -ieee -gpu-binary $(CURDIR)/.gpu/kernelfuzz
 
 bench: setup
 	$(GO) test -run '^$$' -bench . -benchtime 2x ./...

@@ -160,6 +160,10 @@ func helpers(pkg string) string {
 	}
 	b.WriteString("func ftz_float32(x float32) float32 {\n\tif x > -1e-30 && x < 1e-30 {\n\t\treturn 0\n\t}\n\treturn x\n}\n\n")
 	b.WriteString("func ftz_float64(x float64) float64 {\n\tif x > -1e-290 && x < 1e-290 {\n\t\treturn 0\n\t}\n\treturn x\n}\n\n")
+	for _, f := range []string{"float32", "float64"} {
+		fmt.Fprintf(&b, "func fin_%s(x %s) %s {\n\tif !(x > -1e30) {\n\t\treturn -1e30\n\t}\n\tif !(x < 1e30) {\n\t\treturn 1e30\n\t}\n\treturn ftz_%s(x)\n}\n\n", f, f, f, f)
+	}
+	b.WriteString("func hcl(x float32) float32 {\n\tif !(x > -65000) {\n\t\treturn -65000\n\t}\n\tif !(x < 65000) {\n\t\treturn 65000\n\t}\n\treturn x\n}\n\n")
 	b.WriteString("func cl(x, n int) int {\n\tif x < 0 {\n\t\treturn 0\n\t}\n\tif x >= n {\n\t\treturn n - 1\n\t}\n\treturn x\n}\n\n")
 	b.WriteString("func b2u(c bool) uint32 {\n\tif c {\n\t\treturn 1\n\t}\n\treturn 0\n}\n\n")
 	b.WriteString("func hbits(h half.Float16) uint32 {\n\tif h.IsNaN() {\n\t\treturn 0x7e00\n\t}\n\treturn uint32(h.Bits())\n}\n\n")

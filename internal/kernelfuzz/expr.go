@@ -24,6 +24,9 @@ func (g *gen) expr(t Type, d int) string {
 	case t == Half:
 		switch g.pick(3) {
 		case 0:
+			if g.k.Finite {
+				return "half.FromFloat32(hcl(" + g.expr(F32, d-1) + "))"
+			}
 			return "half.FromFloat32(" + g.expr(F32, d-1) + ")"
 		case 1:
 			return fmt.Sprintf("pick_half(%s, %s, %s)", g.expr(Bool, d-1), g.expr(Half, d-1), g.expr(Half, d-1))
@@ -121,6 +124,9 @@ func (g *gen) floatExpr(t Type, d int) string {
 	case 0, 1, 2:
 		return "(" + g.sub(t, d-1) + []string{" + ", " - "}[g.pick(2)] + a() + ")"
 	case 3, 4:
+		if g.k.Finite {
+			return fmt.Sprintf("fin_%s(%s(%s * %s))", t, t, g.sub(t, d-1), a())
+		}
 		return fmt.Sprintf("ftz_%s(%s(%s * %s))", t, t, g.sub(t, d-1), a())
 	case 5:
 		return fmt.Sprintf("ftz_%s(%s / %d)", t, a(), []int{2, 4, 8, 1024}[g.pick(4)])
@@ -150,7 +156,9 @@ func (g *gen) floatExpr(t Type, d int) string {
 			case 0:
 				return g.expr(Half, d-1) + ".Float32()"
 			case 1:
-				return "ftz_float32(math.Float32frombits(" + g.expr(U32, d-1) + "))"
+				if !g.k.Finite {
+					return "ftz_float32(math.Float32frombits(" + g.expr(U32, d-1) + "))"
+				}
 			}
 			return g.expr(VF4, d-1) + "." + comps[g.pick(4)]
 		}
@@ -354,7 +362,10 @@ func (g *gen) constant(t Type, d int) string {
 		if t == F64 && g.chance(0.3) {
 			f = []float64{1e300, 1.0000000001, math.Pi}[g.pick(3)]
 		}
-		if g.chance(0.2) {
+		if g.k.Finite && (math.Abs(f) > 1e30) {
+			f = 1e30
+		}
+		if !g.k.Finite && g.chance(0.2) {
 			if t == F32 {
 				return []string{"float32(math.Inf(1))", "float32(math.Inf(-1))", "float32(math.NaN())"}[g.pick(3)]
 			}

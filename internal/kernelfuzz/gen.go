@@ -12,20 +12,21 @@ import (
 // (so that a minimizer can drop statements), the helper functions it calls, and how
 // the harness runs it (domain, tile, inputs).
 type Kernel struct {
-	Name  string
-	Seed  uint64
-	Tiled bool
-	Rank  int
-	Dims  [3]int // the domain's extent (rank components)
-	Tile  [3]int // the tile's extent, where Tiled
-	Views []View
-	Caps  []Capture
-	Funcs []*Func
-	Pre   []string // the body's first lines: the index, locals (never dropped)
-	Body  []*Node
-	Post  []string // the body's last lines: the locals written to Out
-	Slots string   // one letter per element of Out a thread writes: u exact, f float32 bits
-	NOutD int      // float64 elements of OutD a thread writes
+	Name   string
+	Seed   uint64
+	Tiled  bool
+	Rank   int
+	Dims   [3]int // the domain's extent (rank components)
+	Tile   [3]int // the tile's extent, where Tiled
+	Views  []View
+	Caps   []Capture
+	Funcs  []*Func
+	Pre    []string // the body's first lines: the index, locals (never dropped)
+	Body   []*Node
+	Post   []string // the body's last lines: the locals written to Out
+	Slots  string   // one letter per element of Out a thread writes: u exact, f float32 bits
+	NOutD  int      // float64 elements of OutD a thread writes
+	Finite bool     // generated under Options.Finite
 }
 
 // View is a view field of a kernel.
@@ -98,9 +99,23 @@ type gen struct {
 	written  map[string]bool // the tile_static arrays every thread has written
 }
 
-// Generate returns the kernel that seed gives, named name.
-func Generate(seed uint64, name string) *Kernel {
-	g := &gen{r: rand.New(rand.NewPCG(seed, 0x6b65726e656c)), k: &Kernel{Name: name, Seed: seed}, consts: map[string]bool{}, written: map[string]bool{}}
+// Options shape the generated kernels.
+type Options struct {
+	// Finite keeps every float finite and compares zeros without their sign: no infinity
+	// or NaN in the inputs or constants, products clamped to 1e30, values made float16
+	// clamped to its range. For devices that do not keep Go's infinities, NaNs and signed
+	// zeros although they say so (lavapipe: testdata/repro/README.md).
+	Finite bool
+}
+
+// Generate returns the kernel that seed gives, named name, with Go's IEEE 754 semantics
+// throughout (infinities, NaNs and signed zeros compared).
+func Generate(seed uint64, name string) *Kernel { return GenerateWith(seed, name, Options{}) }
+
+// GenerateWith returns the kernel that seed gives under o, named name.
+func GenerateWith(seed uint64, name string, o Options) *Kernel {
+	g := &gen{r: rand.New(rand.NewPCG(seed, 0x6b65726e656c)), k: &Kernel{Name: name, Seed: seed, Finite: o.Finite},
+		consts: map[string]bool{}, written: map[string]bool{}}
 	g.kernel()
 	return g.k
 }

@@ -19,6 +19,9 @@ var captureGen = map[string]string{
 	"Trio": "Trio{rI32(r), rF32(r), rU32(r)}",
 }
 
+// finiteGen renames the float generators to their finite ones.
+var finiteGen = strings.NewReplacer("rF32", "fF32", "rF64", "fF64", "rHalf", "fHalf", "rVF4", "fVF4")
+
 // runFunc returns the harness's function that runs kernel k on an accelerator view in a
 // mode (see harness_test.go's dispatch) and returns its outputs.
 func (k *Kernel) runFunc() string {
@@ -30,16 +33,23 @@ func (k *Kernel) runFunc() string {
 		tile[d] = fmt.Sprint(k.Tile[d])
 	}
 	fmt.Fprintf(&b, "func run%s(av *accelerator.View, mode string) (*result, error) {\n", k.Name)
-	fmt.Fprintf(&b, "r := rand.New(rand.NewPCG(%d, 1))\next := runtime.Ext(%s)\nres := &result{}\n", k.Seed, strings.Join(dims, ", "))
+	fmt.Fprintf(&b, "r := rand.New(rand.NewPCG(%d, 1))\next := runtime.Ext(%s)\nres := &result{finite: %v}\n", k.Seed, strings.Join(dims, ", "), k.Finite)
 	var fields, syncs []string
+	gen := elemGen
+	if k.Finite {
+		gen = map[Type]string{}
+		for t, f := range elemGen {
+			gen[t] = finiteGen.Replace(f)
+		}
+	}
 	for _, v := range k.Views {
 		d := v.Name + "Data"
 		switch v.Kind {
 		case "in":
-			fmt.Fprintf(&b, "%sV := arrayview.MustNew(ext, gen(r, ext.Size(), %s))\n", v.Name, elemGen[v.Elem])
+			fmt.Fprintf(&b, "%sV := arrayview.MustNew(ext, gen(r, ext.Size(), %s))\n", v.Name, gen[v.Elem])
 			fmt.Fprintf(&b, "defer %sV.Close()\n%s := %sV.ReadOnly()\n", v.Name, v.Name, v.Name)
 		case "rw":
-			fmt.Fprintf(&b, "%s := gen(r, ext.Size(), %s)\n%s := arrayview.MustNew(ext, %s)\n", d, elemGen[v.Elem], v.Name, d)
+			fmt.Fprintf(&b, "%s := gen(r, ext.Size(), %s)\n%s := arrayview.MustNew(ext, %s)\n", d, gen[v.Elem], v.Name, d)
 		default:
 			fmt.Fprintf(&b, "%s := make([]%s, %d)\n%s := arrayview.MustNew(runtime.Ext(%d), %s)\n", d, v.Elem, v.Size, v.Name, v.Size, d)
 		}
@@ -55,7 +65,11 @@ func (k *Kernel) runFunc() string {
 		}
 		fields = append(fields, c.Name+": "+val)
 	}
-	fmt.Fprintf(&b, "k := %s{%s}\n", k.Name, strings.Join(fields, ", "))
+	src := fmt.Sprintf("k := %s{%s}\n", k.Name, strings.Join(fields, ", "))
+	if k.Finite { // finite inputs: fF32 for rF32, and so on
+		src = finiteGen.Replace(src)
+	}
+	b.WriteString(src)
 	tileArg := "nil"
 	if k.Tiled {
 		tileArg = "[]int{" + strings.Join(tile, ", ") + "}"

@@ -26,6 +26,7 @@ var (
 	minimizeOn = flag.Bool("minimize", true, "TestKernels: minimize failing kernels into testdata/repro")
 	maxRepro   = flag.Int("max-repro", 2, "TestKernels: kernels minimized per kind of failure")
 	execFuzz   = flag.Bool("exec", false, "FuzzKernels: translate and run each input's kernel")
+	ieee       = flag.Bool("ieee", false, "generate kernels with infinities, NaNs and signed zeros (else Options.Finite: lavapipe)")
 	gpuOut     = flag.String("gpu-binary", "", "TestBuildGPU: write a test binary of -kernels kernels here")
 )
 
@@ -33,7 +34,7 @@ var (
 // parses and formats, with every statement it may drop dropped too.
 func TestGenerateFormats(t *testing.T) {
 	for s := range uint64(300) {
-		k := Generate(s, fmt.Sprintf("K%d", s))
+		k := generate(s, fmt.Sprintf("K%d", s))
 		_, err := k.Source(Pkg, nil)
 		require.NoError(t, err, "seed %d", s)
 		drop := map[int]bool{}
@@ -77,7 +78,7 @@ func TestKernels(t *testing.T) {
 	for lo := 0; lo < len(seeds); lo += *batchN {
 		var ks []*Kernel
 		for _, s := range seeds[lo:min(lo+*batchN, len(seeds))] {
-			ks = append(ks, Generate(s, fmt.Sprintf("K%d", s)))
+			ks = append(ks, generate(s, fmt.Sprintf("K%d", s)))
 		}
 		outs, rej := runBatch(t, ks, nil)
 		for _, r := range rej {
@@ -178,7 +179,7 @@ var (
 // variant is the kernel of seed with the statements of drop left out, under a name of
 // its own.
 func variant(seed uint64, n int, drop map[int]bool) (*Kernel, map[int]bool) {
-	return Generate(seed, fmt.Sprintf("K%dv%d", seed, n)), drop
+	return generate(seed, fmt.Sprintf("K%dv%d", seed, n)), drop
 }
 
 // minimize drops statements of the kernel of seed while it still fails as f, a round
@@ -194,7 +195,7 @@ func minimize(t *testing.T, seed uint64, f failure) map[int]bool {
 	}
 	for round := 0; round < 8; round++ {
 		var cands []int
-		for _, id := range Generate(seed, "K").Nodes() {
+		for _, id := range generate(seed, "K").Nodes() {
 			if !cur[id] {
 				cands = append(cands, id)
 			}
@@ -248,7 +249,7 @@ func minimize(t *testing.T, seed uint64, f failure) map[int]bool {
 
 // saveRepro writes the minimized kernel of seed under testdata/repro, with how it failed.
 func saveRepro(t *testing.T, seed uint64, drop map[int]bool, o Outcome) string {
-	k := Generate(seed, fmt.Sprintf("K%d", seed))
+	k := generate(seed, fmt.Sprintf("K%d", seed))
 	src, err := k.Source(Pkg, drop)
 	require.NoError(t, err)
 	var ids []int
@@ -281,7 +282,7 @@ func FuzzKernels(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, seed uint64) {
-		k := Generate(seed, fmt.Sprintf("K%d", seed))
+		k := generate(seed, fmt.Sprintf("K%d", seed))
 		_, err := k.Source(Pkg, nil)
 		require.NoError(t, err)
 		require.LessOrEqual(t, k.PushBytes(), 128, "push constants of %s", k.Name)
@@ -312,7 +313,7 @@ func TestBuildGPU(t *testing.T) {
 		var ks []*Kernel
 		for j := range min(*batchN, *nKernels-lo) {
 			s := seed + uint64(lo+j)
-			ks = append(ks, Generate(s, fmt.Sprintf("K%d", s)))
+			ks = append(ks, generate(s, fmt.Sprintf("K%d", s)))
 		}
 		dir, err := os.MkdirTemp("testdata", "gen")
 		require.NoError(t, err)
@@ -329,4 +330,9 @@ func TestBuildGPU(t *testing.T) {
 		}
 	}
 	fmt.Printf("kernelfuzz: %d kernels in %s (%d rejected by ampgen)\n", built, *gpuOut, rejected)
+}
+
+// generate is GenerateWith under -ieee.
+func generate(seed uint64, name string) *Kernel {
+	return GenerateWith(seed, name, Options{Finite: !*ieee})
 }
