@@ -156,7 +156,9 @@ fuzz-short:
 # through its fast body, and lavapipe (vulkan:0) with the validation layer; any difference
 # fails, and the failing kernel is minimized into internal/kernelfuzz/testdata/repro.
 # KERNELFUZZ_SEED picks the first seed (by default the clock's). fuzz-kernels-short (part of
-# make test) runs 300; make soak runs SOAK_KERNELS.
+# make test) runs 300, seeds 1-300; make soak runs SOAK_KERNELS. Floats stay finite and zeros
+# compare without their sign (lavapipe's infinities, NaNs and signed zeros differ from Go's:
+# internal/kernelfuzz/testdata/repro); the GPU binaries keep IEEE 754 whole (-ieee).
 N                ?= 1000
 KERNELFUZZ_BATCH ?= 150
 KERNELFUZZ_SEED  ?= 0

@@ -33,7 +33,9 @@
 // for float64) is flushed to 0 by ftz (a device may flush denormals), there is no float
 // division but by powers of two and no transcendental function, and NaNs compare equal
 // whatever their bits (a NaN's payload is the platform's). Float atomics add small
-// integers, whose sum is exact in any order.
+// integers, whose sum is exact in any order. Under Options.Finite (TestKernels' default;
+// -ieee turns it off) no float is infinite or NaN and zeros compare without their sign:
+// lavapipe differs from Go there although it says it keeps them.
 //
 // # Running
 //
