@@ -267,6 +267,9 @@ var corpusCases = []corpusCase{
 		k := corpus.Bits{A: in(t, a, n), B: in(t, b, n), Out: o}
 		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
 	}, exact},
+	{"MaxConst", each1D(100, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.IndexKernel {
+		return corpus.MaxConst{In: i, Out: o}
+	}), exact},
 	{"WidenConst", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		if !av.Accelerator().SupportsDoublePrecision() {
 			t.Skip("no float64 on", av.Accelerator().Path())

@@ -86,6 +86,12 @@ double ampMul0(double x) {
 	return (b.y & 0x000fffffu) != 0u || b.x != 0u ? x : packDouble2x32(uvec2(0u, 0xfff80000u));
 }
 `,
+	// Go's min and max of integers, as selects (translator.builtin says why not GLSL's).
+	"minmaxint": `int ampMinI(int x, int y) { return y < x ? y : x; }
+uint ampMinI(uint x, uint y) { return y < x ? y : x; }
+int ampMaxI(int x, int y) { return y > x ? y : x; }
+uint ampMaxI(uint x, uint y) { return y > x ? y : x; }
+`,
 	// Go's min and max of floats: NaN if an operand is (here the NaN operand; Go leaves
 	// the NaN's bits to the platform), and -0 is below +0. GLSL's min and max may return
 	// either operand for a NaN and either zero.

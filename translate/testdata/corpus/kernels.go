@@ -1194,6 +1194,35 @@ func addCarry(a, b uint32) (uint32, uint32) {
 	return bits.Add32(a, b, b&1)
 }
 
+// MaxConst branches on a remainder by a max of constants that reach it through functions:
+// glslc -O's optimizer resolved the branch of the divisor's guard as if the max (GLSL's
+// umax) were another value, a wrong answer on every device (found by the kernel fuzzer).
+type MaxConst struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+func identU8(x uint8) uint8 { return x }
+
+func nonzeroU8(x uint8) uint8 {
+	if x == 0 {
+		return 1
+	}
+	return x
+}
+
+// Each is the kernel.
+func (k MaxConst) Each(i runtime.Index) {
+	v := k.In.At(i)
+	switch (uint8(241) % nonzeroU8(max(identU8(2), uint8(1)))) & 3 {
+	case 0, 3:
+		v = -v
+	case 1:
+		v += 7
+	}
+	k.Out.Set(i, v)
+}
+
 // WidenConst widens float32 constants to float64 where the compiler folds the widening:
 // GLSL read 3.0e+38 as the double 3e38, not as float32(3e38) (found by the kernel
 // fuzzer).
