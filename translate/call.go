@@ -196,13 +196,13 @@ func (t *tr) builtin(e *ast.CallExpr, name string) string {
 		// glslc -O's optimizer resolved a branch on max(c1, c2) of constants as if the
 		// max were another value (a silent wrong answer on every device; the kernel
 		// fuzzer's spirv-opt-phi reproducer).
-		fn := "amp" + strings.ToUpper(name[:1]) + name[1:] + "I"
-		t.prelude["minmaxint"] = true
+		fn := "amp" + strings.ToUpper(name[:1]) + name[1:]
 		if b, ok := t.typeOf(e).Underlying().(*types.Basic); ok && b.Info()&types.IsFloat != 0 {
 			// Go's rules, not GLSL's: a NaN operand is the result, and -0 < +0.
-			fn = "amp" + strings.ToUpper(name[:1]) + name[1:]
 			t.prelude["minmax"] = true
-			delete(t.prelude, "minmaxint")
+		} else {
+			fn += "I"
+			t.prelude["minmaxint"] = true
 		}
 		s := t.expr(e.Args[0])
 		for _, a := range e.Args[1:] {
