@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"os"
 	goruntime "runtime"
-	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/goamp/goamp/internal/devlink"
 	"github.com/goamp/goamp/internal/vk"
@@ -13,6 +13,9 @@ import (
 
 // CPUPath is the device path of the goroutine accelerator.
 const CPUPath = "cpu"
+
+// StrictCPUPath is the device path of the strict goroutine accelerator (StrictCPU).
+const StrictCPUPath = "cpu:strict"
 
 // EnvDefault is the environment variable that names the default accelerator's path.
 const EnvDefault = "AMP_DEFAULT_ACCELERATOR"
@@ -39,6 +42,9 @@ type Accelerator struct {
 	pipeMu   sync.Mutex
 	pcache   pipeCache // guarded by pipeMu after the device opens
 	cpuLimit Limits
+	strict   bool // the strict goroutine accelerator (StrictCPU)
+	// hostBytes counts the bytes of the strict accelerator's buffers.
+	hostBytes atomic.Uint64
 }
 
 type registry struct {
@@ -46,6 +52,7 @@ type registry struct {
 	err    error // why there is no Vulkan device, if there is none
 	all    []*Accelerator
 	cpu    *Accelerator
+	strict *Accelerator
 	defMu  sync.Mutex
 	defSet *Accelerator
 }
@@ -78,20 +85,25 @@ func discover(o vk.Options) *registry {
 			r.err = fmt.Errorf("%w: the Vulkan loader found no physical device (is a driver such as mesa-vulkan-drivers installed?)", vk.ErrUnavailable)
 		}
 	}
-	r.cpu = &Accelerator{path: CPUPath, desc: fmt.Sprintf("CPU (goroutines, GOMAXPROCS=%d)", goruntime.GOMAXPROCS(0)), reg: r,
-		cpuLimit: Limits{
-			MaxWorkgroupInvocations: 1024,
-			MaxWorkgroupSize:        [3]uint32{1024, 1024, 64},
-			MaxWorkgroupCount:       [3]uint32{1<<31 - 1, 1<<31 - 1, 1<<31 - 1},
-			MaxSharedMemory:         64 << 10,
-			MaxStorageBufferRange:   1<<32 - 1,
-			MaxPushConstantsSize:    1 << 16,
-		}}
+	lim := Limits{
+		MaxWorkgroupInvocations: 1024,
+		MaxWorkgroupSize:        [3]uint32{1024, 1024, 64},
+		MaxWorkgroupCount:       [3]uint32{1<<31 - 1, 1<<31 - 1, 1<<31 - 1},
+		MaxSharedMemory:         64 << 10,
+		MaxStorageBufferRange:   1<<32 - 1,
+		MaxPushConstantsSize:    1 << 16,
+	}
+	procs := goruntime.GOMAXPROCS(0)
+	r.cpu = &Accelerator{path: CPUPath, desc: fmt.Sprintf("CPU (goroutines, GOMAXPROCS=%d)", procs), reg: r, cpuLimit: lim}
+	r.strict = &Accelerator{path: StrictCPUPath, desc: fmt.Sprintf("strict CPU (goroutines per thread, device copies, GOMAXPROCS=%d)", procs),
+		reg: r, cpuLimit: lim, strict: true}
 	r.all = append(r.all, r.cpu)
 	return r
 }
 
-// All returns every accelerator: the Vulkan devices in enumeration order, then the CPU.
+// All returns every accelerator a program chooses among: the Vulkan devices in enumeration
+// order, then the CPU. The strict CPU (StrictCPU), a way of running the CPU for tests, is
+// not among them; Get finds it by its path.
 func All() []*Accelerator {
 	r := theRegistry()
 	return append([]*Accelerator(nil), r.all...)
@@ -99,6 +111,21 @@ func All() []*Accelerator {
 
 // CPU returns the goroutine accelerator.
 func CPU() *Accelerator { return theRegistry().cpu }
+
+// StrictCPU returns the strict goroutine accelerator, path "cpu:strict": the CPU made to
+// behave as a discrete GPU, for tests (package amptest runs kernels there first). It runs
+// a kernel's Go definition (Each, Tiled) once per thread, never its fast CPU body, over
+// device copies of its array views that live in memory of their own: a kernel reads and
+// writes the copy, the Go slice changes only when the host asks for the data (Synchronize,
+// Data, CopyTo, Close), and a Go slice changed behind a view's back without Refresh is not
+// seen by the next kernel, as on a GPU. Data that is discarded (DiscardData, an array
+// made without data) and tile_static memory start as poison (NaN in floating point
+// values, 0xdeadbeef's bytes in integers), where the plain CPU gives zeros or the host's
+// data. A program that passes there does not lean on the CPU's shared memory; it is as
+// fast as the CPU's per-thread path (go test -race), many times slower than its fast
+// bodies. It is not in All, and Default returns it only when asked for by path
+// (AMP_DEFAULT_ACCELERATOR=cpu:strict runs a whole program there).
+func StrictCPU() *Accelerator { return theRegistry().strict }
 
 // NoVulkanReason says why no Vulkan accelerator exists, or nil when at least one does.
 func NoVulkanReason() error { return theRegistry().err }
@@ -123,21 +150,24 @@ func Get(path string) (*Accelerator, error) {
 }
 
 func (r *registry) get(path, source string) (*Accelerator, error) {
-	for _, a := range r.all {
+	for _, a := range append(r.all, r.strict) {
 		if a.path == path {
 			return a, nil
 		}
 	}
-	known := make([]string, len(r.all))
+	known := make([]string, len(r.all), len(r.all)+1)
 	for i, a := range r.all {
 		known[i] = a.path
 	}
+	known = append(known, r.strict.path)
 	return nil, &PathError{Path: path, Known: known, Source: source}
 }
 
 // Default returns the default accelerator: the one SetDefault chose, else the one named by
-// AMP_DEFAULT_ACCELERATOR (an error if it names none), else the non-emulated device with the
-// most dedicated memory, else the emulated Vulkan device with the most memory, else the CPU.
+// AMP_DEFAULT_ACCELERATOR (an error if it names none), else the non-emulated Vulkan device
+// with the most dedicated memory, else the CPU. An emulated Vulkan device (lavapipe: the
+// CPU behind Vulkan, many times slower than the CPU accelerator) is never the default; it
+// runs when asked for by path.
 func Default() (*Accelerator, error) {
 	r := theRegistry()
 	r.defMu.Lock()
@@ -153,22 +183,16 @@ func Default() (*Accelerator, error) {
 }
 
 func (r *registry) heuristic() *Accelerator {
-	var cands []*Accelerator
+	best := r.cpu
 	for _, a := range r.all {
-		if a.info != nil && a.info.PushDescriptor && a.info.ComputeFamily >= 0 {
-			cands = append(cands, a)
+		if a.info == nil || !a.info.PushDescriptor || a.info.ComputeFamily < 0 || a.IsEmulated() {
+			continue
+		}
+		if best == r.cpu || a.DedicatedMemory() > best.DedicatedMemory() {
+			best = a
 		}
 	}
-	sort.SliceStable(cands, func(i, j int) bool {
-		if cands[i].IsEmulated() != cands[j].IsEmulated() {
-			return !cands[i].IsEmulated()
-		}
-		return cands[i].DedicatedMemory() > cands[j].DedicatedMemory()
-	})
-	if len(cands) > 0 {
-		return cands[0]
-	}
-	return r.cpu
+	return best
 }
 
 // SetDefault makes the accelerator with the given path the default for this process.
@@ -193,7 +217,7 @@ func ResetDefault() {
 	r.defMu.Unlock()
 }
 
-// Path is the accelerator's device path: "cpu" or "vulkan:N".
+// Path is the accelerator's device path: "cpu", "cpu:strict" or "vulkan:N".
 func (a *Accelerator) Path() string { return a.path }
 
 // Description is the device's name.
@@ -202,7 +226,7 @@ func (a *Accelerator) Description() string { return a.desc }
 // String is "path (description)".
 func (a *Accelerator) String() string { return a.path + " (" + a.desc + ")" }
 
-// IsCPU reports whether this is the goroutine accelerator (path "cpu"). It names the
+// IsCPU reports whether this is a goroutine accelerator (path "cpu" or "cpu:strict"). It names the
 // accelerator and nothing more: code that chooses a path by it should ask Traits instead,
 // for the property the choice depends on (HostMemory, Wide), or Workers, SubgroupOps,
 // SupportsCPUSharedMemory or Limits. goamp's own packages choose nothing by it (runtime's
@@ -254,7 +278,11 @@ func (a *Accelerator) Limits() Limits {
 	if a.info == nil {
 		return a.cpuLimit
 	}
-	return limitsOf(a.info.Limits)
+	l := limitsOf(a.info.Limits)
+	if a.info.DriverName == "llvmpipe" {
+		l.MaxLoopIterations = llvmpipeLoopCap
+	}
+	return l
 }
 
 // SubgroupSize is the device's default subgroup (warp, wave) size; 1 for the CPU.

@@ -2,6 +2,7 @@ package accelerator
 
 import (
 	"context"
+	"crypto/sha256"
 	"os"
 	"os/exec"
 	"regexp"
@@ -42,6 +43,18 @@ func TestCPUAlwaysPresent(t *testing.T) {
 	got, err := Get("cpu")
 	require.NoError(t, err)
 	assert.Same(t, cpu, got)
+	strict := StrictCPU()
+	assert.NotContains(t, all, strict, "a way of running the CPU for tests, not a device to choose")
+	assert.Equal(t, StrictCPUPath, strict.Path())
+	got, err = Get("cpu:strict")
+	require.NoError(t, err)
+	assert.Same(t, strict, got)
+	assert.True(t, strict.IsCPU())
+	assert.Equal(t, Traits{Strict: true}, strict.Traits())
+	t.Setenv(EnvDefault, StrictCPUPath)
+	def, err := Default()
+	require.NoError(t, err)
+	assert.Same(t, strict, def, "the default when asked for by path")
 }
 
 // TestPropertiesEveryAccelerator checks every property of every accelerator present.
@@ -125,24 +138,27 @@ func TestDefaultSelection(t *testing.T) {
 	}
 }
 
+// TestHeuristicOrder: the default (no SetDefault, no AMP_DEFAULT_ACCELERATOR) is the
+// non-emulated Vulkan device with the most dedicated memory, else the CPU; never an
+// emulated Vulkan device such as lavapipe, which is there when asked for by path.
 func TestHeuristicOrder(t *testing.T) {
-	// The heuristic prefers non-emulated devices, then the most memory, then the CPU.
 	r := theRegistry()
 	got := r.heuristic()
+	require.False(t, got != r.cpu && got.IsEmulated(), "%s is emulated: only the CPU or a real device is the default", got)
 	for _, a := range r.all {
-		if a.info == nil || !a.info.PushDescriptor {
+		if a.info == nil || !a.info.PushDescriptor || a.IsEmulated() {
 			continue
 		}
-		if !got.IsEmulated() {
-			if !a.IsEmulated() {
-				assert.GreaterOrEqual(t, got.DedicatedMemory(), a.DedicatedMemory())
-			}
-		} else {
-			assert.True(t, a.IsEmulated(), "%s is not emulated but %s was chosen", a, got)
-		}
+		require.NotSame(t, r.cpu, got, "the CPU was chosen over %s", a)
+		assert.GreaterOrEqual(t, got.DedicatedMemory(), a.DedicatedMemory(), "%s over %s", got, a)
 	}
-	if len(r.all) == 1 {
-		assert.Same(t, r.cpu, got)
+	for _, a := range r.all {
+		if a.IsEmulated() && a != r.cpu {
+			t.Setenv(EnvDefault, a.Path())
+			d, err := Default()
+			require.NoError(t, err)
+			assert.Same(t, a, d, "an emulated device runs when asked for")
+		}
 	}
 }
 
@@ -208,18 +224,24 @@ func TestViewsEveryAccelerator(t *testing.T) {
 			if a.IsCPU() {
 				_, err := iv.Alloc(16)
 				assert.ErrorIs(t, err, ErrViewClosed)
-				_, err = v.Alloc(16)
-				assert.ErrorIs(t, err, ErrUnsupportedFeature)
+				b, err := v.Alloc(16)
+				if a.Traits().Strict { // memory of its own
+					require.NoError(t, err)
+					assert.Len(t, b.Bytes(), 16)
+					require.NoError(t, b.Free())
+				} else {
+					assert.ErrorIs(t, err, ErrUnsupportedFeature)
+				}
 			}
 		})
 	}
 }
 
-// eachDeviceView runs f in a subtest for every accelerator but the CPU (every one whose
-// storage is device memory), on a fresh view of it closed when f returns.
+// eachDeviceView runs f in a subtest for every accelerator but the CPU ones (every Vulkan
+// device), on a fresh view of it closed when f returns.
 func eachDeviceView(t *testing.T, f func(t *testing.T, v *View)) {
 	for _, a := range All() {
-		if a.Traits().HostMemory {
+		if a.IsCPU() {
 			continue
 		}
 		t.Run(a.Path(), func(t *testing.T) {
@@ -249,7 +271,28 @@ func TestBufferRoundTripEveryDevice(t *testing.T) {
 		assert.Equal(t, uint64(n), s.BytesUp)
 		assert.Equal(t, uint64(n-100), s.BytesDown)
 		require.NoError(t, b.Free())
-		assert.Error(t, b.Upload(0, src[:4]), "use after free")
+		assert.ErrorIs(t, b.Upload(0, src[:4]), ErrBufferFreed, "use after free")
+	})
+}
+
+// TestDispatchFreedBuffer: a dispatch binding a freed buffer (the buffer of an array view
+// closed while the dispatch was being made) returns an error matching ErrBufferFreed, and
+// one binding a nil buffer says so.
+func TestDispatchFreedBuffer(t *testing.T) {
+	spirv, err := os.ReadFile("../internal/testprog/iota.spv")
+	require.NoError(t, err)
+	eachDeviceView(t, func(t *testing.T, v *View) {
+		p, err := v.Accelerator().Pipeline(PipelineKey{Module: sha256.Sum256(spirv), Spec: [4]uint32{64, 1, 1, 1}},
+			"iota", spirv, 1, 128)
+		require.NoError(t, err)
+		b, err := v.Alloc(256)
+		require.NoError(t, err)
+		require.NoError(t, b.Free())
+		err = v.Dispatch(p, []Arg{{Buffer: b, Range: 256, Access: Write}}, nil, [3]uint32{1, 1, 1})
+		require.ErrorIs(t, err, ErrBufferFreed)
+		assert.Contains(t, err.Error(), "binding 0")
+		err = v.Dispatch(p, []Arg{{Range: 256, Access: Write}}, nil, [3]uint32{1, 1, 1})
+		assert.ErrorContains(t, err, "binding 0 is a nil buffer")
 	})
 }
 
@@ -317,8 +360,13 @@ func TestAllocPastMaxAllocationSize(t *testing.T) {
 		max := a.Limits().MaxMemoryAllocationSize
 		if a.IsCPU() {
 			assert.Zero(t, max)
-			_, err = v.Alloc(1 << 20)
-			require.ErrorIs(t, err, ErrUnsupportedFeature)
+			b, err := v.Alloc(1 << 20)
+			if a.Traits().Strict { // host memory of its own: Go's limits
+				require.NoError(t, err)
+				require.NoError(t, b.Free())
+			} else {
+				require.ErrorIs(t, err, ErrUnsupportedFeature)
+			}
 			require.NoError(t, v.Close())
 			continue
 		}

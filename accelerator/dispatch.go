@@ -94,9 +94,12 @@ func (v *View) Dispatch(p *Pipeline, args []Arg, push []byte, groups [3]uint32) 
 	}
 	barrier := false
 	v.binds = v.binds[:0]
-	for _, a := range args {
-		if a.Buffer == nil || a.Buffer.vb == nil {
-			return fmt.Errorf("goamp/accelerator: dispatch binds a freed or nil buffer")
+	for i, a := range args {
+		switch {
+		case a.Buffer == nil:
+			return fmt.Errorf("goamp/accelerator: dispatch binding %d is a nil buffer", i)
+		case a.Buffer.vb == nil:
+			return fmt.Errorf("goamp/accelerator: dispatch binding %d: %w", i, ErrBufferFreed)
 		}
 		if a.Buffer.view != v {
 			return fmt.Errorf("goamp/accelerator: buffer of %s bound on %s", a.Buffer.view, v)

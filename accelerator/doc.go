@@ -3,11 +3,15 @@
 // runs kernels on goroutines), the choice of the default one, and Views: command streams on a
 // device queue with their device memory and submission.
 //
-// The CPU accelerator, path "cpu", is always present. Vulkan devices have paths "vulkan:N"
+// The CPU accelerator, path "cpu", is always present, and so is the strict CPU accelerator,
+// path "cpu:strict" (StrictCPU): the CPU run as a discrete GPU for tests, with device
+// copies of the data and poisoned tile_static memory, which All does not list. Vulkan
+// devices have paths "vulkan:N"
 // (N is the Vulkan enumeration index). The default is chosen as C++ AMP chooses it: the
 // AMP_DEFAULT_ACCELERATOR environment variable (a path) first, then the non-emulated device
-// with the most dedicated memory, then an emulated Vulkan device (such as lavapipe), then
-// the CPU. No Vulkan loader, no driver or no device is not an error: the CPU remains, and
+// with the most dedicated memory, then the CPU. An emulated Vulkan device (lavapipe, Mesa's
+// Vulkan on the CPU) is slower than the CPU accelerator and never the default: name it
+// (AMP_DEFAULT_ACCELERATOR=vulkan:0, SetDefault, Get) to run on it. No Vulkan loader, no driver or no device is not an error: the CPU remains, and
 // NoVulkanReason says why.
 //
 // GOAMP_VULKAN_LIBRARY names another Vulkan loader to open. Setting GOAMP_VALIDATION=1 turns on the Khronos validation layer: each message

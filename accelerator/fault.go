@@ -67,9 +67,12 @@ func (e *DeviceError) Unwrap() error {
 // deviceError makes a failed Vulkan operation of the view a *DeviceError; other errors,
 // and *DeviceErrors, it returns as they are.
 func (v *View) deviceError(err error) error {
+	if err == nil { // before the variables below, which escape: a nil error allocates nothing
+		return nil
+	}
 	var de *DeviceError
 	var ve *vk.Error
-	if err == nil || errors.As(err, &de) || !errors.As(err, &ve) {
+	if errors.As(err, &de) || !errors.As(err, &ve) {
 		return err
 	}
 	removed := v.stream != nil && v.stream.Err() != nil

@@ -15,6 +15,7 @@ import (
 type Buffer struct {
 	view *View
 	vb   *vk.Buffer
+	host []byte // the memory of a strict CPU accelerator's buffer (vb is nil)
 	size uint64
 	// lastUse is the sequence number of the last batch of the view that used the buffer.
 	lastUse uint64
@@ -30,6 +31,10 @@ func (b *Buffer) Size() uint64 { return b.size }
 
 // View is the view that owns the buffer.
 func (b *Buffer) View() *View { return b.view }
+
+// Bytes is the memory of a buffer of the strict CPU accelerator (StrictCPU), which its
+// kernels read and write; nil for a Vulkan buffer and after Free.
+func (b *Buffer) Bytes() []byte { return b.host }
 
 // stagingSize is the size of each of a view's staging buffers (stagingSlots of them): the
 // host fills one while the device copies out of the others. They are host-cached memory,
@@ -50,6 +55,11 @@ func (v *View) Alloc(size uint64) (*Buffer, error) {
 	defer v.mu.Unlock()
 	if err := v.checkTaking(); err != nil {
 		return nil, err
+	}
+	if v.acc.strict { // memory of its own, apart from the Go slices
+		v.inUse += size
+		v.acc.hostBytes.Add(size)
+		return &Buffer{view: v, host: make([]byte, size), size: size}, nil
 	}
 	if v.stream == nil {
 		return nil, &FeatureError{Accelerator: v.acc.path, Feature: "device buffers (the CPU uses host memory)"}
@@ -78,6 +88,12 @@ func (b *Buffer) Free() error {
 	v := b.view
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	if b.host != nil {
+		b.host = nil
+		v.inUse -= b.size
+		v.acc.hostBytes.Add(-b.size)
+		return nil
+	}
 	if b.vb == nil {
 		return nil
 	}
@@ -145,6 +161,10 @@ func (b *Buffer) transfer(off uint64, n int, count func(*View, int), direct func
 		return err
 	}
 	defer count(v, n)
+	if b.host != nil {
+		direct(b.host[off : off+uint64(n)])
+		return nil
+	}
 	if m := b.vb.Mapped(); m != nil {
 		if err := v.waitSeq(context.Background(), b.lastUse); err != nil {
 			return err
@@ -217,8 +237,8 @@ func (b *Buffer) downloadStaged(v *View, off uint64, dst []byte) error {
 }
 
 func (b *Buffer) bounds(off uint64, n int) error {
-	if b.vb == nil {
-		return fmt.Errorf("goamp/accelerator: buffer used after Free")
+	if b.vb == nil && b.host == nil {
+		return fmt.Errorf("goamp/accelerator: a %d-byte buffer used after Free: %w", b.size, ErrBufferFreed)
 	}
 	if off+uint64(n) > b.size {
 		return fmt.Errorf("goamp/accelerator: %d bytes at offset %d overrun a %d-byte buffer", n, off, b.size)

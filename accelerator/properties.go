@@ -43,7 +43,16 @@ type Limits struct {
 	// TimestampValidBits is how many low bits of a timestamp are meaningful
 	// (timestampValidBits of the compute queue family); 0 on the CPU.
 	TimestampValidBits uint32 `json:"timestamp_valid_bits"`
+	// MaxLoopIterations is the most loop iterations one thread of a kernel runs, all its
+	// loops counted together, before the driver ends them without an error (no Vulkan
+	// limit: a driver's guard against endless loops); 0 where loops run to their end.
+	// lavapipe (Mesa's llvmpipe driver): 65,535.
+	MaxLoopIterations uint32 `json:"max_loop_iterations,omitempty"`
 }
+
+// llvmpipeLoopCap is Mesa's LP_MAX_TGSI_LOOP_ITERATIONS: llvmpipe (lavapipe) ends a
+// shader invocation's loops after this many iterations in all.
+const llvmpipeLoopCap = 65535
 
 // limitsOf converts the Vulkan layer's limits.
 func limitsOf(l vk.Limits) Limits {

@@ -23,12 +23,20 @@ type Traits struct {
 	// schemes whose workgroups wait for each other's results; they give one that is not
 	// wide a few long chunks of work per worker (Workers).
 	Wide bool
+	// Strict says the accelerator runs kernels' Go definitions on the host, one goroutine
+	// per thread, over device copies of their data that it keeps apart from the Go slices,
+	// with tile_static memory and discarded data poisoned (StrictCPU). Its buffers are host
+	// memory (Buffer.Bytes). HostMemory and Wide are false.
+	Strict bool
 }
 
 // Traits returns the properties that code choosing a path for this accelerator depends
 // on (see Traits). It is cheap: a dispatch asks it.
 func (a *Accelerator) Traits() Traits {
-	if a.info == nil {
+	switch {
+	case a.strict:
+		return Traits{Strict: true}
+	case a.info == nil:
 		return Traits{HostMemory: true}
 	}
 	return Traits{Wide: true}

@@ -8,19 +8,29 @@ import (
 )
 
 // TestTraits checks each accelerator's traits against what the accelerator is: the
-// goroutine accelerator keeps host memory and runs GOMAXPROCS workers, every Vulkan device
+// goroutine accelerator keeps host memory and runs GOMAXPROCS workers, the strict one is
+// Strict and runs as many, every Vulkan device
 // (lavapipe included) is wide and keeps device buffers.
 func TestTraits(t *testing.T) {
 	for _, a := range All() {
 		t.Run(a.Path(), func(t *testing.T) {
 			got := a.Traits()
 			want, workers := Traits{Wide: true}, 0
-			if a.Path() == CPUPath {
+			switch a.Path() {
+			case CPUPath:
 				want, workers = Traits{HostMemory: true}, goruntime.GOMAXPROCS(0)
+			case StrictCPUPath:
+				want, workers = Traits{Strict: true}, goruntime.GOMAXPROCS(0)
 			}
 			assert.Equal(t, want, got)
 			assert.Equal(t, workers, a.Workers())
-			assert.NotEqual(t, got.HostMemory, got.Wide, "no accelerator of today is both, or neither")
+			n := 0
+			for _, b := range []bool{got.HostMemory, got.Wide, got.Strict} {
+				if b {
+					n++
+				}
+			}
+			assert.Equal(t, 1, n, "every accelerator of today has one of HostMemory, Wide and Strict")
 		})
 	}
 }

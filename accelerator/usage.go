@@ -5,7 +5,8 @@ package accelerator
 type MemoryUsage struct {
 	// Allocated is the bytes of the device buffers goamp holds on the accelerator, every
 	// view's together: arrays, device copies of views, scratch memory and staging buffers.
-	// It is 0 on the CPU, whose data stays in the Go slices.
+	// It is 0 on the CPU, whose data stays in the Go slices; on the strict CPU it counts
+	// the buffers of its device copies.
 	Allocated uint64
 	// Heaps are the driver's figures for each memory heap (Properties.MemoryHeaps has their
 	// sizes), nil where the device has no VK_EXT_memory_budget, and on the CPU.
@@ -25,6 +26,9 @@ type HeapUsage struct {
 // MemoryUsage returns the device memory the accelerator uses now. It opens no device: an
 // accelerator that has run nothing reports Allocated 0.
 func (a *Accelerator) MemoryUsage() MemoryUsage {
+	if a.strict {
+		return MemoryUsage{Allocated: a.hostBytes.Load()}
+	}
 	if a.info == nil {
 		return MemoryUsage{}
 	}

@@ -70,6 +70,9 @@ type View struct {
 
 	closersMu sync.Mutex
 	closers   []*closer
+	// hostWork counts the dispatches running on the host for the view (StartHostWork),
+	// which Close waits for.
+	hostWork sync.WaitGroup
 }
 
 type seqBatch struct {
@@ -119,6 +122,20 @@ func (v *View) CheckOpen() error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	return v.checkOpen()
+}
+
+// StartHostWork registers a dispatch that runs on the host over the view's buffers (the
+// strict CPU accelerator's), so that Close waits for it before it brings the view's data
+// home: call done when it has run. It returns an error matching ErrViewClosed, and
+// registers nothing, once Close has begun.
+func (v *View) StartHostWork() (done func(), err error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if err := v.checkTaking(); err != nil {
+		return nil, err
+	}
+	v.hostWork.Add(1)
+	return v.hostWork.Done, nil
 }
 
 // CountDispatch counts a kernel run on the host for this view in Stats().Dispatches (a
@@ -326,6 +343,7 @@ func (v *View) Close() error {
 	}
 	v.closing = true
 	v.mu.Unlock()
+	v.hostWork.Wait() // the host's dispatches first: they write the data the closers bring home
 	v.closersMu.Lock()
 	closers := v.closers
 	v.closers = nil

@@ -78,7 +78,9 @@ func Convolve2D(av *accelerator.View, in, out *arrayview.View[float32], rowKerne
 		h1 = &convHost{in: inData, out: tmp.data, coef: rowKernel}
 		h2 = &convHost{in: tmp.data, coef: colKernel}
 	}
-	out.DiscardData() // guideline A: out is output-only
+	if err := out.Discard(); err != nil { // guideline A: out is output-only
+		return err
+	}
 	if h2 != nil {
 		if d, err := out.Data(); err == nil {
 			h2.out = d

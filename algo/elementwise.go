@@ -234,7 +234,9 @@ func (k saxpyKernel) EachTile(_ runtime.TiledExtent, tile runtime.Index) {
 func Fill[T Number](av *accelerator.View, v *arrayview.View[T], value T) error {
 	return ewRun(av, "Fill", []string{"v"}, []*arrayview.View[T]{v},
 		func(av *accelerator.View, v []*arrayview.View[T], n int) error {
-			v[0].DiscardData()
+			if err := v[0].Discard(); err != nil {
+				return err
+			}
 			dom, threads := ewGrid(n)
 			return dispatchTiled(av, dom, fillKernel[T]{V: v[0], N: int32(n), Value: value, Threads: int32(threads)})
 		})

@@ -75,10 +75,12 @@ func MatMulSimple[T MatMulElem](av *accelerator.View, a, b, c *arrayview.View[T]
 // MatMulWith computes c = a x b on av (nil: where the views live, else the default
 // accelerator; see runtime.ParallelForEach): a is M x K, b is K x N and c is M x N, all
 // rank 2, any sizes from 1 up; int32 arithmetic wraps like Go's, float32 sums run in k
-// order (rounding may differ between accelerators: the GPU fuses multiply-adds). On
-// lavapipe, which ends a thread's loops after 65,535 iterations in all, K must stay below
-// 45,585 (the simple kernel's: 65,536), or the sums stop short without an error: see
-// docs/kernel-language.md. The same holds for MatMulI8With and MatMulF16With.
+// order (rounding may differ between accelerators: the GPU fuses multiply-adds). On a
+// device that ends a thread's loops early (accelerator.Limits.MaxLoopIterations: lavapipe)
+// a K longer than half that cap is split into slices, each a product added to c, so the
+// float32 sums are rounded once more per slice. MatMulI8With and MatMulF16With split the
+// same way; MatMulF16With with a float16 c returns an *accelerator.FeatureError there
+// instead.
 //
 // c is output-only: following C++ AMP's guideline A, MatMulWith calls c.DiscardData()
 // before the dispatch, so c's old contents are never uploaded; the result reaches the Go
@@ -110,6 +112,11 @@ func MatMulWith[T MatMulElem](av *accelerator.View, a, b, c *arrayview.View[T], 
 	if !opt.Simple && (tile[0] < 1 || tile[1] < 1 || tile[0]*tile[1] > 1024) {
 		return shapeErr(op, "tile %dx%d: each dimension must be at least 1 and the product at most 1024", tile[0], tile[1])
 	}
+	if chunk := matMulKChunk(av.Accelerator()); chunk > 0 && k > chunk {
+		return matMulSplitK(av, a, b, c, chunk, func(a, b, c *arrayview.View[T]) error {
+			return MatMulWith(av, a, b, c, opt)
+		})
+	}
 
 	// Where the accelerator's storage is host memory (the CPU) the fast bodies read a and b
 	// as row-major slices (the views' own data when contiguous, else copies: O(MK + KN)
@@ -124,7 +131,9 @@ func MatMulWith[T MatMulElem](av *accelerator.View, a, b, c *arrayview.View[T], 
 			return err
 		}
 	}
-	c.DiscardData() // guideline A: c is output-only, nothing to upload
+	if err := c.Discard(); err != nil { // guideline A: c is output-only
+		return err
+	}
 	if host != nil {
 		if d, err := c.Data(); err == nil {
 			host.c = d

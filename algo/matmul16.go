@@ -176,7 +176,9 @@ func matMulF16Host[O MatMulF16Out](av *accelerator.View, a, b *arrayview.View[ha
 	if err := vc.Synchronize(); err != nil {
 		return err
 	}
-	c.DiscardData()
+	if err := c.Discard(); err != nil {
+		return err
+	}
 	if d, err := c.Data(); err == nil {
 		for i, x := range cf {
 			d[i] = matMulF16Round[O](x)

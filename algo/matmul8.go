@@ -150,9 +150,16 @@ func matMulNarrowWith[T half.Float16 | int8, O any](d matMulNarrow[T, O], av *ac
 	if acc.Traits().HostMemory {
 		return d.host(av, a, b, c, opt.Tile)
 	}
+	if chunk := matMulKChunk(acc); chunk > 0 && a.Extent().Dim(1) > chunk {
+		return matMulNarrowSplitK(d.op, av, a, b, c, chunk, func(a, b *arrayview.View[T], c *arrayview.View[O]) error {
+			return matMulNarrowWith(d, av, a, b, c, opt)
+		})
+	}
 	m, n := a.Extent().Dim(0), b.Extent().Dim(1)
 	coopK, tiledK := d.kernels(a, b, c, prog, geom)
-	c.DiscardData()
+	if err := c.Discard(); err != nil {
+		return err
+	}
 	if coop && opt.Path != MatMulShared {
 		return dispatchTiled(av, geom.domain(m, n), coopK)
 	}

@@ -92,7 +92,9 @@ func ptrTo(e runtime.Extent) *runtime.Extent { return &e }
 // Transpose's kernel moves 4-byte ones; the Tiled definition on the CPU.
 func transposeNarrow[T half.Float16 | int8](av *accelerator.View, in, out *arrayview.View[T]) error {
 	rows, cols := in.Extent().Dim(0), in.Extent().Dim(1)
-	out.DiscardData()
+	if err := out.Discard(); err != nil {
+		return err
+	}
 	dom := runtime.Ext(ceilDiv(rows, transposeDim)*transposeRows, ceilDiv(cols, transposeDim)*transposeDim).Tile(transposeRows, transposeDim)
 	return dispatchTiled(av, dom, transposeNarrowKernel[T]{In: in.ReadOnly(), Out: out, Rows: int32(rows), Cols: int32(cols)})
 }

@@ -316,7 +316,9 @@ const (
 	scanSinglePass        // decoupled look-back (not in place)
 )
 
-// scanLookbackOn reports whether a scan on av (in place or not) takes the single pass.
+// scanLookbackOn reports whether a scan on av (in place or not) takes the single pass:
+// not on a device that ends a thread's loops early (Limits.MaxLoopIterations), where a
+// look-back that waits long could pass the cap.
 func scanLookbackOn(av *accelerator.View, inPlace bool) bool {
 	switch hooks.scan {
 	case scanMultiPass:
@@ -324,7 +326,8 @@ func scanLookbackOn(av *accelerator.View, inPlace bool) bool {
 	case scanSinglePass:
 		return !inPlace
 	}
-	return !inPlace && av.Accelerator().Traits().Wide
+	acc := av.Accelerator()
+	return !inPlace && acc.Traits().Wide && acc.Limits().MaxLoopIterations == 0
 }
 
 // scanSpinLimit is how many times a workgroup of the single-pass scan reads the state of

@@ -43,7 +43,9 @@ func Transpose[T Number](av *accelerator.View, in, out *arrayview.View[T]) error
 	if err != nil {
 		return err
 	}
-	out.DiscardData()
+	if err := out.Discard(); err != nil {
+		return err
+	}
 	br := (rows + transposeDim - 1) / transposeDim // blocks down
 	bc := (cols + transposeDim - 1) / transposeDim // blocks across
 	dom := runtime.Ext(br*transposeRows, bc*transposeDim).Tile(transposeRows, transposeDim)

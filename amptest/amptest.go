@@ -24,8 +24,8 @@ const EnvSeed = "GOAMP_TEST_SEED"
 // maxMismatches is how many mismatching elements Near names before it only counts them.
 const maxMismatches = 10
 
-// Views returns a new view (automatic queuing) of every accelerator present: the CPU's
-// first, then each Vulkan device's in enumeration order. The views are closed when the test
+// Views returns a new view (automatic queuing) of every accelerator present
+// (accelerator.All): the CPU's first, then each Vulkan device's in enumeration order. The views are closed when the test
 // ends. It fails the test when GOAMP_REQUIRE_VULKAN=1 and no Vulkan device is present, and,
 // with the validation layer on (GOAMP_VALIDATION=1), when the test ends with messages from
 // the layer (it drains them, so a test running in parallel may be the one that reports them).
@@ -87,20 +87,29 @@ func accelerators(t testing.TB) []*accelerator.Accelerator {
 	return accs
 }
 
-// Compare runs run on a fresh view of every accelerator (see Views), the CPU first, and
-// calls check with the CPU's result and each other accelerator's. run must compute the same
+// Compare runs run on a fresh view of the strict CPU (accelerator.StrictCPU), then of
+// every accelerator (see Views), and calls check with the strict CPU's result, the
+// reference, and each other accelerator's: the CPU's
+// (its fast CPU bodies over the Go slices) and each Vulkan device's. The reference runs the
+// kernels' Go definitions as a discrete GPU would (see accelerator.StrictCPU), so that a
+// run that forgets Synchronize or Refresh, or reads tile_static memory or discarded data
+// before writing it, gives the GPU's answer there, not the host's, and differs from the
+// others. run must compute the same
 // thing on every view from the same inputs: make the inputs before calling Compare, or from
 // a seed (see Seed), and give each run its own output slices and array views, closed before
 // it returns: Close brings the results to the Go slices and frees their device memory (a
 // Go slice that open array views hold on 31 accelerator views takes no other). When t is a
-// *testing.T each run is a subtest named by the accelerator's path; a failed CPU run stops
-// the test. Compare returns the CPU's result.
+// *testing.T each run is a subtest named by the accelerator's path; a failed reference run
+// stops the test. Compare returns the reference's result.
 func Compare[R any](t testing.TB, run func(t testing.TB, av *accelerator.View) R, check func(t testing.TB, cpu, got R)) R {
 	t.Helper()
-	views := Views(t)
+	strict, err := accelerator.StrictCPU().CreateView(accelerator.Automatic)
+	require.NoError(t, err, "goamp/amptest: a view of the strict CPU")
+	t.Cleanup(func() { assert.NoError(t, strict.Close(), "goamp/amptest: closing %s", strict) })
+	views := append([]*accelerator.View{strict}, Views(t)...)
 	var cpu R
 	if !subtest(t, views[0].Accelerator().Path(), func(t testing.TB) { cpu = run(t, views[0]) }) {
-		t.Fatalf("goamp/amptest: the CPU run failed: no accelerator compared")
+		t.Fatalf("goamp/amptest: the strict CPU run failed: no accelerator compared")
 	}
 	for _, av := range views[1:] {
 		subtest(t, av.Accelerator().Path(), func(t testing.TB) {
@@ -121,23 +130,23 @@ func subtest(t testing.TB, name string, f func(t testing.TB)) bool {
 	return !t.Failed()
 }
 
-// Equal is a check for Compare: got must equal the CPU's result deeply (testify's
+// Equal is a check for Compare: got must equal the reference's result deeply (testify's
 // assert.Equal, which prints a diff). Floating-point results that a GPU rounds differently,
 // or NaNs, need Near.
 func Equal[R any](t testing.TB, cpu, got R) {
 	t.Helper()
-	assert.Equal(t, cpu, got, "goamp/amptest: the accelerator's result differs from the CPU's")
+	assert.Equal(t, cpu, got, "goamp/amptest: the accelerator's result differs from the strict CPU's")
 }
 
 // Near returns a check for Compare of floating-point slices: each element of got must lie
-// within abs + rel*|cpu| of the CPU's element. NaN matches NaN only, and an infinity only
+// within abs + rel*|cpu| of the reference's (the strict CPU's) element. NaN matches NaN only, and an infinity only
 // the same infinity. A mismatch names the index and both values (the first ten mismatches,
 // then how many there are).
 func Near[F ~float32 | ~float64](abs, rel float64) func(t testing.TB, cpu, got []F) {
 	return func(t testing.TB, cpu, got []F) {
 		t.Helper()
 		if len(cpu) != len(got) {
-			t.Errorf("goamp/amptest: the accelerator returned %d elements, the CPU %d", len(got), len(cpu))
+			t.Errorf("goamp/amptest: the accelerator returned %d elements, the strict CPU %d", len(got), len(cpu))
 			return
 		}
 		bad := 0
@@ -147,12 +156,12 @@ func Near[F ~float32 | ~float64](abs, rel float64) func(t testing.TB, cpu, got [
 				continue
 			}
 			if bad < maxMismatches {
-				t.Errorf("goamp/amptest: element %d: cpu %v, got %v (difference %g, tolerance %g)", i, w, g, math.Abs(g-w), abs+rel*math.Abs(w))
+				t.Errorf("goamp/amptest: element %d: strict cpu %v, got %v (difference %g, tolerance %g)", i, w, g, math.Abs(g-w), abs+rel*math.Abs(w))
 			}
 			bad++
 		}
 		if bad > maxMismatches {
-			t.Errorf("goamp/amptest: %d of %d elements differ from the CPU's (the first %d above)", bad, len(cpu), maxMismatches)
+			t.Errorf("goamp/amptest: %d of %d elements differ from the strict CPU's (the first %d above)", bad, len(cpu), maxMismatches)
 		}
 	}
 }

@@ -90,13 +90,13 @@ func TestNear(t *testing.T) {
 		{"same", base, append([]float64(nil), base...), 0, 0, false, nil},
 		{"within abs", base, shifted(i, 0.5e-3), 1e-3, 0, false, nil},
 		{"within rel", base, shifted(i, 0.9e-3*math.Abs(base[i])), 0, 1e-3, false, nil},
-		{"outside", base, shifted(i, 1), 1e-3, 1e-6, true, []string{fmt.Sprintf("element %d: cpu %v, got %v", i, base[i], base[i]+1)}},
+		{"outside", base, shifted(i, 1), 1e-3, 1e-6, true, []string{fmt.Sprintf("element %d: strict cpu %v, got %v", i, base[i], base[i]+1)}},
 		{"NaN matches NaN", []float64{1, nan}, []float64{1, nan}, 0, 0, false, nil},
-		{"NaN against a number", []float64{2, nan}, []float64{2, 3}, 1, 1, true, []string{"element 1: cpu NaN, got 3"}},
-		{"number against NaN", []float64{2, 3}, []float64{2, nan}, 1, 1, true, []string{"element 1: cpu 3, got NaN"}},
+		{"NaN against a number", []float64{2, nan}, []float64{2, 3}, 1, 1, true, []string{"element 1: strict cpu NaN, got 3"}},
+		{"number against NaN", []float64{2, 3}, []float64{2, nan}, 1, 1, true, []string{"element 1: strict cpu 3, got NaN"}},
 		{"same infinity", []float64{inf, -inf}, []float64{inf, -inf}, 0, 0, false, nil},
-		{"other infinity", []float64{inf}, []float64{-inf}, 1, 1, true, []string{"element 0: cpu +Inf, got -Inf"}},
-		{"length", base, base[:10], 1, 1, true, []string{"returned 10 elements, the CPU 50"}},
+		{"other infinity", []float64{inf}, []float64{-inf}, 1, 1, true, []string{"element 0: strict cpu +Inf, got -Inf"}},
+		{"length", base, base[:10], 1, 1, true, []string{"returned 10 elements, the strict CPU 50"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			rec := record(t, func(t testing.TB) { amptest.Near[float64](c.abs, c.rel)(t, c.cpu, c.got) })
@@ -129,7 +129,7 @@ func TestEqual(t *testing.T) {
 	b[1]++
 	rec := record(t, func(t testing.TB) { amptest.Equal(t, a, b) })
 	assert.True(t, rec.Failed())
-	assert.Contains(t, rec.text(), "differs from the CPU's")
+	assert.Contains(t, rec.text(), "differs from the strict CPU's")
 }
 
 // TestViews checks that Views gives the CPU first, one fresh view per accelerator, and
@@ -203,8 +203,8 @@ func TestViewsRequireVulkan(t *testing.T) {
 	}
 }
 
-// TestCompare checks that Compare runs on every accelerator, the CPU first, hands check
-// the CPU's result, and returns it.
+// TestCompare checks that Compare runs on every accelerator, the strict CPU first, hands
+// check its result, and returns it.
 func TestCompare(t *testing.T) {
 	want := rand.Int64()
 	var ran []string
@@ -218,26 +218,26 @@ func TestCompare(t *testing.T) {
 		amptest.Equal(t, cpu, got)
 	})
 	assert.Equal(t, want, cpu)
-	require.Len(t, ran, len(accelerator.All()))
-	assert.Equal(t, accelerator.CPUPath, ran[0])
+	require.Len(t, ran, len(accelerator.All())+1)
+	assert.Equal(t, []string{accelerator.StrictCPUPath, accelerator.CPUPath}, ran[:2])
 	assert.Equal(t, len(ran)-1, checked)
 }
 
-// TestCompareReports checks that a result differing from the CPU's fails the test, and a
-// failed CPU run stops it before any accelerator runs. A recorder is no *testing.T, so the
-// runs happen inline.
+// TestCompareReports checks that a result differing from the strict CPU's fails the test,
+// and a failed strict CPU run stops it before any accelerator runs. A recorder is no
+// *testing.T, so the runs happen inline.
 func TestCompareReports(t *testing.T) {
-	if len(accelerator.All()) > 1 {
+	{
 		rec := record(t, func(t testing.TB) {
 			amptest.Compare(t, func(t testing.TB, av *accelerator.View) []float32 {
-				if av.Accelerator().Traits().HostMemory {
+				if av.Accelerator().Traits().Strict {
 					return []float32{1, 2}
 				}
 				return []float32{1, 3}
 			}, amptest.Near[float32](0.1, 0))
 		})
 		assert.True(t, rec.Failed())
-		assert.Contains(t, rec.text(), "element 1: cpu 2, got 3")
+		assert.Contains(t, rec.text(), "element 1: strict cpu 2, got 3")
 	}
 	runs := 0
 	rec := record(t, func(t testing.TB) {
@@ -248,8 +248,8 @@ func TestCompareReports(t *testing.T) {
 		}, amptest.Equal[int])
 	})
 	assert.True(t, rec.Failed())
-	assert.Equal(t, 1, runs, "only the CPU ran")
-	assert.Contains(t, rec.text(), "run fails on cpu")
+	assert.Equal(t, 1, runs, "only the strict CPU ran")
+	assert.Contains(t, rec.text(), "run fails on cpu:strict")
 }
 
 func TestSeed(t *testing.T) {

@@ -1,9 +1,13 @@
 // Package amptest is goamp's conformance helper, as gonum's testblas is for BLAS
 // implementations: from a test of your own, it runs a kernel on every accelerator present
-// (each Vulkan device and the CPU) and compares each accelerator's result with the CPU
-// accelerator's, which runs the kernel's Go body (the fast CPU body ampgen generates from it;
-// a kernel edited since go generate fails with a *runtime.StaleError instead of running its
-// old code).
+// (each Vulkan device and the CPU accelerators) and compares each accelerator's result
+// with the strict CPU accelerator's (accelerator.StrictCPU), which runs the kernel's Go
+// definition per thread over device copies of its views, as a discrete GPU would: a test
+// that forgets Synchronize or Refresh, or reads tile_static memory or discarded data
+// before writing it, fails there instead of passing by the CPU's shared memory. The plain
+// CPU accelerator, compared with it, runs the fast CPU body ampgen generates (a kernel
+// edited since go generate fails with a *runtime.StaleError instead of running its old
+// code).
 //
 //	func TestScale(t *testing.T) {
 //		seed := amptest.Seed(t) // logged; GOAMP_TEST_SEED=<seed> replays a failure
@@ -14,10 +18,11 @@
 //		}, amptest.Near[float32](1e-6, 1e-5))
 //	}
 //
-// Views returns a fresh view of every accelerator, the CPU's first, closed when the test
-// ends; Compare calls run on each of them, the CPU first, and check on each other
+// Views returns a fresh view of every accelerator (accelerator.All), the CPU's first,
+// closed when the test ends; Compare calls run on the strict CPU, then on each of them, and
+// check on each other
 // accelerator's result in a subtest named by its path ("vulkan:0"). Equal and Near are
-// ready-made checks; Compare returns the CPU's result, for a check against a plain Go
+// ready-made checks; Compare returns the strict CPU's result, for a check against a plain Go
 // reference. EachView runs a test (or a benchmark) of its own in a subtest per accelerator,
 // on a fresh view closed when the subtest ends.
 //

@@ -19,38 +19,56 @@ type Array[T any] struct {
 
 // NewArray creates an array of extent ext on view av. With data non-nil, its elements
 // (row-major, exactly ext.Size() of them) are copied into the array and uploaded now;
-// with data nil the array starts zeroed. A nil av is an *ArgumentError, a closed one an
-// error matching accelerator.ErrViewClosed.
+// with data nil the array starts zeroed (uploaded: NewDeviceArray makes one that is not).
+// Its host copy is its own, which At, CopyTo and the like bring up to date; Close copies
+// nothing back. A nil av is an *ArgumentError, a closed one an error matching
+// accelerator.ErrViewClosed.
 func NewArray[T any](av *accelerator.View, ext runtime.Extent, data []T) (*Array[T], error) {
-	info := checkElem[T]()
-	if info.err != nil {
-		return nil, info.err
-	}
-	if err := ext.Validate(); err != nil {
+	info, err := checkArray[T](av, ext, "NewArray")
+	if err != nil {
 		return nil, err
-	}
-	if av == nil {
-		return nil, &ArgumentError{Func: "NewArray", Reason: "the accelerator view is nil"}
-	}
-	if err := av.CheckOpen(); err != nil {
-		return nil, fmt.Errorf("goamp/arrayview: NewArray: %w", err)
 	}
 	if data != nil && len(data) != ext.Size() {
 		return nil, &LengthError{Extent: ext, Len: len(data)}
 	}
-	if info.float64 && !av.Accelerator().SupportsDoublePrecision() {
-		return nil, &accelerator.FeatureError{Accelerator: av.Accelerator().Path(), Feature: "double precision"}
-	}
-	if info.float16 && !av.Accelerator().Supports16BitStorage() {
-		return nil, &accelerator.FeatureError{Accelerator: av.Accelerator().Path(), Feature: "16-bit storage (half.Float16 elements)"}
-	}
-	if info.int8 && !av.Accelerator().Supports8BitStorage() {
-		return nil, &accelerator.FeatureError{Accelerator: av.Accelerator().Path(), Feature: "8-bit storage (int8 or uint8 elements)"}
-	}
 	own := make([]T, ext.Size())
 	copy(own, data)
+	return newArray(av, ext, info, own)
+}
+
+// checkArray checks what NewArray and NewDeviceArray (func) are given: an element type,
+// extent and open view that suit each other.
+func checkArray[T any](av *accelerator.View, ext runtime.Extent, fn string) (elemInfo, error) {
+	info := checkElem[T]()
+	if info.err != nil {
+		return info, info.err
+	}
+	if err := ext.Validate(); err != nil {
+		return info, err
+	}
+	if av == nil {
+		return info, &ArgumentError{Func: fn, Reason: "the accelerator view is nil"}
+	}
+	if err := av.CheckOpen(); err != nil {
+		return info, fmt.Errorf("goamp/arrayview: %s: %w", fn, err)
+	}
+	acc := av.Accelerator()
+	if info.float64 && !acc.SupportsDoublePrecision() {
+		return info, &accelerator.FeatureError{Accelerator: acc.Path(), Feature: "double precision"}
+	}
+	if info.float16 && !acc.Supports16BitStorage() {
+		return info, &accelerator.FeatureError{Accelerator: acc.Path(), Feature: "16-bit storage (half.Float16 elements)"}
+	}
+	if info.int8 && !acc.Supports8BitStorage() {
+		return info, &accelerator.FeatureError{Accelerator: acc.Path(), Feature: "8-bit storage (int8 or uint8 elements)"}
+	}
+	return info, nil
+}
+
+// newArray makes the array over own, its host copy, and uploads it to av.
+func newArray[T any](av *accelerator.View, ext runtime.Extent, info elemInfo, own []T) (*Array[T], error) {
 	src := &source{host: unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(own))), len(own)*info.size),
-		esize: info.size, n: len(own), f64: info.float64, home: av}
+		esize: info.size, n: len(own), typ: info.typ, home: av}
 	src.state = newSegments(src.n, hostBit)
 	a := &Array[T]{View: newView(own, src, rowMajor(ext), info), av: av}
 	if !av.Accelerator().Traits().HostMemory { // else own is the array's storage already
@@ -61,6 +79,36 @@ func NewArray[T any](av *accelerator.View, ext runtime.Extent, data []T) (*Array
 			return nil, err
 		}
 	}
+	return a, nil
+}
+
+// DeviceCopy returns the array over View.DeviceCopy's view (runtime.DeviceCopier).
+func (a *Array[T]) DeviceCopy(b runtime.Binding) any {
+	return &Array[T]{View: a.View.deviceCopy(b), av: a.av}
+}
+
+// NewDeviceArray creates an array of extent ext on view av whose data lives there only:
+// no host copy is made, nothing is uploaded when it is created, and nothing is copied
+// back when it is closed, which suits an intermediate result that kernels write and read.
+// Its elements are undefined until a kernel or CopyFrom writes them (poison on the strict
+// CPU accelerator, what the device's memory held on a GPU; on the CPU accelerator, whose
+// device memory is host memory, zeros). The host reaches them with CopyTo, CopyFrom and
+// Copy, which move them straight between a Go slice and the device; At, Set, Data,
+// ReadData and Synchronize, which need a host copy, fail on a GPU with a
+// *NoHostCopyError (At and Set panic with it), as does a kernel on another view. Errors
+// are NewArray's.
+func NewDeviceArray[T any](av *accelerator.View, ext runtime.Extent) (*Array[T], error) {
+	info, err := checkArray[T](av, ext, "NewDeviceArray")
+	if err != nil {
+		return nil, err
+	}
+	if av.Accelerator().Traits().HostMemory { // device memory is host memory
+		return newArray(av, ext, info, make([]T, ext.Size()))
+	}
+	src := &source{esize: info.size, n: ext.Size(), typ: info.typ, home: av}
+	src.state = newSegments(src.n, 0) // undefined until written
+	a := &Array[T]{View: newView[T](nil, src, rowMajor(ext), info), av: av}
+	src.name = a.String()
 	return a, nil
 }
 
@@ -101,6 +149,9 @@ func (v *View[T]) CopyFrom(data []T) error {
 	}
 	if len(data) != v.g.ext.Size() {
 		return &LengthError{Extent: v.g.ext, Len: len(data)}
+	}
+	if v.src.host == nil {
+		return v.deviceTransfer("CopyFrom", data, true)
 	}
 	v.src.mu.Lock()
 	defer v.src.mu.Unlock()

@@ -19,6 +19,11 @@
 // device access uploads nothing, and a discarded view copies nothing back. The discard is
 // transient: the next write makes the range valid again.
 //
+// Arrays (NewArray) live on one accelerator view; their host copy is their own, brought up
+// to date when the host asks (At, CopyTo), never on Close. NewDeviceArray makes one with no
+// host copy at all, for intermediate results: nothing is uploaded or copied back, and
+// CopyTo and CopyFrom move its data straight between a Go slice and the device.
+//
 // Memory: each source gets one device copy per accelerator view that uses it: one buffer,
 // or, where the source is larger than one device allocation (maxMemoryAllocationSize, 4 GiB
 // on an H100), chunks of a power of two bytes, each allocated when a kernel first touches

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/runtime"
 )
 
@@ -18,8 +19,9 @@ var (
 	ErrOutOfRange = errors.New("goamp/arrayview: out of range")
 	// ErrTooLarge: a view does not fit the device's maxStorageBufferRange.
 	ErrTooLarge = errors.New("goamp/arrayview: view too large for the device")
-	// ErrClosed: the view was closed.
-	ErrClosed = errors.New("goamp/arrayview: view closed")
+	// ErrClosed: the view was closed. It is accelerator.ErrBufferFreed, so that a dispatch
+	// that finds the buffer of a view closed meanwhile matches it too.
+	ErrClosed = accelerator.ErrBufferFreed
 	// ErrInvalidArgument: a function was given an argument it cannot use (a nil
 	// accelerator view).
 	ErrInvalidArgument = errors.New("goamp/arrayview: invalid argument")
@@ -28,7 +30,34 @@ var (
 	// ErrTooManyViews: a source is used on more accelerator views at once than its
 	// validity masks can track.
 	ErrTooManyViews = errors.New("goamp/arrayview: data used on too many accelerator views")
+	// ErrNoHostCopy: the host, or another accelerator view, asked for the data of an
+	// array made with NewDeviceArray, which lives on its view only.
+	ErrNoHostCopy = errors.New("goamp/arrayview: the array has no host copy")
 )
+
+// NoHostCopyError says an operation needs a host copy of a device-only array
+// (NewDeviceArray), which has none: its data lives on its accelerator view only. CopyTo,
+// CopyFrom and Copy move its data, straight from and to the device. It matches
+// ErrNoHostCopy.
+type NoHostCopyError struct {
+	// Array names the array, Home the accelerator view it lives on.
+	Array, Home string
+	// Want is the accelerator view the data was asked for on, "" for the host.
+	Want string
+}
+
+// Error implements error.
+func (e *NoHostCopyError) Error() string {
+	where := "the host"
+	if e.Want != "" {
+		where = e.Want
+	}
+	return fmt.Sprintf("goamp/arrayview: %s lives on %s only (NewDeviceArray): it has no copy for %s; "+
+		"move its data with CopyTo, CopyFrom or Copy", e.Array, e.Home, where)
+}
+
+// Is matches ErrNoHostCopy.
+func (e *NoHostCopyError) Is(t error) bool { return t == ErrNoHostCopy }
 
 // OverlapError says New was given a slice whose memory overlaps an open view's slice
 // without lying inside it (or with another element size): the two could not share one

@@ -64,3 +64,36 @@ func ExampleView_DiscardData() {
 	// Output:
 	// no accelerator uploaded the discarded output
 }
+
+// ExampleNewDeviceArray keeps an intermediate result on the accelerator view: in -> tmp ->
+// out, with one upload (in) and one download (out), on the strict CPU accelerator, which
+// moves data as a discrete GPU does.
+func ExampleNewDeviceArray() {
+	av, err := accelerator.StrictCPU().CreateView(accelerator.Automatic)
+	if err != nil {
+		panic(err)
+	}
+	defer av.Close()
+	in := arrayview.MustNew(runtime.Ext(4), []int32{1, 2, 3, 4})
+	defer in.Close()
+	tmp, err := arrayview.NewDeviceArray[int32](av, runtime.Ext(4))
+	if err != nil {
+		panic(err)
+	}
+	defer tmp.Close()
+	out := make([]int32, 4)
+	vo := arrayview.MustNew(runtime.Ext(4), out)
+	vo.DiscardData() // every element is written
+	if err := runtime.ParallelForEach(av, runtime.Ext(4), fzScale{Src: in.ReadOnly(), Dst: tmp.View, K: 10}); err != nil {
+		panic(err)
+	}
+	if err := runtime.ParallelForEach(av, runtime.Ext(4), fzScale{Src: tmp.ReadOnly(), Dst: vo, K: 2}); err != nil {
+		panic(err)
+	}
+	if err := vo.Close(); err != nil {
+		panic(err)
+	}
+	s := av.Stats()
+	fmt.Println(out, s.TransfersUp, s.TransfersDown)
+	// Output: [20 40 60 80] 1 1
+}

@@ -1,8 +1,6 @@
 package arrayview
 
 import (
-	"fmt"
-
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/runtime"
 )
@@ -21,6 +19,7 @@ type Host[T any] struct {
 	lim  [3]uint // the extent's dimensions; past the rank the largest uint (never outside)
 	st   [3]int  // element strides; past the rank 0 (geom's)
 	ext  runtime.Extent
+	key  any // the view's ArgInfo().Key, for the panic outside the extent
 }
 
 // KernelHost makes the view's host copy current for reading and writing, as the first Set
@@ -46,14 +45,14 @@ func (r *ReadView[T]) KernelHost() Host[T] {
 
 // hostOf returns the view's Host.
 func (v *View[T]) hostOf() Host[T] {
-	return Host[T]{data: v.data[v.g.base:], lim: v.lim, st: v.g.st, ext: v.g.ext}
+	return Host[T]{data: v.data[v.g.base:], lim: v.lim, st: v.g.st, ext: v.g.ext, key: v}
 }
 
 // At returns the element at i (View.At on the host copy). It panics if i lies outside
 // the extent.
 func (h *Host[T]) At(i runtime.Index) T {
 	if uint(i[0]) >= h.lim[0] || uint(i[1]) >= h.lim[1] || uint(i[2]) >= h.lim[2] {
-		panic(outsideHost{i, h.ext})
+		panic(&runtime.BoundsError{Index: i, Extent: h.ext, Key: h.key})
 	}
 	return h.data[i[0]*h.st[0]+i[1]*h.st[1]+i[2]*h.st[2]]
 }
@@ -61,7 +60,7 @@ func (h *Host[T]) At(i runtime.Index) T {
 // Set stores x at i (View.Set on the host copy). It panics if i lies outside the extent.
 func (h *Host[T]) Set(i runtime.Index, x T) {
 	if uint(i[0]) >= h.lim[0] || uint(i[1]) >= h.lim[1] || uint(i[2]) >= h.lim[2] {
-		panic(outsideHost{i, h.ext})
+		panic(&runtime.BoundsError{Index: i, Extent: h.ext, Key: h.key})
 	}
 	h.data[i[0]*h.st[0]+i[1]*h.st[1]+i[2]*h.st[2]] = x
 }
@@ -70,7 +69,7 @@ func (h *Host[T]) Set(i runtime.Index, x T) {
 // that a generated body that keeps them in registers never builds an Index in memory.
 func (h *Host[T]) At3(i0, i1, i2 int) T {
 	if uint(i0) >= h.lim[0] || uint(i1) >= h.lim[1] || uint(i2) >= h.lim[2] {
-		panic(outsideHost{runtime.Index{i0, i1, i2}, h.ext})
+		panic(&runtime.BoundsError{Index: runtime.Index{i0, i1, i2}, Extent: h.ext, Key: h.key})
 	}
 	return h.data[i0*h.st[0]+i1*h.st[1]+i2*h.st[2]]
 }
@@ -79,7 +78,7 @@ func (h *Host[T]) At3(i0, i1, i2 int) T {
 // (see At3).
 func (h *Host[T]) Set3(i0, i1, i2 int, x T) {
 	if uint(i0) >= h.lim[0] || uint(i1) >= h.lim[1] || uint(i2) >= h.lim[2] {
-		panic(outsideHost{runtime.Index{i0, i1, i2}, h.ext})
+		panic(&runtime.BoundsError{Index: runtime.Index{i0, i1, i2}, Extent: h.ext, Key: h.key})
 	}
 	h.data[i0*h.st[0]+i1*h.st[1]+i2*h.st[2]] = x
 }
@@ -88,7 +87,7 @@ func (h *Host[T]) Set3(i0, i1, i2 int, x T) {
 // dimensions are at least 1), so only two are checked (see At3).
 func (h *Host[T]) At2(i0, i1 int) T {
 	if uint(i0) >= h.lim[0] || uint(i1) >= h.lim[1] {
-		panic(outsideHost{runtime.Index{i0, i1}, h.ext})
+		panic(&runtime.BoundsError{Index: runtime.Index{i0, i1}, Extent: h.ext, Key: h.key})
 	}
 	return h.data[i0*h.st[0]+i1*h.st[1]]
 }
@@ -96,7 +95,7 @@ func (h *Host[T]) At2(i0, i1 int) T {
 // Set2 is Set(runtime.Idx(i0, i1), x) (see At2).
 func (h *Host[T]) Set2(i0, i1 int, x T) {
 	if uint(i0) >= h.lim[0] || uint(i1) >= h.lim[1] {
-		panic(outsideHost{runtime.Index{i0, i1}, h.ext})
+		panic(&runtime.BoundsError{Index: runtime.Index{i0, i1}, Extent: h.ext, Key: h.key})
 	}
 	h.data[i0*h.st[0]+i1*h.st[1]] = x
 }
@@ -104,7 +103,7 @@ func (h *Host[T]) Set2(i0, i1 int, x T) {
 // At1 is At(runtime.Idx(i0)) (see At2).
 func (h *Host[T]) At1(i0 int) T {
 	if uint(i0) >= h.lim[0] {
-		panic(outsideHost{runtime.Index{i0}, h.ext})
+		panic(&runtime.BoundsError{Index: runtime.Index{i0}, Extent: h.ext, Key: h.key})
 	}
 	return h.data[i0*h.st[0]]
 }
@@ -112,19 +111,7 @@ func (h *Host[T]) At1(i0 int) T {
 // Set1 is Set(runtime.Idx(i0), x) (see At2).
 func (h *Host[T]) Set1(i0 int, x T) {
 	if uint(i0) >= h.lim[0] {
-		panic(outsideHost{runtime.Index{i0}, h.ext})
+		panic(&runtime.BoundsError{Index: runtime.Index{i0}, Extent: h.ext, Key: h.key})
 	}
 	h.data[i0*h.st[0]] = x
-}
-
-// outsideHost is the panic of Host.At and Host.Set outside the extent: it prints as
-// View.At's panic does.
-type outsideHost struct {
-	i   runtime.Index
-	ext runtime.Extent
-}
-
-// String says which index lies outside which extent, as View.At's panic does.
-func (o outsideHost) String() string {
-	return fmt.Sprintf("goamp/arrayview: index %v outside extent %v", o.i[:o.ext.Rank()], o.ext)
 }

@@ -28,6 +28,7 @@ func TestNilAndZeroViews(t *testing.T) {
 			"SynchronizeTo": v.SynchronizeTo(nil),
 			"Synchronize":   v.Synchronize(),
 			"Close":         v.Close(),
+			"Discard":       v.Discard(),
 			"Copy's dst":    arrayview.Copy(v, good),
 			"Copy's src":    arrayview.Copy(good, v),
 			"CopyAsync":     arrayview.CopyAsync(v, good).Wait(context.Background()),

@@ -2,6 +2,7 @@ package arrayview
 
 import (
 	"math/bits"
+	"reflect"
 	goruntime "runtime"
 	"slices"
 	"sort"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/internal/hooks"
+	"github.com/goamp/goamp/internal/poison"
 )
 
 const hostBit = 1
@@ -22,7 +24,8 @@ type source struct {
 	host    []byte
 	esize   int
 	n       int
-	f64     bool
+	typ     reflect.Type      // the element type, whose poison a strict accelerator's copy starts with
+	name    string            // a device-only array's String, for its NoHostCopyError
 	home    *accelerator.View // arrays live on one view; nil for views over host data
 	state   segments
 	locs    []*location // locs[k] has mask bit 1<<(k+1)
@@ -132,7 +135,8 @@ type srcRange struct {
 // sourceFor returns the source of the bytes at ptr and the element at which they begin in
 // it: a new one, or the source whose memory holds them (any of its views may be open or
 // closed), or an *OverlapError where they overlap an open source's memory otherwise.
-func sourceFor(ptr unsafe.Pointer, bytes, esize int, f64 bool) (*source, int, error) {
+func sourceFor(ptr unsafe.Pointer, bytes int, info elemInfo) (*source, int, error) {
+	esize := info.size
 	lo, hi := uintptr(ptr), uintptr(ptr)+uintptr(bytes)
 	sourcesMu.Lock()
 	defer sourcesMu.Unlock()
@@ -153,7 +157,7 @@ func sourceFor(ptr unsafe.Pointer, bytes, esize int, f64 bool) (*source, int, er
 		}
 		byAddr = slices.Delete(byAddr, j, j+1) // collected, or every view closed: forget it
 	}
-	s := &source{host: unsafe.Slice((*byte)(ptr), bytes), esize: esize, n: bytes / esize, f64: f64}
+	s := &source{host: unsafe.Slice((*byte)(ptr), bytes), esize: esize, n: bytes / esize, typ: info.typ}
 	s.state = newSegments(s.n, hostBit)
 	byAddr = slices.Insert(byAddr, i, srcRange{lo: lo, hi: hi, w: weak.Make(s)})
 	goruntime.AddCleanup(s, func(lo uintptr) {
@@ -197,7 +201,7 @@ func (s *source) bit(v *accelerator.View) (uint32, *location, error) {
 	per := chunkLen(v.Accelerator(), s.n, s.esize)
 	l := &location{view: v, per: per, chunks: make([]*accelerator.Buffer, max((s.n+per-1)/per, 1))}
 	if s.n <= per { // one chunk: allocate it now, as a copy always was
-		buf, err := v.Alloc(uint64(len(s.host)))
+		buf, err := v.Alloc(uint64(s.n * s.esize))
 		if err != nil {
 			return 0, nil, err
 		}
@@ -232,7 +236,7 @@ func (s *source) evict(l *location) {
 	bit := uint32(1) << (k + 1)
 	var need []piece
 	s.state.each(0, s.n, func(lo, hi int, m uint32) {
-		if m&bit != 0 && m&hostBit == 0 {
+		if m&bit != 0 && m&hostBit == 0 && s.host != nil { // a device-only array's data ends here
 			need = append(need, piece{lo, hi, m})
 		}
 	})
@@ -264,6 +268,13 @@ type piece struct {
 // acc: it copies what v lacks (unless discarded), then marks v as the only valid location
 // for writes; s.mu is held.
 func (s *source) acquire(v *accelerator.View, acc accelerator.Access, fp []span) error {
+	if s.host == nil && v != s.home { // a device-only array: its view is its only place
+		e := &NoHostCopyError{Array: s.name, Home: s.home.String()}
+		if v != nil {
+			e.Want = v.String()
+		}
+		return e
+	}
 	bit, l, err := s.bit(v)
 	if err != nil {
 		return err
@@ -275,12 +286,20 @@ func (s *source) acquire(v *accelerator.View, acc accelerator.Access, fp []span)
 			}
 		}
 	}
-	var need []piece
+	var need, discarded []piece
 	for _, r := range fp {
 		s.state.each(r.lo, r.hi, func(lo, hi int, m uint32) {
 			if m != 0 && m&bit == 0 {
 				need = append(need, piece{lo, hi, m})
+			} else if m == 0 && l != nil && l.view.Accelerator().Traits().Strict {
+				discarded = append(discarded, piece{lo, hi, m})
 			}
+		})
+	}
+	for _, p := range discarded { // a strict accelerator's copy of discarded data: poison
+		_ = l.each(p.lo, p.hi, s.n, s.esize, func(buf *accelerator.Buffer, off uint64, a, b int) error {
+			poison.Fill(s.typ, buf.Bytes()[off:off+uint64((b-a)*s.esize)])
+			return nil
 		})
 	}
 	changed := false

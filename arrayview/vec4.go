@@ -49,7 +49,7 @@ func (v *View[T]) index4(i runtime.Index) int {
 	e := &v.g.ext
 	if d := e.Rank() - 1; i[d]+3 >= e.Dim(d) {
 		i[d] += 3
-		outside(i, *e)
+		outside(i, *e, v)
 	}
 	return j
 }

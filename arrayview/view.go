@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"sync/atomic"
 	"unsafe"
@@ -113,7 +112,7 @@ func New[T any](ext runtime.Extent, data []T) (*View[T], error) {
 	if len(data) != ext.Size() {
 		return nil, &LengthError{Extent: ext, Len: len(data)}
 	}
-	src, off, err := sourceFor(unsafe.Pointer(unsafe.SliceData(data)), len(data)*info.size, info.size, info.float64)
+	src, off, err := sourceFor(unsafe.Pointer(unsafe.SliceData(data)), len(data)*info.size, info)
 	if err != nil {
 		return nil, err
 	}
@@ -248,33 +247,33 @@ func (v *View[T]) Project(i int) (*View[T], error) {
 
 func (v *View[T]) index(i runtime.Index) int {
 	if uint(i[0]) >= v.lim[0] || uint(i[1]) >= v.lim[1] || uint(i[2]) >= v.lim[2] {
-		outside(i, v.g.ext)
+		outside(i, v.g.ext, v)
 	}
 	return v.g.offset(i)
 }
 
 // limits returns the bounds index checks an index against: e's dimensions, and past its
-// rank the largest uint (a component there is not checked, as At ignores it).
+// rank 1, so that a component there must be 0 (an index of a higher rank than the view's
+// is an error, not an element of its first row).
 func limits(e runtime.Extent) [3]uint {
-	var lim [3]uint
-	for d := range lim {
-		lim[d] = math.MaxUint
-		if d < e.Rank() {
-			lim[d] = uint(e.Dim(d))
-		}
+	lim := [3]uint{1, 1, 1}
+	for d := range min(e.Rank(), 3) {
+		lim[d] = uint(e.Dim(d))
 	}
 	return lim
 }
 
-// outside panics for index i outside extent e. It is a function of its own so that index,
-// which every At and Set calls, does not move i to the heap.
-func outside(i runtime.Index, e runtime.Extent) {
-	panic(fmt.Sprintf("goamp/arrayview: index %v outside extent %v", i[:e.Rank()], e))
+// outside panics with the *runtime.BoundsError of index i outside extent e of the view
+// whose ArgInfo().Key is key. It is a function of its own so that index, which every At
+// and Set calls, does not move i to the heap.
+func outside(i runtime.Index, e runtime.Extent, key any) {
+	panic(&runtime.BoundsError{Index: i, Extent: e, Key: key})
 }
 
 // At returns the element at i, first bringing the host copy up to date if a device holds
-// newer data. It panics if i lies outside the extent, like a slice index, and if the view
-// is closed.
+// newer data. It panics with a *runtime.BoundsError if i lies outside the extent, as a
+// slice index does (an index of a higher rank than the view's, with a component past its
+// rank that is not 0, lies outside), and if the view is closed.
 func (v *View[T]) At(i runtime.Index) T {
 	if v.hostR.Load() != v.src.version.Load() {
 		v.mustHost("At", accelerator.Read)
@@ -283,7 +282,7 @@ func (v *View[T]) At(i runtime.Index) T {
 }
 
 // Set stores x at i on the host, making the host copy the only valid one for this view's
-// range. It panics if i lies outside the extent, and if the view is closed.
+// range. It panics as At does if i lies outside the extent, and if the view is closed.
 func (v *View[T]) Set(i runtime.Index, x T) {
 	if v.hostW.Load() != v.src.version.Load() {
 		v.mustHost("Set", accelerator.ReadWrite)
@@ -293,7 +292,7 @@ func (v *View[T]) Set(i runtime.Index, x T) {
 
 func (v *View[T]) mustHost(op string, acc accelerator.Access) {
 	if err := v.host(op, acc); err != nil {
-		if errors.Is(err, ErrClosed) {
+		if errors.Is(err, ErrClosed) || errors.Is(err, ErrNoHostCopy) {
 			panic(err) // a kernel's *runtime.KernelPanicError unwraps to it
 		}
 		panic(fmt.Sprintf("goamp/arrayview: bringing %v to the host: %v", v, err))
@@ -410,17 +409,36 @@ func (v *View[T]) Refresh() { v.set("Refresh", hostBit) }
 
 // DiscardData declares the view's current contents meaningless: no device access uploads
 // them and no synchronization copies them back, until the next write makes them valid. It
-// panics on a closed view.
+// panics on a closed view (Discard returns the error instead).
 func (v *View[T]) DiscardData() { v.set("DiscardData", 0) }
 
-// set gives the view's range the mask m, for operation op.
+// Discard is DiscardData that returns an error instead of panicking: a *ClosedError
+// (matching ErrClosed) on a closed view, an *ArgumentError on a nil or zero one. Code
+// handed a view it did not make, such as a library function, calls Discard, since a
+// Close may come before it or race with it.
+func (v *View[T]) Discard() error {
+	if v == nil || v.src == nil {
+		return zeroError("Discard")
+	}
+	return v.trySet("Discard", 0)
+}
+
+// set gives the view's range the mask m, for operation op; it panics on a closed view.
 func (v *View[T]) set(op string, m uint32) {
+	if err := v.trySet(op, m); err != nil {
+		panic(err)
+	}
+}
+
+// trySet is set returning the *ClosedError of a closed view.
+func (v *View[T]) trySet(op string, m uint32) error {
 	v.src.mu.Lock()
 	defer v.src.mu.Unlock()
 	if v.closed.Load() {
-		panic(v.closedError(op))
+		return v.closedError(op)
 	}
 	v.src.setLocked(v.fp, m)
+	return nil
 }
 
 // Data brings the host copy up to date and returns the view's elements as a slice of the
@@ -457,12 +475,55 @@ func (v *View[T]) CopyTo(dst []T) error {
 	if len(dst) != v.g.ext.Size() {
 		return &LengthError{Extent: v.g.ext, Len: len(dst)}
 	}
+	if v.src.host == nil {
+		return v.deviceTransfer("CopyTo", dst, false)
+	}
 	if err := v.host("CopyTo", accelerator.Read); err != nil {
 		return err
 	}
 	k := 0
 	for _, r := range v.fp {
 		k += copy(dst[k:], v.data[r.lo:r.hi])
+	}
+	return nil
+}
+
+// deviceTransfer copies the elements of a view of a device-only array (NewDeviceArray)
+// from its view's buffers into buf (CopyTo), or from buf into them (up: CopyFrom),
+// row-major, with no host copy between; op names the operation for a closed view's error.
+func (v *View[T]) deviceTransfer(op string, buf []T, up bool) error {
+	s := v.src
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v.closed.Load() {
+		return v.closedError(op)
+	}
+	acc := accelerator.Read
+	if up {
+		acc = accelerator.ReadWrite
+		s.setLocked(v.fp, 0) // every element is overwritten: nothing to keep
+	}
+	if err := s.acquire(s.home, acc, v.fp); err != nil {
+		return err
+	}
+	_, l, err := s.bit(s.home)
+	if err != nil {
+		return err
+	}
+	k := 0
+	for _, r := range v.fp {
+		err := l.each(r.lo, r.hi, s.n, s.esize, func(b *accelerator.Buffer, off uint64, lo, hi int) error {
+			part := buf[k+lo-r.lo : k+hi-r.lo]
+			bytes := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(part))), len(part)*s.esize)
+			if up {
+				return b.Upload(off, bytes)
+			}
+			return b.Download(off, bytes)
+		})
+		if err != nil {
+			return err
+		}
+		k += r.hi - r.lo
 	}
 	return nil
 }
@@ -498,13 +559,16 @@ func (v *View[T]) close(op string, sync bool) error {
 		v.markClosed()
 		return nil
 	}
-	fp := v.fp
-	if s.open == 1 && s.home == nil {
-		// The last open view of the data: what a released view left on a device, outside
-		// this one, comes home too before release frees the device copies.
-		fp = []span{{0, s.n}}
+	var err error
+	if s.home == nil { // an array's host copy is its own: no one sees it once it is closed
+		fp := v.fp
+		if s.open == 1 {
+			// The last open view of the data: what a released view left on a device, outside
+			// this one, comes home too before release frees the device copies.
+			fp = []span{{0, s.n}}
+		}
+		err = s.acquire(nil, accelerator.Read, fp)
 	}
-	err := s.acquire(nil, accelerator.Read, fp)
 	v.markClosed()
 	if rerr := s.release(); err == nil {
 		err = rerr
@@ -538,7 +602,24 @@ func (v *View[T]) ArgInfo() runtime.ArgInfo {
 			Float16: info.float16, Int8: info.int8}
 	}
 	return runtime.ArgInfo{Rank: v.Rank(), Extent: v.g.ext, ElemSize: v.info.size, Elem: v.info.typ, Access: accelerator.ReadWrite, Home: v.src.home,
-		Float64: v.info.float64, Float16: v.info.float16, Int8: v.info.int8}
+		Float64: v.info.float64, Float16: v.info.float16, Int8: v.info.int8, Key: v}
+}
+
+// DeviceCopy returns a view of the same extent over b, a binding of the view on a strict
+// CPU accelerator view (accelerator.StrictCPU), whose elements are the device copy's: the
+// kernel that the strict accelerator runs holds it in place of v (runtime.DeviceCopier).
+// It lives for one dispatch and needs no Close.
+func (v *View[T]) DeviceCopy(b runtime.Binding) any { return v.deviceCopy(b) }
+
+// deviceCopy is DeviceCopy's view.
+func (v *View[T]) deviceCopy(b runtime.Binding) *View[T] {
+	mem := b.Buffer.Bytes()[b.Offset : b.Offset+b.Range]
+	n := len(mem) / v.info.size
+	src := &source{host: mem, esize: v.info.size, n: n, typ: v.info.typ, open: 1}
+	src.state = newSegments(n, hostBit)
+	g := geom{ext: v.g.ext, base: int(b.Base), st: v.g.st}
+	data := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(mem))), n)
+	return &View[T]{data: data, src: src, g: g, fp: g.footprint(), info: v.info, lim: v.lim} // hostR, hostW: 0, current
 }
 
 // BindHost makes the host copy current for a dispatch on the CPU (runtime.Arg).
@@ -702,3 +783,6 @@ func (r *ReadView[T]) BindHost(accelerator.Access) error { return r.v.BindHost(a
 func (r *ReadView[T]) BindDevice(av *accelerator.View, _ accelerator.Access) (runtime.Binding, error) {
 	return r.v.BindDevice(av, accelerator.Read)
 }
+
+// DeviceCopy returns a read-only handle on View.DeviceCopy's view (runtime.DeviceCopier).
+func (r *ReadView[T]) DeviceCopy(b runtime.Binding) any { return &ReadView[T]{v: r.v.deviceCopy(b)} }

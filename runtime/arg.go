@@ -62,6 +62,20 @@ type ArgInfo struct {
 	// Int8 says the element type contains int8 or uint8 values, which need 8-bit storage
 	// on the device (accelerator.Accelerator.Supports8BitStorage).
 	Int8 bool
+	// Key identifies the argument in the *BoundsError its element accesses panic with on
+	// the CPU (BoundsError.Key), so that the dispatcher names the field; nil where it has
+	// none. It must be comparable.
+	Key any
+}
+
+// DeviceCopier is implemented by data arguments that the strict CPU accelerator
+// (accelerator.StrictCPU) can bind. That accelerator binds each argument with BindDevice,
+// as a GPU does, then runs the kernel's Go body on a copy of the kernel struct whose field
+// holds DeviceCopy's value instead of the argument: a value of the field's type whose
+// elements are the buffer's bytes (b.Buffer.Bytes()), laid out as b says, so that the
+// kernel reads and writes the device copy and never the Go slice.
+type DeviceCopier interface {
+	DeviceCopy(b Binding) any
 }
 
 // Binding is where a bound argument lives on the device and how a kernel addresses it:

@@ -76,6 +76,8 @@ type contract struct {
 	// fields) is the check buffer.
 	checked bool
 	last    atomic.Pointer[specCheck]
+	// able is the last accelerator checkDevice found to have what the program needs.
+	able atomic.Pointer[accelerator.Accelerator]
 }
 
 // specCheck is the tile-dependent part of the check for one set of specialization values.
@@ -503,30 +505,52 @@ func (c *contract) forSpec(l *kernelLayout, spec [4]uint32, tiled bool) (int, er
 var float16Type = reflect.TypeFor[half.Float16]()
 
 // checkDevice checks what the program needs of the device: the capabilities it declares
-// that some devices lack.
+// that some devices lack. A device found able is remembered, so that the next dispatch on
+// it checks nothing.
 func (c *contract) checkDevice(l *kernelLayout, acc *accelerator.Accelerator) error {
-	need := []struct {
-		cap     Capability
-		has     func() bool
-		feature string
-	}{
-		{CapabilityFloat64, acc.SupportsDoublePrecision, "double precision"},
-		{CapabilityStorageBuffer16BitAccess, acc.Supports16BitStorage, "16-bit storage"},
-		{CapabilityFloat16, acc.SupportsFloat16, "float16 arithmetic"},
-		{CapabilityStorageBuffer8BitAccess, acc.Supports8BitStorage, "8-bit storage"},
-		{CapabilityInt8, acc.SupportsInt8, "8-bit integer arithmetic"},
-		// The CPU runs a kernel's Go body, which needs no tensor cores.
-		{CapabilityCooperativeMatrixNV, func() bool { return acc.Traits().HostMemory || len(acc.CooperativeMatrices()) > 0 }, "cooperative matrices"},
-		{CapabilityCooperativeMatrixKHR, func() bool { return acc.Traits().HostMemory || len(acc.CooperativeMatricesKHR()) > 0 },
-			"cooperative matrices (VK_KHR_cooperative_matrix)"},
+	if c.able.Load() == acc {
+		return nil
 	}
-	for _, n := range need {
-		if (n.cap == CapabilityFloat64 && c.float64 || n.cap != CapabilityFloat64 && c.iface.HasCapability(n.cap)) && !n.has() {
+	for _, n := range deviceNeeds {
+		declares := c.iface.HasCapability(n.cap)
+		if n.cap == CapabilityFloat64 {
+			declares = c.float64
+		}
+		if declares && !n.has(acc) {
 			return &accelerator.FeatureError{Accelerator: acc.Path(), Feature: fmt.Sprintf(
 				"%s (program %s of kernel %s declares the %s capability)", n.feature, c.prog.Name, l.name, capName(n.cap))}
 		}
 	}
+	c.able.Store(acc)
 	return nil
+}
+
+// deviceNeeds are the capabilities checkDevice checks, each with the accelerator's
+// answer and the feature's name for the error.
+var deviceNeeds = [...]struct {
+	cap     Capability
+	has     func(*accelerator.Accelerator) bool
+	feature string
+}{
+	{CapabilityFloat64, (*accelerator.Accelerator).SupportsDoublePrecision, "double precision"},
+	{CapabilityStorageBuffer16BitAccess, (*accelerator.Accelerator).Supports16BitStorage, "16-bit storage"},
+	{CapabilityFloat16, (*accelerator.Accelerator).SupportsFloat16, "float16 arithmetic"},
+	{CapabilityStorageBuffer8BitAccess, (*accelerator.Accelerator).Supports8BitStorage, "8-bit storage"},
+	{CapabilityInt8, (*accelerator.Accelerator).SupportsInt8, "8-bit integer arithmetic"},
+	// The CPUs run a kernel's Go body, which needs no tensor cores.
+	{CapabilityCooperativeMatrixNV, func(a *accelerator.Accelerator) bool {
+		return runsGo(a) || len(a.CooperativeMatrices()) > 0
+	}, "cooperative matrices"},
+	{CapabilityCooperativeMatrixKHR, func(a *accelerator.Accelerator) bool {
+		return runsGo(a) || len(a.CooperativeMatricesKHR()) > 0
+	}, "cooperative matrices (VK_KHR_cooperative_matrix)"},
+}
+
+// runsGo reports whether acc runs kernels' Go bodies (the CPU accelerators), not their
+// SPIR-V.
+func runsGo(acc *accelerator.Accelerator) bool {
+	t := acc.Traits()
+	return t.HostMemory || t.Strict
 }
 
 // capName names the capabilities checkDevice checks.

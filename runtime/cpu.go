@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"os"
 	goruntime "runtime"
 	"runtime/debug"
@@ -64,7 +65,7 @@ func (f *firstError) get() error {
 // missing), a valid domain and a live context (nil means context.Background()).
 func startRun(ctx context.Context, nilKernel bool, validate func() error) (context.Context, error) {
 	if nilKernel {
-		return nil, ErrNilKernel
+		return nil, &NilKernelError{}
 	}
 	if err := validate(); err != nil {
 		return nil, err
@@ -116,6 +117,24 @@ type eachOnly struct{ IndexKernel }
 // GOMAXPROCS is.
 const raceWorkers = 4
 
+// workShare is what shareWork's workers share: the next item, the first error and the
+// workers' group. It is pooled, so that a run does not allocate it.
+type workShare struct {
+	next atomic.Int64
+	errs firstError
+	wg   sync.WaitGroup
+}
+
+var sharedWork = sync.Pool{New: func() any { return new(workShare) }}
+
+// release resets sh, whose workers have all returned, and gives it back to the pool.
+func (sh *workShare) release() {
+	sh.next.Store(0)
+	sh.errs.stop.Store(false)
+	sh.errs.err = nil
+	sharedWork.Put(sh)
+}
+
 // shareWork has workers goroutines take the items 0..items-1 in turn and call do on
 // each, until do returns false (it reported an error to errs) or ctx is cancelled. Each
 // worker gets its own state from start, released by the function start returns. It
@@ -127,11 +146,9 @@ const raceWorkers = 4
 // neighbouring indices and tiles run on goroutines that nothing orders, and what two of
 // them write to one element is a DATA RACE, as it is a race on a GPU.
 func shareWork[W any](ctx context.Context, workers, items int, start func() (W, func()), do func(w W, item int, errs *firstError) bool) error {
-	var (
-		next atomic.Int64
-		errs firstError
-		wg   sync.WaitGroup
-	)
+	sh := sharedWork.Get().(*workShare)
+	defer sh.release()
+	next, errs, wg := &sh.next, &sh.errs, &sh.wg
 	if raceThreads {
 		workers = min(max(workers, raceWorkers), items)
 	}
@@ -148,7 +165,7 @@ func shareWork[W any](ctx context.Context, workers, items int, start func() (W, 
 				if !raceThreads {
 					i = int(next.Add(1) - 1)
 				}
-				if i >= items || !do(w, i, &errs) {
+				if i >= items || !do(w, i, errs) {
 					return
 				}
 			}
@@ -165,7 +182,12 @@ func runChunk(domain Extent, k IndexKernel, lo, hi int, errs *firstError) (ok bo
 	if rk, yes := k.(RangeKernel); yes && !perThread(k) {
 		defer func() {
 			if !ok {
-				errs.set(panicError(recover(), idx, domain.rank, "range"))
+				r := recover()
+				if err := locateRange(domain, k, lo, hi, r); err != nil {
+					errs.set(err)
+					return
+				}
+				errs.set(panicError(r, idx, domain.rank, "range"))
 			}
 		}()
 		rk.EachRange(domain, lo, hi)
@@ -205,6 +227,12 @@ func runChunk(domain Extent, k IndexKernel, lo, hi int, errs *firstError) (ok bo
 // when ctx is cancelled before every tile was handed out. A panic or a
 // divergence unblocks the tile's other threads and stops the run.
 func RunTiledCPU(ctx context.Context, domain TiledExtent, k TiledKernel) error {
+	return runTiledCPU(ctx, domain, k, false)
+}
+
+// runTiledCPU is RunTiledCPU, with the tiles' tile_static memory poisoned where poisoned
+// is set (the strict CPU accelerator).
+func runTiledCPU(ctx context.Context, domain TiledExtent, k TiledKernel, poisoned bool) error {
 	ctx, err := startRun(ctx, k == nil, domain.Validate)
 	if err != nil {
 		return err
@@ -227,6 +255,7 @@ func RunTiledCPU(ctx context.Context, domain TiledExtent, k TiledKernel) error {
 			origin[d] = tile[d] * domain.Tile.d[d]
 		}
 		s := newTileState(size, domain.Tile.rank, tile, origin)
+		s.poisoned = poisoned
 		w.run(s)
 		if err := s.result(); err != nil {
 			errs.set(err)
@@ -407,13 +436,71 @@ func runWholeTiles(ctx context.Context, domain TiledExtent, k TileKernel, tiles 
 func runOneTile(domain TiledExtent, k TileKernel, tile Index, errs *firstError) (ok bool) {
 	defer func() {
 		if !ok {
+			r := recover()
 			var origin Index
 			for d := range domain.Tile.rank {
 				origin[d] = tile[d] * domain.Tile.d[d]
 			}
-			errs.set(panicError(recover(), origin, domain.Tile.rank, "tile"))
+			if err := locateTile(domain, k, tile, origin, r); err != nil {
+				errs.set(err)
+				return
+			}
+			errs.set(panicError(r, origin, domain.Tile.rank, "tile"))
 		}
 	}()
 	k.EachTile(domain, tile)
 	return true
+}
+
+// locateRange finds the thread of an access outside a view (r, a *BoundsError) that the
+// fast body of k met somewhere in the offsets lo..hi-1 of domain: it runs Each for them
+// in turn and returns the *KernelPanicError of the first that panics with a *BoundsError,
+// naming its index; nil if r is another panic or no thread panics so. The threads run a
+// second time: the dispatch's outputs are undefined after a panic in any case.
+func locateRange(domain Extent, k IndexKernel, lo, hi int, r any) error {
+	if _, ok := r.(*BoundsError); !ok {
+		return nil
+	}
+	idx := domain.Delinearize(lo)
+	for range hi - lo {
+		if err := eachBounds(k, idx, domain.rank); err != nil {
+			return err
+		}
+		domain.next(&idx)
+	}
+	return nil
+}
+
+// eachBounds runs k.Each(idx) and returns the *KernelPanicError of a panic with a
+// *BoundsError, or nil.
+func eachBounds(k IndexKernel, idx Index, rank int) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(*BoundsError); ok {
+				err = &KernelPanicError{Value: r, Global: idx, Stack: debug.Stack(), rank: rank}
+			}
+		}
+	}()
+	k.Each(idx)
+	return nil
+}
+
+// locateTile is locateRange for the tile at index tile of a tiled kernel's fast body: it
+// runs the tile's threads on goroutines of their own, as RunTiledCPU runs a kernel
+// without a fast body, and returns the error of the one whose access was outside a view.
+func locateTile(domain TiledExtent, k TiledKernel, tile, origin Index, r any) error {
+	if _, ok := r.(*BoundsError); !ok {
+		return nil
+	}
+	w := startTileWorker(k, domain.Tile)
+	defer w.stop()
+	s := newTileState(domain.TileSize(), domain.Tile.rank, tile, origin)
+	w.run(s)
+	var pe *KernelPanicError
+	if err := s.result(); errors.As(err, &pe) {
+		if _, ok := pe.Value.(*BoundsError); ok {
+			return err
+		}
+	}
+	return nil
 }

@@ -252,6 +252,7 @@ type argField struct {
 // kernelLayout is the reflected layout of a kernel type.
 type kernelLayout struct {
 	name string
+	typ  reflect.Type // the kernel's struct type (the pointer's element for a pointer kernel)
 	args []argField
 	// scalarFields are the fields pushed as push constants, in field order, each at its
 	// std430 offset (placeScalars).
@@ -418,6 +419,7 @@ func buildLayout(t reflect.Type) *kernelLayout {
 	if st.Kind() == reflect.Pointer {
 		st = st.Elem()
 	}
+	l.typ = st
 	if st.Kind() != reflect.Struct {
 		l.err = &KernelError{Kernel: l.name,
 			Reason: fmt.Sprintf("a kernel must be a struct or a pointer to one (its fields are its captures), not a %s", t.Kind())}
@@ -506,6 +508,10 @@ type dispatch struct {
 
 	args  []Arg
 	infos []ArgInfo
+	// devInfos are the ArgInfo of the device copies the strict executor binds, and
+	// hostDone ends its registration of the dispatch with the view (StartHostWork).
+	devInfos []ArgInfo
+	hostDone func()
 
 	// What the Vulkan executor prepares.
 	groups [3]uint32
@@ -524,6 +530,9 @@ func (d *dispatch) release() {
 	if d.check != nil { // a bounds-checked dispatch that failed before it was submitted
 		_ = d.check.Free()
 	}
+	if d.hostDone != nil {
+		d.hostDone()
+	}
 	if d.copy.IsValid() {
 		d.copy.Elem().SetZero()            // drop the references the kernel holds
 		d.l.copies.Put(d.copy.Interface()) // a pointer: no allocation
@@ -531,6 +540,7 @@ func (d *dispatch) release() {
 	clear(d.args)
 	clear(d.infos)
 	clear(d.vargs)
+	d.devInfos = nil
 	*d = dispatch{args: d.args[:0], infos: d.infos[:0], vargs: d.vargs[:0], push: d.push}
 	dispatchPool.Put(d)
 }
@@ -768,25 +778,25 @@ func checkTileLimits(lim accelerator.Limits, ext, tile Extent, kernel any, name 
 			Reason: fmt.Sprintf(format, args...)}
 	}
 	r := ext.rank
-	td := formatTimes(tile.Dims())
+	td := func() string { return formatTimes(tile.Dims()) } // formatted for an error only
 	for axis := range r {
 		d := r - 1 - axis
 		if t := tile.d[d]; uint64(t) > uint64(lim.MaxWorkgroupSize[axis]) {
 			return bad(d, int(lim.MaxWorkgroupSize[axis]), t,
 				"tile %s has dimension %d = %d; the device's maxComputeWorkGroupSize[%d] is %d",
-				td, d, t, axis, lim.MaxWorkgroupSize[axis])
+				td(), d, t, axis, lim.MaxWorkgroupSize[axis])
 		}
 	}
 	if n := tile.Size(); uint64(n) > uint64(lim.MaxWorkgroupInvocations) {
 		return bad(-1, int(lim.MaxWorkgroupInvocations), n,
-			"tile %s has %d threads; the device's maxComputeWorkGroupInvocations is %d", td, n, lim.MaxWorkgroupInvocations)
+			"tile %s has %d threads; the device's maxComputeWorkGroupInvocations is %d", td(), n, lim.MaxWorkgroupInvocations)
 	}
 	for axis := range r {
 		d := r - 1 - axis
 		if c := ext.d[d] / tile.d[d]; uint64(c) > uint64(lim.MaxWorkgroupCount[axis]) {
 			return bad(d, int(lim.MaxWorkgroupCount[axis]), c,
 				"domain %s tiled %s has %d tiles in dimension %d; the device's maxComputeWorkGroupCount[%d] is %d",
-				ext, td, c, d, axis, lim.MaxWorkgroupCount[axis])
+				ext, td(), c, d, axis, lim.MaxWorkgroupCount[axis])
 		}
 	}
 	n := progShared
@@ -800,7 +810,7 @@ func checkTileLimits(lim accelerator.Limits, ext, tile Extent, kernel any, name 
 	if n < 0 || uint64(n) > uint64(lim.MaxSharedMemory) {
 		return bad(-1, int(lim.MaxSharedMemory), n,
 			"kernel %s uses %d bytes of shared memory for tile %s; the device's maxComputeSharedMemorySize is %d",
-			name, n, td, lim.MaxSharedMemory)
+			name, n, td(), lim.MaxSharedMemory)
 	}
 	return nil
 }

@@ -136,6 +136,19 @@ func (a *devArg) BindDevice(v *accelerator.View, acc amprt.Access) (amprt.Bindin
 		Strides: [2]uint32{uint32(a.s0), uint32(a.s1)}}, nil
 }
 
+// DeviceCopy is the argument over b's buffer of a strict CPU view (runtime.DeviceCopier).
+func (a *devArg) DeviceCopy(b amprt.Binding) any {
+	mem := b.Buffer.Bytes()[b.Offset : b.Offset+b.Range]
+	return &devArg{rank: a.rank, access: a.access, base: int(b.Base), s0: int(b.Strides[0]), s1: int(b.Strides[1]),
+		host: unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(mem))), len(mem)/4)}
+}
+
+// goBodies reports whether acc runs kernels' Go bodies (the CPU accelerators).
+func goBodies(acc *accelerator.Accelerator) bool {
+	t := acc.Traits()
+	return t.HostMemory || t.Strict
+}
+
 // sync brings the data back to the host.
 func (a *devArg) sync() error {
 	a.mu.Lock()
@@ -260,13 +273,13 @@ func (k barrierK) Tiled(t amprt.TiledIndex) {
 	k.B.host[g] = r
 }
 
-// eachView runs f on the default view of every accelerator present, in a subtest (or a
-// sub-benchmark) each.
+// eachView runs f on the default view of every accelerator present and the strict CPU, in
+// a subtest (or a sub-benchmark) each.
 func eachView[T interface {
 	testing.TB
 	Run(name string, f func(T)) bool
 }](t T, f func(t T, v *accelerator.View)) {
-	for _, a := range accelerator.All() {
+	for _, a := range append(accelerator.All(), accelerator.StrictCPU()) {
 		t.Run(a.Path(), func(t T) {
 			v, err := a.DefaultView()
 			require.NoError(t, err)
@@ -613,7 +626,7 @@ func TestParallelForEachKernelErrors(t *testing.T) {
 		kernelErr(t, amprt.ParallelForEach(v, e, addK{A: out, B: nil, C: out}), "runtime_test.addK", "B", "runtime.Arg", "nil")
 		kernelErr(t, amprt.ParallelForEach(v, e, addK{A: out, B: (*devArg)(nil), C: out}), "runtime_test.addK", "B", "runtime.Arg", "nil")
 		kernelErr(t, amprt.ParallelForEach(v, e, tooManyK{}.fill(e)), "runtime_test.tooManyK", "", "", "8 data arguments and 0 bytes of scalar fields need 144 bytes")
-		if err := amprt.ParallelForEach(v, e, noProgK{Out: out}); v.Accelerator().Traits().HostMemory {
+		if err := amprt.ParallelForEach(v, e, noProgK{Out: out}); goBodies(v.Accelerator()) {
 			assert.NoError(t, err, "the CPU runs the Go body")
 		} else {
 			kernelErr(t, err, "runtime_test.noProgK", "", "", "no program")
@@ -623,11 +636,15 @@ func TestParallelForEachKernelErrors(t *testing.T) {
 		assert.ErrorIs(t, amprt.ParallelForEach(v, e, nil), amprt.ErrNilKernel)
 		assert.ErrorIs(t, amprt.ParallelForEach(v, e, (*scaleK)(nil)), amprt.ErrNilKernel)
 		assert.ErrorIs(t, amprt.ParallelForEachTiled(v, e.Tile(2), nil), amprt.ErrNilKernel)
+		var nk *amprt.NilKernelError
+		require.ErrorAs(t, amprt.ParallelForEach(v, e, (*scaleK)(nil)), &nk)
+		assert.Equal(t, "*runtime_test.scaleK", nk.Type)
 
 		// A kernel without a GPU body runs on the CPU only.
 		err := amprt.ParallelForEach(v, e, cpuOnlyK{Out: out})
-		if v.Accelerator().Traits().HostMemory { // the goroutine executor runs Go bodies
+		if goBodies(v.Accelerator()) { // the goroutine executors run Go bodies
 			require.NoError(t, err)
+			require.NoError(t, out.sync())
 			assert.Equal(t, []int32{0, 1, 2, 3}, out.host)
 		} else {
 			kernelErr(t, err, "runtime_test.cpuOnlyK", "", "", "no GPU body")
@@ -793,7 +810,7 @@ func TestParallelForEachIndexRange(t *testing.T) {
 			for _, n := range []int{1<<31 + 64, 1 << 31, 1<<32 + 64} {
 				k := farK{iotaK: iotaK{Out: out}, n: n, bad: new(atomic.Int64)}
 				err := amprt.ParallelForEach(v, amprt.Ext(n), k)
-				if v.Accelerator().Traits().HostMemory { // the goroutine executor has no 32-bit indices
+				if goBodies(v.Accelerator()) { // the goroutine executors have no 32-bit indices
 					var pe *amprt.KernelPanicError
 					require.ErrorAs(t, err, &pe, "the CPU runs %d points", n)
 					assert.Zero(t, k.bad.Load(), "indices outside [0, %d)", n)

@@ -28,7 +28,8 @@ var (
 	// matched by *BarrierDivergenceError.
 	ErrBarrierDivergence = errors.New("goamp/runtime: barrier divergence")
 
-	// ErrNilKernel is returned by the executors when the kernel is nil.
+	// ErrNilKernel reports a nil kernel given to an executor. It is matched by
+	// *NilKernelError.
 	ErrNilKernel = errors.New("goamp/runtime: nil kernel")
 )
 
@@ -95,8 +96,9 @@ type KernelPanicError struct {
 	Value any
 	// Global is the global index of the thread that panicked. Where a fast CPU body ran
 	// (RangeKernel.EachRange, TileKernel.EachTile: one call for many threads), it is the
-	// first index of the range or the tile's origin, the closest the executor knows; the
-	// panic's Value (arrayview's, for an index outside a view) names the index it met.
+	// first index of the range or the tile's origin, the closest the executor knows; but
+	// for an access outside a view (a *BoundsError), which the executor traces to its
+	// thread by running the range's or tile's threads again one by one.
 	Global Index
 	// Stack is the goroutine stack captured when the panic was recovered.
 	Stack []byte
@@ -121,27 +123,54 @@ func (e *KernelPanicError) Error() string {
 // Is reports whether target is ErrKernelPanic.
 func (e *KernelPanicError) Is(target error) bool { return target == ErrKernelPanic }
 
-// BoundsError is the Value of the *KernelPanicError that a bounds-checked GPU dispatch
-// (Program.Checked) returns for an index out of range: a view access outside the view's
-// extent, or an index past a tile_static or local array's length (Go panics for both on
-// the CPU); the first the device recorded.
+// BoundsError is the Value of the *KernelPanicError of an access outside a view (or a
+// tile_static or local array) in a kernel: a view access outside the view's extent, an
+// index of a higher rank than the view's with a component past its rank that is not 0
+// (At(Idx(2, 5)) of a rank-1 view), or an index past an array's length. The CPU
+// accelerators return it (the view's At, Set and their fast-body forms panic with it) and
+// so does a bounds-checked GPU dispatch (Program.Checked), the first the device recorded;
+// the *KernelPanicError's Global names the thread.
 type BoundsError struct {
 	// Kernel is the kernel's type. Field is the data field accessed, or "tile_static
 	// array k" (k counts the kernel's tile_static arrays in declaration order from 0), or
-	// "an array or Index".
+	// "an array or Index"; either is empty outside a dispatch (a host's At).
 	Kernel, Field string
 	// Index is the index accessed (its components past Extent's rank are as the kernel
 	// gave them).
 	Index Index
 	// Extent is the view's extent, or the array's length.
 	Extent Extent
+	// Key is, on the CPU, the accessed argument's ArgInfo().Key, by which the dispatcher
+	// names Field; it is nil in a bounds-checked GPU dispatch's error.
+	Key any
 }
 
 // Error implements error.
 func (e *BoundsError) Error() string {
-	ix := e.Index[:max(e.Extent.Rank(), 1)] // as the CPU's message writes it: [-1 -1] of a rank-2 view
-	return fmt.Sprintf("goamp/runtime: kernel %s: index %v of field %s is outside its extent %s (a bounds-checked GPU dispatch)",
-		e.Kernel, ix, e.Field, e.Extent)
+	r := max(e.Extent.Rank(), 1)
+	n := r // as the CPU's message writes it: [-1 -1] of a rank-2 view
+	for d := r; d < len(e.Index); d++ {
+		if e.Index[d] != 0 {
+			n = d + 1
+		}
+	}
+	var b strings.Builder
+	b.WriteString("goamp/runtime: ")
+	if e.Kernel != "" {
+		fmt.Fprintf(&b, "kernel %s: ", e.Kernel)
+	}
+	fmt.Fprintf(&b, "index %v", e.Index[:n])
+	if e.Field != "" {
+		fmt.Fprintf(&b, " of field %s", e.Field)
+	}
+	fmt.Fprintf(&b, " is outside its extent %s", e.Extent)
+	if n > r {
+		fmt.Fprintf(&b, " (a rank-%d index of a rank-%d view: its components past the view's rank must be 0)", n, r)
+	}
+	if e.Key == nil {
+		b.WriteString(" (a bounds-checked GPU dispatch)")
+	}
+	return b.String()
 }
 
 // DivideError is the Value of the *KernelPanicError of a bounds-checked GPU dispatch (see
@@ -158,13 +187,30 @@ func (e *DivideError) Error() string {
 	return fmt.Sprintf("goamp/runtime: kernel %s: integer divide by zero (a bounds-checked GPU dispatch)", e.Kernel)
 }
 
-// nilKernel is ErrNilKernel, naming the kernel's type where it has one (a nil pointer of
-// a kernel type).
+// NilKernelError says an executor was given a nil kernel: an untyped nil, or a nil
+// pointer of a kernel type. It matches ErrNilKernel.
+type NilKernelError struct {
+	// Type is the kernel's type, e.g. "*pkg.Scale"; "" for an untyped nil.
+	Type string
+}
+
+// Error implements error.
+func (e *NilKernelError) Error() string {
+	if e.Type == "" {
+		return ErrNilKernel.Error()
+	}
+	return fmt.Sprintf("%v (a nil %s)", ErrNilKernel, e.Type)
+}
+
+// Is matches ErrNilKernel.
+func (e *NilKernelError) Is(target error) bool { return target == ErrNilKernel }
+
+// nilKernel is the *NilKernelError of kernel k, naming its type where it has one.
 func nilKernel(k any) error {
 	if k == nil {
-		return ErrNilKernel
+		return &NilKernelError{}
 	}
-	return fmt.Errorf("%w (a nil %T)", ErrNilKernel, k)
+	return &NilKernelError{Type: fmt.Sprintf("%T", k)}
 }
 
 // ShiftError is the Value of the *KernelPanicError of a bounds-checked GPU dispatch (see
@@ -181,6 +227,24 @@ type ShiftError struct {
 // Error implements error.
 func (e *ShiftError) Error() string {
 	return fmt.Sprintf("goamp/runtime: kernel %s: negative shift amount %d (a bounds-checked GPU dispatch)", e.Kernel, e.Count)
+}
+
+// LoopLimitError is the Value of the *KernelPanicError of a bounds-checked GPU dispatch
+// (see Program.Checked) on a device that ends a thread's loops after a number of
+// iterations in all (accelerator.Limits.MaxLoopIterations: lavapipe) where a thread's
+// loops reached that number: they may have ended early, without an error in an ordinary
+// build, and the dispatch's outputs are undefined.
+type LoopLimitError struct {
+	// Kernel is the kernel's type.
+	Kernel string
+	// Limit is the device's cap.
+	Limit int
+}
+
+// Error implements error.
+func (e *LoopLimitError) Error() string {
+	return fmt.Sprintf("goamp/runtime: kernel %s: a thread's loops reached %d iterations, where the device ends them "+
+		"(accelerator.Limits.MaxLoopIterations): they may have stopped early (a bounds-checked GPU dispatch)", e.Kernel, e.Limit)
 }
 
 // Unwrap returns Value when it is an error, else nil.

@@ -13,15 +13,16 @@ import (
 // executor runs the dispatches of one kind of accelerator: run binds a kernel to its view
 // and the view's executor, checks what every accelerator checks, then calls validate,
 // encode and submit, so that no step of a dispatch asks which accelerator it is on. There
-// are two: hostExecutor (the goroutine accelerator: Go bodies over host memory) and
-// vulkanExecutor (SPIR-V on a Vulkan device's command stream).
+// are three: hostExecutor (the goroutine accelerator: Go bodies over host memory),
+// strictExecutor (the strict goroutine accelerator: Go definitions per thread over device
+// copies) and vulkanExecutor (SPIR-V on a Vulkan device's command stream).
 //
 // It lives in runtime, not in accelerator, because what it executes is runtime's: kernels
 // with their Go bodies and Programs, whose data arguments are Args (BindHost, BindDevice),
 // dispatched over an Extent. The accelerator package knows only buffers, pipelines and
 // queues, and cannot import runtime (imports point down: runtime -> accelerator ->
 // internal/vk), so the executors are built here on the accelerator's View.Dispatch and
-// Pipeline. It is unexported: the two executors are the whole set, chosen by the
+// Pipeline. It is unexported: the three executors are the whole set, chosen by the
 // accelerator's traits (executorFor), and a kernel's author never picks one.
 type executor interface {
 	// validate checks what this executor needs beyond the checks every dispatch passes
@@ -41,10 +42,13 @@ type executor interface {
 
 // executorFor returns the executor of acc's dispatches: the goroutine executor where the
 // accelerator keeps data in host memory (the kernels' Go bodies run over the host slices),
-// the Vulkan executor elsewhere.
+// the strict one where it keeps device copies for Go bodies, the Vulkan executor elsewhere.
 func executorFor(acc *accelerator.Accelerator) executor {
-	if acc.Traits().HostMemory {
+	switch t := acc.Traits(); {
+	case t.HostMemory:
 		return hostExecutor{}
+	case t.Strict:
+		return strictExecutor{}
 	}
 	return vulkanExecutor{}
 }
@@ -71,19 +75,94 @@ func (hostExecutor) encode(d *dispatch) error {
 func (hostExecutor) prepare(*dispatch) error { return nil }
 
 // submit runs the Go body of the kernel as passed (a PerThreadKernel runs per thread).
-func (hostExecutor) submit(d *dispatch) error {
+func (hostExecutor) submit(d *dispatch) error { return d.runGo(false, d.infos) }
+
+// runGo runs d.exec, the kernel's Go body, on the CPU, with tile_static memory poisoned
+// where poisoned is set, and names the kernel, and the field of an access outside a view
+// (the argument whose ArgInfo().Key in infos is the *BoundsError's Key), in its error.
+func (d *dispatch) runGo(poisoned bool, infos []ArgInfo) error {
 	var err error
 	if d.tile.rank == 0 {
 		err = RunCPU(d.ctx, d.ext, d.exec.(IndexKernel))
 	} else {
-		err = RunTiledCPU(d.ctx, TiledExtent{Extent: d.ext, Tile: d.tile}, d.exec.(TiledKernel))
+		err = runTiledCPU(d.ctx, TiledExtent{Extent: d.ext, Tile: d.tile}, d.exec.(TiledKernel), poisoned)
+	}
+	if err == nil { // before pe, which escapes: a run without error allocates nothing here
+		return nil
 	}
 	var pe *KernelPanicError
 	if errors.As(err, &pe) && pe.Kernel == "" {
 		pe.Kernel = d.l.name // RunCPU does not know it: the message names the kernel
 	}
+	var be *BoundsError
+	if errors.As(err, &be) && be.Kernel == "" {
+		be.Kernel = d.l.name
+		for i, info := range infos {
+			if info.Key != nil && info.Key == be.Key {
+				be.Field = d.l.args[i].name
+				break
+			}
+		}
+	}
 	return err
 }
+
+// strictExecutor runs a kernel's Go definition on goroutines, one per thread (Each, Tiled:
+// never a fast CPU body), over device copies of its arguments that a strict CPU view keeps
+// in buffers of its own (accelerator.StrictCPU), as a discrete GPU runs it over its
+// memory: every argument is bound with BindDevice, and the kernel runs on a copy of its
+// struct whose data fields are their DeviceCopy. tile_static memory starts as poison.
+type strictExecutor struct{}
+
+// validate has nothing to add: the CPU's limits were checked with every device's.
+func (strictExecutor) validate(*dispatch) error { return nil }
+
+// prepare has nothing to build: Go bodies need no compiling.
+func (strictExecutor) prepare(*dispatch) error { return nil }
+
+// encode binds every argument on the view and makes d.exec the kernel struct's copy over
+// the device copies, run per thread.
+func (strictExecutor) encode(d *dispatch) error {
+	done, err := d.view.StartHostWork()
+	if err != nil {
+		return fmt.Errorf("goamp/runtime: kernel %s: %w", d.l.name, err)
+	}
+	d.hostDone = done
+	d.view.CountDispatch()
+	st := d.l.typ
+	cp := reflect.New(st)
+	cp.Elem().Set(reflect.NewAt(st, d.base).Elem())
+	devInfos := make([]ArgInfo, len(d.args))
+	for i, a := range d.args {
+		f := &d.l.args[i]
+		dc, ok := a.(DeviceCopier)
+		if !ok {
+			return &KernelError{Kernel: d.l.name, Field: f.name, FieldType: f.typ.String(),
+				Reason: "its type does not implement runtime.DeviceCopier, which the strict CPU accelerator binds"}
+		}
+		b, err := a.BindDevice(d.view, d.infos[i].Access)
+		if err != nil {
+			return fmt.Errorf("goamp/runtime: kernel %s: field %s: %w", d.l.name, f.name, err)
+		}
+		dv := reflect.ValueOf(dc.DeviceCopy(b))
+		if f.addr { // the field holds the value whose pointer is the Arg
+			dv = dv.Elem()
+		}
+		if !dv.IsValid() || !dv.Type().AssignableTo(f.typ) {
+			return &KernelError{Kernel: d.l.name, Field: f.name, FieldType: f.typ.String(),
+				Reason: fmt.Sprintf("DeviceCopy returned a %v, which the field cannot hold", dv.Type())}
+		}
+		reflect.NewAt(f.typ, unsafe.Add(cp.UnsafePointer(), f.offset)).Elem().Set(dv)
+		if da, ok := dv.Interface().(Arg); ok {
+			devInfos[i].Key = da.ArgInfo().Key
+		}
+	}
+	d.exec, d.devInfos = PerThreadKernel{Kernel: cp.Interface()}, devInfos
+	return nil
+}
+
+// submit runs the kernel's copy per thread, with tile_static memory poisoned.
+func (strictExecutor) submit(d *dispatch) error { return d.runGo(true, d.devInfos) }
 
 // vulkanExecutor records a kernel's GPU body on the view's command stream, without
 // waiting (the view submits when the host needs data, on Flush or Wait, or at once in
@@ -200,15 +279,17 @@ func (vulkanExecutor) submit(d *dispatch) error {
 const checkHeader = 8
 
 // bindCheck allocates the check buffer of a bounds-checked dispatch on its view, writes
-// the data fields' extents into it and binds it after them.
+// the data fields' extents into it, 1 past their ranks (an index's components there must
+// be 0), then the device's loop cap (0: none), and binds it after them.
 func (d *dispatch) bindCheck() error {
 	n := len(d.infos)
-	words := make([]byte, 4*(checkHeader+3*n))
+	words := make([]byte, 4*(checkHeader+3*n+1))
 	for i, info := range d.infos {
 		for c := range 3 {
-			binary.LittleEndian.PutUint32(words[4*(checkHeader+3*i+c):], uint32(info.Extent.Dim(c)))
+			binary.LittleEndian.PutUint32(words[4*(checkHeader+3*i+c):], uint32(max(info.Extent.Dim(c), 1)))
 		}
 	}
+	binary.LittleEndian.PutUint32(words[4*(checkHeader+3*n):], d.view.Accelerator().Limits().MaxLoopIterations)
 	b, err := d.view.Alloc(uint64(len(words)))
 	if err != nil {
 		return fmt.Errorf("goamp/runtime: kernel %s: the bounds check's buffer: %w", d.l.name, err)
@@ -242,6 +323,8 @@ func (d *dispatch) readCheck() error {
 	switch {
 	case f < len(d.infos):
 		e.Field, e.Extent = d.l.args[f].name, d.infos[f].Extent
+	case f >= checkLoopFault:
+		return &KernelPanicError{Kernel: d.l.name, Value: &LoopLimitError{Kernel: d.l.name, Limit: u(1)}, Global: global, rank: d.ext.rank}
 	case f >= checkShiftFault:
 		return &KernelPanicError{Kernel: d.l.name, Value: &ShiftError{Kernel: d.l.name, Count: u(1)}, Global: global, rank: d.ext.rank}
 	case f >= checkDivFault:
@@ -263,6 +346,7 @@ const (
 	checkArrayFault  = 0x20000
 	checkDivFault    = 0x30000 // an integer division or remainder by zero
 	checkShiftFault  = 0x40000 // a negative shift count
+	checkLoopFault   = 0x50000 // a thread's loops reached the device's cap
 )
 
 // pipeline sets d.pipe to the program's pipeline for d.spec on the view's accelerator: the

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	goruntime "runtime"
 	"strings"
@@ -15,10 +16,13 @@ import (
 // package's files that hold its kernels, the functions they call and the types they use,
 // and a hash of their contents. Both the GPU body and the fast CPU body come from
 // amp_gen.go, so a kernel edited since go generate would run its old code on every
-// accelerator, and a comparison of the two would pass. In a test binary (testing.Testing)
-// whose sources are where the build found them, a dispatch of such a program hashes the
-// files once and, where they changed, returns a *StaleError instead of running old code.
-// Elsewhere (a deployed binary, a -trimpath build) nothing is checked.
+// accelerator, and a comparison of the two would pass. The first dispatch of such a
+// program in a binary whose sources are where the build found them (go run, go test, go
+// build on the machine that built it) hashes the files once and, where they differ from
+// what go generate read, returns a *StaleError instead of running old code; outside test
+// binaries only where the binary was built after the files last changed (else they may be
+// newer than its code, and nothing can be told). Elsewhere (a binary run on another
+// machine, a -trimpath build) nothing is checked: ampgen -check in CI covers those.
 type Sources struct {
 	dir   string
 	files []string
@@ -45,13 +49,13 @@ func (p *Program) From(s *Sources) *Program {
 }
 
 // check returns the *StaleError of a kernel whose sources changed since go generate, in a
-// test binary that can read them; nil otherwise.
+// binary that can read them and was built from them (builtAfter); nil otherwise.
 func (s *Sources) check(kernel string) error {
 	if s == nil {
 		return nil
 	}
 	s.once.Do(func() {
-		if !testing.Testing() || s.dir == "" {
+		if !filepath.IsAbs(s.dir) || !testing.Testing() && !builtAfter(s.dir, s.files) {
 			return
 		}
 		got, err := srchash.Sum(s.dir, s.files)
@@ -63,9 +67,30 @@ func (s *Sources) check(kernel string) error {
 	return s.err
 }
 
+// builtAfter reports whether the running executable was written after each of files (in
+// dir) last changed, so that it was built from them as they are.
+func builtAfter(dir string, files []string) bool {
+	exe, err := os.Executable()
+	if err != nil {
+		return false
+	}
+	st, err := os.Stat(exe)
+	if err != nil {
+		return false
+	}
+	for _, f := range files {
+		fi, err := os.Stat(filepath.Join(dir, f))
+		if err != nil || fi.ModTime().After(st.ModTime()) {
+			return false
+		}
+	}
+	return true
+}
+
 // StaleError says that a kernel's source files changed after go generate wrote the GPU
 // body and the fast CPU body of its package: both would run the old code. It is returned
-// by dispatches in test binaries (see Sources). It matches ErrContract.
+// by the first dispatch of each of the package's kernels where the sources can be read
+// (see Sources). It matches ErrContract.
 type StaleError struct {
 	// Kernel is the kernel's Go type (the first dispatched of its package).
 	Kernel string

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	goruntime "runtime"
 	"testing"
+	"time"
 
 	"github.com/goamp/goamp/internal/srchash"
 	"github.com/stretchr/testify/assert"
@@ -42,6 +43,22 @@ func TestSourcesCheck(t *testing.T) {
 	assert.Equal(t, []string{"a.go", "b.go"}, s.files)
 	_, self, _, _ := goruntimeCaller()
 	assert.Equal(t, filepath.Dir(self), s.dir, "the directory of the file that calls GeneratedFrom")
+}
+
+// TestBuiltAfter: outside test binaries sources are checked only where the executable
+// was written after they last changed: a file newer than the binary (edited since the
+// build) is not checked, one older is, and a missing one is not.
+func TestBuiltAfter(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "kernels.go")
+	require.NoError(t, os.WriteFile(file, []byte("package k\n"), 0o644))
+	future := time.Now().Add(time.Hour)
+	require.NoError(t, os.Chtimes(file, future, future))
+	assert.False(t, builtAfter(dir, []string{"kernels.go"}), "changed after the build")
+	past := time.Unix(1e9, 0)
+	require.NoError(t, os.Chtimes(file, past, past))
+	assert.True(t, builtAfter(dir, []string{"kernels.go"}), "unchanged since the build")
+	assert.False(t, builtAfter(dir, []string{"kernels.go", "missing.go"}))
 }
 
 // goruntimeCaller is runtime.Caller(1) of the test, for the directory GeneratedFrom sees.

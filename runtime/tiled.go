@@ -5,6 +5,8 @@ import (
 	"math"
 	"sync"
 	"sync/atomic"
+
+	"github.com/goamp/goamp/internal/poison"
 )
 
 // Tiling limits, as in C++ AMP.
@@ -262,7 +264,8 @@ func TileStaticMemoryFence(t TiledIndex) { fence(t) }
 // by a thread returns the k-th allocation of its tile, so every thread of
 // the tile must make the same TileStatic calls (same T, same n, same order);
 // a mismatch is a kernel bug and panics (the executor reports it as a
-// *KernelPanicError). The storage is fresh and zeroed for each tile. Writes
+// *KernelPanicError). The storage is fresh and zeroed for each tile (poisoned on the
+// strict CPU accelerator: NaN, 0xdeadbeef; a GPU's holds what was there). Writes
 // by one thread are visible to the others after a barrier. Outside a tiled
 // kernel (zero TiledIndex) it returns private storage.
 func TileStatic[T any](t TiledIndex, n int) []T {
@@ -278,7 +281,11 @@ func TileStatic[T any](t TiledIndex, n int) []T {
 	th.nstatic++
 	s.staticMu.Lock()
 	if k == len(s.statics) {
-		s.statics = append(s.statics, staticAlloc{data: make([]T, n), n: n})
+		data := make([]T, n)
+		if s.poisoned {
+			poison.Slice(data)
+		}
+		s.statics = append(s.statics, staticAlloc{data: data, n: n})
 	}
 	a := s.statics[k]
 	s.staticMu.Unlock()
@@ -331,6 +338,9 @@ type tileState struct {
 	// that has finished and one that starts later (see EnvRaceFastBodies).
 	staticMu sync.Mutex
 	statics  []staticAlloc
+	// poisoned says the tile_static storage starts as poison, not zeros (the strict CPU
+	// accelerator), as a GPU's holds what was there before.
+	poisoned bool
 }
 
 // newTileState returns the state of a tile of n threads.

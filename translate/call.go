@@ -11,9 +11,9 @@ import (
 
 // fmathFuncs maps package fmath's functions to GLSL (a "amp" prefix names a prelude helper).
 var fmathFuncs = map[string]string{
-	"Sqrt": "sqrt", "Rsqrt": "inversesqrt", "Exp": "exp", "Exp2": "exp2", "Log": "log", "Log2": "log2",
-	"Pow": "pow", "Sin": "sin", "Cos": "cos", "Tan": "tan", "Asin": "asin", "Acos": "acos", "Atan": "atan",
-	"Atan2": "atan", "Sinh": "sinh", "Cosh": "cosh", "Tanh": "tanh", "Floor": "floor", "Ceil": "ceil",
+	"Sqrt": "sqrt", "Rsqrt": "inversesqrt", "Exp": "ampExp", "Exp2": "ampExp2", "Log": "ampLog", "Log2": "ampLog2",
+	"Pow": "ampPow", "Sin": "sin", "Cos": "cos", "Tan": "tan", "Asin": "ampAsin", "Acos": "ampAcos", "Atan": "ampAtan",
+	"Atan2": "ampAtan2", "Sinh": "ampSinh", "Cosh": "ampCosh", "Tanh": "ampTanh", "Floor": "floor", "Ceil": "ceil",
 	"Round": "ampRound", "RoundEven": "roundEven", "Trunc": "trunc", "Fract": "fract", "Abs": "abs",
 	"Min": "min", "Max": "max", "Clamp": "clamp", "Mix": "mix", "Fma": "fma", "Sign": "sign", "Step": "step",
 	"Smoothstep": "smoothstep", "Mod": "mod", "IsNaN": "isnan", "IsInf": "isinf",
@@ -27,6 +27,48 @@ var mathFuncs = map[string]string{
 	"Float32bits": "floatBitsToUint", "Float32frombits": "uintBitsToFloat",
 	"Inf": "ampInf", "NaN": "ampNaN", "IsNaN": "isnan", "IsInf": "ampIsInf", "Signbit": "ampSignbit",
 	"Copysign": "ampCopysign",
+}
+
+// mathFmath names the fmath function that does in float32 what a math function does in
+// float64: the advice of the note on a float32 widened for one (noteWidened) and of the
+// error on one GLSL lacks for doubles. Min, Max and Mod are left out: fmath's follow GLSL,
+// whose NaN rules and modulus differ from math's.
+var mathFmath = map[string]string{
+	"Sqrt": "Sqrt", "Floor": "Floor", "Ceil": "Ceil", "Trunc": "Trunc", "Abs": "Abs", "Round": "Round",
+	"RoundToEven": "RoundEven", "FMA": "Fma", "IsNaN": "IsNaN", "Exp": "Exp", "Exp2": "Exp2", "Log": "Log",
+	"Log2": "Log2", "Pow": "Pow", "Sin": "Sin", "Cos": "Cos", "Tan": "Tan", "Asin": "Asin", "Acos": "Acos",
+	"Atan": "Atan", "Atan2": "Atan2", "Sinh": "Sinh", "Cosh": "Cosh", "Tanh": "Tanh",
+}
+
+// noteWidened notes the call e of math function name when an argument is a float32
+// converted to float64 (math.Sqrt(float64(x))): the kernel needs double precision for it.
+func (t *tr) noteWidened(e *ast.CallExpr, name string) {
+	for _, a := range e.Args {
+		c, ok := unparen(a).(*ast.CallExpr)
+		if !ok || len(c.Args) != 1 || !isBasic(t.typeOf(c), types.Float64) || !isBasic(t.typeOf(c.Args[0]), types.Float32) {
+			continue
+		}
+		if tv, ok := t.info.Types[unparen(c.Fun)]; !ok || !tv.IsType() {
+			continue
+		}
+		use := map[string]string{"Min": "Go's min", "Max": "Go's max",
+			"Mod": "fmath.Mod (the floored modulus, with the sign of y)"}[name]
+		if f, ok := mathFmath[name]; ok {
+			use = "fmath." + f
+		} else if use == "" {
+			use = "a float32 function of package fmath"
+		}
+		t.note(e.Pos(), fmt.Sprintf("math.%s(float64(...)) widens a float32 to float64, so the kernel needs "+
+			"double precision (a device without it refuses the kernel; GPUs run float64 at a fraction of "+
+			"float32's rate): use %s, which stays float32 (its accuracy: fmath's documentation)", name, use))
+		return
+	}
+}
+
+// isBasic reports whether typ's underlying type is the basic type of kind k.
+func isBasic(typ types.Type, k types.BasicKind) bool {
+	b, ok := typ.Underlying().(*types.Basic)
+	return ok && b.Kind() == k
 }
 
 // bitsFuncs maps package math/bits's 32-bit functions to GLSL (a "amp" prefix names a
@@ -243,8 +285,13 @@ func (t *tr) funcCall(e *ast.CallExpr, id *ast.Ident, fn *types.Func) string {
 		if !ok {
 			break
 		}
-		if strings.HasPrefix(g, "amp") {
+		switch {
+		case g == "ampRound":
 			t.prelude["round"] = true
+		default:
+			for _, k := range fmathPieces[g] {
+				t.prelude[k] = true
+			}
 		}
 		return g + "(" + strings.Join(t.args(e.Args), ", ") + ")"
 	case path == "math":
@@ -254,9 +301,14 @@ func (t *tr) funcCall(e *ast.CallExpr, id *ast.Ident, fn *types.Func) string {
 				t.errorf(e.Pos(), "math.%s is not in the kernel language: it has no 64-bit integers", name)
 				return "0"
 			}
-			t.errorf(e.Pos(), "math.%s has no GLSL equivalent for float64; use package fmath on float32", name)
+			use := "package fmath"
+			if f, ok := mathFmath[name]; ok {
+				use = "fmath." + f
+			}
+			t.errorf(e.Pos(), "math.%s has no GLSL equivalent for float64; use %s on float32", name, use)
 			return "0"
 		}
+		t.noteWidened(e, name)
 		switch {
 		case g == "ampRound":
 			t.prelude["round"] = true
@@ -543,9 +595,10 @@ func (t *tr) extentViews() int {
 // holds, in uint words: 0 the first fault's code + 1 (0: none; the code is the data field,
 // or ampSharedFault + the tile_static array's place, or ampArrayFault, or ampDivFault), 1-3 its index, 4-6
 // the index of the thread that made it, 7 the array's length (tile_static or local arrays),
-// then from 8 three words per data field, its extent (0 past its rank), which the runtime
-// writes before the dispatch.
-func checkPrelude(tiled bool) string {
+// then from 8 three words per data field, its extent (0 past its rank), then the device's
+// loop cap (0: none), which the runtime writes before the dispatch. Each pass of a Go loop
+// calls ampLoop, which records ampLoopFault when the thread's passes reach the cap.
+func checkPrelude(tiled bool, views int) string {
 	thread := "ampGlobal()"
 	decl := ""
 	if !tiled {
@@ -561,6 +614,10 @@ func checkPrelude(tiled bool) string {
 		"const uint ampArrayFault = 0x20000u;  // a local array or an Index\n" +
 		"const uint ampDivFault = 0x30000u;    // an integer division or remainder by zero\n" +
 		"const uint ampShiftFault = 0x40000u;  // a negative shift count\n" +
+		"const uint ampLoopFault = 0x50000u;   // the thread's loops reached the device's cap\n" +
+		"uint ampLoops = 0u; // the thread's loop iterations so far\n" +
+		fmt.Sprintf("void ampLoop() { ampLoops++; if (ampLoops == ampCheck[%d]) ampFault(ampLoopFault, ivec3(int(ampLoops), 0, 0)); }\n",
+			8+3*views) +
 		"int ampNN(int s) { if (s >= 0) return s; ampFault(ampShiftFault, ivec3(s, 0, 0)); return 0; }\n" +
 		"int ampIx(int i, int n, uint f) { if (uint(i) < uint(n)) return i; ampFaultN(f, ivec3(i, 0, 0), uint(n)); return 0; }\n" +
 		"int ampNZ(int d) { if (d != 0) return d; ampFault(ampDivFault, ivec3(0)); return 1; }\n" +
@@ -574,8 +631,10 @@ func checkPrelude(tiled bool) string {
 // too.
 func (t *tr) checkFuncs(b *strings.Builder, v *viewArg) {
 	k, e := v.index, 8+3*v.index
-	fmt.Fprintf(b, "bool ampIn%d(ivec3 i) { return uint(i.x) < ampCheck[%d] && (ampR%d < 2u || uint(i.y) < ampCheck[%d]) && "+
-		"(ampR%d < 3u || uint(i.z) < ampCheck[%d]); }\n", k, e, k, e+1, k, e+2)
+	// Past the view's rank the check buffer holds 1: an index of a higher rank is outside
+	// unless its components there are 0, as on the CPU.
+	fmt.Fprintf(b, "bool ampIn%d(ivec3 i) { return uint(i.x) < ampCheck[%d] && uint(i.y) < ampCheck[%d] && "+
+		"uint(i.z) < ampCheck[%d]; }\n", k, e, e+1, e+2)
 	fmt.Fprintf(b, "uint ampAt%d(ivec3 i) { if (ampIn%d(i)) return ampAddr%d(i); ampFault(%du, i); return amp.%s.base; }\n",
 		k, k, k, k, v.name)
 	if v.at4 || v.set4 {

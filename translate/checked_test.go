@@ -3,7 +3,7 @@
 package translate_test
 
 import (
-	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/amptest"
 	"github.com/goamp/goamp/arrayview"
 	"github.com/goamp/goamp/runtime"
@@ -20,8 +21,8 @@ import (
 // TestBoundsChecked runs corpus.Outside in a build with -tags goampcheck, where the corpus's
 // GPU dispatches run their bounds-checked builds: with every access inside the views the
 // result is the CPU's; a read or a write outside is a *KernelPanicError on every
-// accelerator, whose Value on a GPU is a *BoundsError naming the field, an index outside
-// and the view's extent, and the input stays as it was.
+// accelerator, whose Value is a *BoundsError naming the field, an index outside and the
+// view's extent (on the CPU as on a GPU), and the input stays as it was.
 func TestBoundsChecked(t *testing.T) {
 	require.NotNil(t, corpus.Outside{}.Program().Checked, "the build has the checked programs (-tags goampcheck)")
 	const n = 1000
@@ -60,11 +61,7 @@ func TestBoundsChecked(t *testing.T) {
 					host := make([]int32, n)
 					require.NoError(t, in.CopyTo(host))
 					assert.Equal(t, src, host, "the input is intact")
-					var be *runtime.BoundsError
-					if av.Accelerator().IsCPU() {
-						assert.False(t, errors.As(err, &be), "the CPU panics with its own value")
-						return
-					}
+					var be *runtime.BoundsError // on the CPU too
 					require.ErrorAs(t, err, &be)
 					assert.Equal(t, tt.field, be.Field)
 					assert.Equal(t, runtime.Ext(n), be.Extent)
@@ -73,6 +70,43 @@ func TestBoundsChecked(t *testing.T) {
 				})
 			}
 		})
+	}
+}
+
+// TestBoundsCheckedRank: an index of a higher rank than the view's, with a component past
+// the view's rank that is not 0, lies outside the view, in a bounds-checked GPU build as on
+// both CPU accelerators: corpus.Axpy, which indexes its views with the thread's index, over
+// a domain of rank 2 or 3 with views of rank 1 fails with a *BoundsError naming the
+// field, the index and the thread, where before every accelerator wrote row after row over
+// the same elements and returned nil.
+func TestBoundsCheckedRank(t *testing.T) {
+	require.NotNil(t, corpus.Axpy[float32]{}.Program().Checked, "the build has the checked programs (-tags goampcheck)")
+	r := rand.New(rand.NewPCG(amptest.Seed(t), 0))
+	strict, err := accelerator.StrictCPU().CreateView(accelerator.Automatic)
+	require.NoError(t, err)
+	defer func() { require.NoError(t, strict.Close()) }()
+	for _, av := range append(amptest.Views(t), strict) {
+		for _, rank := range []int{2, 3} {
+			t.Run(fmt.Sprintf("%s/rank%d", av.Accelerator().Path(), rank), func(t *testing.T) {
+				n, c := 1+r.IntN(300), 2+r.IntN(30)
+				dom := runtime.Ext(n, c)
+				if rank == 3 {
+					dom = runtime.Ext(n, 1, c)
+				}
+				src := randFloats(r, n, -1, 1)
+				y, _ := out[float32](t, n)
+				err := runtime.ParallelForEach(av, dom, corpus.Axpy[float32]{X: in(t, slices.Clone(src), n), Y: y, Alpha: 2})
+				var pe *runtime.KernelPanicError
+				require.ErrorAs(t, err, &pe, "a rank-%d index of rank-1 views", rank)
+				var be *runtime.BoundsError
+				require.ErrorAs(t, err, &be)
+				assert.Contains(t, []string{"X", "Y"}, be.Field)
+				assert.Equal(t, runtime.Ext(n), be.Extent)
+				assert.Equal(t, pe.Global, be.Index, "the thread's own index")
+				assert.NotZero(t, be.Index[rank-1], "a component past the view's rank")
+				assert.Contains(t, err.Error(), fmt.Sprintf("a rank-%d index of a rank-1 view", rank))
+			})
+		}
 	}
 }
 
@@ -90,10 +124,7 @@ func TestBoundsCheckedAt4(t *testing.T) {
 			err := runtime.ParallelForEach(av, runtime.Ext(n/4), corpus.Outside4{In: in(t, slices.Clone(src), n), Out: o, Shift: 1})
 			var pe *runtime.KernelPanicError
 			require.ErrorAs(t, err, &pe)
-			var be *runtime.BoundsError
-			if av.Accelerator().IsCPU() {
-				return
-			}
+			var be *runtime.BoundsError // on the CPU too
 			require.ErrorAs(t, err, &be)
 			assert.Equal(t, "In", be.Field)
 			assert.Equal(t, n, be.Index[0], "the fourth element of the last thread's At4")
@@ -193,6 +224,41 @@ func TestPanicsChecked(t *testing.T) {
 				}
 				c.gpu(t, err)
 				assert.Equal(t, c.at, pe.Global[0], "the thread at fault")
+			})
+		}
+	}
+}
+
+// TestLoopLimitChecked runs corpus.ExtentLoop, whose threads each loop once per element
+// of In, with tiles of one thread, in the checked build: below a device's loop cap
+// (accelerator.Limits.MaxLoopIterations, lavapipe's 65,535) the result is the CPU's; at
+// 70,000 passes a device with the cap returns a *KernelPanicError whose Value is a
+// *runtime.LoopLimitError (an ordinary build ends the loop there without an error and
+// returns a wrong sum), and a device without it the CPU's result.
+func TestLoopLimitChecked(t *testing.T) {
+	r := rand.New(rand.NewPCG(amptest.Seed(t), 1))
+	for _, chunks := range []int{60000, 70000} {
+		src := randInts(r, chunks, -1000, 1000)
+		var cpu []int32
+		for _, av := range amptest.Views(t) {
+			t.Run(fmt.Sprintf("%d/%s", chunks, av.Accelerator().Path()), func(t *testing.T) {
+				o, data := out[int32](t, 1)
+				err := forEachTiled(av, runtime.Ext(1).Tile(1), corpus.ExtentLoop{In: in(t, slices.Clone(src), chunks), Out: o})
+				limit := int(av.Accelerator().Limits().MaxLoopIterations)
+				if limit == 0 || chunks < limit {
+					got := ran(t, err, o, data)
+					if cpu == nil {
+						cpu = slices.Clone(got)
+					}
+					require.Equal(t, cpu, got)
+					return
+				}
+				var pe *runtime.KernelPanicError
+				require.ErrorAs(t, err, &pe)
+				var le *runtime.LoopLimitError
+				require.ErrorAs(t, err, &le)
+				assert.Equal(t, limit, le.Limit)
+				assert.Contains(t, err.Error(), "loops reached 65535 iterations")
 			})
 		}
 	}

@@ -11,15 +11,16 @@ import (
 	"strings"
 )
 
-// Note is what ampgen says about a kernel that gets no generated fast CPU body, printed
-// as "file:line:col: Kernel: message".
+// Note is what ampgen says about a kernel without refusing it (a kernel that gets no
+// generated fast CPU body, Package.Notes; a construct the user may not mean,
+// Kernel.Notes), printed as "file:line:col: Kernel: message".
 type Note struct {
-	// Pos is where the reason is: the construct the fission cannot handle, or the
-	// hand-written method.
+	// Pos is where the reason is: the construct the fission cannot handle, the
+	// hand-written method, the call.
 	Pos token.Position
 	// Kernel is the kernel's type name.
 	Kernel string
-	// Msg says why there is no generated body.
+	// Msg says what ampgen noticed.
 	Msg string
 }
 

@@ -71,6 +71,11 @@ type Kernel struct {
 	// Files are the files of the kernel's package (full paths, sorted) that its
 	// translation read; the generated code records their hash (runtime.GeneratedFrom).
 	Files []string
+	// Notes say what the kernel does that the user may not mean: a float32 widened to
+	// float64 for a math function (math.Sqrt(float64(x))), which makes the kernel need
+	// double precision where the fmath function would not. ampgen prints them on stderr;
+	// ampgen -strict refuses the package.
+	Notes []*Note
 }
 
 // Package is a loaded, type-checked Go package with its kernels translated.

@@ -519,6 +519,15 @@ func (t *tr) ifStmt(s *ast.IfStmt) {
 	fs.line("}")
 }
 
+// loopAttr is the attribute of a loop's for statement: in the bounds-checked build
+// [[dont_unroll]], so that the device runs each pass that ampLoop counts.
+func (t *tr) loopAttr() string {
+	if t.checked {
+		return "[[dont_unroll]] "
+	}
+	return ""
+}
+
 // loop runs body as the translation of a loop's body.
 func (t *tr) loop(varying bool, pos token.Pos, body func()) *loopState {
 	fs := t.fn
@@ -529,6 +538,11 @@ func (t *tr) loop(varying bool, pos token.Pos, body func()) *loopState {
 	fs.inSwitch = 0
 	if varying {
 		fs.divergent++
+	}
+	if t.checked && !l.pass { // a pass of a Go loop, counted against the device's cap
+		fs.indent++
+		fs.line("ampLoop();")
+		fs.indent--
 	}
 	body()
 	if varying {
@@ -603,7 +617,7 @@ func (t *tr) forStmt(s *ast.ForStmt) {
 	if s.Cond != nil {
 		c, varying = t.cond(s.Cond)
 	}
-	fs.line("for (%s; %s; %s) {", init, c, post)
+	fs.line("%sfor (%s; %s; %s) {", t.loopAttr(), init, c, post)
 	l := t.loop(varying, s.Pos(), func() { t.block(s.Body.List) })
 	fs.line("}")
 	t.afterLoop(l)
@@ -704,7 +718,7 @@ func (t *tr) rangeStmt(s *ast.RangeStmt) {
 	if ity == "uint" {
 		zero = "0u"
 	}
-	fs.line("for (%s %s = %s; %s < %s; %s++) {", ity, i, zero, i, n, i)
+	fs.line("%sfor (%s %s = %s; %s < %s; %s++) {", t.loopAttr(), ity, i, zero, i, n, i)
 	l := t.loop(t.rangesInt(s.X) && t.isVarying(s.X, fs.varying), s.Pos(), func() {
 		if own {
 			fs.indent++

@@ -8,13 +8,18 @@
 // (runtime.RangeKernel) looping over Each. A kernel with a hand-written one, or whose
 // barriers the fission cannot place, gets none, and ampgen prints a note saying why.
 //
+// ampgen also notes on stderr, as file:line:col: Kernel: message, a float32 widened to
+// float64 for a math function (math.Sqrt(float64(x))), which makes the kernel need double
+// precision, naming the fmath function to call instead; with -strict such a note is an
+// error (exit status 1, nothing written).
+//
 // Put this line in a file of the package and run go generate:
 //
 //	//go:generate go run github.com/goamp/goamp/cmd/ampgen
 //
 // Usage:
 //
-//	ampgen [-o amp_gen.go] [-glsl] [-check] [-checked] [-amp-glsl DIR] [package directories]
+//	ampgen [-o amp_gen.go] [-glsl] [-check] [-checked] [-strict] [-amp-glsl DIR] [package directories]
 //
 // With -checked it also writes each kernel's bounds-checked build (amp_gen_TYPE.check.spv)
 // and amp_gen_check.go, which embeds them in builds with -tags goampcheck: there, a GPU
@@ -60,6 +65,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	ampGLSL := fl.String("amp-glsl", "", "write amp.glsl, the include file of hand-written GLSL kernels, into this directory")
 	checked := fl.Bool("checked", false, "also write the bounds-checked build of each kernel (amp_gen_check.go and "+
 		"amp_gen_TYPE.check.spv), which builds with -tags goampcheck run on the GPU; under -check, a package has it when its file exists")
+	strict := fl.Bool("strict", false, "refuse (exit 1, write nothing) what ampgen otherwise notes on stderr: "+
+		"a float32 widened to float64 for a math function")
 	fl.Usage = func() {
 		fmt.Fprintln(stderr, "usage: ampgen [flags] [package directories]")
 		fl.PrintDefaults()
@@ -82,7 +89,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	status := 0
 	for _, dir := range dirs {
-		if err := generate(dir, options{out: *out, keep: *keep, check: *check, checked: *checked}, stdout); err != nil {
+		if err := generate(dir, options{out: *out, keep: *keep, check: *check, checked: *checked, strict: *strict}, stdout, stderr); err != nil {
 			var l translate.ErrorList
 			if errors.As(err, &l) {
 				for _, e := range l {
@@ -98,14 +105,38 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return status
 }
 
+// kernelNotes prints the notes of p's kernels on stderr, each once (a generic kernel's
+// instances share them), or, under -strict, returns them as errors.
+func kernelNotes(p *translate.Package, o options, stderr io.Writer) error {
+	var errs translate.ErrorList
+	seen := map[string]bool{}
+	for _, k := range p.Kernels {
+		for _, n := range k.Notes {
+			n.Pos.Filename = relative(n.Pos.Filename)
+			if s := n.String(); !seen[s] {
+				seen[s] = true
+				if o.strict {
+					errs = append(errs, &translate.Error{Pos: n.Pos, Msg: n.Kernel + ": " + n.Msg + " (ampgen -strict)"})
+				} else if !o.check {
+					fmt.Fprintf(stderr, "ampgen: %s\n", n)
+				}
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
 // options are the flags that shape what generate writes.
 type options struct {
-	out                  string
-	keep, check, checked bool
+	out                          string
+	keep, check, checked, strict bool
 }
 
 // generate writes (or checks) the generated files of the package in dir.
-func generate(dir string, o options, stdout io.Writer) error {
+func generate(dir string, o options, stdout, stderr io.Writer) error {
 	checkedGo := strings.TrimSuffix(o.out, ".go") + "_check.go"
 	if o.check { // the package has checked builds when its file exists
 		_, err := os.Stat(filepath.Join(dir, checkedGo))
@@ -120,6 +151,9 @@ func generate(dir string, o options, stdout io.Writer) error {
 			n.Pos.Filename = relative(n.Pos.Filename)
 			fmt.Fprintf(stdout, "ampgen: %s\n", n)
 		}
+	}
+	if err := kernelNotes(p, o, stderr); err != nil {
+		return err
 	}
 	if len(p.Kernels) == 0 {
 		fmt.Fprintf(stdout, "ampgen: %s has no kernels to translate\n", p.Path)

@@ -336,3 +336,133 @@ func TestNoGlslc(t *testing.T) {
 	assert.Contains(t, stderr, "glslc not found on PATH: install Debian's glslc package (apt-get install glslc)")
 	assert.NoFileExists(t, filepath.Join(dir, "amp_gen.go"))
 }
+
+// widenKernel takes square roots and floors of float32 values through math's float64
+// functions (lines 18 and 23), which ampgen notes, beside a float64 capture's own square
+// root (line 19), which it leaves alone.
+const widenKernel = `package fixture
+
+import (
+	"math"
+
+	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/runtime"
+)
+
+// Root takes square roots.
+type Root struct {
+	X *arrayview.View[float32]
+	D float64
+}
+
+// Each is the kernel.
+func (k Root) Each(i runtime.Index) {
+	r := float32(math.Sqrt(float64(k.X.At(i))))
+	k.X.Set(i, r+float32(math.Sqrt(k.D))+floor(r))
+}
+
+func floor(x float32) float32 {
+	return float32(math.Floor(float64(x)))
+}
+`
+
+// TestWidenedFloat64: a float32 widened to float64 for a math function is noted on
+// stderr with its position and the fmath function to call instead, once per call (the
+// float64 capture's own math.Sqrt is not); -strict makes each an error and writes nothing;
+// a math function GLSL lacks for doubles names its fmath counterpart.
+func TestWidenedFloat64(t *testing.T) {
+	dir := fixture(t, widenKernel)
+	code, stdout, stderr := ampgen("-checked", dir)
+	require.Equal(t, 0, code, stderr)
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	require.Len(t, lines, 2, stderr)
+	assert.Regexp(t, `^ampgen: \S*kernel\.go:18:15: Root: math\.Sqrt\(float64\(\.\.\.\)\) widens a float32 to float64, `+
+		`so the kernel needs double precision .*: use fmath\.Sqrt, which stays float32`, lines[0])
+	assert.Regexp(t, `^ampgen: \S*kernel\.go:23:17: Root: math\.Floor\(float64\(\.\.\.\)\) .*: use fmath\.Floor,`, lines[1])
+	assert.NotContains(t, stdout, "widens")
+	assert.FileExists(t, filepath.Join(dir, "amp_gen.go"))
+
+	code, _, stderr = ampgen("-check", dir)
+	assert.Equal(t, 0, code, stderr)
+	assert.Empty(t, stderr, "-check says only what is stale")
+
+	strict := fixture(t, widenKernel)
+	code, _, stderr = ampgen("-strict", strict)
+	assert.Equal(t, 1, code)
+	lines = strings.Split(strings.TrimSpace(stderr), "\n")
+	require.Len(t, lines, 2, stderr)
+	assert.Regexp(t, `^\S*kernel\.go:18:15: Root: math\.Sqrt\(float64\(\.\.\.\)\) .* \(ampgen -strict\)$`, lines[0])
+	assert.NoFileExists(t, filepath.Join(strict, "amp_gen.go"))
+
+	exp := fixture(t, strings.Replace(widenKernel, "math.Floor(float64(x))", "math.Exp(float64(x))", 1))
+	code, _, stderr = ampgen(exp)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "kernel.go:23:17: math.Exp has no GLSL equivalent for float64; use fmath.Exp on float32")
+}
+
+// scaleMain is a program that runs the fixture's Scale kernel on the CPU and prints the
+// result, or the dispatch's error with exit status 1.
+const scaleMain = `package main
+
+import (
+	"fmt"
+	"os"
+
+	"example.com/usermod"
+	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/runtime"
+)
+
+func main() {
+	av, err := accelerator.CPU().DefaultView()
+	if err != nil {
+		panic(err)
+	}
+	x := []float32{1, 2, 3}
+	v := arrayview.MustNew(runtime.Ext(3), x)
+	if err := runtime.ParallelForEach(av, v.Extent(), fixture.Scale{X: v, A: 2}); err != nil {
+		fmt.Println(err)
+		os.Exit(1)
+	}
+	fmt.Println(v.Synchronize(), x)
+}
+`
+
+// TestStaleProgram: a program (not a test) built from a kernel edited after go generate
+// refuses to run the old code: go run reports the *runtime.StaleError. Before, it
+// printed the old kernel's result.
+func TestStaleProgram(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds a program twice (go run)")
+	}
+	gobin, err := exec.LookPath("go")
+	require.NoError(t, err, "the test runs the go command")
+	dir := fixture(t, scaleKernel)
+	code, _, stderr := ampgen(dir)
+	require.Equal(t, 0, code, stderr)
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "cmd", "scale"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "cmd", "scale", "main.go"), []byte(scaleMain), 0o644))
+	run := func() (string, error) {
+		cmd := exec.Command(gobin, "run", "./cmd/scale")
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	out, err := run()
+	require.NoError(t, err, out)
+	assert.Equal(t, "<nil> [2 4 6]\n", out, "as generated")
+
+	changed := strings.Replace(scaleKernel, "k.A*k.X.At(i)", "k.A*k.X.At(i)+1", 1)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "kernel.go"), []byte(changed), 0o644))
+	out, err = run()
+	require.Error(t, err, "the old kernel ran:\n%s", out)
+	assert.Contains(t, out, "kernel fixture.Scale: kernel.go changed since go generate wrote amp_gen.go")
+	assert.Contains(t, out, "run go generate")
+
+	code, _, stderr = ampgen(dir)
+	require.Equal(t, 0, code, stderr)
+	out, err = run()
+	require.NoError(t, err, out)
+	assert.Equal(t, "<nil> [3 5 7]\n", out, "generated again: the new kernel")
+}

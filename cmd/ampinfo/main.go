@@ -126,6 +126,9 @@ func writeText(w io.Writer, p accelerator.Properties, verbose bool) {
 	row("shared memory", "%d bytes", l.MaxSharedMemory)
 	row("max storage buffer range", "%d bytes", l.MaxStorageBufferRange)
 	row("push constants", "%d bytes", l.MaxPushConstantsSize)
+	if l.MaxLoopIterations > 0 {
+		row("loop iterations", "at most %d per thread, then loops end early", l.MaxLoopIterations)
+	}
 	if verbose {
 		row("storage buffer alignment", "%d bytes", l.MinStorageBufferAlign)
 		row("max allocations", "%d", l.MaxMemoryAllocationCount)

@@ -8,6 +8,7 @@ package testprog
 
 import (
 	"embed"
+	"sync"
 
 	"github.com/goamp/goamp/runtime"
 )
@@ -15,12 +16,28 @@ import (
 //go:embed *.spv
 var spv embed.FS
 
+// programKey identifies a cached program.
+type programKey struct {
+	name string
+	rank int
+}
+
+// programs caches each name and rank's *runtime.Program: kernels' Program methods call
+// MustProgram on every dispatch, and registering a program reads and hashes its SPIR-V.
+var programs sync.Map // programKey -> *runtime.Program
+
 // MustProgram returns the test program NAME (NAME.comp) for domains of the given rank (0:
-// any). It panics when there is no such program: a test bug.
+// any); repeated calls return the same *runtime.Program. It panics when there is no such
+// program: a test bug.
 func MustProgram(name string, rank int) *runtime.Program {
+	key := programKey{name, rank}
+	if p, ok := programs.Load(key); ok {
+		return p.(*runtime.Program)
+	}
 	code, err := spv.ReadFile(name + ".spv")
 	if err != nil {
 		panic(err)
 	}
-	return runtime.MustProgram("testprog/"+name, code, rank)
+	p, _ := programs.LoadOrStore(key, runtime.MustProgram("testprog/"+name, code, rank))
+	return p.(*runtime.Program)
 }

@@ -24,6 +24,31 @@ double ampCopysign(double f, double s) {
 	uvec2 a = unpackDouble2x32(f);
 	return packDouble2x32(uvec2(a.x, (a.y & 0x7fffffffu) | (unpackDouble2x32(s).y & 0x80000000u)));
 }
+const float ampPiF = 3.14159265358979, ampPiO2F = 1.5707963267948966;
+float ampNaNF() { return uintBitsToFloat(0x7fc00000u); }
+float ampInfF() { return uintBitsToFloat(0x7f800000u); }
+float ampScale2(float p, int n) { int h = n / 2; return ldexp(ldexp(p, h), n - h); }
+float ampAtan(float x) {
+	float a = abs(x), y = 0.0;
+	if (a > 2.414213562373095) { y = ampPiO2F; a = -1.0 / a; }
+	else if (a > 0.4142135623730950) { y = 0.78539816339744831; a = (a - 1.0) / (a + 1.0); }
+	float z = a * a;
+	y += (((8.05374449538e-2 * z - 1.38776856032e-1) * z + 1.99777106478e-1) * z - 3.33329491539e-1) * z * a + a;
+	return x < 0.0 ? -y : x == 0.0 ? x : y;
+}
+float ampAtan2(float y, float x) {
+	if (isnan(x) || isnan(y)) return ampNaNF();
+	float s = (floatBitsToUint(y) >> 31) != 0u ? -1.0 : 1.0;
+	if (isinf(x)) {
+		if (isinf(y)) return s * (x > 0.0 ? 0.78539816339744831 : 2.3561944901923449);
+		return x > 0.0 ? s * 0.0 : s * ampPiF;
+	}
+	if (isinf(y)) return s * ampPiO2F;
+	if (y == 0.0) return x < 0.0 || x == 0.0 && (floatBitsToUint(x) >> 31) != 0u ? s * ampPiF : y;
+	if (x == 0.0) return s * ampPiO2F;
+	float r = ampAtan(y / x);
+	return x < 0.0 ? r + s * ampPiF : r;
+}
 uint ampLinearIndex() {
 	return (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
 }
@@ -119,7 +144,7 @@ void ampEach(ivec3 ampIdx) {
 	int big = (v | 16777216);
 	uint[13] r = uint[13](0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u);
 	r[0] = ampF_nanless(ampSub0(x));
-	r[1] = (floatBitsToUint(atan(ampSub0(((x - x))), (-1.0))) >> 31);
+	r[1] = (floatBitsToUint(ampAtan2(ampSub0(((x - x))), (-1.0))) >> 31);
 	r[2] = ampF_nanless(ampAdd0(x));
 	r[3] = ampF_nanless(ampMul0(x));
 	r[4] = ampF_nanless(ampMul0(((y - 1.0))));

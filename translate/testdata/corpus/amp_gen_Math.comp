@@ -14,6 +14,116 @@ layout(push_constant) uniform AmpPush {
 	AmpView X;
 	AmpView Out;
 } amp;
+const float ampPiF = 3.14159265358979, ampPiO2F = 1.5707963267948966;
+float ampNaNF() { return uintBitsToFloat(0x7fc00000u); }
+float ampInfF() { return uintBitsToFloat(0x7f800000u); }
+float ampScale2(float p, int n) { int h = n / 2; return ldexp(ldexp(p, h), n - h); }
+float ampExp(float x) {
+	if (isnan(x)) return x;
+	if (x > 88.72284) return ampInfF();
+	if (x < -103.97208) return 0.0;
+	float n = roundEven(x * 1.4426950408889634);
+	float r = x - n * 0.693359375;
+	r = r - n * -2.12194440e-4;
+	float z = r * r;
+	float p = (((((1.9875691500e-4 * r + 1.3981999507e-3) * r + 8.3334519073e-3) * r + 4.1665795894e-2) * r +
+		1.6666665459e-1) * r + 5.0000001201e-1) * z + r + 1.0;
+	return ampScale2(p, int(n));
+}
+float ampExp2(float x) {
+	if (isnan(x)) return x;
+	if (x >= 128.0) return ampInfF();
+	if (x < -150.0) return 0.0;
+	float n = roundEven(x);
+	float r = x - n;
+	float p = (((((1.535336188319500e-4 * r + 1.339887440266574e-3) * r + 9.618437357674640e-3) * r +
+		5.550332471162809e-2) * r + 2.402264791363012e-1) * r + 6.931472028550421e-1) * r + 1.0;
+	return ampScale2(p, int(n));
+}
+// ampLogParts splits finite x > 0 as log(x) = m + y + e*ln2 (y the polynomial's part).
+float ampLogParts(float x, out float m, out float e) {
+	float bias = 0.0;
+	if (x < 1.17549435e-38) { x *= 16777216.0; bias = -24.0; }
+	int ei;
+	m = frexp(x, ei);
+	if (m < 0.70710678118654752) { ei -= 1; m = m + m - 1.0; } else { m = m - 1.0; }
+	e = float(ei) + bias;
+	float z = m * m;
+	float y = ((((((((7.0376836292e-2 * m - 1.1514610310e-1) * m + 1.1676998740e-1) * m - 1.2420140846e-1) * m +
+		1.4249322787e-1) * m - 1.6668057665e-1) * m + 2.0000714765e-1) * m - 2.4999993993e-1) * m + 3.3333331174e-1) * m * z;
+	return y - 0.5 * z;
+}
+float ampLogSpecial(float x) { return x == 0.0 ? -ampInfF() : x < 0.0 ? ampNaNF() : x; }
+float ampLog(float x) {
+	if (!(x > 0.0) || isinf(x)) return ampLogSpecial(x);
+	float m, e;
+	float y = ampLogParts(x, m, e);
+	y += e * -2.12194440e-4;
+	return (m + y) + e * 0.693359375;
+}
+float ampLog2(float x) {
+	if (!(x > 0.0) || isinf(x)) return ampLogSpecial(x);
+	float m, e;
+	float y = ampLogParts(x, m, e);
+	float z = y * 0.44269504088896341;
+	z += m * 0.44269504088896341;
+	z += y;
+	z += m;
+	return z + e;
+}
+float ampPow(float x, float y) {
+	if (y == 0.0 || x == 1.0) return 1.0;
+	if (!(x > 0.0)) return pow(x, y);
+	return ampExp2(y * ampLog2(x));
+}
+float ampAtan(float x) {
+	float a = abs(x), y = 0.0;
+	if (a > 2.414213562373095) { y = ampPiO2F; a = -1.0 / a; }
+	else if (a > 0.4142135623730950) { y = 0.78539816339744831; a = (a - 1.0) / (a + 1.0); }
+	float z = a * a;
+	y += (((8.05374449538e-2 * z - 1.38776856032e-1) * z + 1.99777106478e-1) * z - 3.33329491539e-1) * z * a + a;
+	return x < 0.0 ? -y : x == 0.0 ? x : y;
+}
+float ampAtan2(float y, float x) {
+	if (isnan(x) || isnan(y)) return ampNaNF();
+	float s = (floatBitsToUint(y) >> 31) != 0u ? -1.0 : 1.0;
+	if (isinf(x)) {
+		if (isinf(y)) return s * (x > 0.0 ? 0.78539816339744831 : 2.3561944901923449);
+		return x > 0.0 ? s * 0.0 : s * ampPiF;
+	}
+	if (isinf(y)) return s * ampPiO2F;
+	if (y == 0.0) return x < 0.0 || x == 0.0 && (floatBitsToUint(x) >> 31) != 0u ? s * ampPiF : y;
+	if (x == 0.0) return s * ampPiO2F;
+	float r = ampAtan(y / x);
+	return x < 0.0 ? r + s * ampPiF : r;
+}
+float ampSinh(float x) {
+	float a = abs(x), r;
+	if (a <= 1.0) {
+		float z = x * x;
+		return ((2.03721912945e-4 * z + 8.33028376239e-3) * z + 1.66667160211e-1) * z * x + x;
+	}
+	if (a > 9.0) { float e = ampExp(0.5 * a); r = (0.5 * e) * e; }
+	else { float e = ampExp(a); r = 0.5 * e - 0.5 / e; }
+	return x < 0.0 ? -r : r;
+}
+float ampCosh(float x) {
+	float a = abs(x);
+	if (a > 9.0) { float e = ampExp(0.5 * a); return (0.5 * e) * e; }
+	float e = ampExp(a);
+	return 0.5 * e + 0.5 / e;
+}
+float ampTanh(float x) {
+	float a = abs(x);
+	if (a < 0.625) {
+		if (x == 0.0) return x;
+		float z = x * x;
+		return ((((-5.70498872745e-3 * z + 2.06390887954e-2) * z - 5.37397155531e-2) * z + 1.33314422036e-1) * z -
+			3.33332819422e-1) * z * x + x;
+	}
+	float r = a > 9.01 ? 1.0 : 1.0 - 2.0 / (ampExp(a + a) + 1.0);
+	return x < 0.0 ? -r : r;
+}
 uint ampLinearIndex() {
 	return (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
 }
@@ -34,12 +144,12 @@ void ampEach(ivec3 ampIdx) {
 	float ax = (abs(x) + 0.5);
 	float[8] r = float[8](0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
 	r[0] = sqrt(ax);
-	r[1] = exp(clamp(x, (-10.0), 10.0));
-	r[2] = log(ax);
+	r[1] = ampExp(clamp(x, (-10.0), 10.0));
+	r[2] = ampLog(ax);
 	r[3] = sin(mod(x, 6.2831854820251465));
 	r[4] = (floor(x) + ampRound((x * 3.0)));
-	r[5] = pow(ax, 1.5);
-	r[6] = (atan(x, 1.25) + tanh(x));
+	r[5] = ampPow(ax, 1.5);
+	r[6] = (ampAtan2(x, 1.25) + ampTanh(x));
 	r[7] = uintBitsToFloat((floatBitsToUint(x) ^ 2147483648u));
 	ampV_Out[ampAt1(ampIdx)] = r;
 }
