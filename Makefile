@@ -43,7 +43,7 @@ SWIFTSHADER_ICD := $(GOAMP_CACHE)/swiftshader/usr/lib/chromium/vk_swiftshader_ic
 WINE        ?= /usr/lib/wine/wine64
 WINEENV     := WINEPREFIX=$(GOAMP_CACHE)/wine WINEDEBUG=-all
 
-.PHONY: all setup run test test-allocs lint fmt-check vet staticcheck vklatency-check vklayout vklayout-check nohdr-check cross-check test-wine test-swiftshader shaders shaders-check ampgen-check test-vulkan test-race-threads test-checked test-nocgo test-cpu test-staging test-nopush bench gpu-binaries fuzz fuzz-short soak
+.PHONY: all setup run test test-allocs lint fmt-check vet staticcheck vklatency-check vklayout vklayout-check nohdr-check cross-check test-wine test-swiftshader shaders shaders-check ampgen-check test-vulkan test-race-threads test-checked test-nocgo test-cpu test-staging test-nopush bench gpu-binaries fuzz fuzz-short soak fuzz-kernels fuzz-kernels-short fuzz-kernels-gpu
 
 all: run
 
@@ -54,7 +54,7 @@ run: setup
 	$(GO) run ./cmd/ampinfo
 	@if [ -d cmd/ampdemo ]; then $(GO) run ./cmd/ampdemo; fi
 
-test: setup lint nohdr-check cross-check shaders-check ampgen-check test-allocs test-vulkan test-race-threads test-checked test-nocgo test-cpu test-staging test-nopush test-swiftshader test-wine fuzz-short
+test: setup lint nohdr-check cross-check shaders-check ampgen-check test-allocs test-vulkan test-race-threads test-checked test-nocgo test-cpu test-staging test-nopush test-swiftshader test-wine fuzz-short fuzz-kernels-short
 
 lint: fmt-check vet staticcheck vklatency-check vklayout-check
 
@@ -216,6 +216,32 @@ fuzz:
 fuzz-short:
 	@$(MAKE) --no-print-directory fuzz FUZZTIME=3000x
 
+# The kernel fuzzer (internal/kernelfuzz): N random kernels of the kernel language, generated
+# in packages of KERNELFUZZ_BATCH (one go build each), translated as ampgen does and run
+# four ways: the Go method called directly (the oracle), the CPU accelerator per thread and
+# through its fast body, and lavapipe (vulkan:0) with the validation layer; any difference
+# fails, and the failing kernel is minimized into internal/kernelfuzz/testdata/repro.
+# KERNELFUZZ_SEED picks the first seed (by default the clock's). fuzz-kernels-short (part of
+# make test) runs 300, seeds 1-300; make soak runs SOAK_KERNELS. Floats stay finite and zeros
+# compare without their sign (lavapipe's infinities, NaNs and signed zeros differ from Go's:
+# internal/kernelfuzz/testdata/repro); the GPU binaries keep IEEE 754 whole (-ieee).
+N                ?= 1000
+KERNELFUZZ_BATCH ?= 150
+KERNELFUZZ_SEED  ?= 0
+fuzz-kernels:
+	$(TESTENV) $(GO) test -count=1 -timeout 0 -run '^TestKernels$$' ./internal/kernelfuzz/ \
+		-kernels $(N) -batch $(KERNELFUZZ_BATCH) -seed $(KERNELFUZZ_SEED)
+
+fuzz-kernels-short:
+	@$(MAKE) --no-print-directory fuzz-kernels N=300 KERNELFUZZ_SEED=1
+
+# Test binaries of N generated kernels (KERNELFUZZ_BATCH a binary) for the GPU machine, which
+# has no Go: make fuzz-kernels-gpu N=10000, carry .gpu/kernelfuzz, and there run
+# scripts/kernelfuzz-gpu.sh .gpu/kernelfuzz (each kernel on its oracle and vulkan:0).
+fuzz-kernels-gpu:
+	$(GO) test -count=1 -timeout 0 -run '^TestBuildGPU$$' ./internal/kernelfuzz/ \
+		-kernels $(N) -batch $(KERNELFUZZ_BATCH) -seed $(KERNELFUZZ_SEED) -ieee -gpu-binary $(CURDIR)/.gpu/kernelfuzz
+
 bench: setup
 	$(GO) test -run '^$$' -bench . -benchtime 2x ./...
 
@@ -223,8 +249,10 @@ bench: setup
 # dispatches, 10,000 array views and 10,000 accelerator views from 4 goroutines); it fails
 # when the Go heap, resident memory or device memory grows by more than 64 MiB after the
 # first round. Not part of make test (minutes); figures in RESULTS.md.
+SOAK_KERNELS ?= 20000
 soak: setup
 	$(GO) run ./cmd/ampsoak -accelerator all
+	@$(MAKE) --no-print-directory fuzz-kernels N=$(SOAK_KERNELS)
 
 # Test binaries for the GPU machine (which has no Go): make gpu-binaries, then carry .gpu. The
 # binaries are built with the tag nowindow: ampview runs headless there, with no X11 libraries.

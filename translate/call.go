@@ -234,11 +234,17 @@ func (t *tr) float32Special(to types.Type, x ast.Expr) string {
 func (t *tr) builtin(e *ast.CallExpr, name string) string {
 	switch name {
 	case "min", "max":
-		fn := name
+		// Integers too go through a function of the prelude, not GLSL's min and max:
+		// glslc -O's optimizer resolved a branch on max(c1, c2) of constants as if the
+		// max were another value (a silent wrong answer on every device; the kernel
+		// fuzzer's spirv-opt-phi reproducer).
+		fn := "amp" + strings.ToUpper(name[:1]) + name[1:]
 		if b, ok := t.typeOf(e).Underlying().(*types.Basic); ok && b.Info()&types.IsFloat != 0 {
 			// Go's rules, not GLSL's: a NaN operand is the result, and -0 < +0.
-			fn = "amp" + strings.ToUpper(name[:1]) + name[1:]
 			t.prelude["minmax"] = true
+		} else {
+			fn += "I"
+			t.prelude["minmaxint"] = true
 		}
 		s := t.expr(e.Args[0])
 		for _, a := range e.Args[1:] {
@@ -391,7 +397,7 @@ func (t *tr) runtimeCall(e *ast.CallExpr, name string) string {
 				t.errorf(e.Pos(), "runtime.%s takes a tile_static array by name", name)
 				return "0"
 			}
-			i := t.sharedIndex(sd, t.expr(e.Args[1]))
+			i := t.sharedIndex(sd, e.Args[1])
 			return t.atomic(e.Pos(), g, op, sd.name+"["+i+"]", t.typeOf(e.Args[2]), t.args(e.Args[2:]), sd, -1, "int("+i+")")
 		}
 	}

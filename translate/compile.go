@@ -37,9 +37,13 @@ func Compile(name, glsl string) ([]byte, error) {
 	var stderr bytes.Buffer
 	cmd := exec.Command(glslc, append(append([]string(nil), GlslcFlags...), "-o", out, src)...)
 	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
+	if err := cmd.Run(); err != nil && !(crashed(err) && optimizeApart(glslc, src, out) == nil) {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" { // glslc crashed: say how
+			msg = "glslc: " + err.Error()
+		}
 		return nil, fmt.Errorf("goamp/translate: glslc rejected the GLSL of %s (a translator bug: please report it with the kernel):\n%s\n%s",
-			name, strings.TrimSpace(stderr.String()), numbered(glsl))
+			name, msg, numbered(glsl))
 	}
 	spv, err := os.ReadFile(out)
 	if err != nil {
@@ -59,6 +63,33 @@ func Compile(name, glsl string) ([]byte, error) {
 		}
 	}
 	return spv, nil
+}
+
+// crashed reports whether err is a command's that a signal ended.
+func crashed(err error) bool {
+	var ee *exec.ExitError
+	return errors.As(err, &ee) && ee.ExitCode() == -1
+}
+
+// optimizeApart compiles src to out as glslc -O does, in two steps: glslc without -O,
+// then spirv-opt -O. Debian bookworm's glslc -O crashes (SIGSEGV) on some kernels that its
+// spirv-opt optimizes.
+func optimizeApart(glslc, src, out string) error {
+	opt, err := exec.LookPath("spirv-opt")
+	if err != nil {
+		return err
+	}
+	var flags []string
+	for _, f := range GlslcFlags {
+		if f != "-O" {
+			flags = append(flags, f)
+		}
+	}
+	raw := out + ".raw"
+	if err := exec.Command(glslc, append(flags, "-o", raw, src)...).Run(); err != nil {
+		return err
+	}
+	return exec.Command(opt, "-O", "--target-env=vulkan1.1", raw, "-o", out).Run()
 }
 
 // numbered prefixes each line of s with its number, for compiler messages.

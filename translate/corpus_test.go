@@ -269,6 +269,18 @@ var corpusCases = []corpusCase{
 		k := corpus.Bits{A: in(t, a, n), B: in(t, b, n), Out: o}
 		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
 	}, exact},
+	{"MaxConst", each1D(100, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.IndexKernel {
+		return corpus.MaxConst{In: i, Out: o}
+	}), exact},
+	{"WidenConst", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		if !av.Accelerator().SupportsDoublePrecision() {
+			t.Skip("no float64 on", av.Accelerator().Path())
+		}
+		const n = 64
+		o, data := out[float64](t, n)
+		k := corpus.WidenConst{X: in(t, randFloat64s(r, n), n), Out: o}
+		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
+	}, exact},
 	{"Classify", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		if !av.Accelerator().SupportsDoublePrecision() {
 			t.Skip("no float64 on", av.Accelerator().Path())
@@ -528,6 +540,7 @@ var corpusCases = []corpusCase{
 	{"SharedArgs", tiledInOut(corpus.SharedArgs{}), exact},
 	{"UniformArgs", tiledRounds(corpus.UniformArgs{}, 2), exact},
 	{"SharedLen", tiledInOut(corpus.SharedLen{}), exact},
+	{"SharedConst", tiledInOut(corpus.SharedConst{}), exact},
 	{"GroupMax", tiledInOut(corpus.GroupMax{}), exact},
 	{"NestedCalls", tiledRounds(corpus.NestedCalls{}, 1), exact},
 	{"Remat", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
@@ -616,6 +629,15 @@ var corpusCases = []corpusCase{
 	{"RangeForms", runRangeForms, exact},
 	{"RangeMoved", runRangeMoved, exact},
 	{"GridLoop", runGridLoop, exact},
+}
+
+// randFloat64s returns n random float64s in -1..1.
+func randFloat64s(r *rand.Rand, n int) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = 2*r.Float64() - 1
+	}
+	return s
 }
 
 // randVec4s returns n vectors of components in lo..hi.

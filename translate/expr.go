@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"strconv"
 	"strings"
 )
 
@@ -314,7 +315,7 @@ func (t *tr) selector(e *ast.SelectorExpr) string {
 func (t *tr) index(e *ast.IndexExpr) string {
 	if id, ok := unparen(e.X).(*ast.Ident); ok {
 		if sd, ok := t.sharedV[t.info.Uses[id]]; ok {
-			a := sd.name + "[" + t.sharedIndex(sd, t.expr(e.Index)) + "]"
+			a := sd.name + "[" + t.sharedIndex(sd, e.Index) + "]"
 			if sd.bits {
 				return "uintBitsToFloat(" + a + ")"
 			}
@@ -344,8 +345,18 @@ func (t *tr) index(e *ast.IndexExpr) string {
 	return x + "[" + i + "]"
 }
 
-// sharedIndex is index i of tile_static array sd, checked in a bounds-checked build.
-func (t *tr) sharedIndex(sd *sharedDecl, i string) string {
+// sharedIndex is index e of tile_static array sd, checked in a bounds-checked build. A
+// constant index into an array whose size depends on the tile (a specialization
+// constant) goes through ampDyn: glslang checks a constant index against the size the
+// constant has by default (a tile of one thread) and rejects s[3] of an array
+// TileStatic(t, t.TileExtent.Size()); Go checks it as the kernel runs, and so does a
+// bounds-checked build. (Index 0 is in range of every size.)
+func (t *tr) sharedIndex(sd *sharedDecl, e ast.Expr) string {
+	i := t.expr(e)
+	if c := t.info.Types[e].Value; c != nil && constant.Sign(c) > 0 && !isNumber(sd.size) {
+		t.prelude["dyn"] = true
+		i = "ampDyn(" + i + ")"
+	}
 	return t.checkIndex(i, sd.size, fmt.Sprintf("ampSharedFault + %du", sd.ord))
 }
 
@@ -491,4 +502,10 @@ func exprString(e ast.Expr) string {
 		return exprString(e.X) + "." + e.Sel.Name
 	}
 	return fmt.Sprintf("%T", e)
+}
+
+// isNumber reports whether the GLSL expression s is a decimal literal.
+func isNumber(s string) bool {
+	_, err := strconv.Atoi(s)
+	return err == nil
 }

@@ -45,6 +45,11 @@ int ampShr(int x, uint s) { return x >> min(s, 31u); }
 uint ampShr(uint x, uint s) { return s >= 32u ? 0u : x >> s; }
 `,
 	"half": halfPrelude,
+	// The identity, which the front end does not fold: a constant index into a tile_static
+	// array sized by the tile (translator.sharedIndex).
+	"dyn": `int ampDyn(int i) { return i; }
+uint ampDyn(uint i) { return i; }
+`,
 	"mulr": preludeMulR,
 	// math.Max and math.Min: an infinity of the right sign wins even over a NaN; otherwise
 	// as the builtins max and min (ampMax, ampMin of "minmax").
@@ -80,6 +85,12 @@ double ampMul0(double x) {
 	if ((b.y & 0x7ff00000u) != 0x7ff00000u) return packDouble2x32(uvec2(0u, b.y & 0x80000000u));
 	return (b.y & 0x000fffffu) != 0u || b.x != 0u ? x : packDouble2x32(uvec2(0u, 0xfff80000u));
 }
+`,
+	// Go's min and max of integers, as selects (translator.builtin says why not GLSL's).
+	"minmaxint": `int ampMinI(int x, int y) { return y < x ? y : x; }
+uint ampMinI(uint x, uint y) { return y < x ? y : x; }
+int ampMaxI(int x, int y) { return y > x ? y : x; }
+uint ampMaxI(uint x, uint y) { return y > x ? y : x; }
 `,
 	// Go's min and max of floats: NaN if an operand is (here the NaN operand; Go leaves
 	// the NaN's bits to the platform), and -0 is below +0. GLSL's min and max may return

@@ -423,7 +423,7 @@ func (t *tr) store(lhs ast.Expr, v string) {
 				if sd.bits {
 					v = "floatBitsToUint(" + v + ")"
 				}
-				t.fn.line("%s[%s] = %s;", sd.name, t.sharedIndex(sd, t.expr(ix.Index)), v)
+				t.fn.line("%s[%s] = %s;", sd.name, t.sharedIndex(sd, ix.Index), v)
 				return
 			}
 		}

@@ -239,13 +239,26 @@ func (t *tr) constLit(v constant.Value, ty types.Type, pos token.Pos) string {
 		return strconv.FormatUint(u, 10) + "u"
 	case "float":
 		f, _ := constant.Float32Val(constant.ToFloat(v))
-		return floatLit(float64(f), 32, "")
+		return float32Lit(f)
 	case "double":
 		f, _ := constant.Float64Val(constant.ToFloat(v))
 		return floatLit(f, 64, "lf")
 	}
 	t.errorf(pos, "constant of type %s is not in the kernel language", ty)
 	return "0"
+}
+
+// float32Lit formats f so that GLSL reads it back exactly, as a float and as a double:
+// glslang holds a float literal as a double, so that the shortest digits that round to f
+// ("3.0e+38") would fold double(abs(3.0e+38)) to 3e38, not to f (3.0000000054977558e+38)
+// as Go computes float64(float32(3e38)). Where the shortest digits are not f's exact
+// value, the double's digits of f are written.
+func float32Lit(f float32) string {
+	short, _ := strconv.ParseFloat(strconv.FormatFloat(float64(f), 'g', -1, 32), 64)
+	if short == float64(f) {
+		return floatLit(float64(f), 32, "")
+	}
+	return floatLit(float64(f), 64, "")
 }
 
 // floatLit formats f so that GLSL reads it back exactly.

@@ -36,6 +36,10 @@ ivec3 ampDelinearize(uint n) {
 	uint t = n / amp.domain.z;
 	return ivec3(int(t / amp.domain.y), int(t % amp.domain.y), int(n % amp.domain.z));
 }
+int ampMinI(int x, int y) { return y < x ? y : x; }
+uint ampMinI(uint x, uint y) { return y < x ? y : x; }
+int ampMaxI(int x, int y) { return y > x ? y : x; }
+uint ampMaxI(uint x, uint y) { return y > x ? y : x; }
 int ampDiv(int a, int b) { return b == -1 ? -a : a / b; }
 int ampRem(int a, int b) { return b == -1 ? 0 : a - b * (a / b); }
 const uint ampR0 = (AMP_RANKS >> 2u) & 3u;
@@ -60,7 +64,7 @@ void ampEach(ivec3 ampIdx) {
 		}
 	}
 	Window c = amp.Clamp;
-	x = (min(max(x, c.Lo), amp.Clamp.Hi) + int((float(x) * c.Scale[1])));
+	x = (ampMinI(ampMaxI(x, c.Lo), amp.Clamp.Hi) + int((float(x) * c.Scale[1])));
 	ampV_Out[ampAt1(ampIdx)] = (((x * ampRem(ampIdx.x, amp.Width)) + int((bitfieldExtract(uint(x), 0, 16) & amp.Mask))) + ampSize0());
 }
 layout(constant_id = 4) const uint AMP_GRID_LOOP = 1u;

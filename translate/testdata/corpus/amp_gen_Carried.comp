@@ -19,6 +19,10 @@ layout(push_constant) uniform AmpPush {
 	AmpView Out;
 	int Rounds;
 } amp;
+int ampMinI(int x, int y) { return y < x ? y : x; }
+uint ampMinI(uint x, uint y) { return y < x ? y : x; }
+int ampMaxI(int x, int y) { return y > x ? y : x; }
+uint ampMaxI(uint x, uint y) { return y > x ? y : x; }
 int ampDiv(int a, int b) { return b == -1 ? -a : a / b; }
 int ampRem(int a, int b) { return b == -1 ? 0 : a - b * (a / b); }
 ivec3 ampFromXYZ(uvec3 v) {
@@ -40,7 +44,7 @@ uint ampAt1(ivec3 i) { return amp.Out.base + (ampR1 == 1u ? uint(i.x) : ampR1 ==
 shared int ampS_buf[ampTileSize];
 CarriedAcc ampF_carriedAdd(CarriedAcc a, int v) {
 	a.Sum = (a.Sum + v);
-	a.Max = max(a.Max, v);
+	a.Max = ampMaxI(a.Max, v);
 	return a;
 }
 void main() {

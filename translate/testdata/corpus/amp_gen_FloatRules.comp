@@ -156,7 +156,7 @@ void ampEach(ivec3 ampIdx) {
 	float comp = 0.0;
 	{
 		for (int j = 0; j < 64; j++) {
-			float term = (1.0 + ampMulR(float((j + (v & 7))), 1.0e-07));
+			float term = (1.0 + ampMulR(float((j + (v & 7))), 1.0000000116860974e-07));
 			float yj = (term - comp);
 			float t = (sum + yj);
 			comp = (((t - sum)) - yj);
@@ -168,8 +168,8 @@ void ampEach(ivec3 ampIdx) {
 	r[10] = ampF_nanless(float(ampMathMax(double(x), double(y))));
 	r[11] = ampF_nanless(float(ampMathMin(double(x), double(y))));
 	int s = ((v & 1) + 1);
-	float ampT4 = (1.0 + (float(s) * 0.00012207031));
-	float ampT5 = (1.0 + (float((2 * s)) * 0.00012207031));
+	float ampT4 = (1.0 + (float(s) * 0.0001220703125));
+	float ampT5 = (1.0 + (float((2 * s)) * 0.0001220703125));
 	float p = ampT4;
 	float q = ampT5;
 	r[12] = ampF_nanless((ampMulR(p, p) - q));

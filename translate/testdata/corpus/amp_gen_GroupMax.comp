@@ -14,6 +14,10 @@ layout(push_constant) uniform AmpPush {
 	AmpView In;
 	AmpView Out;
 } amp;
+int ampMinI(int x, int y) { return y < x ? y : x; }
+uint ampMinI(uint x, uint y) { return y < x ? y : x; }
+int ampMaxI(int x, int y) { return y > x ? y : x; }
+uint ampMaxI(uint x, uint y) { return y > x ? y : x; }
 int ampDiv(int a, int b) { return b == -1 ? -a : a / b; }
 int ampRem(int a, int b) { return b == -1 ? 0 : a - b * (a / b); }
 ivec3 ampFromXYZ(uvec3 v) {
@@ -39,7 +43,7 @@ int ampF_groupMax_ampS_s(int v) {
 	memoryBarrier(); barrier();
 	for (int stride = ampDiv(int(ampTileSize), 2); (stride > 0); stride = ampDiv(stride, 2)) {
 		if ((l < stride)) {
-			ampS_s[l] = max(ampS_s[l], ampS_s[(l + stride)]);
+			ampS_s[l] = ampMaxI(ampS_s[l], ampS_s[(l + stride)]);
 		}
 		memoryBarrier(); barrier();
 	}

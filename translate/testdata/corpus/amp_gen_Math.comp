@@ -146,7 +146,7 @@ void ampEach(ivec3 ampIdx) {
 	r[0] = sqrt(ax);
 	r[1] = ampExp(clamp(x, (-10.0), 10.0));
 	r[2] = ampLog(ax);
-	r[3] = sin(mod(x, 6.2831855));
+	r[3] = sin(mod(x, 6.2831854820251465));
 	r[4] = (floor(x) + ampRound((x * 3.0)));
 	r[5] = ampPow(ax, 1.5);
 	r[6] = (ampAtan2(x, 1.25) + ampTanh(x));

@@ -54,6 +54,10 @@ double ampMax(double x, double y) {
 	if (isnan(x) || x > y || x != 0.0lf) return x;
 	return (unpackDouble2x32(x).y & 0x80000000u) == 0u ? x : y;
 }
+int ampMinI(int x, int y) { return y < x ? y : x; }
+uint ampMinI(uint x, uint y) { return y < x ? y : x; }
+int ampMaxI(int x, int y) { return y > x ? y : x; }
+uint ampMaxI(uint x, uint y) { return y > x ? y : x; }
 const uint ampR0 = (AMP_RANKS >> 2u) & 3u;
 uint ampAt0(ivec3 i) { return amp.In.base + (ampR0 == 1u ? uint(i.x) : ampR0 == 2u ? uint(i.x) * amp.In.s0 + uint(i.y) : uint(i.x) * amp.In.s0 + uint(i.y) * amp.In.s1 + uint(i.z)); }
 const uint ampR1 = (AMP_RANKS >> 4u) & 3u;
@@ -77,7 +81,7 @@ int ampF_clampG_int32(int x, int lo, int hi) {
 	if ((x < lo)) {
 		return lo;
 	}
-	return min(x, hi);
+	return ampMinI(x, hi);
 }
 void ampEach(ivec3 ampIdx) {
 	float[7] a = float[7](0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0);

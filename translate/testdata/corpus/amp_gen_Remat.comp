@@ -15,6 +15,10 @@ layout(push_constant) uniform AmpPush {
 	AmpView Out;
 	int Off;
 } amp;
+int ampMinI(int x, int y) { return y < x ? y : x; }
+uint ampMinI(uint x, uint y) { return y < x ? y : x; }
+int ampMaxI(int x, int y) { return y > x ? y : x; }
+uint ampMaxI(uint x, uint y) { return y > x ? y : x; }
 int ampDiv(int a, int b) { return b == -1 ? -a : a / b; }
 int ampRem(int a, int b) { return b == -1 ? 0 : a - b * (a / b); }
 ivec3 ampFromXYZ(uvec3 v) {
@@ -42,7 +46,7 @@ void main() {
 	int r = ampT1;
 	int c = ampT2;
 	int base = (r * w);
-	int at = min((base + c), (n - 1));
+	int at = ampMinI((base + c), (n - 1));
 	int tag = ((c * 3) + amp.Off);
 	ampS_buf[((ampLocal().x * w) + ampLocal().y)] = ampV_In[ampAt0(ampGlobal())];
 	memoryBarrier(); barrier();

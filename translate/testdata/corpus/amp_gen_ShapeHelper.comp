@@ -14,6 +14,10 @@ layout(push_constant) uniform AmpPush {
 	AmpView In;
 	AmpView Out;
 } amp;
+int ampMinI(int x, int y) { return y < x ? y : x; }
+uint ampMinI(uint x, uint y) { return y < x ? y : x; }
+int ampMaxI(int x, int y) { return y > x ? y : x; }
+uint ampMaxI(uint x, uint y) { return y > x ? y : x; }
 int ampDiv(int a, int b) { return b == -1 ? -a : a / b; }
 int ampRem(int a, int b) { return b == -1 ? 0 : a - b * (a / b); }
 ivec3 ampFromXYZ(uvec3 v) {
@@ -42,7 +46,7 @@ void main() {
 	memoryBarrier(); barrier();
 	for (int h = ampF_halfTile(); (h > 0); h = ampDiv(h, 2)) {
 		if ((l < h)) {
-			ampS_s[l] = max(ampS_s[l], ampS_s[(l + h)]);
+			ampS_s[l] = ampMaxI(ampS_s[l], ampS_s[(l + h)]);
 		}
 		memoryBarrier(); barrier();
 	}

@@ -16,6 +16,10 @@ layout(push_constant) uniform AmpPush {
 	int Rows;
 	int Cols;
 } amp;
+int ampMinI(int x, int y) { return y < x ? y : x; }
+uint ampMinI(uint x, uint y) { return y < x ? y : x; }
+int ampMaxI(int x, int y) { return y > x ? y : x; }
+uint ampMaxI(uint x, uint y) { return y > x ? y : x; }
 int ampDiv(int a, int b) { return b == -1 ? -a : a / b; }
 int ampRem(int a, int b) { return b == -1 ? 0 : a - b * (a / b); }
 ivec3 ampFromXYZ(uvec3 v) {
@@ -36,8 +40,8 @@ const uint ampR1 = (AMP_RANKS >> 4u) & 3u;
 uint ampAt1(ivec3 i) { return amp.Out.base + (ampR1 == 1u ? uint(i.x) : ampR1 == 2u ? uint(i.x) * amp.Out.s0 + uint(i.y) : uint(i.x) * amp.Out.s0 + uint(i.y) * amp.Out.s1 + uint(i.z)); }
 shared float ampS_halo[((ampTD0 + 2) * (ampTD1 + 2))];
 float ampM_Stencil_at(int r, int c) {
-	r = max(0, min(r, (amp.Rows - 1)));
-	c = max(0, min(c, (amp.Cols - 1)));
+	r = ampMaxI(0, ampMinI(r, (amp.Rows - 1)));
+	c = ampMaxI(0, ampMinI(c, (amp.Cols - 1)));
 	return ampV_In[ampAt0(ivec3(r, c, 0))];
 }
 void main() {

@@ -44,6 +44,7 @@ import "embed"
 //go:embed amp_gen_LoopReturn.check.spv
 //go:embed amp_gen_MatMul.check.spv
 //go:embed amp_gen_Math.check.spv
+//go:embed amp_gen_MaxConst.check.spv
 //go:embed amp_gen_MinMax.check.spv
 //go:embed amp_gen_Named.check.spv
 //go:embed amp_gen_Names.check.spv
@@ -72,6 +73,7 @@ import "embed"
 //go:embed amp_gen_ShapeHelper.check.spv
 //go:embed amp_gen_SharedArgs.check.spv
 //go:embed amp_gen_SharedClear.check.spv
+//go:embed amp_gen_SharedConst.check.spv
 //go:embed amp_gen_SharedLen.check.spv
 //go:embed amp_gen_ShiftBy.check.spv
 //go:embed amp_gen_Stencil.check.spv
@@ -85,6 +87,7 @@ import "embed"
 //go:embed amp_gen_UniformArgs.check.spv
 //go:embed amp_gen_VecCaptures.check.spv
 //go:embed amp_gen_Vectors.check.spv
+//go:embed amp_gen_WidenConst.check.spv
 var ampgenCheckedSPIRV embed.FS
 
 // init gives each kernel's program its bounds-checked build, which GPU dispatches run.

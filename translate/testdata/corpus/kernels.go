@@ -1016,6 +1016,28 @@ func (k SharedLen) Tiled(t runtime.TiledIndex) {
 	k.Out.Set(t.Global, sum*3+s[(l+1)%len(s)])
 }
 
+// SharedConst reads and writes a tile_static array sized by the tile at constant indices
+// past the first: glslc rejected s[3] of such an array, whose size is a specialization
+// constant of one thread by default (found by the kernel fuzzer).
+type SharedConst struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+// Tiled is the kernel.
+func (k SharedConst) Tiled(t runtime.TiledIndex) {
+	s := runtime.TileStatic[int32](t, t.TileExtent.Size())
+	s[t.Local[0]] = k.In.At(t.Global)
+	t.Barrier.Wait()
+	v := s[3] - s[63]
+	t.Barrier.Wait()
+	if t.Local[0] == 0 {
+		s[1] = v
+	}
+	t.Barrier.Wait()
+	k.Out.Set(t.Global, v*2+s[1])
+}
+
 // GroupMax does what SharedLen does in a function given the array.
 type GroupMax struct {
 	In  *arrayview.ReadView[int32]
@@ -1170,6 +1192,50 @@ func (k Bits) Each(i runtime.Index) {
 // addCarry returns a+b+(b&1) and its carry: a function returning math/bits's two results.
 func addCarry(a, b uint32) (uint32, uint32) {
 	return bits.Add32(a, b, b&1)
+}
+
+// MaxConst branches on a remainder by a max of constants that reach it through functions:
+// glslc -O's optimizer resolved the branch of the divisor's guard as if the max (GLSL's
+// umax) were another value, a wrong answer on every device (found by the kernel fuzzer).
+type MaxConst struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+func identU8(x uint8) uint8 { return x }
+
+func nonzeroU8(x uint8) uint8 {
+	if x == 0 {
+		return 1
+	}
+	return x
+}
+
+// Each is the kernel.
+func (k MaxConst) Each(i runtime.Index) {
+	v := k.In.At(i)
+	switch (uint8(241) % nonzeroU8(max(identU8(2), uint8(1)))) & 3 {
+	case 0, 3:
+		v = -v
+	case 1:
+		v += 7
+	}
+	k.Out.Set(i, v)
+}
+
+// WidenConst widens float32 constants to float64 where the compiler folds the widening:
+// GLSL read 3.0e+38 as the double 3e38, not as float32(3e38) (found by the kernel
+// fuzzer).
+type WidenConst struct {
+	X   *arrayview.ReadView[float64]
+	Out *arrayview.View[float64]
+}
+
+// Each is the kernel.
+func (k WidenConst) Each(i runtime.Index) {
+	w := float64(fmath.Abs(float32(3e38)))
+	v := float64(fmath.Floor(float32(0.1)+1)) + float64(float32(1e-7))
+	k.Out.Set(i, k.X.At(i)*0+w+v)
 }
 
 // Classify uses package math's float64 classification and float32(math.Inf(s)), which
