@@ -251,9 +251,10 @@ type argField struct {
 
 // kernelLayout is the reflected layout of a kernel type.
 type kernelLayout struct {
-	name string
-	typ  reflect.Type // the kernel's struct type (the pointer's element for a pointer kernel)
-	args []argField
+	name  string
+	rtype reflect.Type // the kernel's dynamic type
+	typ   reflect.Type // the kernel's struct type (the pointer's element for a pointer kernel)
+	args  []argField
 	// scalarFields are the fields pushed as push constants, in field order, each at its
 	// std430 offset (placeScalars).
 	scalarFields []scalarField
@@ -404,17 +405,28 @@ type lastPipeline struct {
 
 var layouts sync.Map // reflect.Type -> *kernelLayout
 
+// recentLayouts is a direct-mapped cache in front of layouts, indexed by the type
+// descriptor's address: a hit is a pointer comparison, where the map hashes the
+// interface (a tenth of a microsecond of a GPU dispatch's host time).
+var recentLayouts [16]atomic.Pointer[kernelLayout]
+
 // layoutOf returns the cached layout of kernel type t (the kernel's dynamic type).
 func layoutOf(t reflect.Type) *kernelLayout {
-	if l, ok := layouts.Load(t); ok {
-		return l.(*kernelLayout)
+	slot := &recentLayouts[(reflect.ValueOf(t).Pointer()>>4)%uintptr(len(recentLayouts))]
+	if l := slot.Load(); l != nil && l.rtype == t {
+		return l
 	}
-	l, _ := layouts.LoadOrStore(t, buildLayout(t))
-	return l.(*kernelLayout)
+	v, ok := layouts.Load(t)
+	if !ok {
+		v, _ = layouts.LoadOrStore(t, buildLayout(t))
+	}
+	l := v.(*kernelLayout)
+	slot.Store(l)
+	return l
 }
 
 func buildLayout(t reflect.Type) *kernelLayout {
-	l := &kernelLayout{name: t.String()}
+	l := &kernelLayout{name: t.String(), rtype: t}
 	st := t
 	if st.Kind() == reflect.Pointer {
 		st = st.Elem()
