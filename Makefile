@@ -146,11 +146,13 @@ test-checked:
 # run on lavapipe with CGO_ENABLED=0 as well. test-cpu runs them with the CPU accelerator as
 # the default (AMP_DEFAULT_ACCELERATOR=cpu), where a test that takes the default accelerator
 # runs on goroutines.
+# The suites again, built without cgo (how most users build now): -short, since the full
+# suites ran in test-vulkan and both builds call Vulkan through the same code.
 test-nocgo:
-	CGO_ENABLED=0 $(TESTENV) $(GO) test -count=1 ./...
+	CGO_ENABLED=0 $(TESTENV) $(GO) test -count=1 -short ./...
 
 test-cpu:
-	AMP_DEFAULT_ACCELERATOR=cpu CGO_ENABLED=0 $(GO) test -count=1 ./...
+	AMP_DEFAULT_ACCELERATOR=cpu CGO_ENABLED=0 $(GO) test -count=1 -short ./...
 
 # goamp builds for other systems without cgo: Windows (vulkan-1.dll), macOS (the Vulkan
 # loader or MoltenVK) and Linux on arm64; built and vetted here, not run.
