@@ -499,9 +499,9 @@ func (l *kernelLayout) addFields(st reflect.Type, base uintptr, prefix string) e
 
 // dispatch is one ParallelForEach call on its way through run and an executor: the kernel,
 // its arguments and program, the view and executor chosen, and what the executor prepares.
-// It is pooled, so that a dispatch allocates no state of its own. push is a separate
-// allocation: cgo's pointer check rejects memory passed to C that shares an object with Go
-// pointers.
+// It is pooled, so that a dispatch allocates no state of its own. push holds the push
+// constants, grown where a program's are larger; the command path copies them when it
+// records the dispatch, so the pooled dispatch may be reused at once.
 type dispatch struct {
 	ctx       context.Context
 	ext, tile Extent // tile has rank 0 for a non-tiled domain
