@@ -39,16 +39,16 @@ type Accelerator struct {
 	info *vk.DeviceInfo // nil for the CPU
 	reg  *registry
 
-	mu       sync.Mutex
-	dev      *vk.Device
-	devErr   error
-	def      *View
-	nextQ    int
-	pipes    map[PipelineKey]*Pipeline
-	pipeMu   sync.Mutex
-	pcache   pipeCache // guarded by pipeMu after the device opens
-	cpuLimit Limits
-	strict   bool // the strict goroutine accelerator (StrictCPU)
+	mu     sync.Mutex
+	dev    *vk.Device
+	devErr error
+	def    *View
+	nextQ  int
+	pipes  map[PipelineKey]*Pipeline
+	pipeMu sync.Mutex
+	pcache pipeCache // guarded by pipeMu after the device opens
+	limits Limits    // computed once: a dispatch reads them several times
+	strict bool      // the strict goroutine accelerator (StrictCPU)
 	// hostBytes counts the bytes of the strict accelerator's buffers.
 	hostBytes atomic.Uint64
 }
@@ -85,7 +85,11 @@ func discover(o vk.Options) *registry {
 		r.inst = inst
 		for i := range inst.Devices() {
 			d := &inst.Devices()[i]
-			r.all = append(r.all, &Accelerator{path: fmt.Sprintf("vulkan:%d", d.Index), desc: d.Name, info: d, reg: r})
+			l := limitsOf(d.Limits)
+			if d.DriverName == "llvmpipe" {
+				l.MaxLoopIterations = llvmpipeLoopCap
+			}
+			r.all = append(r.all, &Accelerator{path: fmt.Sprintf("vulkan:%d", d.Index), desc: d.Name, info: d, reg: r, limits: l})
 		}
 		if len(r.all) == 0 {
 			r.err = fmt.Errorf("%w: the Vulkan loader found no physical device (is a driver such as mesa-vulkan-drivers installed?)", vk.ErrUnavailable)
@@ -100,9 +104,9 @@ func discover(o vk.Options) *registry {
 		MaxPushConstantsSize:    1 << 16,
 	}
 	procs := goruntime.GOMAXPROCS(0)
-	r.cpu = &Accelerator{path: CPUPath, desc: fmt.Sprintf("CPU (goroutines, GOMAXPROCS=%d)", procs), reg: r, cpuLimit: lim}
+	r.cpu = &Accelerator{path: CPUPath, desc: fmt.Sprintf("CPU (goroutines, GOMAXPROCS=%d)", procs), reg: r, limits: lim}
 	r.strict = &Accelerator{path: StrictCPUPath, desc: fmt.Sprintf("strict CPU (goroutines per thread, device copies, GOMAXPROCS=%d)", procs),
-		reg: r, cpuLimit: lim, strict: true}
+		reg: r, limits: lim, strict: true}
 	r.all = append(r.all, r.cpu)
 	return r
 }
@@ -286,16 +290,7 @@ func (a *Accelerator) DriverVersion() string {
 }
 
 // Limits are the compute limits of the device.
-func (a *Accelerator) Limits() Limits {
-	if a.info == nil {
-		return a.cpuLimit
-	}
-	l := limitsOf(a.info.Limits)
-	if a.info.DriverName == "llvmpipe" {
-		l.MaxLoopIterations = llvmpipeLoopCap
-	}
-	return l
-}
+func (a *Accelerator) Limits() Limits { return a.limits }
 
 // SubgroupSize is the device's default subgroup (warp, wave) size; 1 for the CPU.
 func (a *Accelerator) SubgroupSize() uint32 {
