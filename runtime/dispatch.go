@@ -247,6 +247,11 @@ type argField struct {
 	offset  uintptr
 	addr    bool // the field's pointer implements Arg, its value does not
 	nilable bool // the field's kind can be nil (pointer, interface, ...)
+	// elem is the pointed-to type of a pointer field (typ is *elem), nil for other kinds:
+	// collect makes the Arg with reflect.NewAt(elem, the field's pointer), whose pointer
+	// type reflect finds in elem itself, where NewAt(typ, the field's address) looks
+	// **elem up in a map on every dispatch.
+	elem reflect.Type
 }
 
 // kernelLayout is the reflected layout of a kernel type.
@@ -461,7 +466,11 @@ func (l *kernelLayout) addFields(st reflect.Type, base uintptr, prefix string) e
 			k := f.Type.Kind()
 			nilable := k == reflect.Pointer || k == reflect.Interface || k == reflect.Map || k == reflect.Slice ||
 				k == reflect.Func || k == reflect.Chan
-			l.args = append(l.args, argField{name: name, typ: f.Type, offset: off, nilable: nilable})
+			a := argField{name: name, typ: f.Type, offset: off, nilable: nilable}
+			if k == reflect.Pointer {
+				a.elem = f.Type.Elem()
+			}
+			l.args = append(l.args, a)
 		case reflect.PointerTo(f.Type).Implements(argType):
 			l.args = append(l.args, argField{name: name, typ: f.Type, offset: off, addr: true})
 		case f.Anonymous && f.Type.Kind() == reflect.Struct:
@@ -674,22 +683,35 @@ func (d *dispatch) pushSize() int {
 	return d.l.pushSize
 }
 
+// nilArg is the error for a data argument that is nil.
+func (f *argField) nilArg(l *kernelLayout) error {
+	return &KernelError{Kernel: l.name, Field: f.name, FieldType: f.typ.String(), Reason: "data argument is nil"}
+}
+
 // collect gathers the kernel's data arguments and their ArgInfo.
 func (d *dispatch) collect() error {
 	l := d.l
-	for _, f := range l.args {
-		p := reflect.NewAt(f.typ, unsafe.Add(d.base, f.offset))
+	for i := range l.args {
+		f := &l.args[i]
 		var a Arg
-		if f.addr {
-			a = p.Interface().(Arg)
-		} else {
+		switch {
+		case f.elem != nil:
+			q := *(*unsafe.Pointer)(unsafe.Add(d.base, f.offset))
+			if q == nil {
+				return f.nilArg(l)
+			}
+			a = reflect.NewAt(f.elem, q).Interface().(Arg)
+		case f.addr:
+			a = reflect.NewAt(f.typ, unsafe.Add(d.base, f.offset)).Interface().(Arg)
+		default:
+			p := reflect.NewAt(f.typ, unsafe.Add(d.base, f.offset))
 			e := p.Elem()
 			if f.nilable && e.IsNil() {
-				return &KernelError{Kernel: l.name, Field: f.name, FieldType: f.typ.String(), Reason: "data argument is nil"}
+				return f.nilArg(l)
 			}
 			a = e.Interface().(Arg)
 			if isNil(a) {
-				return &KernelError{Kernel: l.name, Field: f.name, FieldType: f.typ.String(), Reason: "data argument is nil"}
+				return f.nilArg(l)
 			}
 		}
 		info := a.ArgInfo()
