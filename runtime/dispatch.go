@@ -274,6 +274,51 @@ type kernelLayout struct {
 	pipe atomic.Pointer[lastPipeline]
 	// contract remembers the contract of the kernel's last program.
 	contract atomic.Pointer[contract]
+	// valid remembers the kernel's last dispatch that validate passed.
+	valid atomic.Pointer[validated]
+}
+
+// validated is what validate found of a dispatch: a dispatch of the same program on the
+// same accelerator, over the same domain, with arguments of the same kinds, passes again
+// with the same results, so that back-to-back dispatches of a kernel only compare. A
+// SharedMemoryKernel is checked every time.
+type validated struct {
+	prog      *Program
+	checked   bool
+	acc       *accelerator.Accelerator
+	ext, tile Extent
+	args      []argKind
+	c         *contract
+	spec      [4]uint32
+	groups    [3]uint32
+}
+
+// argKind is what validate reads of an argument's ArgInfo (not its extent's sizes, its
+// home or its key).
+type argKind struct {
+	rank, elemSize         int
+	elem                   reflect.Type
+	access                 Access
+	float64, float16, int8 bool
+}
+
+func kindOf(i *ArgInfo) argKind {
+	return argKind{rank: i.Rank, elemSize: i.ElemSize, elem: i.Elem, access: i.Access,
+		float64: i.Float64, float16: i.Float16, int8: i.Int8}
+}
+
+// same reports whether d, on acc, is a dispatch that v's passed for.
+func (v *validated) same(d *dispatch, acc *accelerator.Accelerator) bool {
+	if v.prog != d.prog || v.checked != d.checked || v.acc != acc || v.ext != d.ext || v.tile != d.tile ||
+		len(v.args) != len(d.infos) {
+		return false
+	}
+	for i := range d.infos {
+		if v.args[i] != kindOf(&d.infos[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // scalarField is a push-constant field of a kernel type: a scalar, a vec vector, or an
@@ -656,6 +701,27 @@ func (d *dispatch) address(kv reflect.Value) {
 // needs.
 func (d *dispatch) validate() error {
 	acc := d.view.Accelerator()
+	if v := d.l.valid.Load(); v != nil && v.same(d, acc) {
+		d.c, d.spec, d.groups = v.c, v.spec, v.groups
+		return nil
+	}
+	if err := d.checkAll(acc); err != nil {
+		return err
+	}
+	if _, ok := d.kernel.(SharedMemoryKernel); ok {
+		return nil // its shared memory is its method's answer, which may change
+	}
+	v := &validated{prog: d.prog, checked: d.checked, acc: acc, ext: d.ext, tile: d.tile,
+		args: make([]argKind, len(d.infos)), c: d.c, spec: d.spec, groups: d.groups}
+	for i := range d.infos {
+		v.args[i] = kindOf(&d.infos[i])
+	}
+	d.l.valid.Store(v)
+	return nil
+}
+
+// checkAll is validate's checks.
+func (d *dispatch) checkAll(acc *accelerator.Accelerator) error {
 	d.spec = specFor(d.ext, d.tile, groupSize(acc.Limits()))
 	shared := 0
 	if d.prog != nil {
