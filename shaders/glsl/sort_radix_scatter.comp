@@ -120,7 +120,10 @@ void main() {
 			uint p = sub + (e & 0xFFFFu);
 			uint o = gBase[d] + i - tStart[d];
 			uint k = sortElem(sortKey(srcData[amp.src.base + p * sstr], amp.inType), amp.outType);
-			uint v = amp.vals == 2u ? p : (amp.interleave & 1u) != 0u ? srcData[amp.src.base + 2u * p + 1u] : srcVal[amp.sv.base + p];
+			// The value, read only where there is one: without values (amp.vals 0) srcVal
+			// is a view of one element, and its word p is outside it.
+			uint v = p;
+			if (amp.vals == 1u) v = (amp.interleave & 1u) != 0u ? srcData[amp.src.base + 2u * p + 1u] : srcVal[amp.sv.base + p];
 			if ((amp.interleave & 2u) != 0u) {
 				dstData[amp.dst.base + 2u * o] = k;
 				dstData[amp.dst.base + 2u * o + 1u] = v;
