@@ -251,25 +251,3 @@ func TestSortRadixFloatSpecials(t *testing.T) {
 		}
 	}
 }
-
-// TestSortFallbackLong sorts 2^21 float32 keys alone with the radix sort's scatter
-// without subgroup operations (sort_radix_scatter.comp, which devices with subgroups of
-// fewer than 8 invocations run) on each Vulkan device. Without values, the scatter's
-// value views are of one element; a read of one at a key's index (up to 2^21) is outside
-// its buffer. lavapipe bounds every access, so only a device without that, such as
-// SwiftShader, can fail here: this length ended most SwiftShader runs with a
-// segmentation fault on one of its threads while the scatter read the values it had not
-// been given.
-func TestSortFallbackLong(t *testing.T) {
-	const n = 1 << 21
-	restore := setHooks(testHooks{sort: sortRadixFallback})
-	defer restore()
-	r := rand.New(rand.NewPCG(n, 21))
-	keys := make([]float32, n)
-	for i := range keys {
-		keys[i] = float32(r.IntN(1<<20)-1<<19) / 64 // ties
-	}
-	eachDevice(t, func(t *testing.T, _ *accelerator.Accelerator, av *accelerator.View) {
-		checkSortSection(t, keys, 1, 1, func(v *arrayview.View[float32]) error { return Sort(av, v) })
-	})
-}
