@@ -764,7 +764,12 @@ func program(kernel any, l *kernelLayout) (*Program, error) {
 			"package and run go generate", Err: accelerator.ErrUnsupportedFeature}
 	}
 	p := g.Program()
-	if p == nil || len(p.SPIRV) == 0 || p.Name == "" {
+	if p != nil {
+		// An embedded program reads its module now; one that cannot is checkContract's
+		// error on every accelerator.
+		p.load()
+	}
+	if p == nil || len(p.SPIRV) == 0 && p.err == nil || p.Name == "" {
 		return nil, &KernelError{Kernel: l.name, Reason: "Program() returned no program (nil, no name or no SPIR-V)"}
 	}
 	return p, nil

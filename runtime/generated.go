@@ -7,19 +7,18 @@ import (
 	"strings"
 )
 
-// EmbeddedProgram is MustProgram of the SPIR-V module in file of fsys, for the code that
-// ampgen (cmd/ampgen) generates: it embeds each kernel's module as a .spv file beside
-// amp_gen.go and makes the kernel's Program from it when the package is initialized.
-// It panics, naming the file and the program, when the file cannot be read or does not
-// hold a valid module.
+// EmbeddedProgram is the program name whose SPIR-V module is file of fsys, for the
+// code that ampgen (cmd/ampgen) generates: it embeds each kernel's module as a .spv file
+// beside amp_gen.go and makes the kernel's Program from it when the package is
+// initialized. It panics, naming the file and the program, when there is no such file.
+// The module is read, and its name registered as NewProgram does, when the program is
+// first used (Interface, a dispatch), so that a package's start-up costs no parsing:
+// a module that is not valid is the first dispatch's error.
 func EmbeddedProgram(fsys fs.FS, file, name string) *Program {
-	spirv, err := fs.ReadFile(fsys, file)
-	if err != nil {
+	if _, err := fs.Stat(fsys, file); err != nil {
 		panic(fmt.Errorf("goamp/runtime: the SPIR-V of %s: %w", name, err))
 	}
-	p := MustProgram(name, spirv, 0)
-	p.generated = true
-	return p
+	return &Program{Name: name, generated: true, fsys: fsys, file: file}
 }
 
 // Instances are the programs of a generic kernel type, one for each instance ampgen
