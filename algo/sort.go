@@ -65,7 +65,7 @@ func Sort[T Number](av *accelerator.View, v *arrayview.View[T]) error {
 // sortDescending for the reverse order) with the algorithm hooks.sort chooses.
 func sortVector[T Number](av *accelerator.View, v *arrayview.View[T], n int, tc int32) error {
 	if w := splitLen(av, n, v); w > 0 {
-		return sortWindows(av, v, n, w, tc) // longer than one binding (issue 12)
+		return sortWindows(av, v, n, w, tc) // longer than one binding
 	}
 	algo := hooks.sort
 	if algo == sortAuto {

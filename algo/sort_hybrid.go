@@ -11,7 +11,7 @@ import (
 	"github.com/goamp/goamp/shaders"
 )
 
-// The hybrid radix sort (issue 12): the multi-pass LSD sort's passes for the high digits
+// The hybrid radix sort: the multi-pass LSD sort's passes for the high digits
 // only, then one local sort of each bucket of keys with the same high bits.
 //
 // Each pass of the multi-pass sort reads and writes every key (and value) once, and reads
