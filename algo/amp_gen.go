@@ -232,7 +232,7 @@ var ampgenSPIRV embed.FS
 // ampgenPrograms makes the kernels' programs of their modules in ampgenSPIRV. It records
 // what this file was made from: in a test binary, a dispatch of a kernel whose source
 // changed since is an error (runtime.Sources).
-var ampgenPrograms = amprt.GeneratedFrom("api.go convolve.go elementwise.go histogram.go loopcap.go matmul.go reduce.go scan.go sort.go sortseg.go sortwin.go transpose.go", "56dca19b460164a96cdb3d50a32393fb0605e539199dc012920009c66688e1a5").Programs(ampgenSPIRV, "amp_gen", "github.com/goamp/goamp/algo")
+var ampgenPrograms = amprt.GeneratedFrom("api.go convolve.go elementwise.go histogram.go loopcap.go matmul.go reduce.go scan.go sort.go sortseg.go sortwin.go transpose.go", "37519bc91ca79e00254881e0c6c7728ecd027335edc1e9e0402077cc6d7b785b").Programs(ampgenSPIRV, "amp_gen", "github.com/goamp/goamp/algo")
 
 var ampgenAccumulateKernel = ampgenPrograms.Instances("accumulateKernel", "int32", "uint32", "float32")
 var ampgenAddKernel = ampgenPrograms.Instances("addKernel", "int32", "uint32", "float32")
