@@ -55,7 +55,7 @@ var genNames = []string{"ampDomain", "ampTile", "ampExt", "ampSize", "ampOrigin"
 // order, and the notes ampgen prints about kernels that get none.
 func (pi *pkgInfo) cpuBodies() *cpuGen {
 	g := &cpuGen{pkgInfo: pi, imports: map[string]string{runtimePath: "amprt"},
-		taken: map[string]bool{"amprt": true, "reflect": true}, srcs: map[string][]byte{}}
+		taken: map[string]bool{"amprt": true, "ampimpl": true, "reflect": true}, srcs: map[string][]byte{}}
 	type kernel struct {
 		named *types.Named
 		decl  *ast.FuncDecl

@@ -28,7 +28,7 @@ func (p *Package) GoFile(files []string) ([]byte, error) {
 	for _, k := range p.Kernels {
 		generic = generic || len(k.TypeArgs) > 0
 	}
-	imports := []string{`amprt "github.com/goamp/goamp/runtime"`}
+	imports := []string{`amprt "github.com/goamp/goamp/runtime"`, `"github.com/goamp/goamp/runtime/ampimpl"`}
 	cpu := map[string]string{}
 	if p.cpu != nil {
 		imports = append(imports, p.cpu.importList()...)
@@ -37,6 +37,7 @@ func (p *Package) GoFile(files []string) ([]byte, error) {
 		}
 	}
 	p.importBlock(b, generic, imports)
+	b.WriteString(versionCheck(genVersion))
 
 	// Group instances by type, in the order of p.Kernels (sorted by type).
 	byType := map[string][]int{}
@@ -232,6 +233,18 @@ func (p *Package) CheckedGoFile(files []string) ([]byte, error) {
 	b.WriteString("// init gives each kernel's program its bounds-checked build, which GPU dispatches run.\n" +
 		"func init() { ampgenPrograms.Checked(ampgenCheckedSPIRV) }\n")
 	return gofmt(b)
+}
+
+// genVersion is the version of the code GoFile writes: runtime/ampimpl's Version,
+// which a test of this package compares (the translator imports nothing of goamp's).
+const genVersion = 1
+
+// versionCheck is the declaration by which a generated file of version v fails to
+// compile against a goamp of another version, saying what to do.
+func versionCheck(v int) string {
+	return fmt.Sprintf("// This file is ampgen's version %d. Where ampimpl.V%d_RunGoGenerate is undefined,\n"+
+		"// goamp is of another version: run go generate in this package.\n"+
+		"const _ ampimpl.V%d_RunGoGenerate = 0\n\n", v, v, v)
 }
 
 // fileHead begins a generated Go file of the package, for one SPIR-V file per kernel, with

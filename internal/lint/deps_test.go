@@ -38,6 +38,7 @@ var allowedImports = map[string][]string{
 	"internal/vkgen":     nil,
 	"internal/lint":      nil,
 	"shaders/include":    nil,
+	"runtime/ampimpl":    nil,
 
 	"vec":                 {"fmath"},
 	"internal/poison":     {"half"},
@@ -68,7 +69,7 @@ var allowedImports = map[string][]string{
 	"amptest":               {"accelerator", "github.com/stretchr/testify/assert", "github.com/stretchr/testify/require"},
 	"internal/testprog":     {"runtime"},
 	"internal/kernelfuzz":   {"translate"},
-	"fmath/internal/fmathk": {"arrayview", "fmath", "runtime"},
+	"fmath/internal/fmathk": {"arrayview", "fmath", "runtime", "runtime/ampimpl"},
 
 	// Programs: the packages of the module that are not internal, and these.
 	"cmd/ampbench": {"gonum.org/v1/plot", "gonum.org/v1/plot/font", "gonum.org/v1/plot/plotter",
