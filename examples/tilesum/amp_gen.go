@@ -6,7 +6,12 @@ import (
 	"embed"
 
 	amprt "github.com/goamp/goamp/runtime"
+	"github.com/goamp/goamp/runtime/ampimpl"
 )
+
+// This file is ampgen's version 1. Where ampimpl.V1_RunGoGenerate is undefined,
+// goamp is of another version: run go generate in this package.
+const _ ampimpl.V1_RunGoGenerate = 0
 
 // Program is TileSum's GPU body: its Tiled method, translated to GLSL and SPIR-V by ampgen.
 func (TileSum) Program() *amprt.Program { return ampgenTileSum }

@@ -8,8 +8,13 @@ import (
 	"github.com/goamp/goamp/arrayview"
 	"github.com/goamp/goamp/fmath"
 	amprt "github.com/goamp/goamp/runtime"
+	"github.com/goamp/goamp/runtime/ampimpl"
 	"github.com/goamp/goamp/vec"
 )
+
+// This file is ampgen's version 1. Where ampimpl.V1_RunGoGenerate is undefined,
+// goamp is of another version: run go generate in this package.
+const _ ampimpl.V1_RunGoGenerate = 0
 
 // Program is ClearKernel's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (ClearKernel) Program() *amprt.Program { return ampgenClearKernel }

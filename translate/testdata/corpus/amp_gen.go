@@ -12,8 +12,13 @@ import (
 	"github.com/goamp/goamp/fmath"
 	"github.com/goamp/goamp/half"
 	amprt "github.com/goamp/goamp/runtime"
+	"github.com/goamp/goamp/runtime/ampimpl"
 	"github.com/goamp/goamp/vec"
 )
+
+// This file is ampgen's version 1. Where ampimpl.V1_RunGoGenerate is undefined,
+// goamp is of another version: run go generate in this package.
+const _ ampimpl.V1_RunGoGenerate = 0
 
 // Program is Arith's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (Arith) Program() *amprt.Program { return ampgenArith }
