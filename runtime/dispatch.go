@@ -604,8 +604,8 @@ func (d *dispatch) bind(ctx context.Context, view *accelerator.View, ext, tile E
 		return err
 	}
 	d.prog, d.progErr = program(kernel, d.l)
-	if d.prog != nil {
-		if err := d.prog.sources.check(d.l.name); err != nil {
+	if d.prog != nil && d.prog.sources != nil {
+		if err := d.prog.sources.Check(d.l.name); err != nil {
 			return err
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/goamp/goamp/accelerator"
 	amprt "github.com/goamp/goamp/runtime"
+	"github.com/goamp/goamp/runtime/ampimpl"
 )
 
 // countingFS is an fs.FS that counts the files read from it.
@@ -41,7 +42,7 @@ func (c *countingFS) Stat(name string) (fs.FileInfo, error) {
 func TestEmbeddedProgramLazy(t *testing.T) {
 	spirv := contractSPIRV(t, "scaled_add")
 	fsys := &countingFS{MapFS: fstest.MapFS{"amp_gen_L.spv": {Data: spirv}}}
-	p := amprt.EmbeddedProgram(fsys, "amp_gen_L.spv", "example.com/lazy.L")
+	p := ampimpl.EmbeddedProgram(fsys, "amp_gen_L.spv", "example.com/lazy.L")
 	assert.Zero(t, fsys.reads.Load(), "EmbeddedProgram read the module")
 	assert.Empty(t, p.SPIRV)
 	in, err := p.Interface()
@@ -71,7 +72,7 @@ func TestEmbeddedProgramErrors(t *testing.T) {
 	}
 	assert.PanicsWithError(t,
 		"goamp/runtime: the SPIR-V of example.com/e.None: open amp_gen_None.spv: file does not exist",
-		func() { amprt.EmbeddedProgram(fsys, "amp_gen_None.spv", "example.com/e.None") })
+		func() { ampimpl.EmbeddedProgram(fsys, "amp_gen_None.spv", "example.com/e.None") })
 	_, err := amprt.NewProgram("example.com/e.Dup", contractSPIRV(t, "scaled_sub"), 0)
 	require.NoError(t, err)
 	for _, c := range []struct {
@@ -81,7 +82,7 @@ func TestEmbeddedProgramErrors(t *testing.T) {
 		{"amp_gen_Bad.spv", "example.com/e.Bad", amprt.ErrInvalidSPIRV},
 		{"amp_gen_Dup.spv", "example.com/e.Dup", amprt.ErrDuplicateProgram},
 	} {
-		p := amprt.EmbeddedProgram(fsys, c.file, c.name)
+		p := ampimpl.EmbeddedProgram(fsys, c.file, c.name)
 		eachView(t, func(t *testing.T, av *accelerator.View) {
 			rng := rand.New(rand.NewPCG(rand.Uint64(), 9))
 			xs, ys, x, y := scaledAddViews(t, rng, 64)

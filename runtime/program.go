@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io/fs"
 	"sync"
+
+	"github.com/goamp/goamp/runtime/internal/genlink"
 )
 
 // ErrDuplicateProgram reports a second program registered under a name that a program
@@ -47,10 +49,10 @@ type Program struct {
 	// build reads and writes outside unchecked, as C++ AMP does.
 	Checked *Program
 
-	generated bool     // made by EmbeddedProgram, for ampgen's generated code
-	sources   *Sources // what ampgen made it from (From), checked in test binaries
-	fsys      fs.FS    // an embedded program's files (EmbeddedProgram): load reads
-	file      string   // SPIRV from file, registering Name then
+	generated bool            // made for ampgen's generated code (ampimpl.EmbeddedProgram)
+	sources   genlink.Checker // what ampgen made it from, checked at the first dispatch
+	fsys      fs.FS           // an embedded program's files: load reads SPIRV from
+	file      string          // file, registering Name then
 
 	once   sync.Once
 	iface  *Interface
