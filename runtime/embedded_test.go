@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"math/rand/v2"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/fstest"
@@ -38,13 +39,19 @@ func (c *countingFS) Stat(name string) (fs.FileInfo, error) {
 
 // TestEmbeddedProgramLazy: an embedded program reads its module on first use, not
 // when it is made (a package's initialization), and reads the interface that
-// NewProgram reads from the same module; its first dispatch runs it.
+// NewProgram reads from the same module, once however many first uses there are at
+// once; its first dispatch runs it.
 func TestEmbeddedProgramLazy(t *testing.T) {
 	spirv := contractSPIRV(t, "scaled_add")
 	fsys := &countingFS{MapFS: fstest.MapFS{"amp_gen_L.spv": {Data: spirv}}}
 	p := ampimpl.EmbeddedProgram(fsys, "amp_gen_L.spv", "example.com/lazy.L")
 	assert.Zero(t, fsys.reads.Load(), "EmbeddedProgram read the module")
 	assert.Empty(t, p.SPIRV)
+	var wg sync.WaitGroup
+	for range 4 { // first uses at once read the module once
+		wg.Go(func() { _, _ = p.Interface() })
+	}
+	wg.Wait()
 	in, err := p.Interface()
 	require.NoError(t, err)
 	assert.Equal(t, int32(1), fsys.reads.Load())

@@ -29,7 +29,8 @@ var ErrDuplicateProgram = errors.New("goamp/runtime: duplicate program name")
 type Program struct {
 	// Name identifies the program in messages. NewProgram keeps names unique in a process.
 	Name string
-	// SPIRV is the compiled module, entry point "main".
+	// SPIRV is the compiled module, entry point "main". A program that ampgen's code
+	// embeds reads it on first use: Interface (or the first dispatch) fills it.
 	SPIRV []byte
 	// Rank, when not 0, is the rank of the compute domain the GLSL body is written for
 	// (ampIndex2, ampGlobal2, ...); ParallelForEach rejects a domain of another rank on
