@@ -76,6 +76,9 @@ func readProductionSource(t *testing.T) productionSource {
 	src := productionSource{lits: map[string][]string{}, kernelsIn: map[string]bool{}}
 	files, err := filepath.Glob("*.go")
 	require.NoError(t, err)
+	if len(files) == 0 {
+		t.Skip("the package's sources are not here (a test binary run elsewhere)")
+	}
 	fset := token.NewFileSet()
 	for _, name := range files {
 		if strings.HasSuffix(name, "_test.go") {
