@@ -15,8 +15,13 @@ SHADERS     := $(wildcard shaders/glsl/*.comp)
 VARIANTLIST := shaders/glsl/variants.txt
 VARIANTS    := $(shell awk '$$1 !~ /^\#/ && NF { print $$1 }' $(VARIANTLIST))
 SPIRV       := $(patsubst shaders/glsl/%.comp,shaders/spv/%.spv,$(SHADERS)) $(VARIANTS:%=shaders/spv/%.spv)
-# variant_args is glslc's arguments for variant $(1): its definitions, then its source.
-variant_args = $(shell awk '$$1 == "$(1)" { for (i = 3; i <= NF; i++) printf "-D%s ", $$i; print "shaders/glsl/" $$2 }' $(VARIANTLIST))
+# Test variants (internal/testprog/variants.txt, the same format): variants of goamp's own
+# tests, compiled into internal/testprog so that production binaries do not embed them.
+TESTVARLIST := internal/testprog/variants.txt
+TESTVARIANTS := $(shell awk '$$1 !~ /^\#/ && NF { print $$1 }' $(TESTVARLIST))
+# variant_args is glslc's arguments for variant $(1) of list $(2) (VARIANTLIST when
+# empty): its definitions, then its source.
+variant_args = $(shell awk '$$1 == "$(1)" { for (i = 3; i <= NF; i++) printf "-D%s ", $$i; print "shaders/glsl/" $$2 }' $(or $(2),$(VARIANTLIST)))
 # src_glslc and src_val are the compiler and validator of the test program $(1): the KHR
 # ones where it enables GL_KHR_cooperative_matrix.
 src_glslc = $(if $(shell grep -l '^\#extension GL_KHR_cooperative_matrix' $(1)),$(GLSLC_KHR),$(GLSLC))
@@ -70,7 +75,7 @@ vet:
 staticcheck:
 	$(GO) run $(STATICCHECK) ./...
 
-shaders: $(SPIRV) $(TESTSHADERS:.comp=.spv)
+shaders: $(SPIRV) $(TESTSHADERS:.comp=.spv) $(TESTVARIANTS:%=internal/testprog/%.spv)
 
 runtime/testdata/%.spv: runtime/testdata/%.comp $(wildcard shaders/include/*.glsl)
 	$(GLSLC) $(GLSLFLAGS) -o $@ $<
@@ -97,6 +102,13 @@ shaders/spv/$(1).spv: $(lastword $(call variant_args,$(1))) $(VARIANTLIST) $(wil
 endef
 $(foreach v,$(VARIANTS),$(eval $(call VARIANT_RULE,$(v))))
 
+define TESTVARIANT_RULE
+internal/testprog/$(1).spv: $(lastword $(call variant_args,$(1),$(TESTVARLIST))) $(TESTVARLIST) $(wildcard shaders/include/*.glsl) $(wildcard shaders/glsl/*.glsl)
+	$(GLSLC) $$(GLSLFLAGS) -fshader-stage=compute -o $$@ $(call variant_args,$(1),$(TESTVARLIST))
+	spirv-val --target-env vulkan1.1 $$@
+endef
+$(foreach v,$(TESTVARIANTS),$(eval $(call TESTVARIANT_RULE,$(v))))
+
 # CI fails when regenerating changes any committed SPIR-V (variants included), or a SPIR-V file
 # has no source.
 shaders-check:
@@ -108,6 +120,8 @@ shaders-check:
 	done; \
 	$(foreach v,$(VARIANTS),$(call variant_glslc,$(v)) $(GLSLFLAGS) -fshader-stage=compute -o $$tmp/$(v).spv $(call variant_args,$(v)) || fail=1; \
 		cmp -s $$tmp/$(v).spv shaders/spv/$(v).spv || { echo "shaders/spv/$(v).spv is stale: run make shaders"; fail=1; };) \
+	$(foreach v,$(TESTVARIANTS),$(GLSLC) $(GLSLFLAGS) -fshader-stage=compute -o $$tmp/t.spv $(call variant_args,$(v),$(TESTVARLIST)) || fail=1; \
+		cmp -s $$tmp/t.spv internal/testprog/$(v).spv || { echo "internal/testprog/$(v).spv is stale: run make shaders"; fail=1; };) \
 	for f in shaders/spv/*.spv; do [ -e "$$f" ] || continue; n=$$(basename $$f .spv); \
 		[ -e shaders/glsl/$$n.comp ] || case " $(VARIANTS) " in *" $$n "*) ;; *) echo "$$f has no source"; fail=1;; esac; done; \
 	$(foreach s,$(TESTSHADERS),$(call src_glslc,$(s)) $(GLSLFLAGS) -o $$tmp/t.spv $(s) || fail=1; \

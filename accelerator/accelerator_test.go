@@ -335,7 +335,7 @@ func TestAtClose(t *testing.T) {
 }
 
 // TestViewNames: two views of one accelerator have different names, so that an error
-// naming both tells them apart (issue 13, defect 10).
+// naming both tells them apart.
 func TestViewNames(t *testing.T) {
 	for _, a := range All() {
 		v1, err := a.CreateView(Automatic)
@@ -351,8 +351,7 @@ func TestViewNames(t *testing.T) {
 
 // TestAllocPastMaxAllocationSize: an allocation larger than the device's
 // maxMemoryAllocationSize is refused with an *AllocError before the driver sees it (the
-// validation layer would report VUID-vkAllocateMemory-pAllocateInfo-01713) (issue 13,
-// defect 8). The CPU has no device buffers and no such limit.
+// validation layer would report VUID-vkAllocateMemory-pAllocateInfo-01713). The CPU has no device buffers and no such limit.
 func TestAllocPastMaxAllocationSize(t *testing.T) {
 	for _, a := range All() {
 		v, err := a.CreateView(Automatic)

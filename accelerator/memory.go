@@ -253,7 +253,7 @@ func (b *Buffer) bounds(off uint64, n int) error {
 // the buffer whose last use is oldest, after waiting for that use, replaced by a larger
 // one if it is too small. So a process that moves little data allocates little staging
 // memory: on the H100, allocating a 16 MiB staging buffer took about 4 ms, most of a first
-// small MatMul's time (RESULTS.md, issue 12).
+// small MatMul's time (RESULTS.md).
 func (v *View) stagingSlot(need int) (*staging, error) {
 	var idle, free, oldest *staging
 	for i := range v.staging {

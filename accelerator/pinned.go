@@ -8,7 +8,7 @@ import (
 	"github.com/goamp/goamp/internal/vk"
 )
 
-// Pinned transfers (issue 12). Where data moves by staging copies (a discrete GPU, or
+// Pinned transfers. Where data moves by staging copies (a discrete GPU, or
 // GOAMP_FORCE_STAGING=1) and the device has VK_EXT_external_memory_host, an Upload or
 // Download of at least pinMin bytes imports the pages of the caller's slice itself as host
 // memory (vk.Device.ImportHost) and copies between them and the buffer with one copy

@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestValidationHandler is issue 13's defect 10 (last part): a message the validation
+// TestValidationHandler: a message the validation
 // layer reports (injected through internal/vk's debug-utils callback) reaches the handler
 // SetValidationHandler set as it is reported, or slog.Default when none is set, and stays
 // queued for ValidationMessages.

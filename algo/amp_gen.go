@@ -7,7 +7,12 @@ import (
 	"reflect"
 
 	amprt "github.com/goamp/goamp/runtime"
+	"github.com/goamp/goamp/runtime/ampimpl"
 )
+
+// This file is ampgen's version 1. Where ampimpl.V1_RunGoGenerate is undefined,
+// goamp is of another version: run go generate in this package.
+const _ ampimpl.V1_RunGoGenerate = 0
 
 // Program is accumulateKernel's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (accumulateKernel[T0]) Program() *amprt.Program {
@@ -18,8 +23,8 @@ func (accumulateKernel[T0]) Program() *amprt.Program {
 // for the row-major offsets lo..hi-1 of the domain, without an interface call per index.
 func (k accumulateKernel[T]) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampViewDst, ampViewSrc := k.Dst.KernelHost(), k.Src.KernelHost()
-	ampI0, ampI1, ampI2, ampN1, ampN2 := ampDomain.Start3(ampLo)
-	for ampJ := ampLo; ampJ < ampHi; ampJ, ampI0, ampI1, ampI2 = amprt.Next3(ampJ, ampI0, ampI1, ampI2, ampN1, ampN2) {
+	ampI0, ampI1, ampI2, ampN1, ampN2 := ampimpl.Start3(ampDomain, ampLo)
+	for ampJ := ampLo; ampJ < ampHi; ampJ, ampI0, ampI1, ampI2 = ampimpl.Next3(ampJ, ampI0, ampI1, ampI2, ampN1, ampN2) {
 		ampViewDst.Set3(ampI0, ampI1, ampI2, ampViewDst.At3(ampI0, ampI1, ampI2)+ampViewSrc.At3(ampI0, ampI1, ampI2))
 	}
 }
@@ -49,8 +54,8 @@ func (mergeKernel[T0]) Program() *amprt.Program { return ampgenMergeKernel.Of(re
 // for the row-major offsets lo..hi-1 of the domain, without an interface call per index.
 func (k mergeKernel[T]) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampViewA, ampViewB, ampViewOut := k.A.KernelHost(), k.B.KernelHost(), k.Out.KernelHost()
-	ampI0, ampI1, ampI2, ampN1, ampN2 := ampDomain.Start3(ampLo)
-	for ampJ := ampLo; ampJ < ampHi; ampJ, ampI0, ampI1, ampI2 = amprt.Next3(ampJ, ampI0, ampI1, ampI2, ampN1, ampN2) {
+	ampI0, ampI1, ampI2, ampN1, ampN2 := ampimpl.Start3(ampDomain, ampLo)
+	for ampJ := ampLo; ampJ < ampHi; ampJ, ampI0, ampI1, ampI2 = ampimpl.Next3(ampJ, ampI0, ampI1, ampI2, ampN1, ampN2) {
 		na, nb, tc := int(k.NA), int(k.NB), k.Type
 		p := ampI0 * mergePer
 		l, h := max(0, p-nb), min(p, na)
@@ -102,8 +107,8 @@ func (sortCopyKernel[T0]) Program() *amprt.Program {
 // for the row-major offsets lo..hi-1 of the domain, without an interface call per index.
 func (k sortCopyKernel[T]) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampViewDst, ampViewSrc := k.Dst.KernelHost(), k.Src.KernelHost()
-	ampI0, ampI1, ampI2, ampN1, ampN2 := ampDomain.Start3(ampLo)
-	for ampJ := ampLo; ampJ < ampHi; ampJ, ampI0, ampI1, ampI2 = amprt.Next3(ampJ, ampI0, ampI1, ampI2, ampN1, ampN2) {
+	ampI0, ampI1, ampI2, ampN1, ampN2 := ampimpl.Start3(ampDomain, ampLo)
+	for ampJ := ampLo; ampJ < ampHi; ampJ, ampI0, ampI1, ampI2 = ampimpl.Next3(ampJ, ampI0, ampI1, ampI2, ampN1, ampN2) {
 		ampViewDst.Set3(ampI0, ampI1, ampI2, ampViewSrc.At3(ampI0, ampI1, ampI2))
 	}
 }
@@ -117,8 +122,8 @@ func (sortFlattenKernel[T0]) Program() *amprt.Program {
 // for the row-major offsets lo..hi-1 of the domain, without an interface call per index.
 func (k sortFlattenKernel[T]) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampViewDst, ampViewSrc := k.Dst.KernelHost(), k.Src.KernelHost()
-	ampI0, ampI1, ampI2, ampN1, ampN2 := ampDomain.Start3(ampLo)
-	for ampJ := ampLo; ampJ < ampHi; ampJ, ampI0, ampI1, ampI2 = amprt.Next3(ampJ, ampI0, ampI1, ampI2, ampN1, ampN2) {
+	ampI0, ampI1, ampI2, ampN1, ampN2 := ampimpl.Start3(ampDomain, ampLo)
+	for ampJ := ampLo; ampJ < ampHi; ampJ, ampI0, ampI1, ampI2 = ampimpl.Next3(ampJ, ampI0, ampI1, ampI2, ampN1, ampN2) {
 		ampViewDst.Set1(ampI0*int(k.Cols)+ampI1, ampViewSrc.At3(ampI0, ampI1, ampI2))
 	}
 }
@@ -132,8 +137,8 @@ func (sortGatherKernel[T0]) Program() *amprt.Program {
 // for the row-major offsets lo..hi-1 of the domain, without an interface call per index.
 func (k sortGatherKernel[T]) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampViewPerm, ampViewDst, ampViewSrc := k.Perm.KernelHost(), k.Dst.KernelHost(), k.Src.KernelHost()
-	ampI0, ampI1, ampI2, ampN1, ampN2 := ampDomain.Start3(ampLo)
-	for ampJ := ampLo; ampJ < ampHi; ampJ, ampI0, ampI1, ampI2 = amprt.Next3(ampJ, ampI0, ampI1, ampI2, ampN1, ampN2) {
+	ampI0, ampI1, ampI2, ampN1, ampN2 := ampimpl.Start3(ampDomain, ampLo)
+	for ampJ := ampLo; ampJ < ampHi; ampJ, ampI0, ampI1, ampI2 = ampimpl.Next3(ampJ, ampI0, ampI1, ampI2, ampN1, ampN2) {
 		p := ampViewPerm.At1(ampI0*int(k.Cols) + ampI1)
 		ampViewDst.Set3(ampI0, ampI1, ampI2, ampViewSrc.At1(int(p)))
 	}
@@ -146,8 +151,8 @@ func (sortRowIndexKernel) Program() *amprt.Program { return ampgenSortRowIndexKe
 // for the row-major offsets lo..hi-1 of the domain, without an interface call per index.
 func (k sortRowIndexKernel) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampViewDst, ampViewPerm := k.Dst.KernelHost(), k.Perm.KernelHost()
-	ampI0, ampI1, ampI2, ampN1, ampN2 := ampDomain.Start3(ampLo)
-	for ampJ := ampLo; ampJ < ampHi; ampJ, ampI0, ampI1, ampI2 = amprt.Next3(ampJ, ampI0, ampI1, ampI2, ampN1, ampN2) {
+	ampI0, ampI1, ampI2, ampN1, ampN2 := ampimpl.Start3(ampDomain, ampLo)
+	for ampJ := ampLo; ampJ < ampHi; ampJ, ampI0, ampI1, ampI2 = ampimpl.Next3(ampJ, ampI0, ampI1, ampI2, ampN1, ampN2) {
 		ampViewDst.Set3(ampI0, ampI1, ampI2, ampViewPerm.At1(ampI0*int(k.Cols)+ampI1)%k.Cols)
 	}
 }
@@ -159,8 +164,8 @@ func (sortRowKeyKernel) Program() *amprt.Program { return ampgenSortRowKeyKernel
 // for the row-major offsets lo..hi-1 of the domain, without an interface call per index.
 func (k sortRowKeyKernel) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampViewDst, ampViewPerm := k.Dst.KernelHost(), k.Perm.KernelHost()
-	ampI0, ampI1, ampI2, ampN1, ampN2 := ampDomain.Start3(ampLo)
-	for ampJ := ampLo; ampJ < ampHi; ampJ, ampI0, ampI1, ampI2 = amprt.Next3(ampJ, ampI0, ampI1, ampI2, ampN1, ampN2) {
+	ampI0, ampI1, ampI2, ampN1, ampN2 := ampimpl.Start3(ampDomain, ampLo)
+	for ampJ := ampLo; ampJ < ampHi; ampJ, ampI0, ampI1, ampI2 = ampimpl.Next3(ampJ, ampI0, ampI1, ampI2, ampN1, ampN2) {
 		ampViewDst.Set3(ampI0, ampI1, ampI2, ampViewPerm.At3(ampI0, ampI1, ampI2)/k.Cols)
 	}
 }
@@ -172,8 +177,8 @@ func (sortZeroKernel) Program() *amprt.Program { return ampgenSortZeroKernel }
 // for the row-major offsets lo..hi-1 of the domain, without an interface call per index.
 func (k sortZeroKernel) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampViewDst := k.Dst.KernelHost()
-	ampI0, ampI1, ampI2, ampN1, ampN2 := ampDomain.Start3(ampLo)
-	for ampJ := ampLo; ampJ < ampHi; ampJ, ampI0, ampI1, ampI2 = amprt.Next3(ampJ, ampI0, ampI1, ampI2, ampN1, ampN2) {
+	ampI0, ampI1, ampI2, ampN1, ampN2 := ampimpl.Start3(ampDomain, ampLo)
+	for ampJ := ampLo; ampJ < ampHi; ampJ, ampI0, ampI1, ampI2 = ampimpl.Next3(ampJ, ampI0, ampI1, ampI2, ampN1, ampN2) {
 		ampViewDst.Set3(ampI0, ampI1, ampI2, 0)
 	}
 }
@@ -231,8 +236,8 @@ var ampgenSPIRV embed.FS
 
 // ampgenPrograms makes the kernels' programs of their modules in ampgenSPIRV. It records
 // what this file was made from: in a test binary, a dispatch of a kernel whose source
-// changed since is an error (runtime.Sources).
-var ampgenPrograms = amprt.GeneratedFrom("api.go convolve.go elementwise.go histogram.go loopcap.go matmul.go reduce.go scan.go sort.go sortseg.go sortwin.go transpose.go", "a3f57b86c41796da1d1c0e07401220f24bc268e6564a7ae03d7f39aeca7a4c12").Programs(ampgenSPIRV, "amp_gen", "github.com/goamp/goamp/algo")
+// changed since is an error (ampimpl.Sources).
+var ampgenPrograms = ampimpl.GeneratedFrom("api.go convolve.go elementwise.go histogram.go loopcap.go matmul.go reduce.go scan.go sort.go sortseg.go sortwin.go transpose.go", "37519bc91ca79e00254881e0c6c7728ecd027335edc1e9e0402077cc6d7b785b").Programs(ampgenSPIRV, "amp_gen", "github.com/goamp/goamp/algo")
 
 var ampgenAccumulateKernel = ampgenPrograms.Instances("accumulateKernel", "int32", "uint32", "float32")
 var ampgenAddKernel = ampgenPrograms.Instances("addKernel", "int32", "uint32", "float32")

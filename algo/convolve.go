@@ -207,8 +207,8 @@ func (k convRows) Tiled(t runtime.TiledIndex) {
 
 // EachTile is the fast CPU body: the tile's rows straight from the host slices, four
 // outputs at a time in the interior, clamped indices only near the edges. It stays beside
-// ampgen's generated body (issue 16), which made Convolve2D 1024x1024 (k 9) 1.55-1.93x
-// slower (BenchmarkHandVsGenerated on branch h16-measure, CPU accelerator, this 2-core machine): the generated body stages the rows through tile_static and clamps
+// ampgen's generated body, which made Convolve2D 1024x1024 (k 9) 1.55-1.93x
+// slower (BenchmarkHandVsGenerated, CPU accelerator, this 2-core machine): the generated body stages the rows through tile_static and clamps
 // every index, where this one clamps only near the edges.
 func (k convRows) EachTile(d runtime.TiledExtent, tile runtime.Index) {
 	h, c := k.host, k.host.coef
@@ -289,8 +289,8 @@ func (k convCols) Tiled(t runtime.TiledIndex) {
 
 // EachTile is the fast CPU body: each output row of the tile accumulates the weighted
 // input rows (clamped) across its width, four rows per sweep. It stays beside ampgen's
-// generated body (issue 16), which made Convolve2D 1024x1024 (k 9) 1.75-1.99x slower
-// (BenchmarkHandVsGenerated on branch h16-measure, CPU accelerator, this 2-core machine): the generated body stages the columns through tile_static and
+// generated body, which made Convolve2D 1024x1024 (k 9) 1.75-1.99x slower
+// (BenchmarkHandVsGenerated, CPU accelerator, this 2-core machine): the generated body stages the columns through tile_static and
 // reads every coefficient through a checked view read per output, where this one sweeps
 // whole rows.
 func (k convCols) EachTile(d runtime.TiledExtent, tile runtime.Index) {

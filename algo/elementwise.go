@@ -136,8 +136,8 @@ func (k addKernel[T]) Tiled(t runtime.TiledIndex) {
 }
 
 // EachTile is the fast CPU body: the tile's ranges over the host slices. It stays beside
-// ampgen's generated body (issue 16), which made Add of 4 Mi float32 5.5-8.3x slower
-// (BenchmarkHandVsGenerated on branch h16-measure, CPU accelerator, this 2-core machine): the kernel is grid-stride, and the generated body runs each
+// ampgen's generated body, which made Add of 4 Mi float32 5.5-8.3x slower
+// (BenchmarkHandVsGenerated, CPU accelerator, this 2-core machine): the kernel is grid-stride, and the generated body runs each
 // thread's whole loop before the next thread's, so every thread strides across the whole
 // array; this one walks the tile's ranges in order.
 func (k addKernel[T]) EachTile(_ runtime.TiledExtent, tile runtime.Index) {
@@ -205,8 +205,8 @@ func (k saxpyKernel) Tiled(t runtime.TiledIndex) {
 }
 
 // EachTile is the fast CPU body: the tile's ranges over the host slices. It stays beside
-// ampgen's generated body (issue 16), which made Saxpy of 4 Mi float32 7.3-9.0x slower
-// (BenchmarkHandVsGenerated on branch h16-measure, CPU accelerator, this 2-core machine): grid-stride, as addKernel's EachTile says.
+// ampgen's generated body, which made Saxpy of 4 Mi float32 7.3-9.0x slower
+// (BenchmarkHandVsGenerated, CPU accelerator, this 2-core machine): grid-stride, as addKernel's EachTile says.
 func (k saxpyKernel) EachTile(_ runtime.TiledExtent, tile runtime.Index) {
 	x, err1 := k.X.ReadData()
 	y, err2 := k.Y.Data()
@@ -267,8 +267,8 @@ func (k fillKernel[T]) Tiled(t runtime.TiledIndex) {
 }
 
 // EachTile is the fast CPU body: the tile's ranges over the host slice. It stays beside
-// ampgen's generated body (issue 16), which made Fill of 4 Mi float32 2.8x slower
-// (BenchmarkHandVsGenerated on branch h16-measure, CPU accelerator, this 2-core machine): grid-stride, as addKernel's EachTile says.
+// ampgen's generated body, which made Fill of 4 Mi float32 2.8x slower
+// (BenchmarkHandVsGenerated, CPU accelerator, this 2-core machine): grid-stride, as addKernel's EachTile says.
 func (k fillKernel[T]) EachTile(_ runtime.TiledExtent, tile runtime.Index) {
 	v, err := k.V.Data()
 	x := k.Value

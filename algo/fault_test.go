@@ -17,7 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Fault injection (issue 13): device failures that a working driver never shows, injected
+// Fault injection: device failures that a working driver never shows, injected
 // through internal/vk's test hook on every Vulkan accelerator present, each with a real
 // kernel (Add) running. They must give their typed error, leave the Go slices with their
 // old contents or the correct results (never anything else), and leave the runtime

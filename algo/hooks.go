@@ -17,11 +17,9 @@ type testHooks struct {
 	noSubgroups bool
 	// scan chooses the scans' algorithm: scanAuto, scanMultiPass or scanSinglePass.
 	scan int
-	// sort chooses Sort's algorithm: sortAuto, sortBitonic, sortRadix,
-	// sortRadixFallback or sortOneSweep.
+	// sort chooses Sort's algorithm: sortAuto, sortBitonic, sortRadix or
+	// sortRadixFallback.
 	sort int
-	// scatterProgram, when set, names the multi-pass sort's scatter program (experiments).
-	scatterProgram string
 	// narrowScatter keeps the pairs' one-round scatter in tiles of 256 threads
 	// (sort_radix_scatter_p) where the wide one would run (radixWide).
 	narrowScatter bool
@@ -32,10 +30,6 @@ type testHooks struct {
 	// twoRounds keeps the pairs' ballot scatter placing keys, then values, in shared
 	// memory where it would place them together (radixOneRound), to compare the two.
 	twoRounds bool
-	// coopProgram, when set, names MatMulF16's cooperative program (without "_h"), of
-	// geometry coopGeom (experiments).
-	coopProgram string
-	coopGeom    matMulCoopGeom
 	// window, when positive, is the window length (elements) of the built-ins that split
 	// views larger than one binding, on every accelerator (windowLen).
 	window int

@@ -255,8 +255,8 @@ func (k matMulSimple[T]) Each(idx runtime.Index) {
 
 // EachRange is the fast CPU body: the row-major offsets lo..hi-1 of C, as full-width
 // row blocks and partial first and last rows, through the blocked kernel. It stays beside
-// ampgen's generated body (issue 16), which made MatMulSimple 256^3 51-357x slower
-// (BenchmarkHandVsGenerated on branch h16-measure, CPU accelerator, this 2-core machine): the generated body computes one dot product per element through
+// ampgen's generated body, which made MatMulSimple 256^3 51-357x slower
+// (BenchmarkHandVsGenerated, CPU accelerator, this 2-core machine): the generated body computes one dot product per element through
 // checked view reads, where this one is the cache-blocked kernel.
 func (k matMulSimple[T]) EachRange(domain runtime.Extent, lo, hi int) {
 	n := domain.Dim(1)

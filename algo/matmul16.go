@@ -78,20 +78,6 @@ const matMulCoopSubgroup = 32
 var matMulCoopDefault = matMulCoopGeom{tile: [2]int{4, 32}, bm: 128, bn: 128,
 	shared: 2*(128*5+32*17)*16 + 4*16*16*4}
 
-// matMulCoopEmulated is the geometry of matmul_coop_emu, the default's with K steps of
-// 16 (BK=16, variants.txt), so that its shared memory fits the 32 KiB of lavapipe.
-var matMulCoopEmulated = matMulCoopGeom{tile: [2]int{4, 32}, bm: 128, bn: 128,
-	shared: 2*(128*3+16*17)*16 + 4*16*16*4}
-
-// coopGeom is the geometry MatMulF16 dispatches: matMulCoopDefault, or the experiment's
-// (hooks.coopProgram).
-func coopGeom() matMulCoopGeom {
-	if hooks.coopProgram != "" {
-		return hooks.coopGeom
-	}
-	return matMulCoopDefault
-}
-
 // MatMulF16Cooperative returns the cooperative-matrix shape MatMulF16 uses on acc, and
 // whether it uses one at all: acc must report a subgroup-scope 16 x 16 x 16 float16 x
 // float16 + float32 shape (Accelerator.CooperativeMatricesKHR, or CooperativeMatrices for
@@ -106,7 +92,7 @@ func MatMulF16Cooperative(acc *accelerator.Accelerator) (accelerator.CoopMatrixS
 // one: the KHR program (the kernel's name with "_k") where the device reports the shape
 // through VK_KHR_cooperative_matrix, else the NV one.
 func matMulCoopFor(acc *accelerator.Accelerator) (string, accelerator.CoopMatrixShape, bool) {
-	if acc.SubgroupSize() != matMulCoopSubgroup || int(acc.Limits().MaxSharedMemory) < coopGeom().shared ||
+	if acc.SubgroupSize() != matMulCoopSubgroup || int(acc.Limits().MaxSharedMemory) < matMulCoopDefault.shared ||
 		!acc.Supports16BitStorage() || !acc.SupportsFloat16() {
 		return "", accelerator.CoopMatrixShape{}, false
 	}
@@ -146,7 +132,7 @@ func MatMulF16With[O MatMulF16Out](av *accelerator.View, a, b *arrayview.View[ha
 		storage: (*accelerator.Accelerator).Supports16BitStorage, storageFeature: "16-bit storage (MatMulF16's float16 a and b)",
 		coop: func(acc *accelerator.Accelerator) (string, matMulCoopGeom, bool) {
 			prog, _, ok := matMulCoopFor(acc)
-			return prog, coopGeom(), ok
+			return prog, matMulCoopDefault, ok
 		},
 		coopFeature: "cooperative matrices of 16x16x16 float16*float16+float32 with 32-wide subgroups (MatMulF16's MatMulCooperative path)",
 		host:        matMulF16Host[O],
@@ -259,12 +245,8 @@ func (g matMulCoopGeom) domain(m, n int) runtime.TiledExtent {
 	return runtime.Ext(rows, cols).Tile(g.tile[0], g.tile[1])
 }
 
-// Program is the GPU body: the shape's program, with "_h" for a float16 C (or the
-// experiment's, hooks.coopProgram).
+// Program is the GPU body: the shape's program, with "_h" for a float16 C.
 func (k matMulCoop[O]) Program() *runtime.Program {
-	if hooks.coopProgram != "" && k.prog != "matmul_coop_emu" {
-		k.prog = hooks.coopProgram
-	}
 	if matMulF16HalfOut[O]() {
 		return shaders.MustProgram(k.prog+"_h", 2)
 	}

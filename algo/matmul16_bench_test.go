@@ -22,37 +22,13 @@ var (
 	mm16BenchPaths = flag.String("matmul16.paths", "auto,shared", "BenchmarkMatMulF16 paths (auto, cooperative, shared), comma-separated; cooperative is skipped where the device has none")
 	mm16BenchHalf  = flag.Bool("matmul16.f16out", false, "BenchmarkMatMulF16: also run with a float16 result")
 	mm16BenchAcc   = flag.String("matmul16.accelerator", "", "BenchmarkMatMulF16: only the accelerator with this path (vulkan:0, cpu); empty: all")
-	mm16BenchCoop  = flag.String("matmul16.coop", "", "BenchmarkMatMulF16 and TestMatMulF16: the cooperative program to run instead of matmul_coop (experiments: "+
-		"a name of mm16CoopGeoms)")
 )
-
-// mm16CoopGeoms are the geometries of the cooperative programs -matmul16.coop may name
-// (variants of matmul_coop.comp in shaders/glsl/variants.txt).
-var mm16CoopGeoms = map[string]matMulCoopGeom{
-	"matmul_coop":   matMulCoopDefault, // VK_NV_cooperative_matrix
-	"matmul_coop_k": matMulCoopDefault, // VK_KHR_cooperative_matrix
-}
-
-// mm16CoopHooks returns the hooks -matmul16.coop asks for (none when it is empty).
-func mm16CoopHooks(tb testing.TB) testHooks {
-	if *mm16BenchCoop == "" {
-		return hooks
-	}
-	g, ok := mm16CoopGeoms[*mm16BenchCoop]
-	if !ok {
-		tb.Fatalf("-matmul16.coop %q: no such program", *mm16BenchCoop)
-	}
-	h := hooks
-	h.coopProgram, h.coopGeom = *mm16BenchCoop, g
-	return h
-}
 
 // BenchmarkMatMulF16 multiplies float16 matrices (float32 accumulation and result) on
 // every accelerator with each path. It reports TFLOP/s (2MNK per operation) by wall time,
 // each operation waited for, and on GPUs dev-TFLOP/s by device timestamps; the log says
 // which cooperative-matrix shape the auto path uses.
 func BenchmarkMatMulF16(b *testing.B) {
-	defer setHooks(mm16CoopHooks(b))()
 	benchNarrowCases(b, *mm16BenchSize, *mm16BenchPaths, *mm16BenchAcc, MatMulF16Cooperative, func(name string, av *accelerator.View, sz []int, path MatMulPath) {
 		b.Run(name+"/float32", func(b *testing.B) { benchMatMulF16[float32](b, av, sz, path) })
 		if *mm16BenchHalf {

@@ -75,7 +75,6 @@ var f16Paths = []MatMulPath{MatMulAuto, MatMulShared, MatMulCooperative}
 // TestMatMulF16 checks MatMulF16With on every accelerator, every path the device has,
 // float32 and float16 results, against a float64 reference.
 func TestMatMulF16(t *testing.T) {
-	defer setHooks(mm16CoopHooks(t))()
 	r := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
 	sizes := f16Sizes
 	if !testing.Short() {
@@ -250,7 +249,7 @@ func f16Emulated[O MatMulF16Out](t *testing.T, r *rand.Rand, av *accelerator.Vie
 	defer func() { _, _, _ = va.Close(), vb.Close(), vc.Close() }()
 	args := matMulF16Args[O]{A: va.ReadOnly(), B: vb.ReadOnly(), C: vc, M: int32(m), N: int32(n), K: int32(k)}
 	vc.DiscardData()
-	require.NoError(t, dispatchTiled(av, matMulCoopEmulated.domain(m, n), matMulCoop[O]{args, "matmul_coop_emu", matMulCoopEmulated}))
+	require.NoError(t, dispatchTiled(av, matMulCoopEmulated.domain(m, n), emulatedCoop[O]{matMulCoop[O]{args, "", matMulCoopEmulated}}))
 	require.NoError(t, vc.Synchronize())
 	f16Check(t, a, b, got, m, n, k)
 }

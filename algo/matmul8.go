@@ -33,10 +33,6 @@ var matMulI8Shape = accelerator.CoopMatrixShape{M: 16, N: 16, K: 32, A: accelera
 // bytes) and B (64 x 144 bytes) blocks and 4 subgroups' 16 x 16 int32 staging areas.
 var matMulI8Geom = matMulCoopGeom{tile: [2]int{4, 32}, bm: 128, bn: 128, shared: 2*(128*5+64*9)*16 + 4*16*16*4}
 
-// matMulI8Emulated is matmul_coop_emu_i8's geometry: K steps of 32, so that its shared
-// memory fits the 32 KiB of lavapipe.
-var matMulI8Emulated = matMulCoopGeom{tile: [2]int{4, 32}, bm: 128, bn: 128, shared: 2*(128*3+32*9)*16 + 4*16*16*4}
-
 // MatMulI8Cooperative returns the cooperative-matrix shape MatMulI8 uses on acc and
 // whether it uses one: acc must report KHR's subgroup-scope 16 x 16 x 32 int8 x int8 +
 // int32 shape (Accelerator.CooperativeMatricesKHR), 8-bit storage and arithmetic,
@@ -259,8 +255,7 @@ func (k matMulI8Tiled) Tiled(t runtime.TiledIndex) {
 }
 
 // matMulI8Coop is the int8 cooperative-matrix kernel: matmul_coop.comp with AMP_INT8
-// (matmul_coop_k_i8 on tensor cores, matmul_coop_emu_i8 emulated), a tile of 4 x 32
-// invocations computing a 128 x 128 block of C.
+// (matmul_coop_k_i8), a tile of 4 x 32 invocations computing a 128 x 128 block of C.
 type matMulI8Coop struct {
 	matMulI8Args
 	prog string         `amp:"-"` // the program

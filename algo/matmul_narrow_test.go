@@ -143,7 +143,7 @@ func TestMatMulI8CoopEmulated(t *testing.T) {
 				defer func() { _, _, _ = va.Close(), vb.Close(), vc.Close() }()
 				args := matMulI8Args{A: va.ReadOnly(), B: vb.ReadOnly(), C: vc, M: int32(m), N: int32(n), K: int32(k)}
 				vc.DiscardData()
-				require.NoError(t, dispatchTiled(av, matMulI8Emulated.domain(m, n), matMulI8Coop{args, "matmul_coop_emu_i8", matMulI8Emulated}))
+				require.NoError(t, dispatchTiled(av, matMulI8Emulated.domain(m, n), emulatedI8Coop{matMulI8Coop{args, "", matMulI8Emulated}}))
 				require.NoError(t, vc.Synchronize())
 				assert.Equal(t, i8Want(t, a, b, m, n, k), got)
 			})

@@ -238,7 +238,7 @@ func (k reduceKernel[T]) bounds(group int) (lo, hi int) {
 // per thread); the tree combines only theirs, so that no identity element is needed.
 //
 // Reading quads with At4 in place of single elements made the scan's first pass (this
-// kernel over 2^26 float32) 10% faster on the H100 (RESULTS.md, issue 9).
+// kernel over 2^26 float32) 10% faster on the H100 (RESULTS.md).
 func (k reduceKernel[T]) Tiled(t runtime.TiledIndex) {
 	op, size, l := Op(k.Op), t.TileExtent.Dim(0), t.Local[0]
 	lo := t.Tile[0] * int(k.Chunk)
@@ -305,7 +305,7 @@ func reduceMax8[T Number](x [8]T) T {
 }
 
 // EachTile is the fast CPU body: the group's slice combined by one loop over In's host
-// slice. ampgen generates no body for this kernel (issue 16): size is assigned in one :=
+// slice. ampgen generates no body for this kernel: size is assigned in one :=
 // with the thread's index (op, size, l := ...), so the fission takes it for a per-thread
 // value and cannot run the loop of barriers (for s := size / 2; ...) once per tile.
 func (k reduceKernel[T]) EachTile(_ runtime.TiledExtent, tile runtime.Index) {

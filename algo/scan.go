@@ -189,7 +189,7 @@ func (scanKernel[T]) SharedBytes(tile [3]int) int { return 16 * (tile[0] + 1) }
 //
 // On the H100 the block pass took 211 us for 2^26 float32 this way, 249 us with four
 // 4-byte accesses in place of each At4 or Set4, and 240 us with the block going through
-// tile_static memory for coalesced 4-byte accesses (RESULTS.md, issue 9).
+// tile_static memory for coalesced 4-byte accesses (RESULTS.md).
 func (k scanKernel[T]) Tiled(t runtime.TiledIndex) {
 	size, l := t.TileExtent.Dim(0), t.Local[0]
 	n, first := int(k.N), t.Tile[0]*size*scanEPT
@@ -241,7 +241,7 @@ func (k scanKernel[T]) Tiled(t runtime.TiledIndex) {
 }
 
 // EachTile is the fast CPU body: the block scanned left to right over the host slices.
-// ampgen generates no body for this kernel (issue 16): the loop of barriers reads a value
+// ampgen generates no body for this kernel: the loop of barriers reads a value
 // assigned in one := with the thread's index, so the fission cannot run it once per tile
 // (as reduceKernel's EachTile says).
 func (k scanKernel[T]) EachTile(d runtime.TiledExtent, tile runtime.Index) {
@@ -378,8 +378,8 @@ func (k scanClearKernel[T]) Each(i runtime.Index) {
 	k.State.Set(runtime.Idx(int(k.Off)+i[0]), zero)
 }
 
-// EachRange is the fast CPU body. It stays beside ampgen's generated body (issue 16),
-// which made zeroing 4 Mi words 80-113x slower (BenchmarkHandVsGenerated on branch h16-measure, CPU accelerator, this 2-core machine): the generated
+// EachRange is the fast CPU body. It stays beside ampgen's generated body,
+// which made zeroing 4 Mi words 80-113x slower (BenchmarkHandVsGenerated, CPU accelerator, this 2-core machine): the generated
 // EachRange calls Each per index, through View.Set's coherence check, where this one
 // clears the host slice.
 func (k scanClearKernel[T]) EachRange(_ runtime.Extent, lo, hi int) {

@@ -212,7 +212,7 @@ func takeScratch[T scratchElem](av *accelerator.View, ext runtime.Extent, tag st
 // request for more is refused with a *arrayview.TooLargeError before anything is
 // allocated, and rank-1 lengths are rounded up to no more than it: a buffer that no kernel
 // can bind is never made, so it can neither stay held by a call that failed nor be handed
-// to a later call (issue 13, defect 5).
+// to a later call.
 func scratchMaxLen[T scratchElem](av *accelerator.View, ext runtime.Extent) (int, error) {
 	if av.Accelerator().Traits().HostMemory {
 		return math.MaxInt, nil

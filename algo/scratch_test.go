@@ -205,10 +205,10 @@ func TestScratchCache(t *testing.T) {
 	assert.Empty(t, late.cache.idle, "a buffer given back after the view's Close is freed, not kept")
 }
 
-// TestScratchAfterTooLargeSort is issue 13's defect 5: a Sort that failed on a view over
+// TestScratchAfterTooLargeSort: a Sort that failed on a view over
 // maxStorageBufferRange had to leave no scratch buffer held that no kernel can bind, and
 // every Reduce of a 4,096-element view after it on the same accelerator view had to
-// succeed. Since issue 12 such a Sort succeeds on a device (in windows), and TestBigView
+// succeed. Now such a Sort succeeds on a device (in windows), and TestBigView
 // checks the scratch it leaves; on the CPU (no binding limit) the Sort of a shorter view
 // succeeds and the Reduces must too.
 func TestScratchAfterTooLargeSort(t *testing.T) {
@@ -218,7 +218,7 @@ func TestScratchAfterTooLargeSort(t *testing.T) {
 			limit := a.Limits().MaxStorageBufferRange
 			n := 1<<16 + 64
 			if !a.Traits().HostMemory {
-				// Since issue 12 such a Sort splits the view into windows and succeeds:
+				// Such a Sort splits the view into windows and succeeds:
 				// TestBigView sorts one and checks the scratch it leaves.
 				t.Skip("a Sort over maxStorageBufferRange no longer fails; see TestBigView")
 			}

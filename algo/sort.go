@@ -43,9 +43,7 @@ func bitonicTile(av *accelerator.View, p int) int {
 // every NaN last (first when descending).
 //
 // Both algorithms sort 32-bit keys whose unsigned order is the element order (sortKey).
-// From sortRadixMin elements on, Sort is an LSD radix sort: on devices that pass
-// onesweepOn's checks, the single-pass OneSweep sort (sort_onesweep.go); elsewhere four
-// passes of 8-bit digits,
+// From sortRadixMin elements on, Sort is an LSD radix sort: four passes of 8-bit digits,
 // each a per-block digit histogram (shaders/glsl/sort_radix_hist.comp), an exclusive scan of the
 // histograms (shaders/glsl/sort_radix_scan.comp) and a stable scatter
 // (shaders/glsl/sort_radix_scatter_sg.comp with subgroup ballots, its keys-only variant
@@ -67,7 +65,7 @@ func Sort[T Number](av *accelerator.View, v *arrayview.View[T]) error {
 // sortDescending for the reverse order) with the algorithm hooks.sort chooses.
 func sortVector[T Number](av *accelerator.View, v *arrayview.View[T], n int, tc int32) error {
 	if w := splitLen(av, n, v); w > 0 {
-		return sortWindows(av, v, n, w, tc) // longer than one binding (issue 12)
+		return sortWindows(av, v, n, w, tc) // longer than one binding
 	}
 	algo := hooks.sort
 	if algo == sortAuto {
@@ -88,7 +86,6 @@ const (
 	sortBitonic
 	sortRadix         // the radix sort with the best scatter the device has
 	sortRadixFallback // the radix sort with the scatter without subgroup operations
-	sortOneSweep      // the single-pass radix sort (sort_onesweep.go) wherever the device can run it
 )
 
 // sortRadixMin is the length from which Sort uses the radix sort.
@@ -946,12 +943,9 @@ func radixOneRound(av *accelerator.View) bool {
 const radixOneRoundBytes = 4 * (2*radixSubPairs + 1024 + 32 + 3*radixBins)
 
 // Program is the GPU body: shaders/glsl/sort_radix_scatter_sg.comp, compiled with its
-// values' code left out (sort_radix_scatter_k) for a sort of keys alone (or, in
-// experiments, hooks.scatterProgram).
+// values' code left out (sort_radix_scatter_k) for a sort of keys alone.
 func (k radixScatterSGKernel[T, V]) Program() *runtime.Program {
 	switch {
-	case hooks.scatterProgram != "":
-		return shaders.MustProgram(hooks.scatterProgram, 1)
 	case k.Vals == radixKeysOnly:
 		return shaders.MustProgram("sort_radix_scatter_k", 1)
 	case k.oneRound && k.wide:

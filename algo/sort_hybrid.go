@@ -11,7 +11,7 @@ import (
 	"github.com/goamp/goamp/shaders"
 )
 
-// The hybrid radix sort (issue 12): the multi-pass LSD sort's passes for the high digits
+// The hybrid radix sort: the multi-pass LSD sort's passes for the high digits
 // only, then one local sort of each bucket of keys with the same high bits.
 //
 // Each pass of the multi-pass sort reads and writes every key (and value) once, and reads
@@ -40,8 +40,8 @@ import (
 // stable. So the result never depends on the distribution, only the time does.
 //
 // hybridBits chooses the path (sorts with values only: keys alone gained nothing); tests
-// force it on every accelerator (hooks.hybrid), with the small programs (sort_local_s and
-// sort_local_ps, 1,536 keys, subgroups of 8) on lavapipe and the Go bodies on the CPU.
+// force it on every accelerator (hooks.hybrid), with the small programs (hybridSmall,
+// test programs) on GPUs the large ones do not fit and the Go bodies on the CPU.
 
 // The choices of hooks.hybrid.
 const (
@@ -53,11 +53,13 @@ const (
 // hybridProg is a program of the local sort: sort_local.glsl compiled with KPT keys a
 // thread of workgroups of threads (buckets of up to threads*KPT keys) and room for the
 // digit counts of maxSG subgroups; packed marks a PACK16 program, which sorts 16 low bits
-// only (one word an element in shared memory and registers instead of two).
+// only (one word an element in shared memory and registers instead of two). prog, when
+// not nil, is the program (a test's), else it is package shaders' program name.
 type hybridProg struct {
 	name                string
 	kpt, maxSG, threads int
 	packed              bool
+	prog                *runtime.Program
 }
 
 // hybridSet is the local sort's programs on a device: wide for any low bits, packed (if
@@ -67,10 +69,12 @@ type hybridSet struct{ wide, packed hybridProg }
 // The local sort's programs (shaders/glsl/variants.txt). The large set's packed program
 // has workgroups of 512 threads: with one word an element its 5,120 keys take 30 KB, and
 // spreading a bucket over 16 subgroups halves each lane's ranking chain (RESULTS.md).
-var (
-	hybridLarge = hybridSet{hybridProg{"sort_local", 20, 8, 256, false}, hybridProg{"sort_local_p", 10, 16, 512, true}}
-	hybridSmall = hybridSet{hybridProg{"sort_local_s", 6, 32, 256, false}, hybridProg{"sort_local_ps", 6, 32, 256, true}}
-)
+var hybridLarge = hybridSet{hybridProg{"sort_local", 20, 8, 256, false, nil},
+	hybridProg{"sort_local_p", 10, 16, 512, true, nil}}
+
+// hybridSmall is the set that forced hybrid sorts (hooks.hybrid) run on GPUs that
+// hybridLarge does not fit: the tests' (none in production binaries).
+var hybridSmall hybridSet
 
 // forBits is s's program for a sort of the keys' low bits bits.
 func (s hybridSet) forBits(bits int) hybridProg {
@@ -110,7 +114,7 @@ func hybridCap(av *accelerator.View, sg, forced bool) (s hybridSet, ok bool) {
 	case sg && a.SubgroupSize() >= 32 && shared >= hybridLarge.sharedBytes() &&
 		int(a.Limits().MaxWorkgroupInvocations) >= hybridLarge.packed.threads:
 		return hybridLarge, true
-	case forced && sg && shared >= hybridSmall.sharedBytes():
+	case forced && sg && hybridSmall.wide.name != "" && shared >= hybridSmall.sharedBytes():
 		return hybridSmall, true
 	case forced && a.Traits().HostMemory:
 		return hybridLarge, true
@@ -404,6 +408,9 @@ type sortLocalKernel[T, V Number] struct {
 
 // Program is the GPU body: shaders/glsl/sort_local.glsl, compiled as k.prog.
 func (k sortLocalKernel[T, V]) Program() *runtime.Program {
+	if k.prog.prog != nil {
+		return k.prog.prog
+	}
 	return shaders.MustProgram(k.prog.name, 1)
 }
 

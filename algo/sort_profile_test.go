@@ -20,7 +20,6 @@ var (
 	// An idle GPU clocks down (345 MHz seen on the H100) and takes a while to clock up again.
 	benchSortWarm      = flag.Duration("algo.sort.warm", 0, "time spent sorting before a sort benchmark times (BenchmarkSort*, BenchmarkSortPairs*, BenchmarkArgsort*, BenchmarkSortProfile)")
 	benchSortAlgoKeys  = flag.Int("algo.sortalgo.keys", 1<<20, "keys in BenchmarkSortProfile")
-	benchSortScatter   = flag.String("algo.sort.scatter", "", "comma-separated scatter programs BenchmarkSortProfile also tries (multi-pass; NAME:pairs with values)")
 	benchSortBlocks    = flag.String("algo.sort.blocks", "", "comma-separated radixMaxBlocks values BenchmarkSortProfile also tries (multi-pass)")
 	benchSortSeparate  = flag.Bool("algo.sort.separate", false, "the sort benchmarks keep the keys and values of pairs separate between passes (hooks.separatePairs) instead of interleaving them")
 	benchSortHybrid    = flag.Int("algo.sort.hybrid", 0, "the sort benchmarks' hybrid radix sort (hooks.hybrid): 0 where it fits (the default), 1 never, 2 forced")
@@ -29,9 +28,8 @@ var (
 )
 
 // BenchmarkSortProfile sorts fresh uint32 keys (and, in the pairs cases, int32 values)
-// with each radix algorithm (the multi-pass sort and OneSweep, forced by hooks.sort) on
-// each GPU that can run both, with device timestamps, after -algo.sort.warm of
-// sorting, and logs the median device time of every dispatch of a sort: where the time
+// with the multi-pass radix sort (forced by hooks.sort) on each GPU with device
+// timestamps, after -algo.sort.warm of sorting, and logs the median device time of every dispatch of a sort: where the time
 // goes. The wall time per sort (the wait included) and the device time summed are its
 // metrics; the last result is checked.
 func BenchmarkSortProfile(b *testing.B) {
@@ -42,26 +40,18 @@ func BenchmarkSortProfile(b *testing.B) {
 		src[i] = r.Uint32()
 	}
 	for _, av := range ewViews(b) {
-		if av.Accelerator().Limits().TimestampValidBits == 0 || !onesweepCapable(av) {
+		if av.Accelerator().Limits().TimestampValidBits == 0 {
 			continue
 		}
 		for _, c := range []struct {
 			name  string
 			algo  int
 			pairs bool
-		}{{"multipass", sortRadix, false}, {"onesweep", sortOneSweep, false},
-			{"multipass-pairs", sortRadix, true}, {"onesweep-pairs", sortOneSweep, true}} {
+		}{{"multipass", sortRadix, false}, {"multipass-pairs", sortRadix, true}} {
 			b.Run(av.Accelerator().Path()+"/"+c.name, func(b *testing.B) {
 				defer setHooks(testHooks{sort: c.algo, separatePairs: *benchSortSeparate, twoRounds: *benchSortTwoRounds,
 					hybrid: *benchSortHybrid, narrowScatter: *benchSortNarrow})()
 				profileSort(b, av, src, c.pairs)
-			})
-		}
-		for _, x := range flagList(*benchSortScatter) {
-			prog, pairs := strings.CutSuffix(x, ":pairs") // NAME:pairs sorts pairs
-			b.Run(av.Accelerator().Path()+"/multipass-"+x, func(b *testing.B) {
-				defer setHooks(testHooks{sort: sortRadix, scatterProgram: prog})()
-				profileSort(b, av, src, pairs)
 			})
 		}
 		for _, f := range flagList(*benchSortBlocks) {
@@ -141,7 +131,7 @@ func profileSort(b *testing.B, av *accelerator.View, src []uint32, pairs bool) {
 }
 
 // warmUp runs sortOnce (a refill, a sort and a wait) once, then again until -algo.sort.warm
-// has passed: the first run builds the pipelines, buffers and OneSweep's self-test, the
+// has passed: the first run builds the pipelines and buffers, the
 // others keep the GPU from being timed at an idle GPU's clocks.
 func warmUp(sortOnce func()) {
 	for t0 := time.Now(); ; {

@@ -170,13 +170,9 @@ type radixJob[T, V Number] struct {
 	algo      int
 }
 
-// radixRun runs job (n >= 2): OneSweep where onesweepOn says so, the hybrid sort where
-// hybridBits says so and the keys suit it (sort_hybrid.go), else job.passes passes of
-// histogram, scan and scatter.
+// radixRun runs job (n >= 2): the hybrid sort where hybridBits says so and the keys suit
+// it (sort_hybrid.go), else job.passes passes of histogram, scan and scatter.
 func radixRun[T, V Number](av *accelerator.View, job radixJob[T, V]) (err error) {
-	if job.passes == 4 && onesweepOn(av, job.n, job.algo) {
-		return onesweepRun(av, job)
-	}
 	e, freeEnv, err := newRadixEnv(av, job.n, job.algo)
 	if err != nil {
 		return err

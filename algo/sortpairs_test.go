@@ -16,12 +16,11 @@ import (
 )
 
 // pairsLengths are SortPairs' and Argsort's lengths (a view is never empty): 1, 2^k +- 1 around the radix
-// sort's sub-tile (2048 keys) and OneSweep's tile, and several blocks.
+// sort's sub-tile (2048 keys), and several blocks.
 var pairsLengths = []int{1, 2, 3, 255, 257, 1023, 1025, 2047, 2049, 4095, 4097, 8191, 8193, 16385, 40000}
 
-// sortAlgos are the radix sorts to check on av: the best one, the scatter without
-// subgroups (a GPU with ballots: the other is the best one), and OneSweep, forced, where
-// the device has what it needs.
+// sortAlgos are the radix sorts to check on av: the best one, and the scatter without
+// subgroups (a GPU with ballots: the other is the best one).
 func sortAlgos(av *accelerator.View) []int {
 	algos := []int{sortRadix}
 	if av.Accelerator().Traits().HostMemory {
@@ -29,9 +28,6 @@ func sortAlgos(av *accelerator.View) []int {
 	}
 	if radixScatterSG(av) {
 		algos = append(algos, sortRadixFallback)
-	}
-	if onesweepCapable(av) {
-		algos = append(algos, sortOneSweep)
 	}
 	return algos
 }
@@ -323,28 +319,4 @@ func TestSortPairsShapeErrors(t *testing.T) {
 	got := make([]int32, 4)
 	require.NoError(t, k.CopyTo(got))
 	assert.Equal(t, []int32{4, 3, 2, 1}, got)
-}
-
-// TestOneSweepSelfTest runs OneSweep's self-test on every GPU that can run it (lavapipe
-// too, where it is never chosen by itself), and checks the choice: never on the CPU or a
-// device outside onesweepVendors, never below onesweepMin keys.
-func TestOneSweepSelfTest(t *testing.T) {
-	for _, av := range ewViews(t) {
-		t.Run(av.Accelerator().Path(), func(t *testing.T) {
-			if onesweepCapable(av) {
-				require.NoError(t, onesweepSelfTest(av))
-				assert.True(t, onesweepOn(av, 5, sortOneSweep), "forced")
-				// Every tile that finds one before it unpublished counts it itself.
-				defer func(l uint32) { onesweepSpinLimit = l }(onesweepSpinLimit)
-				onesweepSpinLimit = 1
-				require.NoError(t, onesweepSelfTest(av), "with the fallback")
-				testPairs[float32, int32](t, av, sortOneSweep, 40000, SortOptions{Descending: true})
-			}
-			assert.False(t, onesweepOn(av, 1<<20, sortRadix))
-			assert.False(t, onesweepOn(av, onesweepMaxKeys+1, sortOneSweep))
-			trusted := slices.Contains(onesweepVendors, av.Accelerator().Properties().VendorID) && onesweepCapable(av)
-			assert.Equal(t, trusted, onesweepOn(av, onesweepMin, sortAuto), "chosen by itself")
-			assert.False(t, onesweepOn(av, onesweepMin-1, sortAuto))
-		})
-	}
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/goamp/goamp/runtime"
 )
 
-// Built-ins over several accelerators (issue 14): MatMulOn, ReduceOn and SortOn cut their
+// Built-ins over several accelerators: MatMulOn, ReduceOn and SortOn cut their
 // work into blocks over the accelerator views given (runtime.Blocks, in proportion to the
 // throughput measured for each built-in and element type on each accelerator) and run the
 // blocks at once (runtime.RunBlocks): MatMul by rows of the output, Reduce by partial

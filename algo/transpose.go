@@ -90,7 +90,7 @@ func (k transposeKernel[T]) Tiled(t runtime.TiledIndex) {
 
 // EachTile is the fast CPU body: it transposes the tile's block directly, over the host
 // slices when both views are contiguous. It stays beside ampgen's generated body (issue
-// 16), which made Transpose of 2048x2048 float32 1.76-1.87x slower (BenchmarkHandVsGenerated on branch h16-measure, CPU accelerator, this 2-core machine):
+// 16), which made Transpose of 2048x2048 float32 1.76-1.87x slower (BenchmarkHandVsGenerated, CPU accelerator, this 2-core machine):
 // the generated body stages the block through tile_static with a checked read and write
 // per element, where this one copies it directly.
 func (k transposeKernel[T]) EachTile(_ runtime.TiledExtent, tile runtime.Index) {

@@ -9,7 +9,7 @@ import (
 	"github.com/goamp/goamp/runtime"
 )
 
-// Views larger than one binding (issue 12).
+// Views larger than one binding.
 //
 // A kernel binds each view as one storage-buffer range, which a device limits to
 // maxStorageBufferRange bytes (128 MiB on lavapipe, 4 GiB on an H100), while one buffer

@@ -191,7 +191,7 @@ func bigViewBytes(t *testing.T) int {
 	return n
 }
 
-// TestBigView is issue 12's view larger than one binding, on each Vulkan device: 160 MiB
+// TestBigView sorts a view larger than one binding, on each Vulkan device: 160 MiB
 // of four-byte elements (more than lavapipe's maxStorageBufferRange of 128 MiB), or
 // $GOAMP_BIG_VIEW_BYTES (6 GiB on an H100, whose range and maxMemoryAllocationSize are 4
 // GiB: the copy is cut into chunks), through Reduce, the scans, Add and Sort
@@ -269,7 +269,7 @@ func TestWindowLen(t *testing.T) {
 	}
 }
 
-// Several accelerators at once (issue 14).
+// Several accelerators at once.
 
 // splitAccelerators returns a view of every accelerator (amptest.Views: the CPU's first,
 // then lavapipe's here: two accelerators of different kinds), or skips when there is only

@@ -139,7 +139,7 @@ func TestDeviceToDevice(t *testing.T) {
 	})
 }
 
-// TestBigUserKernel is issue 12's user kernel on a view larger than one binding: 160 MiB
+// TestBigUserKernel runs a user kernel on a view larger than one binding: 160 MiB
 // (lavapipe's maxStorageBufferRange is 128 MiB), or GOAMP_BIG_VIEW_BYTES (6 GiB on an
 // H100, past its maxMemoryAllocationSize of 4 GiB too: the copy is chunked). A kernel of
 // the user's (iota) runs over every section cut at BindEnd on each Vulkan device, and every

@@ -50,7 +50,7 @@ func eachView(t *testing.T, stream uint64, f func(t *testing.T, rng *rand.Rand, 
 }
 
 // TestCloseAcceleratorViewKeepsResults closes the accelerator view while a kernel's result
-// is still pending on it: the result reaches the Go slice all the same (issue 13, defect 1),
+// is still pending on it: the result reaches the Go slice all the same,
 // for a view, an array and a section whose neighbours keep their data.
 func TestCloseAcceleratorViewKeepsResults(t *testing.T) {
 	eachView(t, 1, func(t *testing.T, rng *rand.Rand, home *accelerator.View) {
@@ -85,7 +85,7 @@ func TestCloseAcceleratorViewKeepsResults(t *testing.T) {
 
 // TestOneViewManyAcceleratorViews uses one view on 40 accelerator views in turn, each closed
 // after its kernel: closing one frees the view's copy on it, so there is no limit to how
-// many follow (issue 13, defect 2). More than 31 open at once is an error matching
+// many follow. More than 31 open at once is an error matching
 // ErrTooManyViews.
 func TestOneViewManyAcceleratorViews(t *testing.T) {
 	eachView(t, 2, func(t *testing.T, rng *rand.Rand, home *accelerator.View) {
@@ -131,7 +131,7 @@ func TestOneViewManyAcceleratorViews(t *testing.T) {
 }
 
 // TestUseAfterClose: every method of a closed view returns ErrClosed, or panics saying the
-// view is closed, and leaves the data alone (issue 13, defect 9).
+// view is closed, and leaves the data alone.
 func TestUseAfterClose(t *testing.T) {
 	eachView(t, 3, func(t *testing.T, rng *rand.Rand, av *accelerator.View) {
 		const n = 64
@@ -180,7 +180,7 @@ func TestUseAfterClose(t *testing.T) {
 // on the CPU that meets the closed view midway panics with it; on a GPU, one bound before
 // the Close and recorded after it finds its buffer freed, accelerator.ErrBufferFreed, the
 // same value), and every element holds either
-// its old value or the kernel's (issue 13, defect 3).
+// its old value or the kernel's.
 func TestCloseWhileDispatching(t *testing.T) {
 	eachView(t, 4, func(t *testing.T, rng *rand.Rand, av *accelerator.View) {
 		for range 8 {
@@ -263,8 +263,7 @@ func TestCloseViewWhileDispatching(t *testing.T) {
 	}
 }
 
-// TestSectionOverflow: a section whose origin plus extent overflows int is out of range
-// (issue 13, defect 6).
+// TestSectionOverflow: a section whose origin plus extent overflows int is out of range.
 func TestSectionOverflow(t *testing.T) {
 	v := arrayview.MustNew(runtime.Ext(64), randInts(rand.New(rand.NewPCG(amptest.Seed(t), 5)), 64))
 	defer v.Close()
@@ -293,7 +292,7 @@ func TestSectionOverflow(t *testing.T) {
 }
 
 // TestNilView: Synchronize and Close of a nil *View are errors, not panics, and so is a
-// kernel whose field is a zero View (issue 13, defect 10).
+// kernel whose field is a zero View.
 func TestNilView(t *testing.T) {
 	var v *arrayview.View[int32]
 	require.ErrorIs(t, v.Synchronize(), arrayview.ErrInvalidArgument)
@@ -309,8 +308,8 @@ func TestNilView(t *testing.T) {
 }
 
 // TestWorkOnClosedAcceleratorView: a closed accelerator view, the CPU's as well as a
-// GPU's, runs no kernel and makes no array: ErrViewClosed, and the data is left alone
-// (issue 13, defect 4). A nil view is an *ArgumentError (defect 10).
+// GPU's, runs no kernel and makes no array: ErrViewClosed, and the data is left alone.
+// A nil view is an *ArgumentError.
 func TestWorkOnClosedAcceleratorView(t *testing.T) {
 	rng := rand.New(rand.NewPCG(amptest.Seed(t), 6))
 	for _, home := range amptest.Views(t) {
@@ -355,7 +354,7 @@ func TestSynchronizeToClosedView(t *testing.T) {
 }
 
 // TestDispatchesCounted: Stats().Dispatches counts the kernels run on every view, the
-// CPU's included (issue 13, defect 10).
+// CPU's included.
 func TestDispatchesCounted(t *testing.T) {
 	eachView(t, 7, func(t *testing.T, rng *rand.Rand, av *accelerator.View) {
 		v := arrayview.MustNew(runtime.Ext(64), randInts(rng, 64))
@@ -370,7 +369,7 @@ func TestDispatchesCounted(t *testing.T) {
 }
 
 // TestMismatchNamesBothViews: an accelerator-mismatch error between two views of one
-// accelerator tells them apart (issue 13, defect 10).
+// accelerator tells them apart.
 func TestMismatchNamesBothViews(t *testing.T) {
 	eachView(t, 8, func(t *testing.T, rng *rand.Rand, home *accelerator.View) {
 		other, err := home.Accelerator().CreateView(accelerator.Automatic)

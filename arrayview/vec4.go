@@ -15,7 +15,7 @@ import (
 // moves memory in wide transactions, and a kernel bound by memory bandwidth runs faster
 // when each thread asks for 16 bytes at a time: on the H100 a scan's block pass reading
 // and writing four consecutive elements per thread ran in 211 us with 16-byte accesses
-// and 249 us with 4-byte ones (RESULTS.md, issue 9). On the CPU the four loads are plain
+// and 249 us with 4-byte ones (RESULTS.md). On the CPU the four loads are plain
 // reads of the host copy.
 func (v *View[T]) At4(i runtime.Index) [4]T {
 	if v.hostR.Load() != v.src.version.Load() {

@@ -31,7 +31,7 @@ type ContractError struct {
 	Go, GPU string
 	// Reason says what the contract requires.
 	Reason string
-	// Generated says that ampgen wrote the program (EmbeddedProgram): the kernel's Go
+	// Generated says that ampgen wrote the program (ampimpl.EmbeddedProgram): the kernel's Go
 	// type has changed since the package's last go generate.
 	Generated bool
 }

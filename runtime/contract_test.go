@@ -18,6 +18,7 @@ import (
 	"github.com/goamp/goamp/amptest"
 	"github.com/goamp/goamp/arrayview"
 	amprt "github.com/goamp/goamp/runtime"
+	"github.com/goamp/goamp/runtime/ampimpl"
 	"github.com/goamp/goamp/shaders"
 )
 
@@ -717,7 +718,7 @@ func TestReadInterfaceTestPrograms(t *testing.T) {
 // says that the kernel changed since go generate; one with a hand-made program does not.
 func TestContractGenerated(t *testing.T) {
 	fsys := fstest.MapFS{"amp_gen_K.spv": {Data: contractSPIRV(t, "scaled_add")}}
-	gen := amprt.EmbeddedProgram(fsys, "amp_gen_K.spv", "example.com/p.K")
+	gen := ampimpl.EmbeddedProgram(fsys, "amp_gen_K.spv", "example.com/p.K")
 	hand, err := amprt.NewProgram("contract_scaled_add_hand", contractSPIRV(t, "scaled_add"), 1)
 	require.NoError(t, err)
 	for _, c := range []struct {

@@ -658,8 +658,8 @@ func (d *dispatch) bind(ctx context.Context, view *accelerator.View, ext, tile E
 		return err
 	}
 	d.prog, d.progErr = program(kernel, d.l)
-	if d.prog != nil {
-		if err := d.prog.sources.check(d.l.name); err != nil {
+	if d.prog != nil && d.prog.sources != nil {
+		if err := d.prog.sources.Check(d.l.name); err != nil {
 			return err
 		}
 	}
@@ -852,7 +852,12 @@ func program(kernel any, l *kernelLayout) (*Program, error) {
 			"package and run go generate", Err: accelerator.ErrUnsupportedFeature}
 	}
 	p := g.Program()
-	if p == nil || len(p.SPIRV) == 0 || p.Name == "" {
+	if p != nil {
+		// An embedded program reads its module now; one that cannot is checkContract's
+		// error on every accelerator.
+		p.load()
+	}
+	if p == nil || len(p.SPIRV) == 0 && p.err == nil || p.Name == "" {
 		return nil, &KernelError{Kernel: l.name, Reason: "Program() returned no program (nil, no name or no SPIR-V)"}
 	}
 	return p, nil

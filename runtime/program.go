@@ -5,7 +5,10 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io/fs"
 	"sync"
+
+	"github.com/goamp/goamp/runtime/internal/genlink"
 )
 
 // ErrDuplicateProgram reports a second program registered under a name that a program
@@ -26,7 +29,8 @@ var ErrDuplicateProgram = errors.New("goamp/runtime: duplicate program name")
 type Program struct {
 	// Name identifies the program in messages. NewProgram keeps names unique in a process.
 	Name string
-	// SPIRV is the compiled module, entry point "main".
+	// SPIRV is the compiled module, entry point "main". A program that ampgen's code
+	// embeds reads it on first use: Interface (or the first dispatch) fills it.
 	SPIRV []byte
 	// Rank, when not 0, is the rank of the compute domain the GLSL body is written for
 	// (ampIndex2, ampGlobal2, ...); ParallelForEach rejects a domain of another rank on
@@ -46,8 +50,10 @@ type Program struct {
 	// build reads and writes outside unchecked, as C++ AMP does.
 	Checked *Program
 
-	generated bool     // made by EmbeddedProgram, for ampgen's generated code
-	sources   *Sources // what ampgen made it from (From), checked in test binaries
+	generated bool            // made for ampgen's generated code (ampimpl.EmbeddedProgram)
+	sources   genlink.Checker // what ampgen made it from, checked at the first dispatch
+	fsys      fs.FS           // an embedded program's files: load reads SPIRV from
+	file      string          // file, registering Name then
 
 	once   sync.Once
 	iface  *Interface
@@ -56,12 +62,48 @@ type Program struct {
 	checks sync.Map // *kernelLayout -> *contract
 }
 
-// load reads the program's interface and hashes its module, once.
+// load reads the program's interface and hashes its module, once; an embedded
+// program reads its module first.
 func (p *Program) load() {
 	p.once.Do(func() {
+		if p.fsys != nil {
+			p.err = p.loadEmbedded()
+			if p.err != nil {
+				return
+			}
+		}
 		p.hash = sha256.Sum256(p.SPIRV)
 		p.iface, p.err = ReadInterface(p.SPIRV)
 	})
+}
+
+// loadEmbedded reads an embedded program's module and registers its name, as
+// NewProgram would have.
+func (p *Program) loadEmbedded() error {
+	spirv, err := fs.ReadFile(p.fsys, p.file)
+	if err != nil {
+		return err
+	}
+	hash := sha256.Sum256(spirv)
+	reg := &programRegistry
+	reg.mu.Lock()
+	defer reg.mu.Unlock()
+	r := reg.byName[p.Name]
+	if r != nil && (r.hash != hash || !bytes.Equal(r.spirv, spirv)) {
+		return &ProgramError{Name: p.Name,
+			Reason:     "the name is already registered with different SPIR-V",
+			Registered: describeModule(r.spirv, r.hash),
+			New:        describeModule(spirv, hash)}
+	}
+	if r == nil {
+		r = &registered{spirv: spirv, hash: hash, byRank: map[int]*Program{}}
+		if reg.byName == nil {
+			reg.byName = map[string]*registered{}
+		}
+		reg.byName[p.Name] = r
+	}
+	p.SPIRV = r.spirv
+	return nil
 }
 
 // Interface returns the interface read from the program's SPIR-V (on first use for a

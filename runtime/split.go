@@ -14,7 +14,7 @@ import (
 	"github.com/goamp/goamp/accelerator"
 )
 
-// One job over several accelerators (issue 14).
+// One job over several accelerators.
 //
 // C++ AMP ran a program on every accelerator a machine had by giving each accelerator view
 // its own parallel_for_each over its part of the data. ParallelForEachOn does that for

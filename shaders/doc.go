@@ -13,12 +13,12 @@
 // with preprocessor definitions (glslc -D): glsl/variants.txt lists them (matmul_tiled_i32
 // is matmul_tiled.comp with AMP_INT=1; the four look-back scans are scan_lookback.glsl
 // with FLOAT and SUBGROUPS; matmul_tiled_h and _hh read float16; matmul_coop_h writes
-// float16 and matmul_coop_emu emulates matmul_coop's cooperative matrices for tests on
-// devices without them; matmul_tiled_i8 and matmul_coop_k_i8 / _emu_i8 are the int8
-// products; transpose_16 and transpose_8 move 2- and 1-byte elements), and the Makefile
+// float16; matmul_tiled_i8 and matmul_coop_k_i8 are the int8 products; transpose_16 and transpose_8 move 2- and 1-byte elements), and the Makefile
 // compiles and checks them like the .comp files. Variants that define AMP_COOP_KHR need
 // a newer glslc than Debian bookworm's: the Makefile runs Debian trixie's
-// (scripts/trixie-tool.sh). glsl/*.glsl files are included (sort_keys.glsl) or variant sources.
+// (scripts/trixie-tool.sh). Variants that only tests run (matmul_coop_emu, which
+// emulates matmul_coop's cooperative matrices on devices without them) are listed in
+// internal/testprog/variants.txt and compiled there. glsl/*.glsl files are included (sort_keys.glsl) or variant sources.
 //
 // # Imports
 //

@@ -23,8 +23,10 @@
 //
 // # Imports
 //
-// The standard library's go/* packages and golang.org/x/tools/go/packages only: it reads
-// goamp's packages (runtime, arrayview, fmath, vec, half) as source through the type
-// checker and never imports them, so it sits beside the runtime, not above it. The
+// The standard library's go/* packages, golang.org/x/tools/go/packages, and two
+// packages of goamp's ground: internal/spvwords (its passes over compiled modules) and
+// internal/srchash (the hash of the sources it records). It reads goamp's packages
+// (runtime, arrayview, fmath, vec, half) as source through the type checker and never
+// imports them, so it sits beside the runtime, not above it. The
 // generated code imports runtime (as amprt) and what the kernels' package imports.
 package translate

@@ -55,7 +55,7 @@ var genNames = []string{"ampDomain", "ampTile", "ampExt", "ampSize", "ampOrigin"
 // order, and the notes ampgen prints about kernels that get none.
 func (pi *pkgInfo) cpuBodies() *cpuGen {
 	g := &cpuGen{pkgInfo: pi, imports: map[string]string{runtimePath: "amprt"},
-		taken: map[string]bool{"amprt": true, "reflect": true}, srcs: map[string][]byte{}}
+		taken: map[string]bool{"amprt": true, "ampimpl": true, "reflect": true}, srcs: map[string][]byte{}}
 	type kernel struct {
 		named *types.Named
 		decl  *ast.FuncDecl
@@ -209,7 +209,7 @@ func (g *cpuGen) rangeBody(named *types.Named, decl *ast.FuncDecl) (string, *fis
 	b.WriteString("ampIdx := ampDomain.Delinearize(ampLo)\n")
 	b.WriteString("for range ampHi - ampLo {\n")
 	fmt.Fprintf(&b, "%s.Each(ampIdx)\n", k)
-	b.WriteString("ampIdx.Next(ampDomain)\n}\n}\n")
+	b.WriteString("ampimpl.Next(&ampIdx, ampDomain)\n}\n}\n")
 	return b.String(), nil
 }
 
@@ -255,7 +255,7 @@ func (g *cpuGen) hostRangeBody(named *types.Named, decl *ast.FuncDecl, src []byt
 	}
 	// The index's components step in row-major order, the last fastest; past the domain's
 	// rank they stay 0 (ampN1, ampN2 are then 1).
-	b.WriteString("ampI0, ampI1, ampI2, ampN1, ampN2 := ampDomain.Start3(ampLo)\n")
+	b.WriteString("ampI0, ampI1, ampI2, ampN1, ampN2 := ampimpl.Start3(ampDomain, ampLo)\n")
 	returns := false
 	ast.Inspect(decl.Body, func(n ast.Node) bool {
 		_, ok := n.(*ast.ReturnStmt)
@@ -265,7 +265,7 @@ func (g *cpuGen) hostRangeBody(named *types.Named, decl *ast.FuncDecl, src []byt
 	if returns {
 		b.WriteString("ampRange:\n")
 	}
-	b.WriteString("for ampJ := ampLo; ampJ < ampHi; ampJ, ampI0, ampI1, ampI2 = amprt.Next3(ampJ, ampI0, ampI1, ampI2, ampN1, ampN2) {\n")
+	b.WriteString("for ampJ := ampLo; ampJ < ampHi; ampJ, ampI0, ampI1, ampI2 = ampimpl.Next3(ampJ, ampI0, ampI1, ampI2, ampN1, ampN2) {\n")
 	if uses > e.rangeUse { // Each's index is used whole, or written: a fresh copy per index
 		fmt.Fprintf(&b, "%s := amprt.Index{ampI0, ampI1, ampI2}\n", param.Name())
 	}

@@ -350,7 +350,7 @@ func (e *emitter) method(named *types.Named, nodes []*fnode) string {
 	return b.String()
 }
 
-// frameVars declares the scalars of the tile's frame (runtime.TiledExtent.Frame) that the
+// frameVars declares the scalars of the tile's frame (runtime/ampimpl.Frame) that the
 // generated code uses, in one statement: the tile's size, its origin and its dimensions,
 // 1 past its rank, which bound the loops over its threads.
 func frameVars(b *strings.Builder, code string) {
@@ -364,7 +364,7 @@ func frameVars(b *strings.Builder, code string) {
 		used = true
 	}
 	if used {
-		fmt.Fprintf(b, "%s := ampDomain.Frame(ampTile)\n", strings.Join(names, ", "))
+		fmt.Fprintf(b, "%s := ampimpl.Frame(ampDomain, ampTile)\n", strings.Join(names, ", "))
 	}
 }
 
@@ -826,7 +826,7 @@ func (e *emitter) replace(x ast.Node) (string, bool) {
 		}
 		if e.isTiledField(y, "Local", "Global", "Tile", "TileOrigin", "TileExtent") {
 			return e.literal(y, map[string]string{"Local": "amprt.Index{ampI0, ampI1, ampI2}", "Global": "amprt.Index{ampG0, ampG1, ampG2}",
-				"Tile": "ampTile", "TileOrigin": "ampDomain.TileOrigin(ampTile)", "TileExtent": "ampDomain.Tile"}[y.Sel.Name]), true
+				"Tile": "ampTile", "TileOrigin": "ampimpl.TileOrigin(ampDomain, ampTile)", "TileExtent": "ampDomain.Tile"}[y.Sel.Name]), true
 		}
 	case *ast.CallExpr:
 		if s, ok := e.viewCall3(y); ok {

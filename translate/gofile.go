@@ -16,7 +16,7 @@ import (
 // files[i] names the file beside it that holds Kernels[i]'s module (see SPIRVFile), which
 // the generated file embeds with a //go:embed directive so that `go build` needs no shader
 // compiler. Generic kernels pick their instance by their type arguments' kinds
-// (runtime.Instances). Each kernel type also gets the fast CPU body Load generated for it,
+// (ampimpl.Instances). Each kernel type also gets the fast CPU body Load generated for it,
 // if any (an EachTile or EachRange method; see Package.Notes for those that get none). The
 // output is gofmt'ed and deterministic.
 func (p *Package) GoFile(files []string) ([]byte, error) {
@@ -28,7 +28,7 @@ func (p *Package) GoFile(files []string) ([]byte, error) {
 	for _, k := range p.Kernels {
 		generic = generic || len(k.TypeArgs) > 0
 	}
-	imports := []string{`amprt "github.com/goamp/goamp/runtime"`}
+	imports := []string{`amprt "github.com/goamp/goamp/runtime"`, `"github.com/goamp/goamp/runtime/ampimpl"`}
 	cpu := map[string]string{}
 	if p.cpu != nil {
 		imports = append(imports, p.cpu.importList()...)
@@ -37,6 +37,7 @@ func (p *Package) GoFile(files []string) ([]byte, error) {
 		}
 	}
 	p.importBlock(b, generic, imports)
+	b.WriteString(versionCheck(genVersion))
 
 	// Group instances by type, in the order of p.Kernels (sorted by type).
 	byType := map[string][]int{}
@@ -77,8 +78,8 @@ func (p *Package) GoFile(files []string) ([]byte, error) {
 }
 
 // programVars writes the package-level variables of the kernels' programs, one per kernel
-// type in typesOrder (an amprt.Instances for a generic one, of its instances byType), and
-// the runtime.GeneratedPrograms that makes them of the modules in files, with the sources
+// type in typesOrder (an ampimpl.Instances for a generic one, of its instances byType), and
+// the ampimpl.Programs that makes them of the modules in files, with the sources
 // they were made from.
 func (p *Package) programVars(b *bytes.Buffer, files, typesOrder []string, byType map[string][]int) error {
 	prefix, err := p.filePrefix(files)
@@ -91,8 +92,8 @@ func (p *Package) programVars(b *bytes.Buffer, files, typesOrder []string, byTyp
 	}
 	b.WriteString("// ampgenPrograms makes the kernels' programs of their modules in ampgenSPIRV. It records\n" +
 		"// what this file was made from: in a test binary, a dispatch of a kernel whose source\n" +
-		"// changed since is an error (runtime.Sources).\n")
-	fmt.Fprintf(b, "var ampgenPrograms = amprt.GeneratedFrom(%q, %q).Programs(ampgenSPIRV, %q, %q)\n\n",
+		"// changed since is an error (ampimpl.Sources).\n")
+	fmt.Fprintf(b, "var ampgenPrograms = ampimpl.GeneratedFrom(%q, %q).Programs(ampgenSPIRV, %q, %q)\n\n",
 		strings.Join(src, " "), hash, prefix, p.Path)
 	for _, typ := range typesOrder {
 		idx := byType[typ]
@@ -128,7 +129,7 @@ func (p *Package) sources() ([]string, string, error) {
 }
 
 // genericProgram writes the Program method of a generic kernel type: it looks the
-// instance up by its type arguments' kinds in the type's amprt.Instances.
+// instance up by its type arguments' kinds in the type's ampimpl.Instances.
 func (p *Package) genericProgram(b *bytes.Buffer, typ string, idx []int) {
 	k0 := p.Kernels[idx[0]]
 	params := make([]string, len(k0.TypeArgs))
@@ -142,11 +143,11 @@ func (p *Package) genericProgram(b *bytes.Buffer, typ string, idx []int) {
 }
 
 // varName is the package-level variable of kernel type typ: its program, or the
-// amprt.Instances of a generic type.
+// ampimpl.Instances of a generic type.
 func varName(typ string) string { return "ampgen" + strings.ToUpper(typ[:1]) + typ[1:] }
 
 // filePrefix returns the beginning that files, the kernels' SPIR-V files, share (see
-// SPIRVFile): runtime.GeneratedPrograms finds each kernel's module by it. It fails when a
+// SPIRVFile): ampimpl.Programs finds each kernel's module by it. It fails when a
 // file is not named so.
 func (p *Package) filePrefix(files []string) (string, error) {
 	var prefix string
@@ -232,6 +233,18 @@ func (p *Package) CheckedGoFile(files []string) ([]byte, error) {
 	b.WriteString("// init gives each kernel's program its bounds-checked build, which GPU dispatches run.\n" +
 		"func init() { ampgenPrograms.Checked(ampgenCheckedSPIRV) }\n")
 	return gofmt(b)
+}
+
+// genVersion is the version of the code GoFile writes: runtime/ampimpl's Version,
+// which a test of this package compares (the translator imports nothing of goamp's).
+const genVersion = 1
+
+// versionCheck is the declaration by which a generated file of version v fails to
+// compile against a goamp of another version, saying what to do.
+func versionCheck(v int) string {
+	return fmt.Sprintf("// This file is ampgen's version %d. Where ampimpl.V%d_RunGoGenerate is undefined,\n"+
+		"// goamp is of another version: run go generate in this package.\n"+
+		"const _ ampimpl.V%d_RunGoGenerate = 0\n\n", v, v, v)
 }
 
 // fileHead begins a generated Go file of the package, for one SPIR-V file per kernel, with

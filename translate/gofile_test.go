@@ -8,9 +8,10 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	amprt "github.com/goamp/goamp/runtime"
+	"github.com/goamp/goamp/runtime/ampimpl"
 )
 
-// TestIndexNext checks runtime.Index.Next, which the EachRange methods that GoFile writes
+// TestIndexNext checks ampimpl.Next, which the EachRange methods that GoFile writes
 // step with: from any offset it reaches the next one in row-major order, as Delinearize
 // says, and after the last it is one past the end (the first coordinate at the first
 // dimension, the others 0).
@@ -26,7 +27,7 @@ func TestIndexNext(t *testing.T) {
 				e := amprt.Ext(dims...)
 				idx := e.Delinearize(0)
 				for n := 1; n <= e.Size(); n++ {
-					idx.Next(e)
+					ampimpl.Next(&idx, e)
 					want := amprt.Index{dims[0]}
 					if n < e.Size() {
 						want = e.Delinearize(n)
@@ -40,7 +41,7 @@ func TestIndexNext(t *testing.T) {
 	}
 }
 
-// TestStart3Next3 checks runtime.Extent.Start3 and runtime.Next3, which the EachRange
+// TestStart3Next3 checks ampimpl.Start3 and ampimpl.Next3, which the EachRange
 // methods that GoFile writes begin a chunk with and step its offset and index's scalar
 // components with: from any offset of a domain of rank 1 to 3 they reach Delinearize of
 // each later offset, and the offset counts with them.
@@ -54,9 +55,9 @@ func TestStart3Next3(t *testing.T) {
 			}
 			e := amprt.Ext(dims...)
 			lo := rng.IntN(e.Size())
-			i0, i1, i2, n1, n2 := e.Start3(lo)
+			i0, i1, i2, n1, n2 := ampimpl.Start3(e, lo)
 			assert.Equal(t, [2]int{max(e.Dim(1), 1), max(e.Dim(2), 1)}, [2]int{n1, n2}, "extent %v", dims)
-			for j := lo; j < e.Size(); j, i0, i1, i2 = amprt.Next3(j, i0, i1, i2, n1, n2) {
+			for j := lo; j < e.Size(); j, i0, i1, i2 = ampimpl.Next3(j, i0, i1, i2, n1, n2) {
 				if !assert.Equal(t, e.Delinearize(j), amprt.Index{i0, i1, i2}, "extent %v, offset %d from %d", dims, j, lo) {
 					return
 				}
@@ -65,12 +66,12 @@ func TestStart3Next3(t *testing.T) {
 	}
 }
 
-// TestInstancesOf checks runtime.Instances.Of, which the Program methods that GoFile
+// TestInstancesOf checks ampimpl.Instances.Of, which the Program methods that GoFile
 // writes for generic kernels pick their instance with: by the kinds of one or more type
 // arguments, nil for an instance ampgen did not build.
 func TestInstancesOf(t *testing.T) {
 	f32, i32 := new(amprt.Program), new(amprt.Program)
-	in := amprt.Instances{"float32": f32, "int32,float32": i32}
+	in := ampimpl.Instances{"float32": f32, "int32,float32": i32}
 	type celsius float32
 	for _, c := range []struct {
 		name  string
@@ -104,7 +105,7 @@ func TestTileOrigin(t *testing.T) {
 		count := te.TileCount()
 		for n := range te.Tiles() {
 			c := amprt.Ext(count[:rank]...).Delinearize(n)
-			o := te.TileOrigin(c)
+			o := ampimpl.TileOrigin(te, c)
 			for d := range rank {
 				assert.Equal(t, c[d]*tile[d], o[d], "%v tile %v dimension %d", te, c, d)
 			}

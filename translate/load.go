@@ -69,7 +69,7 @@ type Kernel struct {
 	// instead. runtime.Program.Checked says how a dispatch uses it.
 	CheckedGLSL string
 	// Files are the files of the kernel's package (full paths, sorted) that its
-	// translation read; the generated code records their hash (runtime.GeneratedFrom).
+	// translation read; the generated code records their hash (runtime/ampimpl.GeneratedFrom).
 	Files []string
 	// Notes say what the kernel does that the user may not mean: a float32 widened to
 	// float64 for a math function (math.Sqrt(float64(x))), which makes the kernel need

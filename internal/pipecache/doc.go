@@ -1,6 +1,5 @@
 // Package pipecache keeps Vulkan pipeline caches on disk between processes, so that a
-// program's second run does not compile its kernels' pipelines again (issue 12's "no cold
-// start"). It is plain Go: it reads and writes the bytes that vkGetPipelineCacheData
+// program's second run does not compile its kernels' pipelines again (no cold start). It is plain Go: it reads and writes the bytes that vkGetPipelineCacheData
 // returns, and knows their header, so that a corrupt file, or one written by another
 // device or driver, is ignored rather than handed to the driver. internal/vk creates the
 // VkPipelineCache; accelerator joins the two.

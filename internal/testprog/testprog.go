@@ -1,7 +1,10 @@
 // Package testprog holds the hand-written GLSL programs of goamp's own tests (iota, scale,
 // barriers, add2/add3 and tile1-3: the dispatch contract of amp.glsl exercised rank by
 // rank; mma_peak and mma_peak_k: the cooperative-matrix rates of algo's
-// BenchmarkCoopPeak), compiled to the SPIR-V beside each source by `make shaders` and
+// BenchmarkCoopPeak; matmul_coop_emu, _emu_h and _emu_i8: algo's cooperative kernels
+// with their matrices emulated; sort_local_s and _ps: the hybrid sort's small local
+// sorts; variants of programs of package shaders listed in
+// variants.txt), compiled to the SPIR-V beside each source by `make shaders` and
 // checked for freshness by `make shaders-check`. Being internal, it ships only in test
 // binaries.
 package testprog

@@ -268,7 +268,7 @@ func (s *Stream) newCmdBuf() (*cmdBuf, error) {
 // would otherwise queue without end, each batch holding a command buffer (and the driver's
 // memory behind it) that is kept for reuse: on the H100 a soak of small dispatches that
 // never waited grew the process by 60 MiB a round, and lavapipe's by 70 MiB with 8,700
-// batches queued (RESULTS.md, issue 13). CUDA bounds its launch queue in the same way.
+// batches queued (RESULTS.md). CUDA bounds its launch queue in the same way.
 // Sixteen batches of up to 512 commands keep any device busy.
 const MaxInFlight = 16
 

@@ -51,7 +51,7 @@ AMP_PUSH_BEGIN AmpView src; AmpView dst; AmpView dv; AmpView bounds; AmpView ove
 // of 2560 with the uvec2 elements on the H100, for want of room for more workgroups.
 // sort_local_p compiles to exactly 64 registers a thread on the H200 (scripts/vkstats.c),
 // the most that lets an SM hold two of its 512-invocation workgroups. The mapped sort's
-// variant of it (branch exp/mapped-hybrid) took 66, one workgroup an SM, and a build with
+// variant of it (an experiment) took 66, one workgroup an SM, and a build with
 // the same changes sorted 2^28 pairs in 6.0 ms instead of 4.2 (RESULTS.md, "Registers"):
 // check the count after any change here.
 #define ELEM uint

@@ -1,6 +1,6 @@
 // Hand-written: subgroup ballots and shuffles, which the kernel language cannot express.
 // The radix sorts' ranking of a subgroup's keys by digit (warp-level multi-split), shared
-// by sort_radix_scatter_sg.comp, sort_onesweep.glsl and sort_local.glsl, which declare the
+// by sort_radix_scatter_sg.comp and sort_local.glsl, which declare the
 // per-subgroup digit counters `shared uint wcnt[]` (two 16-bit counters a word) before
 // including it, and their scan (scanDigitCounts) for workgroups of several subgroups; the
 // subgroup extensions it needs they enable by including sort_sg.glsl first.

@@ -1,5 +1,5 @@
 // The prelude of the sorts that rank keys by digit with subgroup ballots (sort_rank.glsl):
-// sort_radix_scatter_sg.comp, sort_onesweep.glsl and sort_local.glsl include it right after
+// sort_radix_scatter_sg.comp and sort_local.glsl include it right after
 // #version, before any declaration. It enables the subgroup operations sort_rank.glsl uses
 // and [[unroll]], and includes amp.glsl and the key maps (sort_keys.glsl).
 #extension GL_KHR_shader_subgroup_ballot : require

@@ -6,7 +6,12 @@ import (
 	"embed"
 
 	amprt "github.com/goamp/goamp/runtime"
+	"github.com/goamp/goamp/runtime/ampimpl"
 )
+
+// This file is ampgen's version 1. Where ampimpl.V1_RunGoGenerate is undefined,
+// goamp is of another version: run go generate in this package.
+const _ ampimpl.V1_RunGoGenerate = 0
 
 // Program is Apply's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (Apply) Program() *amprt.Program { return ampgenApply }
@@ -15,8 +20,8 @@ func (Apply) Program() *amprt.Program { return ampgenApply }
 // for the row-major offsets lo..hi-1 of the domain, without an interface call per index.
 func (k Apply) EachRange(ampDomain amprt.Extent, ampLo, ampHi int) {
 	ampViewOut, ampViewX, ampViewY, ampViewZ := k.Out.KernelHost(), k.X.KernelHost(), k.Y.KernelHost(), k.Z.KernelHost()
-	ampI0, ampI1, ampI2, ampN1, ampN2 := ampDomain.Start3(ampLo)
-	for ampJ := ampLo; ampJ < ampHi; ampJ, ampI0, ampI1, ampI2 = amprt.Next3(ampJ, ampI0, ampI1, ampI2, ampN1, ampN2) {
+	ampI0, ampI1, ampI2, ampN1, ampN2 := ampimpl.Start3(ampDomain, ampLo)
+	for ampJ := ampLo; ampJ < ampHi; ampJ, ampI0, ampI1, ampI2 = ampimpl.Next3(ampJ, ampI0, ampI1, ampI2, ampN1, ampN2) {
 		ampViewOut.Set3(ampI0, ampI1, ampI2, apply(k.Fn, ampViewX.At3(ampI0, ampI1, ampI2), ampViewY.At3(ampI0, ampI1, ampI2), ampViewZ.At3(ampI0, ampI1, ampI2)))
 	}
 }
@@ -28,7 +33,7 @@ var ampgenSPIRV embed.FS
 
 // ampgenPrograms makes the kernels' programs of their modules in ampgenSPIRV. It records
 // what this file was made from: in a test binary, a dispatch of a kernel whose source
-// changed since is an error (runtime.Sources).
-var ampgenPrograms = amprt.GeneratedFrom("fmathk.go", "065f689cff522764f07b0ba9fc140dade1799cb5da704840a6b5f437f915910e").Programs(ampgenSPIRV, "amp_gen", "github.com/goamp/goamp/fmath/internal/fmathk")
+// changed since is an error (ampimpl.Sources).
+var ampgenPrograms = ampimpl.GeneratedFrom("fmathk.go", "065f689cff522764f07b0ba9fc140dade1799cb5da704840a6b5f437f915910e").Programs(ampgenSPIRV, "amp_gen", "github.com/goamp/goamp/fmath/internal/fmathk")
 
 var ampgenApply = ampgenPrograms.Program("Apply")

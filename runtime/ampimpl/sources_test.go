@@ -1,4 +1,4 @@
-package runtime
+package ampimpl
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/goamp/goamp/internal/srchash"
+	"github.com/goamp/goamp/runtime"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -22,19 +23,19 @@ func TestSourcesCheck(t *testing.T) {
 	require.NoError(t, err)
 	fresh := func(d string) *Sources { return &Sources{dir: d, files: []string{"kernels.go"}, hash: hash} }
 
-	assert.NoError(t, fresh(dir).check("K"), "as generated")
-	assert.NoError(t, fresh(filepath.Join(dir, "elsewhere")).check("K"), "sources not here")
-	assert.NoError(t, (*Sources)(nil).check("K"), "no sources recorded")
+	assert.NoError(t, fresh(dir).Check("K"), "as generated")
+	assert.NoError(t, fresh(filepath.Join(dir, "elsewhere")).Check("K"), "sources not here")
+	assert.NoError(t, (*Sources)(nil).Check("K"), "no sources recorded")
 
 	require.NoError(t, os.WriteFile(file, []byte("package k\n\n// edited\n"), 0o644))
-	err = fresh(dir).check("K")
-	var se *StaleError
+	err = fresh(dir).Check("K")
+	var se *runtime.StaleError
 	require.ErrorAs(t, err, &se)
-	assert.True(t, errors.Is(err, ErrContract))
+	assert.True(t, errors.Is(err, runtime.ErrContract))
 	assert.Equal(t, []string{"kernels.go"}, se.Files)
 	assert.Contains(t, err.Error(), "kernel K: kernels.go changed since go generate wrote amp_gen.go")
 	assert.Contains(t, err.Error(), "run go generate")
-	two := &StaleError{Kernel: "K", Dir: dir, Files: []string{"a.go", "b.go"}}
+	two := &runtime.StaleError{Kernel: "K", Dir: dir, Files: []string{"a.go", "b.go"}}
 	assert.Contains(t, two.Error(), "kernel K: one or more of a.go, b.go changed since go generate", "one hash: which file is not known")
 
 	s := GeneratedFrom("a.go b.go", "h")
