@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/internal/ampabi"
 )
 
 // Dispatch conventions shared with shaders/include/amp.glsl.
@@ -382,7 +383,7 @@ func (f *scalarField) word(base unsafe.Pointer, kernel string) (uint32, error) {
 // placeScalars gives each scalar field its offset in the push constants, after the
 // domain and the views, each aligned as std430 aligns it, and sets scalarEnd.
 func (l *kernelLayout) placeScalars() {
-	off := 16 + 16*len(l.args)
+	off := ampabi.ScalarOffset(len(l.args))
 	for i := range l.scalarFields {
 		size, align := l.scalarFields[i].place()
 		off = (off + align - 1) &^ (align - 1)
@@ -394,7 +395,7 @@ func (l *kernelLayout) placeScalars() {
 
 // scalarBytes is the bytes of push constants the kernel's scalar fields take, padding
 // included.
-func (l *kernelLayout) scalarBytes() int { return l.scalarEnd - 16 - 16*len(l.args) }
+func (l *kernelLayout) scalarBytes() int { return l.scalarEnd - ampabi.ScalarOffset(len(l.args)) }
 
 // lastPipeline is a kernelLayout's remembered pipeline.
 type lastPipeline struct {
@@ -741,7 +742,7 @@ func checkContract(l *kernelLayout, prog *Program, acc *accelerator.Accelerator,
 		return nil, 0, err
 	}
 	if c.ranks {
-		spec[3] = rankSpec(rank, d.infos)
+		spec[ampabi.SpecRanks] = rankSpec(rank, d.infos)
 	}
 	if !tiled && c.iface.FixedLocalSize() {
 		// A body written for a fixed local size (x, 1, 1) runs with it; forSpec refuses

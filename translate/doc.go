@@ -23,7 +23,9 @@
 //
 // # Imports
 //
-// The standard library's go/* packages and golang.org/x/tools/go/packages only: it reads
+// The standard library's go/* packages, golang.org/x/tools/go/packages and goamp's
+// internal packages that import nothing of goamp's (ampabi: the dispatch contract;
+// spirv and spvwords: SPIR-V's numbers and framing) only: it reads
 // goamp's packages (runtime, arrayview, fmath, vec, half) as source through the type
 // checker and never imports them, so it sits beside the runtime, not above it. The
 // generated code imports runtime (as amprt) and what the kernels' package imports.
