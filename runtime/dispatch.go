@@ -13,6 +13,7 @@ import (
 
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/internal/ampabi"
+	"github.com/goamp/goamp/internal/hooks"
 )
 
 // Dispatch conventions shared with shaders/include/amp.glsl.
@@ -768,7 +769,32 @@ func program(kernel any, l *kernelLayout) (*Program, error) {
 	if p == nil || len(p.SPIRV) == 0 || p.Name == "" {
 		return nil, &KernelError{Kernel: l.name, Reason: "Program() returned no program (nil, no name or no SPIR-V)"}
 	}
+	if m := hooks.ProgramSPIRV.Load(); m != nil {
+		if spv, ok := (*m)[p.Name]; ok {
+			return substitute(p, spv), nil
+		}
+	}
 	return p, nil
+}
+
+// substituted holds the programs that hooks.ProgramSPIRV substituted, by name
+// and module, so that each keeps its interface and pipelines across dispatches.
+var substituted sync.Map // substKey -> *Program
+
+type substKey struct {
+	name  string
+	first *byte
+	n     int
+}
+
+// substitute returns program orig with module spv.
+func substitute(orig *Program, spv []byte) *Program {
+	k := substKey{orig.Name, &spv[0], len(spv)}
+	if p, ok := substituted.Load(k); ok {
+		return p.(*Program)
+	}
+	p, _ := substituted.LoadOrStore(k, &Program{Name: orig.Name, SPIRV: spv, Rank: orig.Rank})
+	return p.(*Program)
 }
 
 // checkLimits checks the domain against the device's limits that apply before the GPU

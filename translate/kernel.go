@@ -174,6 +174,13 @@ func (pi *pkgInfo) translateAs(named *types.Named, decl *ast.FuncDecl, tiled boo
 		return nil, t.errs
 	}
 	k.GLSL = t.assemble(k, body)
+	if pi.direct && !checked {
+		irk, err := t.lower(k.Program, decl)
+		if err != nil {
+			k.Unsupported = err.(*UnsupportedError)
+		}
+		k.IR = irk
+	}
 	k.Files = t.sourceFiles(decl)
 	k.Notes = t.notes
 	return k, nil

@@ -1,0 +1,586 @@
+package translate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"math"
+
+	"github.com/goamp/goamp/translate/ir"
+)
+
+// UnsupportedError says why a kernel has no IR (Kernel.IR): the first
+// construct of its body that the direct SPIR-V backend does not cover yet.
+type UnsupportedError struct {
+	// Pos is where the construct starts.
+	Pos token.Position
+	// Kernel is the program's name.
+	Kernel string
+	// Construct names what is not covered.
+	Construct string
+}
+
+// Error implements error.
+func (e *UnsupportedError) Error() string {
+	return fmt.Sprintf("%s: %s: the direct SPIR-V backend does not cover %s yet (use -backend=glslc)",
+		e.Pos, e.Kernel, e.Construct)
+}
+
+// lowerer lowers one checked kernel's body to the IR.
+type lowerer struct {
+	t      *tr
+	k      *ir.Kernel
+	recv   types.Object
+	idx    types.Object
+	vars   map[types.Object]*ir.Var
+	scalar map[*scalarArg]int
+	err    *UnsupportedError
+}
+
+// lower returns the IR of the kernel t translated, or an *UnsupportedError.
+func (t *tr) lower(prog string, decl *ast.FuncDecl) (*ir.Kernel, error) {
+	l := &lowerer{t: t, k: &ir.Kernel{Name: prog}, vars: map[types.Object]*ir.Var{},
+		scalar: map[*scalarArg]int{}}
+	if t.tiled {
+		return nil, l.fail(decl.Pos(), "tiled kernels")
+	}
+	if decl.Recv != nil && len(decl.Recv.List) == 1 && len(decl.Recv.List[0].Names) == 1 {
+		l.recv = t.info.Defs[decl.Recv.List[0].Names[0]]
+	}
+	if ps := decl.Type.Params.List; len(ps) == 1 && len(ps[0].Names) == 1 {
+		l.idx = t.info.Defs[ps[0].Names[0]]
+	}
+	for _, v := range t.views {
+		et := l.irType(v.elem)
+		if et == ir.Invalid || et == ir.Bool {
+			return nil, l.fail(v.field.Pos(), fmt.Sprintf("views of %s", t.sub(v.elem)))
+		}
+		l.k.Views = append(l.k.Views, ir.View{Name: v.field.Name(), Elem: et, Written: v.written})
+	}
+	for i := range t.scalars {
+		s := &t.scalars[i]
+		st := l.irType(t.sub(s.field.Type()))
+		if st == ir.Invalid {
+			return nil, l.fail(s.field.Pos(), fmt.Sprintf("scalar fields of type %s", t.sub(s.field.Type())))
+		}
+		l.scalar[s] = i
+		l.k.Scalars = append(l.k.Scalars, ir.Scalar{Name: s.field.Name(), Type: st})
+	}
+	l.k.Body = l.stmts(decl.Body.List)
+	if l.err != nil {
+		return nil, l.err
+	}
+	return l.k, nil
+}
+
+// fail records the first construct outside the slice and returns it.
+func (l *lowerer) fail(pos token.Pos, construct string) *UnsupportedError {
+	if l.err == nil {
+		l.err = &UnsupportedError{Pos: l.t.fset.Position(pos), Kernel: l.k.Name, Construct: construct}
+	}
+	return l.err
+}
+
+// irType maps a Go type to the IR's, or ir.Invalid.
+func (l *lowerer) irType(ty types.Type) ir.Type {
+	b, ok := l.t.sub(ty).Underlying().(*types.Basic)
+	if !ok {
+		return ir.Invalid
+	}
+	switch b.Kind() {
+	case types.Bool, types.UntypedBool:
+		return ir.Bool
+	case types.Int, types.Int32, types.UntypedInt, types.UntypedRune:
+		return ir.Int32
+	case types.Uint32, types.Uint:
+		return ir.Uint32
+	case types.Float32:
+		return ir.Float32
+	}
+	return ir.Invalid
+}
+
+func (l *lowerer) stmts(list []ast.Stmt) []ir.Stmt {
+	var out []ir.Stmt
+	for _, s := range list {
+		out = append(out, l.stmt(s)...)
+		if l.err != nil {
+			return nil
+		}
+	}
+	return out
+}
+
+func (l *lowerer) stmt(s ast.Stmt) []ir.Stmt {
+	switch s := s.(type) {
+	case *ast.BlockStmt:
+		return l.stmts(s.List)
+	case *ast.ExprStmt:
+		return l.exprStmt(s)
+	case *ast.AssignStmt:
+		return l.assign(s)
+	case *ast.IncDecStmt:
+		op := token.ADD
+		if s.Tok == token.DEC {
+			op = token.SUB
+		}
+		x := l.lvalue(s.X)
+		if x == nil {
+			return nil
+		}
+		one := &ir.Const{T: x.Type, Bits: 1}
+		if x.Type == ir.Float32 {
+			one.Bits = math.Float32bits(1)
+		}
+		return []ir.Stmt{&ir.Store{Var: x, Value: l.binop(op, &ir.Load{Var: x}, one, s.Pos())}}
+	case *ast.DeclStmt:
+		return l.declStmt(s)
+	case *ast.IfStmt:
+		var out []ir.Stmt
+		if s.Init != nil {
+			out = l.stmt(s.Init)
+		}
+		n := &ir.If{Cond: l.expr(s.Cond), Then: l.stmts(s.Body.List)}
+		if s.Else != nil {
+			n.Else = l.stmt(s.Else)
+		}
+		return append(out, n)
+	case *ast.ForStmt:
+		return l.forStmt(s)
+	case *ast.RangeStmt:
+		return l.rangeStmt(s)
+	case *ast.BranchStmt:
+		if s.Label != nil {
+			l.fail(s.Pos(), "labeled break and continue")
+			return nil
+		}
+		switch s.Tok {
+		case token.BREAK:
+			return []ir.Stmt{&ir.Break{}}
+		case token.CONTINUE:
+			return []ir.Stmt{&ir.Continue{}}
+		}
+		l.fail(s.Pos(), s.Tok.String())
+		return nil
+	case *ast.ReturnStmt:
+		return []ir.Stmt{&ir.Return{}}
+	case *ast.EmptyStmt:
+		return nil
+	case *ast.SwitchStmt:
+		l.fail(s.Pos(), "switch statements")
+		return nil
+	}
+	l.fail(s.Pos(), fmt.Sprintf("%T statements", s))
+	return nil
+}
+
+// exprStmt lowers a call statement: a view's Set.
+func (l *lowerer) exprStmt(s *ast.ExprStmt) []ir.Stmt {
+	c, ok := unparen(s.X).(*ast.CallExpr)
+	if !ok {
+		l.fail(s.Pos(), "this expression statement")
+		return nil
+	}
+	v, name := l.viewMethod(c)
+	if v == nil || name != "Set" || len(c.Args) != 2 {
+		l.fail(s.Pos(), "calls other than a view's At and Set")
+		return nil
+	}
+	return []ir.Stmt{&ir.ViewStore{View: v.index, Index: l.index(c.Args[0]), Value: l.expr(c.Args[1])}}
+}
+
+// viewMethod returns the view and method name of k.V.m(...), or nil.
+func (l *lowerer) viewMethod(c *ast.CallExpr) (*viewArg, string) {
+	f, ok := unparen(c.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil, ""
+	}
+	k, ok := unparen(f.X).(*ast.SelectorExpr)
+	if !ok {
+		return nil, ""
+	}
+	v, _ := l.field(k).(*viewArg)
+	return v, f.Sel.Name
+}
+
+// field returns the kernel field k.F selects, or nil.
+func (l *lowerer) field(e *ast.SelectorExpr) any {
+	sel := l.t.info.Selections[e]
+	if sel == nil || sel.Kind() != types.FieldVal {
+		return nil
+	}
+	id, ok := unparen(e.X).(*ast.Ident)
+	if !ok || l.recv == nil || l.t.info.Uses[id] != l.recv {
+		return nil
+	}
+	f, ok := sel.Obj().(*types.Var)
+	if !ok {
+		return nil
+	}
+	return l.t.fields[f.Origin()]
+}
+
+// index lowers a runtime.Index argument: the body's index or an Index literal.
+func (l *lowerer) index(e ast.Expr) [3]ir.Value {
+	zero := func() ir.Value { return &ir.Const{T: ir.Int32} }
+	switch x := unparen(e).(type) {
+	case *ast.Ident:
+		if l.idx != nil && l.t.info.Uses[x] == l.idx {
+			return [3]ir.Value{&ir.ThreadIndex{Comp: 0}, &ir.ThreadIndex{Comp: 1}, &ir.ThreadIndex{Comp: 2}}
+		}
+	case *ast.CompositeLit:
+		if isRuntime(l.t.typeOf(x), "Index") && len(x.Elts) >= 1 && len(x.Elts) <= 3 {
+			out := [3]ir.Value{zero(), zero(), zero()}
+			for i, el := range x.Elts {
+				if _, kv := el.(*ast.KeyValueExpr); kv {
+					l.fail(el.Pos(), "keyed Index literals")
+					return out
+				}
+				out[i] = l.expr(el)
+			}
+			return out
+		}
+	}
+	l.fail(e.Pos(), "this form of Index (the body's index or an Index literal only)")
+	return [3]ir.Value{zero(), zero(), zero()}
+}
+
+// local returns the IR variable of a Go local, declaring it at first sight.
+func (l *lowerer) local(obj types.Object, pos token.Pos) *ir.Var {
+	if v := l.vars[obj]; v != nil {
+		return v
+	}
+	ty := l.irType(obj.Type())
+	if ty == ir.Invalid {
+		l.fail(pos, fmt.Sprintf("locals of type %s", l.t.sub(obj.Type())))
+		ty = ir.Int32
+	}
+	v := &ir.Var{Name: fmt.Sprintf("%s_%d", obj.Name(), len(l.k.Locals)), Type: ty}
+	l.vars[obj] = v
+	l.k.Locals = append(l.k.Locals, v)
+	return v
+}
+
+// temp declares a compiler temporary of type ty.
+func (l *lowerer) temp(ty ir.Type) *ir.Var {
+	v := &ir.Var{Name: fmt.Sprintf("tmp_%d", len(l.k.Locals)), Type: ty}
+	l.k.Locals = append(l.k.Locals, v)
+	return v
+}
+
+// lvalue returns the variable an assignment's left side names, or nil (blank).
+func (l *lowerer) lvalue(e ast.Expr) *ir.Var {
+	id, ok := unparen(e).(*ast.Ident)
+	if !ok {
+		l.fail(e.Pos(), "assignments to other than local variables")
+		return nil
+	}
+	if id.Name == "_" {
+		return nil
+	}
+	obj := l.t.info.Defs[id]
+	if obj == nil {
+		obj = l.t.info.Uses[id]
+	}
+	if _, ok := obj.(*types.Var); !ok || obj.Parent() == nil || obj.Parent() == obj.Pkg().Scope() {
+		l.fail(e.Pos(), "assignments to other than local variables")
+		return nil
+	}
+	return l.local(obj, e.Pos())
+}
+
+func (l *lowerer) assign(s *ast.AssignStmt) []ir.Stmt {
+	if len(s.Lhs) != len(s.Rhs) {
+		l.fail(s.Pos(), "assignments of several results")
+		return nil
+	}
+	if s.Tok != token.ASSIGN && s.Tok != token.DEFINE { // x op= y
+		x := l.lvalue(s.Lhs[0])
+		if x == nil {
+			return nil
+		}
+		op := map[token.Token]token.Token{token.ADD_ASSIGN: token.ADD, token.SUB_ASSIGN: token.SUB,
+			token.MUL_ASSIGN: token.MUL, token.QUO_ASSIGN: token.QUO, token.REM_ASSIGN: token.REM,
+			token.AND_ASSIGN: token.AND, token.OR_ASSIGN: token.OR, token.XOR_ASSIGN: token.XOR,
+			token.AND_NOT_ASSIGN: token.AND_NOT, token.SHL_ASSIGN: token.SHL, token.SHR_ASSIGN: token.SHR}[s.Tok]
+		return []ir.Stmt{&ir.Store{Var: x, Value: l.binop(op, &ir.Load{Var: x}, l.expr(s.Rhs[0]), s.TokPos)}}
+	}
+	if len(s.Lhs) == 1 {
+		x := l.lvalue(s.Lhs[0])
+		v := l.expr(s.Rhs[0])
+		if x == nil {
+			return nil
+		}
+		return []ir.Stmt{&ir.Store{Var: x, Value: v}}
+	}
+	// a, b = x, y: every right side first, through temporaries.
+	var out []ir.Stmt
+	tmps := make([]*ir.Var, len(s.Rhs))
+	for i, r := range s.Rhs {
+		v := l.expr(r)
+		if v == nil {
+			return nil
+		}
+		tmps[i] = l.temp(v.Type())
+		out = append(out, &ir.Store{Var: tmps[i], Value: v})
+	}
+	for i, e := range s.Lhs {
+		if x := l.lvalue(e); x != nil {
+			out = append(out, &ir.Store{Var: x, Value: &ir.Load{Var: tmps[i]}})
+		}
+	}
+	return out
+}
+
+func (l *lowerer) declStmt(s *ast.DeclStmt) []ir.Stmt {
+	g, ok := s.Decl.(*ast.GenDecl)
+	if !ok || g.Tok != token.VAR {
+		if ok && g.Tok == token.CONST {
+			return nil // constants are folded where they are used
+		}
+		l.fail(s.Pos(), "this declaration")
+		return nil
+	}
+	var out []ir.Stmt
+	for _, sp := range g.Specs {
+		vs := sp.(*ast.ValueSpec)
+		for i, n := range vs.Names {
+			if n.Name == "_" {
+				continue
+			}
+			x := l.local(l.t.info.Defs[n], n.Pos())
+			var v ir.Value = &ir.Const{T: x.Type}
+			if i < len(vs.Values) {
+				v = l.expr(vs.Values[i])
+			} else if len(vs.Values) > 0 {
+				l.fail(s.Pos(), "assignments of several results")
+			}
+			out = append(out, &ir.Store{Var: x, Value: v})
+		}
+	}
+	return out
+}
+
+func (l *lowerer) forStmt(s *ast.ForStmt) []ir.Stmt {
+	var out []ir.Stmt
+	if s.Init != nil {
+		out = l.stmt(s.Init)
+	}
+	n := &ir.Loop{Body: l.stmts(s.Body.List)}
+	if s.Cond != nil {
+		n.Cond = l.expr(s.Cond)
+	}
+	if s.Post != nil {
+		n.Post = l.stmt(s.Post)
+	}
+	return append(out, n)
+}
+
+// rangeStmt lowers a range over an integer: for k := range n.
+func (l *lowerer) rangeStmt(s *ast.RangeStmt) []ir.Stmt {
+	if s.Value != nil || !l.irType(l.t.typeOf(s.X)).IsInt() {
+		l.fail(s.Pos(), "range loops other than over an integer")
+		return nil
+	}
+	n := l.expr(s.X)
+	if n == nil {
+		return nil
+	}
+	end := l.temp(n.Type())
+	ctr := l.temp(n.Type())
+	out := []ir.Stmt{&ir.Store{Var: end, Value: n}, &ir.Store{Var: ctr, Value: &ir.Const{T: n.Type()}}}
+	var body []ir.Stmt
+	if s.Key != nil {
+		if k := l.lvalue(s.Key); k != nil {
+			body = append(body, &ir.Store{Var: k, Value: &ir.Load{Var: ctr}})
+		}
+	}
+	body = append(body, l.stmts(s.Body.List)...)
+	one := &ir.Const{T: n.Type(), Bits: 1}
+	loop := &ir.Loop{Cond: &ir.Binary{Op: ir.Lt, X: &ir.Load{Var: ctr}, Y: &ir.Load{Var: end}}, Body: body,
+		Post: []ir.Stmt{&ir.Store{Var: ctr, Value: &ir.Binary{Op: ir.Add, X: &ir.Load{Var: ctr}, Y: one}}}}
+	return append(out, loop)
+}
+
+// expr lowers a value; on failure it records the error and returns a zero
+// constant so that lowering can stop at the next statement.
+func (l *lowerer) expr(e ast.Expr) ir.Value {
+	if tv, ok := l.t.info.Types[e]; ok && tv.Value != nil {
+		return l.constant(e, tv.Value)
+	}
+	switch x := e.(type) {
+	case *ast.ParenExpr:
+		return l.expr(x.X)
+	case *ast.Ident:
+		obj := l.t.info.Uses[x]
+		if v, ok := obj.(*types.Var); ok && v.Parent() != nil && v.Parent() != v.Pkg().Scope() && obj != l.idx &&
+			obj != l.recv {
+			return &ir.Load{Var: l.local(obj, x.Pos())}
+		}
+	case *ast.SelectorExpr:
+		if s, ok := l.field(x).(*scalarArg); ok {
+			return &ir.LoadScalar{Index: l.scalar[s], T: l.k.Scalars[l.scalar[s]].Type}
+		}
+	case *ast.IndexExpr:
+		if id, ok := unparen(x.X).(*ast.Ident); ok && l.idx != nil && l.t.info.Uses[id] == l.idx {
+			if c := l.t.info.Types[x.Index].Value; c != nil {
+				if n, ok := constant.Int64Val(c); ok && n >= 0 && n < 3 {
+					return &ir.ThreadIndex{Comp: int(n)}
+				}
+			}
+		}
+	case *ast.CallExpr:
+		return l.call(x)
+	case *ast.UnaryExpr:
+		return l.unary(x)
+	case *ast.BinaryExpr:
+		return l.binary(x)
+	}
+	return l.bad(e, fmt.Sprintf("this expression (%T)", e))
+}
+
+func (l *lowerer) bad(e ast.Expr, construct string) ir.Value {
+	l.fail(e.Pos(), construct)
+	return &ir.Const{T: ir.Int32}
+}
+
+// constant lowers a constant value of e's type.
+func (l *lowerer) constant(e ast.Expr, v constant.Value) ir.Value {
+	ty := l.irType(l.t.typeOf(e))
+	switch ty {
+	case ir.Bool:
+		if constant.BoolVal(v) {
+			return &ir.Const{T: ty, Bits: 1}
+		}
+		return &ir.Const{T: ty}
+	case ir.Int32:
+		n, _ := constant.Int64Val(constant.ToInt(v))
+		return &ir.Const{T: ty, Bits: uint32(int32(n))}
+	case ir.Uint32:
+		n, _ := constant.Uint64Val(constant.ToInt(v))
+		return &ir.Const{T: ty, Bits: uint32(n)}
+	case ir.Float32:
+		f, _ := constant.Float32Val(constant.ToFloat(v))
+		return &ir.Const{T: ty, Bits: math.Float32bits(f)}
+	}
+	return l.bad(e, fmt.Sprintf("constants of type %s", l.t.typeOf(e)))
+}
+
+func (l *lowerer) call(c *ast.CallExpr) ir.Value {
+	if tv := l.t.info.Types[c.Fun]; tv.IsType() {
+		return l.conversion(c)
+	}
+	if v, name := l.viewMethod(c); v != nil && name == "At" && len(c.Args) == 1 {
+		return &ir.ViewLoad{View: v.index, Index: l.index(c.Args[0]), T: l.k.Views[v.index].Elem}
+	}
+	return l.bad(c, "calls other than a view's At and Set and conversions")
+}
+
+// conversion lowers T(x).
+func (l *lowerer) conversion(c *ast.CallExpr) ir.Value {
+	to := l.irType(l.t.typeOf(c))
+	if to == ir.Invalid || len(c.Args) != 1 {
+		return l.bad(c, fmt.Sprintf("conversions to %s", l.t.typeOf(c)))
+	}
+	x := l.expr(c.Args[0])
+	if to == ir.Bool || (x.Type() == ir.Bool) != (to == ir.Bool) {
+		return l.bad(c, "conversions of bools")
+	}
+	if b, ok := x.(*ir.Binary); ok && b.Op == ir.Mul && to == ir.Float32 && x.Type() == ir.Float32 {
+		// float32(a*b): rounded on its own, so it must not fuse with an add around
+		// it; the Convert node keeps it from being an add's operand.
+		return &ir.Convert{To: to, X: x}
+	}
+	if x.Type() == to {
+		return x
+	}
+	return &ir.Convert{To: to, X: x}
+}
+
+func (l *lowerer) unary(u *ast.UnaryExpr) ir.Value {
+	x := l.expr(u.X)
+	switch u.Op {
+	case token.ADD:
+		return x
+	case token.SUB:
+		return &ir.Unary{Op: ir.Neg, X: x}
+	case token.NOT:
+		return &ir.Unary{Op: ir.Not, X: x}
+	case token.XOR:
+		return &ir.Unary{Op: ir.Com, X: x}
+	}
+	return l.bad(u, "unary "+u.Op.String())
+}
+
+// zeroFloat reports whether e is a float constant zero, which Go's rules for
+// x+0, 0-x and x*0 (signed zeros, infinities) make special.
+func (l *lowerer) zeroFloat(e ast.Expr) bool {
+	tv := l.t.info.Types[e]
+	return tv.Value != nil && l.irType(tv.Type) == ir.Float32 && constant.Sign(tv.Value) == 0
+}
+
+func (l *lowerer) binary(b *ast.BinaryExpr) ir.Value {
+	if l.irType(l.t.typeOf(b.X)) == ir.Float32 && (l.zeroFloat(b.X) || l.zeroFloat(b.Y)) {
+		return l.bad(b, "float arithmetic with a constant zero operand")
+	}
+	return l.binop(b.Op, l.expr(b.X), l.expr(b.Y), b.OpPos)
+}
+
+// binop combines two lowered operands with Go's operator op.
+func (l *lowerer) binop(op token.Token, x, y ir.Value, pos token.Pos) ir.Value {
+	var o ir.Op
+	switch op {
+	case token.ADD:
+		o = ir.Add
+	case token.SUB:
+		o = ir.Sub
+	case token.MUL:
+		o = ir.Mul
+	case token.QUO:
+		if x.Type() != ir.Float32 {
+			l.fail(pos, "integer division (Go's rules for -1 and 0)")
+		}
+		o = ir.Div
+	case token.AND:
+		o = ir.BitAnd
+	case token.OR:
+		o = ir.BitOr
+	case token.XOR:
+		o = ir.BitXor
+	case token.AND_NOT:
+		o = ir.AndNot
+	case token.EQL:
+		o = ir.Eq
+	case token.NEQ:
+		o = ir.Ne
+	case token.LSS:
+		o = ir.Lt
+	case token.LEQ:
+		o = ir.Le
+	case token.GTR:
+		o = ir.Gt
+	case token.GEQ:
+		o = ir.Ge
+	case token.LAND:
+		o = ir.And
+	case token.LOR:
+		o = ir.Or
+	default:
+		l.fail(pos, "operator "+op.String())
+		return &ir.Const{T: ir.Int32}
+	}
+	n := &ir.Binary{Op: o, X: x, Y: y}
+	if (o == ir.Add || o == ir.Sub) && x.Type() == ir.Float32 {
+		n.Fuse = isMul(x) || isMul(y)
+	}
+	return n
+}
+
+// isMul reports whether v is a float product (an operand a*b + c may fuse
+// with).
+func isMul(v ir.Value) bool {
+	b, ok := v.(*ir.Binary)
+	return ok && b.Op == ir.Mul && b.Type() == ir.Float32
+}
