@@ -37,17 +37,24 @@ type lowerer struct {
 	vars   map[types.Object]*ir.Var
 	scalar map[*scalarArg]int
 	err    *UnsupportedError
+	// recvs are the kernel's receiver and those of the methods inlined into
+	// it; env binds the parameters of inlined functions to their arguments
+	// (an ir.Value, or a [3]ir.Value for a runtime.Index).
+	recvs map[types.Object]bool
+	env   map[types.Object]any
+	depth int // of inlined calls
 }
 
 // lower returns the IR of the kernel t translated, or an *UnsupportedError.
 func (t *tr) lower(prog string, decl *ast.FuncDecl) (*ir.Kernel, error) {
 	l := &lowerer{t: t, k: &ir.Kernel{Name: prog}, vars: map[types.Object]*ir.Var{},
-		scalar: map[*scalarArg]int{}}
+		scalar: map[*scalarArg]int{}, recvs: map[types.Object]bool{}, env: map[types.Object]any{}}
 	if t.tiled {
 		return nil, l.fail(decl.Pos(), "tiled kernels")
 	}
 	if decl.Recv != nil && len(decl.Recv.List) == 1 && len(decl.Recv.List[0].Names) == 1 {
 		l.recv = t.info.Defs[decl.Recv.List[0].Names[0]]
+		l.recvs[l.recv] = true
 	}
 	if ps := decl.Type.Params.List; len(ps) == 1 && len(ps[0].Names) == 1 {
 		l.idx = t.info.Defs[ps[0].Names[0]]
@@ -169,8 +176,7 @@ func (l *lowerer) stmt(s ast.Stmt) []ir.Stmt {
 	case *ast.EmptyStmt:
 		return nil
 	case *ast.SwitchStmt:
-		l.fail(s.Pos(), "switch statements")
-		return nil
+		return l.switchStmt(s)
 	}
 	l.fail(s.Pos(), fmt.Sprintf("%T statements", s))
 	return nil
@@ -212,7 +218,7 @@ func (l *lowerer) field(e *ast.SelectorExpr) any {
 		return nil
 	}
 	id, ok := unparen(e.X).(*ast.Ident)
-	if !ok || l.recv == nil || l.t.info.Uses[id] != l.recv {
+	if !ok || !l.recvs[l.t.info.Uses[id]] {
 		return nil
 	}
 	f, ok := sel.Obj().(*types.Var)
@@ -230,6 +236,17 @@ func (l *lowerer) index(e ast.Expr) [3]ir.Value {
 		if l.idx != nil && l.t.info.Uses[x] == l.idx {
 			return [3]ir.Value{&ir.ThreadIndex{Comp: 0}, &ir.ThreadIndex{Comp: 1}, &ir.ThreadIndex{Comp: 2}}
 		}
+		if ix, ok := l.env[l.t.info.Uses[x]].([3]ir.Value); ok {
+			return ir.CloneIndex(ix)
+		}
+	case *ast.CallExpr:
+		if l.isFunc(x.Fun, runtimePath, "Idx") && x.Ellipsis == token.NoPos && len(x.Args) >= 1 && len(x.Args) <= 3 {
+			out := [3]ir.Value{zero(), zero(), zero()}
+			for i, a := range x.Args {
+				out[i] = l.expr(a)
+			}
+			return out
+		}
 	case *ast.CompositeLit:
 		if isRuntime(l.t.typeOf(x), "Index") && len(x.Elts) >= 1 && len(x.Elts) <= 3 {
 			out := [3]ir.Value{zero(), zero(), zero()}
@@ -243,7 +260,7 @@ func (l *lowerer) index(e ast.Expr) [3]ir.Value {
 			return out
 		}
 	}
-	l.fail(e.Pos(), "this form of Index (the body's index or an Index literal only)")
+	l.fail(e.Pos(), "this form of Index (the body's index, runtime.Idx or an Index literal only)")
 	return [3]ir.Value{zero(), zero(), zero()}
 }
 
@@ -415,6 +432,9 @@ func (l *lowerer) expr(e ast.Expr) ir.Value {
 		return l.expr(x.X)
 	case *ast.Ident:
 		obj := l.t.info.Uses[x]
+		if v, ok := l.env[obj].(ir.Value); ok {
+			return ir.Clone(v)
+		}
 		if v, ok := obj.(*types.Var); ok && v.Parent() != nil && v.Parent() != v.Pkg().Scope() && obj != l.idx &&
 			obj != l.recv {
 			return &ir.Load{Var: l.local(obj, x.Pos())}
@@ -424,12 +444,13 @@ func (l *lowerer) expr(e ast.Expr) ir.Value {
 			return &ir.LoadScalar{Index: l.scalar[s], T: l.k.Scalars[l.scalar[s]].Type}
 		}
 	case *ast.IndexExpr:
-		if id, ok := unparen(x.X).(*ast.Ident); ok && l.idx != nil && l.t.info.Uses[id] == l.idx {
+		if isRuntime(l.t.typeOf(x.X), "Index") {
 			if c := l.t.info.Types[x.Index].Value; c != nil {
 				if n, ok := constant.Int64Val(c); ok && n >= 0 && n < 3 {
-					return &ir.ThreadIndex{Comp: int(n)}
+					return l.index(x.X)[n]
 				}
 			}
+			return l.bad(x, "an Index component chosen at run time")
 		}
 	case *ast.CallExpr:
 		return l.call(x)
@@ -437,6 +458,9 @@ func (l *lowerer) expr(e ast.Expr) ir.Value {
 		return l.unary(x)
 	case *ast.BinaryExpr:
 		return l.binary(x)
+	}
+	if id, ok := e.(*ast.Ident); ok {
+		return l.bad(e, fmt.Sprintf("the name %s here (a %T)", id.Name, l.t.info.Uses[id]))
 	}
 	return l.bad(e, fmt.Sprintf("this expression (%T)", e))
 }
@@ -475,7 +499,114 @@ func (l *lowerer) call(c *ast.CallExpr) ir.Value {
 	if v, name := l.viewMethod(c); v != nil && name == "At" && len(c.Args) == 1 {
 		return &ir.ViewLoad{View: v.index, Index: l.index(c.Args[0]), T: l.k.Views[v.index].Elem}
 	}
-	return l.bad(c, "calls other than a view's At and Set and conversions")
+	if id, ok := unparen(c.Fun).(*ast.Ident); ok {
+		if b, ok := l.t.info.Uses[id].(*types.Builtin); ok && (b.Name() == "min" || b.Name() == "max") {
+			return l.minMax(c, b.Name())
+		}
+	}
+	switch {
+	case l.isFunc(c.Fun, "math", "Float32bits") && len(c.Args) == 1:
+		return &ir.Bits{To: ir.Uint32, X: l.expr(c.Args[0])}
+	case l.isFunc(c.Fun, "math", "Float32frombits") && len(c.Args) == 1:
+		return &ir.Bits{To: ir.Float32, X: l.expr(c.Args[0])}
+	}
+	if fn := l.callee(c); fn != nil {
+		return l.inline(c, fn)
+	}
+	return l.bad(c, "calls other than a view's At and Set, conversions, min, max, math.Float32bits "+
+		"and Float32frombits and the package's one-statement functions")
+}
+
+// isFunc reports whether fun names function name of package path.
+func (l *lowerer) isFunc(fun ast.Expr, path, name string) bool {
+	var id *ast.Ident
+	switch f := unparen(fun).(type) {
+	case *ast.SelectorExpr:
+		id = f.Sel
+	case *ast.Ident:
+		id = f
+	default:
+		return false
+	}
+	fn, ok := l.t.info.Uses[id].(*types.Func)
+	return ok && fn.Pkg() != nil && fn.Pkg().Path() == path && fn.Name() == name
+}
+
+// callee returns the function or method of the kernel's package that c
+// calls (a method on the kernel's receiver, or a package function), or nil.
+func (l *lowerer) callee(c *ast.CallExpr) *types.Func {
+	switch f := unparen(c.Fun).(type) {
+	case *ast.Ident:
+		fn, ok := l.t.info.Uses[f].(*types.Func)
+		if ok && fn.Pkg() == l.t.pkg {
+			return fn
+		}
+	case *ast.SelectorExpr:
+		sel := l.t.info.Selections[f]
+		id, ok := unparen(f.X).(*ast.Ident)
+		if sel == nil || sel.Kind() != types.MethodVal || !ok || !l.recvs[l.t.info.Uses[id]] {
+			return nil
+		}
+		if fn, ok := sel.Obj().(*types.Func); ok && fn.Pkg() == l.t.pkg {
+			return fn
+		}
+	}
+	return nil
+}
+
+// inline lowers a call of a function whose body is one return statement of
+// one value: its parameters bound to the arguments' values.
+func (l *lowerer) inline(c *ast.CallExpr, fn *types.Func) ir.Value {
+	decl := l.t.pkgInfo.funcs[fn.Origin()]
+	if decl == nil || decl.Body == nil || len(decl.Body.List) != 1 || l.depth > 8 {
+		return l.bad(c, "calls of functions with more than one statement")
+	}
+	ret, ok := decl.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return l.bad(c, "calls of functions with more than one statement")
+	}
+	if decl.Recv != nil && len(decl.Recv.List) == 1 && len(decl.Recv.List[0].Names) == 1 {
+		l.recvs[l.t.info.Defs[decl.Recv.List[0].Names[0]]] = true
+		if sig, ok := fn.Origin().Type().(*types.Signature); ok && sig.RecvTypeParams() != nil && l.t.subst != nil {
+			for i := range min(sig.RecvTypeParams().Len(), len(l.t.targs)) {
+				l.t.subst[sig.RecvTypeParams().At(i)] = l.t.targs[i]
+			}
+		}
+	}
+	var params []*ast.Ident
+	for _, f := range decl.Type.Params.List {
+		params = append(params, f.Names...)
+	}
+	if len(params) != len(c.Args) || c.Ellipsis != token.NoPos {
+		return l.bad(c, "calls of variadic functions")
+	}
+	for i, p := range params {
+		obj := l.t.info.Defs[p]
+		if obj == nil {
+			continue
+		}
+		if isRuntime(l.t.typeOf(c.Args[i]), "Index") {
+			l.env[obj] = l.index(c.Args[i])
+		} else {
+			l.env[obj] = l.expr(c.Args[i])
+		}
+	}
+	l.depth++
+	defer func() { l.depth-- }()
+	return l.expr(ret.Results[0])
+}
+
+// minMax lowers Go's min and max of two or more values, left to right.
+func (l *lowerer) minMax(c *ast.CallExpr, name string) ir.Value {
+	op := ir.Min
+	if name == "max" {
+		op = ir.Max
+	}
+	v := l.expr(c.Args[0])
+	for _, a := range c.Args[1:] {
+		v = &ir.Binary{Op: op, X: v, Y: l.expr(a)}
+	}
+	return v
 }
 
 // conversion lowers T(x).
@@ -483,6 +614,19 @@ func (l *lowerer) conversion(c *ast.CallExpr) ir.Value {
 	to := l.irType(l.t.typeOf(c))
 	if to == ir.Invalid || len(c.Args) != 1 {
 		return l.bad(c, fmt.Sprintf("conversions to %s", l.t.typeOf(c)))
+	}
+	if to == ir.Float32 {
+		if a, ok := unparen(c.Args[0]).(*ast.CallExpr); ok {
+			switch {
+			case l.isFunc(a.Fun, "math", "NaN"):
+				return &ir.Const{T: ir.Float32, Bits: math.Float32bits(float32(math.NaN()))}
+			case l.isFunc(a.Fun, "math", "Inf") && len(a.Args) == 1:
+				if s := l.t.info.Types[a.Args[0]].Value; s != nil {
+					n, _ := constant.Int64Val(constant.ToInt(s))
+					return &ir.Const{T: ir.Float32, Bits: math.Float32bits(float32(math.Inf(int(n))))}
+				}
+			}
+		}
 	}
 	x := l.expr(c.Args[0])
 	if to == ir.Bool || (x.Type() == ir.Bool) != (to == ir.Bool) {
@@ -539,10 +683,9 @@ func (l *lowerer) binop(op token.Token, x, y ir.Value, pos token.Pos) ir.Value {
 	case token.MUL:
 		o = ir.Mul
 	case token.QUO:
-		if x.Type() != ir.Float32 {
-			l.fail(pos, "integer division (Go's rules for -1 and 0)")
-		}
 		o = ir.Div
+	case token.REM:
+		o = ir.Rem
 	case token.AND:
 		o = ir.BitAnd
 	case token.OR:
@@ -583,4 +726,78 @@ func (l *lowerer) binop(op token.Token, x, y ir.Value, pos token.Pos) ir.Value {
 func isMul(v ir.Value) bool {
 	b, ok := v.(*ir.Binary)
 	return ok && b.Op == ir.Mul && b.Type() == ir.Float32
+}
+
+// switchStmt lowers a switch to a chain of ifs: the tag evaluated once, the
+// cases compared in order, the default last wherever it is written. A break
+// or fallthrough inside it is not covered yet.
+func (l *lowerer) switchStmt(s *ast.SwitchStmt) []ir.Stmt {
+	var out []ir.Stmt
+	if s.Init != nil {
+		out = l.stmt(s.Init)
+	}
+	var tag *ir.Var
+	if s.Tag != nil {
+		v := l.expr(s.Tag)
+		tag = l.temp(v.Type())
+		out = append(out, &ir.Store{Var: tag, Value: v})
+	}
+	var def []ir.Stmt
+	type arm struct {
+		cond ir.Value
+		body []ir.Stmt
+	}
+	var arms []arm
+	for _, st := range s.Body.List {
+		cc := st.(*ast.CaseClause)
+		if pos := switchExit(cc.Body); pos != token.NoPos {
+			l.fail(pos, "break and fallthrough in a switch")
+			return nil
+		}
+		body := l.stmts(cc.Body)
+		if cc.List == nil {
+			def = body
+			continue
+		}
+		var cond ir.Value
+		for _, e := range cc.List {
+			var c ir.Value
+			if tag != nil {
+				c = &ir.Binary{Op: ir.Eq, X: &ir.Load{Var: tag}, Y: l.expr(e)}
+			} else {
+				c = l.expr(e)
+			}
+			if cond == nil {
+				cond = c
+			} else {
+				cond = &ir.Binary{Op: ir.Or, X: cond, Y: c}
+			}
+		}
+		arms = append(arms, arm{cond, body})
+	}
+	tail := def
+	for i := len(arms) - 1; i >= 0; i-- {
+		tail = []ir.Stmt{&ir.If{Cond: arms[i].cond, Then: arms[i].body, Else: tail}}
+	}
+	return append(out, tail...)
+}
+
+// switchExit returns the position of a break or fallthrough of the switch
+// whose clause body is list (not of a loop or switch inside it), or NoPos.
+func switchExit(list []ast.Stmt) token.Pos {
+	pos := token.NoPos
+	for _, s := range list {
+		ast.Inspect(s, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.FuncLit:
+				return false
+			case *ast.BranchStmt:
+				if (n.Tok == token.BREAK && n.Label == nil || n.Tok == token.FALLTHROUGH) && pos == token.NoPos {
+					pos = n.Pos()
+				}
+			}
+			return true
+		})
+	}
+	return pos
 }

@@ -92,7 +92,10 @@ const (
 	Add Op = iota + 1
 	Sub
 	Mul
-	Div // Float32 only in the slice
+	Div // Go's: an integer quotient truncates, and x / -1 is -x (no overflow trap)
+	Rem // Go's: the remainder has the dividend's sign, and x % -1 is 0
+	Min // Go's min: a NaN operand gives NaN, and -0 is less than +0
+	Max // Go's max: a NaN operand gives NaN, and +0 is more than -0
 	BitAnd
 	BitOr
 	BitXor
@@ -110,8 +113,8 @@ const (
 	Com // unary: ^ of an integer
 )
 
-var opNames = [...]string{"", "+", "-", "*", "/", "&", "|", "^", "&^", "==", "!=", "<", "<=", ">",
-	">=", "&&", "||", "-", "!", "^"}
+var opNames = [...]string{"", "+", "-", "*", "/", "%", " min ", " max ", "&", "|", "^", "&^", "==", "!=",
+	"<", "<=", ">", ">=", "&&", "||", "-", "!", "^"}
 
 // String returns the Go spelling of the operator.
 func (o Op) String() string {
@@ -169,6 +172,12 @@ type (
 		To Type
 		X  Value
 	}
+	// Bits reinterprets X's 32 bits as type To (math.Float32bits and
+	// Float32frombits).
+	Bits struct {
+		To Type
+		X  Value
+	}
 )
 
 func (c *Const) Type() Type      { return c.T }
@@ -179,6 +188,8 @@ func (*ThreadIndex) Type() Type  { return Int32 }
 func (*Extent) Type() Type       { return Int32 }
 func (u *Unary) Type() Type      { return u.X.Type() }
 func (c *Convert) Type() Type    { return c.To }
+func (b *Bits) Type() Type       { return b.To }
+func (*Bits) value()             {}
 func (*Const) value()            {}
 func (*Load) value()             {}
 func (*LoadScalar) value()       {}
@@ -326,6 +337,46 @@ func (k *Kernel) expr(v Value) string {
 		return "(" + k.expr(v.X) + " " + v.Op.String() + f + " " + k.expr(v.Y) + ")"
 	case *Convert:
 		return fmt.Sprintf("%s(%s)", v.To, k.expr(v.X))
+	case *Bits:
+		return fmt.Sprintf("bits_%s(%s)", v.To, k.expr(v.X))
 	}
 	return fmt.Sprintf("?%T", v)
+}
+
+// Clone returns a deep copy of v: a value used twice (an inlined function's
+// parameter) is written twice, as values have one use each.
+func Clone(v Value) Value {
+	switch v := v.(type) {
+	case *Const:
+		c := *v
+		return &c
+	case *Load:
+		c := *v
+		return &c
+	case *LoadScalar:
+		c := *v
+		return &c
+	case *ViewLoad:
+		return &ViewLoad{View: v.View, Index: CloneIndex(v.Index), T: v.T}
+	case *ThreadIndex:
+		c := *v
+		return &c
+	case *Extent:
+		c := *v
+		return &c
+	case *Unary:
+		return &Unary{Op: v.Op, X: Clone(v.X)}
+	case *Binary:
+		return &Binary{Op: v.Op, X: Clone(v.X), Y: Clone(v.Y), Fuse: v.Fuse}
+	case *Convert:
+		return &Convert{To: v.To, X: Clone(v.X)}
+	case *Bits:
+		return &Bits{To: v.To, X: Clone(v.X)}
+	}
+	panic(fmt.Sprintf("ir.Clone: %T", v))
+}
+
+// CloneIndex clones the three components of an index.
+func CloneIndex(ix [3]Value) [3]Value {
+	return [3]Value{Clone(ix[0]), Clone(ix[1]), Clone(ix[2])}
 }

@@ -145,6 +145,8 @@ func (w *writer) value(v ir.Value, fused bool) uint32 {
 		return w.binary(v, fused)
 	case *ir.Convert:
 		return w.convert(v)
+	case *ir.Bits:
+		return w.emit(spirv.OpBitcast, w.irType(v.To), w.value(v.X, false))
 	}
 	w.fail("value %T", v)
 	return w.iconst(0)
@@ -173,7 +175,8 @@ var binOps = map[ir.Op][4]spirv.Op{
 	ir.Add:    {spirv.OpIAdd, spirv.OpIAdd, spirv.OpFAdd, 0},
 	ir.Sub:    {spirv.OpISub, spirv.OpISub, spirv.OpFSub, 0},
 	ir.Mul:    {spirv.OpIMul, spirv.OpIMul, spirv.OpFMul, 0},
-	ir.Div:    {0, 0, spirv.OpFDiv, 0},
+	ir.Div:    {spirv.OpSDiv, spirv.OpUDiv, spirv.OpFDiv, 0},
+	ir.Rem:    {spirv.OpSRem, spirv.OpUMod, 0, 0},
 	ir.BitAnd: {spirv.OpBitwiseAnd, spirv.OpBitwiseAnd, 0, 0},
 	ir.BitOr:  {spirv.OpBitwiseOr, spirv.OpBitwiseOr, 0, 0},
 	ir.BitXor: {spirv.OpBitwiseXor, spirv.OpBitwiseXor, 0, 0},
@@ -187,8 +190,11 @@ var binOps = map[ir.Op][4]spirv.Op{
 }
 
 func (w *writer) binary(v *ir.Binary, fused bool) uint32 {
-	if v.Op == ir.And || v.Op == ir.Or {
+	switch v.Op {
+	case ir.And, ir.Or:
 		return w.shortCircuit(v)
+	case ir.Min, ir.Max:
+		return w.minMax(v)
 	}
 	ot := v.X.Type()
 	// The product an add may contract with: its first operand if that is one,
@@ -209,7 +215,61 @@ func (w *writer) binary(v *ir.Binary, fused bool) uint32 {
 	if ot == ir.Float32 && !v.Op.IsCompare() {
 		return w.exactOp(fused || v.Fuse, op, t, x, y)
 	}
+	if ot == ir.Int32 && (v.Op == ir.Div || v.Op == ir.Rem) {
+		return w.signedDiv(v.Op, x, y)
+	}
 	return w.emit(op, t, x, y)
+}
+
+// signedDiv writes Go's int32 x / y or x % y: by -1 the quotient is -x (it
+// wraps for the least int32) and the remainder 0, where SPIR-V's are
+// undefined for the least int32; the divisor is then 1.
+func (w *writer) signedDiv(op ir.Op, x, y uint32) uint32 {
+	i, b := w.intT(), w.boolT()
+	m1 := w.emit(spirv.OpIEqual, b, y, w.iconst(-1))
+	d := w.emit(spirv.OpSelect, i, m1, w.iconst(1), y)
+	if op == ir.Div {
+		q := w.emit(spirv.OpSDiv, i, x, d)
+		return w.emit(spirv.OpSelect, i, m1, w.emit(spirv.OpSNegate, i, x), q)
+	}
+	r := w.emit(spirv.OpSRem, i, x, d)
+	return w.emit(spirv.OpSelect, i, m1, w.iconst(0), r)
+}
+
+// minMax writes Go's min or max of two values. Integers: the lesser or
+// greater. Floats: a NaN operand gives NaN; of equal operands min takes the
+// OR of their bits (so -0 wins over +0) and max the AND (+0 wins).
+func (w *writer) minMax(v *ir.Binary) uint32 {
+	x, y := w.value(v.X, false), w.value(v.Y, false)
+	t, b := w.irType(v.Type()), w.boolT()
+	lt := map[ir.Type]spirv.Op{ir.Int32: spirv.OpSLessThan, ir.Uint32: spirv.OpULessThan,
+		ir.Float32: spirv.OpFOrdLessThan}[v.Type()]
+	if lt == 0 {
+		w.fail("%s of %s", v.Op, v.Type())
+		return x
+	}
+	first, second := x, y // min: x < y picks x
+	if v.Op == ir.Max {
+		first, second = y, x // max: y < x picks x
+	}
+	less := w.emit(lt, b, first, second)
+	pick := w.emit(spirv.OpSelect, t, less, x, y)
+	if v.Type() != ir.Float32 {
+		return pick
+	}
+	u := w.uintT()
+	xb, yb := w.emit(spirv.OpBitcast, u, x), w.emit(spirv.OpBitcast, u, y)
+	bitOp := spirv.OpBitwiseOr
+	if v.Op == ir.Max {
+		bitOp = spirv.OpBitwiseAnd
+	}
+	same := w.emit(spirv.OpBitcast, t, w.emit(bitOp, u, xb, yb))
+	eq := w.emit(spirv.OpFOrdEqual, b, x, y)
+	r := w.emit(spirv.OpSelect, t, eq, same, pick)
+	xNaN := w.emit(spirv.OpIsNan, b, x)
+	yNaN := w.emit(spirv.OpIsNan, b, y)
+	r = w.emit(spirv.OpSelect, t, yNaN, y, r)
+	return w.emit(spirv.OpSelect, t, xNaN, x, r)
 }
 
 func isMul(v ir.Value) bool {
