@@ -6,12 +6,14 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/amptest"
+	"github.com/goamp/goamp/arrayview"
 	"github.com/goamp/goamp/internal/hooks"
 	"github.com/goamp/goamp/runtime"
 	"github.com/goamp/goamp/translate"
@@ -122,4 +124,76 @@ func TestDirectSubstituted(t *testing.T) {
 		ran++
 	}
 	require.Positive(t, ran, "no Vulkan device: set GOAMP_REQUIRE_VULKAN=1 with lavapipe installed")
+}
+
+// BenchmarkBackends alternates each iteration between a kernel's glslc build
+// and its direct build on the first Vulkan device (a dispatch and its
+// outputs' synchronization each), and reports both times and their ratio.
+func BenchmarkBackends(b *testing.B) {
+	p, err := translate.Load("testdata/corpus", translate.Options{Skip: "amp_gen.go", Direct: true})
+	require.NoError(b, err)
+	direct := map[string][]byte{}
+	for _, k := range p.Kernels {
+		if spv, err := translate.CompileDirect(k); err == nil {
+			direct[k.Program] = spv
+		}
+	}
+	var gpu *accelerator.View
+	for _, a := range accelerator.All() {
+		if !a.Traits().HostMemory {
+			gpu, err = a.CreateView(accelerator.Automatic)
+			require.NoError(b, err)
+			defer gpu.Close()
+			break
+		}
+	}
+	if gpu == nil {
+		b.Skip("no Vulkan device")
+	}
+	const n = 1 << 20
+	r := rand.New(rand.NewPCG(1, 2))
+	ints := func() *arrayview.ReadView[int32] {
+		return newView(b, divisorsOf(randInts(r, n, -1e6, 1e6)), n).ReadOnly()
+	}
+	floats := func() *arrayview.ReadView[float32] { return newView(b, randFloats(r, n, -2, 2), n).ReadOnly() }
+	fo, io := newView(b, make([]float32, n), n), newView(b, make([]int32, n), n)
+	uo1, uo2 := newView(b, make([]uint32, n), n), newView(b, make([]uint32, n), n)
+	for _, c := range []struct {
+		name string
+		run  func(*accelerator.View, bool) error
+	}{
+		{"Axpy[float32]", rangeRun(runtime.Ext(n), corpus.Axpy[float32]{X: floats(), Y: fo, Alpha: 1.5}, fo)},
+		{"Divide", rangeRun(runtime.Ext(n), corpus.Divide{A: ints(), B: ints(), Out: io}, io)},
+		{"Control", rangeRun(runtime.Ext(n), corpus.Control{In: ints(), Out: io, N: 40}, io)},
+		{"MinMax", rangeRun(runtime.Ext(n), corpus.MinMax{A: floats(), B: floats(), Lo: uo1, Hi: uo2}, uo1, uo2)},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			var t [2]time.Duration
+			for i := range 2 * (b.N + 1) {
+				if i%2 == 1 {
+					hooks.ProgramSPIRV.Store(&direct)
+				}
+				start := time.Now()
+				err := c.run(gpu, false)
+				if i >= 2 { // the first round warms both builds' pipelines
+					t[i%2] += time.Since(start)
+				}
+				hooks.ProgramSPIRV.Store(nil)
+				require.NoError(b, err)
+			}
+			b.ReportMetric(float64(t[0].Nanoseconds())/float64(b.N), "ns/glslc")
+			b.ReportMetric(float64(t[1].Nanoseconds())/float64(b.N), "ns/direct")
+			b.ReportMetric(float64(t[1])/float64(t[0]), "direct/glslc")
+		})
+	}
+}
+
+// divisorsOf replaces the zeros of s by 7, in place.
+func divisorsOf(s []int32) []int32 {
+	for i := range s {
+		if s[i] == 0 {
+			s[i] = 7
+		}
+	}
+	return s
 }
