@@ -107,12 +107,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if err := generate(dir, options{out: *out, keep: *keep, check: *check, checked: *checked, strict: *strict,
 			direct: *backend == "spirv"}, stdout, stderr); err != nil {
 			var l translate.ErrorList
-			if errors.As(err, &l) {
+			var u *translate.UnsupportedError
+			switch {
+			case errors.As(err, &l):
 				for _, e := range l {
 					e.Pos.Filename = relative(e.Pos.Filename)
 					fmt.Fprintln(stderr, e)
 				}
-			} else {
+			case errors.As(err, &u):
+				u.Pos.Filename = relative(u.Pos.Filename)
+				fmt.Fprintln(stderr, u)
+			default:
 				fmt.Fprintln(stderr, "ampgen:", err)
 			}
 			status = 1

@@ -150,8 +150,6 @@ type (
 	}
 	// ThreadIndex is component Comp of the thread's index in the domain.
 	ThreadIndex struct{ Comp int }
-	// Extent is component Comp of the domain's extent.
-	Extent struct{ Comp int }
 	// Unary applies Neg, Not or Com.
 	Unary struct {
 		Op Op
@@ -185,7 +183,6 @@ func (l *Load) Type() Type       { return l.Var.Type }
 func (l *LoadScalar) Type() Type { return l.T }
 func (l *ViewLoad) Type() Type   { return l.T }
 func (*ThreadIndex) Type() Type  { return Int32 }
-func (*Extent) Type() Type       { return Int32 }
 func (u *Unary) Type() Type      { return u.X.Type() }
 func (c *Convert) Type() Type    { return c.To }
 func (b *Bits) Type() Type       { return b.To }
@@ -195,7 +192,6 @@ func (*Load) value()             {}
 func (*LoadScalar) value()       {}
 func (*ViewLoad) value()         {}
 func (*ThreadIndex) value()      {}
-func (*Extent) value()           {}
 func (*Unary) value()            {}
 func (*Binary) value()           {}
 func (*Convert) value()          {}
@@ -325,8 +321,6 @@ func (k *Kernel) expr(v Value) string {
 		return fmt.Sprintf("%s[%s]", k.Views[v.View].Name, k.index(v.Index))
 	case *ThreadIndex:
 		return fmt.Sprintf("i[%d]", v.Comp)
-	case *Extent:
-		return fmt.Sprintf("extent[%d]", v.Comp)
 	case *Unary:
 		return v.Op.String() + k.expr(v.X)
 	case *Binary:
@@ -359,9 +353,6 @@ func Clone(v Value) Value {
 	case *ViewLoad:
 		return &ViewLoad{View: v.View, Index: CloneIndex(v.Index), T: v.T}
 	case *ThreadIndex:
-		c := *v
-		return &c
-	case *Extent:
 		c := *v
 		return &c
 	case *Unary:

@@ -136,9 +136,6 @@ func (w *writer) value(v ir.Value, fused bool) uint32 {
 		return w.emit(spirv.OpLoad, w.irType(v.T), w.element(v.View, v.Index))
 	case *ir.ThreadIndex:
 		return w.emit(spirv.OpCompositeExtract, w.intT(), w.idx, uint32(v.Comp))
-	case *ir.Extent:
-		x := w.pushLoad(w.uintT(), 0, uint32(ampabi.DomainE0+v.Comp))
-		return w.emit(spirv.OpBitcast, w.intT(), x)
 	case *ir.Unary:
 		return w.unary(v)
 	case *ir.Binary:
