@@ -43,6 +43,42 @@ type lowerer struct {
 	recvs map[types.Object]bool
 	env   map[types.Object]any
 	depth int // of inlined calls
+	// loops are the loops around the statement being lowered, innermost
+	// last; label is the statement being lowered's label, for the loop it
+	// makes.
+	loops []loopEntry
+	label types.Object
+}
+
+// loopEntry is a loop being lowered: a Go loop, or the one-pass loop that a
+// switch with a break in it becomes (pass), and its label.
+type loopEntry struct {
+	loop  *ir.Loop
+	label types.Object
+	pass  bool
+}
+
+// enter pushes loop n with the pending label and returns the function that
+// pops it.
+func (l *lowerer) enter(n *ir.Loop, pass bool) func() {
+	l.loops = append(l.loops, loopEntry{loop: n, label: l.label, pass: pass})
+	l.label = nil
+	return func() { l.loops = l.loops[:len(l.loops)-1] }
+}
+
+// target returns the loop a break (or continue) with label lab leaves: the
+// labeled one, else the innermost (for a continue, the innermost Go loop).
+func (l *lowerer) target(lab *ast.Ident, cont bool) *ir.Loop {
+	for i := len(l.loops) - 1; i >= 0; i-- {
+		e := l.loops[i]
+		switch {
+		case lab != nil && e.label == l.t.info.Uses[lab]:
+			return e.loop
+		case lab == nil && !(cont && e.pass):
+			return e.loop
+		}
+	}
+	return nil
 }
 
 // lower returns the IR of the kernel t translated, or an *UnsupportedError.
@@ -79,6 +115,7 @@ func (t *tr) lower(prog string, decl *ast.FuncDecl) (*ir.Kernel, error) {
 	if l.err != nil {
 		return nil, l.err
 	}
+	ir.Structurize(l.k)
 	return l.k, nil
 }
 
@@ -159,17 +196,26 @@ func (l *lowerer) stmt(s ast.Stmt) []ir.Stmt {
 	case *ast.RangeStmt:
 		return l.rangeStmt(s)
 	case *ast.BranchStmt:
-		if s.Label != nil {
-			l.fail(s.Pos(), "labeled break and continue")
+		var target *ir.Loop
+		if s.Tok == token.BREAK || s.Tok == token.CONTINUE {
+			target = l.target(s.Label, s.Tok == token.CONTINUE)
+		}
+		switch {
+		case target == nil:
+			l.fail(s.Pos(), s.Tok.String()+" here")
 			return nil
+		case s.Tok == token.BREAK:
+			return []ir.Stmt{&ir.Break{Loop: target}}
+		default:
+			return []ir.Stmt{&ir.Continue{Loop: target}}
 		}
-		switch s.Tok {
-		case token.BREAK:
-			return []ir.Stmt{&ir.Break{}}
-		case token.CONTINUE:
-			return []ir.Stmt{&ir.Continue{}}
+	case *ast.LabeledStmt:
+		switch s.Stmt.(type) {
+		case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt:
+			l.label = l.t.info.Defs[s.Label]
+			return l.stmt(s.Stmt)
 		}
-		l.fail(s.Pos(), s.Tok.String())
+		l.fail(s.Pos(), "labels other than a loop's or a switch's")
 		return nil
 	case *ast.ReturnStmt:
 		return []ir.Stmt{&ir.Return{}}
@@ -385,7 +431,9 @@ func (l *lowerer) forStmt(s *ast.ForStmt) []ir.Stmt {
 	if s.Init != nil {
 		out = l.stmt(s.Init)
 	}
-	n := &ir.Loop{Body: l.stmts(s.Body.List)}
+	n := &ir.Loop{}
+	defer l.enter(n, false)()
+	n.Body = l.stmts(s.Body.List)
 	if s.Cond != nil {
 		n.Cond = l.expr(s.Cond)
 	}
@@ -408,6 +456,8 @@ func (l *lowerer) rangeStmt(s *ast.RangeStmt) []ir.Stmt {
 	end := l.temp(n.Type())
 	ctr := l.temp(n.Type())
 	out := []ir.Stmt{&ir.Store{Var: end, Value: n}, &ir.Store{Var: ctr, Value: &ir.Const{T: n.Type()}}}
+	loop := &ir.Loop{}
+	defer l.enter(loop, false)()
 	var body []ir.Stmt
 	if s.Key != nil {
 		if k := l.lvalue(s.Key); k != nil {
@@ -416,8 +466,9 @@ func (l *lowerer) rangeStmt(s *ast.RangeStmt) []ir.Stmt {
 	}
 	body = append(body, l.stmts(s.Body.List)...)
 	one := &ir.Const{T: n.Type(), Bits: 1}
-	loop := &ir.Loop{Cond: &ir.Binary{Op: ir.Lt, X: &ir.Load{Var: ctr}, Y: &ir.Load{Var: end}}, Body: body,
-		Post: []ir.Stmt{&ir.Store{Var: ctr, Value: &ir.Binary{Op: ir.Add, X: &ir.Load{Var: ctr}, Y: one}}}}
+	loop.Cond = &ir.Binary{Op: ir.Lt, X: &ir.Load{Var: ctr}, Y: &ir.Load{Var: end}}
+	loop.Body = body
+	loop.Post = []ir.Stmt{&ir.Store{Var: ctr, Value: &ir.Binary{Op: ir.Add, X: &ir.Load{Var: ctr}, Y: one}}}
 	return append(out, loop)
 }
 
@@ -729,8 +780,10 @@ func isMul(v ir.Value) bool {
 }
 
 // switchStmt lowers a switch to a chain of ifs: the tag evaluated once, the
-// cases compared in order, the default last wherever it is written. A break
-// or fallthrough inside it is not covered yet.
+// cases compared in order, the default last wherever it is written; a clause
+// that falls through runs the next clause's body after its own. A switch
+// with a break in it is a loop of one pass around the chain, which the break
+// leaves.
 func (l *lowerer) switchStmt(s *ast.SwitchStmt) []ir.Stmt {
 	var out []ir.Stmt
 	if s.Init != nil {
@@ -742,19 +795,25 @@ func (l *lowerer) switchStmt(s *ast.SwitchStmt) []ir.Stmt {
 		tag = l.temp(v.Type())
 		out = append(out, &ir.Store{Var: tag, Value: v})
 	}
+	var pass *ir.Loop
+	if hasSwitchBreak(s.Body.List) {
+		pass = &ir.Loop{}
+		defer l.enter(pass, true)()
+	} else {
+		l.label = nil
+	}
+	clauses := make([]*ast.CaseClause, len(s.Body.List))
+	for i, st := range s.Body.List {
+		clauses[i] = st.(*ast.CaseClause)
+	}
 	var def []ir.Stmt
 	type arm struct {
 		cond ir.Value
 		body []ir.Stmt
 	}
 	var arms []arm
-	for _, st := range s.Body.List {
-		cc := st.(*ast.CaseClause)
-		if pos := switchExit(cc.Body); pos != token.NoPos {
-			l.fail(pos, "break and fallthrough in a switch")
-			return nil
-		}
-		body := l.stmts(cc.Body)
+	for i, cc := range clauses {
+		body := l.clauseBody(clauses, i)
 		if cc.List == nil {
 			def = body
 			continue
@@ -779,25 +838,42 @@ func (l *lowerer) switchStmt(s *ast.SwitchStmt) []ir.Stmt {
 	for i := len(arms) - 1; i >= 0; i-- {
 		tail = []ir.Stmt{&ir.If{Cond: arms[i].cond, Then: arms[i].body, Else: tail}}
 	}
+	if pass != nil {
+		pass.Body = append(tail, &ir.Break{Loop: pass})
+		return append(out, pass)
+	}
 	return append(out, tail...)
 }
 
-// switchExit returns the position of a break or fallthrough of the switch
-// whose clause body is list (not of a loop or switch inside it), or NoPos.
-func switchExit(list []ast.Stmt) token.Pos {
-	pos := token.NoPos
+// clauseBody lowers clause i's body, and the next clause's after it where it
+// ends in fallthrough.
+func (l *lowerer) clauseBody(clauses []*ast.CaseClause, i int) []ir.Stmt {
+	list := clauses[i].Body
+	if n := len(list); n > 0 {
+		if b, ok := list[n-1].(*ast.BranchStmt); ok && b.Tok == token.FALLTHROUGH {
+			return append(l.stmts(list[:n-1]), l.clauseBody(clauses, i+1)...)
+		}
+	}
+	return l.stmts(list)
+}
+
+// hasSwitchBreak reports whether a switch's clauses hold a break of the
+// switch itself (an unlabeled one outside loops and switches inside it; a
+// labeled break of the switch counts too, conservatively any labeled one).
+func hasSwitchBreak(list []ast.Stmt) bool {
+	found := false
 	for _, s := range list {
 		ast.Inspect(s, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.FuncLit:
 				return false
 			case *ast.BranchStmt:
-				if (n.Tok == token.BREAK && n.Label == nil || n.Tok == token.FALLTHROUGH) && pos == token.NoPos {
-					pos = n.Pos()
+				if n.Tok == token.BREAK {
+					found = true
 				}
 			}
 			return true
 		})
 	}
-	return pos
+	return found
 }

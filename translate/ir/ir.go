@@ -230,10 +230,12 @@ type (
 		Cond       Value
 		Body, Post []Stmt
 	}
-	// Break leaves the innermost loop.
-	Break struct{}
-	// Continue ends the innermost loop's iteration.
-	Continue struct{}
+	// Break leaves loop Loop, an enclosing one (nil: the innermost). The
+	// writers take only the innermost: Structurize rewrites the others.
+	Break struct{ Loop *Loop }
+	// Continue ends the iteration of loop Loop, an enclosing one (nil: the
+	// innermost).
+	Continue struct{ Loop *Loop }
 	// Return ends the body for this point.
 	Return struct{}
 )

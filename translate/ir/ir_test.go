@@ -60,3 +60,50 @@ func TestClone(t *testing.T) {
 		}
 	}
 }
+
+// TestStructurize rewrites a break of the outer loop and a continue of it
+// from inside the inner loop into the inner loop's own break, a flag, and
+// tests after the inner loop.
+func TestStructurize(t *testing.T) {
+	x := &ir.Var{Name: "x", Type: ir.Int32}
+	outer, inner := &ir.Loop{}, &ir.Loop{}
+	c := func(n uint32) ir.Value { return &ir.Const{T: ir.Int32, Bits: n} }
+	inner.Body = []ir.Stmt{
+		&ir.If{Cond: &ir.Binary{Op: ir.Eq, X: &ir.Load{Var: x}, Y: c(1)}, Then: []ir.Stmt{&ir.Break{Loop: outer}}},
+		&ir.If{Cond: &ir.Binary{Op: ir.Eq, X: &ir.Load{Var: x}, Y: c(2)}, Then: []ir.Stmt{&ir.Continue{Loop: outer}}},
+		&ir.Break{Loop: inner},
+	}
+	outer.Body = []ir.Stmt{inner, &ir.Store{Var: x, Value: c(3)}}
+	k := &ir.Kernel{Name: "k", Locals: []*ir.Var{x}, Body: []ir.Stmt{outer}}
+	ir.Structurize(k)
+	want := `kernel k
+  var x int32
+  var exitFlag_1 int32
+	exitFlag_1 = 0
+	loop true {
+		loop true {
+			if (x == 1) {
+				exitFlag_1 = 1
+				break
+			}
+			if (x == 2) {
+				exitFlag_1 = 2
+				break
+			}
+			break
+		} continue {
+		}
+		if (exitFlag_1 == 1) {
+			exitFlag_1 = 0
+			break
+		}
+		if (exitFlag_1 == 2) {
+			exitFlag_1 = 0
+			continue
+		}
+		x = 3
+	} continue {
+	}
+`
+	assert.Equal(t, want, k.String())
+}

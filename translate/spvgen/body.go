@@ -45,8 +45,16 @@ func (w *writer) stmt(s ir.Stmt) {
 	case *ir.Loop:
 		w.loop(s)
 	case *ir.Break:
+		if s.Loop != nil || len(w.loops) == 0 {
+			w.fail("a break out of other than the innermost loop (run ir.Structurize)")
+			return
+		}
 		w.branch(w.loops[len(w.loops)-1].merge)
 	case *ir.Continue:
+		if s.Loop != nil || len(w.loops) == 0 {
+			w.fail("a continue of other than the innermost loop (run ir.Structurize)")
+			return
+		}
 		w.branch(w.loops[len(w.loops)-1].cont)
 	case *ir.Return:
 		w.do(spirv.OpReturn)
