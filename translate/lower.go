@@ -48,6 +48,9 @@ type lowerer struct {
 	// makes.
 	loops []loopEntry
 	label types.Object
+	// ivars are the three variables of each runtime.Index local (the body's
+	// index parameter too).
+	ivars map[types.Object][3]*ir.Var
 }
 
 // loopEntry is a loop being lowered: a Go loop, or the one-pass loop that a
@@ -84,7 +87,8 @@ func (l *lowerer) target(lab *ast.Ident, cont bool) *ir.Loop {
 // lower returns the IR of the kernel t translated, or an *UnsupportedError.
 func (t *tr) lower(prog string, decl *ast.FuncDecl) (*ir.Kernel, error) {
 	l := &lowerer{t: t, k: &ir.Kernel{Name: prog}, vars: map[types.Object]*ir.Var{},
-		scalar: map[*scalarArg]int{}, recvs: map[types.Object]bool{}, env: map[types.Object]any{}}
+		scalar: map[*scalarArg]int{}, recvs: map[types.Object]bool{}, env: map[types.Object]any{},
+		ivars: map[types.Object][3]*ir.Var{}}
 	if t.tiled {
 		return nil, l.fail(decl.Pos(), "tiled kernels")
 	}
@@ -111,7 +115,14 @@ func (t *tr) lower(prog string, decl *ast.FuncDecl) (*ir.Kernel, error) {
 		l.scalar[s] = i
 		l.k.Scalars = append(l.k.Scalars, ir.Scalar{Name: s.field.Name(), Type: st})
 	}
-	l.k.Body = l.stmts(decl.Body.List)
+	l.k.Extents = t.extentViews()
+	var init []ir.Stmt
+	if l.idx != nil { // the index parameter, which the body may assign to
+		for c, v := range l.indexVars(l.idx) {
+			init = append(init, &ir.Store{Var: v, Value: &ir.ThreadIndex{Comp: c}})
+		}
+	}
+	l.k.Body = append(init, l.stmts(decl.Body.List)...)
 	if l.err != nil {
 		return nil, l.err
 	}
@@ -279,11 +290,11 @@ func (l *lowerer) index(e ast.Expr) [3]ir.Value {
 	zero := func() ir.Value { return &ir.Const{T: ir.Int32} }
 	switch x := unparen(e).(type) {
 	case *ast.Ident:
-		if l.idx != nil && l.t.info.Uses[x] == l.idx {
-			return [3]ir.Value{&ir.ThreadIndex{Comp: 0}, &ir.ThreadIndex{Comp: 1}, &ir.ThreadIndex{Comp: 2}}
-		}
 		if ix, ok := l.env[l.t.info.Uses[x]].([3]ir.Value); ok {
 			return ir.CloneIndex(ix)
+		}
+		if vs, ok := l.ivars[l.t.info.Uses[x]]; ok {
+			return [3]ir.Value{&ir.Load{Var: vs[0]}, &ir.Load{Var: vs[1]}, &ir.Load{Var: vs[2]}}
 		}
 	case *ast.CallExpr:
 		if l.isFunc(x.Fun, runtimePath, "Idx") && x.Ellipsis == token.NoPos && len(x.Args) >= 1 && len(x.Args) <= 3 {
@@ -335,6 +346,17 @@ func (l *lowerer) temp(ty ir.Type) *ir.Var {
 
 // lvalue returns the variable an assignment's left side names, or nil (blank).
 func (l *lowerer) lvalue(e ast.Expr) *ir.Var {
+	if ix, ok := unparen(e).(*ast.IndexExpr); ok && isRuntime(l.t.typeOf(ix.X), "Index") {
+		id, ok := unparen(ix.X).(*ast.Ident)
+		c := l.t.info.Types[ix.Index].Value
+		if vs, found := l.ivars[l.t.info.Uses[id]]; ok && found && c != nil {
+			if n, ok := constant.Int64Val(c); ok && n >= 0 && n < 3 {
+				return vs[n]
+			}
+		}
+		l.fail(e.Pos(), "assignments to an Index component chosen at run time")
+		return nil
+	}
 	id, ok := unparen(e).(*ast.Ident)
 	if !ok {
 		l.fail(e.Pos(), "assignments to other than local variables")
@@ -371,30 +393,81 @@ func (l *lowerer) assign(s *ast.AssignStmt) []ir.Stmt {
 		return []ir.Stmt{&ir.Store{Var: x, Value: l.binop(op, &ir.Load{Var: x}, l.expr(s.Rhs[0]), s.TokPos)}}
 	}
 	if len(s.Lhs) == 1 {
-		x := l.lvalue(s.Lhs[0])
-		v := l.expr(s.Rhs[0])
-		if x == nil {
-			return nil
-		}
-		return []ir.Stmt{&ir.Store{Var: x, Value: v}}
+		return l.assignOne(s.Lhs[0], s.Rhs[0])
 	}
 	// a, b = x, y: every right side first, through temporaries.
 	var out []ir.Stmt
-	tmps := make([]*ir.Var, len(s.Rhs))
+	tmps := make([][]*ir.Var, len(s.Rhs))
 	for i, r := range s.Rhs {
-		v := l.expr(r)
-		if v == nil {
-			return nil
+		var vals []ir.Value
+		if isRuntime(l.t.typeOf(r), "Index") {
+			ix := l.index(r)
+			vals = ix[:]
+		} else {
+			vals = []ir.Value{l.expr(r)}
 		}
-		tmps[i] = l.temp(v.Type())
-		out = append(out, &ir.Store{Var: tmps[i], Value: v})
+		for _, v := range vals {
+			tmp := l.temp(v.Type())
+			tmps[i] = append(tmps[i], tmp)
+			out = append(out, &ir.Store{Var: tmp, Value: v})
+		}
 	}
 	for i, e := range s.Lhs {
-		if x := l.lvalue(e); x != nil {
-			out = append(out, &ir.Store{Var: x, Value: &ir.Load{Var: tmps[i]}})
+		dst := l.lvalues(e)
+		for c, x := range dst {
+			if x != nil && c < len(tmps[i]) {
+				out = append(out, &ir.Store{Var: x, Value: &ir.Load{Var: tmps[i][c]}})
+			}
 		}
 	}
 	return out
+}
+
+// assignOne lowers lhs = rhs (or :=).
+func (l *lowerer) assignOne(lhs, rhs ast.Expr) []ir.Stmt {
+	var vals []ir.Value
+	if isRuntime(l.t.typeOf(rhs), "Index") {
+		ix := l.index(rhs)
+		vals = ix[:]
+	} else {
+		vals = []ir.Value{l.expr(rhs)}
+	}
+	var out []ir.Stmt
+	for c, x := range l.lvalues(lhs) {
+		if x != nil && c < len(vals) {
+			out = append(out, &ir.Store{Var: x, Value: vals[c]})
+		}
+	}
+	return out
+}
+
+// lvalues returns the variables an assignment's left side names: one, or
+// three for an Index; nil ones for the blank identifier.
+func (l *lowerer) lvalues(e ast.Expr) []*ir.Var {
+	if id, ok := unparen(e).(*ast.Ident); ok && id.Name != "_" && isRuntime(l.t.typeOf(e), "Index") {
+		obj := l.t.info.Defs[id]
+		if obj == nil {
+			obj = l.t.info.Uses[id]
+		}
+		vs := l.indexVars(obj)
+		return vs[:]
+	}
+	return []*ir.Var{l.lvalue(e)}
+}
+
+// indexVars returns the three variables of Index local obj, declaring them
+// at first sight.
+func (l *lowerer) indexVars(obj types.Object) [3]*ir.Var {
+	if vs, ok := l.ivars[obj]; ok {
+		return vs
+	}
+	var vs [3]*ir.Var
+	for c := range vs {
+		vs[c] = &ir.Var{Name: fmt.Sprintf("%s_%d_%d", obj.Name(), len(l.k.Locals), c), Type: ir.Int32}
+		l.k.Locals = append(l.k.Locals, vs[c])
+	}
+	l.ivars[obj] = vs
+	return vs
 }
 
 func (l *lowerer) declStmt(s *ast.DeclStmt) []ir.Stmt {
@@ -413,14 +486,17 @@ func (l *lowerer) declStmt(s *ast.DeclStmt) []ir.Stmt {
 			if n.Name == "_" {
 				continue
 			}
-			x := l.local(l.t.info.Defs[n], n.Pos())
-			var v ir.Value = &ir.Const{T: x.Type}
-			if i < len(vs.Values) {
-				v = l.expr(vs.Values[i])
-			} else if len(vs.Values) > 0 {
+			if len(vs.Values) > 0 && i >= len(vs.Values) {
 				l.fail(s.Pos(), "assignments of several results")
+				return nil
 			}
-			out = append(out, &ir.Store{Var: x, Value: v})
+			if i < len(vs.Values) {
+				out = append(out, l.assignOne(n, vs.Values[i])...)
+				continue
+			}
+			for _, x := range l.lvalues(n) { // the zero value
+				out = append(out, &ir.Store{Var: x, Value: &ir.Const{T: x.Type}})
+			}
 		}
 	}
 	return out
@@ -501,7 +577,13 @@ func (l *lowerer) expr(e ast.Expr) ir.Value {
 					return l.index(x.X)[n]
 				}
 			}
-			return l.bad(x, "an Index component chosen at run time")
+			// A component chosen at run time: 0, 1, else 2 (Go panics past 2).
+			ix := l.index(x.X)
+			d := l.expr(x.Index)
+			is := func(n uint32) ir.Value {
+				return &ir.Binary{Op: ir.Eq, X: ir.Clone(d), Y: &ir.Const{T: d.Type(), Bits: n}}
+			}
+			return &ir.Select{Cond: is(0), X: ix[0], Y: &ir.Select{Cond: is(1), X: ix[1], Y: ix[2]}}
 		}
 	case *ast.CallExpr:
 		return l.call(x)
@@ -560,6 +642,9 @@ func (l *lowerer) call(c *ast.CallExpr) ir.Value {
 		return &ir.Bits{To: ir.Uint32, X: l.expr(c.Args[0])}
 	case l.isFunc(c.Fun, "math", "Float32frombits") && len(c.Args) == 1:
 		return &ir.Bits{To: ir.Float32, X: l.expr(c.Args[0])}
+	}
+	if v := l.shapeOf(c); v != nil {
+		return l.shape(c, v)
 	}
 	if fn := l.callee(c); fn != nil {
 		return l.inline(c, fn)
@@ -876,4 +961,40 @@ func hasSwitchBreak(list []ast.Stmt) bool {
 		})
 	}
 	return found
+}
+
+// shapeOf returns the view of k.V.Extent().M(...), or nil.
+func (l *lowerer) shapeOf(c *ast.CallExpr) *viewArg {
+	f, ok := unparen(c.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	inner, ok := unparen(f.X).(*ast.CallExpr)
+	if !ok || len(inner.Args) != 0 {
+		return nil
+	}
+	v, name := l.viewMethod(inner)
+	if name != "Extent" {
+		return nil
+	}
+	return v
+}
+
+// shape lowers k.V.Extent().Dim(c), .Rank(), .Size() and .Contains(i).
+func (l *lowerer) shape(c *ast.CallExpr, v *viewArg) ir.Value {
+	name := unparen(c.Fun).(*ast.SelectorExpr).Sel.Name
+	n := &ir.Shape{View: v.index}
+	switch {
+	case name == "Dim" && len(c.Args) == 1:
+		n.What, n.Comp = ir.Dim, l.expr(c.Args[0])
+	case name == "Rank":
+		n.What = ir.Rank
+	case name == "Size":
+		n.What = ir.Size
+	case name == "Contains" && len(c.Args) == 1:
+		n.What, n.Index = ir.Contains, l.index(c.Args[0])
+	default:
+		return l.bad(c, "Extent()."+name)
+	}
+	return n
 }

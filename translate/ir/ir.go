@@ -54,6 +54,10 @@ type Kernel struct {
 	Locals []*Var
 	// Body is the Each body, run once per point of the domain.
 	Body []Stmt
+	// Extents is how many views the ampExtents push-constant array (after
+	// the scalars) covers, 2 words each: up to the last view whose
+	// dimensions past 0 the body reads (Shape), or 0 for no array.
+	Extents int
 }
 
 // View is a data field: a buffer of Elem values.
@@ -176,6 +180,31 @@ type (
 		To Type
 		X  Value
 	}
+	// Select is X where Cond holds, else Y; both are evaluated.
+	Select struct {
+		Cond, X, Y Value
+	}
+	// Shape reads view View's extent (runtime.Extent's methods): its
+	// dimension Comp (0 past its rank), its Rank, its Size, or whether it
+	// Contains Index. Dimensions past 0 come from the ampExtents push array
+	// (Kernel.Extents).
+	Shape struct {
+		View  int
+		What  ShapeOp
+		Comp  Value
+		Index [3]Value
+	}
+)
+
+// ShapeOp is what a Shape reads.
+type ShapeOp uint8
+
+// The extent's methods.
+const (
+	Dim ShapeOp = iota + 1
+	Rank
+	Size
+	Contains
 )
 
 func (c *Const) Type() Type      { return c.T }
@@ -186,15 +215,24 @@ func (*ThreadIndex) Type() Type  { return Int32 }
 func (u *Unary) Type() Type      { return u.X.Type() }
 func (c *Convert) Type() Type    { return c.To }
 func (b *Bits) Type() Type       { return b.To }
-func (*Bits) value()             {}
-func (*Const) value()            {}
-func (*Load) value()             {}
-func (*LoadScalar) value()       {}
-func (*ViewLoad) value()         {}
-func (*ThreadIndex) value()      {}
-func (*Unary) value()            {}
-func (*Binary) value()           {}
-func (*Convert) value()          {}
+func (s *Select) Type() Type     { return s.X.Type() }
+func (*Select) value()           {}
+func (s *Shape) Type() Type {
+	if s.What == Contains {
+		return Bool
+	}
+	return Int32
+}
+func (*Shape) value()       {}
+func (*Bits) value()        {}
+func (*Const) value()       {}
+func (*Load) value()        {}
+func (*LoadScalar) value()  {}
+func (*ViewLoad) value()    {}
+func (*ThreadIndex) value() {}
+func (*Unary) value()       {}
+func (*Binary) value()      {}
+func (*Convert) value()     {}
 
 // Type implements Value: Bool for comparisons and && ||, else the operands'.
 func (b *Binary) Type() Type {
@@ -335,6 +373,19 @@ func (k *Kernel) expr(v Value) string {
 		return fmt.Sprintf("%s(%s)", v.To, k.expr(v.X))
 	case *Bits:
 		return fmt.Sprintf("bits_%s(%s)", v.To, k.expr(v.X))
+	case *Select:
+		return fmt.Sprintf("(%s ? %s : %s)", k.expr(v.Cond), k.expr(v.X), k.expr(v.Y))
+	case *Shape:
+		n := k.Views[v.View].Name
+		switch v.What {
+		case Dim:
+			return fmt.Sprintf("%s.Dim(%s)", n, k.expr(v.Comp))
+		case Rank:
+			return n + ".Rank()"
+		case Size:
+			return n + ".Size()"
+		}
+		return fmt.Sprintf("%s.Contains(%s)", n, k.index(v.Index))
 	}
 	return fmt.Sprintf("?%T", v)
 }
@@ -365,6 +416,17 @@ func Clone(v Value) Value {
 		return &Convert{To: v.To, X: Clone(v.X)}
 	case *Bits:
 		return &Bits{To: v.To, X: Clone(v.X)}
+	case *Select:
+		return &Select{Cond: Clone(v.Cond), X: Clone(v.X), Y: Clone(v.Y)}
+	case *Shape:
+		c := &Shape{View: v.View, What: v.What}
+		if v.Comp != nil {
+			c.Comp = Clone(v.Comp)
+		}
+		if v.Index[0] != nil {
+			c.Index = CloneIndex(v.Index)
+		}
+		return c
 	}
 	panic(fmt.Sprintf("ir.Clone: %T", v))
 }

@@ -91,6 +91,79 @@ func (w *writer) loop(s *ir.Loop) {
 	w.label(merge)
 }
 
+// viewRank returns view k's rank (AMP_RANKS bits 2+2k) as a uint.
+func (w *writer) viewRank(k int) uint32 {
+	u := w.uintT()
+	shifted := w.emit(spirv.OpShiftRightLogical, u, w.ranks, w.uconst(uint32(2+2*k)))
+	return w.emit(spirv.OpBitwiseAnd, u, shifted, w.uconst(3))
+}
+
+// extent returns word 2k+c-1 of the ampExtents array (view k's dimension c,
+// for c of 1 or 2), at a uint index that may be computed.
+func (w *writer) extent(k int, word uint32) uint32 {
+	u := w.uintT()
+	m := uint32(1 + len(w.k.Views) + len(w.k.Scalars))
+	if k >= w.k.Extents {
+		w.fail("view %d's extent read past the ampExtents array (%d views)", k, w.k.Extents)
+		return w.uconst(0)
+	}
+	p := w.emit(spirv.OpAccessChain, w.ptr(spirv.StorageClassPushConstant, u), w.push, w.uconst(m), word)
+	return w.emit(spirv.OpLoad, u, p)
+}
+
+// shape writes an extent method of a view, as the GLSL path's ampDim,
+// ampSize and ampContains: dimension 0 is the AmpView's e0, dimensions 1 and
+// 2 the ampExtents array's, 0 past the rank.
+func (w *writer) shape(v *ir.Shape) uint32 {
+	u, i, b := w.uintT(), w.intT(), w.boolT()
+	k := v.View
+	rank := w.viewRank(k)
+	e0 := w.pushLoad(u, uint32(1+k), ampabi.ViewE0)
+	one := w.uconst(1)
+	// dim(c) for a constant c of 1 or 2, 1 past the rank (for Size and Contains).
+	dimOr1 := func(c uint32) uint32 {
+		in := w.emit(spirv.OpUGreaterThan, b, rank, w.uconst(c))
+		return w.emit(spirv.OpSelect, u, in, w.extent(k, w.uconst(uint32(2*k)+c-1)), one)
+	}
+	switch v.What {
+	case ir.Rank:
+		return w.emit(spirv.OpBitcast, i, rank)
+	case ir.Size:
+		s := w.emit(spirv.OpIMul, u, e0, dimOr1(1))
+		return w.emit(spirv.OpBitcast, i, w.emit(spirv.OpIMul, u, s, dimOr1(2)))
+	case ir.Contains:
+		// Components past the rank are not looked at.
+		var ok uint32
+		for c, x := range v.Index {
+			xu := w.emit(spirv.OpBitcast, u, w.value(x, false))
+			if c == 0 {
+				ok = w.emit(spirv.OpULessThan, b, xu, e0)
+				continue
+			}
+			in := w.emit(spirv.OpULessThan, b, xu, dimOr1(uint32(c)))
+			past := w.emit(spirv.OpULessThanEqual, b, rank, w.uconst(uint32(c)))
+			ok = w.emit(spirv.OpLogicalAnd, b, ok, w.emit(spirv.OpLogicalOr, b, past, in))
+		}
+		return ok
+	}
+	// Dim(c): e0 for 0, ampExtents[2k+c-1] for 0 < c < rank, else 0.
+	c := w.emit(spirv.OpBitcast, u, w.value(v.Comp, false))
+	isZero := w.emit(spirv.OpIEqual, b, c, w.uconst(0))
+	inRank := w.emit(spirv.OpULessThan, b, c, rank) // c as a uint: negative is large
+	useExt := w.emit(spirv.OpLogicalAnd, b, w.emit(spirv.OpLogicalNot, b, isZero), inRank)
+	var ext uint32
+	if w.k.Extents > k {
+		word := w.emit(spirv.OpIAdd, u, w.uconst(uint32(2*k)), w.emit(spirv.OpISub, u, c, one))
+		word = w.emit(spirv.OpSelect, u, useExt, word, w.uconst(uint32(2*k))) // stay inside the array
+		ext = w.extent(k, word)
+	} else {
+		ext = w.uconst(0) // the body reads only dimension 0 of this view
+	}
+	r := w.emit(spirv.OpSelect, u, useExt, ext, w.uconst(0))
+	r = w.emit(spirv.OpSelect, u, isZero, e0, r)
+	return w.emit(spirv.OpBitcast, i, r)
+}
+
 // element returns a pointer to element index of view k: its AmpView's base
 // plus the index's offset by the view's rank (AMP_RANKS bits 2+2k), as the
 // GLSL path's ampAt.
@@ -152,6 +225,11 @@ func (w *writer) value(v ir.Value, fused bool) uint32 {
 		return w.convert(v)
 	case *ir.Bits:
 		return w.emit(spirv.OpBitcast, w.irType(v.To), w.value(v.X, false))
+	case *ir.Select:
+		c, x, y := w.value(v.Cond, false), w.value(v.X, false), w.value(v.Y, false)
+		return w.emit(spirv.OpSelect, w.irType(v.Type()), c, x, y)
+	case *ir.Shape:
+		return w.shape(v)
 	}
 	w.fail("value %T", v)
 	return w.iconst(0)

@@ -125,6 +125,11 @@ func (w *writer) interfaceVars() {
 			members = append(members, w.irType(s.Type))
 		}
 	}
+	if w.k.Extents > 0 { // uint ampExtents[2m]
+		arr := w.typ("ampExtents", spirv.OpTypeArray, u, w.uconst(uint32(2*w.k.Extents)))
+		w.decorate(arr, spirv.DecorationArrayStride, 4)
+		members = append(members, arr)
+	}
 	w.pushStruct = w.typ("AmpPush", spirv.OpTypeStruct, members...)
 	w.name(w.pushStruct, "AmpPush")
 	w.decorate(w.pushStruct, spirv.DecorationBlock)
@@ -138,6 +143,12 @@ func (w *writer) interfaceVars() {
 		off := ampabi.ScalarOffset(len(w.k.Views)) + ampabi.ScalarBytes*i
 		w.memberDecorate(w.pushStruct, 1+len(w.k.Views)+i, spirv.DecorationOffset, uint32(off))
 		w.memberName(w.pushStruct, 1+len(w.k.Views)+i, s.Name)
+	}
+	if w.k.Extents > 0 {
+		m := 1 + len(w.k.Views) + len(w.k.Scalars)
+		off := ampabi.ScalarOffset(len(w.k.Views)) + ampabi.ScalarBytes*len(w.k.Scalars)
+		w.memberDecorate(w.pushStruct, m, spirv.DecorationOffset, uint32(off))
+		w.memberName(w.pushStruct, m, "ampExtents")
 	}
 	w.push = w.variable(w.ptr(spirv.StorageClassPushConstant, w.pushStruct), spirv.StorageClassPushConstant, "amp")
 
