@@ -108,6 +108,14 @@ func (w *writer) interfaceVars() {
 		w.decorate(*b.id, spirv.DecorationBuiltIn, uint32(b.bi))
 	}
 
+	w.pushBlock()
+	w.buffers()
+}
+
+// pushBlock declares the push-constant block: the domain, an AmpView per
+// view, the scalars and the ampExtents array, at ampabi's offsets.
+func (w *writer) pushBlock() {
+	u := w.uintT()
 	view := w.typ("AmpView", spirv.OpTypeStruct, u, u, u, u)
 	w.name(view, "AmpView")
 	for i, n := range []string{"base", "s0", "s1", "e0"} {
@@ -151,6 +159,10 @@ func (w *writer) interfaceVars() {
 		w.memberName(w.pushStruct, m, "ampExtents")
 	}
 	w.push = w.variable(w.ptr(spirv.StorageClassPushConstant, w.pushStruct), spirv.StorageClassPushConstant, "amp")
+}
+
+// buffers declares each view's storage buffer at its binding.
+func (w *writer) buffers() {
 
 	for i, v := range w.k.Views {
 		et := w.irType(v.Elem)
