@@ -470,6 +470,20 @@ var corpusCases = []corpusCase{
 		}
 		return res
 	}, exact},
+	{"Shifts", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 1000
+		s := make([]uint32, n) // counts 0..40: past 31 too
+		for j := range s {
+			s[j] = r.Uint32N(41)
+		}
+		o, data := out[int32](t, n)
+		uo, udata := out[uint32](t, n)
+		k := corpus.Shifts{A: in(t, randInts(r, n, math.MinInt32, math.MaxInt32), n), S: in(t, s, n), Out: o, UOut: uo}
+		require.NoError(t, forEach(av, runtime.Ext(n), k))
+		sync(t, o)
+		sync(t, uo)
+		return [2]any{data, udata}
+	}, exact},
 	{"Divide", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 1000
 		b := divisors(r, n)

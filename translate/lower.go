@@ -248,7 +248,7 @@ func (l *lowerer) exprStmt(s *ast.ExprStmt) []ir.Stmt {
 	}
 	v, name := l.viewMethod(c)
 	if v == nil || name != "Set" || len(c.Args) != 2 {
-		l.fail(s.Pos(), "calls other than a view's At and Set")
+		l.fail(s.Pos(), fmt.Sprintf("the call statement of %s (the slice has a view's Set)", callName(c.Fun)))
 		return nil
 	}
 	return []ir.Stmt{&ir.ViewStore{View: v.index, Index: l.index(c.Args[0]), Value: l.expr(c.Args[1])}}
@@ -592,8 +592,15 @@ func (l *lowerer) expr(e ast.Expr) ir.Value {
 	case *ast.BinaryExpr:
 		return l.binary(x)
 	}
-	if id, ok := e.(*ast.Ident); ok {
-		return l.bad(e, fmt.Sprintf("the name %s here (a %T)", id.Name, l.t.info.Uses[id]))
+	switch x := e.(type) {
+	case *ast.Ident:
+		return l.bad(e, fmt.Sprintf("the name %s here (a %T)", x.Name, l.t.info.Uses[x]))
+	case *ast.CompositeLit:
+		return l.bad(e, fmt.Sprintf("composite literals of type %s", l.t.typeOf(x)))
+	case *ast.SelectorExpr:
+		return l.bad(e, fmt.Sprintf("the selector %s of a %s", x.Sel.Name, l.t.typeOf(x.X)))
+	case *ast.IndexExpr:
+		return l.bad(e, fmt.Sprintf("indexing a %s", l.t.typeOf(x.X)))
 	}
 	return l.bad(e, fmt.Sprintf("this expression (%T)", e))
 }
@@ -649,8 +656,8 @@ func (l *lowerer) call(c *ast.CallExpr) ir.Value {
 	if fn := l.callee(c); fn != nil {
 		return l.inline(c, fn)
 	}
-	return l.bad(c, "calls other than a view's At and Set, conversions, min, max, math.Float32bits "+
-		"and Float32frombits and the package's one-statement functions")
+	return l.bad(c, fmt.Sprintf("the call of %s (the slice has a view's At and Set, conversions, min, max, "+
+		"math.Float32bits and Float32frombits and the package's one-statement functions)", callName(c.Fun)))
 }
 
 // isFunc reports whether fun names function name of package path.
@@ -695,11 +702,11 @@ func (l *lowerer) callee(c *ast.CallExpr) *types.Func {
 func (l *lowerer) inline(c *ast.CallExpr, fn *types.Func) ir.Value {
 	decl := l.t.pkgInfo.funcs[fn.Origin()]
 	if decl == nil || decl.Body == nil || len(decl.Body.List) != 1 || l.depth > 8 {
-		return l.bad(c, "calls of functions with more than one statement")
+		return l.bad(c, fmt.Sprintf("the call of %s, a function of more than one statement", callName(c.Fun)))
 	}
 	ret, ok := decl.Body.List[0].(*ast.ReturnStmt)
 	if !ok || len(ret.Results) != 1 {
-		return l.bad(c, "calls of functions with more than one statement")
+		return l.bad(c, fmt.Sprintf("the call of %s, a function of more than one statement", callName(c.Fun)))
 	}
 	if decl.Recv != nil && len(decl.Recv.List) == 1 && len(decl.Recv.List[0].Names) == 1 {
 		l.recvs[l.t.info.Defs[decl.Recv.List[0].Names[0]]] = true
@@ -822,6 +829,10 @@ func (l *lowerer) binop(op token.Token, x, y ir.Value, pos token.Pos) ir.Value {
 		o = ir.Div
 	case token.REM:
 		o = ir.Rem
+	case token.SHL:
+		o = ir.Shl
+	case token.SHR:
+		o = ir.Shr
 	case token.AND:
 		o = ir.BitAnd
 	case token.OR:
@@ -997,4 +1008,19 @@ func (l *lowerer) shape(c *ast.CallExpr, v *viewArg) ir.Value {
 		return l.bad(c, "Extent()."+name)
 	}
 	return n
+}
+
+// callName spells the function a call names, for messages.
+func callName(fun ast.Expr) string {
+	switch f := unparen(fun).(type) {
+	case *ast.Ident:
+		return f.Name
+	case *ast.SelectorExpr:
+		return callName(f.X) + "." + f.Sel.Name
+	case *ast.CallExpr:
+		return callName(f.Fun) + "()"
+	case *ast.IndexExpr:
+		return callName(f.X)
+	}
+	return fmt.Sprintf("a %T", fun)
 }

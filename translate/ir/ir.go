@@ -100,6 +100,8 @@ const (
 	Rem // Go's: the remainder has the dividend's sign, and x % -1 is 0
 	Min // Go's min: a NaN operand gives NaN, and -0 is less than +0
 	Max // Go's max: a NaN operand gives NaN, and +0 is more than -0
+	Shl // Go's: the count (any integer type, read as unsigned) of 32 or more gives 0
+	Shr // Go's: a count of 32 or more gives 0, or the sign for an Int32
 	BitAnd
 	BitOr
 	BitXor
@@ -117,7 +119,7 @@ const (
 	Com // unary: ^ of an integer
 )
 
-var opNames = [...]string{"", "+", "-", "*", "/", "%", " min ", " max ", "&", "|", "^", "&^", "==", "!=",
+var opNames = [...]string{"", "+", "-", "*", "/", "%", " min ", " max ", "<<", ">>", "&", "|", "^", "&^", "==", "!=",
 	"<", "<=", ">", ">=", "&&", "||", "-", "!", "^"}
 
 // String returns the Go spelling of the operator.

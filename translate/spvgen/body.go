@@ -278,6 +278,8 @@ func (w *writer) binary(v *ir.Binary, fused bool) uint32 {
 		return w.shortCircuit(v)
 	case ir.Min, ir.Max:
 		return w.minMax(v)
+	case ir.Shl, ir.Shr:
+		return w.shift(v)
 	}
 	ot := v.X.Type()
 	// The product an add may contract with: its first operand if that is one,
@@ -302,6 +304,28 @@ func (w *writer) binary(v *ir.Binary, fused bool) uint32 {
 		return w.signedDiv(v.Op, x, y)
 	}
 	return w.emit(op, t, x, y)
+}
+
+// shift writes Go's x << s and x >> s: the count read as unsigned (a
+// negative one, which panics in Go, is then 32 or more), a count of 32 or
+// more shifting every bit out (>> of an int32 keeps the sign), where SPIR-V's
+// result is undefined.
+func (w *writer) shift(v *ir.Binary) uint32 {
+	x, s := w.value(v.X, false), w.value(v.Y, false)
+	u, b, t := w.uintT(), w.boolT(), w.irType(v.Type())
+	if v.Y.Type() != ir.Uint32 {
+		s = w.emit(spirv.OpBitcast, u, s)
+	}
+	big := w.emit(spirv.OpUGreaterThanEqual, b, s, w.uconst(32))
+	zero := w.constant(t, 0)
+	switch {
+	case v.Op == ir.Shl:
+		return w.emit(spirv.OpSelect, t, big, zero, w.emit(spirv.OpShiftLeftLogical, t, x, s))
+	case v.Type() == ir.Int32:
+		s = w.emit(spirv.OpSelect, u, big, w.uconst(31), s)
+		return w.emit(spirv.OpShiftRightArithmetic, t, x, s)
+	}
+	return w.emit(spirv.OpSelect, t, big, zero, w.emit(spirv.OpShiftRightLogical, t, x, s))
 }
 
 // signedDiv writes Go's int32 x / y or x % y: by -1 the quotient is -x (it

@@ -76,6 +76,7 @@ import "embed"
 //go:embed amp_gen_SharedConst.check.spv
 //go:embed amp_gen_SharedLen.check.spv
 //go:embed amp_gen_ShiftBy.check.spv
+//go:embed amp_gen_Shifts.check.spv
 //go:embed amp_gen_Stencil.check.spv
 //go:embed amp_gen_StructConv.check.spv
 //go:embed amp_gen_SwitchBreak.check.spv
