@@ -470,6 +470,9 @@ var corpusCases = []corpusCase{
 		}
 		return res
 	}, exact},
+	{"CallArgs", each1D(500, func(in *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.IndexKernel {
+		return corpus.CallArgs{In: in, Out: o}
+	}), exact},
 	{"Shifts", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 1000
 		s := make([]uint32, n) // counts 0..40: past 31 too

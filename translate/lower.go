@@ -723,15 +723,19 @@ func (l *lowerer) inline(c *ast.CallExpr, fn *types.Func) ir.Value {
 	if len(params) != len(c.Args) || c.Ellipsis != token.NoPos {
 		return l.bad(c, "calls of variadic functions")
 	}
-	for i, p := range params {
-		obj := l.t.info.Defs[p]
-		if obj == nil {
-			continue
-		}
+	// Every argument first, then the bindings: an argument may call the same
+	// function, f(1, f(2, 3)).
+	args := make([]any, len(params))
+	for i := range params {
 		if isRuntime(l.t.typeOf(c.Args[i]), "Index") {
-			l.env[obj] = l.index(c.Args[i])
+			args[i] = l.index(c.Args[i])
 		} else {
-			l.env[obj] = l.expr(c.Args[i])
+			args[i] = l.expr(c.Args[i])
+		}
+	}
+	for i, p := range params {
+		if obj := l.t.info.Defs[p]; obj != nil {
+			l.env[obj] = args[i]
 		}
 	}
 	l.depth++

@@ -6,8 +6,8 @@
 // sharing: each value has one use, so a writer may emit each where it meets
 // it.
 //
-// It covers elementwise (Each) kernels over views of bool-free 32-bit scalars
-// for now; what it does not cover the lowering refuses by name.
+// It covers elementwise (Each) kernels over views of 32-bit scalars for now;
+// what it does not cover the lowering refuses by name.
 package ir
 
 import (
