@@ -3,7 +3,10 @@ package translate_test
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +22,22 @@ import (
 	"github.com/goamp/goamp/translate"
 	"github.com/goamp/goamp/translate/testdata/corpus"
 )
+
+// directDir, where set, is a directory that TestDirectBackend writes each
+// covered kernel's direct module into and BenchmarkBackends reads them from
+// (GOAMP_DIRECT_SPV), for a machine without the go command to load the corpus.
+var directDir = flag.String("direct-spv", "", "write the direct modules into this directory")
+
+// directFile names program's direct module in such a directory.
+func directFile(dir, program string) string {
+	name := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' {
+			return r
+		}
+		return '_'
+	}, program[strings.LastIndex(program, "/")+1:])
+	return filepath.Join(dir, name+".spv")
+}
 
 // minDirect is how many corpus kernels the direct SPIR-V backend covered when
 // this test last grew: the count may rise, never fall.
@@ -57,6 +76,9 @@ func TestDirectBackend(t *testing.T) {
 		require.False(t, bytes.Equal(glslc, spv), "%s: the direct build is glslc's", k.Program)
 		direct[k.Program] = spv
 		covered = append(covered, caseName(k))
+		if *directDir != "" {
+			require.NoError(t, os.WriteFile(directFile(*directDir, k.Program), spv, 0o644))
+		}
 	}
 	t.Logf("the direct backend covers %d of %d corpus kernels: %s", len(covered), len(p.Kernels),
 		strings.Join(covered, " "))
@@ -130,15 +152,9 @@ func TestDirectSubstituted(t *testing.T) {
 // and its direct build on the first Vulkan device (a dispatch and its
 // outputs' synchronization each), and reports both times and their ratio.
 func BenchmarkBackends(b *testing.B) {
-	p, err := translate.Load("testdata/corpus", translate.Options{Skip: "amp_gen.go", Direct: true})
-	require.NoError(b, err)
-	direct := map[string][]byte{}
-	for _, k := range p.Kernels {
-		if spv, err := translate.CompileDirect(k); err == nil {
-			direct[k.Program] = spv
-		}
-	}
+	direct := directModules(b)
 	var gpu *accelerator.View
+	var err error
 	for _, a := range accelerator.All() {
 		if !a.Traits().HostMemory {
 			gpu, err = a.CreateView(accelerator.Automatic)
@@ -196,4 +212,28 @@ func divisorsOf(s []int32) []int32 {
 		}
 	}
 	return s
+}
+
+// directModules returns the corpus's direct modules by program: read from
+// GOAMP_DIRECT_SPV where it names a directory (TestDirectBackend -direct-spv
+// wrote them), else compiled from the corpus's source.
+func directModules(b *testing.B) map[string][]byte {
+	direct := map[string][]byte{}
+	if dir := os.Getenv("GOAMP_DIRECT_SPV"); dir != "" {
+		for _, p := range []string{corpus.Axpy[float32]{}.Program().Name, corpus.Divide{}.Program().Name,
+			corpus.Control{}.Program().Name, corpus.MinMax{}.Program().Name} {
+			spv, err := os.ReadFile(directFile(dir, p))
+			require.NoError(b, err)
+			direct[p] = spv
+		}
+		return direct
+	}
+	p, err := translate.Load("testdata/corpus", translate.Options{Skip: "amp_gen.go", Direct: true})
+	require.NoError(b, err)
+	for _, k := range p.Kernels {
+		if spv, err := translate.CompileDirect(k); err == nil {
+			direct[k.Program] = spv
+		}
+	}
+	return direct
 }
