@@ -57,6 +57,10 @@ func caseName(k *translate.Kernel) string {
 // accelerator with the results of the CPU, on fresh random inputs, as its
 // glslc build does in the same run.
 func TestDirectBackend(t *testing.T) {
+	if dir := os.Getenv("GOAMP_DIRECT_SPV"); dir != "" {
+		runDirect(t, readDirect(t, dir))
+		return
+	}
 	p, err := translate.Load("testdata/corpus", translate.Options{Skip: "amp_gen.go", Direct: true})
 	require.NoError(t, err)
 	direct := map[string][]byte{}
@@ -83,15 +87,45 @@ func TestDirectBackend(t *testing.T) {
 	t.Logf("the direct backend covers %d of %d corpus kernels: %s", len(covered), len(p.Kernels),
 		strings.Join(covered, " "))
 	require.GreaterOrEqual(t, len(covered), minDirect)
+	runDirect(t, direct)
+}
 
+// corpusProgram is the program name of corpus kernel name (a corpusCase's).
+func corpusProgram(name string) string {
+	return "github.com/goamp/goamp/translate/testdata/corpus." + name
+}
+
+// readDirect reads the direct modules that -direct-spv wrote into dir, by
+// program; it requires at least minDirect.
+func readDirect(t testing.TB, dir string) map[string][]byte {
+	direct := map[string][]byte{}
+	for _, c := range corpusCases {
+		if spv, err := os.ReadFile(directFile(dir, corpusProgram(c.name))); err == nil {
+			direct[corpusProgram(c.name)] = spv
+		}
+	}
+	require.GreaterOrEqual(t, len(direct), minDirect, "direct modules in %s", dir)
+	return direct
+}
+
+// runDirect runs every corpus case whose program has a direct module, on
+// every accelerator, its glslc build and its direct build each compared with
+// the CPU's.
+func runDirect(t *testing.T, direct map[string][]byte) {
+	var covered []string
+	for _, c := range corpusCases {
+		if _, ok := direct[corpusProgram(c.name)]; ok {
+			covered = append(covered, c.name)
+		}
+	}
+	require.Len(t, covered, len(direct), "every direct module has a corpus case to run")
 	cases := map[string]corpusCase{}
 	for _, c := range corpusCases {
 		cases[c.name] = c
 	}
 	seed := amptest.Seed(t)
 	for _, name := range covered {
-		c, ok := cases[name]
-		require.True(t, ok, "covered kernel %s has no corpus case to run", name)
+		c := cases[name]
 		t.Run(name, func(t *testing.T) {
 			for _, backend := range []string{"glslc", "direct"} {
 				t.Run(backend, func(t *testing.T) {
@@ -112,22 +146,23 @@ func TestDirectBackend(t *testing.T) {
 // under the hook: Axpy[float32] given Axpy[int32]'s direct build is refused
 // by the dispatch contract (its Alpha is an int), on every Vulkan device.
 func TestDirectSubstituted(t *testing.T) {
-	p, err := translate.Load("testdata/corpus", translate.Options{Skip: "amp_gen.go", Direct: true})
-	require.NoError(t, err)
-	var ints []byte
-	var float *translate.Kernel
-	for _, k := range p.Kernels {
-		switch caseName(k) {
-		case "Axpy[int32]":
-			ints, err = translate.CompileDirect(k)
-			require.NoError(t, err)
-		case "Axpy[float32]":
-			float = k
+	var direct map[string][]byte
+	if dir := os.Getenv("GOAMP_DIRECT_SPV"); dir != "" {
+		direct = readDirect(t, dir)
+	} else {
+		p, err := translate.Load("testdata/corpus", translate.Options{Skip: "amp_gen.go", Direct: true})
+		require.NoError(t, err)
+		direct = map[string][]byte{}
+		for _, k := range p.Kernels {
+			if caseName(k) == "Axpy[int32]" {
+				direct[k.Program], err = translate.CompileDirect(k)
+				require.NoError(t, err)
+			}
 		}
 	}
+	ints := direct[corpusProgram("Axpy[int32]")]
 	require.NotNil(t, ints)
-	require.NotNil(t, float)
-	swap := map[string][]byte{float.Program: ints}
+	swap := map[string][]byte{corpusProgram("Axpy[float32]"): ints}
 	hooks.ProgramSPIRV.Store(&swap)
 	defer hooks.ProgramSPIRV.Store(nil)
 	ran := 0
@@ -220,13 +255,7 @@ func divisorsOf(s []int32) []int32 {
 func directModules(b *testing.B) map[string][]byte {
 	direct := map[string][]byte{}
 	if dir := os.Getenv("GOAMP_DIRECT_SPV"); dir != "" {
-		for _, p := range []string{corpus.Axpy[float32]{}.Program().Name, corpus.Divide{}.Program().Name,
-			corpus.Control{}.Program().Name, corpus.MinMax{}.Program().Name} {
-			spv, err := os.ReadFile(directFile(dir, p))
-			require.NoError(b, err)
-			direct[p] = spv
-		}
-		return direct
+		return readDirect(b, dir)
 	}
 	p, err := translate.Load("testdata/corpus", translate.Options{Skip: "amp_gen.go", Direct: true})
 	require.NoError(b, err)
