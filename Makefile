@@ -187,7 +187,7 @@ test-wine: setup
 # its Sin and Cos err by 1.9e-4 absolute (bound 4.77e-7), Tan(-pi/2 rounded) is -Inf and
 # Fract(-Inf) 0.99999994 (RESULTS.md).
 test-swiftshader: setup
-	VK_DRIVER_FILES=$(SWIFTSHADER_ICD) $(TESTENV) GOAMP_NO_FEATURE_SKIPS=0 $(GO) test -count=1 -short -skip '^(TestWindow|TestAccuracy)$$' ./...
+	VK_DRIVER_FILES=$(SWIFTSHADER_ICD) $(TESTENV) GOAMP_NO_FEATURE_SKIPS=0 $(GO) test -count=1 -short ./...
 
 # The descriptor-set path of devices without VK_KHR_push_descriptor (SwiftShader), forced on
 # lavapipe (GOAMP_NO_PUSH_DESCRIPTOR=1, package accelerator), which otherwise pushes.

@@ -9,11 +9,12 @@
 // Each function has an error bound that holds on every accelerator, the CPU's included:
 // in ULP (units in the last place of the float32 result), or absolute where the result
 // crosses zero. Where Vulkan lets a device's GLSL built-in be worse (its minimum: exp
-// 3 + 2·|x| ULP, log an absolute 2^-21 near 1, atan 4096 ULP, sinh, cosh, tanh, asin, acos
-// and pow only "inherited" from their formulas; lavapipe's tanh had a relative error of
-// 1.7e-4 at 1e-4, its asin 3,831 ULP), a kernel's GPU body runs goamp's own float32
-// implementation instead (written after Cephes): Exp, Exp2, Log, Log2, Pow, Asin, Acos,
-// Atan, Atan2, Sinh, Cosh and Tanh. The others are GLSL built-ins whose Vulkan minimum, or
+// 3 + 2·|x| ULP, log an absolute 2^-21 near 1, sin and cos an absolute 2^-11 in [-π, π],
+// atan 4096 ULP, sinh, cosh, tanh, asin, acos and pow only "inherited" from their formulas;
+// lavapipe's tanh had a relative error of 1.7e-4 at 1e-4, its asin 3,831 ULP, SwiftShader's
+// sin 1.9e-4 absolute), a kernel's GPU body runs goamp's own float32 implementation instead
+// (written after Cephes): Exp, Exp2, Log, Log2, Pow, Sin, Cos, Tan, Asin, Acos, Atan, Atan2,
+// Sinh, Cosh, Tanh and Fract. The others are GLSL built-ins whose Vulkan minimum, or
 // every device measured, meets the bound. On the CPU, "≤ 1 ULP" is Go's float64 function
 // rounded to float32 (nearly always the correctly rounded result) and "CR" is correctly
 // rounded. Inputs and results below 2^-126 (subnormals) may be flushed to zero on a GPU.
@@ -28,9 +29,9 @@
 //	Log(x)                 goamp's                2 ULP                                   ≤ 1 ULP
 //	Log2(x)                goamp's                2 ULP                                   ≤ 1 ULP
 //	Pow(x, y), x > 0       goamp's exp2(y·log2 x) 2 + 2.5·|y·log2(x)| ULP                 ≤ 1 ULP
-//	Sin(x), Cos(x)         sin, cos               absolute 2^-21 in [-π, π]; outside,     ≤ 1 ULP
-//	                                              the device's argument reduction
-//	Tan(x)                 tan                    inherited from Sin(x) / Cos(x): 2^-21   ≤ 1 ULP
+//	Sin(x), Cos(x)         goamp's                absolute 2^-21 for |x| <= 4096;         ≤ 1 ULP
+//	                                              beyond, more (2^-5 at 2^20)
+//	Tan(x)                 goamp's                inherited from Sin(x) / Cos(x): 2^-21   ≤ 1 ULP
 //	                                              ·(1 + |tan x|) / |cos x| + 2.5 ULP
 //	Asin(x)                goamp's                3 ULP                                   ≤ 1 ULP
 //	Acos(x)                goamp's                2 ULP                                   ≤ 1 ULP
@@ -42,7 +43,7 @@
 //	RoundEven, Abs, Sign
 //	Round(x)               goamp's (halves away   exact                                   exact
 //	                       from zero)
-//	Fract(x)               fract                  ½ ULP (1 for a tiny negative x)         CR
+//	Fract(x)               goamp's x - floor(x)   ½ ULP (1 for a tiny negative x)         CR
 //	Min, Max, Clamp, Step  the same names         exact; NaN: see below                   exact; NaN: see below
 //	Mod(x, y)              mod                    2 ULP of max(|x|, |y|) from the exact   CR
 //	                                              floored modulus, or from it ± y
@@ -59,8 +60,8 @@
 // does. Other float operations of a kernel ampgen writes are rounded on their own on the
 // GPU, as on the CPU, but for a*b + c, which the device may fuse as Go allows (see
 // docs/kernel-language.md). Pow's error grows with |y·log2(x)|, the size of the exponent
-// it computes: near 2^±126 it can reach a few hundred ULP. Keep arguments of Sin, Cos and
-// Tan within [-π, π] for their bounds.
+// it computes: near 2^±126 it can reach a few hundred ULP. Keep arguments of Sin and Cos
+// within ±4096 for their bounds.
 //
 // # NaN and infinity
 //

@@ -44,17 +44,19 @@ func Log2(x float32) float32 { return float32(math.Log2(float64(x))) }
 // ULP on every device (it grows with the exponent computed); at most 1 ULP on the CPU.
 func Pow(x, y float32) float32 { return float32(math.Pow(float64(x), float64(y))) }
 
-// Sin returns the sine of x radians (GLSL sin). Error: at most 2^-21 absolute for x in
-// [-π, π] on every device; outside, the device's argument reduction decides (at most
-// 1 ULP on the CPU everywhere).
+// Sin returns the sine of x radians (goamp's own GLSL, not the driver's sin). Error: at
+// most 2^-21 absolute for |x| <= 4096 on every device; beyond, the float32 argument
+// reduction loses accuracy (2^-20 at 65536, 2^-5 at 2^20); at most 1 ULP on the CPU
+// everywhere.
 func Sin(x float32) float32 { return float32(math.Sin(float64(x))) }
 
-// Cos returns the cosine of x radians (GLSL cos). Error: as Sin's.
+// Cos returns the cosine of x radians (goamp's own GLSL, not the driver's cos). Error: as
+// Sin's.
 func Cos(x float32) float32 { return float32(math.Cos(float64(x))) }
 
-// Tan returns the tangent of x radians (GLSL tan). Error, for x in (-π/2, π/2): inherited
-// from Sin(x)/Cos(x), at most 2^-21·(1 + |tan x|)/|cos x| + 2.5 ULP on every device; at
-// most 1 ULP on the CPU.
+// Tan returns the tangent of x radians (goamp's own GLSL, not the driver's tan). Error, for
+// x in (-π/2, π/2): inherited from Sin(x)/Cos(x), at most 2^-21·(1 + |tan x|)/|cos x| +
+// 2.5 ULP on every device; at most 1 ULP on the CPU.
 func Tan(x float32) float32 { return float32(math.Tan(float64(x))) }
 
 // Asin returns the arcsine of x in [-π/2, π/2] (goamp's own GLSL, not the driver's asin),
@@ -104,8 +106,8 @@ func RoundEven(x float32) float32 { return float32(math.RoundToEven(float64(x)))
 // Trunc returns the integer value of x rounded toward zero (GLSL trunc): exact.
 func Trunc(x float32) float32 { return float32(math.Trunc(float64(x))) }
 
-// Fract returns x - Floor(x) (GLSL fract), rounded: it is in [0, 1), except that a
-// negative x very close to zero gives 1 (x + 1 rounds up), as in GLSL. Infinities give NaN.
+// Fract returns x - Floor(x), rounded: it is in [0, 1), except that a negative x very close
+// to zero gives 1 (x + 1 rounds up), as GLSL defines fract. Infinities give NaN.
 // Error: at most ½ ULP on every device.
 func Fract(x float32) float32 { return x - Floor(x) }
 

@@ -229,6 +229,43 @@ func TestContractScalarsAndViews(t *testing.T) {
 	})
 }
 
+// argsK is scaled_add's kernel with data fields of interface type, so that one kernel type
+// can be dispatched with its views in either order.
+type argsK struct {
+	X, Y   amprt.Arg
+	Alpha  float32
+	Offset int32
+	prog   *amprt.Program `amp:"-"`
+}
+
+func (k argsK) Each(i amprt.Index) {
+	x, y := k.X.(*arrayview.ReadView[float32]), k.Y.(*arrayview.View[float32])
+	y.Set(i, k.Alpha*x.At(i)+y.At(i)+float32(k.Offset))
+}
+func (k argsK) Program() *amprt.Program { return k.prog }
+
+// TestContractAfterPass: a kernel type that passed its checks once is checked again when
+// its arguments change: the same type, program and domain with the views swapped is the
+// ContractError of a read-only view on a writable binding, not a dispatch, and the data
+// is intact; the right order then runs.
+func TestContractAfterPass(t *testing.T) {
+	prog := contractProg(t, "scaled_add", 1)
+	rng := rand.New(rand.NewPCG(3, 4))
+	eachView(t, func(t *testing.T, av *accelerator.View) {
+		const n = 300
+		xs, ys, x, y := scaledAddViews(t, rng, n)
+		require.NoError(t, amprt.ParallelForEach(av, amprt.Ext(n), argsK{X: x.ReadOnly(), Y: y, Alpha: 2, prog: prog}))
+		require.NoError(t, y.Synchronize())
+		for i := range ys {
+			ys[i] = 2*xs[i] + ys[i]
+		}
+		require.Equal(t, ys, hostData(t, y))
+		err := amprt.ParallelForEach(av, amprt.Ext(n), argsK{X: y, Y: x.ReadOnly(), Alpha: 2, prog: prog})
+		requireContract(t, err, "runtime_test.argsK", "contract_scaled_add", "Y", "a read-only argument", "binding 1 is writable")
+		checkScaledAdd(t, av, x, y, xs, ys, prog, false)
+	})
+}
+
 // TestContractProgramNames: NewProgram refuses a second module under one name; two
 // Program literals with one name and different code each run their own code.
 func TestContractProgramNames(t *testing.T) {

@@ -249,6 +249,11 @@ type argField struct {
 	offset  uintptr
 	addr    bool // the field's pointer implements Arg, its value does not
 	nilable bool // the field's kind can be nil (pointer, interface, ...)
+	// elem is the pointed-to type of a pointer field (typ is *elem), nil for other kinds:
+	// collect makes the Arg with reflect.NewAt(elem, the field's pointer), whose pointer
+	// type reflect finds in elem itself, where NewAt(typ, the field's address) looks
+	// **elem up in a map on every dispatch.
+	elem reflect.Type
 }
 
 // kernelLayout is the reflected layout of a kernel type.
@@ -271,6 +276,51 @@ type kernelLayout struct {
 	pipe atomic.Pointer[lastPipeline]
 	// contract remembers the contract of the kernel's last program.
 	contract atomic.Pointer[contract]
+	// valid remembers the kernel's last dispatch that validate passed.
+	valid atomic.Pointer[validated]
+}
+
+// validated is what validate found of a dispatch: a dispatch of the same program on the
+// same accelerator, over the same domain, with arguments of the same kinds, passes again
+// with the same results, so that back-to-back dispatches of a kernel only compare. A
+// SharedMemoryKernel is checked every time.
+type validated struct {
+	prog      *Program
+	checked   bool
+	acc       *accelerator.Accelerator
+	ext, tile Extent
+	args      []argKind
+	c         *contract
+	spec      [4]uint32
+	groups    [3]uint32
+}
+
+// argKind is what validate reads of an argument's ArgInfo (not its extent's sizes, its
+// home or its key).
+type argKind struct {
+	rank, elemSize         int
+	elem                   reflect.Type
+	access                 Access
+	float64, float16, int8 bool
+}
+
+func kindOf(i *ArgInfo) argKind {
+	return argKind{rank: i.Rank, elemSize: i.ElemSize, elem: i.Elem, access: i.Access,
+		float64: i.Float64, float16: i.Float16, int8: i.Int8}
+}
+
+// same reports whether d, on acc, is a dispatch that v's passed for.
+func (v *validated) same(d *dispatch, acc *accelerator.Accelerator) bool {
+	if v.prog != d.prog || v.checked != d.checked || v.acc != acc || v.ext != d.ext || v.tile != d.tile ||
+		len(v.args) != len(d.infos) {
+		return false
+	}
+	for i := range d.infos {
+		if v.args[i] != kindOf(&d.infos[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // scalarField is a push-constant field of a kernel type: a scalar, a vec vector, or an
@@ -463,7 +513,11 @@ func (l *kernelLayout) addFields(st reflect.Type, base uintptr, prefix string) e
 			k := f.Type.Kind()
 			nilable := k == reflect.Pointer || k == reflect.Interface || k == reflect.Map || k == reflect.Slice ||
 				k == reflect.Func || k == reflect.Chan
-			l.args = append(l.args, argField{name: name, typ: f.Type, offset: off, nilable: nilable})
+			a := argField{name: name, typ: f.Type, offset: off, nilable: nilable}
+			if k == reflect.Pointer {
+				a.elem = f.Type.Elem()
+			}
+			l.args = append(l.args, a)
 		case reflect.PointerTo(f.Type).Implements(argType):
 			l.args = append(l.args, argField{name: name, typ: f.Type, offset: off, addr: true})
 		case f.Anonymous && f.Type.Kind() == reflect.Struct:
@@ -649,6 +703,27 @@ func (d *dispatch) address(kv reflect.Value) {
 // needs.
 func (d *dispatch) validate() error {
 	acc := d.view.Accelerator()
+	if v := d.l.valid.Load(); v != nil && v.same(d, acc) {
+		d.c, d.spec, d.groups = v.c, v.spec, v.groups
+		return nil
+	}
+	if err := d.checkAll(acc); err != nil {
+		return err
+	}
+	if _, ok := d.kernel.(SharedMemoryKernel); ok {
+		return nil // its shared memory is its method's answer, which may change
+	}
+	v := &validated{prog: d.prog, checked: d.checked, acc: acc, ext: d.ext, tile: d.tile,
+		args: make([]argKind, len(d.infos)), c: d.c, spec: d.spec, groups: d.groups}
+	for i := range d.infos {
+		v.args[i] = kindOf(&d.infos[i])
+	}
+	d.l.valid.Store(v)
+	return nil
+}
+
+// checkAll is validate's checks.
+func (d *dispatch) checkAll(acc *accelerator.Accelerator) error {
 	d.spec = specFor(d.ext, d.tile, groupSize(acc.Limits()))
 	shared := 0
 	if d.prog != nil {
@@ -676,22 +751,35 @@ func (d *dispatch) pushSize() int {
 	return d.l.pushSize
 }
 
+// nilArg is the error for a data argument that is nil.
+func (f *argField) nilArg(l *kernelLayout) error {
+	return &KernelError{Kernel: l.name, Field: f.name, FieldType: f.typ.String(), Reason: "data argument is nil"}
+}
+
 // collect gathers the kernel's data arguments and their ArgInfo.
 func (d *dispatch) collect() error {
 	l := d.l
-	for _, f := range l.args {
-		p := reflect.NewAt(f.typ, unsafe.Add(d.base, f.offset))
+	for i := range l.args {
+		f := &l.args[i]
 		var a Arg
-		if f.addr {
-			a = p.Interface().(Arg)
-		} else {
+		switch {
+		case f.elem != nil:
+			q := *(*unsafe.Pointer)(unsafe.Add(d.base, f.offset))
+			if q == nil {
+				return f.nilArg(l)
+			}
+			a = reflect.NewAt(f.elem, q).Interface().(Arg)
+		case f.addr:
+			a = reflect.NewAt(f.typ, unsafe.Add(d.base, f.offset)).Interface().(Arg)
+		default:
+			p := reflect.NewAt(f.typ, unsafe.Add(d.base, f.offset))
 			e := p.Elem()
 			if f.nilable && e.IsNil() {
-				return &KernelError{Kernel: l.name, Field: f.name, FieldType: f.typ.String(), Reason: "data argument is nil"}
+				return f.nilArg(l)
 			}
 			a = e.Interface().(Arg)
 			if isNil(a) {
-				return &KernelError{Kernel: l.name, Field: f.name, FieldType: f.typ.String(), Reason: "data argument is nil"}
+				return f.nilArg(l)
 			}
 		}
 		info := a.ArgInfo()

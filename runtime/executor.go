@@ -363,7 +363,7 @@ func (d *dispatch) pipeline() error {
 // writable argument whose buffer the program never writes is bound for reading only.
 func (d *dispatch) bindDevice(push []byte) error {
 	acc, l := d.view.Accelerator(), d.l
-	lim := acc.Limits()
+	maxRange := uint64(acc.Limits().MaxStorageBufferRange)
 	le := binary.LittleEndian
 	for i, a := range d.args {
 		access := d.infos[i].Access
@@ -378,10 +378,10 @@ func (d *dispatch) bindDevice(push []byte) error {
 			return &KernelError{Kernel: l.name, Field: l.args[i].name, FieldType: l.args[i].typ.String(),
 				Reason: "BindDevice returned no buffer"}
 		}
-		if b.Range > uint64(lim.MaxStorageBufferRange) {
+		if b.Range > maxRange {
 			return &accelerator.FeatureError{Accelerator: acc.Path(), Feature: fmt.Sprintf(
 				"a storage buffer range of %d bytes (field %s of kernel %s; maxStorageBufferRange is %d)",
-				b.Range, l.args[i].name, l.name, lim.MaxStorageBufferRange)}
+				b.Range, l.args[i].name, l.name, maxRange)}
 		}
 		o := ampabi.ViewOffset(i)
 		le.PutUint32(push[o+4*ampabi.ViewBase:], b.Base)

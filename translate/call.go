@@ -14,9 +14,9 @@ import (
 // fmathFuncs maps package fmath's functions to GLSL (a "amp" prefix names a prelude helper).
 var fmathFuncs = map[string]string{
 	"Sqrt": "sqrt", "Rsqrt": "inversesqrt", "Exp": "ampExp", "Exp2": "ampExp2", "Log": "ampLog", "Log2": "ampLog2",
-	"Pow": "ampPow", "Sin": "sin", "Cos": "cos", "Tan": "tan", "Asin": "ampAsin", "Acos": "ampAcos", "Atan": "ampAtan",
+	"Pow": "ampPow", "Sin": "ampSin", "Cos": "ampCos", "Tan": "ampTan", "Asin": "ampAsin", "Acos": "ampAcos", "Atan": "ampAtan",
 	"Atan2": "ampAtan2", "Sinh": "ampSinh", "Cosh": "ampCosh", "Tanh": "ampTanh", "Floor": "floor", "Ceil": "ceil",
-	"Round": "ampRound", "RoundEven": "roundEven", "Trunc": "trunc", "Fract": "fract", "Abs": "abs",
+	"Round": "ampRound", "RoundEven": "roundEven", "Trunc": "trunc", "Fract": "ampFract", "Abs": "abs",
 	"Min": "min", "Max": "max", "Clamp": "clamp", "Mix": "mix", "Fma": "fma", "Sign": "sign", "Step": "step",
 	"Smoothstep": "smoothstep", "Mod": "mod", "IsNaN": "isnan", "IsInf": "isinf",
 }

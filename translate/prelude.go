@@ -147,7 +147,8 @@ double ampCopysign(double f, double s) {
 `,
 	// fmath's functions whose GLSL built-ins a conforming driver may compute far less
 	// accurately than float32 allows (Vulkan's minimum: atan 4096 ULP, exp 3 + 2|x| ULP,
-	// log an absolute 2^-21 near 1, sinh, cosh, tanh, asin and acos inherited from their
+	// log an absolute 2^-21 near 1, sin and cos an absolute 2^-11 in [-pi, pi]: SwiftShader's
+	// err by 1.9e-4, sinh, cosh, tanh, asin and acos inherited from their
 	// formulas: lavapipe's tanh has a relative error of 1.7e-4 at 1e-4), written out in
 	// float32 after Cephes (Moshier) so that every device has their stated bounds
 	// (package fmath's table). Their special values follow Go's math package. The keys
@@ -286,6 +287,34 @@ float ampTanh(float x) {
 	return x < 0.0 ? -r : r;
 }
 `,
+	"fm7trig": `// ampTrigParts reduces x to y in [-pi/4, pi/4] with x = y + q*pi/2 (Cody-Waite, pi/2 in
+// three parts) and returns sin(y) and cos(y) in s and c, and q mod 4 (NaN for x infinite).
+float ampTrigParts(float x, out float s, out float c) {
+	float j = roundEven(x * 0.63661977236758134);
+	float y = ((x - j * 1.5703125) - j * 4.837512969970703125e-4) - j * 7.54978995489188216e-8;
+	float z = y * y;
+	s = ((-1.9515295891e-4 * z + 8.3321608736e-3) * z - 1.6666654611e-1) * z * y + y;
+	c = ((2.443315711809948e-5 * z - 1.388731625493765e-3) * z + 4.166664568298827e-2) * z * z - 0.5 * z + 1.0;
+	return j - 4.0 * floor(j * 0.25);
+}
+float ampSin(float x) {
+	if (x == 0.0) return x;
+	float s, c, q = ampTrigParts(x, s, c);
+	return q == 1.0 ? c : q == 2.0 ? -s : q == 3.0 ? -c : s;
+}
+float ampCos(float x) {
+	float s, c, q = ampTrigParts(x, s, c);
+	return q == 1.0 ? -s : q == 2.0 ? -c : q == 3.0 ? s : c;
+}
+float ampTan(float x) {
+	if (x == 0.0) return x;
+	float s, c, q = ampTrigParts(x, s, c);
+	return q == 1.0 || q == 3.0 ? -c / s : s / c;
+}
+`,
+	// Fract as its definition: a driver may clamp (SwiftShader's fract(-Inf) is 1 - 2^-24).
+	"fract": `float ampFract(float x) { return x - floor(x); }
+`,
 	"idot": `int ampDot(ivec2 a, ivec2 b) { return a.x * b.x + a.y * b.y; }
 int ampDot(ivec3 a, ivec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 int ampDot(ivec4 a, ivec4 b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
@@ -301,7 +330,8 @@ var fmathPieces = map[string][]string{
 	"ampLog2": {"fm0", "fm2log"}, "ampPow": {"fm0", "fm1exp", "fm2log", "fm3pow"},
 	"ampAtan": {"fm0", "fm4atan"}, "ampAtan2": {"fm0", "fm4atan"}, "ampAsin": {"fm0", "fm5asin"},
 	"ampAcos": {"fm0", "fm5asin"}, "ampSinh": {"fm0", "fm1exp", "fm6hyp"}, "ampCosh": {"fm0", "fm1exp", "fm6hyp"},
-	"ampTanh": {"fm0", "fm1exp", "fm6hyp"},
+	"ampTanh": {"fm0", "fm1exp", "fm6hyp"}, "ampSin": {"fm7trig"}, "ampCos": {"fm7trig"}, "ampTan": {"fm7trig"},
+	"ampFract": {"fract"},
 }
 
 // preludeText returns the helpers the translated code uses, in a fixed order.

@@ -16,22 +16,18 @@ type Surface struct {
 	s  vkSurfaceKHR
 }
 
-// NewXlibSurface makes the surface of the X11 window window on display (an Xlib
-// Display*). The instance must have been opened with VK_KHR_surface and
-// VK_KHR_xlib_surface (Options.InstanceExtensions).
-func (in *Instance) NewXlibSurface(display unsafe.Pointer, window uintptr) (*Surface, error) {
+// Handle is the instance's VkInstance, for a library that makes a window's surface on it
+// (GLFW's glfwCreateWindowSurface, which picks the window system's surface extension).
+func (in *Instance) Handle() uintptr { return uintptr(in.inst) }
+
+// AdoptSurface takes the VkSurfaceKHR s, which other code made on this instance (see
+// Handle): Destroy destroys it. The instance must have been opened with VK_KHR_surface
+// (Options.InstanceExtensions).
+func (in *Instance) AdoptSurface(s uint64) (*Surface, error) {
 	if !in.surface {
 		return nil, fmt.Errorf("goamp/vk: the instance was opened without VK_KHR_surface (Options.InstanceExtensions)")
 	}
-	if !hasInstanceExtension("VK_KHR_xlib_surface") || in.fn.createXlibSurfaceKHR == 0 {
-		return nil, fmt.Errorf("goamp/vk: the Vulkan loader lacks VK_KHR_xlib_surface")
-	}
-	s := &Surface{in: in}
-	ci := &vkXlibSurfaceCreateInfoKHR{sType: vkStructureTypeXlibSurfaceCreateInfoKHR, dpy: display, window: window}
-	if err := check("vkCreateXlibSurfaceKHR", in.fn.CreateXlibSurfaceKHR(in.inst, ci, nil, &s.s)); err != nil {
-		return nil, err
-	}
-	return s, nil
+	return &Surface{in: in, s: vkSurfaceKHR(s)}, nil
 }
 
 // Destroy destroys the surface; its swapchains must be destroyed first.

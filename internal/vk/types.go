@@ -274,7 +274,7 @@ type Options struct {
 	// Validation enables VK_LAYER_KHRONOS_validation and collects its messages.
 	Validation bool
 	// InstanceExtensions are instance extensions to enable besides goamp's own: a window's
-	// (VK_KHR_surface and VK_KHR_xlib_surface, see NewXlibSurface), only for the program
+	// (VK_KHR_surface and its window system's, see AdoptSurface), only for the program
 	// that shows one. With VK_KHR_surface, devices are opened with VK_KHR_swapchain where
 	// they have it.
 	InstanceExtensions []string

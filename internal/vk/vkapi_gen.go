@@ -1072,16 +1072,6 @@ type vkWriteDescriptorSet struct {
 	pTexelBufferView unsafe.Pointer  // const VkBufferView* pTexelBufferView
 }
 
-// vkXlibSurfaceCreateInfoKHR is VkXlibSurfaceCreateInfoKHR.
-type vkXlibSurfaceCreateInfoKHR struct {
-	_      structs.HostLayout
-	sType  int32          // VkStructureType sType
-	pNext  unsafe.Pointer // const void* pNext
-	flags  uint32         // VkFlags flags
-	dpy    unsafe.Pointer // void* dpy
-	window uintptr        // unsigned long window
-}
-
 // Constants.
 const (
 	vkAccessHostReadBit                                          = 0x00002000                       // VK_ACCESS_HOST_READ_BIT
@@ -1210,7 +1200,6 @@ const (
 	vkStructureTypeSwapchainCreateInfoKHR                        = 1000001000                       // VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR
 	vkStructureTypeTimelineSemaphoreSubmitInfo                   = 1000207003                       // VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO
 	vkStructureTypeWriteDescriptorSet                            = 35                               // VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET
-	vkStructureTypeXlibSurfaceCreateInfoKHR                      = 1000004000                       // VK_STRUCTURE_TYPE_XLIB_SURFACE_CREATE_INFO_KHR
 	vkSuboptimalKHR                                              = 1000001003                       // VK_SUBOPTIMAL_KHR
 	vkSuccess                                                    = 0                                // VK_SUCCESS
 	vkTimeout                                                    = 2                                // VK_TIMEOUT
@@ -1252,7 +1241,6 @@ func (f *globalFuncs) EnumerateInstanceLayerProperties(pPropertyCount *uint32, p
 type instanceFuncs struct {
 	createDebugUtilsMessengerEXT                    uintptr
 	createDevice                                    uintptr
-	createXlibSurfaceKHR                            uintptr
 	destroyDebugUtilsMessengerEXT                   uintptr
 	destroyInstance                                 uintptr
 	destroySurfaceKHR                               uintptr
@@ -1279,7 +1267,6 @@ type instanceFuncs struct {
 func (f *instanceFuncs) load(get func(name string) uintptr) {
 	f.createDebugUtilsMessengerEXT = get("vkCreateDebugUtilsMessengerEXT\x00")
 	f.createDevice = get("vkCreateDevice\x00")
-	f.createXlibSurfaceKHR = get("vkCreateXlibSurfaceKHR\x00")
 	f.destroyDebugUtilsMessengerEXT = get("vkDestroyDebugUtilsMessengerEXT\x00")
 	f.destroyInstance = get("vkDestroyInstance\x00")
 	f.destroySurfaceKHR = get("vkDestroySurfaceKHR\x00")
@@ -1309,11 +1296,6 @@ func (f *instanceFuncs) CreateDebugUtilsMessengerEXT(instance vkInstance, pCreat
 // CreateDevice calls vkCreateDevice.
 func (f *instanceFuncs) CreateDevice(physicalDevice vkPhysicalDevice, pCreateInfo *vkDeviceCreateInfo, pAllocator unsafe.Pointer, pDevice *vkDevice) int32 {
 	return int32(call(f.createDevice, uintptr(physicalDevice), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pDevice)), 0, 0, 0, 0, 0, 0))
-}
-
-// CreateXlibSurfaceKHR calls vkCreateXlibSurfaceKHR.
-func (f *instanceFuncs) CreateXlibSurfaceKHR(instance vkInstance, pCreateInfo *vkXlibSurfaceCreateInfoKHR, pAllocator unsafe.Pointer, pSurface *vkSurfaceKHR) int32 {
-	return int32(call(f.createXlibSurfaceKHR, uintptr(instance), uintptr(unsafe.Pointer(pCreateInfo)), uintptr(pAllocator), uintptr(unsafe.Pointer(pSurface)), 0, 0, 0, 0, 0, 0))
 }
 
 // DestroyDebugUtilsMessengerEXT calls vkDestroyDebugUtilsMessengerEXT.

@@ -85,5 +85,4 @@ var generatedStructs = map[string]any{
 	"VkSwapchainCreateInfoKHR":                        vkSwapchainCreateInfoKHR{},
 	"VkTimelineSemaphoreSubmitInfo":                   vkTimelineSemaphoreSubmitInfo{},
 	"VkWriteDescriptorSet":                            vkWriteDescriptorSet{},
-	"VkXlibSurfaceCreateInfoKHR":                      vkXlibSurfaceCreateInfoKHR{},
 }

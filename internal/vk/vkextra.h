@@ -33,18 +33,6 @@ typedef struct VkCooperativeMatrixPropertiesKHR {
 
 typedef VkResult (VKAPI_PTR *PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR)(VkPhysicalDevice physicalDevice, uint32_t* pPropertyCount, VkCooperativeMatrixPropertiesKHR* pProperties);
 
-// VK_KHR_xlib_surface (vulkan_xlib.h), with Display* and Window spelled void* and
-// unsigned long so that no X11 header is needed.
-typedef struct VkXlibSurfaceCreateInfoKHR {
-    VkStructureType    sType;
-    const void*        pNext;
-    VkFlags            flags;
-    void*              dpy;
-    unsigned long      window;
-} VkXlibSurfaceCreateInfoKHR;
-
-typedef VkResult (VKAPI_PTR *PFN_vkCreateXlibSurfaceKHR)(VkInstance instance, const VkXlibSurfaceCreateInfoKHR* pCreateInfo, const VkAllocationCallbacks* pAllocator, VkSurfaceKHR* pSurface);
-
 // VK_KHR_portability_subset, which vulkan_beta.h declares: a device that has it (MoltenVK)
 // must be opened with it.
 #define VK_KHR_PORTABILITY_SUBSET_EXTENSION_NAME "VK_KHR_portability_subset"

@@ -14,8 +14,9 @@
 // a Vulkan device that can (lavapipe on a machine with no GPU), which does the rest.
 //
 // Init must run before the first use of package accelerator, since the Vulkan instance
-// needs the window's extensions (VK_KHR_surface, VK_KHR_xlib_surface); programs that do
-// not call it keep goamp's instance as it is. GLFW wants its calls on one thread: call
+// needs the window's extensions (VK_KHR_surface, and VK_KHR_xcb_surface or
+// VK_KHR_xlib_surface as GLFW picks); programs that do not call it keep goamp's instance
+// as it is. GLFW wants its calls on one thread: call
 // Init, New and the Window's methods from one goroutine locked to its thread (in main,
 // runtime.LockOSThread in an init function). On Linux the window is an X11 window
 // (Wayland through XWayland).

@@ -37,13 +37,11 @@ func link() devlink.Link[*accelerator.View, *accelerator.Buffer] {
 	return l
 }
 
-// instanceExtensions are what the window's surface needs of the instance: the surface is
-// an Xlib one (vk.Instance.NewXlibSurface).
-var instanceExtensions = []string{"VK_KHR_surface", "VK_KHR_xlib_surface"}
-
-// Init starts GLFW and asks for the window's Vulkan instance extensions. Call it before
-// the first use of package accelerator. It fails when there is no display, when the
-// Vulkan loader lacks an Xlib surface, or when Vulkan is open already.
+// Init starts GLFW and asks for the window's Vulkan instance extensions (VK_KHR_surface and
+// the window system's, which GLFW picks). Call it before the first use of package
+// accelerator. It fails when there is no display, when the Vulkan loader has no surface
+// extension GLFW can use (an *accelerator.FeatureError that names them), or when Vulkan is
+// open already.
 func Init() error {
 	if os.Getenv("DISPLAY") == "" {
 		return &Error{Op: "opening a window", Err: errors.New("no display (DISPLAY is not set): run headless with -frames N -png FILE, or under Xvfb")}
@@ -55,7 +53,13 @@ func Init() error {
 		glfw.Terminate()
 		return &Error{Op: "starting GLFW", Err: errors.New("GLFW finds no Vulkan loader")}
 	}
-	if err := devlink.SetInstanceExtensions(instanceExtensions); err != nil {
+	exts := surfaceExtensions()
+	if len(exts) == 0 {
+		glfw.Terminate()
+		return &Error{Op: "starting GLFW", Err: &accelerator.FeatureError{Accelerator: "the Vulkan loader",
+			Feature: "a window surface (VK_KHR_surface with VK_KHR_xcb_surface or VK_KHR_xlib_surface)"}}
+	}
+	if err := devlink.SetInstanceExtensions(exts); err != nil {
 		glfw.Terminate()
 		return &Error{Op: "starting GLFW", Err: err}
 	}
@@ -102,7 +106,7 @@ func New(title string, width, height int) (*Window, error) {
 		return nil, &Error{Op: "opening a window", Err: err}
 	}
 	gw.SetPos(0, 0)
-	surf, err := inst.NewXlibSurface(unsafe.Pointer(glfw.GetX11Display()), uintptr(gw.GetX11Window()))
+	surf, err := newSurface(inst, gw)
 	if err != nil {
 		gw.Destroy()
 		return nil, &Error{Op: "making the window's Vulkan surface", Err: err}

@@ -680,11 +680,5 @@ int main(void) {
 	printf("VkWriteDescriptorSet.pImageInfo %zu\n", offsetof(VkWriteDescriptorSet, pImageInfo));
 	printf("VkWriteDescriptorSet.pBufferInfo %zu\n", offsetof(VkWriteDescriptorSet, pBufferInfo));
 	printf("VkWriteDescriptorSet.pTexelBufferView %zu\n", offsetof(VkWriteDescriptorSet, pTexelBufferView));
-	printf("VkXlibSurfaceCreateInfoKHR %zu %zu\n", sizeof(VkXlibSurfaceCreateInfoKHR), _Alignof(VkXlibSurfaceCreateInfoKHR));
-	printf("VkXlibSurfaceCreateInfoKHR.sType %zu\n", offsetof(VkXlibSurfaceCreateInfoKHR, sType));
-	printf("VkXlibSurfaceCreateInfoKHR.pNext %zu\n", offsetof(VkXlibSurfaceCreateInfoKHR, pNext));
-	printf("VkXlibSurfaceCreateInfoKHR.flags %zu\n", offsetof(VkXlibSurfaceCreateInfoKHR, flags));
-	printf("VkXlibSurfaceCreateInfoKHR.dpy %zu\n", offsetof(VkXlibSurfaceCreateInfoKHR, dpy));
-	printf("VkXlibSurfaceCreateInfoKHR.window %zu\n", offsetof(VkXlibSurfaceCreateInfoKHR, window));
 	return 0;
 }

@@ -124,6 +124,30 @@ float ampTanh(float x) {
 	float r = a > 9.01 ? 1.0 : 1.0 - 2.0 / (ampExp(a + a) + 1.0);
 	return x < 0.0 ? -r : r;
 }
+// ampTrigParts reduces x to y in [-pi/4, pi/4] with x = y + q*pi/2 (Cody-Waite, pi/2 in
+// three parts) and returns sin(y) and cos(y) in s and c, and q mod 4 (NaN for x infinite).
+float ampTrigParts(float x, out float s, out float c) {
+	float j = roundEven(x * 0.63661977236758134);
+	float y = ((x - j * 1.5703125) - j * 4.837512969970703125e-4) - j * 7.54978995489188216e-8;
+	float z = y * y;
+	s = ((-1.9515295891e-4 * z + 8.3321608736e-3) * z - 1.6666654611e-1) * z * y + y;
+	c = ((2.443315711809948e-5 * z - 1.388731625493765e-3) * z + 4.166664568298827e-2) * z * z - 0.5 * z + 1.0;
+	return j - 4.0 * floor(j * 0.25);
+}
+float ampSin(float x) {
+	if (x == 0.0) return x;
+	float s, c, q = ampTrigParts(x, s, c);
+	return q == 1.0 ? c : q == 2.0 ? -s : q == 3.0 ? -c : s;
+}
+float ampCos(float x) {
+	float s, c, q = ampTrigParts(x, s, c);
+	return q == 1.0 ? -s : q == 2.0 ? -c : q == 3.0 ? s : c;
+}
+float ampTan(float x) {
+	if (x == 0.0) return x;
+	float s, c, q = ampTrigParts(x, s, c);
+	return q == 1.0 || q == 3.0 ? -c / s : s / c;
+}
 uint ampLinearIndex() {
 	return (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
 }
@@ -146,7 +170,7 @@ void ampEach(ivec3 ampIdx) {
 	r[0] = sqrt(ax);
 	r[1] = ampExp(clamp(x, (-10.0), 10.0));
 	r[2] = ampLog(ax);
-	r[3] = sin(mod(x, 6.2831854820251465));
+	r[3] = ampSin(mod(x, 6.2831854820251465));
 	r[4] = (floor(x) + ampRound((x * 3.0)));
 	r[5] = ampPow(ax, 1.5);
 	r[6] = (ampAtan2(x, 1.25) + ampTanh(x));
