@@ -4,21 +4,21 @@ import (
 	"bytes"
 	"encoding/binary"
 
+	"github.com/goamp/goamp/internal/spirv"
 	"github.com/goamp/goamp/internal/spvwords"
 )
 
-// SPIR-V numbers fitFloatControls reads.
+// The enumerant words fitFloatControls reads.
 const (
-	spvExtension         = 10
-	spvExecutionMode     = 16
-	spvCapability        = 17
-	spvModeSZInfNan      = 4461 // SignedZeroInfNanPreserve, with the float width as operand
-	spvCapDenormPreserve = 4464 // the first of SPV_KHR_float_controls's five capabilities
-	spvCapSZInfNan       = 4466
-	spvCapRTZ            = 4468 // the last
+	// SignedZeroInfNanPreserve, with the float width as operand.
+	spvModeSZInfNan = uint32(spirv.ExecutionModeSignedZeroInfNanPreserve)
+	spvCapSZInfNan  = uint32(spirv.CapabilitySignedZeroInfNanPreserve)
+	// The first and the last of SPV_KHR_float_controls's five capabilities.
+	spvCapDenormPreserve = uint32(spirv.CapabilityDenormPreserve)
+	spvCapRTZ            = uint32(spirv.CapabilityRoundingModeRTZ)
 )
 
-// fitFloatControls returns spirv without the SignedZeroInfNanPreserve execution modes for
+// fitFloatControls returns spv without the SignedZeroInfNanPreserve execution modes for
 // the float widths (16, 32, 64: keep[0], keep[1], keep[2]) whose property the device
 // lacks, and, where none is left, without the capability, and the SPV_KHR_float_controls
 // extension where no other capability of it is declared. ampgen declares the mode in every
@@ -26,32 +26,32 @@ const (
 // that cannot promise it runs the kernel under its own rules (docs/kernel-language.md)
 // rather than refusing it. A module that needs no change (or that is not well-formed
 // SPIR-V: the pipeline's creation reports that) comes back as it is.
-func fitFloatControls(spirv []byte, keep [3]bool) []byte {
-	header, insts, err := spvwords.Parse(spirv)
+func fitFloatControls(spv []byte, keep [3]bool) []byte {
+	header, insts, err := spvwords.Parse(spv)
 	if err != nil {
-		return spirv
+		return spv
 	}
 	var drop, caps, exts []int // instructions, by index
 	kept, other := false, false
 	for i, in := range insts {
 		a := in.Args
 		switch {
-		case in.Op == spvExecutionMode && len(a) == 3 && a[1] == spvModeSZInfNan:
+		case in.Op == spirv.OpExecutionMode && len(a) == 3 && a[1] == spvModeSZInfNan:
 			if width := a[2]; (width == 16 && keep[0]) || (width == 32 && keep[1]) || (width == 64 && keep[2]) {
 				kept = true
 			} else {
 				drop = append(drop, i)
 			}
-		case in.Op == spvCapability && len(a) == 1 && a[0] == spvCapSZInfNan:
+		case in.Op == spirv.OpCapability && len(a) == 1 && a[0] == spvCapSZInfNan:
 			caps = append(caps, i)
-		case in.Op == spvCapability && len(a) == 1 && a[0] >= spvCapDenormPreserve && a[0] <= spvCapRTZ:
+		case in.Op == spirv.OpCapability && len(a) == 1 && a[0] >= spvCapDenormPreserve && a[0] <= spvCapRTZ:
 			other = true
-		case in.Op == spvExtension && isFloatControls(a):
+		case in.Op == spirv.OpExtension && isFloatControls(a):
 			exts = append(exts, i)
 		}
 	}
 	if len(drop) == 0 {
-		return spirv
+		return spv
 	}
 	if !kept {
 		drop = append(drop, caps...)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/goamp/goamp/internal/spirv"
 	"github.com/goamp/goamp/internal/spvwords"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -18,11 +19,11 @@ func floatControlsOf(t *testing.T, spv []byte) (widths []uint32, capability, ext
 	require.NoError(t, err)
 	for _, in := range insts {
 		switch {
-		case in.Op == spvExecutionMode && in.Args[1] == spvModeSZInfNan:
+		case in.Op == spirv.OpExecutionMode && in.Args[1] == spvModeSZInfNan:
 			widths = append(widths, in.Args[2])
-		case in.Op == spvCapability && in.Args[0] == spvCapSZInfNan:
+		case in.Op == spirv.OpCapability && in.Args[0] == spvCapSZInfNan:
 			capability = true
-		case in.Op == spvExtension:
+		case in.Op == spirv.OpExtension:
 			extension = true
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/half"
+	"github.com/goamp/goamp/internal/ampabi"
 	"github.com/goamp/goamp/vec"
 )
 
@@ -106,8 +107,8 @@ func contractFor(l *kernelLayout, p *Program, infos []ArgInfo, checked bool) *co
 
 func newContract(l *kernelLayout, p *Program, infos []ArgInfo, checked bool) *contract {
 	in := p.iface
-	c := &contract{prog: p, iface: in, float64: in.HasCapability(CapabilityFloat64), ranks: in.HasSpecID(3),
-		gridLoop: in.HasSpecID(4), pushSize: l.pushSize, checked: checked}
+	c := &contract{prog: p, iface: in, float64: in.HasCapability(CapabilityFloat64), ranks: in.HasSpecID(ampabi.SpecRanks),
+		gridLoop: in.HasSpecID(ampabi.SpecGridLoop), pushSize: l.pushSize, checked: checked}
 	if c.err = c.checkBindings(l); c.err == nil {
 		c.err = c.checkPush(l)
 	}
@@ -220,7 +221,8 @@ func (c *contract) checkPush(l *kernelLayout) error {
 			"the push-constant block starts with the uvec4 domain (AMP_PUSH_BEGIN)")
 	}
 	for k, f := range l.args {
-		off, goSide := 16+16*k, fmt.Sprintf("AmpView of data field %d at push offset %d", k, 16+16*k)
+		off := ampabi.ViewOffset(k)
+		goSide := fmt.Sprintf("AmpView of data field %d at push offset %d", k, off)
 		switch {
 		case 1+k >= len(ms):
 			return c.bad(l, f.name, goSide, fmt.Sprintf("no member %d: the block has %d", 1+k, len(ms)),

@@ -12,6 +12,8 @@ import (
 	"unsafe"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/internal/ampabi"
+	"github.com/goamp/goamp/internal/hooks"
 )
 
 // Dispatch conventions shared with shaders/include/amp.glsl.
@@ -432,7 +434,7 @@ func (f *scalarField) word(base unsafe.Pointer, kernel string) (uint32, error) {
 // placeScalars gives each scalar field its offset in the push constants, after the
 // domain and the views, each aligned as std430 aligns it, and sets scalarEnd.
 func (l *kernelLayout) placeScalars() {
-	off := 16 + 16*len(l.args)
+	off := ampabi.ScalarOffset(len(l.args))
 	for i := range l.scalarFields {
 		size, align := l.scalarFields[i].place()
 		off = (off + align - 1) &^ (align - 1)
@@ -444,7 +446,7 @@ func (l *kernelLayout) placeScalars() {
 
 // scalarBytes is the bytes of push constants the kernel's scalar fields take, padding
 // included.
-func (l *kernelLayout) scalarBytes() int { return l.scalarEnd - 16 - 16*len(l.args) }
+func (l *kernelLayout) scalarBytes() int { return l.scalarEnd - ampabi.ScalarOffset(len(l.args)) }
 
 // lastPipeline is a kernelLayout's remembered pipeline.
 type lastPipeline struct {
@@ -829,7 +831,7 @@ func checkContract(l *kernelLayout, prog *Program, acc *accelerator.Accelerator,
 		return nil, 0, err
 	}
 	if c.ranks {
-		spec[3] = rankSpec(rank, d.infos)
+		spec[ampabi.SpecRanks] = rankSpec(rank, d.infos)
 	}
 	if !tiled && c.iface.FixedLocalSize() {
 		// A body written for a fixed local size (x, 1, 1) runs with it; forSpec refuses
@@ -860,7 +862,32 @@ func program(kernel any, l *kernelLayout) (*Program, error) {
 	if p == nil || len(p.SPIRV) == 0 && p.err == nil || p.Name == "" {
 		return nil, &KernelError{Kernel: l.name, Reason: "Program() returned no program (nil, no name or no SPIR-V)"}
 	}
+	if m := hooks.ProgramSPIRV.Load(); m != nil {
+		if spv, ok := (*m)[p.Name]; ok {
+			return substitute(p, spv), nil
+		}
+	}
 	return p, nil
+}
+
+// substituted holds the programs that hooks.ProgramSPIRV substituted, by name
+// and module, so that each keeps its interface and pipelines across dispatches.
+var substituted sync.Map // substKey -> *Program
+
+type substKey struct {
+	name  string
+	first *byte
+	n     int
+}
+
+// substitute returns program orig with module spv.
+func substitute(orig *Program, spv []byte) *Program {
+	k := substKey{orig.Name, &spv[0], len(spv)}
+	if p, ok := substituted.Load(k); ok {
+		return p.(*Program)
+	}
+	p, _ := substituted.LoadOrStore(k, &Program{Name: orig.Name, SPIRV: spv, Rank: orig.Rank})
+	return p.(*Program)
 }
 
 // checkLimits checks the domain against the device's limits that apply before the GPU

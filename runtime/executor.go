@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/internal/ampabi"
 )
 
 // executor runs the dispatches of one kind of accelerator: run binds a kernel to its view
@@ -275,22 +276,18 @@ func (vulkanExecutor) submit(d *dispatch) error {
 	return nil
 }
 
-// checkHeader is the check buffer's words before the extents (translate's checkPrelude):
-// the fault's code + 1, its index, its thread's index and the array's length.
-const checkHeader = 8
-
 // bindCheck allocates the check buffer of a bounds-checked dispatch on its view, writes
 // the data fields' extents into it, 1 past their ranks (an index's components there must
 // be 0), then the device's loop cap (0: none), and binds it after them.
 func (d *dispatch) bindCheck() error {
 	n := len(d.infos)
-	words := make([]byte, 4*(checkHeader+3*n+1))
+	words := make([]byte, 4*ampabi.CheckWords(n))
 	for i, info := range d.infos {
 		for c := range 3 {
-			binary.LittleEndian.PutUint32(words[4*(checkHeader+3*i+c):], uint32(max(info.Extent.Dim(c), 1)))
+			binary.LittleEndian.PutUint32(words[4*ampabi.CheckExtent(i, c):], uint32(max(info.Extent.Dim(c), 1)))
 		}
 	}
-	binary.LittleEndian.PutUint32(words[4*(checkHeader+3*n):], d.view.Accelerator().Limits().MaxLoopIterations)
+	binary.LittleEndian.PutUint32(words[4*ampabi.CheckLoopCap(n):], d.view.Accelerator().Limits().MaxLoopIterations)
 	b, err := d.view.Alloc(uint64(len(words)))
 	if err != nil {
 		return fmt.Errorf("goamp/runtime: kernel %s: the bounds check's buffer: %w", d.l.name, err)
@@ -310,45 +307,35 @@ func (d *dispatch) readCheck() error {
 	b := d.check
 	d.check = nil
 	defer func() { _ = b.Free() }()
-	words := make([]byte, 4*checkHeader)
+	words := make([]byte, 4*ampabi.CheckHeaderWords)
 	if err := b.Download(0, words); err != nil {
 		return fmt.Errorf("goamp/runtime: kernel %s: the bounds check's buffer: %w", d.l.name, err)
 	}
 	u := func(i int) int { return int(int32(binary.LittleEndian.Uint32(words[4*i:]))) }
-	f := u(0) - 1
+	f := u(ampabi.CheckFault) - 1
 	if f < 0 {
 		return nil // no fault
 	}
-	e := &BoundsError{Kernel: d.l.name, Index: Index{u(1), u(2), u(3)}}
-	global := Index{u(4), u(5), u(6)}
+	e := &BoundsError{Kernel: d.l.name, Index: Index{u(ampabi.CheckIndex), u(ampabi.CheckIndex + 1), u(ampabi.CheckIndex + 2)}}
+	global := Index{u(ampabi.CheckThread), u(ampabi.CheckThread + 1), u(ampabi.CheckThread + 2)}
 	switch {
 	case f < len(d.infos):
 		e.Field, e.Extent = d.l.args[f].name, d.infos[f].Extent
-	case f >= checkLoopFault:
-		return &KernelPanicError{Kernel: d.l.name, Value: &LoopLimitError{Kernel: d.l.name, Limit: u(1)}, Global: global, rank: d.ext.rank}
-	case f >= checkShiftFault:
-		return &KernelPanicError{Kernel: d.l.name, Value: &ShiftError{Kernel: d.l.name, Count: u(1)}, Global: global, rank: d.ext.rank}
-	case f >= checkDivFault:
+	case f >= ampabi.FaultLoop:
+		return &KernelPanicError{Kernel: d.l.name, Value: &LoopLimitError{Kernel: d.l.name, Limit: u(ampabi.CheckIndex)}, Global: global, rank: d.ext.rank}
+	case f >= ampabi.FaultShift:
+		return &KernelPanicError{Kernel: d.l.name, Value: &ShiftError{Kernel: d.l.name, Count: u(ampabi.CheckIndex)}, Global: global, rank: d.ext.rank}
+	case f >= ampabi.FaultDiv:
 		return &KernelPanicError{Kernel: d.l.name, Value: &DivideError{Kernel: d.l.name}, Global: global, rank: d.ext.rank}
-	case f >= checkArrayFault:
-		e.Field, e.Extent = "an array or Index", Ext(u(7))
-	case f >= checkSharedFault:
-		e.Field, e.Extent = fmt.Sprintf("tile_static array %d", f-checkSharedFault), Ext(u(7))
+	case f >= ampabi.FaultArray:
+		e.Field, e.Extent = "an array or Index", Ext(u(ampabi.CheckLength))
+	case f >= ampabi.FaultShared:
+		e.Field, e.Extent = fmt.Sprintf("tile_static array %d", f-ampabi.FaultShared), Ext(u(ampabi.CheckLength))
 	default:
 		return nil
 	}
 	return &KernelPanicError{Kernel: d.l.name, Value: e, Global: global, rank: d.ext.rank}
 }
-
-// The fault codes of tile_static arrays (+ the array's place in declaration order), of
-// local arrays and of divisions by zero, past the data fields' (translate's checkPrelude).
-const (
-	checkSharedFault = 0x10000
-	checkArrayFault  = 0x20000
-	checkDivFault    = 0x30000 // an integer division or remainder by zero
-	checkShiftFault  = 0x40000 // a negative shift count
-	checkLoopFault   = 0x50000 // a thread's loops reached the device's cap
-)
 
 // pipeline sets d.pipe to the program's pipeline for d.spec on the view's accelerator: the
 // kernel's last one when it matches, else the accelerator's cached or new one.
@@ -396,11 +383,11 @@ func (d *dispatch) bindDevice(push []byte) error {
 				"a storage buffer range of %d bytes (field %s of kernel %s; maxStorageBufferRange is %d)",
 				b.Range, l.args[i].name, l.name, maxRange)}
 		}
-		o := 16 + 16*i
-		le.PutUint32(push[o:], b.Base)
-		le.PutUint32(push[o+4:], b.Strides[0])
-		le.PutUint32(push[o+8:], b.Strides[1])
-		le.PutUint32(push[o+12:], uint32(d.infos[i].Extent.Dim(0))) // e0: k.V.Extent().Dim(0)
+		o := ampabi.ViewOffset(i)
+		le.PutUint32(push[o+4*ampabi.ViewBase:], b.Base)
+		le.PutUint32(push[o+4*ampabi.ViewS0:], b.Strides[0])
+		le.PutUint32(push[o+4*ampabi.ViewS1:], b.Strides[1])
+		le.PutUint32(push[o+4*ampabi.ViewE0:], uint32(d.infos[i].Extent.Dim(0))) // e0: k.V.Extent().Dim(0)
 		d.vargs = append(d.vargs, accelerator.Arg{Buffer: b.Buffer, Offset: b.Offset, Range: b.Range, Access: access})
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/goamp/goamp/internal/spirv"
 	"github.com/goamp/goamp/internal/spvwords"
 )
 
@@ -42,20 +43,20 @@ type Capability uint32
 
 // The capabilities the contract looks at.
 const (
-	CapabilityShader  Capability = 1
-	CapabilityFloat16 Capability = 9
-	CapabilityFloat64 Capability = 10
-	CapabilityInt64   Capability = 11
-	CapabilityInt16   Capability = 22
-	CapabilityInt8    Capability = 39
+	CapabilityShader  = Capability(spirv.CapabilityShader)
+	CapabilityFloat16 = Capability(spirv.CapabilityFloat16)
+	CapabilityFloat64 = Capability(spirv.CapabilityFloat64)
+	CapabilityInt64   = Capability(spirv.CapabilityInt64)
+	CapabilityInt16   = Capability(spirv.CapabilityInt16)
+	CapabilityInt8    = Capability(spirv.CapabilityInt8)
 	// CapabilityStorageBuffer16BitAccess: 16-bit values in storage buffers.
-	CapabilityStorageBuffer16BitAccess Capability = 4433
+	CapabilityStorageBuffer16BitAccess = Capability(spirv.CapabilityStorageBuffer16BitAccess)
 	// CapabilityStorageBuffer8BitAccess: 8-bit values in storage buffers.
-	CapabilityStorageBuffer8BitAccess Capability = 4448
+	CapabilityStorageBuffer8BitAccess = Capability(spirv.CapabilityStorageBuffer8BitAccess)
 	// CapabilityCooperativeMatrixNV: VK_NV_cooperative_matrix's matrices.
-	CapabilityCooperativeMatrixNV Capability = 5357
+	CapabilityCooperativeMatrixNV = Capability(spirv.CapabilityCooperativeMatrixNV)
 	// CapabilityCooperativeMatrixKHR: VK_KHR_cooperative_matrix's matrices.
-	CapabilityCooperativeMatrixKHR Capability = 6022
+	CapabilityCooperativeMatrixKHR = Capability(spirv.CapabilityCooperativeMatrixKHR)
 )
 
 // TypeKind is the kind of a SPIR-V type.
@@ -333,71 +334,8 @@ type localSizeSrc struct {
 	lit     [3]uint32 // LocalSize literals
 }
 
-// SPIR-V opcodes, enumerants and decorations the reader uses.
-const (
-	spvMagic = 0x07230203
-
-	opName                  = 5
-	opMemberName            = 6
-	opEntryPoint            = 15
-	opExecutionMode         = 16
-	opCapability            = 17
-	opTypeVoid              = 19
-	opTypeBool              = 20
-	opTypeInt               = 21
-	opTypeFloat             = 22
-	opTypeVector            = 23
-	opTypeMatrix            = 24
-	opTypeArray             = 28
-	opTypeRuntimeArray      = 29
-	opTypeStruct            = 30
-	opTypePointer           = 32
-	opConstantTrue          = 41
-	opConstantFalse         = 42
-	opConstant              = 43
-	opConstantComposite     = 44
-	opConstantNull          = 46
-	opSpecConstantTrue      = 48
-	opSpecConstantFalse     = 49
-	opSpecConstant          = 50
-	opSpecConstantComposite = 51
-	opSpecConstantOp        = 52
-	opFunction              = 54
-	opFunctionEnd           = 56
-	opFunctionCall          = 57
-	opVariable              = 59
-	opDecorate              = 71
-	opMemberDecorate        = 72
-	opGroupDecorate         = 74
-	opGroupMemberDecorate   = 75
-	opExecutionModeID       = 331
-
-	execGLCompute   = 5
-	modeLocalSize   = 17
-	modeLocalSizeID = 38
-
-	scUniformConstant = 0
-	scUniform         = 2
-	scWorkgroup       = 4
-	scPushConstant    = 9
-	scStorageBuffer   = 12
-
-	decSpecID        = 1
-	decBlock         = 2
-	decBufferBlock   = 3
-	decArrayStride   = 6
-	decMatrixStride  = 7
-	decBuiltIn       = 11
-	decNonWritable   = 24
-	decNonReadable   = 25
-	decBinding       = 33
-	decDescriptorSet = 34
-	decOffset        = 35
-
-	builtinWorkgroupSize = 25
-
-	maxTypeDepth = 64
-)
+// maxTypeDepth bounds the nesting of the types the reader builds.
+const maxTypeDepth = 64
 
 // spvDeco holds the decorations of an id or of a struct member; -1 means absent.
 type spvDeco struct {
@@ -418,11 +356,11 @@ func newDeco() *spvDeco {
 // records it; spvFlag is one without operands and the field that records its presence.
 type (
 	spvLiteral struct {
-		dec uint32
+		dec spirv.Decoration
 		p   *int
 	}
 	spvFlag struct {
-		dec uint32
+		dec spirv.Decoration
 		p   *bool
 	}
 )
@@ -430,19 +368,22 @@ type (
 // literals are the decorations d records with their literal operand, and where.
 func (d *spvDeco) literals() [7]spvLiteral {
 	return [7]spvLiteral{
-		{decSpecID, &d.specID},
-		{decBinding, &d.binding},
-		{decDescriptorSet, &d.set},
-		{decBuiltIn, &d.builtin},
-		{decArrayStride, &d.arrayStride},
-		{decMatrixStride, &d.matrixStride},
-		{decOffset, &d.offset},
+		{spirv.DecorationSpecId, &d.specID},
+		{spirv.DecorationBinding, &d.binding},
+		{spirv.DecorationDescriptorSet, &d.set},
+		{spirv.DecorationBuiltIn, &d.builtin},
+		{spirv.DecorationArrayStride, &d.arrayStride},
+		{spirv.DecorationMatrixStride, &d.matrixStride},
+		{spirv.DecorationOffset, &d.offset},
 	}
 }
 
 // flags are the decorations d records the presence of, and where.
 func (d *spvDeco) flags() [4]spvFlag {
-	return [4]spvFlag{{decBlock, &d.block}, {decBufferBlock, &d.bufferBlock}, {decNonWritable, &d.nonWrite}, {decNonReadable, &d.nonRead}}
+	return [4]spvFlag{
+		{spirv.DecorationBlock, &d.block}, {spirv.DecorationBufferBlock, &d.bufferBlock},
+		{spirv.DecorationNonWritable, &d.nonWrite}, {spirv.DecorationNonReadable, &d.nonRead},
+	}
 }
 
 // merge copies the decorations set in g.
@@ -460,7 +401,7 @@ func (d *spvDeco) merge(g *spvDeco) {
 
 // spvConst is a constant or specialization constant instruction.
 type spvConst struct {
-	op     uint32
+	op     spirv.Op
 	typeID uint32
 	typ    *Type
 	args   []uint32 // value words; constituents; or the OpSpecConstantOp opcode and operands
@@ -472,7 +413,7 @@ type memberKey struct{ id, member uint32 }
 
 // rawInst is a recorded type declaration or variable.
 type rawInst struct {
-	op   uint32
+	op   spirv.Op
 	args []uint32
 	off  int
 }
@@ -527,9 +468,9 @@ func ReadInterface(spirv []byte) (*Interface, error) {
 // function checks the structure of functions: each OpFunction has its OpFunctionEnd, and
 // (in build) every function called and the entry point are defined, so that a module
 // truncated at an instruction boundary is an error too.
-func (r *spvReader) function(op uint32, args []uint32, off int) error {
+func (r *spvReader) function(op spirv.Op, args []uint32, off int) error {
 	switch op {
-	case opFunction:
+	case spirv.OpFunction:
 		if err := need(op, args, 4, off); err != nil {
 			return err
 		}
@@ -538,7 +479,7 @@ func (r *spvReader) function(op uint32, args []uint32, off int) error {
 		}
 		r.inFunc, r.open, r.funcs[args[1]] = true, off, true
 		return r.ids(off, args[1])
-	case opFunctionEnd:
+	case spirv.OpFunctionEnd:
 		if r.open < 0 {
 			return spvErr(off, "OpFunctionEnd outside a function")
 		}
@@ -553,7 +494,7 @@ func (r *spvReader) function(op uint32, args []uint32, off int) error {
 }
 
 // need checks that an instruction has at least n operand words.
-func need(op uint32, args []uint32, n, off int) error {
+func need(op spirv.Op, args []uint32, n, off int) error {
 	if len(args) < n {
 		return spvErr(off, "instruction with opcode %d has %d operand words, it needs at least %d", op, len(args), n)
 	}
@@ -571,22 +512,24 @@ func (r *spvReader) ids(off int, ids ...uint32) error {
 }
 
 // minArgs is the number of operand words of the instructions the reader interprets.
-var minArgs = map[uint32]int{
-	opName: 1, opMemberName: 2, opEntryPoint: 3, opExecutionMode: 2, opExecutionModeID: 2, opCapability: 1,
-	opTypeVoid: 1, opTypeBool: 1, opTypeInt: 3, opTypeFloat: 2, opTypeVector: 3, opTypeMatrix: 3, opTypeArray: 3,
-	opTypeRuntimeArray: 2, opTypeStruct: 1, opTypePointer: 3, opConstantTrue: 2, opConstantFalse: 2, opConstant: 3,
-	opConstantComposite: 2, opConstantNull: 2, opSpecConstantTrue: 2, opSpecConstantFalse: 2, opSpecConstant: 3,
-	opSpecConstantComposite: 2, opSpecConstantOp: 3, opVariable: 3, opDecorate: 2, opMemberDecorate: 3,
-	opGroupDecorate: 1, opGroupMemberDecorate: 1,
+var minArgs = map[spirv.Op]int{
+	spirv.OpName: 1, spirv.OpMemberName: 2, spirv.OpEntryPoint: 3, spirv.OpExecutionMode: 2, spirv.OpExecutionModeId: 2, spirv.OpCapability: 1,
+	spirv.OpTypeVoid: 1, spirv.OpTypeBool: 1, spirv.OpTypeInt: 3, spirv.OpTypeFloat: 2, spirv.OpTypeVector: 3, spirv.OpTypeMatrix: 3, spirv.OpTypeArray: 3,
+	spirv.OpTypeRuntimeArray: 2, spirv.OpTypeStruct: 1, spirv.OpTypePointer: 3, spirv.OpConstantTrue: 2, spirv.OpConstantFalse: 2, spirv.OpConstant: 3,
+	spirv.OpConstantComposite: 2, spirv.OpConstantNull: 2, spirv.OpSpecConstantTrue: 2, spirv.OpSpecConstantFalse: 2, spirv.OpSpecConstant: 3,
+	spirv.OpSpecConstantComposite: 2, spirv.OpSpecConstantOp: 3, spirv.OpVariable: 3, spirv.OpDecorate: 2, spirv.OpMemberDecorate: 3,
+	spirv.OpGroupDecorate: 1, spirv.OpGroupMemberDecorate: 1,
 	// Types the reader records as TypeOther: image, sampler, sampled image, opaque,
 	// function, event, device event, reserve id, queue, pipe, and the cooperative
 	// matrices of SPV_KHR_cooperative_matrix (4456) and SPV_NV_cooperative_matrix (5358).
-	25: 1, 26: 1, 27: 1, 31: 1, 33: 1, 34: 1, 35: 1, 36: 1, 37: 1, 38: 1, 4456: 1, 5358: 1,
+	spirv.OpTypeImage: 1, spirv.OpTypeSampler: 1, spirv.OpTypeSampledImage: 1, spirv.OpTypeOpaque: 1,
+	spirv.OpTypeFunction: 1, spirv.OpTypeEvent: 1, spirv.OpTypeDeviceEvent: 1, spirv.OpTypeReserveId: 1,
+	spirv.OpTypeQueue: 1, spirv.OpTypePipe: 1, spirv.OpTypeCooperativeMatrixKHR: 1, spirv.OpTypeCooperativeMatrixNV: 1,
 }
 
 // inst records one instruction of the module's global section.
-func (r *spvReader) inst(op uint32, args []uint32, off int) error {
-	if op == opFunction || op == opFunctionEnd || op == opFunctionCall {
+func (r *spvReader) inst(op spirv.Op, args []uint32, off int) error {
+	if op == spirv.OpFunction || op == spirv.OpFunctionEnd || op == spirv.OpFunctionCall {
 		return r.function(op, args, off)
 	}
 	n, ok := minArgs[op]
@@ -597,31 +540,31 @@ func (r *spvReader) inst(op uint32, args []uint32, off int) error {
 		return err
 	}
 	switch op {
-	case opName, opMemberName:
+	case spirv.OpName, spirv.OpMemberName:
 		return r.name(op, args, off)
-	case opEntryPoint:
+	case spirv.OpEntryPoint:
 		s, _, err := spvString(args[2:], off)
 		if err != nil {
 			return err
 		}
-		if args[0] == execGLCompute && s == "main" {
+		if spirv.ExecutionModel(args[0]) == spirv.ExecutionModelGLCompute && s == "main" {
 			r.entry = args[1]
 		}
 		return r.ids(off, args[1])
-	case opExecutionMode, opExecutionModeID:
+	case spirv.OpExecutionMode, spirv.OpExecutionModeId:
 		r.modes = append(r.modes, rawInst{op: op, args: args, off: off})
 		return r.ids(off, args[0])
-	case opCapability:
+	case spirv.OpCapability:
 		r.caps = append(r.caps, Capability(args[0]))
-	case opDecorate, opMemberDecorate:
+	case spirv.OpDecorate, spirv.OpMemberDecorate:
 		return r.decorate(op, args, off)
-	case opGroupDecorate, opGroupMemberDecorate:
+	case spirv.OpGroupDecorate, spirv.OpGroupMemberDecorate:
 		return r.groupDecorate(op, args, off)
-	case opVariable:
+	case spirv.OpVariable:
 		r.vars = append(r.vars, rawInst{op: op, args: args, off: off})
 		return r.ids(off, args[0], args[1])
-	case opConstantTrue, opConstantFalse, opConstant, opConstantComposite, opConstantNull, opSpecConstantTrue,
-		opSpecConstantFalse, opSpecConstant, opSpecConstantComposite, opSpecConstantOp:
+	case spirv.OpConstantTrue, spirv.OpConstantFalse, spirv.OpConstant, spirv.OpConstantComposite, spirv.OpConstantNull, spirv.OpSpecConstantTrue,
+		spirv.OpSpecConstantFalse, spirv.OpSpecConstant, spirv.OpSpecConstantComposite, spirv.OpSpecConstantOp:
 		return r.constant(op, args, off)
 	default: // types
 		if err := r.ids(off, args[0]); err != nil {
@@ -650,8 +593,8 @@ func spvString(words []uint32, off int) (string, []uint32, error) {
 	return "", nil, spvErr(off, "literal string %q is not nul-terminated", b)
 }
 
-func (r *spvReader) name(op uint32, args []uint32, off int) error {
-	if op == opName {
+func (r *spvReader) name(op spirv.Op, args []uint32, off int) error {
+	if op == spirv.OpName {
 		s, _, err := spvString(args[1:], off)
 		r.names[args[0]] = s
 		return errors.Join(err, r.ids(off, args[0]))
@@ -676,26 +619,27 @@ func decoIn[K comparable](m map[K]*spvDeco, k K) *spvDeco {
 }
 
 // decorate records an OpDecorate or OpMemberDecorate.
-func (r *spvReader) decorate(op uint32, args []uint32, off int) error {
+func (r *spvReader) decorate(op spirv.Op, args []uint32, off int) error {
 	if err := r.ids(off, args[0]); err != nil {
 		return err
 	}
 	var d *spvDeco
-	if op == opDecorate {
+	if op == spirv.OpDecorate {
 		d = r.decoOf(args[0])
 		args = args[1:]
 	} else {
 		d = r.mdecoOf(memberKey{args[0], args[1]})
 		args = args[2:]
 	}
+	dec := spirv.Decoration(args[0])
 	for _, f := range d.flags() {
-		if f.dec == args[0] {
+		if f.dec == dec {
 			*f.p = true
 		}
 	}
 	var p *int
 	for _, l := range d.literals() {
-		if l.dec == args[0] {
+		if l.dec == dec {
 			p = l.p
 		}
 	}
@@ -713,12 +657,12 @@ func (r *spvReader) decorate(op uint32, args []uint32, off int) error {
 }
 
 // groupDecorate applies a decoration group's decorations to its targets.
-func (r *spvReader) groupDecorate(op uint32, args []uint32, off int) error {
-	if err := r.ids(off, args...); op == opGroupDecorate && err != nil {
+func (r *spvReader) groupDecorate(op spirv.Op, args []uint32, off int) error {
+	if err := r.ids(off, args...); op == spirv.OpGroupDecorate && err != nil {
 		return err
 	}
 	g := r.decoOf(args[0])
-	if op == opGroupDecorate {
+	if op == spirv.OpGroupDecorate {
 		for _, t := range args[1:] {
 			r.decoOf(t).merge(g)
 		}
@@ -737,7 +681,7 @@ func (r *spvReader) groupDecorate(op uint32, args []uint32, off int) error {
 }
 
 // constant records a constant instruction.
-func (r *spvReader) constant(op uint32, args []uint32, off int) error {
+func (r *spvReader) constant(op spirv.Op, args []uint32, off int) error {
 	if err := r.ids(off, args[0], args[1]); err != nil {
 		return err
 	}
@@ -746,11 +690,11 @@ func (r *spvReader) constant(op uint32, args []uint32, off int) error {
 	}
 	c := &spvConst{op: op, typeID: args[0], args: args[2:], specID: -1, off: off}
 	switch op {
-	case opConstantComposite, opSpecConstantComposite:
+	case spirv.OpConstantComposite, spirv.OpSpecConstantComposite:
 		if err := r.ids(off, c.args...); err != nil {
 			return err
 		}
-	case opSpecConstantOp:
+	case spirv.OpSpecConstantOp:
 		if err := r.checkSpecOp(c); err != nil {
 			return err
 		}

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"maps"
 	"slices"
+
+	"github.com/goamp/goamp/internal/spirv"
 )
 
 // noDeco stands for the decorations of an id that has none.
@@ -43,7 +45,7 @@ func (r *spvReader) build(size int) (*Interface, error) {
 		if err := checkConstWords(c); err != nil {
 			return nil, err
 		}
-		if c.op == opSpecConstant || c.op == opSpecConstantTrue || c.op == opSpecConstantFalse {
+		if c.op == spirv.OpSpecConstant || c.op == spirv.OpSpecConstantTrue || c.op == spirv.OpSpecConstantFalse {
 			c.specID = r.decoPeek(id).specID
 		}
 	}
@@ -75,7 +77,7 @@ func (r *spvReader) build(size int) (*Interface, error) {
 
 // checkConstWords checks that a scalar constant has the value words its width needs.
 func checkConstWords(c *spvConst) error {
-	if c.op != opConstant && c.op != opSpecConstant {
+	if c.op != spirv.OpConstant && c.op != spirv.OpSpecConstant {
 		return nil
 	}
 	switch c.typ.Kind {
@@ -116,9 +118,9 @@ func (r *spvReader) newType(id uint32, d rawInst) (*Type, error) {
 	a := d.args
 	t := &Type{Name: r.names[id]}
 	switch d.op {
-	case opTypeBool:
+	case spirv.OpTypeBool:
 		t.Kind = TypeBool
-	case opTypeInt:
+	case spirv.OpTypeInt:
 		t.Kind, t.Width = TypeUint, int(a[1])
 		if a[2] != 0 {
 			t.Kind = TypeInt
@@ -126,16 +128,16 @@ func (r *spvReader) newType(id uint32, d rawInst) (*Type, error) {
 		if a[1] != 8 && a[1] != 16 && a[1] != 32 && a[1] != 64 {
 			return nil, spvErr(d.off, "OpTypeInt has width %d", a[1])
 		}
-	case opTypeFloat:
+	case spirv.OpTypeFloat:
 		t.Kind, t.Width = TypeFloat, int(a[1])
 		if a[1] != 16 && a[1] != 32 && a[1] != 64 {
 			return nil, spvErr(d.off, "OpTypeFloat has width %d", a[1])
 		}
-	case opTypeVector, opTypeMatrix:
+	case spirv.OpTypeVector, spirv.OpTypeMatrix:
 		return r.vectorType(t, d)
-	case opTypeArray, opTypeRuntimeArray:
+	case spirv.OpTypeArray, spirv.OpTypeRuntimeArray:
 		t.Kind = TypeRuntimeArray
-		if d.op == opTypeArray {
+		if d.op == spirv.OpTypeArray {
 			t.Kind, t.lenID = TypeArray, a[2]
 			if r.consts[a[2]] == nil {
 				return nil, spvErr(d.off, "the length %d of array type %d is not a constant", a[2], id)
@@ -145,7 +147,7 @@ func (r *spvReader) newType(id uint32, d rawInst) (*Type, error) {
 		var err error
 		t.Elem, err = r.typeOf(a[1], d.off)
 		return t, err
-	case opTypeStruct:
+	case spirv.OpTypeStruct:
 		return r.structType(id, t, d)
 	}
 	return t, nil
@@ -158,7 +160,7 @@ func (r *spvReader) vectorType(t *Type, d rawInst) (*Type, error) {
 		return nil, err
 	}
 	t.Elem, t.Len = elem, int(d.args[2])
-	if d.op == opTypeVector {
+	if d.op == spirv.OpTypeVector {
 		t.Kind = TypeVector
 		if elem.Kind < TypeBool || elem.Kind > TypeFloat || d.args[2] < 2 || d.args[2] > 16 {
 			return nil, spvErr(d.off, "OpTypeVector of %d %s components", d.args[2], elem)
@@ -218,16 +220,18 @@ func (r *spvReader) arrayLengths(in *Interface) error {
 
 // variable adds a module-scope variable to the interface.
 func (r *spvReader) variable(in *Interface, v rawInst) error {
-	ptrID, id, class := v.args[0], v.args[1], v.args[2]
+	ptrID, id, class := v.args[0], v.args[1], spirv.StorageClass(v.args[2])
 	pd, ok := r.typeDefs[ptrID]
-	if !ok || pd.op != opTypePointer {
+	if !ok || pd.op != spirv.OpTypePointer {
 		return spvErr(v.off, "the type %d of variable %d is not a pointer type", ptrID, id)
 	}
-	if pd.args[1] != class {
+	if spirv.StorageClass(pd.args[1]) != class {
 		return spvErr(v.off, "variable %d has storage class %d, its pointer type %d has %d", id, class, ptrID, pd.args[1])
 	}
-	if class != scStorageBuffer && class != scUniform && class != scUniformConstant && class != scPushConstant &&
-		class != scWorkgroup {
+	switch class {
+	case spirv.StorageClassStorageBuffer, spirv.StorageClassUniform, spirv.StorageClassUniformConstant,
+		spirv.StorageClassPushConstant, spirv.StorageClassWorkgroup:
+	default:
 		return nil
 	}
 	t, err := r.typeOf(pd.args[2], v.off)
@@ -239,7 +243,7 @@ func (r *spvReader) variable(in *Interface, v rawInst) error {
 		name = t.Name
 	}
 	switch class {
-	case scPushConstant:
+	case spirv.StorageClassPushConstant:
 		if in.Push != nil {
 			return spvErr(v.off, "a second push-constant variable (%d)", id)
 		}
@@ -248,7 +252,7 @@ func (r *spvReader) variable(in *Interface, v rawInst) error {
 		}
 		in.Push = &PushConstants{Name: name, Block: t} // Size: arrayLengths
 		return nil
-	case scWorkgroup:
+	case spirv.StorageClassWorkgroup:
 		in.Shared = append(in.Shared, SharedVariable{Name: name, Type: t})
 		return nil
 	}
@@ -261,11 +265,11 @@ func (r *spvReader) variable(in *Interface, v rawInst) error {
 			id, name, d.binding, d.set)
 	}
 	td := r.decoPeek(pd.args[2])
-	if t.Kind != TypeStruct || !(class == scStorageBuffer && td.block || class == scUniform && td.bufferBlock) {
+	if t.Kind != TypeStruct || !(class == spirv.StorageClassStorageBuffer && td.block || class == spirv.StorageClassUniform && td.bufferBlock) {
 		in.OtherBindings = append(in.OtherBindings, d.binding)
 		return nil
 	}
-	in.addBuffer(d.binding, bufferVar(name, t, d, class == scUniform))
+	in.addBuffer(d.binding, bufferVar(name, t, d, class == spirv.StorageClassUniform))
 	return nil
 }
 
@@ -300,15 +304,16 @@ func (in *Interface) addBuffer(binding int, v BufferVariable) {
 // localSize finds where the workgroup size comes from and evaluates its defaults.
 func (r *spvReader) localSize(in *Interface, size int) error {
 	for _, id := range slices.Sorted(maps.Keys(r.deco)) {
-		if r.deco[id].builtin == builtinWorkgroupSize && r.consts[id] != nil {
+		if r.deco[id].builtin == int(spirv.BuiltInWorkgroupSize) && r.consts[id] != nil {
 			in.ls.builtin = id
 			break
 		}
 	}
 	found := in.ls.builtin != 0
 	for _, m := range r.modes {
-		lit := m.op == opExecutionMode && m.args[1] == modeLocalSize
-		if m.args[0] != r.entry || !lit && m.args[1] != modeLocalSizeID {
+		mode := spirv.ExecutionMode(m.args[1])
+		lit := m.op == spirv.OpExecutionMode && mode == spirv.ExecutionModeLocalSize
+		if m.args[0] != r.entry || !lit && mode != spirv.ExecutionModeLocalSizeId {
 			continue
 		}
 		if len(m.args) < 5 {
@@ -351,7 +356,7 @@ func (r *spvReader) localSize(in *Interface, size int) error {
 func (in *Interface) lsComponent(k int) uint32 {
 	if b := in.ls.builtin; b != 0 {
 		c := in.consts[b]
-		if (c.op == opConstantComposite || c.op == opSpecConstantComposite) && k < len(c.args) {
+		if (c.op == spirv.OpConstantComposite || c.op == spirv.OpSpecConstantComposite) && k < len(c.args) {
 			return c.args[k]
 		}
 		return b
@@ -370,9 +375,9 @@ func (in *Interface) dependsOnSpec(id uint32, budget *int) bool {
 		return true
 	}
 	switch c.op {
-	case opSpecConstant, opSpecConstantTrue, opSpecConstantFalse, opSpecConstantOp:
+	case spirv.OpSpecConstant, spirv.OpSpecConstantTrue, spirv.OpSpecConstantFalse, spirv.OpSpecConstantOp:
 		return true
-	case opConstantComposite, opSpecConstantComposite:
+	case spirv.OpConstantComposite, spirv.OpSpecConstantComposite:
 		for _, a := range c.args {
 			if in.dependsOnSpec(a, budget) {
 				return true

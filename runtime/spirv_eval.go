@@ -1,70 +1,33 @@
 package runtime
 
+import "github.com/goamp/goamp/internal/spirv"
+
 // The evaluator of specialization-constant expressions: the workgroup size and the
 // lengths of shared arrays for given specialization values. It reads the Interface only
 // and allocates nothing unless it fails, so a dispatch can call it.
 
-// OpSpecConstantOp opcodes the evaluator implements.
 const (
-	opVectorShuffle        = 79
-	opCompositeExtract     = 81
-	opCompositeInsert      = 82
-	opUConvert             = 113
-	opSConvert             = 114
-	opSNegate              = 126
-	opIAdd                 = 128
-	opISub                 = 130
-	opIMul                 = 132
-	opUDiv                 = 134
-	opSDiv                 = 135
-	opUMod                 = 137
-	opSRem                 = 138
-	opSMod                 = 139
-	opLogicalEqual         = 164
-	opLogicalNotEqual      = 165
-	opLogicalOr            = 166
-	opLogicalAnd           = 167
-	opLogicalNot           = 168
-	opSelect               = 169
-	opIEqual               = 170
-	opINotEqual            = 171
-	opUGreaterThan         = 172
-	opSGreaterThan         = 173
-	opUGreaterThanEqual    = 174
-	opSGreaterThanEqual    = 175
-	opULessThan            = 176
-	opSLessThan            = 177
-	opULessThanEqual       = 178
-	opSLessThanEqual       = 179
-	opShiftRightLogical    = 194
-	opShiftRightArithmetic = 195
-	opShiftLeftLogical     = 196
-	opBitwiseOr            = 197
-	opBitwiseXor           = 198
-	opBitwiseAnd           = 199
-	opNot                  = 200
-
 	maxEvalSteps = 1 << 14
 	maxEvalDepth = 256
 )
 
 // specOpArity is the number of id operands (then literals) of each supported opcode.
-var specOpArity = map[uint32]int{
-	opUConvert: 1, opSConvert: 1, opSNegate: 1, opNot: 1, opLogicalNot: 1,
-	opIAdd: 2, opISub: 2, opIMul: 2, opUDiv: 2, opSDiv: 2, opUMod: 2, opSRem: 2, opSMod: 2,
-	opLogicalEqual: 2, opLogicalNotEqual: 2, opLogicalOr: 2, opLogicalAnd: 2,
-	opIEqual: 2, opINotEqual: 2, opUGreaterThan: 2, opSGreaterThan: 2, opUGreaterThanEqual: 2,
-	opSGreaterThanEqual: 2, opULessThan: 2, opSLessThan: 2, opULessThanEqual: 2, opSLessThanEqual: 2,
-	opShiftRightLogical: 2, opShiftRightArithmetic: 2, opShiftLeftLogical: 2,
-	opBitwiseOr: 2, opBitwiseXor: 2, opBitwiseAnd: 2,
-	opSelect: 3, opCompositeExtract: 1, opCompositeInsert: 2, opVectorShuffle: 2,
+var specOpArity = map[spirv.Op]int{
+	spirv.OpUConvert: 1, spirv.OpSConvert: 1, spirv.OpSNegate: 1, spirv.OpNot: 1, spirv.OpLogicalNot: 1,
+	spirv.OpIAdd: 2, spirv.OpISub: 2, spirv.OpIMul: 2, spirv.OpUDiv: 2, spirv.OpSDiv: 2, spirv.OpUMod: 2, spirv.OpSRem: 2, spirv.OpSMod: 2,
+	spirv.OpLogicalEqual: 2, spirv.OpLogicalNotEqual: 2, spirv.OpLogicalOr: 2, spirv.OpLogicalAnd: 2,
+	spirv.OpIEqual: 2, spirv.OpINotEqual: 2, spirv.OpUGreaterThan: 2, spirv.OpSGreaterThan: 2, spirv.OpUGreaterThanEqual: 2,
+	spirv.OpSGreaterThanEqual: 2, spirv.OpULessThan: 2, spirv.OpSLessThan: 2, spirv.OpULessThanEqual: 2, spirv.OpSLessThanEqual: 2,
+	spirv.OpShiftRightLogical: 2, spirv.OpShiftRightArithmetic: 2, spirv.OpShiftLeftLogical: 2,
+	spirv.OpBitwiseOr: 2, spirv.OpBitwiseXor: 2, spirv.OpBitwiseAnd: 2,
+	spirv.OpSelect: 3, spirv.OpCompositeExtract: 1, spirv.OpCompositeInsert: 2, spirv.OpVectorShuffle: 2,
 }
 
 // checkSpecOp checks an OpSpecConstantOp's operands when the evaluator implements its
 // opcode: their number, and that each id operand is a constant declared before it (so
 // that expressions have no cycles). Other opcodes are kept and fail if evaluated.
 func (r *spvReader) checkSpecOp(c *spvConst) error {
-	code := c.args[0]
+	code := spirv.Op(c.args[0])
 	n, ok := specOpArity[code]
 	if !ok {
 		return nil
@@ -72,10 +35,10 @@ func (r *spvReader) checkSpecOp(c *spvConst) error {
 	ops := c.args[1:]
 	lits := 0
 	switch code {
-	case opCompositeExtract, opCompositeInsert:
+	case spirv.OpCompositeExtract, spirv.OpCompositeInsert:
 		lits = 1
 	}
-	if len(ops) < n+lits || len(ops) > n && lits == 0 && code != opVectorShuffle {
+	if len(ops) < n+lits || len(ops) > n && lits == 0 && code != spirv.OpVectorShuffle {
 		return spvErr(c.off, "OpSpecConstantOp %d has %d operands", code, len(ops))
 	}
 	for _, id := range ops[:n] {
@@ -143,14 +106,14 @@ func (e *specEval) value(id, comp uint32, depth int) (uint64, error) {
 	w, _ := scalarInfo(c.typ)
 	inSpec := c.specID >= 0 && c.specID < len(e.spec)
 	switch c.op {
-	case opConstantTrue, opConstantFalse, opSpecConstantTrue, opSpecConstantFalse:
+	case spirv.OpConstantTrue, spirv.OpConstantFalse, spirv.OpSpecConstantTrue, spirv.OpSpecConstantFalse:
 		if inSpec {
 			return b2u(e.spec[c.specID] != 0), nil
 		}
-		return b2u(c.op == opConstantTrue || c.op == opSpecConstantTrue), nil
-	case opConstantNull:
+		return b2u(c.op == spirv.OpConstantTrue || c.op == spirv.OpSpecConstantTrue), nil
+	case spirv.OpConstantNull:
 		return 0, nil
-	case opConstant, opSpecConstant:
+	case spirv.OpConstant, spirv.OpSpecConstant:
 		if inSpec {
 			return maskTo(uint64(e.spec[c.specID]), w), nil
 		}
@@ -159,12 +122,12 @@ func (e *specEval) value(id, comp uint32, depth int) (uint64, error) {
 			v |= uint64(c.args[1]) << 32
 		}
 		return maskTo(v, w), nil
-	case opConstantComposite, opSpecConstantComposite:
+	case spirv.OpConstantComposite, spirv.OpSpecConstantComposite:
 		if int(comp) >= len(c.args) {
 			return 0, spvErr(c.off, "component %d of a composite of %d", comp, len(c.args))
 		}
 		return e.value(c.args[comp], 0, depth+1)
-	case opSpecConstantOp:
+	case spirv.OpSpecConstantOp:
 		v, err := e.op(c, comp, depth)
 		return maskTo(v, w), err
 	}
@@ -173,14 +136,14 @@ func (e *specEval) value(id, comp uint32, depth int) (uint64, error) {
 
 // op evaluates component comp of an OpSpecConstantOp.
 func (e *specEval) op(c *spvConst, comp uint32, depth int) (uint64, error) {
-	code, ops := c.args[0], c.args[1:]
+	code, ops := spirv.Op(c.args[0]), c.args[1:]
 	if _, ok := specOpArity[code]; !ok {
 		return 0, spvErr(c.off, "OpSpecConstantOp with opcode %d is not supported by the evaluator", code)
 	}
 	switch code {
-	case opCompositeExtract:
+	case spirv.OpCompositeExtract:
 		return e.extract(c, ops, comp, depth)
-	case opCompositeInsert:
+	case spirv.OpCompositeInsert:
 		if len(ops) != 3 {
 			return 0, spvErr(c.off, "OpCompositeInsert with %d indexes is not supported", len(ops)-2)
 		}
@@ -188,7 +151,7 @@ func (e *specEval) op(c *spvConst, comp uint32, depth int) (uint64, error) {
 			return e.value(ops[0], 0, depth+1)
 		}
 		return e.value(ops[1], comp, depth+1)
-	case opVectorShuffle:
+	case spirv.OpVectorShuffle:
 		if int(comp) >= len(ops)-2 {
 			return 0, spvErr(c.off, "component %d of a shuffle of %d", comp, len(ops)-2)
 		}
@@ -203,7 +166,7 @@ func (e *specEval) op(c *spvConst, comp uint32, depth int) (uint64, error) {
 			return e.value(ops[0], s, depth+1)
 		}
 		return e.value(ops[1], s-n1, depth+1)
-	case opSelect:
+	case spirv.OpSelect:
 		cc := uint32(0)
 		if e.consts[ops[0]].typ.Kind == TypeVector {
 			cc = comp
@@ -238,7 +201,7 @@ func (e *specEval) extract(c *spvConst, ops []uint32, comp uint32, depth int) (u
 	id, idx := ops[0], ops[1:]
 	for len(idx) > 0 {
 		k := e.consts[id]
-		if k == nil || k.op != opConstantComposite && k.op != opSpecConstantComposite {
+		if k == nil || k.op != spirv.OpConstantComposite && k.op != spirv.OpSpecConstantComposite {
 			break
 		}
 		if int(idx[0]) >= len(k.args) {
@@ -255,93 +218,93 @@ func (e *specEval) extract(c *spvConst, ops []uint32, comp uint32, depth int) (u
 	return 0, spvErr(c.off, "OpCompositeExtract of %d levels of a computed composite is not supported", len(idx))
 }
 
-func unaryOp(code uint32, a uint64, ow int) uint64 {
+func unaryOp(code spirv.Op, a uint64, ow int) uint64 {
 	switch code {
-	case opUConvert:
+	case spirv.OpUConvert:
 		return maskTo(a, ow)
-	case opSConvert:
+	case spirv.OpSConvert:
 		return uint64(signExt(a, ow))
-	case opSNegate:
+	case spirv.OpSNegate:
 		return -a
-	case opLogicalNot:
+	case spirv.OpLogicalNot:
 		return b2u(a == 0)
 	}
-	return ^a // opNot
+	return ^a // spirv.OpNot
 }
 
 // binaryOp applies a two-operand opcode; ow is the width of the operands.
-func binaryOp(c *spvConst, code uint32, a, b uint64, ow int) (uint64, error) {
+func binaryOp(c *spvConst, code spirv.Op, a, b uint64, ow int) (uint64, error) {
 	a, b = maskTo(a, ow), maskTo(b, ow)
 	sa, sb := signExt(a, ow), signExt(b, ow)
 	switch code {
-	case opIAdd:
+	case spirv.OpIAdd:
 		return a + b, nil
-	case opISub:
+	case spirv.OpISub:
 		return a - b, nil
-	case opIMul:
+	case spirv.OpIMul:
 		return a * b, nil
-	case opUDiv, opSDiv, opUMod, opSRem, opSMod:
+	case spirv.OpUDiv, spirv.OpSDiv, spirv.OpUMod, spirv.OpSRem, spirv.OpSMod:
 		if b == 0 {
 			return 0, spvErr(c.off, "a specialization-constant expression divides by zero")
 		}
 		return divOp(code, a, b, sa, sb), nil
-	case opShiftLeftLogical:
+	case spirv.OpShiftLeftLogical:
 		return a << b, nil
-	case opShiftRightLogical:
+	case spirv.OpShiftRightLogical:
 		return a >> b, nil
-	case opShiftRightArithmetic:
+	case spirv.OpShiftRightArithmetic:
 		return uint64(sa >> min(b, 63)), nil
-	case opBitwiseOr, opLogicalOr:
+	case spirv.OpBitwiseOr, spirv.OpLogicalOr:
 		return a | b, nil
-	case opBitwiseXor, opLogicalNotEqual, opINotEqual:
-		if code == opINotEqual {
+	case spirv.OpBitwiseXor, spirv.OpLogicalNotEqual, spirv.OpINotEqual:
+		if code == spirv.OpINotEqual {
 			return b2u(a != b), nil
 		}
 		return a ^ b, nil
-	case opBitwiseAnd, opLogicalAnd:
+	case spirv.OpBitwiseAnd, spirv.OpLogicalAnd:
 		return a & b, nil
-	case opLogicalEqual, opIEqual:
+	case spirv.OpLogicalEqual, spirv.OpIEqual:
 		return b2u(a == b), nil
 	}
 	return compareOp(code, a, b, sa, sb), nil
 }
 
-func divOp(code uint32, a, b uint64, sa, sb int64) uint64 {
+func divOp(code spirv.Op, a, b uint64, sa, sb int64) uint64 {
 	switch code {
-	case opUDiv:
+	case spirv.OpUDiv:
 		return a / b
-	case opSDiv:
+	case spirv.OpSDiv:
 		return uint64(sa / sb)
-	case opUMod:
+	case spirv.OpUMod:
 		return a % b
-	case opSRem:
+	case spirv.OpSRem:
 		return uint64(sa % sb)
 	}
-	m := sa % sb // opSMod: the sign of the divisor
+	m := sa % sb // spirv.OpSMod: the sign of the divisor
 	if m != 0 && (m < 0) != (sb < 0) {
 		m += sb
 	}
 	return uint64(m)
 }
 
-func compareOp(code uint32, a, b uint64, sa, sb int64) uint64 {
+func compareOp(code spirv.Op, a, b uint64, sa, sb int64) uint64 {
 	switch code {
-	case opUGreaterThan:
+	case spirv.OpUGreaterThan:
 		return b2u(a > b)
-	case opSGreaterThan:
+	case spirv.OpSGreaterThan:
 		return b2u(sa > sb)
-	case opUGreaterThanEqual:
+	case spirv.OpUGreaterThanEqual:
 		return b2u(a >= b)
-	case opSGreaterThanEqual:
+	case spirv.OpSGreaterThanEqual:
 		return b2u(sa >= sb)
-	case opULessThan:
+	case spirv.OpULessThan:
 		return b2u(a < b)
-	case opSLessThan:
+	case spirv.OpSLessThan:
 		return b2u(sa < sb)
-	case opULessThanEqual:
+	case spirv.OpULessThanEqual:
 		return b2u(a <= b)
 	}
-	return b2u(sa <= sb) // opSLessThanEqual
+	return b2u(sa <= sb) // spirv.OpSLessThanEqual
 }
 
 // WorkgroupSize returns the workgroup size for the specialization values spec (spec[i]

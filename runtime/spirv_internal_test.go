@@ -14,14 +14,15 @@ import (
 
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/half"
+	"github.com/goamp/goamp/internal/spirv"
 	govec "github.com/goamp/goamp/vec"
 )
 
 // spvAsm assembles small SPIR-V modules for the reader's tests.
 type spvAsm struct{ words []uint32 }
 
-func (a *spvAsm) op(op uint32, args ...uint32) *spvAsm {
-	a.words = append(a.words, uint32(len(args)+1)<<16|op)
+func (a *spvAsm) op(op spirv.Op, args ...uint32) *spvAsm {
+	a.words = append(a.words, uint32(len(args)+1)<<16|uint32(op))
 	a.words = append(a.words, args...)
 	return a
 }
@@ -40,7 +41,7 @@ func str(s string) []uint32 {
 }
 
 func (a *spvAsm) bytes(bound uint32) []byte {
-	words := append([]uint32{spvMagic, 0x00010300, 0, bound, 0}, a.words...)
+	words := append([]uint32{spirv.MagicNumber, 0x00010300, 0, bound, 0}, a.words...)
 	b := make([]byte, 4*len(words))
 	for i, w := range words {
 		binary.LittleEndian.PutUint32(b[4*i:], w)
@@ -67,28 +68,28 @@ const (
 // common types, then globals (constants, types, variables), then an empty main.
 func module(decorations, globals func(a *spvAsm)) []byte {
 	a := &spvAsm{}
-	a.op(opCapability, uint32(CapabilityShader))
+	a.op(spirv.OpCapability, uint32(CapabilityShader))
 	a.op(14, 0, 1) // OpMemoryModel Logical GLSL450
-	a.op(opEntryPoint, append([]uint32{execGLCompute, fMain}, str("main")...)...)
-	a.op(opExecutionMode, fMain, modeLocalSize, 4, 2, 1)
+	a.op(spirv.OpEntryPoint, append([]uint32{uint32(spirv.ExecutionModelGLCompute), fMain}, str("main")...)...)
+	a.op(spirv.OpExecutionMode, fMain, uint32(spirv.ExecutionModeLocalSize), 4, 2, 1)
 	if decorations != nil {
 		decorations(a)
 	}
-	a.op(opTypeVoid, tVoid).op(33, tFunc, tVoid)
-	a.op(opTypeInt, tUint, 32, 0).op(opTypeInt, tInt, 32, 1).op(opTypeBool, tBool)
-	a.op(opTypeVector, tV3, tUint, 3).op(opTypeFloat, tFloat, 32)
+	a.op(spirv.OpTypeVoid, tVoid).op(33, tFunc, tVoid)
+	a.op(spirv.OpTypeInt, tUint, 32, 0).op(spirv.OpTypeInt, tInt, 32, 1).op(spirv.OpTypeBool, tBool)
+	a.op(spirv.OpTypeVector, tV3, tUint, 3).op(spirv.OpTypeFloat, tFloat, 32)
 	if globals != nil {
 		globals(a)
 	}
-	a.op(opFunction, tVoid, fMain, 0, tFunc).op(248, lLabel).op(253).op(56)
+	a.op(spirv.OpFunction, tVoid, fMain, 0, tFunc).op(248, lLabel).op(253).op(56)
 	return a.bytes(bound)
 }
 
 // sharedOf declares "shared uint s[len]" (ids 190-192) for a length constant.
 func sharedOf(a *spvAsm, length uint32) {
-	a.op(opTypeArray, 190, tUint, length)
-	a.op(opTypePointer, 191, scWorkgroup, 190)
-	a.op(opVariable, 191, 192, scWorkgroup)
+	a.op(spirv.OpTypeArray, 190, tUint, length)
+	a.op(spirv.OpTypePointer, 191, uint32(spirv.StorageClassWorkgroup), 190)
+	a.op(spirv.OpVariable, 191, 192, uint32(spirv.StorageClassWorkgroup))
 }
 
 // TestSpecConstantOps evaluates every OpSpecConstantOp opcode the evaluator implements,
@@ -100,54 +101,54 @@ func TestSpecConstantOps(t *testing.T) {
 	)
 	tests := []struct {
 		name   string
-		op     uint32
+		op     spirv.Op
 		typ    uint32
 		args   []uint32
 		spec   []uint32
 		want   uint32
 		wantBl bool // the result is a bool: the array's length is Select(result, 5, 9)
 	}{
-		{"IAdd", opIAdd, tUint, []uint32{a, b}, []uint32{17, 5}, 22, false},
-		{"ISub wraps", opISub, tUint, []uint32{a, b}, []uint32{5, 17}, 5 - 17 + 1<<32, false},
-		{"IMul", opIMul, tUint, []uint32{a, b}, []uint32{6, 7}, 42, false},
-		{"UDiv", opUDiv, tUint, []uint32{a, b}, []uint32{45, 7}, 6, false},
-		{"SDiv truncates", opSDiv, tInt, []uint32{neg, c3}, nil, 1<<32 - 2, false},
-		{"UMod", opUMod, tUint, []uint32{a, b}, []uint32{45, 7}, 3, false},
-		{"SRem takes the dividend's sign", opSRem, tInt, []uint32{neg, c3}, nil, 1<<32 - 1, false},
-		{"SMod takes the divisor's sign", opSMod, tInt, []uint32{neg, c3}, nil, 2, false},
-		{"ShiftLeftLogical", opShiftLeftLogical, tUint, []uint32{a, b}, []uint32{3, 4}, 48, false},
-		{"ShiftRightLogical", opShiftRightLogical, tUint, []uint32{a, b}, []uint32{1 << 31, 4}, 1 << 27, false},
-		{"ShiftRightArithmetic", opShiftRightArithmetic, tInt, []uint32{neg, c1}, nil, 1<<32 - 4, false},
-		{"BitwiseOr", opBitwiseOr, tUint, []uint32{a, b}, []uint32{12, 3}, 15, false},
-		{"BitwiseXor", opBitwiseXor, tUint, []uint32{a, b}, []uint32{12, 10}, 6, false},
-		{"BitwiseAnd", opBitwiseAnd, tUint, []uint32{a, b}, []uint32{12, 10}, 8, false},
-		{"Not", opNot, tUint, []uint32{a}, []uint32{5}, ^uint32(5), false},
-		{"SNegate", opSNegate, tInt, []uint32{neg}, nil, 7, false},
-		{"UConvert", opUConvert, tUint, []uint32{neg}, nil, 1<<32 - 7, false},
-		{"SConvert", opSConvert, tInt, []uint32{neg}, nil, 1<<32 - 7, false},
-		{"IEqual", opIEqual, tBool, []uint32{a, b}, []uint32{4, 4}, 5, true},
-		{"INotEqual", opINotEqual, tBool, []uint32{a, b}, []uint32{4, 4}, 9, true},
-		{"UGreaterThan", opUGreaterThan, tBool, []uint32{a, b}, []uint32{1 << 31, 1}, 5, true},
-		{"SGreaterThan", opSGreaterThan, tBool, []uint32{neg, c1}, nil, 9, true},
-		{"UGreaterThanEqual", opUGreaterThanEqual, tBool, []uint32{a, b}, []uint32{3, 3}, 5, true},
-		{"SGreaterThanEqual", opSGreaterThanEqual, tBool, []uint32{neg, c3}, nil, 9, true},
-		{"ULessThan", opULessThan, tBool, []uint32{a, b}, []uint32{3, 1 << 31}, 5, true},
-		{"SLessThan", opSLessThan, tBool, []uint32{neg, c1}, nil, 5, true},
-		{"ULessThanEqual", opULessThanEqual, tBool, []uint32{a, b}, []uint32{4, 3}, 9, true},
-		{"SLessThanEqual", opSLessThanEqual, tBool, []uint32{neg, neg}, nil, 5, true},
+		{"IAdd", spirv.OpIAdd, tUint, []uint32{a, b}, []uint32{17, 5}, 22, false},
+		{"ISub wraps", spirv.OpISub, tUint, []uint32{a, b}, []uint32{5, 17}, 5 - 17 + 1<<32, false},
+		{"IMul", spirv.OpIMul, tUint, []uint32{a, b}, []uint32{6, 7}, 42, false},
+		{"UDiv", spirv.OpUDiv, tUint, []uint32{a, b}, []uint32{45, 7}, 6, false},
+		{"SDiv truncates", spirv.OpSDiv, tInt, []uint32{neg, c3}, nil, 1<<32 - 2, false},
+		{"UMod", spirv.OpUMod, tUint, []uint32{a, b}, []uint32{45, 7}, 3, false},
+		{"SRem takes the dividend's sign", spirv.OpSRem, tInt, []uint32{neg, c3}, nil, 1<<32 - 1, false},
+		{"SMod takes the divisor's sign", spirv.OpSMod, tInt, []uint32{neg, c3}, nil, 2, false},
+		{"ShiftLeftLogical", spirv.OpShiftLeftLogical, tUint, []uint32{a, b}, []uint32{3, 4}, 48, false},
+		{"ShiftRightLogical", spirv.OpShiftRightLogical, tUint, []uint32{a, b}, []uint32{1 << 31, 4}, 1 << 27, false},
+		{"ShiftRightArithmetic", spirv.OpShiftRightArithmetic, tInt, []uint32{neg, c1}, nil, 1<<32 - 4, false},
+		{"BitwiseOr", spirv.OpBitwiseOr, tUint, []uint32{a, b}, []uint32{12, 3}, 15, false},
+		{"BitwiseXor", spirv.OpBitwiseXor, tUint, []uint32{a, b}, []uint32{12, 10}, 6, false},
+		{"BitwiseAnd", spirv.OpBitwiseAnd, tUint, []uint32{a, b}, []uint32{12, 10}, 8, false},
+		{"Not", spirv.OpNot, tUint, []uint32{a}, []uint32{5}, ^uint32(5), false},
+		{"SNegate", spirv.OpSNegate, tInt, []uint32{neg}, nil, 7, false},
+		{"UConvert", spirv.OpUConvert, tUint, []uint32{neg}, nil, 1<<32 - 7, false},
+		{"SConvert", spirv.OpSConvert, tInt, []uint32{neg}, nil, 1<<32 - 7, false},
+		{"IEqual", spirv.OpIEqual, tBool, []uint32{a, b}, []uint32{4, 4}, 5, true},
+		{"INotEqual", spirv.OpINotEqual, tBool, []uint32{a, b}, []uint32{4, 4}, 9, true},
+		{"UGreaterThan", spirv.OpUGreaterThan, tBool, []uint32{a, b}, []uint32{1 << 31, 1}, 5, true},
+		{"SGreaterThan", spirv.OpSGreaterThan, tBool, []uint32{neg, c1}, nil, 9, true},
+		{"UGreaterThanEqual", spirv.OpUGreaterThanEqual, tBool, []uint32{a, b}, []uint32{3, 3}, 5, true},
+		{"SGreaterThanEqual", spirv.OpSGreaterThanEqual, tBool, []uint32{neg, c3}, nil, 9, true},
+		{"ULessThan", spirv.OpULessThan, tBool, []uint32{a, b}, []uint32{3, 1 << 31}, 5, true},
+		{"SLessThan", spirv.OpSLessThan, tBool, []uint32{neg, c1}, nil, 5, true},
+		{"ULessThanEqual", spirv.OpULessThanEqual, tBool, []uint32{a, b}, []uint32{4, 3}, 9, true},
+		{"SLessThanEqual", spirv.OpSLessThanEqual, tBool, []uint32{neg, neg}, nil, 5, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := module(func(as *spvAsm) {
-				as.op(opDecorate, a, decSpecID, 0).op(opDecorate, b, decSpecID, 1)
+				as.op(spirv.OpDecorate, a, uint32(spirv.DecorationSpecId), 0).op(spirv.OpDecorate, b, uint32(spirv.DecorationSpecId), 1)
 			}, func(as *spvAsm) {
-				as.op(opSpecConstant, tUint, a, 11).op(opSpecConstant, tUint, b, 13)
-				as.op(opConstant, tInt, neg, uint32(0xFFFFFFF9)).op(opConstant, tInt, c3, 3).op(opConstant, tInt, c1, 1)
-				as.op(opSpecConstantOp, append([]uint32{tt.typ, r, tt.op}, tt.args...)...)
+				as.op(spirv.OpSpecConstant, tUint, a, 11).op(spirv.OpSpecConstant, tUint, b, 13)
+				as.op(spirv.OpConstant, tInt, neg, uint32(0xFFFFFFF9)).op(spirv.OpConstant, tInt, c3, 3).op(spirv.OpConstant, tInt, c1, 1)
+				as.op(spirv.OpSpecConstantOp, append([]uint32{tt.typ, r, uint32(tt.op)}, tt.args...)...)
 				length := uint32(r)
 				if tt.wantBl {
-					as.op(opConstant, tUint, 31, 5).op(opConstant, tUint, 32, 9)
-					as.op(opSpecConstantOp, tUint, 33, opSelect, r, 31, 32)
+					as.op(spirv.OpConstant, tUint, 31, 5).op(spirv.OpConstant, tUint, 32, 9)
+					as.op(spirv.OpSpecConstantOp, tUint, 33, uint32(spirv.OpSelect), r, 31, 32)
 					length = 33
 				}
 				sharedOf(as, length)
@@ -180,49 +181,52 @@ func TestSpecConstantComposites(t *testing.T) {
 		spec []uint32
 		want int
 	}{
-		{"extract y", func(as *spvAsm) uint32 { as.op(opSpecConstantOp, tUint, 40, opCompositeExtract, ws, 1); return 40 }, []uint32{3, 5, 7}, 5},
+		{"extract y", func(as *spvAsm) uint32 {
+			as.op(spirv.OpSpecConstantOp, tUint, 40, uint32(spirv.OpCompositeExtract), ws, 1)
+			return 40
+		}, []uint32{3, 5, 7}, 5},
 		{"shuffle then extract", func(as *spvAsm) uint32 {
-			as.op(opSpecConstantOp, tV3, 40, opVectorShuffle, ws, ws, 2, 4, 0)
-			as.op(opSpecConstantOp, tUint, 41, opCompositeExtract, 40, 0)
+			as.op(spirv.OpSpecConstantOp, tV3, 40, uint32(spirv.OpVectorShuffle), ws, ws, 2, 4, 0)
+			as.op(spirv.OpSpecConstantOp, tUint, 41, uint32(spirv.OpCompositeExtract), 40, 0)
 			return 41
 		}, []uint32{3, 5, 7}, 7},
 		{"vector IMul then extract", func(as *spvAsm) uint32 {
-			as.op(opSpecConstantOp, tV3, 40, opIMul, ws, ws)
-			as.op(opSpecConstantOp, tUint, 41, opCompositeExtract, 40, 2)
+			as.op(spirv.OpSpecConstantOp, tV3, 40, uint32(spirv.OpIMul), ws, ws)
+			as.op(spirv.OpSpecConstantOp, tUint, 41, uint32(spirv.OpCompositeExtract), 40, 2)
 			return 41
 		}, []uint32{3, 5, 7}, 49},
 		{"insert", func(as *spvAsm) uint32 {
-			as.op(opConstant, tUint, 39, 11)
-			as.op(opSpecConstantOp, tV3, 40, opCompositeInsert, 39, ws, 1)
-			as.op(opSpecConstantOp, tUint, 41, opCompositeExtract, 40, 1)
-			as.op(opSpecConstantOp, tUint, 42, opCompositeExtract, 40, 0)
-			as.op(opSpecConstantOp, tUint, 43, opIAdd, 41, 42)
+			as.op(spirv.OpConstant, tUint, 39, 11)
+			as.op(spirv.OpSpecConstantOp, tV3, 40, uint32(spirv.OpCompositeInsert), 39, ws, 1)
+			as.op(spirv.OpSpecConstantOp, tUint, 41, uint32(spirv.OpCompositeExtract), 40, 1)
+			as.op(spirv.OpSpecConstantOp, tUint, 42, uint32(spirv.OpCompositeExtract), 40, 0)
+			as.op(spirv.OpSpecConstantOp, tUint, 43, uint32(spirv.OpIAdd), 41, 42)
 			return 43
 		}, []uint32{3, 5, 7}, 14},
 		{"logical and, or, not, equal", func(as *spvAsm) uint32 {
-			as.op(opSpecConstantOp, tBool, 40, opLogicalNot, tr) // false with spec 3 = 1
-			as.op(opSpecConstantOp, tBool, 41, opLogicalOr, 40, tr)
-			as.op(opSpecConstantOp, tBool, 42, opLogicalAnd, 41, tr)
-			as.op(opSpecConstantOp, tBool, 43, opLogicalEqual, 42, 40)    // false
-			as.op(opSpecConstantOp, tBool, 44, opLogicalNotEqual, 43, 42) // true
-			as.op(opConstant, tUint, 45, 5).op(opConstant, tUint, 46, 9)
-			as.op(opSpecConstantOp, tUint, 47, opSelect, 44, 45, 46)
+			as.op(spirv.OpSpecConstantOp, tBool, 40, uint32(spirv.OpLogicalNot), tr) // false with spec 3 = 1
+			as.op(spirv.OpSpecConstantOp, tBool, 41, uint32(spirv.OpLogicalOr), 40, tr)
+			as.op(spirv.OpSpecConstantOp, tBool, 42, uint32(spirv.OpLogicalAnd), 41, tr)
+			as.op(spirv.OpSpecConstantOp, tBool, 43, uint32(spirv.OpLogicalEqual), 42, 40)    // false
+			as.op(spirv.OpSpecConstantOp, tBool, 44, uint32(spirv.OpLogicalNotEqual), 43, 42) // true
+			as.op(spirv.OpConstant, tUint, 45, 5).op(spirv.OpConstant, tUint, 46, 9)
+			as.op(spirv.OpSpecConstantOp, tUint, 47, uint32(spirv.OpSelect), 44, 45, 46)
 			return 47
 		}, []uint32{3, 5, 7, 1}, 5},
 		{"spec bool false", func(as *spvAsm) uint32 {
-			as.op(opConstant, tUint, 45, 5).op(opConstant, tUint, 46, 9)
-			as.op(opSpecConstantOp, tUint, 47, opSelect, tr, 45, 46)
+			as.op(spirv.OpConstant, tUint, 45, 5).op(spirv.OpConstant, tUint, 46, 9)
+			as.op(spirv.OpSpecConstantOp, tUint, 47, uint32(spirv.OpSelect), tr, 45, 46)
 			return 47
 		}, []uint32{3, 5, 7, 0}, 9},
 	}
 	for _, tt := range exprs {
 		t.Run(tt.name, func(t *testing.T) {
 			m := module(func(as *spvAsm) {
-				as.op(opDecorate, x, decSpecID, 0).op(opDecorate, y, decSpecID, 1).op(opDecorate, z, decSpecID, 2)
-				as.op(opDecorate, ws, decBuiltIn, builtinWorkgroupSize).op(opDecorate, tr, decSpecID, 3)
+				as.op(spirv.OpDecorate, x, uint32(spirv.DecorationSpecId), 0).op(spirv.OpDecorate, y, uint32(spirv.DecorationSpecId), 1).op(spirv.OpDecorate, z, uint32(spirv.DecorationSpecId), 2)
+				as.op(spirv.OpDecorate, ws, uint32(spirv.DecorationBuiltIn), uint32(spirv.BuiltInWorkgroupSize)).op(spirv.OpDecorate, tr, uint32(spirv.DecorationSpecId), 3)
 			}, func(as *spvAsm) {
-				as.op(opSpecConstant, tUint, x, 1).op(opSpecConstant, tUint, y, 1).op(opSpecConstant, tUint, z, 1)
-				as.op(opSpecConstantComposite, tV3, ws, x, y, z).op(opSpecConstantTrue, tBool, tr)
+				as.op(spirv.OpSpecConstant, tUint, x, 1).op(spirv.OpSpecConstant, tUint, y, 1).op(spirv.OpSpecConstant, tUint, z, 1)
+				as.op(spirv.OpSpecConstantComposite, tV3, ws, x, y, z).op(spirv.OpSpecConstantTrue, tBool, tr)
 				sharedOf(as, tt.emit(as))
 			})
 			in, err := ReadInterface(m)
@@ -251,7 +255,7 @@ func TestReadInterfaceErrors(t *testing.T) {
 		return b
 	}
 	a := &spvAsm{}
-	a.op(opEntryPoint, append([]uint32{execGLCompute, fMain}, str("other")...)...)
+	a.op(spirv.OpEntryPoint, append([]uint32{uint32(spirv.ExecutionModelGLCompute), fMain}, str("other")...)...)
 	noMain := a.bytes(bound)
 	tests := []struct {
 		name   string
@@ -262,33 +266,33 @@ func TestReadInterfaceErrors(t *testing.T) {
 		{"empty", nil, 0, "less than the 20-byte header"},
 		{"length not a multiple of 4", good[:len(good)-2], len(good) - 4, "not a multiple of 4"},
 		{"bad magic", withWord(0, 0xdeadbeef), 0, "bad magic number 0xdeadbeef"},
-		{"word count 0", withWord(5, opCapability), 20, "word count of 0"},
+		{"word count 0", withWord(5, uint32(spirv.OpCapability)), 20, "word count of 0"},
 		{"truncated instruction", good[:entryOff+8], entryOff, "is truncated: it has 5 words, 2 remain"},
 		{"id at the bound", withWord(3, tFloat), -1, "the module's bound is 8"},
 		{"no GLCompute main", noMain, len(noMain), `no GLCompute entry point named "main"`},
 		{"descriptor set 1", module(func(a *spvAsm) {
-			a.op(opDecorate, 30, decDescriptorSet, 1).op(opDecorate, 30, decBinding, 0).op(opDecorate, 20, decBlock)
+			a.op(spirv.OpDecorate, 30, uint32(spirv.DecorationDescriptorSet), 1).op(spirv.OpDecorate, 30, uint32(spirv.DecorationBinding), 0).op(spirv.OpDecorate, 20, uint32(spirv.DecorationBlock))
 		}, func(a *spvAsm) {
-			a.op(opTypeStruct, 20, tUint).op(opTypePointer, 21, scStorageBuffer, 20).op(opVariable, 21, 30, scStorageBuffer)
+			a.op(spirv.OpTypeStruct, 20, tUint).op(spirv.OpTypePointer, 21, uint32(spirv.StorageClassStorageBuffer), 20).op(spirv.OpVariable, 21, 30, uint32(spirv.StorageClassStorageBuffer))
 		}), -1, "descriptor set 1"},
-		{"undeclared type", module(nil, func(a *spvAsm) { a.op(opConstant, 77, 20, 1) }), -1, "id 77 is used as a type"},
+		{"undeclared type", module(nil, func(a *spvAsm) { a.op(spirv.OpConstant, 77, 20, 1) }), -1, "id 77 is used as a type"},
 		{"self-referring type", module(nil, func(a *spvAsm) {
-			a.op(opTypeStruct, 20, 21).op(opTypeStruct, 21, 20).op(opTypePointer, 22, scWorkgroup, 20).op(opVariable, 22, 23, scWorkgroup)
+			a.op(spirv.OpTypeStruct, 20, 21).op(spirv.OpTypeStruct, 21, 20).op(spirv.OpTypePointer, 22, uint32(spirv.StorageClassWorkgroup), 20).op(spirv.OpVariable, 22, 23, uint32(spirv.StorageClassWorkgroup))
 		}), -1, "refer to themselves"},
 		{"division by zero", module(nil, func(a *spvAsm) {
-			a.op(opConstant, tUint, 20, 0).op(opSpecConstantOp, tUint, 21, opUDiv, 20, 20)
+			a.op(spirv.OpConstant, tUint, 20, 0).op(spirv.OpSpecConstantOp, tUint, 21, uint32(spirv.OpUDiv), 20, 20)
 			sharedOf(a, 21)
 		}), -1, "divides by zero"},
 		{"unsupported spec op", module(nil, func(a *spvAsm) {
-			a.op(opConstant, tUint, 20, 3).op(opSpecConstantOp, tUint, 21, 115, 20) // OpFConvert
+			a.op(spirv.OpConstant, tUint, 20, 3).op(spirv.OpSpecConstantOp, tUint, 21, 115, 20) // OpFConvert
 			sharedOf(a, 21)
 		}), -1, "opcode 115 is not supported"},
 		{"operand not declared before", module(nil, func(a *spvAsm) {
-			a.op(opSpecConstantOp, tUint, 21, opIAdd, 21, 21)
+			a.op(spirv.OpSpecConstantOp, tUint, 21, uint32(spirv.OpIAdd), 21, 21)
 		}), -1, "not a constant declared before it"},
 		{"not nul-terminated", func() []byte {
 			a := &spvAsm{}
-			a.op(opEntryPoint, execGLCompute, fMain, 0x41414141)
+			a.op(spirv.OpEntryPoint, uint32(spirv.ExecutionModelGLCompute), fMain, 0x41414141)
 			return a.bytes(bound)
 		}(), 20, "not nul-terminated"},
 	}
@@ -312,24 +316,24 @@ func TestReadInterfaceErrors(t *testing.T) {
 func TestReadInterfaceBuffers(t *testing.T) {
 	m := func() []byte {
 		a := &spvAsm{}
-		a.op(opCapability, uint32(CapabilityShader)).op(opCapability, uint32(CapabilityFloat64)).op(14, 0, 1)
-		a.op(opEntryPoint, append([]uint32{execGLCompute, fMain}, str("main")...)...)
-		a.op(opExecutionModeID, fMain, modeLocalSizeID, 50, 51, 51)
-		a.op(opName, append([]uint32{30}, str("data")...)...).op(opMemberName, append([]uint32{20, 0}, str("x")...)...)
-		a.op(opDecorate, 60, decDescriptorSet, 0).op(opDecorate, 60, decNonWritable)
+		a.op(spirv.OpCapability, uint32(CapabilityShader)).op(spirv.OpCapability, uint32(CapabilityFloat64)).op(14, 0, 1)
+		a.op(spirv.OpEntryPoint, append([]uint32{uint32(spirv.ExecutionModelGLCompute), fMain}, str("main")...)...)
+		a.op(spirv.OpExecutionModeId, fMain, uint32(spirv.ExecutionModeLocalSizeId), 50, 51, 51)
+		a.op(spirv.OpName, append([]uint32{30}, str("data")...)...).op(spirv.OpMemberName, append([]uint32{20, 0}, str("x")...)...)
+		a.op(spirv.OpDecorate, 60, uint32(spirv.DecorationDescriptorSet), 0).op(spirv.OpDecorate, 60, uint32(spirv.DecorationNonWritable))
 		a.op(73, 60) // OpDecorationGroup
-		a.op(opGroupDecorate, 60, 30, 31)
-		a.op(opDecorate, 30, decBinding, 0).op(opDecorate, 31, decBinding, 2)
-		a.op(opDecorate, 20, decBufferBlock).op(opDecorate, 22, decBlock).op(opDecorate, 23, decArrayStride, 8)
-		a.op(opMemberDecorate, 20, 0, decOffset, 0).op(opMemberDecorate, 22, 0, decOffset, 0)
-		a.op(opDecorate, 32, decBinding, 1).op(opDecorate, 32, decDescriptorSet, 0)
-		a.op(opTypeVoid, tVoid).op(33, tFunc, tVoid).op(opTypeInt, tUint, 32, 0).op(opTypeFloat, tFloat, 64)
-		a.op(opTypeRuntimeArray, 23, tFloat)
-		a.op(opTypeStruct, 20, 23).op(opTypePointer, 21, scUniform, 20)
-		a.op(opTypeStruct, 22, tUint).op(opTypePointer, 24, scUniform, 22)
-		a.op(opConstant, tUint, 50, 16).op(opConstant, tUint, 51, 1)
-		a.op(opVariable, 21, 30, scUniform).op(opVariable, 21, 31, scUniform).op(opVariable, 24, 32, scUniform)
-		a.op(opFunction, tVoid, fMain, 0, tFunc).op(248, lLabel).op(253).op(56)
+		a.op(spirv.OpGroupDecorate, 60, 30, 31)
+		a.op(spirv.OpDecorate, 30, uint32(spirv.DecorationBinding), 0).op(spirv.OpDecorate, 31, uint32(spirv.DecorationBinding), 2)
+		a.op(spirv.OpDecorate, 20, uint32(spirv.DecorationBufferBlock)).op(spirv.OpDecorate, 22, uint32(spirv.DecorationBlock)).op(spirv.OpDecorate, 23, uint32(spirv.DecorationArrayStride), 8)
+		a.op(spirv.OpMemberDecorate, 20, 0, uint32(spirv.DecorationOffset), 0).op(spirv.OpMemberDecorate, 22, 0, uint32(spirv.DecorationOffset), 0)
+		a.op(spirv.OpDecorate, 32, uint32(spirv.DecorationBinding), 1).op(spirv.OpDecorate, 32, uint32(spirv.DecorationDescriptorSet), 0)
+		a.op(spirv.OpTypeVoid, tVoid).op(33, tFunc, tVoid).op(spirv.OpTypeInt, tUint, 32, 0).op(spirv.OpTypeFloat, tFloat, 64)
+		a.op(spirv.OpTypeRuntimeArray, 23, tFloat)
+		a.op(spirv.OpTypeStruct, 20, 23).op(spirv.OpTypePointer, 21, uint32(spirv.StorageClassUniform), 20)
+		a.op(spirv.OpTypeStruct, 22, tUint).op(spirv.OpTypePointer, 24, uint32(spirv.StorageClassUniform), 22)
+		a.op(spirv.OpConstant, tUint, 50, 16).op(spirv.OpConstant, tUint, 51, 1)
+		a.op(spirv.OpVariable, 21, 30, uint32(spirv.StorageClassUniform)).op(spirv.OpVariable, 21, 31, uint32(spirv.StorageClassUniform)).op(spirv.OpVariable, 24, 32, uint32(spirv.StorageClassUniform))
+		a.op(spirv.OpFunction, tVoid, fMain, 0, tFunc).op(248, lLabel).op(253).op(56)
 		return a.bytes(bound)
 	}()
 	in, err := ReadInterface(m)
@@ -386,7 +390,7 @@ func TestTypeString(t *testing.T) {
 
 // fuzzSeeds are the modules FuzzReadInterface starts from.
 func fuzzSeeds(f *testing.F) [][]byte {
-	seeds := [][]byte{module(nil, nil), module(nil, func(a *spvAsm) { a.op(opConstant, tUint, 20, 64); sharedOf(a, 20) })}
+	seeds := [][]byte{module(nil, nil), module(nil, func(a *spvAsm) { a.op(spirv.OpConstant, tUint, 20, 64); sharedOf(a, 20) })}
 	files, err := filepath.Glob(filepath.Join("testdata", "contract", "*.spv"))
 	require.NoError(f, err)
 	more, _ := filepath.Glob(filepath.Join("..", "shaders", "spv", "*.spv"))

@@ -7,6 +7,8 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
+
+	"github.com/goamp/goamp/internal/ampabi"
 )
 
 // fmathFuncs maps package fmath's functions to GLSL (a "amp" prefix names a prelude helper).
@@ -604,20 +606,24 @@ func checkPrelude(tiled bool, views int) string {
 	if !tiled {
 		thread, decl = "ampThread", "ivec3 ampThread; // the thread's index, set as ampEach begins\n"
 	}
+	f, i, g, n := ampabi.CheckFault, ampabi.CheckIndex, ampabi.CheckThread, ampabi.CheckLength
 	return decl + "void ampFaultN(uint f, ivec3 i, uint n) {\n" +
-		"\tif (atomicCompSwap(ampCheck[0], 0u, f + 1u) == 0u) {\n" +
+		fmt.Sprintf("\tif (atomicCompSwap(ampCheck[%d], 0u, f + 1u) == 0u) {\n", f) +
 		"\t\tivec3 g = " + thread + ";\n" +
-		"\t\tampCheck[1] = uint(i.x); ampCheck[2] = uint(i.y); ampCheck[3] = uint(i.z);\n" +
-		"\t\tampCheck[4] = uint(g.x); ampCheck[5] = uint(g.y); ampCheck[6] = uint(g.z); ampCheck[7] = n;\n\t}\n}\n" +
+		fmt.Sprintf("\t\tampCheck[%d] = uint(i.x); ampCheck[%d] = uint(i.y); ampCheck[%d] = uint(i.z);\n",
+			i, i+1, i+2) +
+		fmt.Sprintf("\t\tampCheck[%d] = uint(g.x); ampCheck[%d] = uint(g.y); ampCheck[%d] = uint(g.z); "+
+			"ampCheck[%d] = n;\n\t}\n}\n", g, g+1, g+2, n) +
 		"void ampFault(uint f, ivec3 i) { ampFaultN(f, i, 0u); }\n" +
-		"const uint ampSharedFault = 0x10000u; // + the tile_static array's place in declaration order\n" +
-		"const uint ampArrayFault = 0x20000u;  // a local array or an Index\n" +
-		"const uint ampDivFault = 0x30000u;    // an integer division or remainder by zero\n" +
-		"const uint ampShiftFault = 0x40000u;  // a negative shift count\n" +
-		"const uint ampLoopFault = 0x50000u;   // the thread's loops reached the device's cap\n" +
+		fmt.Sprintf("const uint ampSharedFault = %#xu; // + the tile_static array's place in declaration order\n"+
+			"const uint ampArrayFault = %#xu;  // a local array or an Index\n"+
+			"const uint ampDivFault = %#xu;    // an integer division or remainder by zero\n"+
+			"const uint ampShiftFault = %#xu;  // a negative shift count\n"+
+			"const uint ampLoopFault = %#xu;   // the thread's loops reached the device's cap\n",
+			ampabi.FaultShared, ampabi.FaultArray, ampabi.FaultDiv, ampabi.FaultShift, ampabi.FaultLoop) +
 		"uint ampLoops = 0u; // the thread's loop iterations so far\n" +
 		fmt.Sprintf("void ampLoop() { ampLoops++; if (ampLoops == ampCheck[%d]) ampFault(ampLoopFault, ivec3(int(ampLoops), 0, 0)); }\n",
-			8+3*views) +
+			ampabi.CheckLoopCap(views)) +
 		"int ampNN(int s) { if (s >= 0) return s; ampFault(ampShiftFault, ivec3(s, 0, 0)); return 0; }\n" +
 		"int ampIx(int i, int n, uint f) { if (uint(i) < uint(n)) return i; ampFaultN(f, ivec3(i, 0, 0), uint(n)); return 0; }\n" +
 		"int ampNZ(int d) { if (d != 0) return d; ampFault(ampDivFault, ivec3(0)); return 1; }\n" +
@@ -630,7 +636,7 @@ func checkPrelude(tiled bool, views int) string {
 // after a kernel's panic on the CPU); ampAtQ%d checks the fourth element of an At4 or Set4
 // too.
 func (t *tr) checkFuncs(b *strings.Builder, v *viewArg) {
-	k, e := v.index, 8+3*v.index
+	k, e := v.index, ampabi.CheckExtent(v.index, 0)
 	// Past the view's rank the check buffer holds 1: an index of a higher rank is outside
 	// unless its components there are 0, as on the CPU.
 	fmt.Fprintf(b, "bool ampIn%d(ivec3 i) { return uint(i.x) < ampCheck[%d] && uint(i.y) < ampCheck[%d] && "+

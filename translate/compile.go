@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/goamp/goamp/translate/spvgen"
 )
 
 // GlslcFlags are the flags Compile passes to glslc besides the input and output: the
@@ -99,4 +101,50 @@ func numbered(s string) string {
 		fmt.Fprintf(&b, "%4d  %s\n", i+1, l)
 	}
 	return b.String()
+}
+
+// CompileDirect writes kernel k's SPIR-V from its IR (Load with Options.Direct),
+// without glslc, and, when spirv-val is on PATH, validates it for Vulkan 1.1.
+// A kernel outside what the direct backend covers is its *UnsupportedError.
+func CompileDirect(k *Kernel) ([]byte, error) {
+	if k.IR == nil {
+		if k.Unsupported != nil {
+			return nil, k.Unsupported
+		}
+		return nil, fmt.Errorf("goamp/translate: kernel %s has no IR: load it with Options.Direct", k.Program)
+	}
+	spv, err := spvgen.Write(k.IR)
+	if err != nil {
+		return nil, err
+	}
+	if err := Validate(k.Program, spv); err != nil {
+		return nil, err
+	}
+	return spv, nil
+}
+
+// Validate runs spirv-val on spv for Vulkan 1.1 where spirv-val is on PATH
+// (and does nothing where it is not). name labels the message.
+func Validate(name string, spv []byte) error {
+	val, err := exec.LookPath("spirv-val")
+	if err != nil {
+		return nil
+	}
+	f, err := os.CreateTemp("", "ampgen-*.spv")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(spv); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	out, err := exec.Command(val, "--target-env", "vulkan1.1", f.Name()).CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("goamp/translate: spirv-val rejected the SPIR-V of %s: %s", name, strings.TrimSpace(string(out)))
+	}
+	return nil
 }

@@ -199,6 +199,22 @@ var corpusCases = []corpusCase{
 		k := corpus.Scaled[int32]{X: in(t, randInts(r, n, -1e6, 1e6), n), Out: o, By: -7}
 		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
 	}, exact},
+	{"Scaled[float32]", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 300
+		o, data := out[float32](t, n)
+		x := make([]float32, n) // whole numbers: X*By + 1 is exact, fused or not
+		for j, v := range randInts(r, n, -1e4, 1e4) {
+			x[j] = float32(v)
+		}
+		k := corpus.Scaled[float32]{X: in(t, x, n), Out: o, By: -0.25}
+		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
+	}, exact},
+	{"Outside", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 1000 // the domain leaves room for the shift: every access is inside
+		o, data := out[int32](t, n)
+		k := corpus.Outside{In: in(t, randInts(r, n, -1e6, 1e6), n), Out: o, Shift: r.Int32N(4), Write: r.Int32N(2)}
+		return ran(t, forEach(av, runtime.Ext(n-3), k), o, data)
+	}, exact},
 	{"Vectors", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 200
 		v4 := func() []vec.Float4 {
@@ -453,6 +469,23 @@ var corpusCases = []corpusCase{
 			res = append(res, uint32(x))
 		}
 		return res
+	}, exact},
+	{"CallArgs", each1D(500, func(in *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.IndexKernel {
+		return corpus.CallArgs{In: in, Out: o}
+	}), exact},
+	{"Shifts", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 1000
+		s := make([]uint32, n) // counts 0..40: past 31 too
+		for j := range s {
+			s[j] = r.Uint32N(41)
+		}
+		o, data := out[int32](t, n)
+		uo, udata := out[uint32](t, n)
+		k := corpus.Shifts{A: in(t, randInts(r, n, math.MinInt32, math.MaxInt32), n), S: in(t, s, n), Out: o, UOut: uo}
+		require.NoError(t, forEach(av, runtime.Ext(n), k))
+		sync(t, o)
+		sync(t, uo)
+		return [2]any{data, udata}
 	}, exact},
 	{"Divide", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 1000

@@ -23,10 +23,11 @@
 //
 // # Imports
 //
-// The standard library's go/* packages, golang.org/x/tools/go/packages, and two
-// packages of goamp's ground: internal/spvwords (its passes over compiled modules) and
-// internal/srchash (the hash of the sources it records). It reads goamp's packages
-// (runtime, arrayview, fmath, vec, half) as source through the type checker and never
-// imports them, so it sits beside the runtime, not above it. The
+// The standard library's go/* packages, golang.org/x/tools/go/packages, and packages of
+// goamp's ground that import nothing of goamp's: internal/ampabi (the dispatch contract),
+// internal/spirv and internal/spvwords (SPIR-V's numbers and framing, its passes over
+// compiled modules) and internal/srchash (the hash of the sources it records). It reads
+// goamp's packages (runtime, arrayview, fmath, vec, half) as source through the type
+// checker and never imports them, so it sits beside the runtime, not above it. The
 // generated code imports runtime (as amprt) and what the kernels' package imports.
 package translate

@@ -1,30 +1,28 @@
 package translate
 
-import "github.com/goamp/goamp/internal/spvwords"
+import (
+	"github.com/goamp/goamp/internal/spirv"
+	"github.com/goamp/goamp/internal/spvwords"
+)
 
 // exactOps are the SPIR-V opcodes of float arithmetic and of conversions to and from
-// floats: OpConvertFToU 109, OpConvertFToS 110, OpConvertSToF 111, OpConvertUToF 112,
-// OpFConvert 115, OpFNegate 127, OpFAdd 129, OpFSub 131, OpFMul 133, OpFDiv 136, OpFRem
-// 140, OpFMod 141, OpVectorTimesScalar 142 .. OpDot 148. Each has its result id in its
-// second operand word.
-var exactOps = map[uint32]bool{109: true, 110: true, 111: true, 112: true, 115: true, 127: true,
-	129: true, 131: true, 133: true, 136: true, 140: true, 141: true, 142: true, 143: true,
-	144: true, 145: true, 146: true, 147: true, 148: true}
+// floats. Each has its result id in its second operand word.
+var exactOps = map[spirv.Op]bool{
+	spirv.OpConvertFToU: true, spirv.OpConvertFToS: true, spirv.OpConvertSToF: true,
+	spirv.OpConvertUToF: true, spirv.OpFConvert: true, spirv.OpFNegate: true,
+	spirv.OpFAdd: true, spirv.OpFSub: true, spirv.OpFMul: true, spirv.OpFDiv: true,
+	spirv.OpFRem: true, spirv.OpFMod: true, spirv.OpVectorTimesScalar: true,
+	spirv.OpMatrixTimesScalar: true, spirv.OpVectorTimesMatrix: true,
+	spirv.OpMatrixTimesVector: true, spirv.OpMatrixTimesMatrix: true,
+	spirv.OpOuterProduct: true, spirv.OpDot: true,
+}
 
-// SPIR-V numbers exactFloats reads and writes.
+// The enumerant words exactFloats reads and writes.
 const (
-	opCapability        = 17
-	opExecutionMode     = 16
-	opDecorate          = 71
-	opFunction          = 54
-	opFAdd              = 129
-	opFSub              = 131
-	opFMul              = 133
-	opVectorTimesScalar = 142
-	capFloat16          = 9
-	capFloat64          = 10
-	decNoContraction    = 42
-	modeSignedZeroInf   = 4461 // SignedZeroInfNanPreserve, with the float width as operand
+	capFloat16        = uint32(spirv.CapabilityFloat16)
+	capFloat64        = uint32(spirv.CapabilityFloat64)
+	decNoContraction  = uint32(spirv.DecorationNoContraction)
+	modeSignedZeroInf = uint32(spirv.ExecutionModeSignedZeroInfNanPreserve) // with the float width as operand
 )
 
 // exactFloats makes the float arithmetic of the SPIR-V module spv exact for the compilers
@@ -56,20 +54,20 @@ func exactFloats(spv []byte) []byte {
 	inBody := false
 	for i, in := range insts {
 		op, a := in.Op, in.Args
-		inBody = inBody || op == opFunction
+		inBody = inBody || op == spirv.OpFunction
 		switch {
-		case op == opCapability && len(a) == 1 && a[0] == capFloat16:
+		case op == spirv.OpCapability && len(a) == 1 && a[0] == capFloat16:
 			widths = append(widths, 16)
-		case op == opCapability && len(a) == 1 && a[0] == capFloat64:
+		case op == spirv.OpCapability && len(a) == 1 && a[0] == capFloat64:
 			widths = append(widths, 64)
-		case op == opExecutionMode && len(a) == 3 && a[1] == modeSignedZeroInf && a[2] == 32:
+		case op == spirv.OpExecutionMode && len(a) == 3 && a[1] == modeSignedZeroInf && a[2] == 32:
 			mode = i
-		case op == opDecorate && len(a) == 2 && a[1] == decNoContraction:
+		case op == spirv.OpDecorate && len(a) == 2 && a[1] == decNoContraction:
 			decorated[a[0]] = true
 		case exactOps[op] && len(a) > 1:
 			ops = append(ops, in)
 		}
-		if annot < 0 && (op >= 71 && op <= 75 || op == 332 || op == 5632 || op == 5633 || op >= 19 && op <= 39) {
+		if annot < 0 && annotationOrType(op) {
 			annot = i
 		}
 		if inBody {
@@ -87,14 +85,14 @@ func exactFloats(spv []byte) []byte {
 		if i == annot {
 			for _, o := range ops {
 				if id := o.Args[1]; !fusable[id] && !decorated[id] {
-					out = append(out, spvwords.Inst{Op: opDecorate, Args: []uint32{id, decNoContraction}})
+					out = append(out, spvwords.Inst{Op: spirv.OpDecorate, Args: []uint32{id, decNoContraction}})
 				}
 			}
 		}
 		out = append(out, in)
 		if i == mode {
 			for _, width := range widths {
-				out = append(out, spvwords.Inst{Op: opExecutionMode, Args: []uint32{in.Args[0], modeSignedZeroInf, width}})
+				out = append(out, spvwords.Inst{Op: spirv.OpExecutionMode, Args: []uint32{in.Args[0], modeSignedZeroInf, width}})
 			}
 		}
 	}
@@ -107,13 +105,13 @@ func exactFloats(spv []byte) []byte {
 func contractible(ops []spvwords.Inst, uses map[uint32]int, decorated map[uint32]bool) map[uint32]bool {
 	product := map[uint32]bool{}
 	for _, o := range ops {
-		if o.Op == opFMul || o.Op == opVectorTimesScalar {
+		if o.Op == spirv.OpFMul || o.Op == spirv.OpVectorTimesScalar {
 			product[o.Args[1]] = true
 		}
 	}
 	fusable := map[uint32]bool{}
 	for _, o := range ops {
-		if (o.Op != opFAdd && o.Op != opFSub) || len(o.Args) != 4 || decorated[o.Args[1]] {
+		if (o.Op != spirv.OpFAdd && o.Op != spirv.OpFSub) || len(o.Args) != 4 || decorated[o.Args[1]] {
 			continue
 		}
 		for _, x := range o.Args[2:] {
@@ -124,4 +122,11 @@ func contractible(ops []spvwords.Inst, uses map[uint32]int, decorated map[uint32
 		}
 	}
 	return fusable
+}
+
+// annotationOrType reports whether op is a decoration or a type declaration: the
+// section before which exactFloats adds its decorations.
+func annotationOrType(op spirv.Op) bool {
+	in, ok := op.Info()
+	return ok && (in.Class == "Annotation" || in.Class == "Type-Declaration")
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/goamp/goamp/internal/spirv"
 	"github.com/goamp/goamp/internal/spvwords"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -45,9 +46,9 @@ func TestExactFloats(t *testing.T) {
 			require.NoError(t, err)
 			for _, in := range insts {
 				switch {
-				case in.Op == opDecorate && len(in.Args) == 2 && in.Args[1] == decNoContraction:
+				case in.Op == spirv.OpDecorate && len(in.Args) == 2 && in.Args[1] == decNoContraction:
 					decorated[in.Args[0]] = true
-				case in.Op == opExecutionMode && len(in.Args) == 3 && in.Args[1] == modeSignedZeroInf:
+				case in.Op == spirv.OpExecutionMode && len(in.Args) == 3 && in.Args[1] == modeSignedZeroInf:
 					widths = append(widths, in.Args[2])
 				case exactOps[in.Op]:
 					floatOps = append(floatOps, in.Args[1])

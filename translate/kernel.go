@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/goamp/goamp/internal/ampabi"
 )
 
 // viewArg is a data field of the kernel: storage-buffer binding index.
@@ -172,6 +174,13 @@ func (pi *pkgInfo) translateAs(named *types.Named, decl *ast.FuncDecl, tiled boo
 		return nil, t.errs
 	}
 	k.GLSL = t.assemble(k, body)
+	if pi.direct && !checked {
+		irk, err := t.lower(k.Program, decl)
+		if err != nil {
+			k.Unsupported = err.(*UnsupportedError)
+		}
+		k.IR = irk
+	}
 	k.Files = t.sourceFiles(decl)
 	k.Notes = t.notes
 	return k, nil
@@ -528,9 +537,10 @@ func (t *tr) assemble(k *Kernel, body string) string {
 			fmt.Fprintf(&b, "#extension %s : require\n", ext)
 		}
 	}
-	b.WriteString("layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;\n")
+	fmt.Fprintf(&b, "layout(local_size_x_id = %d, local_size_y_id = %d, local_size_z_id = %d) in;\n",
+		ampabi.SpecLocalSizeX, ampabi.SpecLocalSizeY, ampabi.SpecLocalSizeZ)
 	b.WriteString("// AMP_RANKS: bits 0-1 the domain's rank, bits 2+2k the rank of data argument k.\n")
-	b.WriteString("layout(constant_id = 3) const uint AMP_RANKS = 1u;\n")
+	fmt.Fprintf(&b, "layout(constant_id = %d) const uint AMP_RANKS = 1u;\n", ampabi.SpecRanks)
 	b.WriteString("const uint ampRank = AMP_RANKS & 3u;\n")
 	for _, v := range t.views { // a view's element type may be a struct the body never names
 		t.glslType(v.elem, token.NoPos)
@@ -542,7 +552,8 @@ func (t *tr) assemble(k *Kernel, body string) string {
 		t.bufferDecl(&b, v)
 	}
 	if t.checked {
-		fmt.Fprintf(&b, "layout(std430, binding = %d) buffer AmpCheck { uint ampCheck[]; };\n", len(t.views))
+		fmt.Fprintf(&b, "layout(std430, binding = %d) buffer AmpCheck { uint ampCheck[]; };\n",
+			ampabi.CheckBinding(len(t.views)))
 	}
 	b.WriteString("struct AmpView { uint base; uint s0; uint s1; uint e0; };\n")
 	b.WriteString("layout(push_constant) uniform AmpPush {\n\tuvec4 domain;\n")
@@ -638,14 +649,14 @@ func (t *tr) viewFuncs(b *strings.Builder, v *viewArg) {
 // dispatcher so: it may then launch fewer workgroups than the domain needs (at most
 // runtime.MaxLoopGroups), which ran a one-element-a-thread kernel 26% faster on the H100
 // than one thread a point (RESULTS.md).
-const gridLoop = `layout(constant_id = 4) const uint AMP_GRID_LOOP = 1u;
+var gridLoop = fmt.Sprintf(`layout(constant_id = %d) const uint AMP_GRID_LOOP = 1u;
 void main() {
 	uint ampStride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
 	for (uint ampN = ampLinearIndex(); AMP_GRID_LOOP != 0u && ampN < amp.domain.w; ampN += ampStride) {
 		ampEach(ampDelinearize(ampN));
 	}
 }
-`
+`, ampabi.SpecGridLoop)
 
 // bufferDecl declares view v's storage buffer, and its uint and vec4 aliases where the
 // body needs them.
@@ -662,12 +673,13 @@ func (t *tr) bufferDecl(b *strings.Builder, v *viewArg) {
 	if st, _ := t.storageType(v.elem); st != "" {
 		et = st
 	}
-	fmt.Fprintf(b, "layout(std430, binding = %d) %sbuffer AmpBuffer%d { %s %s[]; };\n", v.index, q, v.index, et, v.buf)
+	bind := ampabi.DataBinding(v.index)
+	fmt.Fprintf(b, "layout(std430, binding = %d) %sbuffer AmpBuffer%d { %s %s[]; };\n", bind, q, v.index, et, v.buf)
 	if v.atomicF {
-		fmt.Fprintf(b, "layout(std430, binding = %d) %sbuffer AmpBits%d { uint %s_bits[]; };\n", v.index, q, v.index, v.buf)
+		fmt.Fprintf(b, "layout(std430, binding = %d) %sbuffer AmpBits%d { uint %s_bits[]; };\n", bind, q, v.index, v.buf)
 	}
 	if v.at4 || v.set4 {
-		fmt.Fprintf(b, "layout(std430, binding = %d) %sbuffer AmpVec%d { %s %s_4[]; };\n", v.index, q, v.index, vec4Type(t.sub(v.elem)), v.buf)
+		fmt.Fprintf(b, "layout(std430, binding = %d) %sbuffer AmpVec%d { %s %s_4[]; };\n", bind, q, v.index, vec4Type(t.sub(v.elem)), v.buf)
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/goamp/goamp/translate/ir"
 )
 
 // Import paths of the packages the kernel language knows.
@@ -71,6 +73,12 @@ type Kernel struct {
 	// Files are the files of the kernel's package (full paths, sorted) that its
 	// translation read; the generated code records their hash (runtime/ampimpl.GeneratedFrom).
 	Files []string
+	// IR, where Options.Direct asked for it, is the kernel in the translator's
+	// intermediate representation, which CompileDirect writes as SPIR-V; nil
+	// where the kernel uses what the direct backend does not cover yet, and
+	// Unsupported says what.
+	IR          *ir.Kernel
+	Unsupported *UnsupportedError
 	// Notes say what the kernel does that the user may not mean: a float32 widened to
 	// float64 for a math function (math.Sqrt(float64(x))), which makes the kernel need
 	// double precision where the fmath function would not. ampgen prints them on stderr;
@@ -99,6 +107,9 @@ type Options struct {
 	Skip string
 	// Checked asks for each kernel's bounds-checked build too (Kernel.CheckedGLSL).
 	Checked bool
+	// Direct asks for each kernel's IR too (Kernel.IR), for the direct SPIR-V
+	// backend (CompileDirect).
+	Direct bool
 
 	dir string // the package's directory, where other packages are loaded from (Load)
 }
@@ -195,6 +206,8 @@ type pkgInfo struct {
 	importer types.Importer
 	// checked: translate each kernel's bounds-checked build too (Options.Checked).
 	checked bool
+	// direct: lower each kernel to the IR too (Options.Direct).
+	direct bool
 	// foreign holds the other packages loaded from source for their functions (in the
 	// kernel's package's pkgInfo); homePkg is the kernel's package's pkgInfo (in theirs).
 	foreign *foreignPkgs
@@ -220,6 +233,7 @@ func newPkgInfo(fset *token.FileSet, pkg *types.Package, info *types.Info, files
 func translatePackage(fset *token.FileSet, pkg *types.Package, info *types.Info, files []*ast.File, opt Options) ([]*Kernel, error) {
 	pi := newPkgInfo(fset, pkg, info, files, opt.Skip)
 	pi.checked = opt.Checked
+	pi.direct = opt.Direct
 	pi.foreign = newForeignPkgs(opt.dir)
 	var kernels []*Kernel
 	var errs ErrorList

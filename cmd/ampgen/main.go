@@ -19,7 +19,12 @@
 //
 // Usage:
 //
-//	ampgen [-o amp_gen.go] [-glsl] [-check] [-checked] [-strict] [-amp-glsl DIR] [package directories]
+//	ampgen [-o amp_gen.go] [-glsl] [-check] [-checked] [-strict] [-backend glslc|spirv] [-amp-glsl DIR] [package directories]
+//
+// With -backend=spirv it writes each kernel's SPIR-V itself, from the translator's
+// intermediate representation, with no glslc: for elementwise (Each) kernels over views
+// and scalars of int32, uint32 and float32 for now; a kernel outside that is an error
+// naming the construct, and nothing is written. glslc stays the default.
 //
 // With -checked it also writes each kernel's bounds-checked build (amp_gen_TYPE.check.spv)
 // and amp_gen_check.go, which embeds them in builds with -tags goampcheck: there, a GPU
@@ -65,6 +70,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	ampGLSL := fl.String("amp-glsl", "", "write amp.glsl, the include file of hand-written GLSL kernels, into this directory")
 	checked := fl.Bool("checked", false, "also write the bounds-checked build of each kernel (amp_gen_check.go and "+
 		"amp_gen_TYPE.check.spv), which builds with -tags goampcheck run on the GPU; under -check, a package has it when its file exists")
+	backend := fl.String("backend", "glslc", "how SPIR-V is made: glslc (GLSL compiled by glslc) or spirv "+
+		"(written directly from the translator's IR, no tool outside Go; elementwise kernels of 32-bit scalars for now)")
 	strict := fl.Bool("strict", false, "refuse (exit 1, write nothing) what ampgen otherwise notes on stderr: "+
 		"a float32 widened to float64 for a math function")
 	fl.Usage = func() {
@@ -72,6 +79,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
+		return 2
+	}
+	if *backend != "glslc" && *backend != "spirv" {
+		fmt.Fprintf(stderr, "ampgen: -backend=%s: want glslc or spirv\n", *backend)
+		return 2
+	}
+	if *backend == "spirv" && *checked {
+		fmt.Fprintln(stderr, "ampgen: -checked needs -backend=glslc: the direct backend writes no bounds-checked builds yet")
 		return 2
 	}
 	if *ampGLSL != "" {
@@ -89,14 +104,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	status := 0
 	for _, dir := range dirs {
-		if err := generate(dir, options{out: *out, keep: *keep, check: *check, checked: *checked, strict: *strict}, stdout, stderr); err != nil {
+		if err := generate(dir, options{out: *out, keep: *keep, check: *check, checked: *checked, strict: *strict,
+			direct: *backend == "spirv"}, stdout, stderr); err != nil {
 			var l translate.ErrorList
-			if errors.As(err, &l) {
+			var u *translate.UnsupportedError
+			switch {
+			case errors.As(err, &l):
 				for _, e := range l {
 					e.Pos.Filename = relative(e.Pos.Filename)
 					fmt.Fprintln(stderr, e)
 				}
-			} else {
+			case errors.As(err, &u):
+				u.Pos.Filename = relative(u.Pos.Filename)
+				fmt.Fprintln(stderr, u)
+			default:
 				fmt.Fprintln(stderr, "ampgen:", err)
 			}
 			status = 1
@@ -133,6 +154,7 @@ func kernelNotes(p *translate.Package, o options, stderr io.Writer) error {
 type options struct {
 	out                          string
 	keep, check, checked, strict bool
+	direct                       bool // -backend=spirv
 }
 
 // generate writes (or checks) the generated files of the package in dir.
@@ -142,7 +164,7 @@ func generate(dir string, o options, stdout, stderr io.Writer) error {
 		_, err := os.Stat(filepath.Join(dir, checkedGo))
 		o.checked = err == nil
 	}
-	p, err := translate.Load(dir, translate.Options{Skip: o.out, Checked: o.checked})
+	p, err := translate.Load(dir, translate.Options{Skip: o.out, Checked: o.checked, Direct: o.direct})
 	if err != nil {
 		return err
 	}
@@ -196,7 +218,12 @@ func compile(p *translate.Package, o options, checkedGo string) (map[string][]by
 	var err error
 	for i, k := range p.Kernels {
 		files[i] = translate.SPIRVFile(o.out, k)
-		if want[files[i]], err = translate.Compile(k.Program, k.GLSL); err != nil {
+		if o.direct {
+			want[files[i]], err = translate.CompileDirect(k)
+		} else {
+			want[files[i]], err = translate.Compile(k.Program, k.GLSL)
+		}
+		if err != nil {
 			return nil, err
 		}
 		if o.checked {

@@ -466,3 +466,48 @@ func TestStaleProgram(t *testing.T) {
 	require.NoError(t, err, out)
 	assert.Equal(t, "<nil> [3 5 7]\n", out, "generated again: the new kernel")
 }
+
+// TestBackendSPIRV runs ampgen -backend=spirv with no glslc on PATH: it writes
+// the kernel's SPIR-V itself, spirv-valid, and -check with the same backend
+// finds it fresh. A kernel outside the direct backend's slice is an error that
+// names the construct, and nothing is written.
+func TestBackendSPIRV(t *testing.T) {
+	gobin, err := exec.LookPath("go")
+	require.NoError(t, err)
+	gobin, err = filepath.Abs(gobin)
+	require.NoError(t, err)
+	val, valErr := exec.LookPath("spirv-val")
+	dir := fixture(t, scaleKernel)
+	bin := t.TempDir()
+	require.NoError(t, os.Symlink(gobin, filepath.Join(bin, "go")))
+	t.Setenv("PATH", bin)
+
+	code, _, stderr := ampgen("-backend=spirv", dir)
+	require.Equal(t, 0, code, stderr)
+	spv := filepath.Join(dir, "amp_gen_Scale.spv")
+	require.FileExists(t, spv)
+	require.FileExists(t, filepath.Join(dir, "amp_gen.go"))
+	code, _, stderr = ampgen("-backend=spirv", "-check", dir)
+	assert.Equal(t, 0, code, stderr)
+	if valErr == nil {
+		out, err := exec.Command(val, "--target-env", "vulkan1.1", spv).CombinedOutput()
+		assert.NoError(t, err, string(out))
+	}
+
+	div := fixture(t, strings.Replace(scaleKernel, "k.A*k.X.At(i)", "k.X.At(i)/0.5", 1))
+	code, _, stderr = ampgen("-backend=spirv", div)
+	require.Equal(t, 0, code, stderr, "float division is in the slice")
+	arr := fixture(t, strings.Replace(scaleKernel, "k.A*k.X.At(i)", "[2]float32{k.A, 1}[0]*k.X.At(i)", 1))
+	code, _, stderr = ampgen("-backend=spirv", arr)
+	assert.Equal(t, 1, code)
+	assert.Regexp(t, `kernel.go:\d+:\d+: example.com/usermod.Scale: the direct SPIR-V backend does not cover `+
+		`indexing a \[2\]float32 yet`, stderr)
+	assert.NoFileExists(t, filepath.Join(arr, "amp_gen.go"))
+
+	code, _, stderr = ampgen("-backend=llvm", dir)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "-backend=llvm: want glslc or spirv")
+	code, _, stderr = ampgen("-backend=spirv", "-checked", dir)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "-checked needs -backend=glslc")
+}

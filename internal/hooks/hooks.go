@@ -12,3 +12,10 @@ import "sync/atomic"
 // (arrayview's chunks), as a copy larger than the device's limit is. Tests set it to reach
 // the multi-allocation paths with views of a few MiB.
 var MaxAllocation atomic.Uint64
+
+// ProgramSPIRV, when set, maps a program's name to the SPIR-V that GPU
+// dispatches of that program run instead of its own (its bounds-checked build
+// dropped): the translator's tests set it to run a kernel's build from the
+// direct SPIR-V backend where the kernel's generated Program method returns
+// its glslc build.
+var ProgramSPIRV atomic.Pointer[map[string][]byte]

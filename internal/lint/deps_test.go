@@ -28,7 +28,6 @@ var allowedImports = map[string][]string{
 	"fmath":              nil,
 	"internal/atom":      nil,
 	"internal/hooks":     nil,
-	"internal/spvwords":  nil,
 	"internal/srchash":   nil,
 	"internal/pipecache": nil,
 	"internal/asm/gemm":  nil,
@@ -38,6 +37,14 @@ var allowedImports = map[string][]string{
 	"internal/vkgen":     nil,
 	"internal/lint":      nil,
 	"shaders/include":    nil,
+	"internal/spirv":     nil,
+	"internal/spirvgen":  nil,
+	"internal/ampabi":    nil,
+	"translate/ir":       nil,
+
+	// Reading and writing SPIR-V modules.
+	"internal/spvwords": {"internal/spirv"},
+	"translate/spvgen":  {"internal/ampabi", "internal/spirv", "translate/ir"},
 
 	"vec":                 {"fmath"},
 	"internal/poison":     {"half"},
@@ -46,14 +53,15 @@ var allowedImports = map[string][]string{
 	// The one door to Vulkan, and what may open it.
 	"internal/vk":      {"github.com/ebitengine/purego"},
 	"internal/devlink": {"internal/vk"},
-	"accelerator":      {"internal/vk", "internal/devlink", "internal/pipecache", "internal/spvwords"},
+	"accelerator":      {"internal/vk", "internal/devlink", "internal/pipecache", "internal/spvwords", "internal/spirv"},
 
 	// The translator knows nothing of Vulkan nor of the runtime.
-	"translate": {"internal/spvwords", "internal/srchash", "golang.org/x/tools/go/packages"},
+	"translate": {"internal/spvwords", "internal/srchash", "internal/ampabi", "internal/spirv", "translate/ir",
+		"translate/spvgen", "golang.org/x/tools/go/packages"},
 
 	// The core: never arrayview (it implements runtime's kernel-argument interface).
-	"runtime": {"accelerator", "half", "vec", "internal/atom", "internal/poison",
-		"internal/spvwords", "runtime/internal/genlink"},
+	"runtime": {"accelerator", "half", "vec", "internal/atom", "internal/poison", "internal/hooks",
+		"internal/spvwords", "internal/spirv", "internal/ampabi", "runtime/internal/genlink"},
 	"arrayview": {"accelerator", "runtime", "half", "vec", "internal/atom", "internal/hooks",
 		"internal/poison"},
 	"shaders":                  {"runtime"},

@@ -3,22 +3,21 @@
 // instruction's word count and opcode, the byte order) for the code that reads or edits a
 // compiled module word by word: the runtime's interface reader (runtime.ReadInterface),
 // ampgen's exactness pass (translate) and the accelerator's float-controls fitting. It
-// imports only the standard library.
+// imports only the standard library and internal/spirv.
 package spvwords
 
 import (
 	"encoding/binary"
 	"fmt"
-)
 
-// Magic is the first word of a SPIR-V module.
-const Magic = 0x07230203
+	"github.com/goamp/goamp/internal/spirv"
+)
 
 // Inst is one instruction: its opcode and its operand words (a result type and id first,
 // where the instruction has them).
 type Inst struct {
 	// Op is the opcode.
-	Op uint32
+	Op spirv.Op
 	// Args are the operand words.
 	Args []uint32
 	// Off is the byte offset in the module at which Parse read the instruction (0 for an
@@ -57,11 +56,11 @@ func Parse(spv []byte) (header []uint32, insts []Inst, err error) {
 	}
 	var order binary.ByteOrder = binary.LittleEndian
 	switch m := binary.LittleEndian.Uint32(spv); m {
-	case Magic:
+	case spirv.MagicNumber:
 	case 0x03022307:
 		order = binary.BigEndian
 	default:
-		return nil, nil, errorf(0, "bad magic number %#08x (SPIR-V's is %#08x)", m, Magic)
+		return nil, nil, errorf(0, "bad magic number %#08x (SPIR-V's is %#08x)", m, spirv.MagicNumber)
 	}
 	words := make([]uint32, len(spv)/4)
 	for i := range words {
@@ -75,7 +74,7 @@ func Parse(spv []byte) (header []uint32, insts []Inst, err error) {
 		if n > len(words)-i {
 			return nil, nil, errorf(4*i, "instruction with opcode %d is truncated: it has %d words, %d remain", op, n, len(words)-i)
 		}
-		insts = append(insts, Inst{Op: op, Args: words[i+1 : i+n], Off: 4 * i})
+		insts = append(insts, Inst{Op: spirv.Op(op), Args: words[i+1 : i+n], Off: 4 * i})
 		i += n
 	}
 	return words[:5], insts, nil
@@ -92,7 +91,7 @@ func Encode(header []uint32, insts []Inst) []byte {
 		b = binary.LittleEndian.AppendUint32(b, w)
 	}
 	for _, in := range insts {
-		b = binary.LittleEndian.AppendUint32(b, uint32(1+len(in.Args))<<16|in.Op)
+		b = binary.LittleEndian.AppendUint32(b, uint32(1+len(in.Args))<<16|uint32(in.Op))
 		for _, w := range in.Args {
 			b = binary.LittleEndian.AppendUint32(b, w)
 		}

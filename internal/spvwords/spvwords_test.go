@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"testing"
 
+	"github.com/goamp/goamp/internal/spirv"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -20,9 +22,11 @@ func module(order binary.AppendByteOrder, words ...uint32) []byte {
 // TestParseEncode: a module, in either byte order, comes back word for word, each
 // instruction with the offset it was read at.
 func TestParseEncode(t *testing.T) {
-	words := []uint32{Magic, 0x10300, 0, 20, 0, 2<<16 | 17, 1, 3<<16 | 14, 0, 1, 4<<16 | 16, 4, 17, 64}
-	want := []Inst{{Op: 17, Args: []uint32{1}, Off: 20}, {Op: 14, Args: []uint32{0, 1}, Off: 28},
-		{Op: 16, Args: []uint32{4, 17, 64}, Off: 40}}
+	capOp, mem, mode := uint32(spirv.OpCapability), uint32(spirv.OpMemoryModel), uint32(spirv.OpExecutionMode)
+	words := []uint32{spirv.MagicNumber, 0x10300, 0, 20, 0, 2<<16 | capOp, 1, 3<<16 | mem, 0, 1, 4<<16 | mode, 4, 17, 64}
+	want := []Inst{{Op: spirv.OpCapability, Args: []uint32{1}, Off: 20},
+		{Op: spirv.OpMemoryModel, Args: []uint32{0, 1}, Off: 28},
+		{Op: spirv.OpExecutionMode, Args: []uint32{4, 17, 64}, Off: 40}}
 	le := module(binary.LittleEndian, words...)
 	for _, spv := range [][]byte{le, module(binary.BigEndian, words...)} {
 		header, insts, err := Parse(spv)
@@ -35,7 +39,7 @@ func TestParseEncode(t *testing.T) {
 
 // TestParseErrors: what is not a module is an *Error naming the byte at fault and why.
 func TestParseErrors(t *testing.T) {
-	good := module(binary.LittleEndian, Magic, 0x10300, 0, 20, 0, 2<<16|17, 1, 3<<16|14, 0, 1)
+	good := module(binary.LittleEndian, spirv.MagicNumber, 0x10300, 0, 20, 0, 2<<16|17, 1, 3<<16|14, 0, 1)
 	for _, c := range []struct {
 		name   string
 		spv    []byte

@@ -17,6 +17,7 @@ import "embed"
 //go:embed amp_gen_Bits.check.spv
 //go:embed amp_gen_Bodies.check.spv
 //go:embed amp_gen_CASMax.check.spv
+//go:embed amp_gen_CallArgs.check.spv
 //go:embed amp_gen_Captures.check.spv
 //go:embed amp_gen_Carried.check.spv
 //go:embed amp_gen_Classify.check.spv
@@ -76,6 +77,7 @@ import "embed"
 //go:embed amp_gen_SharedConst.check.spv
 //go:embed amp_gen_SharedLen.check.spv
 //go:embed amp_gen_ShiftBy.check.spv
+//go:embed amp_gen_Shifts.check.spv
 //go:embed amp_gen_Stencil.check.spv
 //go:embed amp_gen_StructConv.check.spv
 //go:embed amp_gen_SwitchBreak.check.spv

@@ -1451,6 +1451,39 @@ func (k ShiftBy) Each(i runtime.Index) {
 	k.Out.Set(i, r+int32(u))
 }
 
+// CallArgs calls a helper in the arguments of another call of the same helper.
+type CallArgs struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+func mix3(a, b int32) int32 { return a*3 - b }
+
+// Each is the kernel.
+func (k CallArgs) Each(i runtime.Index) {
+	x := k.In.At(i)
+	k.Out.Set(i, mix3(x, mix3(x+1, mix3(2, x))))
+}
+
+// Shifts shifts int32 and uint32 values by counts given at run time, 32 and more
+// among them: Go shifts every bit out (>> of an int32 keeps the sign), where GLSL
+// and SPIR-V leave the result undefined.
+type Shifts struct {
+	A    *arrayview.ReadView[int32]
+	S    *arrayview.ReadView[uint32]
+	Out  *arrayview.View[int32]
+	UOut *arrayview.View[uint32]
+}
+
+// Each is the kernel.
+func (k Shifts) Each(i runtime.Index) {
+	a, s := k.A.At(i), k.S.At(i)
+	u := uint32(a)
+	k.Out.Set(i, a<<s^a>>s^a>>(s+7)^a<<3>>2)
+	u <<= int32(s & 15)
+	k.UOut.Set(i, u<<s^u>>s^u>>(s&31)^u)
+}
+
 // Divide divides A by B (int32 and uint32, / and %, and /=): where B holds a zero the CPU
 // panics, and so does a bounds-checked GPU build (a *runtime.DivideError).
 type Divide struct {

@@ -1,0 +1,1030 @@
+package translate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"math"
+
+	"github.com/goamp/goamp/translate/ir"
+)
+
+// UnsupportedError says why a kernel has no IR (Kernel.IR): the first
+// construct of its body that the direct SPIR-V backend does not cover yet.
+type UnsupportedError struct {
+	// Pos is where the construct starts.
+	Pos token.Position
+	// Kernel is the program's name.
+	Kernel string
+	// Construct names what is not covered.
+	Construct string
+}
+
+// Error implements error.
+func (e *UnsupportedError) Error() string {
+	return fmt.Sprintf("%s: %s: the direct SPIR-V backend does not cover %s yet (use -backend=glslc)",
+		e.Pos, e.Kernel, e.Construct)
+}
+
+// lowerer lowers one checked kernel's body to the IR.
+type lowerer struct {
+	t      *tr
+	k      *ir.Kernel
+	recv   types.Object
+	idx    types.Object
+	vars   map[types.Object]*ir.Var
+	scalar map[*scalarArg]int
+	err    *UnsupportedError
+	// recvs are the kernel's receiver and those of the methods inlined into
+	// it; env binds the parameters of inlined functions to their arguments
+	// (an ir.Value, or a [3]ir.Value for a runtime.Index).
+	recvs map[types.Object]bool
+	env   map[types.Object]any
+	depth int // of inlined calls
+	// loops are the loops around the statement being lowered, innermost
+	// last; label is the statement being lowered's label, for the loop it
+	// makes.
+	loops []loopEntry
+	label types.Object
+	// ivars are the three variables of each runtime.Index local (the body's
+	// index parameter too).
+	ivars map[types.Object][3]*ir.Var
+}
+
+// loopEntry is a loop being lowered: a Go loop, or the one-pass loop that a
+// switch with a break in it becomes (pass), and its label.
+type loopEntry struct {
+	loop  *ir.Loop
+	label types.Object
+	pass  bool
+}
+
+// enter pushes loop n with the pending label and returns the function that
+// pops it.
+func (l *lowerer) enter(n *ir.Loop, pass bool) func() {
+	l.loops = append(l.loops, loopEntry{loop: n, label: l.label, pass: pass})
+	l.label = nil
+	return func() { l.loops = l.loops[:len(l.loops)-1] }
+}
+
+// target returns the loop a break (or continue) with label lab leaves: the
+// labeled one, else the innermost (for a continue, the innermost Go loop).
+func (l *lowerer) target(lab *ast.Ident, cont bool) *ir.Loop {
+	for i := len(l.loops) - 1; i >= 0; i-- {
+		e := l.loops[i]
+		switch {
+		case lab != nil && e.label == l.t.info.Uses[lab]:
+			return e.loop
+		case lab == nil && !(cont && e.pass):
+			return e.loop
+		}
+	}
+	return nil
+}
+
+// lower returns the IR of the kernel t translated, or an *UnsupportedError.
+func (t *tr) lower(prog string, decl *ast.FuncDecl) (*ir.Kernel, error) {
+	l := &lowerer{t: t, k: &ir.Kernel{Name: prog}, vars: map[types.Object]*ir.Var{},
+		scalar: map[*scalarArg]int{}, recvs: map[types.Object]bool{}, env: map[types.Object]any{},
+		ivars: map[types.Object][3]*ir.Var{}}
+	if t.tiled {
+		return nil, l.fail(decl.Pos(), "tiled kernels")
+	}
+	if decl.Recv != nil && len(decl.Recv.List) == 1 && len(decl.Recv.List[0].Names) == 1 {
+		l.recv = t.info.Defs[decl.Recv.List[0].Names[0]]
+		l.recvs[l.recv] = true
+	}
+	if ps := decl.Type.Params.List; len(ps) == 1 && len(ps[0].Names) == 1 {
+		l.idx = t.info.Defs[ps[0].Names[0]]
+	}
+	for _, v := range t.views {
+		et := l.irType(v.elem)
+		if et == ir.Invalid || et == ir.Bool {
+			return nil, l.fail(v.field.Pos(), fmt.Sprintf("views of %s", t.sub(v.elem)))
+		}
+		l.k.Views = append(l.k.Views, ir.View{Name: v.field.Name(), Elem: et, Written: v.written})
+	}
+	for i := range t.scalars {
+		s := &t.scalars[i]
+		st := l.irType(t.sub(s.field.Type()))
+		if st == ir.Invalid {
+			return nil, l.fail(s.field.Pos(), fmt.Sprintf("scalar fields of type %s", t.sub(s.field.Type())))
+		}
+		l.scalar[s] = i
+		l.k.Scalars = append(l.k.Scalars, ir.Scalar{Name: s.field.Name(), Type: st})
+	}
+	l.k.Extents = t.extentViews()
+	var init []ir.Stmt
+	if l.idx != nil { // the index parameter, which the body may assign to
+		for c, v := range l.indexVars(l.idx) {
+			init = append(init, &ir.Store{Var: v, Value: &ir.ThreadIndex{Comp: c}})
+		}
+	}
+	l.k.Body = append(init, l.stmts(decl.Body.List)...)
+	if l.err != nil {
+		return nil, l.err
+	}
+	ir.Structurize(l.k)
+	return l.k, nil
+}
+
+// fail records the first construct outside the slice and returns it.
+func (l *lowerer) fail(pos token.Pos, construct string) *UnsupportedError {
+	if l.err == nil {
+		l.err = &UnsupportedError{Pos: l.t.fset.Position(pos), Kernel: l.k.Name, Construct: construct}
+	}
+	return l.err
+}
+
+// irType maps a Go type to the IR's, or ir.Invalid.
+func (l *lowerer) irType(ty types.Type) ir.Type {
+	b, ok := l.t.sub(ty).Underlying().(*types.Basic)
+	if !ok {
+		return ir.Invalid
+	}
+	switch b.Kind() {
+	case types.Bool, types.UntypedBool:
+		return ir.Bool
+	case types.Int, types.Int32, types.UntypedInt, types.UntypedRune:
+		return ir.Int32
+	case types.Uint32, types.Uint:
+		return ir.Uint32
+	case types.Float32:
+		return ir.Float32
+	}
+	return ir.Invalid
+}
+
+func (l *lowerer) stmts(list []ast.Stmt) []ir.Stmt {
+	var out []ir.Stmt
+	for _, s := range list {
+		out = append(out, l.stmt(s)...)
+		if l.err != nil {
+			return nil
+		}
+	}
+	return out
+}
+
+func (l *lowerer) stmt(s ast.Stmt) []ir.Stmt {
+	switch s := s.(type) {
+	case *ast.BlockStmt:
+		return l.stmts(s.List)
+	case *ast.ExprStmt:
+		return l.exprStmt(s)
+	case *ast.AssignStmt:
+		return l.assign(s)
+	case *ast.IncDecStmt:
+		op := token.ADD
+		if s.Tok == token.DEC {
+			op = token.SUB
+		}
+		x := l.lvalue(s.X)
+		if x == nil {
+			return nil
+		}
+		one := &ir.Const{T: x.Type, Bits: 1}
+		if x.Type == ir.Float32 {
+			one.Bits = math.Float32bits(1)
+		}
+		return []ir.Stmt{&ir.Store{Var: x, Value: l.binop(op, &ir.Load{Var: x}, one, s.Pos())}}
+	case *ast.DeclStmt:
+		return l.declStmt(s)
+	case *ast.IfStmt:
+		var out []ir.Stmt
+		if s.Init != nil {
+			out = l.stmt(s.Init)
+		}
+		n := &ir.If{Cond: l.expr(s.Cond), Then: l.stmts(s.Body.List)}
+		if s.Else != nil {
+			n.Else = l.stmt(s.Else)
+		}
+		return append(out, n)
+	case *ast.ForStmt:
+		return l.forStmt(s)
+	case *ast.RangeStmt:
+		return l.rangeStmt(s)
+	case *ast.BranchStmt:
+		var target *ir.Loop
+		if s.Tok == token.BREAK || s.Tok == token.CONTINUE {
+			target = l.target(s.Label, s.Tok == token.CONTINUE)
+		}
+		switch {
+		case target == nil:
+			l.fail(s.Pos(), s.Tok.String()+" here")
+			return nil
+		case s.Tok == token.BREAK:
+			return []ir.Stmt{&ir.Break{Loop: target}}
+		default:
+			return []ir.Stmt{&ir.Continue{Loop: target}}
+		}
+	case *ast.LabeledStmt:
+		switch s.Stmt.(type) {
+		case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt:
+			l.label = l.t.info.Defs[s.Label]
+			return l.stmt(s.Stmt)
+		}
+		l.fail(s.Pos(), "labels other than a loop's or a switch's")
+		return nil
+	case *ast.ReturnStmt:
+		return []ir.Stmt{&ir.Return{}}
+	case *ast.EmptyStmt:
+		return nil
+	case *ast.SwitchStmt:
+		return l.switchStmt(s)
+	}
+	l.fail(s.Pos(), fmt.Sprintf("%T statements", s))
+	return nil
+}
+
+// exprStmt lowers a call statement: a view's Set.
+func (l *lowerer) exprStmt(s *ast.ExprStmt) []ir.Stmt {
+	c, ok := unparen(s.X).(*ast.CallExpr)
+	if !ok {
+		l.fail(s.Pos(), "this expression statement")
+		return nil
+	}
+	v, name := l.viewMethod(c)
+	if v == nil || name != "Set" || len(c.Args) != 2 {
+		l.fail(s.Pos(), fmt.Sprintf("the call statement of %s (the slice has a view's Set)", callName(c.Fun)))
+		return nil
+	}
+	return []ir.Stmt{&ir.ViewStore{View: v.index, Index: l.index(c.Args[0]), Value: l.expr(c.Args[1])}}
+}
+
+// viewMethod returns the view and method name of k.V.m(...), or nil.
+func (l *lowerer) viewMethod(c *ast.CallExpr) (*viewArg, string) {
+	f, ok := unparen(c.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil, ""
+	}
+	k, ok := unparen(f.X).(*ast.SelectorExpr)
+	if !ok {
+		return nil, ""
+	}
+	v, _ := l.field(k).(*viewArg)
+	return v, f.Sel.Name
+}
+
+// field returns the kernel field k.F selects, or nil.
+func (l *lowerer) field(e *ast.SelectorExpr) any {
+	sel := l.t.info.Selections[e]
+	if sel == nil || sel.Kind() != types.FieldVal {
+		return nil
+	}
+	id, ok := unparen(e.X).(*ast.Ident)
+	if !ok || !l.recvs[l.t.info.Uses[id]] {
+		return nil
+	}
+	f, ok := sel.Obj().(*types.Var)
+	if !ok {
+		return nil
+	}
+	return l.t.fields[f.Origin()]
+}
+
+// index lowers a runtime.Index argument: the body's index or an Index literal.
+func (l *lowerer) index(e ast.Expr) [3]ir.Value {
+	zero := func() ir.Value { return &ir.Const{T: ir.Int32} }
+	switch x := unparen(e).(type) {
+	case *ast.Ident:
+		if ix, ok := l.env[l.t.info.Uses[x]].([3]ir.Value); ok {
+			return ir.CloneIndex(ix)
+		}
+		if vs, ok := l.ivars[l.t.info.Uses[x]]; ok {
+			return [3]ir.Value{&ir.Load{Var: vs[0]}, &ir.Load{Var: vs[1]}, &ir.Load{Var: vs[2]}}
+		}
+	case *ast.CallExpr:
+		if l.isFunc(x.Fun, runtimePath, "Idx") && x.Ellipsis == token.NoPos && len(x.Args) >= 1 && len(x.Args) <= 3 {
+			out := [3]ir.Value{zero(), zero(), zero()}
+			for i, a := range x.Args {
+				out[i] = l.expr(a)
+			}
+			return out
+		}
+	case *ast.CompositeLit:
+		if isRuntime(l.t.typeOf(x), "Index") && len(x.Elts) >= 1 && len(x.Elts) <= 3 {
+			out := [3]ir.Value{zero(), zero(), zero()}
+			for i, el := range x.Elts {
+				if _, kv := el.(*ast.KeyValueExpr); kv {
+					l.fail(el.Pos(), "keyed Index literals")
+					return out
+				}
+				out[i] = l.expr(el)
+			}
+			return out
+		}
+	}
+	l.fail(e.Pos(), "this form of Index (the body's index, runtime.Idx or an Index literal only)")
+	return [3]ir.Value{zero(), zero(), zero()}
+}
+
+// local returns the IR variable of a Go local, declaring it at first sight.
+func (l *lowerer) local(obj types.Object, pos token.Pos) *ir.Var {
+	if v := l.vars[obj]; v != nil {
+		return v
+	}
+	ty := l.irType(obj.Type())
+	if ty == ir.Invalid {
+		l.fail(pos, fmt.Sprintf("locals of type %s", l.t.sub(obj.Type())))
+		ty = ir.Int32
+	}
+	v := &ir.Var{Name: fmt.Sprintf("%s_%d", obj.Name(), len(l.k.Locals)), Type: ty}
+	l.vars[obj] = v
+	l.k.Locals = append(l.k.Locals, v)
+	return v
+}
+
+// temp declares a compiler temporary of type ty.
+func (l *lowerer) temp(ty ir.Type) *ir.Var {
+	v := &ir.Var{Name: fmt.Sprintf("tmp_%d", len(l.k.Locals)), Type: ty}
+	l.k.Locals = append(l.k.Locals, v)
+	return v
+}
+
+// lvalue returns the variable an assignment's left side names, or nil (blank).
+func (l *lowerer) lvalue(e ast.Expr) *ir.Var {
+	if ix, ok := unparen(e).(*ast.IndexExpr); ok && isRuntime(l.t.typeOf(ix.X), "Index") {
+		id, ok := unparen(ix.X).(*ast.Ident)
+		c := l.t.info.Types[ix.Index].Value
+		if vs, found := l.ivars[l.t.info.Uses[id]]; ok && found && c != nil {
+			if n, ok := constant.Int64Val(c); ok && n >= 0 && n < 3 {
+				return vs[n]
+			}
+		}
+		l.fail(e.Pos(), "assignments to an Index component chosen at run time")
+		return nil
+	}
+	id, ok := unparen(e).(*ast.Ident)
+	if !ok {
+		l.fail(e.Pos(), "assignments to other than local variables")
+		return nil
+	}
+	if id.Name == "_" {
+		return nil
+	}
+	obj := l.t.info.Defs[id]
+	if obj == nil {
+		obj = l.t.info.Uses[id]
+	}
+	if _, ok := obj.(*types.Var); !ok || obj.Parent() == nil || obj.Parent() == obj.Pkg().Scope() {
+		l.fail(e.Pos(), "assignments to other than local variables")
+		return nil
+	}
+	return l.local(obj, e.Pos())
+}
+
+func (l *lowerer) assign(s *ast.AssignStmt) []ir.Stmt {
+	if len(s.Lhs) != len(s.Rhs) {
+		l.fail(s.Pos(), "assignments of several results")
+		return nil
+	}
+	if s.Tok != token.ASSIGN && s.Tok != token.DEFINE { // x op= y
+		x := l.lvalue(s.Lhs[0])
+		if x == nil {
+			return nil
+		}
+		op := map[token.Token]token.Token{token.ADD_ASSIGN: token.ADD, token.SUB_ASSIGN: token.SUB,
+			token.MUL_ASSIGN: token.MUL, token.QUO_ASSIGN: token.QUO, token.REM_ASSIGN: token.REM,
+			token.AND_ASSIGN: token.AND, token.OR_ASSIGN: token.OR, token.XOR_ASSIGN: token.XOR,
+			token.AND_NOT_ASSIGN: token.AND_NOT, token.SHL_ASSIGN: token.SHL, token.SHR_ASSIGN: token.SHR}[s.Tok]
+		return []ir.Stmt{&ir.Store{Var: x, Value: l.binop(op, &ir.Load{Var: x}, l.expr(s.Rhs[0]), s.TokPos)}}
+	}
+	if len(s.Lhs) == 1 {
+		return l.assignOne(s.Lhs[0], s.Rhs[0])
+	}
+	// a, b = x, y: every right side first, through temporaries.
+	var out []ir.Stmt
+	tmps := make([][]*ir.Var, len(s.Rhs))
+	for i, r := range s.Rhs {
+		var vals []ir.Value
+		if isRuntime(l.t.typeOf(r), "Index") {
+			ix := l.index(r)
+			vals = ix[:]
+		} else {
+			vals = []ir.Value{l.expr(r)}
+		}
+		for _, v := range vals {
+			tmp := l.temp(v.Type())
+			tmps[i] = append(tmps[i], tmp)
+			out = append(out, &ir.Store{Var: tmp, Value: v})
+		}
+	}
+	for i, e := range s.Lhs {
+		dst := l.lvalues(e)
+		for c, x := range dst {
+			if x != nil && c < len(tmps[i]) {
+				out = append(out, &ir.Store{Var: x, Value: &ir.Load{Var: tmps[i][c]}})
+			}
+		}
+	}
+	return out
+}
+
+// assignOne lowers lhs = rhs (or :=).
+func (l *lowerer) assignOne(lhs, rhs ast.Expr) []ir.Stmt {
+	var vals []ir.Value
+	if isRuntime(l.t.typeOf(rhs), "Index") {
+		ix := l.index(rhs)
+		vals = ix[:]
+	} else {
+		vals = []ir.Value{l.expr(rhs)}
+	}
+	var out []ir.Stmt
+	for c, x := range l.lvalues(lhs) {
+		if x != nil && c < len(vals) {
+			out = append(out, &ir.Store{Var: x, Value: vals[c]})
+		}
+	}
+	return out
+}
+
+// lvalues returns the variables an assignment's left side names: one, or
+// three for an Index; nil ones for the blank identifier.
+func (l *lowerer) lvalues(e ast.Expr) []*ir.Var {
+	if id, ok := unparen(e).(*ast.Ident); ok && id.Name != "_" && isRuntime(l.t.typeOf(e), "Index") {
+		obj := l.t.info.Defs[id]
+		if obj == nil {
+			obj = l.t.info.Uses[id]
+		}
+		vs := l.indexVars(obj)
+		return vs[:]
+	}
+	return []*ir.Var{l.lvalue(e)}
+}
+
+// indexVars returns the three variables of Index local obj, declaring them
+// at first sight.
+func (l *lowerer) indexVars(obj types.Object) [3]*ir.Var {
+	if vs, ok := l.ivars[obj]; ok {
+		return vs
+	}
+	var vs [3]*ir.Var
+	for c := range vs {
+		vs[c] = &ir.Var{Name: fmt.Sprintf("%s_%d_%d", obj.Name(), len(l.k.Locals), c), Type: ir.Int32}
+		l.k.Locals = append(l.k.Locals, vs[c])
+	}
+	l.ivars[obj] = vs
+	return vs
+}
+
+func (l *lowerer) declStmt(s *ast.DeclStmt) []ir.Stmt {
+	g, ok := s.Decl.(*ast.GenDecl)
+	if !ok || g.Tok != token.VAR {
+		if ok && g.Tok == token.CONST {
+			return nil // constants are folded where they are used
+		}
+		l.fail(s.Pos(), "this declaration")
+		return nil
+	}
+	var out []ir.Stmt
+	for _, sp := range g.Specs {
+		vs := sp.(*ast.ValueSpec)
+		for i, n := range vs.Names {
+			if n.Name == "_" {
+				continue
+			}
+			if len(vs.Values) > 0 && i >= len(vs.Values) {
+				l.fail(s.Pos(), "assignments of several results")
+				return nil
+			}
+			if i < len(vs.Values) {
+				out = append(out, l.assignOne(n, vs.Values[i])...)
+				continue
+			}
+			for _, x := range l.lvalues(n) { // the zero value
+				out = append(out, &ir.Store{Var: x, Value: &ir.Const{T: x.Type}})
+			}
+		}
+	}
+	return out
+}
+
+func (l *lowerer) forStmt(s *ast.ForStmt) []ir.Stmt {
+	var out []ir.Stmt
+	if s.Init != nil {
+		out = l.stmt(s.Init)
+	}
+	n := &ir.Loop{}
+	defer l.enter(n, false)()
+	n.Body = l.stmts(s.Body.List)
+	if s.Cond != nil {
+		n.Cond = l.expr(s.Cond)
+	}
+	if s.Post != nil {
+		n.Post = l.stmt(s.Post)
+	}
+	return append(out, n)
+}
+
+// rangeStmt lowers a range over an integer: for k := range n.
+func (l *lowerer) rangeStmt(s *ast.RangeStmt) []ir.Stmt {
+	if s.Value != nil || !l.irType(l.t.typeOf(s.X)).IsInt() {
+		l.fail(s.Pos(), "range loops other than over an integer")
+		return nil
+	}
+	n := l.expr(s.X)
+	if n == nil {
+		return nil
+	}
+	end := l.temp(n.Type())
+	ctr := l.temp(n.Type())
+	out := []ir.Stmt{&ir.Store{Var: end, Value: n}, &ir.Store{Var: ctr, Value: &ir.Const{T: n.Type()}}}
+	loop := &ir.Loop{}
+	defer l.enter(loop, false)()
+	var body []ir.Stmt
+	if s.Key != nil {
+		if k := l.lvalue(s.Key); k != nil {
+			body = append(body, &ir.Store{Var: k, Value: &ir.Load{Var: ctr}})
+		}
+	}
+	body = append(body, l.stmts(s.Body.List)...)
+	one := &ir.Const{T: n.Type(), Bits: 1}
+	loop.Cond = &ir.Binary{Op: ir.Lt, X: &ir.Load{Var: ctr}, Y: &ir.Load{Var: end}}
+	loop.Body = body
+	loop.Post = []ir.Stmt{&ir.Store{Var: ctr, Value: &ir.Binary{Op: ir.Add, X: &ir.Load{Var: ctr}, Y: one}}}
+	return append(out, loop)
+}
+
+// expr lowers a value; on failure it records the error and returns a zero
+// constant so that lowering can stop at the next statement.
+func (l *lowerer) expr(e ast.Expr) ir.Value {
+	if tv, ok := l.t.info.Types[e]; ok && tv.Value != nil {
+		return l.constant(e, tv.Value)
+	}
+	switch x := e.(type) {
+	case *ast.ParenExpr:
+		return l.expr(x.X)
+	case *ast.Ident:
+		obj := l.t.info.Uses[x]
+		if v, ok := l.env[obj].(ir.Value); ok {
+			return ir.Clone(v)
+		}
+		if v, ok := obj.(*types.Var); ok && v.Parent() != nil && v.Parent() != v.Pkg().Scope() && obj != l.idx &&
+			obj != l.recv {
+			return &ir.Load{Var: l.local(obj, x.Pos())}
+		}
+	case *ast.SelectorExpr:
+		if s, ok := l.field(x).(*scalarArg); ok {
+			return &ir.LoadScalar{Index: l.scalar[s], T: l.k.Scalars[l.scalar[s]].Type}
+		}
+	case *ast.IndexExpr:
+		if isRuntime(l.t.typeOf(x.X), "Index") {
+			if c := l.t.info.Types[x.Index].Value; c != nil {
+				if n, ok := constant.Int64Val(c); ok && n >= 0 && n < 3 {
+					return l.index(x.X)[n]
+				}
+			}
+			// A component chosen at run time: 0, 1, else 2 (Go panics past 2).
+			ix := l.index(x.X)
+			d := l.expr(x.Index)
+			is := func(n uint32) ir.Value {
+				return &ir.Binary{Op: ir.Eq, X: ir.Clone(d), Y: &ir.Const{T: d.Type(), Bits: n}}
+			}
+			return &ir.Select{Cond: is(0), X: ix[0], Y: &ir.Select{Cond: is(1), X: ix[1], Y: ix[2]}}
+		}
+	case *ast.CallExpr:
+		return l.call(x)
+	case *ast.UnaryExpr:
+		return l.unary(x)
+	case *ast.BinaryExpr:
+		return l.binary(x)
+	}
+	switch x := e.(type) {
+	case *ast.Ident:
+		return l.bad(e, fmt.Sprintf("the name %s here (a %T)", x.Name, l.t.info.Uses[x]))
+	case *ast.CompositeLit:
+		return l.bad(e, fmt.Sprintf("composite literals of type %s", l.t.typeOf(x)))
+	case *ast.SelectorExpr:
+		return l.bad(e, fmt.Sprintf("the selector %s of a %s", x.Sel.Name, l.t.typeOf(x.X)))
+	case *ast.IndexExpr:
+		return l.bad(e, fmt.Sprintf("indexing a %s", l.t.typeOf(x.X)))
+	}
+	return l.bad(e, fmt.Sprintf("this expression (%T)", e))
+}
+
+func (l *lowerer) bad(e ast.Expr, construct string) ir.Value {
+	l.fail(e.Pos(), construct)
+	return &ir.Const{T: ir.Int32}
+}
+
+// constant lowers a constant value of e's type.
+func (l *lowerer) constant(e ast.Expr, v constant.Value) ir.Value {
+	ty := l.irType(l.t.typeOf(e))
+	switch ty {
+	case ir.Bool:
+		if constant.BoolVal(v) {
+			return &ir.Const{T: ty, Bits: 1}
+		}
+		return &ir.Const{T: ty}
+	case ir.Int32:
+		n, _ := constant.Int64Val(constant.ToInt(v))
+		return &ir.Const{T: ty, Bits: uint32(int32(n))}
+	case ir.Uint32:
+		n, _ := constant.Uint64Val(constant.ToInt(v))
+		return &ir.Const{T: ty, Bits: uint32(n)}
+	case ir.Float32:
+		f, _ := constant.Float32Val(constant.ToFloat(v))
+		return &ir.Const{T: ty, Bits: math.Float32bits(f)}
+	}
+	return l.bad(e, fmt.Sprintf("constants of type %s", l.t.typeOf(e)))
+}
+
+func (l *lowerer) call(c *ast.CallExpr) ir.Value {
+	if tv := l.t.info.Types[c.Fun]; tv.IsType() {
+		return l.conversion(c)
+	}
+	if v, name := l.viewMethod(c); v != nil && name == "At" && len(c.Args) == 1 {
+		return &ir.ViewLoad{View: v.index, Index: l.index(c.Args[0]), T: l.k.Views[v.index].Elem}
+	}
+	if id, ok := unparen(c.Fun).(*ast.Ident); ok {
+		if b, ok := l.t.info.Uses[id].(*types.Builtin); ok && (b.Name() == "min" || b.Name() == "max") {
+			return l.minMax(c, b.Name())
+		}
+	}
+	switch {
+	case l.isFunc(c.Fun, "math", "Float32bits") && len(c.Args) == 1:
+		return &ir.Bits{To: ir.Uint32, X: l.expr(c.Args[0])}
+	case l.isFunc(c.Fun, "math", "Float32frombits") && len(c.Args) == 1:
+		return &ir.Bits{To: ir.Float32, X: l.expr(c.Args[0])}
+	}
+	if v := l.shapeOf(c); v != nil {
+		return l.shape(c, v)
+	}
+	if fn := l.callee(c); fn != nil {
+		return l.inline(c, fn)
+	}
+	return l.bad(c, fmt.Sprintf("the call of %s (the slice has a view's At and Set, conversions, min, max, "+
+		"math.Float32bits and Float32frombits and the package's one-statement functions)", callName(c.Fun)))
+}
+
+// isFunc reports whether fun names function name of package path.
+func (l *lowerer) isFunc(fun ast.Expr, path, name string) bool {
+	var id *ast.Ident
+	switch f := unparen(fun).(type) {
+	case *ast.SelectorExpr:
+		id = f.Sel
+	case *ast.Ident:
+		id = f
+	default:
+		return false
+	}
+	fn, ok := l.t.info.Uses[id].(*types.Func)
+	return ok && fn.Pkg() != nil && fn.Pkg().Path() == path && fn.Name() == name
+}
+
+// callee returns the function or method of the kernel's package that c
+// calls (a method on the kernel's receiver, or a package function), or nil.
+func (l *lowerer) callee(c *ast.CallExpr) *types.Func {
+	switch f := unparen(c.Fun).(type) {
+	case *ast.Ident:
+		fn, ok := l.t.info.Uses[f].(*types.Func)
+		if ok && fn.Pkg() == l.t.pkg {
+			return fn
+		}
+	case *ast.SelectorExpr:
+		sel := l.t.info.Selections[f]
+		id, ok := unparen(f.X).(*ast.Ident)
+		if sel == nil || sel.Kind() != types.MethodVal || !ok || !l.recvs[l.t.info.Uses[id]] {
+			return nil
+		}
+		if fn, ok := sel.Obj().(*types.Func); ok && fn.Pkg() == l.t.pkg {
+			return fn
+		}
+	}
+	return nil
+}
+
+// inline lowers a call of a function whose body is one return statement of
+// one value: its parameters bound to the arguments' values.
+func (l *lowerer) inline(c *ast.CallExpr, fn *types.Func) ir.Value {
+	decl := l.t.pkgInfo.funcs[fn.Origin()]
+	if decl == nil || decl.Body == nil || len(decl.Body.List) != 1 || l.depth > 8 {
+		return l.bad(c, fmt.Sprintf("the call of %s, a function of more than one statement", callName(c.Fun)))
+	}
+	ret, ok := decl.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return l.bad(c, fmt.Sprintf("the call of %s, a function of more than one statement", callName(c.Fun)))
+	}
+	if decl.Recv != nil && len(decl.Recv.List) == 1 && len(decl.Recv.List[0].Names) == 1 {
+		l.recvs[l.t.info.Defs[decl.Recv.List[0].Names[0]]] = true
+		if sig, ok := fn.Origin().Type().(*types.Signature); ok && sig.RecvTypeParams() != nil && l.t.subst != nil {
+			for i := range min(sig.RecvTypeParams().Len(), len(l.t.targs)) {
+				l.t.subst[sig.RecvTypeParams().At(i)] = l.t.targs[i]
+			}
+		}
+	}
+	var params []*ast.Ident
+	for _, f := range decl.Type.Params.List {
+		params = append(params, f.Names...)
+	}
+	if len(params) != len(c.Args) || c.Ellipsis != token.NoPos {
+		return l.bad(c, "calls of variadic functions")
+	}
+	// Every argument first, then the bindings: an argument may call the same
+	// function, f(1, f(2, 3)).
+	args := make([]any, len(params))
+	for i := range params {
+		if isRuntime(l.t.typeOf(c.Args[i]), "Index") {
+			args[i] = l.index(c.Args[i])
+		} else {
+			args[i] = l.expr(c.Args[i])
+		}
+	}
+	for i, p := range params {
+		if obj := l.t.info.Defs[p]; obj != nil {
+			l.env[obj] = args[i]
+		}
+	}
+	l.depth++
+	defer func() { l.depth-- }()
+	return l.expr(ret.Results[0])
+}
+
+// minMax lowers Go's min and max of two or more values, left to right.
+func (l *lowerer) minMax(c *ast.CallExpr, name string) ir.Value {
+	op := ir.Min
+	if name == "max" {
+		op = ir.Max
+	}
+	v := l.expr(c.Args[0])
+	for _, a := range c.Args[1:] {
+		v = &ir.Binary{Op: op, X: v, Y: l.expr(a)}
+	}
+	return v
+}
+
+// conversion lowers T(x).
+func (l *lowerer) conversion(c *ast.CallExpr) ir.Value {
+	to := l.irType(l.t.typeOf(c))
+	if to == ir.Invalid || len(c.Args) != 1 {
+		return l.bad(c, fmt.Sprintf("conversions to %s", l.t.typeOf(c)))
+	}
+	if to == ir.Float32 {
+		if a, ok := unparen(c.Args[0]).(*ast.CallExpr); ok {
+			switch {
+			case l.isFunc(a.Fun, "math", "NaN"):
+				return &ir.Const{T: ir.Float32, Bits: math.Float32bits(float32(math.NaN()))}
+			case l.isFunc(a.Fun, "math", "Inf") && len(a.Args) == 1:
+				if s := l.t.info.Types[a.Args[0]].Value; s != nil {
+					n, _ := constant.Int64Val(constant.ToInt(s))
+					return &ir.Const{T: ir.Float32, Bits: math.Float32bits(float32(math.Inf(int(n))))}
+				}
+			}
+		}
+	}
+	x := l.expr(c.Args[0])
+	if to == ir.Bool || (x.Type() == ir.Bool) != (to == ir.Bool) {
+		return l.bad(c, "conversions of bools")
+	}
+	if b, ok := x.(*ir.Binary); ok && b.Op == ir.Mul && to == ir.Float32 && x.Type() == ir.Float32 {
+		// float32(a*b): rounded on its own, so it must not fuse with an add around
+		// it; the Convert node keeps it from being an add's operand.
+		return &ir.Convert{To: to, X: x}
+	}
+	if x.Type() == to {
+		return x
+	}
+	return &ir.Convert{To: to, X: x}
+}
+
+func (l *lowerer) unary(u *ast.UnaryExpr) ir.Value {
+	x := l.expr(u.X)
+	switch u.Op {
+	case token.ADD:
+		return x
+	case token.SUB:
+		return &ir.Unary{Op: ir.Neg, X: x}
+	case token.NOT:
+		return &ir.Unary{Op: ir.Not, X: x}
+	case token.XOR:
+		return &ir.Unary{Op: ir.Com, X: x}
+	}
+	return l.bad(u, "unary "+u.Op.String())
+}
+
+// zeroFloat reports whether e is a float constant zero, which Go's rules for
+// x+0, 0-x and x*0 (signed zeros, infinities) make special.
+func (l *lowerer) zeroFloat(e ast.Expr) bool {
+	tv := l.t.info.Types[e]
+	return tv.Value != nil && l.irType(tv.Type) == ir.Float32 && constant.Sign(tv.Value) == 0
+}
+
+func (l *lowerer) binary(b *ast.BinaryExpr) ir.Value {
+	if l.irType(l.t.typeOf(b.X)) == ir.Float32 && (l.zeroFloat(b.X) || l.zeroFloat(b.Y)) {
+		return l.bad(b, "float arithmetic with a constant zero operand")
+	}
+	return l.binop(b.Op, l.expr(b.X), l.expr(b.Y), b.OpPos)
+}
+
+// binop combines two lowered operands with Go's operator op.
+func (l *lowerer) binop(op token.Token, x, y ir.Value, pos token.Pos) ir.Value {
+	var o ir.Op
+	switch op {
+	case token.ADD:
+		o = ir.Add
+	case token.SUB:
+		o = ir.Sub
+	case token.MUL:
+		o = ir.Mul
+	case token.QUO:
+		o = ir.Div
+	case token.REM:
+		o = ir.Rem
+	case token.SHL:
+		o = ir.Shl
+	case token.SHR:
+		o = ir.Shr
+	case token.AND:
+		o = ir.BitAnd
+	case token.OR:
+		o = ir.BitOr
+	case token.XOR:
+		o = ir.BitXor
+	case token.AND_NOT:
+		o = ir.AndNot
+	case token.EQL:
+		o = ir.Eq
+	case token.NEQ:
+		o = ir.Ne
+	case token.LSS:
+		o = ir.Lt
+	case token.LEQ:
+		o = ir.Le
+	case token.GTR:
+		o = ir.Gt
+	case token.GEQ:
+		o = ir.Ge
+	case token.LAND:
+		o = ir.And
+	case token.LOR:
+		o = ir.Or
+	default:
+		l.fail(pos, "operator "+op.String())
+		return &ir.Const{T: ir.Int32}
+	}
+	n := &ir.Binary{Op: o, X: x, Y: y}
+	if (o == ir.Add || o == ir.Sub) && x.Type() == ir.Float32 {
+		n.Fuse = isMul(x) || isMul(y)
+	}
+	return n
+}
+
+// isMul reports whether v is a float product (an operand a*b + c may fuse
+// with).
+func isMul(v ir.Value) bool {
+	b, ok := v.(*ir.Binary)
+	return ok && b.Op == ir.Mul && b.Type() == ir.Float32
+}
+
+// switchStmt lowers a switch to a chain of ifs: the tag evaluated once, the
+// cases compared in order, the default last wherever it is written; a clause
+// that falls through runs the next clause's body after its own. A switch
+// with a break in it is a loop of one pass around the chain, which the break
+// leaves.
+func (l *lowerer) switchStmt(s *ast.SwitchStmt) []ir.Stmt {
+	var out []ir.Stmt
+	if s.Init != nil {
+		out = l.stmt(s.Init)
+	}
+	var tag *ir.Var
+	if s.Tag != nil {
+		v := l.expr(s.Tag)
+		tag = l.temp(v.Type())
+		out = append(out, &ir.Store{Var: tag, Value: v})
+	}
+	var pass *ir.Loop
+	if hasSwitchBreak(s.Body.List) {
+		pass = &ir.Loop{}
+		defer l.enter(pass, true)()
+	} else {
+		l.label = nil
+	}
+	clauses := make([]*ast.CaseClause, len(s.Body.List))
+	for i, st := range s.Body.List {
+		clauses[i] = st.(*ast.CaseClause)
+	}
+	var def []ir.Stmt
+	type arm struct {
+		cond ir.Value
+		body []ir.Stmt
+	}
+	var arms []arm
+	for i, cc := range clauses {
+		body := l.clauseBody(clauses, i)
+		if cc.List == nil {
+			def = body
+			continue
+		}
+		var cond ir.Value
+		for _, e := range cc.List {
+			var c ir.Value
+			if tag != nil {
+				c = &ir.Binary{Op: ir.Eq, X: &ir.Load{Var: tag}, Y: l.expr(e)}
+			} else {
+				c = l.expr(e)
+			}
+			if cond == nil {
+				cond = c
+			} else {
+				cond = &ir.Binary{Op: ir.Or, X: cond, Y: c}
+			}
+		}
+		arms = append(arms, arm{cond, body})
+	}
+	tail := def
+	for i := len(arms) - 1; i >= 0; i-- {
+		tail = []ir.Stmt{&ir.If{Cond: arms[i].cond, Then: arms[i].body, Else: tail}}
+	}
+	if pass != nil {
+		pass.Body = append(tail, &ir.Break{Loop: pass})
+		return append(out, pass)
+	}
+	return append(out, tail...)
+}
+
+// clauseBody lowers clause i's body, and the next clause's after it where it
+// ends in fallthrough.
+func (l *lowerer) clauseBody(clauses []*ast.CaseClause, i int) []ir.Stmt {
+	list := clauses[i].Body
+	if n := len(list); n > 0 {
+		if b, ok := list[n-1].(*ast.BranchStmt); ok && b.Tok == token.FALLTHROUGH {
+			return append(l.stmts(list[:n-1]), l.clauseBody(clauses, i+1)...)
+		}
+	}
+	return l.stmts(list)
+}
+
+// hasSwitchBreak reports whether a switch's clauses hold a break of the
+// switch itself (an unlabeled one outside loops and switches inside it; a
+// labeled break of the switch counts too, conservatively any labeled one).
+func hasSwitchBreak(list []ast.Stmt) bool {
+	found := false
+	for _, s := range list {
+		ast.Inspect(s, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt, *ast.FuncLit:
+				return false
+			case *ast.BranchStmt:
+				if n.Tok == token.BREAK {
+					found = true
+				}
+			}
+			return true
+		})
+	}
+	return found
+}
+
+// shapeOf returns the view of k.V.Extent().M(...), or nil.
+func (l *lowerer) shapeOf(c *ast.CallExpr) *viewArg {
+	f, ok := unparen(c.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	inner, ok := unparen(f.X).(*ast.CallExpr)
+	if !ok || len(inner.Args) != 0 {
+		return nil
+	}
+	v, name := l.viewMethod(inner)
+	if name != "Extent" {
+		return nil
+	}
+	return v
+}
+
+// shape lowers k.V.Extent().Dim(c), .Rank(), .Size() and .Contains(i).
+func (l *lowerer) shape(c *ast.CallExpr, v *viewArg) ir.Value {
+	name := unparen(c.Fun).(*ast.SelectorExpr).Sel.Name
+	n := &ir.Shape{View: v.index}
+	switch {
+	case name == "Dim" && len(c.Args) == 1:
+		n.What, n.Comp = ir.Dim, l.expr(c.Args[0])
+	case name == "Rank":
+		n.What = ir.Rank
+	case name == "Size":
+		n.What = ir.Size
+	case name == "Contains" && len(c.Args) == 1:
+		n.What, n.Index = ir.Contains, l.index(c.Args[0])
+	default:
+		return l.bad(c, "Extent()."+name)
+	}
+	return n
+}
+
+// callName spells the function a call names, for messages.
+func callName(fun ast.Expr) string {
+	switch f := unparen(fun).(type) {
+	case *ast.Ident:
+		return f.Name
+	case *ast.SelectorExpr:
+		return callName(f.X) + "." + f.Sel.Name
+	case *ast.CallExpr:
+		return callName(f.Fun) + "()"
+	case *ast.IndexExpr:
+		return callName(f.X)
+	}
+	return fmt.Sprintf("a %T", fun)
+}

@@ -1,0 +1,430 @@
+package spvgen
+
+import (
+	"github.com/goamp/goamp/internal/ampabi"
+	"github.com/goamp/goamp/internal/spirv"
+	"github.com/goamp/goamp/translate/ir"
+)
+
+// stmts writes a statement list; statements after a branch out (break,
+// continue, return) are dead and not written.
+func (w *writer) stmts(list []ir.Stmt) {
+	for _, s := range list {
+		if w.block == 0 {
+			return
+		}
+		w.stmt(s)
+	}
+}
+
+func (w *writer) stmt(s ir.Stmt) {
+	switch s := s.(type) {
+	case *ir.Store:
+		w.do(spirv.OpStore, w.vars[s.Var], w.value(s.Value, false))
+	case *ir.ViewStore:
+		p := w.element(s.View, s.Index)
+		w.do(spirv.OpStore, p, w.value(s.Value, false))
+	case *ir.If:
+		c := w.value(s.Cond, false)
+		then, merge := w.id(), w.id()
+		els := merge
+		if len(s.Else) > 0 {
+			els = w.id()
+		}
+		w.do(spirv.OpSelectionMerge, merge, uint32(spirv.SelectionControlNone))
+		w.do(spirv.OpBranchConditional, c, then, els)
+		w.label(then)
+		w.stmts(s.Then)
+		w.branch(merge)
+		if len(s.Else) > 0 {
+			w.label(els)
+			w.stmts(s.Else)
+			w.branch(merge)
+		}
+		w.label(merge)
+	case *ir.Loop:
+		w.loop(s)
+	case *ir.Break:
+		if s.Loop != nil || len(w.loops) == 0 {
+			w.fail("a break out of other than the innermost loop (run ir.Structurize)")
+			return
+		}
+		w.branch(w.loops[len(w.loops)-1].merge)
+	case *ir.Continue:
+		if s.Loop != nil || len(w.loops) == 0 {
+			w.fail("a continue of other than the innermost loop (run ir.Structurize)")
+			return
+		}
+		w.branch(w.loops[len(w.loops)-1].cont)
+	case *ir.Return:
+		w.do(spirv.OpReturn)
+		w.block = 0
+	default:
+		w.fail("statement %T", s)
+	}
+}
+
+// loop writes a loop: the header (OpLoopMerge), the condition's block, the
+// body, the continue block (Post) and the merge block.
+func (w *writer) loop(s *ir.Loop) {
+	header, cond, body, cont, merge := w.id(), w.id(), w.id(), w.id(), w.id()
+	w.branch(header)
+	w.label(header)
+	w.do(spirv.OpLoopMerge, merge, cont, uint32(spirv.LoopControlNone))
+	w.branch(cond)
+	w.label(cond)
+	if s.Cond != nil {
+		c := w.value(s.Cond, false)
+		w.do(spirv.OpBranchConditional, c, body, merge)
+		w.block = 0
+	} else {
+		w.branch(body)
+	}
+	w.loops = append(w.loops, loopTargets{merge: merge, cont: cont})
+	w.label(body)
+	w.stmts(s.Body)
+	w.branch(cont)
+	w.loops = w.loops[:len(w.loops)-1]
+	w.label(cont)
+	w.stmts(s.Post)
+	w.branch(header)
+	w.label(merge)
+}
+
+// viewRank returns view k's rank (AMP_RANKS bits 2+2k) as a uint.
+func (w *writer) viewRank(k int) uint32 {
+	u := w.uintT()
+	shifted := w.emit(spirv.OpShiftRightLogical, u, w.ranks, w.uconst(uint32(2+2*k)))
+	return w.emit(spirv.OpBitwiseAnd, u, shifted, w.uconst(3))
+}
+
+// extent returns word 2k+c-1 of the ampExtents array (view k's dimension c,
+// for c of 1 or 2), at a uint index that may be computed.
+func (w *writer) extent(k int, word uint32) uint32 {
+	u := w.uintT()
+	m := uint32(1 + len(w.k.Views) + len(w.k.Scalars))
+	if k >= w.k.Extents {
+		w.fail("view %d's extent read past the ampExtents array (%d views)", k, w.k.Extents)
+		return w.uconst(0)
+	}
+	p := w.emit(spirv.OpAccessChain, w.ptr(spirv.StorageClassPushConstant, u), w.push, w.uconst(m), word)
+	return w.emit(spirv.OpLoad, u, p)
+}
+
+// shape writes an extent method of a view, as the GLSL path's ampDim,
+// ampSize and ampContains: dimension 0 is the AmpView's e0, dimensions 1 and
+// 2 the ampExtents array's, 0 past the rank.
+func (w *writer) shape(v *ir.Shape) uint32 {
+	u, i, b := w.uintT(), w.intT(), w.boolT()
+	k := v.View
+	rank := w.viewRank(k)
+	e0 := w.pushLoad(u, uint32(1+k), ampabi.ViewE0)
+	one := w.uconst(1)
+	// dim(c) for a constant c of 1 or 2, 1 past the rank (for Size and Contains).
+	dimOr1 := func(c uint32) uint32 {
+		in := w.emit(spirv.OpUGreaterThan, b, rank, w.uconst(c))
+		return w.emit(spirv.OpSelect, u, in, w.extent(k, w.uconst(uint32(2*k)+c-1)), one)
+	}
+	switch v.What {
+	case ir.Rank:
+		return w.emit(spirv.OpBitcast, i, rank)
+	case ir.Size:
+		s := w.emit(spirv.OpIMul, u, e0, dimOr1(1))
+		return w.emit(spirv.OpBitcast, i, w.emit(spirv.OpIMul, u, s, dimOr1(2)))
+	case ir.Contains:
+		// Components past the rank are not looked at.
+		var ok uint32
+		for c, x := range v.Index {
+			xu := w.emit(spirv.OpBitcast, u, w.value(x, false))
+			if c == 0 {
+				ok = w.emit(spirv.OpULessThan, b, xu, e0)
+				continue
+			}
+			in := w.emit(spirv.OpULessThan, b, xu, dimOr1(uint32(c)))
+			past := w.emit(spirv.OpULessThanEqual, b, rank, w.uconst(uint32(c)))
+			ok = w.emit(spirv.OpLogicalAnd, b, ok, w.emit(spirv.OpLogicalOr, b, past, in))
+		}
+		return ok
+	}
+	// Dim(c): e0 for 0, ampExtents[2k+c-1] for 0 < c < rank, else 0.
+	c := w.emit(spirv.OpBitcast, u, w.value(v.Comp, false))
+	isZero := w.emit(spirv.OpIEqual, b, c, w.uconst(0))
+	inRank := w.emit(spirv.OpULessThan, b, c, rank) // c as a uint: negative is large
+	useExt := w.emit(spirv.OpLogicalAnd, b, w.emit(spirv.OpLogicalNot, b, isZero), inRank)
+	var ext uint32
+	if w.k.Extents > k {
+		word := w.emit(spirv.OpIAdd, u, w.uconst(uint32(2*k)), w.emit(spirv.OpISub, u, c, one))
+		word = w.emit(spirv.OpSelect, u, useExt, word, w.uconst(uint32(2*k))) // stay inside the array
+		ext = w.extent(k, word)
+	} else {
+		ext = w.uconst(0) // the body reads only dimension 0 of this view
+	}
+	r := w.emit(spirv.OpSelect, u, useExt, ext, w.uconst(0))
+	r = w.emit(spirv.OpSelect, u, isZero, e0, r)
+	return w.emit(spirv.OpBitcast, i, r)
+}
+
+// element returns a pointer to element index of view k: its AmpView's base
+// plus the index's offset by the view's rank (AMP_RANKS bits 2+2k), as the
+// GLSL path's ampAt.
+func (w *writer) element(k int, index [3]ir.Value) uint32 {
+	u, b := w.uintT(), w.boolT()
+	var ix [3]uint32
+	for c, v := range index {
+		ix[c] = w.emit(spirv.OpBitcast, u, w.value(v, false))
+	}
+	member := uint32(1 + k)
+	base := w.pushLoad(u, member, ampabi.ViewBase)
+	s0 := w.pushLoad(u, member, ampabi.ViewS0)
+	s1 := w.pushLoad(u, member, ampabi.ViewS1)
+	shifted := w.emit(spirv.OpShiftRightLogical, u, w.ranks, w.uconst(uint32(2+2*k)))
+	rank := w.emit(spirv.OpBitwiseAnd, u, shifted, w.uconst(3))
+	x0 := w.emit(spirv.OpIMul, u, ix[0], s0)
+	r2 := w.emit(spirv.OpIAdd, u, x0, ix[1])
+	r3 := w.emit(spirv.OpIAdd, u, w.emit(spirv.OpIAdd, u, x0, w.emit(spirv.OpIMul, u, ix[1], s1)), ix[2])
+	is1 := w.emit(spirv.OpIEqual, b, rank, w.uconst(1))
+	is2 := w.emit(spirv.OpIEqual, b, rank, w.uconst(2))
+	off := w.emit(spirv.OpSelect, u, is1, ix[0], w.emit(spirv.OpSelect, u, is2, r2, r3))
+	addr := w.emit(spirv.OpIAdd, u, base, off)
+	et := w.irType(w.k.Views[k].Elem)
+	return w.emit(spirv.OpAccessChain, w.ptr(spirv.StorageClassStorageBuffer, et), w.bufs[k], w.uconst(0), addr)
+}
+
+// exactOp writes a float operation and marks it NoContraction unless fused.
+func (w *writer) exactOp(fused bool, op spirv.Op, t uint32, args ...uint32) uint32 {
+	id := w.emit(op, t, args...)
+	if !fused {
+		w.decorate(id, spirv.DecorationNoContraction)
+	}
+	return id
+}
+
+// value writes v and returns its id; fused says v is a product that the add
+// using it may contract with.
+func (w *writer) value(v ir.Value, fused bool) uint32 {
+	switch v := v.(type) {
+	case *ir.Const:
+		return w.constant(w.irType(v.T), v.Bits)
+	case *ir.Load:
+		return w.emit(spirv.OpLoad, w.irType(v.Var.Type), w.vars[v.Var])
+	case *ir.LoadScalar:
+		if v.T == ir.Bool {
+			x := w.pushLoad(w.uintT(), uint32(1+len(w.k.Views)+v.Index))
+			return w.emit(spirv.OpINotEqual, w.boolT(), x, w.uconst(0))
+		}
+		return w.pushLoad(w.irType(v.T), uint32(1+len(w.k.Views)+v.Index))
+	case *ir.ViewLoad:
+		return w.emit(spirv.OpLoad, w.irType(v.T), w.element(v.View, v.Index))
+	case *ir.ThreadIndex:
+		return w.emit(spirv.OpCompositeExtract, w.intT(), w.idx, uint32(v.Comp))
+	case *ir.Unary:
+		return w.unary(v)
+	case *ir.Binary:
+		return w.binary(v, fused)
+	case *ir.Convert:
+		return w.convert(v)
+	case *ir.Bits:
+		return w.emit(spirv.OpBitcast, w.irType(v.To), w.value(v.X, false))
+	case *ir.Select:
+		c, x, y := w.value(v.Cond, false), w.value(v.X, false), w.value(v.Y, false)
+		return w.emit(spirv.OpSelect, w.irType(v.Type()), c, x, y)
+	case *ir.Shape:
+		return w.shape(v)
+	}
+	w.fail("value %T", v)
+	return w.iconst(0)
+}
+
+func (w *writer) unary(v *ir.Unary) uint32 {
+	x := w.value(v.X, false)
+	t := w.irType(v.Type())
+	switch {
+	case v.Op == ir.Neg && v.Type() == ir.Float32:
+		return w.exactOp(false, spirv.OpFNegate, t, x)
+	case v.Op == ir.Neg:
+		return w.emit(spirv.OpSNegate, t, x)
+	case v.Op == ir.Not:
+		return w.emit(spirv.OpLogicalNot, t, x)
+	case v.Op == ir.Com:
+		return w.emit(spirv.OpNot, t, x)
+	}
+	w.fail("unary %s", v.Op)
+	return x
+}
+
+// opcodes of the binary operators by operand type: int32, uint32, float32,
+// bool.
+var binOps = map[ir.Op][4]spirv.Op{
+	ir.Add:    {spirv.OpIAdd, spirv.OpIAdd, spirv.OpFAdd, 0},
+	ir.Sub:    {spirv.OpISub, spirv.OpISub, spirv.OpFSub, 0},
+	ir.Mul:    {spirv.OpIMul, spirv.OpIMul, spirv.OpFMul, 0},
+	ir.Div:    {spirv.OpSDiv, spirv.OpUDiv, spirv.OpFDiv, 0},
+	ir.Rem:    {spirv.OpSRem, spirv.OpUMod, 0, 0},
+	ir.BitAnd: {spirv.OpBitwiseAnd, spirv.OpBitwiseAnd, 0, 0},
+	ir.BitOr:  {spirv.OpBitwiseOr, spirv.OpBitwiseOr, 0, 0},
+	ir.BitXor: {spirv.OpBitwiseXor, spirv.OpBitwiseXor, 0, 0},
+	// Go's comparisons: NaN is unequal to everything, and unordered otherwise.
+	ir.Eq: {spirv.OpIEqual, spirv.OpIEqual, spirv.OpFOrdEqual, spirv.OpLogicalEqual},
+	ir.Ne: {spirv.OpINotEqual, spirv.OpINotEqual, spirv.OpFUnordNotEqual, spirv.OpLogicalNotEqual},
+	ir.Lt: {spirv.OpSLessThan, spirv.OpULessThan, spirv.OpFOrdLessThan, 0},
+	ir.Le: {spirv.OpSLessThanEqual, spirv.OpULessThanEqual, spirv.OpFOrdLessThanEqual, 0},
+	ir.Gt: {spirv.OpSGreaterThan, spirv.OpUGreaterThan, spirv.OpFOrdGreaterThan, 0},
+	ir.Ge: {spirv.OpSGreaterThanEqual, spirv.OpUGreaterThanEqual, spirv.OpFOrdGreaterThanEqual, 0},
+}
+
+func (w *writer) binary(v *ir.Binary, fused bool) uint32 {
+	switch v.Op {
+	case ir.And, ir.Or:
+		return w.shortCircuit(v)
+	case ir.Min, ir.Max:
+		return w.minMax(v)
+	case ir.Shl, ir.Shr:
+		return w.shift(v)
+	}
+	ot := v.X.Type()
+	// The product an add may contract with: its first operand if that is one,
+	// else its second (as the exactness pass over glslc's output picks it).
+	fuseX := v.Fuse && isMul(v.X)
+	fuseY := v.Fuse && !fuseX && isMul(v.Y)
+	x, y := w.value(v.X, fuseX), w.value(v.Y, fuseY)
+	t := w.irType(v.Type())
+	if v.Op == ir.AndNot {
+		return w.emit(spirv.OpBitwiseAnd, t, x, w.emit(spirv.OpNot, t, y))
+	}
+	col := map[ir.Type]int{ir.Int32: 0, ir.Uint32: 1, ir.Float32: 2, ir.Bool: 3}[ot]
+	op := binOps[v.Op][col]
+	if op == 0 {
+		w.fail("operator %s on %s", v.Op, ot)
+		return x
+	}
+	if ot == ir.Float32 && !v.Op.IsCompare() {
+		return w.exactOp(fused || v.Fuse, op, t, x, y)
+	}
+	if ot == ir.Int32 && (v.Op == ir.Div || v.Op == ir.Rem) {
+		return w.signedDiv(v.Op, x, y)
+	}
+	return w.emit(op, t, x, y)
+}
+
+// shift writes Go's x << s and x >> s: the count read as unsigned (a
+// negative one, which panics in Go, is then 32 or more), a count of 32 or
+// more shifting every bit out (>> of an int32 keeps the sign), where SPIR-V's
+// result is undefined.
+func (w *writer) shift(v *ir.Binary) uint32 {
+	x, s := w.value(v.X, false), w.value(v.Y, false)
+	u, b, t := w.uintT(), w.boolT(), w.irType(v.Type())
+	if v.Y.Type() != ir.Uint32 {
+		s = w.emit(spirv.OpBitcast, u, s)
+	}
+	big := w.emit(spirv.OpUGreaterThanEqual, b, s, w.uconst(32))
+	zero := w.constant(t, 0)
+	switch {
+	case v.Op == ir.Shl:
+		return w.emit(spirv.OpSelect, t, big, zero, w.emit(spirv.OpShiftLeftLogical, t, x, s))
+	case v.Type() == ir.Int32:
+		s = w.emit(spirv.OpSelect, u, big, w.uconst(31), s)
+		return w.emit(spirv.OpShiftRightArithmetic, t, x, s)
+	}
+	return w.emit(spirv.OpSelect, t, big, zero, w.emit(spirv.OpShiftRightLogical, t, x, s))
+}
+
+// signedDiv writes Go's int32 x / y or x % y: by -1 the quotient is -x (it
+// wraps for the least int32) and the remainder 0, where SPIR-V's are
+// undefined for the least int32; the divisor is then 1.
+func (w *writer) signedDiv(op ir.Op, x, y uint32) uint32 {
+	i, b := w.intT(), w.boolT()
+	m1 := w.emit(spirv.OpIEqual, b, y, w.iconst(-1))
+	d := w.emit(spirv.OpSelect, i, m1, w.iconst(1), y)
+	if op == ir.Div {
+		q := w.emit(spirv.OpSDiv, i, x, d)
+		return w.emit(spirv.OpSelect, i, m1, w.emit(spirv.OpSNegate, i, x), q)
+	}
+	r := w.emit(spirv.OpSRem, i, x, d)
+	return w.emit(spirv.OpSelect, i, m1, w.iconst(0), r)
+}
+
+// minMax writes Go's min or max of two values. Integers: the lesser or
+// greater. Floats: a NaN operand gives NaN; of equal operands min takes the
+// OR of their bits (so -0 wins over +0) and max the AND (+0 wins).
+func (w *writer) minMax(v *ir.Binary) uint32 {
+	x, y := w.value(v.X, false), w.value(v.Y, false)
+	t, b := w.irType(v.Type()), w.boolT()
+	lt := map[ir.Type]spirv.Op{ir.Int32: spirv.OpSLessThan, ir.Uint32: spirv.OpULessThan,
+		ir.Float32: spirv.OpFOrdLessThan}[v.Type()]
+	if lt == 0 {
+		w.fail("%s of %s", v.Op, v.Type())
+		return x
+	}
+	first, second := x, y // min: x < y picks x
+	if v.Op == ir.Max {
+		first, second = y, x // max: y < x picks x
+	}
+	less := w.emit(lt, b, first, second)
+	pick := w.emit(spirv.OpSelect, t, less, x, y)
+	if v.Type() != ir.Float32 {
+		return pick
+	}
+	u := w.uintT()
+	xb, yb := w.emit(spirv.OpBitcast, u, x), w.emit(spirv.OpBitcast, u, y)
+	bitOp := spirv.OpBitwiseOr
+	if v.Op == ir.Max {
+		bitOp = spirv.OpBitwiseAnd
+	}
+	same := w.emit(spirv.OpBitcast, t, w.emit(bitOp, u, xb, yb))
+	eq := w.emit(spirv.OpFOrdEqual, b, x, y)
+	r := w.emit(spirv.OpSelect, t, eq, same, pick)
+	xNaN := w.emit(spirv.OpIsNan, b, x)
+	yNaN := w.emit(spirv.OpIsNan, b, y)
+	r = w.emit(spirv.OpSelect, t, yNaN, y, r)
+	return w.emit(spirv.OpSelect, t, xNaN, x, r)
+}
+
+func isMul(v ir.Value) bool {
+	b, ok := v.(*ir.Binary)
+	return ok && b.Op == ir.Mul && b.Type() == ir.Float32
+}
+
+// shortCircuit writes && or ||: the right operand in a block of its own that
+// runs only where it decides the result, joined by an OpPhi.
+func (w *writer) shortCircuit(v *ir.Binary) uint32 {
+	b := w.boolT()
+	x := w.value(v.X, false)
+	from := w.block
+	right, merge := w.id(), w.id()
+	w.do(spirv.OpSelectionMerge, merge, uint32(spirv.SelectionControlNone))
+	if v.Op == ir.And {
+		w.do(spirv.OpBranchConditional, x, right, merge)
+	} else {
+		w.do(spirv.OpBranchConditional, x, merge, right)
+	}
+	w.block = 0
+	w.label(right)
+	y := w.value(v.Y, false)
+	rightEnd := w.block
+	w.branch(merge)
+	w.label(merge)
+	return w.emit(spirv.OpPhi, b, x, from, y, rightEnd)
+}
+
+// convert writes Go's conversion between the scalar types.
+func (w *writer) convert(v *ir.Convert) uint32 {
+	from := v.X.Type()
+	x := w.value(v.X, false)
+	t := w.irType(v.To)
+	switch {
+	case from == v.To:
+		return x // float32(a*b): the product stays exact (not fused)
+	case from.IsInt() && v.To.IsInt():
+		return w.emit(spirv.OpBitcast, t, x)
+	case from == ir.Int32 && v.To == ir.Float32:
+		return w.exactOp(false, spirv.OpConvertSToF, t, x)
+	case from == ir.Uint32 && v.To == ir.Float32:
+		return w.exactOp(false, spirv.OpConvertUToF, t, x)
+	case from == ir.Float32 && v.To == ir.Int32:
+		return w.exactOp(false, spirv.OpConvertFToS, t, x)
+	case from == ir.Float32 && v.To == ir.Uint32:
+		return w.exactOp(false, spirv.OpConvertFToU, t, x)
+	}
+	w.fail("conversion from %s to %s", from, v.To)
+	return x
+}

@@ -1,0 +1,331 @@
+package spvgen
+
+import (
+	"fmt"
+
+	"github.com/goamp/goamp/internal/ampabi"
+	"github.com/goamp/goamp/internal/spirv"
+	"github.com/goamp/goamp/translate/ir"
+)
+
+// Error says why a kernel's IR cannot be written: it breaks the IR's own
+// rules (a translator bug, not the user's).
+type Error struct {
+	Kernel string
+	Reason string
+}
+
+// Error implements error.
+func (e *Error) Error() string {
+	return fmt.Sprintf("goamp/translate/spvgen: kernel %s: %s", e.Kernel, e.Reason)
+}
+
+// writer writes one kernel.
+type writer struct {
+	*module
+	k *ir.Kernel
+	// Module-scope ids.
+	push, ranks, gridLoop, wgSize uint32
+	wgID, numWG, localID          uint32
+	bufs                          []uint32
+	pushStruct                    uint32
+	// The function being written: its body, current block and loops.
+	body   []inst
+	block  uint32 // the current block's label; 0 after a terminator
+	loops  []loopTargets
+	vars   map[*ir.Var]uint32
+	idx    uint32 // the ampEach parameter (an ivec3)
+	exact  map[uint32]bool
+	errMsg string
+}
+
+type loopTargets struct{ merge, cont uint32 }
+
+// Write returns the SPIR-V module of kernel k: main loops over the domain's
+// points with a grid stride (AMP_GRID_LOOP) and calls the body for each.
+func Write(k *ir.Kernel) ([]byte, error) {
+	w := &writer{module: newModule(), k: k, vars: map[*ir.Var]uint32{}, exact: map[uint32]bool{}}
+	w.header()
+	w.interfaceVars()
+	each := w.eachFunc()
+	w.mainFunc(each)
+	if w.errMsg != "" {
+		return nil, &Error{Kernel: k.Name, Reason: w.errMsg}
+	}
+	return w.bytes(), nil
+}
+
+func (w *writer) fail(format string, args ...any) {
+	if w.errMsg == "" {
+		w.errMsg = fmt.Sprintf(format, args...)
+	}
+}
+
+func (w *writer) header() {
+	add(&w.caps, spirv.OpCapability, uint32(spirv.CapabilityShader))
+	add(&w.caps, spirv.OpCapability, uint32(spirv.CapabilitySignedZeroInfNanPreserve))
+	add(&w.exts, spirv.OpExtension, str("SPV_KHR_float_controls")...)
+	add(&w.memModel, spirv.OpMemoryModel, uint32(spirv.AddressingModelLogical), uint32(spirv.MemoryModelGLSL450))
+}
+
+// irType returns the SPIR-V type of an IR scalar type.
+func (w *writer) irType(t ir.Type) uint32 {
+	switch t {
+	case ir.Bool:
+		return w.boolT()
+	case ir.Int32:
+		return w.intT()
+	case ir.Uint32:
+		return w.uintT()
+	case ir.Float32:
+		return w.floatT()
+	}
+	w.fail("type %s", t)
+	return w.intT()
+}
+
+// interfaceVars declares the specialization constants, built-ins, the
+// push-constant block and the views' buffers.
+func (w *writer) interfaceVars() {
+	u := w.uintT()
+	x := w.specConstant(ampabi.SpecLocalSizeX, 1, "ampLocalSizeX")
+	y := w.specConstant(ampabi.SpecLocalSizeY, 1, "ampLocalSizeY")
+	z := w.specConstant(ampabi.SpecLocalSizeZ, 1, "ampLocalSizeZ")
+	w.wgSize = w.id()
+	add(&w.globals, spirv.OpSpecConstantComposite, w.vec(u, 3), w.wgSize, x, y, z)
+	w.decorate(w.wgSize, spirv.DecorationBuiltIn, uint32(spirv.BuiltInWorkgroupSize))
+	w.ranks = w.specConstant(ampabi.SpecRanks, 1, "AMP_RANKS")
+	w.gridLoop = w.specConstant(ampabi.SpecGridLoop, 1, "AMP_GRID_LOOP")
+
+	in := w.ptr(spirv.StorageClassInput, w.vec(u, 3))
+	for _, b := range []struct {
+		id   *uint32
+		bi   spirv.BuiltIn
+		name string
+	}{{&w.wgID, spirv.BuiltInWorkgroupId, "gl_WorkGroupID"}, {&w.numWG, spirv.BuiltInNumWorkgroups, "gl_NumWorkGroups"},
+		{&w.localID, spirv.BuiltInLocalInvocationId, "gl_LocalInvocationID"}} {
+		*b.id = w.variable(in, spirv.StorageClassInput, b.name)
+		w.decorate(*b.id, spirv.DecorationBuiltIn, uint32(b.bi))
+	}
+
+	w.pushBlock()
+	w.buffers()
+}
+
+// pushBlock declares the push-constant block: the domain, an AmpView per
+// view, the scalars and the ampExtents array, at ampabi's offsets.
+func (w *writer) pushBlock() {
+	u := w.uintT()
+	view := w.typ("AmpView", spirv.OpTypeStruct, u, u, u, u)
+	w.name(view, "AmpView")
+	for i, n := range []string{"base", "s0", "s1", "e0"} {
+		w.memberDecorate(view, i, spirv.DecorationOffset, uint32(4*i))
+		w.memberName(view, i, n)
+	}
+	members := []uint32{w.vec(u, 4)}
+	for range w.k.Views {
+		members = append(members, view)
+	}
+	for _, s := range w.k.Scalars {
+		if s.Type == ir.Bool {
+			members = append(members, u)
+		} else {
+			members = append(members, w.irType(s.Type))
+		}
+	}
+	if w.k.Extents > 0 { // uint ampExtents[2m]
+		arr := w.typ("ampExtents", spirv.OpTypeArray, u, w.uconst(uint32(2*w.k.Extents)))
+		w.decorate(arr, spirv.DecorationArrayStride, 4)
+		members = append(members, arr)
+	}
+	w.pushStruct = w.typ("AmpPush", spirv.OpTypeStruct, members...)
+	w.name(w.pushStruct, "AmpPush")
+	w.decorate(w.pushStruct, spirv.DecorationBlock)
+	w.memberDecorate(w.pushStruct, 0, spirv.DecorationOffset, 0)
+	w.memberName(w.pushStruct, 0, "domain")
+	for i, v := range w.k.Views {
+		w.memberDecorate(w.pushStruct, 1+i, spirv.DecorationOffset, uint32(ampabi.ViewOffset(i)))
+		w.memberName(w.pushStruct, 1+i, v.Name)
+	}
+	for i, s := range w.k.Scalars {
+		off := ampabi.ScalarOffset(len(w.k.Views)) + ampabi.ScalarBytes*i
+		w.memberDecorate(w.pushStruct, 1+len(w.k.Views)+i, spirv.DecorationOffset, uint32(off))
+		w.memberName(w.pushStruct, 1+len(w.k.Views)+i, s.Name)
+	}
+	if w.k.Extents > 0 {
+		m := 1 + len(w.k.Views) + len(w.k.Scalars)
+		off := ampabi.ScalarOffset(len(w.k.Views)) + ampabi.ScalarBytes*len(w.k.Scalars)
+		w.memberDecorate(w.pushStruct, m, spirv.DecorationOffset, uint32(off))
+		w.memberName(w.pushStruct, m, "ampExtents")
+	}
+	w.push = w.variable(w.ptr(spirv.StorageClassPushConstant, w.pushStruct), spirv.StorageClassPushConstant, "amp")
+}
+
+// buffers declares each view's storage buffer at its binding.
+func (w *writer) buffers() {
+
+	for i, v := range w.k.Views {
+		et := w.irType(v.Elem)
+		_, declared := w.types[key("rta", et)]
+		rta := w.typ(key("rta", et), spirv.OpTypeRuntimeArray, et)
+		if !declared {
+			w.decorate(rta, spirv.DecorationArrayStride, 4)
+		}
+		// One block type per buffer: each has its own NonWritable decoration.
+		blk := w.id()
+		add(&w.globals, spirv.OpTypeStruct, blk, rta)
+		w.name(blk, fmt.Sprintf("AmpBuffer%d", i))
+		w.decorate(blk, spirv.DecorationBlock)
+		w.memberDecorate(blk, 0, spirv.DecorationOffset, 0)
+		if !v.Written {
+			w.memberDecorate(blk, 0, spirv.DecorationNonWritable)
+		}
+		b := w.variable(w.ptr(spirv.StorageClassStorageBuffer, blk), spirv.StorageClassStorageBuffer, "ampV_"+v.Name)
+		w.decorate(b, spirv.DecorationDescriptorSet, ampabi.DescriptorSet)
+		w.decorate(b, spirv.DecorationBinding, uint32(ampabi.DataBinding(i)))
+		w.bufs = append(w.bufs, b)
+	}
+}
+
+// emit appends an instruction with a result to the function body and returns
+// the result id.
+func (w *writer) emit(op spirv.Op, t uint32, args ...uint32) uint32 {
+	id := w.id()
+	w.body = append(w.body, inst{op, append([]uint32{t, id}, args...)})
+	return id
+}
+
+// do appends an instruction without a result.
+func (w *writer) do(op spirv.Op, args ...uint32) { w.body = append(w.body, inst{op, args}) }
+
+// label starts block id.
+func (w *writer) label(id uint32) {
+	w.do(spirv.OpLabel, id)
+	w.block = id
+}
+
+// branch ends the current block with a branch to target, if it is open.
+func (w *writer) branch(target uint32) {
+	if w.block != 0 {
+		w.do(spirv.OpBranch, target)
+		w.block = 0
+	}
+}
+
+// pushWord loads uint word member[sub...] of the push-constant block.
+func (w *writer) pushLoad(t uint32, idx ...uint32) uint32 {
+	ids := make([]uint32, len(idx))
+	for i, x := range idx {
+		ids[i] = w.uconst(x)
+	}
+	p := w.emit(spirv.OpAccessChain, w.ptr(spirv.StorageClassPushConstant, t), append([]uint32{w.push}, ids...)...)
+	return w.emit(spirv.OpLoad, t, p)
+}
+
+// function writes a function: its header, locals, body (by fill) and end.
+func (w *writer) function(id, fnT, ret uint32, params []uint32, locals []*ir.Var, fill func()) []inst {
+	w.body = nil
+	w.vars = map[*ir.Var]uint32{}
+	w.do(spirv.OpFunction, ret, id, uint32(spirv.FunctionControlNone), fnT)
+	for _, p := range params {
+		w.body = append(w.body, inst{spirv.OpFunctionParameter, []uint32{w.vec(w.intT(), 3), p}})
+	}
+	w.label(w.id())
+	for _, v := range locals {
+		vid := w.emit(spirv.OpVariable, w.ptr(spirv.StorageClassFunction, w.irType(v.Type)),
+			uint32(spirv.StorageClassFunction))
+		w.vars[v] = vid
+	}
+	fill()
+	if w.block != 0 {
+		w.do(spirv.OpReturn)
+		w.block = 0
+	}
+	w.do(spirv.OpFunctionEnd)
+	return w.body
+}
+
+// eachFunc writes the body as void ampEach(ivec3 index) and returns its id.
+func (w *writer) eachFunc() uint32 {
+	id := w.id()
+	w.name(id, "ampEach")
+	w.idx = w.id()
+	fnT := w.fnType(w.void(), w.vec(w.intT(), 3))
+	body := w.function(id, fnT, w.void(), []uint32{w.idx}, w.k.Locals, func() { w.stmts(w.k.Body) })
+	w.funcs = append(w.funcs, body...)
+	return id
+}
+
+// mainFunc writes main: the grid-stride loop over the domain's points.
+func (w *writer) mainFunc(each uint32) {
+	u, b := w.uintT(), w.boolT()
+	main := w.id()
+	w.name(main, "main")
+	n := &ir.Var{Name: "ampN", Type: ir.Uint32}
+	body := w.function(main, w.fnType(w.void()), w.void(), nil, []*ir.Var{n}, func() {
+		wg := w.emit(spirv.OpLoad, w.vec(u, 3), w.wgID)
+		nwg := w.emit(spirv.OpLoad, w.vec(u, 3), w.numWG)
+		lid := w.emit(spirv.OpLoad, w.vec(u, 3), w.localID)
+		c := func(v, i uint32) uint32 { return w.emit(spirv.OpCompositeExtract, u, v, i) }
+		wsx := w.emit(spirv.OpCompositeExtract, u, w.wgSize, 0)
+		// (WorkGroupID.y * NumWorkGroups.x + WorkGroupID.x) * WorkGroupSize.x + LocalInvocationID.x
+		lin := w.emit(spirv.OpIMul, u, c(wg, 1), c(nwg, 0))
+		lin = w.emit(spirv.OpIAdd, u, lin, c(wg, 0))
+		lin = w.emit(spirv.OpIMul, u, lin, wsx)
+		lin = w.emit(spirv.OpIAdd, u, lin, c(lid, 0))
+		stride := w.emit(spirv.OpIMul, u, c(nwg, 0), c(nwg, 1))
+		stride = w.emit(spirv.OpIMul, u, stride, wsx)
+		w.do(spirv.OpStore, w.vars[n], lin)
+		header, cond, bodyL, cont, merge := w.id(), w.id(), w.id(), w.id(), w.id()
+		w.branch(header)
+		w.label(header)
+		w.do(spirv.OpLoopMerge, merge, cont, uint32(spirv.LoopControlNone))
+		w.branch(cond)
+		w.label(cond)
+		nv := w.emit(spirv.OpLoad, u, w.vars[n])
+		total := w.pushLoad(u, 0, ampabi.DomainTotal)
+		on := w.emit(spirv.OpINotEqual, b, w.gridLoop, w.uconst(0))
+		in := w.emit(spirv.OpULessThan, b, nv, total)
+		ok := w.emit(spirv.OpLogicalAnd, b, on, in)
+		w.do(spirv.OpBranchConditional, ok, bodyL, merge)
+		w.block = 0
+		w.label(bodyL)
+		w.emit(spirv.OpFunctionCall, w.void(), each, w.delinearize(nv))
+		w.branch(cont)
+		w.label(cont)
+		nv = w.emit(spirv.OpLoad, u, w.vars[n])
+		w.do(spirv.OpStore, w.vars[n], w.emit(spirv.OpIAdd, u, nv, stride))
+		w.branch(header)
+		w.label(merge)
+	})
+	w.funcs = append(w.funcs, body...)
+	add(&w.entries, spirv.OpEntryPoint, append(append([]uint32{uint32(spirv.ExecutionModelGLCompute), main},
+		str("main")...), w.wgID, w.numWG, w.localID)...)
+	add(&w.modes, spirv.OpExecutionMode, main, uint32(spirv.ExecutionModeLocalSize), 1, 1, 1)
+	add(&w.modes, spirv.OpExecutionMode, main, uint32(spirv.ExecutionModeSignedZeroInfNanPreserve), 32)
+}
+
+// delinearize returns the ivec3 index of point n of the domain, by its rank
+// (AMP_RANKS bits 0-1), as the GLSL path's ampDelinearize.
+func (w *writer) delinearize(n uint32) uint32 {
+	u, i, b := w.uintT(), w.intT(), w.boolT()
+	rank := w.emit(spirv.OpBitwiseAnd, u, w.ranks, w.uconst(3))
+	d1 := w.pushLoad(u, 0, ampabi.DomainE1)
+	d2 := w.pushLoad(u, 0, ampabi.DomainE2)
+	toInt := func(x uint32) uint32 { return w.emit(spirv.OpBitcast, i, x) }
+	zero := w.iconst(0)
+	r1 := w.emit(spirv.OpCompositeConstruct, w.vec(i, 3), toInt(n), zero, zero)
+	r2 := w.emit(spirv.OpCompositeConstruct, w.vec(i, 3), toInt(w.emit(spirv.OpUDiv, u, n, d1)),
+		toInt(w.emit(spirv.OpUMod, u, n, d1)), zero)
+	t := w.emit(spirv.OpUDiv, u, n, d2)
+	r3 := w.emit(spirv.OpCompositeConstruct, w.vec(i, 3), toInt(w.emit(spirv.OpUDiv, u, t, d1)),
+		toInt(w.emit(spirv.OpUMod, u, t, d1)), toInt(w.emit(spirv.OpUMod, u, n, d2)))
+	is1 := w.emit(spirv.OpIEqual, b, rank, w.uconst(1))
+	is2 := w.emit(spirv.OpIEqual, b, rank, w.uconst(2))
+	bv := w.vec(b, 3)
+	sel := func(c, x, y uint32) uint32 {
+		cv := w.emit(spirv.OpCompositeConstruct, bv, c, c, c)
+		return w.emit(spirv.OpSelect, w.vec(i, 3), cv, x, y)
+	}
+	return sel(is1, r1, sel(is2, r2, r3))
+}
