@@ -75,15 +75,29 @@ func TestKernels(t *testing.T) {
 	}
 	counts := map[string]int{}
 	var failures []Outcome
-	for lo := 0; lo < len(seeds); lo += *batchN {
-		var ks []*Kernel
-		if lo == 0 && *seedList == "" {
-			ks = foundKernels()
+	// Packages are generated one ahead of the one that runs: ampgen's steps (Load,
+	// glslc) and go test's (the build, the runs) use the two cores in turn.
+	gens := make(chan *generated, 1)
+	go func() {
+		defer close(gens)
+		for lo := 0; lo < len(seeds); lo += *batchN {
+			var ks []*Kernel
+			if lo == 0 && *seedList == "" {
+				ks = foundKernels()
+			}
+			for _, s := range seeds[lo:min(lo+*batchN, len(seeds))] {
+				ks = append(ks, generate(s, fmt.Sprintf("K%d", s)))
+			}
+			g := generateBatch(ks, nil)
+			g.done = min(lo+*batchN, len(seeds))
+			gens <- g
+			if g.err != nil {
+				return
+			}
 		}
-		for _, s := range seeds[lo:min(lo+*batchN, len(seeds))] {
-			ks = append(ks, generate(s, fmt.Sprintf("K%d", s)))
-		}
-		outs, rej := runBatch(t, ks, nil)
+	}()
+	for g := range gens {
+		outs, rej := g.run(t)
 		for _, r := range rej {
 			counts["rejected"]++
 			t.Errorf("%s: ampgen rejected it: %s", r.Kernel, r.Msg)
@@ -96,7 +110,7 @@ func TestKernels(t *testing.T) {
 				failures = append(failures, o)
 			}
 		}
-		fmt.Printf("kernelfuzz: %s %d/%d kernels: %s\n", time.Now().Format(time.TimeOnly), min(lo+*batchN, len(seeds)),
+		fmt.Printf("kernelfuzz: %s %d/%d kernels: %s\n", time.Now().Format(time.TimeOnly), g.done,
 			len(seeds), summary(counts, " "))
 	}
 	if *minimizeOn {
@@ -149,27 +163,55 @@ func summary(counts map[string]int, sep string) string {
 
 // runBatch writes, generates and runs one package of kernels.
 func runBatch(t *testing.T, ks []*Kernel, drop map[string]map[int]bool) ([]Outcome, []Rejection) {
+	return generateBatch(ks, drop).run(t)
+}
+
+// generated is a package of kernels written and generated (or the error that stopped
+// it), ready to run.
+type generated struct {
+	b    *Batch
+	rej  []Rejection
+	took time.Duration
+	err  error
+	n    int // kernels asked for
+	done int // TestKernels: seeds done with this package
+}
+
+// generateBatch writes and generates one package of kernels; it calls no testing
+// function (TestKernels runs it on a goroutine of its own).
+func generateBatch(ks []*Kernel, drop map[string]map[int]bool) *generated {
+	g := &generated{n: len(ks)}
 	dir, err := os.MkdirTemp("testdata", "gen")
-	require.NoError(t, err)
-	if !*keep {
-		defer os.RemoveAll(dir)
+	if err != nil {
+		g.err = err
+		return g
 	}
-	b := &Batch{Dir: dir, Kernels: ks, Drop: drop}
-	require.NoError(t, b.Write())
+	g.b = &Batch{Dir: dir, Kernels: ks, Drop: drop}
 	start := time.Now()
-	rej, err := b.Generate()
-	require.NoError(t, err)
-	if len(b.Kernels) == 0 {
-		return nil, rej
+	if g.err = g.b.Write(); g.err == nil {
+		g.rej, g.err = g.b.Generate()
 	}
-	generated := time.Now()
-	outs, log, err := b.Run()
+	g.took = time.Since(start)
+	return g
+}
+
+// run runs the generated package's harness and removes the package (unless -keep).
+func (g *generated) run(t *testing.T) ([]Outcome, []Rejection) {
+	if g.b != nil && !*keep {
+		defer os.RemoveAll(g.b.Dir)
+	}
+	require.NoError(t, g.err)
+	if len(g.b.Kernels) == 0 {
+		return nil, g.rej
+	}
+	start := time.Now()
+	outs, log, err := g.b.Run()
 	require.NoError(t, err)
-	t.Logf("%d kernels: ampgen %v, go test %v", len(ks), generated.Sub(start).Round(time.Second), time.Since(generated).Round(time.Second))
+	t.Logf("%d kernels: ampgen %v, go test %v", g.n, g.took.Round(time.Second), time.Since(start).Round(time.Second))
 	if len(outs) == 0 {
-		t.Fatalf("the harness of %s printed no outcome:\n%s", filepath.Base(dir), log)
+		t.Fatalf("the harness of %s printed no outcome:\n%s", filepath.Base(g.b.Dir), log)
 	}
-	return outs, rej
+	return outs, g.rej
 }
 
 // failure is how a kernel failed: a status on a mode ("diff" on "vulkan:0"), or a
