@@ -27,7 +27,8 @@ var (
 	maxRepro   = flag.Int("max-repro", 2, "TestKernels: kernels minimized per kind of failure")
 	execFuzz   = flag.Bool("exec", false, "FuzzKernels: translate and run each input's kernel")
 	ieee       = flag.Bool("ieee", false, "generate kernels with infinities, NaNs and signed zeros (else Options.Finite: lavapipe)")
-	gpuOut     = flag.String("gpu-binary", "", "TestBuildGPU: write a test binary of -kernels kernels here")
+	gpuOut     = flag.String("gpu-binary", "", "TestBuildGPU: write test binaries of -kernels kernels here")
+	gpuPart    = flag.Int("gpu-part", 3500, "TestBuildGPU: kernels per part (directory) of binaries")
 )
 
 // TestGenerateFormats generates kernels of many seeds and checks that each is Go that
@@ -366,13 +367,14 @@ func FuzzKernels(f *testing.F) {
 }
 
 // TestBuildGPU writes -kernels kernels from -seed, in packages of -batch, as test
-// binaries into the directory -gpu-binary, for a machine without Go: each binary runs
-// its kernels on its oracle and on KERNELFUZZ_TARGETS (see make fuzz-kernels-gpu).
+// binaries for a machine without Go, into the directory -gpu-binary: each binary runs
+// its kernels on its oracle and on KERNELFUZZ_TARGETS (see make fuzz-kernels-gpu). The
+// binaries of each -gpu-part kernels go in a directory of their own, part-1, part-2, ...:
+// what one carry to the machine holds, once compressed.
 func TestBuildGPU(t *testing.T) {
 	if *gpuOut == "" || *nKernels == 0 {
 		t.Skip("set -gpu-binary DIR and -kernels N")
 	}
-	require.NoError(t, os.MkdirAll(*gpuOut, 0o755))
 	seed := *seedBase
 	built, rejected := 0, 0
 	for lo := 0; lo < *nKernels; lo += *batchN {
@@ -381,18 +383,15 @@ func TestBuildGPU(t *testing.T) {
 			s := seed + uint64(lo+j)
 			ks = append(ks, generate(s, fmt.Sprintf("K%d", s)))
 		}
-		dir, err := os.MkdirTemp("testdata", "gen")
-		require.NoError(t, err)
-		b := &Batch{Dir: dir, Kernels: ks}
-		require.NoError(t, b.Write())
-		rej, err := b.Generate()
-		require.NoError(t, err)
-		rejected += len(rej)
-		out := filepath.Join(*gpuOut, fmt.Sprintf("kernelfuzz-%d.test", seed+uint64(lo)))
-		require.NoError(t, b.Build(out))
-		built += len(b.Kernels)
+		g := generateBatch(ks, nil)
+		require.NoError(t, g.err)
+		rejected += len(g.rej)
+		part := filepath.Join(*gpuOut, fmt.Sprintf("part-%d", 1+lo/max(*gpuPart, *batchN)))
+		require.NoError(t, os.MkdirAll(part, 0o755))
+		require.NoError(t, g.b.Build(filepath.Join(part, fmt.Sprintf("kernelfuzz-%d.test", seed+uint64(lo)))))
+		built += len(g.b.Kernels)
 		if !*keep {
-			os.RemoveAll(dir)
+			os.RemoveAll(g.b.Dir)
 		}
 	}
 	fmt.Printf("kernelfuzz: %d kernels in %s (%d rejected by ampgen)\n", built, *gpuOut, rejected)

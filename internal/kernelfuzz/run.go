@@ -205,12 +205,13 @@ func parseOutcomes(out []byte) []Outcome {
 
 // Build compiles the batch's harness into a test binary at out (go test -c), for a
 // machine without Go: run it as out -test.run TestGenerated, with KERNELFUZZ_TARGETS.
+// The binary is built small, to be carried: without inlining, paths, symbols or DWARF.
 func (b *Batch) Build(out string) error {
 	abs, err := filepath.Abs(out)
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command("go", "test", "-vet=off", "-tags", "nowindow", "-c", "-o", abs, ".")
+	cmd := exec.Command("go", "test", "-vet=off", "-tags", "nowindow", "-gcflags=-l", "-trimpath", "-ldflags=-s -w", "-c", "-o", abs, ".")
 	cmd.Dir = b.Dir
 	if o, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("kernelfuzz: go test -c: %v\n%s", err, o)
