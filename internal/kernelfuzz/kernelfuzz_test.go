@@ -78,7 +78,7 @@ func TestKernels(t *testing.T) {
 	var failures []Outcome
 	// Packages are generated one ahead of the one that runs: ampgen's steps (Load,
 	// glslc) and go test's (the build, the runs) use the two cores in turn.
-	gens := make(chan *generated, 1)
+	gens := make(chan *generated)
 	go func() {
 		defer close(gens)
 		for lo := 0; lo < len(seeds); lo += *batchN {
