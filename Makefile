@@ -263,12 +263,22 @@ fuzz-kernels:
 fuzz-kernels-short:
 	@$(MAKE) --no-print-directory fuzz-kernels N=300 KERNELFUZZ_SEED=1
 
-# Test binaries of N generated kernels (KERNELFUZZ_BATCH a binary) for the GPU machine, which
-# has no Go: make fuzz-kernels-gpu N=10000, carry .gpu/kernelfuzz, and there run
-# scripts/kernelfuzz-gpu.sh .gpu/kernelfuzz (each kernel on its oracle and vulkan:0).
+# Test binaries of N generated kernels for the GPU machine, which has no Go: make
+# fuzz-kernels-gpu N=10000 KERNELFUZZ_SEED=... writes .gpu/kernelfuzz-part-1.tar.xz, -2, ...,
+# KERNELFUZZ_GPU_PART kernels each (about 10 KB a kernel, so one carry each), of binaries of
+# KERNELFUZZ_GPU_BATCH kernels; there scripts/kernelfuzz-gpu.sh .gpu/kernelfuzz-part-1.tar.xz
+# runs a part (each kernel on its oracle and vulkan:0) and prints the counts.
+KERNELFUZZ_GPU_BATCH ?= 500
+KERNELFUZZ_GPU_PART  ?= 3500
 fuzz-kernels-gpu:
-	$(GO) test -count=1 -timeout 0 -run '^TestBuildGPU$$' ./internal/kernelfuzz/ \
-		-kernels $(N) -batch $(KERNELFUZZ_BATCH) -seed $(KERNELFUZZ_SEED) -ieee -gpu-binary $(CURDIR)/.gpu/kernelfuzz
+	rm -rf .gpu/kernelfuzz .gpu/kernelfuzz-part-*.tar.xz
+	$(GO) test -count=1 -timeout 0 -run '^TestBuildGPU$$' ./internal/kernelfuzz/ -kernels $(N) \
+		-batch $(KERNELFUZZ_GPU_BATCH) -seed $(KERNELFUZZ_SEED) -ieee -gpu-binary $(CURDIR)/.gpu/kernelfuzz \
+		-gpu-part $(KERNELFUZZ_GPU_PART)
+	for p in .gpu/kernelfuzz/part-*; do n=$$(basename $$p); \
+		tar -C .gpu/kernelfuzz -cf - $$n | xz -9 --lzma2=preset=9,dict=192MiB > .gpu/kernelfuzz-$$n.tar.xz || exit 1; done
+	rm -rf .gpu/kernelfuzz
+	ls -l .gpu/kernelfuzz-part-*.tar.xz
 
 bench: setup
 	$(GO) test -run '^$$' -bench . -benchtime 2x ./...

@@ -15,8 +15,8 @@
 #   CGO_ENABLED=0 go build -tags nowindow -o $g/s/ ./cmd/ampinfo
 #   scripts/benchcmp.sh -b /tmp/f7 f7cbe8a arrayview && cp /tmp/f7/base.test $g/s/f7/
 #   ln -s ../arrayview.test $g/s/f7/new.test
-#   make fuzz-kernels-gpu N=1000 KERNELFUZZ_BATCH=500 && cp .gpu/kernelfuzz/*.test $g/kf/
-#   cp scripts/kernelfuzz-gpu.sh $g/; strip $g/s/*.test $g/s/ampinfo $g/kf/*.test
+#   make fuzz-kernels-gpu N=1000 KERNELFUZZ_SEED=... && cp .gpu/kernelfuzz-part-1.tar.xz $g/kf/
+#   cp scripts/kernelfuzz-gpu.sh $g/; strip $g/s/*.test $g/s/ampinfo
 #   mkdir -p .gpuz && tar czf .gpuz/gpuz.tgz -C $g .
 #   c=$(mktemp -d)/cg; mkdir -p $c; git worktree add /tmp/w525 525b885
 #   (cd /tmp/w525 && go test -tags nowindow -c -o $c/base.test ./arrayview &&
@@ -64,7 +64,7 @@ suites)
 	(cd fmath && env $E timeout 100 $G/s/fmath.test -test.run TestAccuracy -test.v > $OUT/fmath-acc.txt 2>&1
 	echo "fmath accuracy rc=$?"; grep "vulkan:0 " $OUT/fmath-acc.txt)
 	echo "== fuzzer"
-	GOAMP_VALIDATION=1 timeout 60 sh $G/kernelfuzz-gpu.sh $G/kf > $OUT/kf.txt 2>&1; echo "kf rc=$?"; tail -25 $OUT/kf.txt
+	GOAMP_VALIDATION=1 timeout 60 sh $G/kernelfuzz-gpu.sh $G/kf/kernelfuzz-part-1.tar.xz > $OUT/kf.txt 2>&1; echo "kf rc=$?"; tail -25 $OUT/kf.txt
 	cp /tmp/bc/*.txt $OUT/
 	;;
 *)

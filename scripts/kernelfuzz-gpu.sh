@@ -2,19 +2,36 @@
 # Runs the kernel fuzzer's test binaries (make fuzz-kernels-gpu) on a machine without Go:
 # each binary runs its kernels on their oracle (the Go method, on the CPU) and on each
 # accelerator of KERNELFUZZ_TARGETS (vulkan:0 by default), prints one KERNELFUZZ line a run,
-# and this script sums them: ok, nofast, diff, error, validation, oracle-error.
-# Usage: scripts/kernelfuzz-gpu.sh DIR [binaries' flags]
+# and this script sums them by mode and status (ok, nofast, diff, error, validation,
+# oracle-error) and prints the lines of every run that was not ok.
+# Usage: scripts/kernelfuzz-gpu.sh PART [binaries' flags], where PART is a part that make
+# fuzz-kernels-gpu wrote (.gpu/kernelfuzz-part-1.tar.xz) or a directory of binaries. A part
+# is unpacked with xz, else with python3's lzma.
 set -u
-dir=${1:-.gpu/kernelfuzz}
+part=${1:-.gpu/kernelfuzz-part-1.tar.xz}
 [ $# -gt 0 ] && shift
 : "${KERNELFUZZ_TARGETS:=vulkan:0}"
 export KERNELFUZZ_TARGETS
+dir=$part
+case $part in
+*.tar.xz)
+	dir=$(mktemp -d)
+	if command -v xz >/dev/null; then
+		xz -dc "$part" | tar -C "$dir" -xf - || exit 1
+	else
+		python3 -c 'import lzma, sys; sys.stdout.buffer.write(lzma.open(sys.argv[1]).read())' "$part" |
+			tar -C "$dir" -xf - || exit 1
+	fi
+	;;
+esac
 log=$(mktemp)
 status=0
-for b in "$dir"/kernelfuzz-*.test; do
+for b in $(find "$dir" -name 'kernelfuzz-*.test' | sort); do
 	"$b" -test.run '^TestGenerated$' -test.v "$@" >>"$log" 2>&1 || status=1
 done
+echo "kernels: $(grep '^KERNELFUZZ ' "$log" | awk '$5 != "oracle" { print $3 }' | sort -u | wc -l)"
 grep '^KERNELFUZZ ' "$log" | awk '{ n[$5 " " $2]++ } END { for (k in n) print k ": " n[k] }' | sort
 grep '^KERNELFUZZ ' "$log" | grep -v '^KERNELFUZZ \(ok\|nofast\) ' | head -50
 echo "log: $log"
+[ "$dir" != "$part" ] && rm -rf "$dir"
 exit $status

@@ -7,7 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/goamp/goamp/translate/spvgen"
 )
@@ -55,16 +57,113 @@ func Compile(name, glsl string) ([]byte, error) {
 	if err := os.WriteFile(out, spv, 0o644); err != nil {
 		return nil, err
 	}
-	if val, err := exec.LookPath("spirv-val"); err == nil {
-		stderr.Reset()
-		cmd := exec.Command(val, "--target-env", "vulkan1.1", out)
-		cmd.Stderr = &stderr
-		cmd.Stdout = &stderr
-		if err := cmd.Run(); err != nil {
-			return nil, fmt.Errorf("goamp/translate: spirv-val rejected the SPIR-V of %s: %s", name, strings.TrimSpace(stderr.String()))
-		}
+	if err := validate(name, out); err != nil {
+		return nil, err
 	}
 	return spv, nil
+}
+
+// CompileAll compiles many kernels' GLSL (names label messages) as Compile compiles each
+// and returns each one's SPIR-V or error, in order. It starts glslc once for all of them,
+// without -O, then optimizes each with spirv-opt -O and --strip-debug, which writes what
+// glslc -O writes, byte for byte, and validates it as Compile does; parallel kernels at a
+// time. glslc's start-up is most of a small kernel's compile time, so a package of many
+// kernels compiles several times as fast. A kernel that glslc rejects, or each one where
+// spirv-opt is not on PATH, goes through Compile, whose error names it.
+func CompileAll(names, glsl []string, parallel int) ([][]byte, []error) {
+	spv, errs := make([][]byte, len(glsl)), make([]error, len(glsl))
+	raw := make([]string, len(glsl)) // each kernel's unoptimized SPIR-V, "" where Compile must compile it
+	glslc, err := exec.LookPath("glslc")
+	opt, optErr := exec.LookPath("spirv-opt")
+	dir, dirErr := os.MkdirTemp("", "ampgen")
+	if err == nil && optErr == nil && dirErr == nil {
+		defer os.RemoveAll(dir)
+		args := slices.DeleteFunc(slices.Clone(GlslcFlags), func(f string) bool { return f == "-O" })
+		args = append(args, "-c")
+		for i, src := range glsl {
+			f := fmt.Sprintf("k%d.comp", i)
+			if err := os.WriteFile(filepath.Join(dir, f), []byte(src), 0o644); err != nil {
+				return spv, fill(errs, err)
+			}
+			args = append(args, f)
+		}
+		cmd := exec.Command(glslc, args...)
+		cmd.Dir = dir
+		cmd.Run() // a kernel glslc rejects has no output: Compile says why
+		for i := range glsl {
+			if f := filepath.Join(dir, fmt.Sprintf("k%d.comp.spv", i)); fileExists(f) {
+				raw[i] = f
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(parallel, 1))
+	for i := range glsl {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			if raw[i] == "" {
+				spv[i], errs[i] = Compile(names[i], glsl[i])
+				return
+			}
+			spv[i], errs[i] = optimize(opt, names[i], raw[i])
+		}()
+	}
+	wg.Wait()
+	return spv, errs
+}
+
+// optimize optimizes the unoptimized SPIR-V file raw as glslc -O does, marks its float
+// operations exact and validates it (Compile's steps after glslc).
+func optimize(opt, name, raw string) ([]byte, error) {
+	out := strings.TrimSuffix(raw, ".comp.spv") + ".spv"
+	var stderr bytes.Buffer
+	cmd := exec.Command(opt, "-O", "--strip-debug", "--target-env=vulkan1.1", raw, "-o", out)
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("goamp/translate: spirv-opt failed on the SPIR-V of %s (a translator bug: please report it with the kernel): %v\n%s",
+			name, err, strings.TrimSpace(stderr.String()))
+	}
+	spv, err := os.ReadFile(out)
+	if err != nil {
+		return nil, err
+	}
+	spv = exactFloats(spv)
+	if err := os.WriteFile(out, spv, 0o644); err != nil {
+		return nil, err
+	}
+	return spv, validate(name, out)
+}
+
+// validate runs spirv-val, when it is on PATH, on the SPIR-V file out.
+func validate(name, out string) error {
+	val, err := exec.LookPath("spirv-val")
+	if err != nil {
+		return nil
+	}
+	var stderr bytes.Buffer
+	cmd := exec.Command(val, "--target-env", "vulkan1.1", out)
+	cmd.Stderr = &stderr
+	cmd.Stdout = &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("goamp/translate: spirv-val rejected the SPIR-V of %s: %s", name, strings.TrimSpace(stderr.String()))
+	}
+	return nil
+}
+
+// fill sets every element of errs to err and returns errs.
+func fill(errs []error, err error) []error {
+	for i := range errs {
+		errs[i] = err
+	}
+	return errs
+}
+
+func fileExists(name string) bool {
+	_, err := os.Stat(name)
+	return err == nil
 }
 
 // crashed reports whether err is a command's that a signal ended.

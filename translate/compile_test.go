@@ -1,10 +1,14 @@
 package translate
 
 import (
+	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/goamp/goamp/amptest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -21,4 +25,39 @@ func TestCompileCrash(t *testing.T) {
 	require.NoError(t, err)
 	require.Greater(t, len(spv), 20)
 	require.Equal(t, []byte{0x03, 0x02, 0x23, 0x07}, spv[:4], "the SPIR-V magic number")
+}
+
+// TestCompileAll compiles corpus kernels' GLSL, one that glslc rejects and one that
+// glslc -O crashes on with CompileAll: each kernel gets what Compile gives it, byte for
+// byte, and the rejected one Compile's error, which names it.
+func TestCompileAll(t *testing.T) {
+	if _, err := exec.LookPath("glslc"); err != nil {
+		t.Skip(err)
+	}
+	files, err := filepath.Glob("testdata/corpus/amp_gen_*.comp")
+	require.NoError(t, err)
+	require.Greater(t, len(files), 8)
+	r := rand.New(rand.NewPCG(amptest.Seed(t), 1))
+	r.Shuffle(len(files), func(i, j int) { files[i], files[j] = files[j], files[i] })
+	var names, glsl []string
+	for _, f := range files[:8] {
+		src, err := os.ReadFile(f)
+		require.NoError(t, err)
+		names, glsl = append(names, filepath.Base(f)), append(glsl, string(src))
+	}
+	crash, err := os.ReadFile("testdata/glslc-crash.comp")
+	require.NoError(t, err)
+	names = append(names, "Bad", "Crash")
+	glsl = append(glsl, strings.Replace(glsl[0], "void main() {", "void main() { undeclared = 1;", 1), string(crash))
+	spv, errs := CompileAll(names, glsl, 2)
+	for i, name := range names[:8] {
+		want, err := Compile(name, glsl[i])
+		require.NoError(t, err)
+		require.NoError(t, errs[i], name)
+		require.Equal(t, want, spv[i], "%s: CompileAll's SPIR-V differs from Compile's", name)
+	}
+	require.ErrorContains(t, errs[8], "glslc rejected the GLSL of Bad")
+	require.Nil(t, spv[8])
+	require.NoError(t, errs[9])
+	require.Equal(t, []byte{0x03, 0x02, 0x23, 0x07}, spv[9][:4], "the SPIR-V magic number")
 }

@@ -288,6 +288,15 @@ var corpusCases = []corpusCase{
 	{"MaxConst", each1D(100, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.IndexKernel {
 		return corpus.MaxConst{In: i, Out: o}
 	}), exact},
+	{"FoldChain", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 60
+		o, data := out[float32](t, n)
+		k := corpus.FoldChain{In: in(t, randInts(r, n, 0, 1000), n), Out: o}
+		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
+	}, exact},
+	{"VecMaxConst", each1D(100, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.IndexKernel {
+		return corpus.VecMaxConst{In: i, Out: o}
+	}), exact},
 	{"WidenConst", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		if !av.Accelerator().SupportsDoublePrecision() {
 			t.Skip("no float64 on", av.Accelerator().Path())

@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -24,11 +25,11 @@ func (t *tr) expr(e ast.Expr) string {
 	case *ast.Ident:
 		return t.ident(e)
 	case *ast.BinaryExpr:
-		return t.binary(e)
+		return t.unfolded(e, t.binary(e))
 	case *ast.UnaryExpr:
 		return t.unary(e)
 	case *ast.CallExpr:
-		return t.call(e)
+		return t.unfolded(e, t.call(e))
 	case *ast.SelectorExpr:
 		return t.selector(e)
 	case *ast.IndexExpr:
@@ -47,6 +48,102 @@ func (t *tr) expr(e ast.Expr) string {
 		}
 	}
 	return "0"
+}
+
+// unfolded returns s, the translation of e, through the prelude's identity ampUnfold where e
+// is a float32 operation that glslang could fold: one on constants only, that Go does
+// not fold (vec.F2(0.001, 1).Add(...), a method of a constant vector, fmath of one).
+// glslang folds float expressions in double precision without rounding each operation
+// to float32, so a chain of them (a + b) + c gave the double sum rounded once, not Go's
+// float32 sum of float32 sums: a result one ulp off. Behind ampUnfold each fold is one
+// operation on float32 values, which rounds as Go does; spirv-opt then inlines it and
+// folds the rest in float32.
+func (t *tr) unfolded(e ast.Expr, s string) string {
+	ty := t.typeOf(e)
+	if b, ok := ty.Underlying().(*types.Basic); ok {
+		if b.Kind() != types.Float32 {
+			return s
+		}
+	} else if v := vecName(ty); v == "" || v[0] != 'F' {
+		return s
+	}
+	if opaque(s) || !t.constOnly(e) {
+		return s
+	}
+	t.prelude["unfold"] = true
+	return "ampUnfold(" + s + ")"
+}
+
+// opaque reports whether the GLSL expression s is a call of a function of the prelude or
+// the user's (their names begin with amp), which glslang does not fold, or a conversion
+// of one: float(ampX(...)).
+func opaque(s string) bool {
+	for {
+		open := strings.IndexByte(s, '(')
+		if open <= 0 || !strings.HasSuffix(s, ")") || closing(s, open) != len(s)-1 {
+			return false
+		}
+		if strings.HasPrefix(s, "amp") {
+			return true
+		}
+		s = s[open+1 : len(s)-1]
+	}
+}
+
+// closing returns the index of the parenthesis that closes the one at s[open].
+func closing(s string, open int) int {
+	depth := 0
+	for i := open; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// constOnly reports whether e reads no variable and calls no function of the user's
+// packages: whether glslang may fold it, once translated, to a constant. A vector
+// built of constants (vec.F2(1, 2)) is a constant as written and is not one.
+func (t *tr) constOnly(e ast.Expr) bool {
+	if c, ok := e.(*ast.CallExpr); ok {
+		if f, ok := t.info.Uses[callee(c)].(*types.Func); ok && f.Pkg() != nil && f.Pkg().Path() == vecPath &&
+			f.Signature().Recv() == nil && !slices.ContainsFunc(c.Args, func(a ast.Expr) bool {
+			return t.info.Types[a].Value == nil
+		}) {
+			return false
+		}
+	}
+	only := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok || !only {
+			return only
+		}
+		switch o := t.info.Uses[id].(type) {
+		case *types.Var:
+			only = o.IsField() // a field of a variable: the variable fails it
+		case *types.Func:
+			only = o.Pkg() == nil || !t.userPkg(o.Pkg())
+		}
+		return only
+	})
+	return only
+}
+
+// callee is the identifier a call names: f in f(x), p.f(x) and v.m(x); nil for others.
+func callee(c *ast.CallExpr) *ast.Ident {
+	switch f := unparen(c.Fun).(type) {
+	case *ast.Ident:
+		return f
+	case *ast.SelectorExpr:
+		return f.Sel
+	}
+	return nil
 }
 
 // isPtrRecv says whether o is the pointer receiver of the function being translated.

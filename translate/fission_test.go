@@ -40,3 +40,25 @@ func TestFissionNotes(t *testing.T) {
 	assert.Contains(t, string(src), "func (k Good) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {")
 	assert.Contains(t, string(src), "func (k PassT) EachTile(ampDomain amprt.TiledExtent, ampTile amprt.Index) {")
 }
+
+// TestSourceDeps loads testdata/fission with its dependencies read from export data and
+// from source (Options.SourceDeps): the kernels' GLSL and the generated Go file are the
+// same.
+func TestSourceDeps(t *testing.T) {
+	var glsl, gofile [2]string
+	for i, src := range []bool{false, true} {
+		p, err := translate.Load("testdata/fission", translate.Options{SourceDeps: src})
+		require.NoError(t, err)
+		files := make([]string, len(p.Kernels))
+		for j, k := range p.Kernels {
+			files[j] = translate.SPIRVFile("amp_gen.go", k)
+			glsl[i] += k.GLSL
+		}
+		b, err := p.GoFile(files)
+		require.NoError(t, err)
+		gofile[i] = string(b)
+	}
+	require.NotEmpty(t, glsl[0])
+	require.Equal(t, glsl[0], glsl[1])
+	require.Equal(t, gofile[0], gofile[1])
+}

@@ -110,6 +110,12 @@ type Options struct {
 	// Direct asks for each kernel's IR too (Kernel.IR), for the direct SPIR-V
 	// backend (CompileDirect).
 	Direct bool
+	// SourceDeps type-checks the package's dependencies from their source. By default
+	// Load reads them from the compiler's export data, which go list gets by compiling
+	// the package itself too: seconds for a package of a hundred kernels, where reading
+	// every dependency (the standard library's among them) from source takes about
+	// three, whatever the package's size. For large packages of many kernels.
+	SourceDeps bool
 
 	dir string // the package's directory, where other packages are loaded from (Load)
 }
@@ -124,6 +130,9 @@ func Load(dir string, opt Options) (*Package, error) {
 	cfg := &packages.Config{
 		Mode: loadMode,
 		Dir:  dir,
+	}
+	if opt.SourceDeps {
+		cfg.Mode |= packages.NeedDeps
 	}
 	if opt.Skip != "" {
 		gen := filepath.Join(dir, opt.Skip)

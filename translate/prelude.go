@@ -39,9 +39,11 @@ ivec3 ampTileOrigin() { return ampFromXYZ(gl_WorkGroupID * gl_WorkGroupSize); }
 	"rem": `int ampDiv(int a, int b) { return b == -1 ? -a : a / b; }
 int ampRem(int a, int b) { return b == -1 ? 0 : a - b * (a / b); }
 `,
+	// ampShr's count is a select, not GLSL's min: glslc -O's optimizer mishandles UMin of
+	// counts it resolves to constants (as with Go's min and max: translator.builtin).
 	"shift": `int ampShl(int x, uint s) { return s >= 32u ? 0 : x << s; }
 uint ampShl(uint x, uint s) { return s >= 32u ? 0u : x << s; }
-int ampShr(int x, uint s) { return x >> min(s, 31u); }
+int ampShr(int x, uint s) { return x >> (s < 31u ? s : 31u); }
 uint ampShr(uint x, uint s) { return s >= 32u ? 0u : x >> s; }
 `,
 	"half": halfPrelude,
@@ -85,6 +87,13 @@ double ampMul0(double x) {
 	if ((b.y & 0x7ff00000u) != 0x7ff00000u) return packDouble2x32(uvec2(0u, b.y & 0x80000000u));
 	return (b.y & 0x000fffffu) != 0u || b.x != 0u ? x : packDouble2x32(uvec2(0u, 0xfff80000u));
 }
+`,
+	// An opaque identity (translator.unfolded says why): glslang does not look through a
+	// call; spirv-opt inlines it.
+	"unfold": `float ampUnfold(float x) { return x; }
+vec2 ampUnfold(vec2 x) { return x; }
+vec3 ampUnfold(vec3 x) { return x; }
+vec4 ampUnfold(vec4 x) { return x; }
 `,
 	// Go's min and max of integers, as selects (translator.builtin says why not GLSL's).
 	"minmaxint": `int ampMinI(int x, int y) { return y < x ? y : x; }

@@ -40,8 +40,11 @@
 // # Running
 //
 // TestKernels (make fuzz-kernels N=...) writes kernels in packages of -batch under
-// testdata, translates each package as ampgen does (package translate, glslc), runs its
-// harness with go test, and minimizes a failing kernel (statements dropped while it fails
-// the same way) into testdata/repro. FuzzKernels takes seeds from the fuzzing engine;
-// TestBuildGPU (make fuzz-kernels-gpu) writes test binaries for a machine without Go.
+// testdata, translates each package as ampgen does (package translate; one glslc process
+// a package, then spirv-opt per kernel, which gives glslc -O's SPIR-V), runs its harness
+// with go test while it generates the next package, and minimizes a failing kernel
+// (statements dropped while it fails the same way) into testdata/repro. Its first
+// package also holds the kernels of found: differences found and fixed. FuzzKernels takes
+// seeds from the fuzzing engine; TestBuildGPU (make fuzz-kernels-gpu) writes test binaries
+// for a machine without Go.
 package kernelfuzz

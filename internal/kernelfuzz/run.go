@@ -13,7 +13,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/goamp/goamp/translate"
 )
@@ -99,7 +98,7 @@ func (b *Batch) remove(name string) {
 
 // generateOnce translates and compiles the batch; it returns the kernels that failed.
 func (b *Batch) generateOnce() ([]Rejection, error) {
-	p, err := translate.Load(b.Dir, translate.Options{Skip: "amp_gen.go"})
+	p, err := translate.Load(b.Dir, translate.Options{Skip: "amp_gen.go", SourceDeps: true})
 	var el translate.ErrorList
 	if errors.As(err, &el) {
 		byKernel := map[string][]string{}
@@ -133,21 +132,12 @@ func (b *Batch) generateOnce() ([]Rejection, error) {
 		return nil, err
 	}
 	files := make([]string, len(p.Kernels))
-	spv := make([][]byte, len(p.Kernels))
-	errs := make([]error, len(p.Kernels))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 2)
+	names, glsl := make([]string, len(p.Kernels)), make([]string, len(p.Kernels))
 	for i, k := range p.Kernels {
 		files[i] = translate.SPIRVFile("amp_gen.go", k)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			spv[i], errs[i] = translate.Compile(k.Program, k.GLSL)
-		}()
+		names[i], glsl[i] = k.Program, k.GLSL
 	}
-	wg.Wait()
+	spv, errs := translate.CompileAll(names, glsl, 2)
 	var bad []Rejection
 	for i, k := range p.Kernels {
 		if errs[i] != nil {
@@ -182,9 +172,11 @@ type Outcome struct {
 }
 
 // Run runs the batch's harness with go test (env added to the environment) and returns
-// the outcomes it printed, and go test's output when it printed none.
+// the outcomes it printed, and go test's output when it printed none. The package is
+// compiled without inlining (-gcflags=-l), which halves its compile time and changes
+// no result (Go's float semantics do not depend on it).
 func (b *Batch) Run(env ...string) ([]Outcome, string, error) {
-	cmd := exec.Command("go", "test", "-count=1", "-vet=off", "-v", "-run", "^TestGenerated$", ".")
+	cmd := exec.Command("go", "test", "-count=1", "-vet=off", "-gcflags=-l", "-v", "-run", "^TestGenerated$", ".")
 	cmd.Dir = b.Dir
 	cmd.Env = append(os.Environ(), env...)
 	out, _ := cmd.CombinedOutput() // failures are outcomes
@@ -213,12 +205,13 @@ func parseOutcomes(out []byte) []Outcome {
 
 // Build compiles the batch's harness into a test binary at out (go test -c), for a
 // machine without Go: run it as out -test.run TestGenerated, with KERNELFUZZ_TARGETS.
+// The binary is built small, to be carried: without inlining, paths, symbols or DWARF.
 func (b *Batch) Build(out string) error {
 	abs, err := filepath.Abs(out)
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command("go", "test", "-vet=off", "-tags", "nowindow", "-c", "-o", abs, ".")
+	cmd := exec.Command("go", "test", "-vet=off", "-tags", "nowindow", "-gcflags=-l", "-trimpath", "-ldflags=-s -w", "-c", "-o", abs, ".")
 	cmd.Dir = b.Dir
 	if o, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("kernelfuzz: go test -c: %v\n%s", err, o)

@@ -34,7 +34,7 @@ int ampDiv(int a, int b) { return b == -1 ? -a : a / b; }
 int ampRem(int a, int b) { return b == -1 ? 0 : a - b * (a / b); }
 int ampShl(int x, uint s) { return s >= 32u ? 0 : x << s; }
 uint ampShl(uint x, uint s) { return s >= 32u ? 0u : x << s; }
-int ampShr(int x, uint s) { return x >> min(s, 31u); }
+int ampShr(int x, uint s) { return x >> (s < 31u ? s : 31u); }
 uint ampShr(uint x, uint s) { return s >= 32u ? 0u : x >> s; }
 const uint ampR0 = (AMP_RANKS >> 2u) & 3u;
 uint ampAt0(ivec3 i) { return amp.A.base + (ampR0 == 1u ? uint(i.x) : ampR0 == 2u ? uint(i.x) * amp.A.s0 + uint(i.y) : uint(i.x) * amp.A.s0 + uint(i.y) * amp.A.s1 + uint(i.z)); }

@@ -23,6 +23,10 @@ ivec3 ampDelinearize(uint n) {
 	uint t = n / amp.domain.z;
 	return ivec3(int(t / amp.domain.y), int(t % amp.domain.y), int(n % amp.domain.z));
 }
+float ampUnfold(float x) { return x; }
+vec2 ampUnfold(vec2 x) { return x; }
+vec3 ampUnfold(vec3 x) { return x; }
+vec4 ampUnfold(vec4 x) { return x; }
 float ampAdd0(float x) { return floatBitsToUint(x) == 0x80000000u ? 0.0 : x; }
 float ampSub0(float x) {
 	uint b = floatBitsToUint(x), m = b & 0x7fffffffu;
@@ -50,8 +54,8 @@ uint ampAt0(ivec3 i) { return amp.X.base + (ampR0 == 1u ? uint(i.x) : ampR0 == 2
 const uint ampR1 = (AMP_RANKS >> 4u) & 3u;
 uint ampAt1(ivec3 i) { return amp.Out.base + (ampR1 == 1u ? uint(i.x) : ampR1 == 2u ? uint(i.x) * amp.Out.s0 + uint(i.y) : uint(i.x) * amp.Out.s0 + uint(i.y) * amp.Out.s1 + uint(i.z)); }
 void ampEach(ivec3 ampIdx) {
-	double w = double(abs(3.0000000054977558e+38));
-	double v = (double(floor(1.100000023841858)) + 1.0000000116860974e-07lf);
+	double w = double(ampUnfold(abs(3.0000000054977558e+38)));
+	double v = (double(ampUnfold(floor(1.100000023841858))) + 1.0000000116860974e-07lf);
 	ampV_Out[ampAt1(ampIdx)] = ((ampMul0(ampV_X[ampAt0(ampIdx)]) + w) + v);
 }
 layout(constant_id = 4) const uint AMP_GRID_LOOP = 1u;

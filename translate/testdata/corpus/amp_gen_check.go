@@ -31,6 +31,7 @@ import "embed"
 //go:embed amp_gen_FieldOnly.check.spv
 //go:embed amp_gen_FloatAdd.check.spv
 //go:embed amp_gen_FloatRules.check.spv
+//go:embed amp_gen_FoldChain.check.spv
 //go:embed amp_gen_Funcs.check.spv
 //go:embed amp_gen_GenericStruct_int32_int32.check.spv
 //go:embed amp_gen_GenericStruct_int32_float32.check.spv
@@ -88,6 +89,7 @@ import "embed"
 //go:embed amp_gen_TupleOrder.check.spv
 //go:embed amp_gen_UniformArgs.check.spv
 //go:embed amp_gen_VecCaptures.check.spv
+//go:embed amp_gen_VecMaxConst.check.spv
 //go:embed amp_gen_Vectors.check.spv
 //go:embed amp_gen_WidenConst.check.spv
 var ampgenCheckedSPIRV embed.FS

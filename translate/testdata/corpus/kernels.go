@@ -1223,6 +1223,65 @@ func (k MaxConst) Each(i runtime.Index) {
 	k.Out.Set(i, v)
 }
 
+// FoldChain computes float32 values from constants in operations Go does not fold
+// (vector methods, a constant vector's field): glslang folded such a chain in double
+// precision and rounded it once, one ulp from Go's float32 operation by operation
+// (found by the kernel fuzzer). Out gets six values a thread, one chosen by In.
+type FoldChain struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[float32]
+}
+
+// Each is the kernel.
+func (k FoldChain) Each(i runtime.Index) {
+	v := vec.F2(0.001, 1e6).Add(vec.F2(0.5, 100.125)).Sub(vec.F2(-1, -1))
+	w := vec.F4(16777216, 0.5, 1, 2).Add(vec.F4(1, 0, 0, 0)).Add(vec.F4(1, 0, 0, 0))
+	s := vec.F2(0.001, 0).X + 0.5 + 1
+	f := fmath.Floor(vec.F2(8388607.5, 0).X + 0.25)
+	d := vec.F4(0.1, 0.2, 0.3, 0.4).Dot(vec.F4(0.7, 0.11, 0.13, 1.7))
+	all := [6]float32{v.X, v.Y, w.X, s, f, d}
+	k.Out.Set(i, all[(k.In.At(i)&0x7fffffff)%6])
+}
+
+// VecMaxConst branches on a remainder by a vector's Max and Min of constants that reach
+// them through functions: MaxConst's case, of vec.Uint4 and vec.Int3, which GLSL's max and
+// min compute.
+type VecMaxConst struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+func identV(x vec.Uint4) vec.Uint4 { return x }
+
+func identI3(x vec.Int3) vec.Int3 { return x }
+
+func nonzeroU32(x uint32) uint32 {
+	if x == 0 {
+		return 1
+	}
+	return x
+}
+
+// Each is the kernel.
+func (k VecMaxConst) Each(i runtime.Index) {
+	v := k.In.At(i)
+	m := identV(vec.U4(2, 5, 0, 9)).Max(vec.U4(1, 7, 0, 3))
+	n := identI3(vec.I3(-128, 4, 6)).Min(vec.I3(7, -3, 6))
+	switch (uint32(241) % nonzeroU32(m.X)) & 3 {
+	case 0, 3:
+		v = -v
+	case 1:
+		v += 7
+	}
+	switch (int32(100) / n.X) & 3 {
+	case 0:
+		v += 1000
+	case 3:
+		v -= 1000
+	}
+	k.Out.Set(i, v+int32(m.Y)+n.Y)
+}
+
 // WidenConst widens float32 constants to float64 where the compiler folds the widening:
 // GLSL read 3.0e+38 as the double 3e38, not as float32(3e38) (found by the kernel
 // fuzzer).
