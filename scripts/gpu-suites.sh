@@ -64,7 +64,7 @@ suites)
 	(cd fmath && env $E timeout 100 $G/s/fmath.test -test.run TestAccuracy -test.v > $OUT/fmath-acc.txt 2>&1
 	echo "fmath accuracy rc=$?"; grep "vulkan:0 " $OUT/fmath-acc.txt)
 	echo "== fuzzer"
-	GOAMP_VALIDATION=1 timeout 60 sh $G/kernelfuzz-gpu.sh $G/kf/kernelfuzz-part-1.tar.xz > $OUT/kf.txt 2>&1; echo "kf rc=$?"; tail -25 $OUT/kf.txt
+	GOAMP_VALIDATION=1 timeout 200 sh $G/kernelfuzz-gpu.sh $G/kf/kernelfuzz-part-1.tar.xz > $OUT/kf.txt 2>&1; echo "kf rc=$?"; tail -25 $OUT/kf.txt
 	cp /tmp/bc/*.txt $OUT/
 	;;
 *)
