@@ -23,7 +23,8 @@ var ErrNoCompiler = errors.New("goamp/translate: glslc not found on PATH: instal
 	"(apt-get install glslc) or the Vulkan SDK")
 
 // Compile compiles GLSL compute-shader source to SPIR-V with glslc and, when spirv-val is
-// on PATH, validates the result for Vulkan 1.1. name labels messages.
+// on PATH, validates the result for Vulkan 1.1; where the optimized module fails validation
+// and the unoptimized one passes, it returns the unoptimized one. name labels messages.
 func Compile(name, glsl string) ([]byte, error) {
 	glslc, err := exec.LookPath("glslc")
 	if err != nil {
@@ -58,6 +59,37 @@ func Compile(name, glsl string) ([]byte, error) {
 		return nil, err
 	}
 	if err := validate(name, out); err != nil {
+		raw := filepath.Join(dir, "kernel.raw.spv")
+		if exec.Command(glslc, append(withoutO(), "-o", raw, src)...).Run() != nil {
+			return nil, err
+		}
+		if spv, uerr := unoptimized(name, raw); uerr == nil {
+			return spv, nil
+		}
+		return nil, err
+	}
+	return spv, nil
+}
+
+// withoutO is GlslcFlags without -O.
+func withoutO() []string {
+	return slices.DeleteFunc(slices.Clone(GlslcFlags), func(f string) bool { return f == "-O" })
+}
+
+// unoptimized is the SPIR-V where the optimized module fails validation (Debian bookworm's
+// spirv-opt -O breaks the structured control flow of some valid modules): the unoptimized
+// module in the file raw, its float operations marked exact, if it validates.
+func unoptimized(name, raw string) ([]byte, error) {
+	spv, err := os.ReadFile(raw)
+	if err != nil {
+		return nil, err
+	}
+	spv = exactFloats(spv)
+	out := raw + ".exact"
+	if err := os.WriteFile(out, spv, 0o644); err != nil {
+		return nil, err
+	}
+	if err := validate(name, out); err != nil {
 		return nil, err
 	}
 	return spv, nil
@@ -78,8 +110,7 @@ func CompileAll(names, glsl []string, parallel int) ([][]byte, []error) {
 	dir, dirErr := os.MkdirTemp("", "ampgen")
 	if err == nil && optErr == nil && dirErr == nil {
 		defer os.RemoveAll(dir)
-		args := slices.DeleteFunc(slices.Clone(GlslcFlags), func(f string) bool { return f == "-O" })
-		args = append(args, "-c")
+		args := append(withoutO(), "-c")
 		for i, src := range glsl {
 			f := fmt.Sprintf("k%d.comp", i)
 			if err := os.WriteFile(filepath.Join(dir, f), []byte(src), 0o644); err != nil {
@@ -134,7 +165,13 @@ func optimize(opt, name, raw string) ([]byte, error) {
 	if err := os.WriteFile(out, spv, 0o644); err != nil {
 		return nil, err
 	}
-	return spv, validate(name, out)
+	if err := validate(name, out); err != nil {
+		if spv, uerr := unoptimized(name, raw); uerr == nil {
+			return spv, nil
+		}
+		return nil, err
+	}
+	return spv, nil
 }
 
 // validate runs spirv-val, when it is on PATH, on the SPIR-V file out.
@@ -180,14 +217,8 @@ func optimizeApart(glslc, src, out string) error {
 	if err != nil {
 		return err
 	}
-	var flags []string
-	for _, f := range GlslcFlags {
-		if f != "-O" {
-			flags = append(flags, f)
-		}
-	}
 	raw := out + ".raw"
-	if err := exec.Command(glslc, append(flags, "-o", raw, src)...).Run(); err != nil {
+	if err := exec.Command(glslc, append(withoutO(), "-o", raw, src)...).Run(); err != nil {
 		return err
 	}
 	return exec.Command(opt, "-O", "--target-env=vulkan1.1", raw, "-o", out).Run()

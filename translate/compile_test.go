@@ -61,3 +61,23 @@ func TestCompileAll(t *testing.T) {
 	require.NoError(t, errs[9])
 	require.Equal(t, []byte{0x03, 0x02, 0x23, 0x07}, spv[9][:4], "the SPIR-V magic number")
 }
+
+// TestCompileInvalidOptimized compiles the GLSL of a kernel (the kernel fuzzer's seed
+// 4004346) whose SPIR-V Debian bookworm's spirv-opt -O makes invalid (a branch to a loop's
+// continue target from outside the loop), with Compile and CompileAll: both return the
+// unoptimized module, which spirv-val accepts, and not an error.
+func TestCompileInvalidOptimized(t *testing.T) {
+	for _, tool := range []string{"glslc", "spirv-opt", "spirv-val"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skip(err)
+		}
+	}
+	src, err := os.ReadFile("testdata/spirv-opt-invalid.comp")
+	require.NoError(t, err)
+	spv, err := Compile("K4004346", string(src))
+	require.NoError(t, err)
+	require.NoError(t, Validate("K4004346", spv))
+	all, errs := CompileAll([]string{"K4004346"}, []string{string(src)}, 1)
+	require.NoError(t, errs[0])
+	require.NoError(t, Validate("K4004346", all[0]))
+}
