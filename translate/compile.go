@@ -59,8 +59,9 @@ func Compile(name, glsl string) ([]byte, error) {
 		return nil, err
 	}
 	if err := validate(name, out); err != nil {
-		raw := filepath.Join(dir, "kernel.raw.spv")
-		if exec.Command(glslc, append(withoutO(), "-o", raw, src)...).Run() != nil {
+		// optimizeApart left the unoptimized module beside out where glslc -O crashed.
+		raw := out + ".raw"
+		if !fileExists(raw) && exec.Command(glslc, append(withoutO(), "-o", raw, src)...).Run() != nil {
 			return nil, err
 		}
 		if spv, uerr := unoptimized(name, raw); uerr == nil {
