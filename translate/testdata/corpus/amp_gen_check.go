@@ -39,6 +39,7 @@ import "embed"
 //go:embed amp_gen_GenericStruct_float32_float32.check.spv
 //go:embed amp_gen_GroupMax.check.spv
 //go:embed amp_gen_HalfOps.check.spv
+//go:embed amp_gen_HiddenRank.check.spv
 //go:embed amp_gen_Index3.check.spv
 //go:embed amp_gen_IndexOnce.check.spv
 //go:embed amp_gen_Labeled.check.spv

@@ -195,6 +195,24 @@ func (k Axpy[T]) Each(i runtime.Index) {
 	k.Y.Set(i, k.Alpha*k.X.At(i)+k.Y.At(i))
 }
 
+// HiddenRank adds 1 to In into Out at the thread's index, which reaches the views
+// through a function: ampgen does not follow an index's rank through calls, so a
+// domain of higher rank than the views' is not refused at dispatch, and only the CPU
+// and a bounds-checked build find such an index outside the views.
+type HiddenRank struct {
+	In  *arrayview.ReadView[float32]
+	Out *arrayview.View[float32]
+}
+
+// Each is the kernel.
+func (k HiddenRank) Each(i runtime.Index) {
+	j := same(i)
+	k.Out.Set(j, k.In.At(j)+1)
+}
+
+// same returns i.
+func same(i runtime.Index) runtime.Index { return i }
+
 // Vectors uses package vec.
 type Vectors struct {
 	A, B *arrayview.ReadView[vec.Float4]
