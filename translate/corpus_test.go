@@ -294,6 +294,9 @@ var corpusCases = []corpusCase{
 	{"MaxConst", each1D(100, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.IndexKernel {
 		return corpus.MaxConst{In: i, Out: o}
 	}), exact},
+	{"MinSwitch", each1D(100, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.IndexKernel {
+		return corpus.MinSwitch{In: i, Out: o}
+	}), exact},
 	{"FoldChain", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 60
 		o, data := out[float32](t, n)

@@ -49,6 +49,7 @@ import "embed"
 //go:embed amp_gen_Math.check.spv
 //go:embed amp_gen_MaxConst.check.spv
 //go:embed amp_gen_MinMax.check.spv
+//go:embed amp_gen_MinSwitch.check.spv
 //go:embed amp_gen_Named.check.spv
 //go:embed amp_gen_Names.check.spv
 //go:embed amp_gen_Narrow.check.spv

@@ -1241,6 +1241,38 @@ func (k MaxConst) Each(i runtime.Index) {
 	k.Out.Set(i, v)
 }
 
+// MinSwitch keeps a value through a loop of a switch whose first case does nothing:
+// where Go's min of integers was GLSL's min, glslc -O's optimizer stored the last case's
+// constant after the loop in every thread, the loop's value starting at a min of
+// constants (found by the kernel fuzzer, its K2197).
+type MinSwitch struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+// pickI32 returns a where c, else b.
+func pickI32(c bool, a, b int32) int32 {
+	if c {
+		return a
+	}
+	return b
+}
+
+// Each is the kernel.
+func (k MinSwitch) Each(i runtime.Index) {
+	var v int32
+	f := float32(k.In.At(i) & 3)
+	v += min(v, pickI32(true, v, v))
+	for j := 3; j >= 0; j-- {
+		switch {
+		case f != 2:
+		case true:
+			v = 124851409
+		}
+	}
+	k.Out.Set(i, v)
+}
+
 // FoldChain computes float32 values from constants in operations Go does not fold
 // (vector methods, a constant vector's field): glslang folded such a chain in double
 // precision and rounded it once, one ulp from Go's float32 operation by operation
