@@ -1,6 +1,7 @@
 package accelerator_test
 
 import (
+	"github.com/goamp/goamp/internal/device"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -23,7 +24,7 @@ func TestMemoryUsage(t *testing.T) {
 		}
 		before := a.MemoryUsage().Allocated
 		const size = 3<<20 + 12
-		b, err := v.Alloc(size)
+		b, err := device.Of(v).Alloc(size)
 		require.NoError(t, err)
 		assert.EqualValues(t, size, v.MemoryInUse())
 		u := a.MemoryUsage()

@@ -2,6 +2,7 @@ package algo_test
 
 import (
 	"errors"
+	"github.com/goamp/goamp/internal/device"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -288,7 +289,7 @@ func requireRemovedOps(t *testing.T, av *accelerator.View, A, B, O *arrayview.Vi
 		{"Add", func() error { return algo.Add(av, A, B, O) }},
 		{"Flush", av.Flush},
 		{"Wait", av.Wait},
-		{"Alloc", func() error { _, err := av.Alloc(64); return err }},
+		{"Alloc", func() error { _, err := device.Of(av).Alloc(64); return err }},
 		{"CreateMarker", func() error { _, err := av.CreateMarker(); return err }},
 	}
 	for _, o := range ops {

@@ -2,6 +2,7 @@ package algo
 
 import (
 	"github.com/goamp/goamp/half"
+	"github.com/goamp/goamp/internal/device"
 	"math"
 	"reflect"
 	"slices"
@@ -115,7 +116,7 @@ func scratchFor(av *accelerator.View) *scratchCache {
 	c, loaded := scratchCaches.LoadOrStore(av, &scratchCache{})
 	cache := c.(*scratchCache)
 	if !loaded {
-		av.AtClose(func() {
+		device.Of(av).AtClose(func() {
 			scratchCaches.Delete(av)
 			cache.close()
 		})

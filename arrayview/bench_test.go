@@ -3,6 +3,7 @@ package arrayview
 import (
 	"flag"
 	"fmt"
+	"github.com/goamp/goamp/internal/device"
 	"testing"
 
 	"github.com/goamp/goamp/accelerator"
@@ -56,7 +57,7 @@ func BenchmarkSynchronize(b *testing.B) {
 			b.SetBytes(bytes)
 			for b.Loop() {
 				for _, p := range parts {
-					if _, err := p.BindDevice(av, accelerator.ReadWrite); err != nil {
+					if _, err := p.BindDevice(av, device.ReadWrite); err != nil {
 						b.Fatal(err)
 					}
 				}

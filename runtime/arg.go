@@ -1,19 +1,20 @@
 package runtime
 
 import (
+	"github.com/goamp/goamp/internal/device"
 	"reflect"
 
 	"github.com/goamp/goamp/accelerator"
 )
 
 // Access is how a kernel uses one of its data arguments.
-type Access = accelerator.Access
+type Access = device.Access
 
 // The accesses a kernel argument declares.
 const (
-	Read      = accelerator.Read
-	Write     = accelerator.Write
-	ReadWrite = accelerator.ReadWrite
+	Read      = device.Read
+	Write     = device.Write
+	ReadWrite = device.ReadWrite
 )
 
 // Arg is what a kernel's data field must provide so that ParallelForEach can run the kernel
@@ -82,7 +83,7 @@ type DeviceCopier interface {
 // element i of a rank-3 view is at Base + i0*Strides[0] + i1*Strides[1] + i2 in the buffer
 // range (rank 2: Base + i0*Strides[0] + i1; rank 1: Base + i0), counted in elements.
 type Binding struct {
-	Buffer  *accelerator.Buffer
+	Buffer  device.Buffer
 	Offset  uint64
 	Range   uint64
 	Base    uint32

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/goamp/goamp/internal/device"
 	"math"
 	"reflect"
 	"strings"
@@ -451,8 +452,8 @@ func (l *kernelLayout) scalarBytes() int { return l.scalarEnd - ampabi.ScalarOff
 // lastPipeline is a kernelLayout's remembered pipeline.
 type lastPipeline struct {
 	acc  *accelerator.Accelerator
-	key  accelerator.PipelineKey
-	pipe *accelerator.Pipeline
+	key  device.PipelineKey
+	pipe device.Pipeline
 }
 
 var layouts sync.Map // reflect.Type -> *kernelLayout
@@ -583,10 +584,10 @@ type dispatch struct {
 
 	// What the Vulkan executor prepares.
 	groups [3]uint32
-	vargs  []accelerator.Arg
+	vargs  []device.Arg
 	push   []byte
-	pipe   *accelerator.Pipeline
-	check  *accelerator.Buffer // a bounds-checked dispatch's check buffer (bindCheck)
+	pipe   device.Pipeline
+	check  device.Buffer // a bounds-checked dispatch's check buffer (bindCheck)
 }
 
 var dispatchPool = sync.Pool{New: func() any {
@@ -675,7 +676,7 @@ func (d *dispatch) bind(ctx context.Context, view *accelerator.View, ext, tile E
 	if err != nil {
 		return err
 	}
-	if err := view.CheckOpen(); err != nil {
+	if err := device.Of(view).CheckOpen(); err != nil {
 		return fmt.Errorf("goamp/runtime: kernel %s: %w", d.l.name, err)
 	}
 	d.view, d.x = view, executorFor(view.Accelerator())

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/goamp/goamp/internal/device"
 	"reflect"
 	"unsafe"
 
@@ -63,7 +64,7 @@ func (hostExecutor) validate(*dispatch) error { return nil }
 
 // encode counts the dispatch on the view and binds every argument on the host.
 func (hostExecutor) encode(d *dispatch) error {
-	d.view.CountDispatch()
+	device.Of(d.view).CountDispatch()
 	for i, a := range d.args {
 		if err := a.BindHost(d.infos[i].Access); err != nil {
 			return fmt.Errorf("goamp/runtime: kernel %s: field %s: %w", d.l.name, d.l.args[i].name, err)
@@ -124,12 +125,12 @@ func (strictExecutor) prepare(*dispatch) error { return nil }
 // encode binds every argument on the view and makes d.exec the kernel struct's copy over
 // the device copies, run per thread.
 func (strictExecutor) encode(d *dispatch) error {
-	done, err := d.view.StartHostWork()
+	done, err := device.Of(d.view).StartHostWork()
 	if err != nil {
 		return fmt.Errorf("goamp/runtime: kernel %s: %w", d.l.name, err)
 	}
 	d.hostDone = done
-	d.view.CountDispatch()
+	device.Of(d.view).CountDispatch()
 	st := d.l.typ
 	cp := reflect.New(st)
 	cp.Elem().Set(reflect.NewAt(st, d.base).Elem())
@@ -264,7 +265,7 @@ func (vulkanExecutor) prepare(d *dispatch) error { return d.pipeline() }
 
 // submit records the dispatch on the view's command stream.
 func (vulkanExecutor) submit(d *dispatch) error {
-	if err := d.view.Dispatch(d.pipe, d.vargs, d.push[:d.pushSize()], d.groups); err != nil {
+	if err := device.Of(d.view).Dispatch(d.pipe, d.vargs, d.push[:d.pushSize()], d.groups); err != nil {
 		if d.check != nil {
 			_ = d.check.Free()
 		}
@@ -288,7 +289,7 @@ func (d *dispatch) bindCheck() error {
 		}
 	}
 	binary.LittleEndian.PutUint32(words[4*ampabi.CheckLoopCap(n):], d.view.Accelerator().Limits().MaxLoopIterations)
-	b, err := d.view.Alloc(uint64(len(words)))
+	b, err := device.Of(d.view).Alloc(uint64(len(words)))
 	if err != nil {
 		return fmt.Errorf("goamp/runtime: kernel %s: the bounds check's buffer: %w", d.l.name, err)
 	}
@@ -297,7 +298,7 @@ func (d *dispatch) bindCheck() error {
 		return fmt.Errorf("goamp/runtime: kernel %s: the bounds check's buffer: %w", d.l.name, err)
 	}
 	d.check = b
-	d.vargs = append(d.vargs, accelerator.Arg{Buffer: b, Range: uint64(len(words)), Access: ReadWrite})
+	d.vargs = append(d.vargs, device.Arg{Buffer: b, Range: uint64(len(words)), Access: ReadWrite})
 	return nil
 }
 
@@ -341,7 +342,7 @@ func (d *dispatch) readCheck() error {
 // kernel's last one when it matches, else the accelerator's cached or new one.
 func (d *dispatch) pipeline() error {
 	acc, l := d.view.Accelerator(), d.l
-	key := accelerator.PipelineKey{Module: d.prog.hash, Spec: d.spec}
+	key := device.PipelineKey{Module: d.prog.hash, Spec: d.spec}
 	if p := l.pipe.Load(); p != nil && p.acc == acc && p.key == key {
 		d.pipe = p.pipe
 		return nil
@@ -350,7 +351,7 @@ func (d *dispatch) pipeline() error {
 	if d.checked {
 		bindings++ // the check buffer
 	}
-	pipe, err := acc.Pipeline(key, d.prog.Name, d.prog.SPIRV, bindings, d.pushSize())
+	pipe, err := device.Of(d.view).Pipeline(key, d.prog.Name, d.prog.SPIRV, bindings, d.pushSize())
 	if err != nil {
 		return fmt.Errorf("goamp/runtime: kernel %s: %w", l.name, err)
 	}
@@ -388,7 +389,7 @@ func (d *dispatch) bindDevice(push []byte) error {
 		le.PutUint32(push[o+4*ampabi.ViewS0:], b.Strides[0])
 		le.PutUint32(push[o+4*ampabi.ViewS1:], b.Strides[1])
 		le.PutUint32(push[o+4*ampabi.ViewE0:], uint32(d.infos[i].Extent.Dim(0))) // e0: k.V.Extent().Dim(0)
-		d.vargs = append(d.vargs, accelerator.Arg{Buffer: b.Buffer, Offset: b.Offset, Range: b.Range, Access: access})
+		d.vargs = append(d.vargs, device.Arg{Buffer: b.Buffer, Offset: b.Offset, Range: b.Range, Access: access})
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/goamp/goamp/internal/device"
 	"math"
 	"reflect"
 	"slices"
@@ -217,7 +218,7 @@ func checkSplit(views []*accelerator.View, rows, unit int) error {
 		}
 	}
 	for _, v := range views { // before any block runs: a closed view must not leave a job half done
-		if err := v.CheckOpen(); err != nil {
+		if err := device.Of(v).CheckOpen(); err != nil {
 			return err
 		}
 	}
