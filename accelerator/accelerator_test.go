@@ -3,12 +3,12 @@ package accelerator
 import (
 	"context"
 	"crypto/sha256"
-	"github.com/goamp/goamp/internal/device"
 	"os"
 	"os/exec"
 	"regexp"
 	"testing"
 
+	"github.com/goamp/goamp/internal/device"
 	"github.com/goamp/goamp/internal/vk"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

@@ -1,7 +1,6 @@
 package accelerator_test
 
 import (
-	"github.com/goamp/goamp/internal/device"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/amptest"
+	"github.com/goamp/goamp/internal/device"
 )
 
 // TestMemoryUsage checks goamp's count of device memory: a buffer's bytes appear in its

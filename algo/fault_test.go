@@ -2,7 +2,6 @@ package algo_test
 
 import (
 	"errors"
-	"github.com/goamp/goamp/internal/device"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"github.com/goamp/goamp/algo"
 	"github.com/goamp/goamp/amptest"
 	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/internal/device"
 	"github.com/goamp/goamp/internal/vk"
 	"github.com/goamp/goamp/runtime"
 	"github.com/stretchr/testify/assert"

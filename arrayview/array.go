@@ -2,10 +2,10 @@ package arrayview
 
 import (
 	"fmt"
-	"github.com/goamp/goamp/internal/device"
 	"unsafe"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/internal/device"
 	"github.com/goamp/goamp/runtime"
 )
 

@@ -3,11 +3,11 @@ package arrayview
 import (
 	"encoding/binary"
 	"github.com/goamp/goamp/amptest"
-	"github.com/goamp/goamp/internal/device"
 	"math"
 	"testing"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/internal/device"
 	"github.com/goamp/goamp/runtime"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

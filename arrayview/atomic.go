@@ -2,12 +2,12 @@ package arrayview
 
 import (
 	"fmt"
-	"github.com/goamp/goamp/internal/device"
 	"reflect"
 	"sync/atomic"
 	"unsafe"
 
 	"github.com/goamp/goamp/internal/atom"
+	"github.com/goamp/goamp/internal/device"
 	"github.com/goamp/goamp/runtime"
 )
 

@@ -3,10 +3,10 @@ package arrayview
 import (
 	"flag"
 	"fmt"
-	"github.com/goamp/goamp/internal/device"
 	"testing"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/internal/device"
 	"github.com/goamp/goamp/runtime"
 	"github.com/stretchr/testify/require"
 )

@@ -2,7 +2,6 @@ package arrayview_test
 
 import (
 	"errors"
-	"github.com/goamp/goamp/internal/device"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -17,6 +16,7 @@ import (
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/amptest"
 	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/internal/device"
 	"github.com/goamp/goamp/runtime"
 )
 

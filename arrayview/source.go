@@ -1,7 +1,6 @@
 package arrayview
 
 import (
-	"github.com/goamp/goamp/internal/device"
 	"math/bits"
 	"reflect"
 	goruntime "runtime"
@@ -13,6 +12,7 @@ import (
 	"weak"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/internal/device"
 	"github.com/goamp/goamp/internal/hooks"
 	"github.com/goamp/goamp/internal/poison"
 )

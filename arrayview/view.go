@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/goamp/goamp/internal/device"
 	"slices"
 	"sync/atomic"
 	"unsafe"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/internal/device"
 	"github.com/goamp/goamp/runtime"
 )
 

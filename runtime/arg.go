@@ -1,10 +1,10 @@
 package runtime
 
 import (
-	"github.com/goamp/goamp/internal/device"
 	"reflect"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/internal/device"
 )
 
 // Access is how a kernel uses one of its data arguments.

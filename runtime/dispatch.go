@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/goamp/goamp/internal/device"
 	"math"
 	"reflect"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/internal/ampabi"
+	"github.com/goamp/goamp/internal/device"
 	"github.com/goamp/goamp/internal/hooks"
 )
 
@@ -562,7 +562,7 @@ func (l *kernelLayout) addFields(st reflect.Type, base uintptr, prefix string) e
 type dispatch struct {
 	ctx       context.Context
 	ext, tile Extent // tile has rank 0 for a non-tiled domain
-	kernel    any    // the kernel whose fields are bound (a PerThreadKernel's own kernel)
+	kernel    any    // the kernel whose fields are bound (a perThreadKernel's own kernel)
 	exec      any    // what the goroutine executor runs: the kernel as passed
 	l         *kernelLayout
 	base      unsafe.Pointer // the kernel struct: the pointer passed, or copy
@@ -642,11 +642,11 @@ func run(ctx context.Context, view *accelerator.View, ext, tile Extent, kernel a
 }
 
 // bind binds the dispatch to its kernel (the layout, the data arguments and their
-// ArgInfo, the program, whose rank and push constants must fit), to its view (ChooseView's
-// rule), which must be open, and to the view's executor.
+// ArgInfo, the program, whose rank and push constants must fit), to its view (C++ AMP's
+// rule: chooseView), which must be open, and to the view's executor.
 func (d *dispatch) bind(ctx context.Context, view *accelerator.View, ext, tile Extent, kernel any) error {
 	d.ctx, d.ext, d.tile, d.exec = ctx, ext, tile, kernel
-	if p, ok := kernel.(PerThreadKernel); ok {
+	if p, ok := kernel.(perThreadKernel); ok {
 		if kernel = p.Kernel; isNil(kernel) {
 			return nilKernel(kernel)
 		}

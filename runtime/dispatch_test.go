@@ -3,7 +3,6 @@ package runtime_test
 import (
 	"context"
 	"fmt"
-	"github.com/goamp/goamp/internal/device"
 	"math"
 	"os"
 	"sync"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/amptest"
+	"github.com/goamp/goamp/internal/device"
 	"github.com/goamp/goamp/internal/testprog"
 	amprt "github.com/goamp/goamp/runtime"
 )

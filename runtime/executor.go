@@ -4,12 +4,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/goamp/goamp/internal/device"
 	"reflect"
 	"unsafe"
 
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/internal/ampabi"
+	"github.com/goamp/goamp/internal/device"
 )
 
 // executor runs the dispatches of one kind of accelerator: run binds a kernel to its view
@@ -23,8 +23,8 @@ import (
 // with their Go bodies and Programs, whose data arguments are Args (BindHost, BindDevice),
 // dispatched over an Extent. The accelerator package knows only buffers, pipelines and
 // queues, and cannot import runtime (imports point down: runtime -> accelerator ->
-// internal/vk), so the executors are built here on the accelerator's View.Dispatch and
-// Pipeline. It is unexported: the three executors are the whole set, chosen by the
+// internal/vk), so the executors are built here on a view's hardware (internal/device:
+// Dispatch and Pipeline). It is unexported: the three executors are the whole set, chosen by the
 // accelerator's traits (executorFor), and a kernel's author never picks one.
 type executor interface {
 	// validate checks what this executor needs beyond the checks every dispatch passes
@@ -76,7 +76,7 @@ func (hostExecutor) encode(d *dispatch) error {
 // prepare has nothing to build: Go bodies need no compiling.
 func (hostExecutor) prepare(*dispatch) error { return nil }
 
-// submit runs the Go body of the kernel as passed (a PerThreadKernel runs per thread).
+// submit runs the Go body of the kernel as passed (a perThreadKernel runs per thread).
 func (hostExecutor) submit(d *dispatch) error { return d.runGo(false, d.infos) }
 
 // runGo runs d.exec, the kernel's Go body, on the CPU, with tile_static memory poisoned
@@ -159,7 +159,7 @@ func (strictExecutor) encode(d *dispatch) error {
 			devInfos[i].Key = da.ArgInfo().Key
 		}
 	}
-	d.exec, d.devInfos = PerThreadKernel{Kernel: cp.Interface()}, devInfos
+	d.exec, d.devInfos = perThreadKernel{Kernel: cp.Interface()}, devInfos
 	return nil
 }
 

@@ -62,8 +62,11 @@ var allowedImports = map[string][]string{
 	"translate": {"internal/spvwords", "internal/srchash", "internal/ampabi", "internal/spirv", "translate/ir",
 		"translate/spvgen", "golang.org/x/tools/go/packages"},
 
+	// What runtime gives goamp's packages above it, and not programs.
+	"internal/rtlink": {"accelerator"},
+
 	// The core: never arrayview (it implements runtime's kernel-argument interface).
-	"runtime": {"accelerator", "internal/device", "half", "vec", "internal/atom", "internal/poison",
+	"runtime": {"accelerator", "internal/device", "internal/rtlink", "half", "vec", "internal/atom", "internal/poison",
 		"internal/hooks", "internal/spvwords", "internal/spirv", "internal/ampabi", "runtime/internal/genlink"},
 	"arrayview": {"accelerator", "internal/device", "runtime", "half", "vec", "internal/atom", "internal/hooks",
 		"internal/poison"},
@@ -73,7 +76,7 @@ var allowedImports = map[string][]string{
 	"runtime/ampimpl": {"runtime", "runtime/internal/genlink", "internal/srchash"},
 
 	// Above the core.
-	"algo": {"accelerator", "internal/device", "arrayview", "runtime", "runtime/ampimpl", "shaders", "half", "vec",
+	"algo": {"accelerator", "internal/device", "internal/rtlink", "arrayview", "runtime", "runtime/ampimpl", "shaders", "half", "vec",
 		"fmath", "internal/asm/gemm"},
 	"present": {"accelerator", "arrayview", "runtime"},
 	"present/window": {"present", "accelerator", "runtime", "internal/vk", "internal/devlink", "internal/device",

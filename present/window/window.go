@@ -7,13 +7,13 @@ import (
 	_ "embed" // frame.spv
 	"errors"
 	"fmt"
-	"github.com/goamp/goamp/internal/device"
 	"os"
 	"unsafe"
 
 	"github.com/go-gl/glfw/v3.3/glfw"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/internal/device"
 	"github.com/goamp/goamp/internal/devlink"
 	"github.com/goamp/goamp/internal/vk"
 	"github.com/goamp/goamp/present"
