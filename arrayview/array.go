@@ -74,7 +74,7 @@ func newArray[T any](av *accelerator.View, ext runtime.Extent, info elemInfo, ow
 	a := &Array[T]{View: newView(own, src, rowMajor(ext), info), av: av}
 	if !av.Accelerator().Traits().HostMemory { // else own is the array's storage already
 		src.mu.Lock()
-		err := src.acquire(av, device.Read, a.fp)
+		err := src.acquire(av, runtime.Read, a.fp)
 		src.mu.Unlock()
 		if err != nil {
 			return nil, err
@@ -161,7 +161,7 @@ func (v *View[T]) CopyFrom(data []T) error {
 	}
 	// Every element is overwritten: discard first so that nothing is copied back for it.
 	v.src.setLocked(v.fp, 0)
-	if err := v.hostLocked("CopyFrom", device.ReadWrite); err != nil {
+	if err := v.hostLocked("CopyFrom", runtime.ReadWrite); err != nil {
 		return err
 	}
 	k := 0

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/goamp/goamp/accelerator"
-	"github.com/goamp/goamp/internal/device"
 	"github.com/goamp/goamp/runtime"
 	"github.com/stretchr/testify/require"
 )
@@ -57,7 +56,7 @@ func BenchmarkSynchronize(b *testing.B) {
 			b.SetBytes(bytes)
 			for b.Loop() {
 				for _, p := range parts {
-					if _, err := p.BindDevice(av, device.ReadWrite); err != nil {
+					if _, err := p.BindDevice(av, runtime.ReadWrite); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -1,6 +1,7 @@
 package arrayview
 
 import (
+	"github.com/goamp/goamp/runtime"
 	"math/bits"
 	"reflect"
 	goruntime "runtime"
@@ -268,7 +269,7 @@ type piece struct {
 // acquire makes location v hold the current data of the element ranges in fp for access
 // acc: it copies what v lacks (unless discarded), then marks v as the only valid location
 // for writes; s.mu is held.
-func (s *source) acquire(v *accelerator.View, acc device.Access, fp []span) error {
+func (s *source) acquire(v *accelerator.View, acc runtime.Access, fp []span) error {
 	if s.host == nil && v != s.home { // a device-only array: its view is its only place
 		e := &NoHostCopyError{Array: s.name, Home: s.home.String()}
 		if v != nil {
@@ -325,7 +326,7 @@ func (s *source) acquire(v *accelerator.View, acc device.Access, fp []span) erro
 			changed = true
 		}
 	}
-	if acc&device.Write != 0 {
+	if acc&runtime.Write != 0 {
 		for _, r := range fp {
 			if s.state.update(r.lo, r.hi, func(uint32) uint32 { return bit }) {
 				changed = true

@@ -8,13 +8,16 @@ import (
 )
 
 // Access is how a kernel uses one of its data arguments.
-type Access = device.Access
+type Access int
 
 // The accesses a kernel argument declares.
 const (
-	Read      = device.Read
-	Write     = device.Write
-	ReadWrite = device.ReadWrite
+	// Read: the kernel reads the argument.
+	Read Access = 1 << iota
+	// Write: the kernel writes the argument.
+	Write
+	// ReadWrite: the kernel reads and writes the argument.
+	ReadWrite = Read | Write
 )
 
 // Arg is what a kernel's data field must provide so that ParallelForEach can run the kernel

@@ -298,7 +298,7 @@ func (d *dispatch) bindCheck() error {
 		return fmt.Errorf("goamp/runtime: kernel %s: the bounds check's buffer: %w", d.l.name, err)
 	}
 	d.check = b
-	d.vargs = append(d.vargs, device.Arg{Buffer: b, Range: uint64(len(words)), Access: ReadWrite})
+	d.vargs = append(d.vargs, device.Arg{Buffer: b, Range: uint64(len(words)), Access: device.ReadWrite})
 	return nil
 }
 
@@ -389,7 +389,7 @@ func (d *dispatch) bindDevice(push []byte) error {
 		le.PutUint32(push[o+4*ampabi.ViewS0:], b.Strides[0])
 		le.PutUint32(push[o+4*ampabi.ViewS1:], b.Strides[1])
 		le.PutUint32(push[o+4*ampabi.ViewE0:], uint32(d.infos[i].Extent.Dim(0))) // e0: k.V.Extent().Dim(0)
-		d.vargs = append(d.vargs, device.Arg{Buffer: b.Buffer, Offset: b.Offset, Range: b.Range, Access: access})
+		d.vargs = append(d.vargs, device.Arg{Buffer: b.Buffer, Offset: b.Offset, Range: b.Range, Access: device.Access(access)})
 	}
 	return nil
 }

@@ -203,9 +203,9 @@ func (w *Window) source(target *accelerator.View, f present.Frame, p *pass, dire
 		var err error
 		if f.Field != nil {
 			push.Field = 1
-			b, err = f.Field.BindDevice(target, device.Read)
+			b, err = f.Field.BindDevice(target, runtime.Read)
 		} else {
-			b, err = f.RGBA.BindDevice(target, device.Read)
+			b, err = f.RGBA.BindDevice(target, runtime.Read)
 		}
 		if err != nil {
 			return device.Arg{}, err
