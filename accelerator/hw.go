@@ -48,7 +48,7 @@ func (h *hw) Dispatch(p device.Pipeline, args []device.Arg, push []byte, groups 
 
 func (h *hw) CountDispatch()                          { h.view().countDispatch() }
 func (h *hw) StartHostWork() (done func(), err error) { return h.view().startHostWork() }
-func (h *hw) CheckOpen() error                        { return h.view().checkOpenLocked() }
+func (h *hw) CheckOpen() error                        { return h.view().openErr() }
 func (h *hw) AtClose(f func()) (cancel func())        { return h.view().atClose(f) }
 
 func (h *hw) AtCloseOpen(f func()) (cancel func(), err error) { return h.view().atCloseOpen(f) }

@@ -102,8 +102,8 @@ func (v *View) String() string { return fmt.Sprintf("%s view %d (%s)", v.acc.pat
 // viewIDs numbers the views.
 var viewIDs atomic.Uint64
 
-// checkOpenLocked is device.View.CheckOpen.
-func (v *View) checkOpenLocked() error {
+// openErr is device.View.CheckOpen.
+func (v *View) openErr() error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	return v.checkOpen()
