@@ -31,9 +31,6 @@ type buffer struct {
 // Size is the buffer's size in bytes.
 func (b *buffer) Size() uint64 { return b.size }
 
-// View is the view that owns the buffer.
-func (b *buffer) View() *View { return b.view }
-
 // Bytes is the memory of a buffer of the strict CPU accelerator (StrictCPU), which its
 // kernels read and write; nil for a Vulkan buffer and after Free.
 func (b *buffer) Bytes() []byte { return b.host }
