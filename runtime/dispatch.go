@@ -588,6 +588,11 @@ type dispatch struct {
 	push   []byte
 	pipe   device.Pipeline
 	check  device.Buffer // a bounds-checked dispatch's check buffer (bindCheck)
+
+	// spare is the zeroed copy of the last value kernel the pooled dispatch bound, of
+	// layout spareL: the next dispatch of the same kernel type reuses it.
+	spare  reflect.Value
+	spareL *kernelLayout
 }
 
 var dispatchPool = sync.Pool{New: func() any {
@@ -603,14 +608,18 @@ func (d *dispatch) release() {
 		d.hostDone()
 	}
 	if d.copy.IsValid() {
-		d.copy.Elem().SetZero()            // drop the references the kernel holds
-		d.l.copies.Put(d.copy.Interface()) // a pointer: no allocation
+		d.copy.Elem().SetZero() // drop the references the kernel holds
+		if d.spare.IsValid() && d.spareL != d.l {
+			d.spareL.copies.Put(d.spare.Interface()) // a pointer: no allocation
+		}
+		d.spare, d.spareL = d.copy, d.l
 	}
 	clear(d.args)
 	clear(d.infos)
 	clear(d.vargs)
 	d.devInfos = nil
-	*d = dispatch{args: d.args[:0], infos: d.infos[:0], vargs: d.vargs[:0], push: d.push}
+	*d = dispatch{args: d.args[:0], infos: d.infos[:0], vargs: d.vargs[:0], push: d.push,
+		spare: d.spare, spareL: d.spareL}
 	dispatchPool.Put(d)
 }
 
@@ -690,7 +699,9 @@ func (d *dispatch) address(kv reflect.Value) {
 		d.base = kv.UnsafePointer()
 		return
 	}
-	if p := d.l.copies.Get(); p != nil {
+	if d.spareL == d.l {
+		d.copy, d.spare, d.spareL = d.spare, reflect.Value{}, nil
+	} else if p := d.l.copies.Get(); p != nil {
 		d.copy = reflect.ValueOf(p)
 	} else {
 		d.copy = reflect.New(kv.Type())
