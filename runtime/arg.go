@@ -86,7 +86,10 @@ type DeviceCopier interface {
 // element i of a rank-3 view is at Base + i0*Strides[0] + i1*Strides[1] + i2 in the buffer
 // range (rank 2: Base + i0*Strides[0] + i1; rank 1: Base + i0), counted in elements.
 type Binding struct {
-	Buffer  device.Buffer
+	// Buffer is the device memory that holds the data, allocated on the view by
+	// goamp's own packages (arrayview), which alone can make one.
+	Buffer device.Buffer
+	// Offset and Range are the byte range of Buffer that the kernel binds.
 	Offset  uint64
 	Range   uint64
 	Base    uint32
