@@ -1,10 +1,11 @@
 package lint
 
 import (
+	"go/ast"
+	"go/build"
 	"go/doc"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,36 +22,41 @@ import (
 // runtime/ampimpl, not here.
 var apiPackages = []string{"accelerator", "runtime"}
 
-// exportedNames returns the exported names of the package in dir that go doc lists:
-// constants, variables, functions, types, and methods as Type.Method, sorted.
+// exportedNames returns the exported names of the package in dir that go doc lists for
+// this system: constants, variables, functions, types, and methods as Type.Method,
+// sorted.
 func exportedNames(t *testing.T, dir string) []string {
+	bp, err := build.Default.ImportDir(dir, 0)
+	require.NoError(t, err, dir)
 	fset := token.NewFileSet()
-	notTest := func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }
-	pkgs, err := parser.ParseDir(fset, dir, notTest, parser.ParseComments)
+	var files []*ast.File
+	for _, name := range append(bp.GoFiles, bp.CgoFiles...) {
+		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.ParseComments)
+		require.NoError(t, err)
+		files = append(files, f)
+	}
+	d, err := doc.NewFromFiles(fset, files, module+"/"+bp.Name)
 	require.NoError(t, err, dir)
 	var names []string
-	for _, p := range pkgs {
-		d := doc.New(p, dir, 0)
-		values := func(vs []*doc.Value) {
-			for _, v := range vs {
-				names = append(names, v.Names...)
-			}
+	values := func(vs []*doc.Value) {
+		for _, v := range vs {
+			names = append(names, v.Names...)
 		}
-		values(d.Consts)
-		values(d.Vars)
-		for _, f := range d.Funcs {
+	}
+	values(d.Consts)
+	values(d.Vars)
+	for _, f := range d.Funcs {
+		names = append(names, f.Name)
+	}
+	for _, ty := range d.Types {
+		names = append(names, ty.Name)
+		values(ty.Consts)
+		values(ty.Vars)
+		for _, f := range ty.Funcs {
 			names = append(names, f.Name)
 		}
-		for _, ty := range d.Types {
-			names = append(names, ty.Name)
-			values(ty.Consts)
-			values(ty.Vars)
-			for _, f := range ty.Funcs {
-				names = append(names, f.Name)
-			}
-			for _, m := range ty.Methods {
-				names = append(names, ty.Name+"."+m.Name)
-			}
+		for _, m := range ty.Methods {
+			names = append(names, ty.Name+"."+m.Name)
 		}
 	}
 	slices.Sort(names)
