@@ -839,6 +839,9 @@ func checkContract(l *kernelLayout, prog *Program, acc *accelerator.Accelerator,
 	if err := c.checkArgs(l, d.infos); err != nil {
 		return nil, 0, err
 	}
+	if err := c.checkRanks(l, rank, d.infos); err != nil {
+		return nil, 0, err
+	}
 	if err := c.checkDevice(l, acc); err != nil {
 		return nil, 0, err
 	}
@@ -898,7 +901,7 @@ func substitute(orig *Program, spv []byte) *Program {
 	if p, ok := substituted.Load(k); ok {
 		return p.(*Program)
 	}
-	p, _ := substituted.LoadOrStore(k, &Program{Name: orig.Name, SPIRV: spv, Rank: orig.Rank})
+	p, _ := substituted.LoadOrStore(k, &Program{Name: orig.Name, SPIRV: spv, Rank: orig.Rank, indexed: orig.indexed})
 	return p.(*Program)
 }
 
