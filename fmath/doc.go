@@ -35,7 +35,7 @@
 //	                                              ·(1 + |tan x|) / |cos x| + 2.5 ULP
 //	Asin(x)                goamp's                3 ULP                                   ≤ 1 ULP
 //	Acos(x)                goamp's                2 ULP                                   ≤ 1 ULP
-//	Atan(x)                goamp's                3 ULP                                   ≤ 1 ULP
+//	Atan(x)                goamp's                4 ULP                                   ≤ 1 ULP
 //	Atan2(y, x)            goamp's                4 ULP                                   ≤ 1 ULP
 //	Sinh(x), Cosh(x)       goamp's                3 ULP                                   ≤ 1 ULP
 //	Tanh(x)                goamp's                2 ULP                                   ≤ 1 ULP
