@@ -628,6 +628,12 @@ var corpusCases = []corpusCase{
 		k := corpus.TileRev[int32]{In: in(t, randInts(r, n, -1e6, 1e6), n), Out: o}
 		return ran(t, forEachTiled(av, runtime.Ext(n).Tile(64), k), o, data)
 	}, exact},
+	{"TileRev[float32]", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 384
+		o, data := out[float32](t, n)
+		k := corpus.TileRev[float32]{In: in(t, randFloats(r, n, -1e3, 1e3), n), Out: o}
+		return ran(t, forEachTiled(av, runtime.Ext(n).Tile(128), k), o, data)
+	}, exact},
 	{"MatMul", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const m, kk, n = 48, 64, 32
 		o, data := out[float32](t, m, n)

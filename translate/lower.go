@@ -6,7 +6,9 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"maps"
 	"math"
+	"strings"
 
 	"github.com/goamp/goamp/translate/ir"
 )
@@ -51,7 +53,29 @@ type lowerer struct {
 	// ivars are the three variables of each runtime.Index local (the body's
 	// index parameter too).
 	ivars map[types.Object][3]*ir.Var
+	// tidx is a Tiled body's runtime.TiledIndex parameter; shared numbers
+	// the body's tile_static arrays (Kernel.Shared).
+	tidx   types.Object
+	shared map[types.Object]int
+	// frames are the inlined calls being lowered, innermost last: their
+	// returns store the results and leave the call.
+	frames []*frame
 }
+
+// frame is an inlined call of a function of several statements: its body
+// runs in loop, a loop of one pass that its returns leave (nil where its
+// only return ends it), and its results go to results.
+type frame struct {
+	loop    *ir.Loop
+	results []*ir.Var
+}
+
+// sharedRef and tiledRef bind an inlined function's parameter (env) to a
+// tile_static array of the kernel and to the kernel's TiledIndex.
+type (
+	sharedRef int
+	tiledRef  struct{}
+)
 
 // loopEntry is a loop being lowered: a Go loop, or the one-pass loop that a
 // switch with a break in it becomes (pass), and its label.
@@ -88,23 +112,26 @@ func (l *lowerer) target(lab *ast.Ident, cont bool) *ir.Loop {
 func (t *tr) lower(prog string, decl *ast.FuncDecl) (*ir.Kernel, error) {
 	l := &lowerer{t: t, k: &ir.Kernel{Name: prog}, vars: map[types.Object]*ir.Var{},
 		scalar: map[*scalarArg]int{}, recvs: map[types.Object]bool{}, env: map[types.Object]any{},
-		ivars: map[types.Object][3]*ir.Var{}}
-	if t.tiled {
-		return nil, l.fail(decl.Pos(), "tiled kernels")
-	}
+		ivars: map[types.Object][3]*ir.Var{}, shared: map[types.Object]int{}}
+	l.k.Tiled = t.tiled
 	if decl.Recv != nil && len(decl.Recv.List) == 1 && len(decl.Recv.List[0].Names) == 1 {
 		l.recv = t.info.Defs[decl.Recv.List[0].Names[0]]
 		l.recvs[l.recv] = true
 	}
 	if ps := decl.Type.Params.List; len(ps) == 1 && len(ps[0].Names) == 1 {
-		l.idx = t.info.Defs[ps[0].Names[0]]
+		if t.tiled {
+			l.tidx = t.info.Defs[ps[0].Names[0]]
+		} else {
+			l.idx = t.info.Defs[ps[0].Names[0]]
+		}
 	}
 	for _, v := range t.views {
 		et := l.irType(v.elem)
 		if et == ir.Invalid || et == ir.Bool {
 			return nil, l.fail(v.field.Pos(), fmt.Sprintf("views of %s", t.sub(v.elem)))
 		}
-		l.k.Views = append(l.k.Views, ir.View{Name: v.field.Name(), Elem: et, Written: v.written})
+		l.k.Views = append(l.k.Views, ir.View{Name: v.field.Name(), Elem: et, Written: v.written, Read: v.read,
+			Bits: v.atomicF})
 	}
 	for i := range t.scalars {
 		s := &t.scalars[i]
@@ -181,6 +208,13 @@ func (l *lowerer) stmt(s ast.Stmt) []ir.Stmt {
 		if s.Tok == token.DEC {
 			op = token.SUB
 		}
+		if arr, ok := l.sharedOf(indexBase(s.X)); ok {
+			one := &ir.Const{T: l.k.Shared[arr].Elem, Bits: 1}
+			if one.T == ir.Float32 {
+				one.Bits = math.Float32bits(1)
+			}
+			return l.sharedUpdate(s.X.(*ast.IndexExpr), arr, op, one, s.Pos())
+		}
 		x := l.lvalue(s.X)
 		if x == nil {
 			return nil
@@ -229,7 +263,7 @@ func (l *lowerer) stmt(s ast.Stmt) []ir.Stmt {
 		l.fail(s.Pos(), "labels other than a loop's or a switch's")
 		return nil
 	case *ast.ReturnStmt:
-		return []ir.Stmt{&ir.Return{}}
+		return l.returnStmt(s)
 	case *ast.EmptyStmt:
 		return nil
 	case *ast.SwitchStmt:
@@ -239,19 +273,235 @@ func (l *lowerer) stmt(s ast.Stmt) []ir.Stmt {
 	return nil
 }
 
-// exprStmt lowers a call statement: a view's Set.
+// exprStmt lowers a call statement: a view's Set, a barrier or fence, an
+// atomic, or a call of a function of the package.
 func (l *lowerer) exprStmt(s *ast.ExprStmt) []ir.Stmt {
 	c, ok := unparen(s.X).(*ast.CallExpr)
 	if !ok {
 		l.fail(s.Pos(), "this expression statement")
 		return nil
 	}
-	v, name := l.viewMethod(c)
-	if v == nil || name != "Set" || len(c.Args) != 2 {
-		l.fail(s.Pos(), fmt.Sprintf("the call statement of %s (the slice has a view's Set)", callName(c.Fun)))
+	if v, name := l.viewMethod(c); v != nil && name == "Set" && len(c.Args) == 2 {
+		return []ir.Stmt{&ir.ViewStore{View: v.index, Index: l.index(c.Args[0]), Value: l.expr(c.Args[1])}}
+	}
+	if b := l.barrier(c); b != nil {
+		return []ir.Stmt{b}
+	}
+	if a := l.atomic(c); a != nil {
+		return []ir.Stmt{&ir.Eval{X: a}}
+	}
+	if fn := l.callee(c); fn != nil {
+		body, _ := l.inlineBody(c, fn)
+		return body
+	}
+	l.fail(s.Pos(), fmt.Sprintf("the call statement of %s (the slice has a view's Set, barriers, fences, atomics "+
+		"and the package's functions)", callName(c.Fun)))
+	return nil
+}
+
+// barrier lowers t.Barrier.Wait and its fenced forms, and runtime's fences,
+// or returns nil.
+func (l *lowerer) barrier(c *ast.CallExpr) *ir.Barrier {
+	if f, ok := unparen(c.Fun).(*ast.SelectorExpr); ok {
+		if b, ok := unparen(f.X).(*ast.SelectorExpr); ok && b.Sel.Name == "Barrier" && l.isTiled(b.X) {
+			fence := map[string]ir.Fence{"Wait": ir.FenceAll, "WaitWithAllMemoryFence": ir.FenceAll,
+				"WaitWithGlobalMemoryFence": ir.FenceGlobal, "WaitWithTileStaticMemoryFence": ir.FenceTileStatic}[f.Sel.Name]
+			if fence != 0 {
+				return &ir.Barrier{Fence: fence}
+			}
+		}
+	}
+	fence := map[string]ir.Fence{"AllMemoryFence": ir.FenceAll, "GlobalMemoryFence": ir.FenceGlobal,
+		"TileStaticMemoryFence": ir.FenceTileStatic}[l.runtimeFunc(c.Fun)]
+	if fence != 0 {
+		return &ir.Barrier{Fence: fence, NoWait: true}
+	}
+	return nil
+}
+
+// runtimeFunc returns the name of the runtime function fun names (maybe
+// instantiated), or "".
+func (l *lowerer) runtimeFunc(fun ast.Expr) string {
+	switch f := unparen(fun).(type) {
+	case *ast.IndexExpr:
+		fun = f.X
+	case *ast.IndexListExpr:
+		fun = f.X
+	}
+	sel, ok := unparen(fun).(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	fn, ok := l.t.info.Uses[sel.Sel].(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != runtimePath {
+		return ""
+	}
+	return fn.Name()
+}
+
+// atomicOps are the atomic operations by name without "Atomic".
+var atomicOps = map[string]ir.AtomicOp{"Add": ir.AtomicAdd, "Sub": ir.AtomicSub, "Exchange": ir.AtomicExchange,
+	"Min": ir.AtomicMin, "Max": ir.AtomicMax, "And": ir.AtomicAnd, "Or": ir.AtomicOr, "Xor": ir.AtomicXor,
+	"CompareExchange": ir.AtomicCompareExchange, "Load": ir.AtomicLoad}
+
+// atomic lowers a view's Atomic method or runtime's atomic on a tile_static
+// array, or returns nil.
+func (l *lowerer) atomic(c *ast.CallExpr) *ir.Atomic {
+	if v, name := l.viewMethod(c); v != nil {
+		op := atomicOps[strings.TrimPrefix(name, "Atomic")]
+		if !strings.HasPrefix(name, "Atomic") || op == 0 || len(c.Args) == 0 {
+			return nil
+		}
+		a := &ir.Atomic{Op: op, Target: v.index, Index: l.index(c.Args[0]), T: l.k.Views[v.index].Elem}
+		for _, e := range c.Args[1:] {
+			a.Args = append(a.Args, l.expr(e))
+		}
+		return a
+	}
+	name, ok := strings.CutPrefix(l.runtimeFunc(c.Fun), "Atomic")
+	if op := atomicOps[name]; ok && op != 0 && op != ir.AtomicLoad && len(c.Args) >= 3 {
+		arr, ok := l.sharedOf(c.Args[0])
+		if !ok {
+			l.fail(c.Pos(), "atomics on other than a tile_static array")
+			return nil
+		}
+		a := &ir.Atomic{Op: op, Shared: true, Target: arr, T: l.k.Shared[arr].Elem}
+		a.Index[0] = l.expr(c.Args[1])
+		for _, e := range c.Args[2:] {
+			a.Args = append(a.Args, l.expr(e))
+		}
+		return a
+	}
+	return nil
+}
+
+// isTiled reports whether e names the kernel's TiledIndex (or a parameter
+// bound to it).
+func (l *lowerer) isTiled(e ast.Expr) bool {
+	id, ok := unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	obj := l.t.info.Uses[id]
+	_, bound := l.env[obj].(tiledRef)
+	return obj != nil && (obj == l.tidx || bound)
+}
+
+// sharedOf returns the tile_static array that e names (or a parameter bound
+// to it).
+func (l *lowerer) sharedOf(e ast.Expr) (int, bool) {
+	id, ok := unparen(e).(*ast.Ident)
+	if !ok {
+		return 0, false
+	}
+	obj := l.t.info.Uses[id]
+	if n, ok := l.shared[obj]; ok {
+		return n, true
+	}
+	n, ok := l.env[obj].(sharedRef)
+	return int(n), ok
+}
+
+// indexBase returns x of x[i], or nil.
+func indexBase(e ast.Expr) ast.Expr {
+	if ix, ok := unparen(e).(*ast.IndexExpr); ok {
+		return ix.X
+	}
+	return nil
+}
+
+// tileStatic lowers name := runtime.TileStatic[T](t, n): a tile_static
+// array of the kernel.
+func (l *lowerer) tileStatic(s *ast.AssignStmt) {
+	id, _ := s.Lhs[0].(*ast.Ident)
+	var obj types.Object
+	if id != nil {
+		obj = l.t.info.Defs[id]
+	}
+	sl, ok := types.Unalias(l.t.sub(l.t.typeOf(s.Rhs[0]))).Underlying().(*types.Slice)
+	if obj == nil || !ok || len(l.frames) > 0 {
+		l.fail(s.Pos(), "this tile_static declaration")
+		return
+	}
+	et := l.irType(sl.Elem())
+	if et == ir.Invalid || et == ir.Bool {
+		l.fail(s.Pos(), fmt.Sprintf("tile_static arrays of %s", l.t.sub(sl.Elem())))
+		return
+	}
+	c := unparen(s.Rhs[0]).(*ast.CallExpr)
+	l.shared[obj] = len(l.k.Shared)
+	l.k.Shared = append(l.k.Shared, ir.Shared{Name: id.Name, Elem: et, Size: l.sizeExpr(c.Args[1]),
+		Bits: l.t.floatSh[obj]})
+}
+
+// sizeExpr lowers a tile_static array's size: constants, the tile's
+// dimensions and size, + - * / of those, and locals defined once from them.
+func (l *lowerer) sizeExpr(e ast.Expr) ir.Value {
+	if tv := l.t.info.Types[e]; tv.Value != nil {
+		return l.constant(e, tv.Value)
+	}
+	switch x := unparen(e).(type) {
+	case *ast.BinaryExpr:
+		op := map[token.Token]ir.Op{token.ADD: ir.Add, token.SUB: ir.Sub, token.MUL: ir.Mul, token.QUO: ir.Div}[x.Op]
+		if op != 0 {
+			return &ir.Binary{Op: op, X: l.sizeExpr(x.X), Y: l.sizeExpr(x.Y)}
+		}
+	case *ast.CallExpr:
+		if v, ok := l.tileShape(x).(*ir.TileShape); ok && (v.What == ir.Size || v.What == ir.Dim &&
+			isConst(v.Comp)) {
+			return v
+		}
+	case *ast.Ident:
+		if l.t.fn != nil && l.t.fn.main {
+			if init := l.t.onceDefined(x); init != nil {
+				return l.sizeExpr(init)
+			}
+		}
+	}
+	return l.bad(e, "this tile_static array size")
+}
+
+func isConst(v ir.Value) bool {
+	_, ok := v.(*ir.Const)
+	return ok
+}
+
+// tileShape lowers t.TileExtent.Dim(c), .Size() and .Rank(), or returns
+// nil.
+func (l *lowerer) tileShape(c *ast.CallExpr) ir.Value {
+	f, ok := unparen(c.Fun).(*ast.SelectorExpr)
+	if !ok {
 		return nil
 	}
-	return []ir.Stmt{&ir.ViewStore{View: v.index, Index: l.index(c.Args[0]), Value: l.expr(c.Args[1])}}
+	te, ok := unparen(f.X).(*ast.SelectorExpr)
+	if !ok || te.Sel.Name != "TileExtent" || !l.isTiled(te.X) {
+		return nil
+	}
+	switch {
+	case f.Sel.Name == "Dim" && len(c.Args) == 1:
+		return &ir.TileShape{What: ir.Dim, Comp: l.expr(c.Args[0])}
+	case f.Sel.Name == "Size":
+		return &ir.TileShape{What: ir.Size}
+	case f.Sel.Name == "Rank":
+		return &ir.TileShape{What: ir.Rank}
+	}
+	return l.bad(c, "TileExtent."+f.Sel.Name)
+}
+
+// sharedUpdate lowers s[i] op= y (and s[i]++): the index evaluated once.
+func (l *lowerer) sharedUpdate(ix *ast.IndexExpr, arr int, op token.Token, y ir.Value, pos token.Pos) []ir.Stmt {
+	var out []ir.Stmt
+	i := l.expr(ix.Index)
+	j := ir.Value(nil)
+	if ir.HasEffects(i) {
+		tmp := l.temp(i.Type())
+		out = append(out, &ir.Store{Var: tmp, Value: i})
+		i, j = &ir.Load{Var: tmp}, &ir.Load{Var: tmp}
+	} else {
+		j = ir.Clone(i)
+	}
+	old := &ir.SharedLoad{Array: arr, Index: j, T: l.k.Shared[arr].Elem}
+	return append(out, &ir.SharedStore{Array: arr, Index: i, Value: l.binop(op, old, y, pos)})
 }
 
 // viewMethod returns the view and method name of k.V.m(...), or nil.
@@ -295,6 +545,13 @@ func (l *lowerer) index(e ast.Expr) [3]ir.Value {
 		}
 		if vs, ok := l.ivars[l.t.info.Uses[x]]; ok {
 			return [3]ir.Value{&ir.Load{Var: vs[0]}, &ir.Load{Var: vs[1]}, &ir.Load{Var: vs[2]}}
+		}
+	case *ast.SelectorExpr:
+		what := map[string]ir.TileWhat{"Global": ir.Global, "Local": ir.Local, "Tile": ir.Tile,
+			"TileOrigin": ir.TileOrigin}[x.Sel.Name]
+		if what != 0 && l.isTiled(x.X) {
+			return [3]ir.Value{&ir.TileIndex{What: what, Comp: 0}, &ir.TileIndex{What: what, Comp: 1},
+				&ir.TileIndex{What: what, Comp: 2}}
 		}
 	case *ast.CallExpr:
 		if l.isFunc(x.Fun, runtimePath, "Idx") && x.Ellipsis == token.NoPos && len(x.Args) >= 1 && len(x.Args) <= 3 {
@@ -377,11 +634,21 @@ func (l *lowerer) lvalue(e ast.Expr) *ir.Var {
 }
 
 func (l *lowerer) assign(s *ast.AssignStmt) []ir.Stmt {
-	if len(s.Lhs) != len(s.Rhs) {
-		l.fail(s.Pos(), "assignments of several results")
+	if len(s.Lhs) == 1 && len(s.Rhs) == 1 && s.Tok == token.DEFINE && l.t.isRuntimeFunc(callFun(s.Rhs[0]), "TileStatic") {
+		l.tileStatic(s)
 		return nil
 	}
+	if len(s.Lhs) != len(s.Rhs) {
+		return l.assignResults(s.Lhs, s.Rhs)
+	}
 	if s.Tok != token.ASSIGN && s.Tok != token.DEFINE { // x op= y
+		if arr, ok := l.sharedOf(indexBase(s.Lhs[0])); ok {
+			op := map[token.Token]token.Token{token.ADD_ASSIGN: token.ADD, token.SUB_ASSIGN: token.SUB,
+				token.MUL_ASSIGN: token.MUL, token.QUO_ASSIGN: token.QUO, token.REM_ASSIGN: token.REM,
+				token.AND_ASSIGN: token.AND, token.OR_ASSIGN: token.OR, token.XOR_ASSIGN: token.XOR,
+				token.AND_NOT_ASSIGN: token.AND_NOT, token.SHL_ASSIGN: token.SHL, token.SHR_ASSIGN: token.SHR}[s.Tok]
+			return l.sharedUpdate(unparen(s.Lhs[0]).(*ast.IndexExpr), arr, op, l.expr(s.Rhs[0]), s.TokPos)
+		}
 		x := l.lvalue(s.Lhs[0])
 		if x == nil {
 			return nil
@@ -395,8 +662,17 @@ func (l *lowerer) assign(s *ast.AssignStmt) []ir.Stmt {
 	if len(s.Lhs) == 1 {
 		return l.assignOne(s.Lhs[0], s.Rhs[0])
 	}
-	// a, b = x, y: every right side first, through temporaries.
+	// a, b = x, y: the left sides' index operands, then every right side,
+	// through temporaries.
 	var out []ir.Stmt
+	idx := make([]*ir.Var, len(s.Lhs))
+	for i, e := range s.Lhs {
+		if _, ok := l.sharedOf(indexBase(e)); ok {
+			v := l.expr(unparen(e).(*ast.IndexExpr).Index)
+			idx[i] = l.temp(v.Type())
+			out = append(out, &ir.Store{Var: idx[i], Value: v})
+		}
+	}
 	tmps := make([][]*ir.Var, len(s.Rhs))
 	for i, r := range s.Rhs {
 		var vals []ir.Value
@@ -413,6 +689,12 @@ func (l *lowerer) assign(s *ast.AssignStmt) []ir.Stmt {
 		}
 	}
 	for i, e := range s.Lhs {
+		if idx[i] != nil {
+			arr, _ := l.sharedOf(indexBase(e))
+			out = append(out, &ir.SharedStore{Array: arr, Index: &ir.Load{Var: idx[i]},
+				Value: &ir.Load{Var: tmps[i][0]}})
+			continue
+		}
 		dst := l.lvalues(e)
 		for c, x := range dst {
 			if x != nil && c < len(tmps[i]) {
@@ -423,8 +705,53 @@ func (l *lowerer) assign(s *ast.AssignStmt) []ir.Stmt {
 	return out
 }
 
+// callFun returns the function e calls, or nil.
+func callFun(e ast.Expr) ast.Expr {
+	if c, ok := unparen(e).(*ast.CallExpr); ok {
+		return c.Fun
+	}
+	return nil
+}
+
+// assignResults lowers a, b = f(...) (or :=), f a function of the package
+// with several results.
+func (l *lowerer) assignResults(lhs, rhs []ast.Expr) []ir.Stmt {
+	c, ok := unparen(rhs[0]).(*ast.CallExpr)
+	fn := (*types.Func)(nil)
+	if ok && len(rhs) == 1 {
+		fn = l.callee(c)
+	}
+	if fn == nil {
+		l.fail(lhs[0].Pos(), "assignments of several results other than a call of the package's functions")
+		return nil
+	}
+	out, res := l.inlineBody(c, fn)
+	if l.err != nil {
+		return nil
+	}
+	if len(res) != len(lhs) {
+		l.fail(c.Pos(), "this call's results")
+		return nil
+	}
+	for i, e := range lhs {
+		if arr, ok := l.sharedOf(indexBase(e)); ok {
+			out = append(out, &ir.SharedStore{Array: arr, Index: l.expr(unparen(e).(*ast.IndexExpr).Index),
+				Value: &ir.Load{Var: res[i]}})
+			continue
+		}
+		if x := l.lvalue(e); x != nil {
+			out = append(out, &ir.Store{Var: x, Value: &ir.Load{Var: res[i]}})
+		}
+	}
+	return out
+}
+
 // assignOne lowers lhs = rhs (or :=).
 func (l *lowerer) assignOne(lhs, rhs ast.Expr) []ir.Stmt {
+	if arr, ok := l.sharedOf(indexBase(lhs)); ok {
+		i := l.expr(unparen(lhs).(*ast.IndexExpr).Index)
+		return []ir.Stmt{&ir.SharedStore{Array: arr, Index: i, Value: l.expr(rhs)}}
+	}
 	var vals []ir.Value
 	if isRuntime(l.t.typeOf(rhs), "Index") {
 		ix := l.index(rhs)
@@ -486,9 +813,12 @@ func (l *lowerer) declStmt(s *ast.DeclStmt) []ir.Stmt {
 			if n.Name == "_" {
 				continue
 			}
-			if len(vs.Values) > 0 && i >= len(vs.Values) {
-				l.fail(s.Pos(), "assignments of several results")
-				return nil
+			if len(vs.Values) > 0 && len(vs.Values) != len(vs.Names) {
+				names := make([]ast.Expr, len(vs.Names))
+				for j, n := range vs.Names {
+					names[j] = n
+				}
+				return append(out, l.assignResults(names, vs.Values)...)
 			}
 			if i < len(vs.Values) {
 				out = append(out, l.assignOne(n, vs.Values[i])...)
@@ -571,6 +901,9 @@ func (l *lowerer) expr(e ast.Expr) ir.Value {
 			return &ir.LoadScalar{Index: l.scalar[s], T: l.k.Scalars[l.scalar[s]].Type}
 		}
 	case *ast.IndexExpr:
+		if arr, ok := l.sharedOf(x.X); ok {
+			return &ir.SharedLoad{Array: arr, Index: l.expr(x.Index), T: l.k.Shared[arr].Elem}
+		}
 		if isRuntime(l.t.typeOf(x.X), "Index") {
 			if c := l.t.info.Types[x.Index].Value; c != nil {
 				if n, ok := constant.Int64Val(c); ok && n >= 0 && n < 3 {
@@ -580,10 +913,20 @@ func (l *lowerer) expr(e ast.Expr) ir.Value {
 			// A component chosen at run time: 0, 1, else 2 (Go panics past 2).
 			ix := l.index(x.X)
 			d := l.expr(x.Index)
+			var pre []ir.Stmt
+			if ir.HasEffects(d) {
+				tmp := l.temp(d.Type())
+				pre = []ir.Stmt{&ir.Store{Var: tmp, Value: d}}
+				d = &ir.Load{Var: tmp}
+			}
 			is := func(n uint32) ir.Value {
 				return &ir.Binary{Op: ir.Eq, X: ir.Clone(d), Y: &ir.Const{T: d.Type(), Bits: n}}
 			}
-			return &ir.Select{Cond: is(0), X: ix[0], Y: &ir.Select{Cond: is(1), X: ix[1], Y: ix[2]}}
+			sel := &ir.Select{Cond: is(0), X: ix[0], Y: &ir.Select{Cond: is(1), X: ix[1], Y: ix[2]}}
+			if pre != nil {
+				return &ir.Seq{Body: pre, X: sel}
+			}
+			return sel
 		}
 	case *ast.CallExpr:
 		return l.call(x)
@@ -643,6 +986,17 @@ func (l *lowerer) call(c *ast.CallExpr) ir.Value {
 		if b, ok := l.t.info.Uses[id].(*types.Builtin); ok && (b.Name() == "min" || b.Name() == "max") {
 			return l.minMax(c, b.Name())
 		}
+		if b, ok := l.t.info.Uses[id].(*types.Builtin); ok && b.Name() == "len" && len(c.Args) == 1 {
+			if arr, ok := l.sharedOf(c.Args[0]); ok {
+				return &ir.SharedLen{Array: arr}
+			}
+		}
+	}
+	if v := l.tileShape(c); v != nil {
+		return v
+	}
+	if a := l.atomic(c); a != nil {
+		return a
 	}
 	switch {
 	case l.isFunc(c.Fun, "math", "Float32bits") && len(c.Args) == 1:
@@ -697,17 +1051,64 @@ func (l *lowerer) callee(c *ast.CallExpr) *types.Func {
 	return nil
 }
 
-// inline lowers a call of a function whose body is one return statement of
-// one value: its parameters bound to the arguments' values.
+// inline lowers a call of a function of the package in an expression. A
+// function whose body is one return statement of one value, called with
+// arguments without effects, has its parameters bound to the arguments'
+// values; any other is inlined as statements (inlineBody) run where the
+// value is met.
 func (l *lowerer) inline(c *ast.CallExpr, fn *types.Func) ir.Value {
 	decl := l.t.pkgInfo.funcs[fn.Origin()]
-	if decl == nil || decl.Body == nil || len(decl.Body.List) != 1 || l.depth > 8 {
-		return l.bad(c, fmt.Sprintf("the call of %s, a function of more than one statement", callName(c.Fun)))
+	if decl == nil || decl.Body == nil || l.depth > 8 {
+		return l.bad(c, fmt.Sprintf("the call of %s", callName(c.Fun)))
+	}
+	if ret, ok := oneReturn(decl); ok {
+		params := l.enterCall(c, decl, fn)
+		if params == nil {
+			return l.bad(c, "calls of variadic functions")
+		}
+		// Every argument first, then the bindings: an argument may call the
+		// same function, f(1, f(2, 3)).
+		args := make([]any, len(params))
+		pure := true
+		for i, p := range params {
+			args[i] = l.arg(p, c.Args[i])
+			if v, ok := args[i].(ir.Value); ok && ir.HasEffects(v) {
+				pure = false
+			}
+		}
+		if pure {
+			for i, p := range params {
+				if obj := l.t.info.Defs[p]; obj != nil {
+					l.env[obj] = args[i]
+				}
+			}
+			l.depth++
+			defer func() { l.depth-- }()
+			return l.expr(ret.Results[0])
+		}
+	}
+	body, res := l.inlineBody(c, fn)
+	if len(res) != 1 {
+		return l.bad(c, fmt.Sprintf("the call of %s here (it has %d results)", callName(c.Fun), len(res)))
+	}
+	return &ir.Seq{Body: body, X: &ir.Load{Var: res[0]}}
+}
+
+// oneReturn returns the return statement that is all of decl's body, if it
+// is, of one value.
+func oneReturn(decl *ast.FuncDecl) (*ast.ReturnStmt, bool) {
+	if len(decl.Body.List) != 1 {
+		return nil, false
 	}
 	ret, ok := decl.Body.List[0].(*ast.ReturnStmt)
-	if !ok || len(ret.Results) != 1 {
-		return l.bad(c, fmt.Sprintf("the call of %s, a function of more than one statement", callName(c.Fun)))
-	}
+	return ret, ok && len(ret.Results) == 1
+}
+
+// enterCall prepares a call of fn (declared by decl): a method's receiver
+// becomes one of the kernel's and its type parameters the kernel's. It
+// returns the parameters, or nil where the arguments do not match them one
+// to one.
+func (l *lowerer) enterCall(c *ast.CallExpr, decl *ast.FuncDecl, fn *types.Func) []*ast.Ident {
 	if decl.Recv != nil && len(decl.Recv.List) == 1 && len(decl.Recv.List[0].Names) == 1 {
 		l.recvs[l.t.info.Defs[decl.Recv.List[0].Names[0]]] = true
 		if sig, ok := fn.Origin().Type().(*types.Signature); ok && sig.RecvTypeParams() != nil && l.t.subst != nil {
@@ -716,31 +1117,175 @@ func (l *lowerer) inline(c *ast.CallExpr, fn *types.Func) ir.Value {
 			}
 		}
 	}
-	var params []*ast.Ident
+	params := []*ast.Ident{}
 	for _, f := range decl.Type.Params.List {
 		params = append(params, f.Names...)
 	}
 	if len(params) != len(c.Args) || c.Ellipsis != token.NoPos {
-		return l.bad(c, "calls of variadic functions")
+		return nil
 	}
-	// Every argument first, then the bindings: an argument may call the same
-	// function, f(1, f(2, 3)).
+	return params
+}
+
+// arg lowers argument e of parameter p: a tiledRef for the TiledIndex, a
+// sharedRef for a tile_static array, three values for an Index, else a
+// value.
+func (l *lowerer) arg(p *ast.Ident, e ast.Expr) any {
+	pt := l.t.typeOf(p)
+	switch {
+	case isRuntime(pt, "TiledIndex"):
+		if !l.isTiled(e) {
+			l.fail(e.Pos(), "this TiledIndex argument")
+		}
+		return tiledRef{}
+	case isRuntime(pt, "Index"):
+		return l.index(e)
+	}
+	if _, ok := pt.Underlying().(*types.Slice); ok {
+		arr, ok := l.sharedOf(e)
+		if !ok {
+			l.fail(e.Pos(), "slice arguments other than a tile_static array")
+		}
+		return sharedRef(arr)
+	}
+	return l.expr(e)
+}
+
+// inlineBody lowers a call of fn: the arguments in order into fresh
+// variables of its parameters, then its body, in a loop of one pass that
+// its returns leave where it returns from other than its end, and returns
+// the statements and the variables that hold its results.
+func (l *lowerer) inlineBody(c *ast.CallExpr, fn *types.Func) ([]ir.Stmt, []*ir.Var) {
+	decl := l.t.pkgInfo.funcs[fn.Origin()]
+	if decl == nil || decl.Body == nil || l.depth > 8 {
+		l.fail(c.Pos(), fmt.Sprintf("the call of %s", callName(c.Fun)))
+		return nil, nil
+	}
+	params := l.enterCall(c, decl, fn)
+	if params == nil {
+		l.fail(c.Pos(), "calls of variadic functions")
+		return nil, nil
+	}
 	args := make([]any, len(params))
-	for i := range params {
-		if isRuntime(l.t.typeOf(c.Args[i]), "Index") {
-			args[i] = l.index(c.Args[i])
-		} else {
-			args[i] = l.expr(c.Args[i])
-		}
-	}
 	for i, p := range params {
-		if obj := l.t.info.Defs[p]; obj != nil {
-			l.env[obj] = args[i]
+		args[i] = l.arg(p, c.Args[i])
+	}
+	// The callee's variables are its own in each call: a call in another's
+	// arguments, f(1, f(2, 3)), must not share them.
+	savedVars, savedIvars, savedLoops := l.vars, l.ivars, l.loops
+	l.vars, l.ivars, l.loops = maps.Clone(l.vars), maps.Clone(l.ivars), nil
+	defer func() { l.vars, l.ivars, l.loops = savedVars, savedIvars, savedLoops }()
+	var out []ir.Stmt
+	for i, p := range params {
+		obj := l.t.info.Defs[p]
+		if obj == nil {
+			continue
+		}
+		switch a := args[i].(type) {
+		case tiledRef, sharedRef:
+			l.env[obj] = a
+		case [3]ir.Value:
+			delete(l.ivars, obj)
+			for c, v := range l.indexVars(obj) {
+				out = append(out, &ir.Store{Var: v, Value: a[c]})
+			}
+		case ir.Value:
+			delete(l.env, obj)
+			delete(l.vars, obj)
+			out = append(out, &ir.Store{Var: l.local(obj, p.Pos()), Value: a})
 		}
 	}
+	f := &frame{}
+	sig := fn.Type().(*types.Signature)
+	for i := range sig.Results().Len() {
+		rt := l.irType(sig.Results().At(i).Type())
+		if rt == ir.Invalid {
+			l.fail(c.Pos(), fmt.Sprintf("results of type %s", l.t.sub(sig.Results().At(i).Type())))
+			return nil, nil
+		}
+		f.results = append(f.results, l.temp(rt))
+	}
+	if !endsOnlyInReturn(decl.Body) {
+		f.loop = &ir.Loop{}
+	}
+	l.frames = append(l.frames, f)
 	l.depth++
-	defer func() { l.depth-- }()
-	return l.expr(ret.Results[0])
+	body := l.stmts(decl.Body.List)
+	l.depth--
+	l.frames = l.frames[:len(l.frames)-1]
+	if f.loop != nil {
+		f.loop.Body = append(body, &ir.Break{Loop: f.loop})
+		body = ir.StructurizeList(l.k, []ir.Stmt{f.loop})
+	}
+	return append(out, body...), f.results
+}
+
+// endsOnlyInReturn reports whether body's only return statement, if any,
+// is its last statement.
+func endsOnlyInReturn(body *ast.BlockStmt) bool {
+	n := 0
+	ast.Inspect(body, func(x ast.Node) bool {
+		switch x.(type) {
+		case *ast.ReturnStmt:
+			n++
+		case *ast.FuncLit:
+			return false
+		}
+		return true
+	})
+	if n == 0 {
+		return true
+	}
+	_, last := body.List[len(body.List)-1].(*ast.ReturnStmt)
+	return n == 1 && last
+}
+
+// returnStmt lowers a return: of the kernel body, it ends the thread's
+// point; of an inlined call, it stores the results and leaves the call.
+func (l *lowerer) returnStmt(s *ast.ReturnStmt) []ir.Stmt {
+	if len(l.frames) == 0 {
+		return []ir.Stmt{&ir.Return{}}
+	}
+	f := l.frames[len(l.frames)-1]
+	var out []ir.Stmt
+	switch {
+	case len(s.Results) == len(f.results):
+		// Every result first: a result may read a variable another's
+		// evaluation changes only through a call, which runs in order.
+		vals := make([]ir.Value, len(s.Results))
+		for i, e := range s.Results {
+			vals[i] = l.expr(e)
+		}
+		for i, v := range vals {
+			out = append(out, &ir.Store{Var: f.results[i], Value: v})
+		}
+	case len(s.Results) == 1:
+		c, ok := unparen(s.Results[0]).(*ast.CallExpr)
+		var fn *types.Func
+		if ok {
+			fn = l.callee(c)
+		}
+		if fn == nil {
+			l.fail(s.Pos(), "this return")
+			return nil
+		}
+		body, res := l.inlineBody(c, fn)
+		if len(res) != len(f.results) {
+			l.fail(s.Pos(), "this return")
+			return nil
+		}
+		out = body
+		for i, r := range res {
+			out = append(out, &ir.Store{Var: f.results[i], Value: &ir.Load{Var: r}})
+		}
+	default:
+		l.fail(s.Pos(), "this return")
+		return nil
+	}
+	if f.loop != nil {
+		out = append(out, &ir.Break{Loop: f.loop})
+	}
+	return out
 }
 
 // minMax lowers Go's min and max of two or more values, left to right.

@@ -6,8 +6,9 @@
 // sharing: each value has one use, so a writer may emit each where it meets
 // it.
 //
-// It covers elementwise (Each) kernels over views of 32-bit scalars for now;
-// what it does not cover the lowering refuses by name.
+// It covers elementwise (Each) and tiled kernels over views of 32-bit
+// scalars for now, with tile_static arrays, barriers and atomics; what it
+// does not cover the lowering refuses by name.
 package ir
 
 import (
@@ -52,8 +53,14 @@ type Kernel struct {
 	Scalars []Scalar
 	// Locals are the body's local variables.
 	Locals []*Var
-	// Body is the Each body, run once per point of the domain.
+	// Body is the Each body, run once per point of the domain, or with
+	// Tiled the Tiled body, run once per thread of each tile.
 	Body []Stmt
+	// Tiled says the body is a Tiled body: it reads TileIndex and
+	// TileShape, and may hold Barriers and tile_static arrays (Shared).
+	Tiled bool
+	// Shared are the tile_static arrays, one per tile.
+	Shared []Shared
 	// Extents is how many views the ampExtents push-constant array (after
 	// the scalars) covers, 2 words each: up to the last view whose
 	// dimensions past 0 the body reads (Shape), or 0 for no array.
@@ -64,8 +71,26 @@ type Kernel struct {
 type View struct {
 	Name string
 	Elem Type
-	// Written says the body stores into the view somewhere.
-	Written bool
+	// Written says the body stores into the view somewhere (Set or an
+	// atomic); Read that it reads it (At or an atomic).
+	Written, Read bool
+	// Bits says a float32 view is updated by atomics: its buffer holds the
+	// elements' bits as uint32 (atomics on floats are a compare-exchange
+	// loop on the bits).
+	Bits bool
+}
+
+// Shared is a tile_static array: Size elements of Elem, one array per tile.
+type Shared struct {
+	Name string
+	Elem Type
+	// Size is a constant expression of Consts, TileShape Dim (of a Const
+	// component) and Size, and Binary Add, Sub, Mul and Div of those: the
+	// writers make it a specialization-constant expression of the tile's
+	// shape.
+	Size Value
+	// Bits: float32 elements that atomics update, held as their uint32 bits.
+	Bits bool
 }
 
 // Scalar is a push-constant scalar field: one 32-bit word. A Bool is
@@ -186,6 +211,46 @@ type (
 	Select struct {
 		Cond, X, Y Value
 	}
+	// TileIndex is component Comp of one of a Tiled body's indices (the
+	// runtime.TiledIndex fields Global, Local, Tile, TileOrigin).
+	TileIndex struct {
+		What TileWhat
+		Comp int
+	}
+	// TileShape reads the tile's extent (TiledIndex.TileExtent): its
+	// dimension Comp (0 past the rank), its Rank or its Size.
+	TileShape struct {
+		What ShapeOp
+		Comp Value
+	}
+	// SharedLoad reads element Index of tile_static array Array.
+	SharedLoad struct {
+		Array int
+		Index Value
+		T     Type
+	}
+	// SharedLen is the length of tile_static array Array (Go's len).
+	SharedLen struct{ Array int }
+	// Atomic applies an atomic operation to element Index of view Target,
+	// or with Shared to element Index[0] of tile_static array Target, and
+	// is the element's old value. Args are the operand (none for Load; the
+	// expected and the new value for CompareExchange). It is the one value
+	// with an effect: a writer writes it exactly where it meets it, and the
+	// lowering never clones it.
+	Atomic struct {
+		Op     AtomicOp
+		Shared bool
+		Target int
+		Index  [3]Value
+		Args   []Value
+		T      Type
+	}
+	// Seq runs Body, then is X: an inlined call in an expression. Body's
+	// jumps stay inside it (Structurize has run on it).
+	Seq struct {
+		Body []Stmt
+		X    Value
+	}
 	// Shape reads view View's extent (runtime.Extent's methods): its
 	// dimension Comp (0 past its rank), its Rank, its Size, or whether it
 	// Contains Index. Dimensions past 0 come from the ampExtents push array
@@ -196,6 +261,68 @@ type (
 		Comp  Value
 		Index [3]Value
 	}
+)
+
+// TileWhat names an index of a Tiled body.
+type TileWhat uint8
+
+// The indices of a thread of a tile (runtime.TiledIndex's fields).
+const (
+	Global TileWhat = iota + 1
+	Local
+	Tile
+	TileOrigin
+)
+
+var tileNames = [...]string{"", "Global", "Local", "Tile", "TileOrigin"}
+
+// String returns the TiledIndex field's name.
+func (w TileWhat) String() string {
+	if int(w) < len(tileNames) {
+		return tileNames[w]
+	}
+	return fmt.Sprintf("TileWhat(%d)", w)
+}
+
+// AtomicOp is an atomic read-modify-write operation.
+type AtomicOp uint8
+
+// The atomic operations (runtime.Atomic* and the views' Atomic methods).
+// Floats have AtomicAdd, AtomicSub and AtomicExchange only.
+const (
+	AtomicAdd AtomicOp = iota + 1
+	AtomicSub
+	AtomicExchange
+	AtomicMin
+	AtomicMax
+	AtomicAnd
+	AtomicOr
+	AtomicXor
+	AtomicCompareExchange
+	AtomicLoad
+)
+
+var atomicNames = [...]string{"", "Add", "Sub", "Exchange", "Min", "Max", "And", "Or", "Xor",
+	"CompareExchange", "Load"}
+
+// String returns the operation's name without "Atomic".
+func (o AtomicOp) String() string {
+	if int(o) < len(atomicNames) {
+		return atomicNames[o]
+	}
+	return fmt.Sprintf("AtomicOp(%d)", o)
+}
+
+// Fence names the memory a barrier or fence orders (C++ AMP's fences).
+type Fence uint8
+
+// The fences: all memory (tile_barrier::wait and
+// wait_with_all_memory_fence), global memory (the views) and tile_static
+// memory.
+const (
+	FenceAll Fence = iota + 1
+	FenceGlobal
+	FenceTileStatic
 )
 
 // ShapeOp is what a Shape reads.
@@ -225,16 +352,28 @@ func (s *Shape) Type() Type {
 	}
 	return Int32
 }
-func (*Shape) value()       {}
-func (*Bits) value()        {}
-func (*Const) value()       {}
-func (*Load) value()        {}
-func (*LoadScalar) value()  {}
-func (*ViewLoad) value()    {}
-func (*ThreadIndex) value() {}
-func (*Unary) value()       {}
-func (*Binary) value()      {}
-func (*Convert) value()     {}
+func (*Shape) value()            {}
+func (*TileIndex) Type() Type    { return Int32 }
+func (*TileShape) Type() Type    { return Int32 }
+func (l *SharedLoad) Type() Type { return l.T }
+func (*SharedLen) Type() Type    { return Int32 }
+func (a *Atomic) Type() Type     { return a.T }
+func (s *Seq) Type() Type        { return s.X.Type() }
+func (*TileIndex) value()        {}
+func (*TileShape) value()        {}
+func (*SharedLoad) value()       {}
+func (*SharedLen) value()        {}
+func (*Atomic) value()           {}
+func (*Seq) value()              {}
+func (*Bits) value()             {}
+func (*Const) value()            {}
+func (*Load) value()             {}
+func (*LoadScalar) value()       {}
+func (*ViewLoad) value()         {}
+func (*ThreadIndex) value()      {}
+func (*Unary) value()            {}
+func (*Binary) value()           {}
+func (*Convert) value()          {}
 
 // Type implements Value: Bool for comparisons and && ||, else the operands'.
 func (b *Binary) Type() Type {
@@ -278,15 +417,33 @@ type (
 	Continue struct{ Loop *Loop }
 	// Return ends the body for this point.
 	Return struct{}
+	// SharedStore writes Value into element Index of tile_static array
+	// Array.
+	SharedStore struct {
+		Array        int
+		Index, Value Value
+	}
+	// Barrier waits for every thread of the tile, ordering the memory
+	// Fence names around it (tile_barrier's waits); with NoWait it is that
+	// fence alone (runtime.AllMemoryFence and the others).
+	Barrier struct {
+		Fence  Fence
+		NoWait bool
+	}
+	// Eval evaluates X for its effect (an atomic whose result is dropped).
+	Eval struct{ X Value }
 )
 
-func (*Store) stmt()     {}
-func (*ViewStore) stmt() {}
-func (*If) stmt()        {}
-func (*Loop) stmt()      {}
-func (*Break) stmt()     {}
-func (*Continue) stmt()  {}
-func (*Return) stmt()    {}
+func (*Store) stmt()       {}
+func (*ViewStore) stmt()   {}
+func (*If) stmt()          {}
+func (*Loop) stmt()        {}
+func (*Break) stmt()       {}
+func (*Continue) stmt()    {}
+func (*Return) stmt()      {}
+func (*SharedStore) stmt() {}
+func (*Barrier) stmt()     {}
+func (*Eval) stmt()        {}
 
 // String prints the kernel as Go-like text, for tests and for reading.
 func (k *Kernel) String() string {
@@ -297,6 +454,9 @@ func (k *Kernel) String() string {
 	}
 	for i, s := range k.Scalars {
 		fmt.Fprintf(&b, "  scalar %d %s %s\n", i, s.Name, s.Type)
+	}
+	for i, s := range k.Shared {
+		fmt.Fprintf(&b, "  shared %d []%s [%s] bits=%v\n", i, s.Elem, k.expr(s.Size), s.Bits)
 	}
 	for _, v := range k.Locals {
 		fmt.Fprintf(&b, "  var %s %s\n", v.Name, v.Type)
@@ -337,6 +497,16 @@ func (k *Kernel) printStmts(b *strings.Builder, list []Stmt, depth int) {
 			fmt.Fprintf(b, "%scontinue\n", ind)
 		case *Return:
 			fmt.Fprintf(b, "%sreturn\n", ind)
+		case *SharedStore:
+			fmt.Fprintf(b, "%s%s[%s] = %s\n", ind, k.Shared[s.Array].Name, k.expr(s.Index), k.expr(s.Value))
+		case *Barrier:
+			w := "wait"
+			if s.NoWait {
+				w = "fence"
+			}
+			fmt.Fprintf(b, "%s%s %s\n", ind, w, [...]string{"", "all", "global", "tile_static"}[s.Fence])
+		case *Eval:
+			fmt.Fprintf(b, "%s%s\n", ind, k.expr(s.X))
 		}
 	}
 }
@@ -388,6 +558,35 @@ func (k *Kernel) expr(v Value) string {
 			return n + ".Size()"
 		}
 		return fmt.Sprintf("%s.Contains(%s)", n, k.index(v.Index))
+	case *TileIndex:
+		return fmt.Sprintf("t.%s[%d]", v.What, v.Comp)
+	case *TileShape:
+		switch v.What {
+		case Dim:
+			return fmt.Sprintf("t.TileExtent.Dim(%s)", k.expr(v.Comp))
+		case Rank:
+			return "t.TileExtent.Rank()"
+		}
+		return "t.TileExtent.Size()"
+	case *SharedLoad:
+		return fmt.Sprintf("%s[%s]", k.Shared[v.Array].Name, k.expr(v.Index))
+	case *SharedLen:
+		return fmt.Sprintf("len(%s)", k.Shared[v.Array].Name)
+	case *Atomic:
+		var args []string
+		if v.Shared {
+			args = append(args, k.Shared[v.Target].Name, k.expr(v.Index[0]))
+		} else {
+			args = append(args, k.Views[v.Target].Name, "["+k.index(v.Index)+"]")
+		}
+		for _, a := range v.Args {
+			args = append(args, k.expr(a))
+		}
+		return fmt.Sprintf("atomic%s(%s)", v.Op, strings.Join(args, ", "))
+	case *Seq:
+		var b strings.Builder
+		k.printStmts(&b, v.Body, 2)
+		return fmt.Sprintf("seq {\n%s\t} %s", b.String(), k.expr(v.X))
 	}
 	return fmt.Sprintf("?%T", v)
 }
@@ -429,8 +628,60 @@ func Clone(v Value) Value {
 			c.Index = CloneIndex(v.Index)
 		}
 		return c
+	case *TileIndex:
+		c := *v
+		return &c
+	case *TileShape:
+		c := &TileShape{What: v.What}
+		if v.Comp != nil {
+			c.Comp = Clone(v.Comp)
+		}
+		return c
+	case *SharedLoad:
+		return &SharedLoad{Array: v.Array, Index: Clone(v.Index), T: v.T}
+	case *SharedLen:
+		c := *v
+		return &c
 	}
+	// Atomic and Seq have effects: cloning them would repeat the effect.
 	panic(fmt.Sprintf("ir.Clone: %T", v))
+}
+
+// HasEffects reports whether evaluating v has an effect (it holds an Atomic
+// or a Seq), so that it must be evaluated exactly once: Clone refuses it.
+func HasEffects(v Value) bool {
+	switch v := v.(type) {
+	case *Atomic, *Seq:
+		return true
+	case *ViewLoad:
+		return anyEffects(v.Index[:]...)
+	case *Unary:
+		return HasEffects(v.X)
+	case *Binary:
+		return anyEffects(v.X, v.Y)
+	case *Convert:
+		return HasEffects(v.X)
+	case *Bits:
+		return HasEffects(v.X)
+	case *Select:
+		return anyEffects(v.Cond, v.X, v.Y)
+	case *Shape:
+		return anyEffects(append([]Value{v.Comp}, v.Index[:]...)...)
+	case *TileShape:
+		return anyEffects(v.Comp)
+	case *SharedLoad:
+		return HasEffects(v.Index)
+	}
+	return false
+}
+
+func anyEffects(vs ...Value) bool {
+	for _, v := range vs {
+		if v != nil && HasEffects(v) {
+			return true
+		}
+	}
+	return false
 }
 
 // CloneIndex clones the three components of an index.

@@ -23,7 +23,22 @@ func (w *writer) stmt(s ir.Stmt) {
 		w.do(spirv.OpStore, w.vars[s.Var], w.value(s.Value, false))
 	case *ir.ViewStore:
 		p := w.element(s.View, s.Index)
-		w.do(spirv.OpStore, p, w.value(s.Value, false))
+		x := w.value(s.Value, false)
+		if w.k.Views[s.View].Bits {
+			x = w.emit(spirv.OpBitcast, w.uintT(), x)
+		}
+		w.do(spirv.OpStore, p, x)
+	case *ir.SharedStore:
+		p := w.sharedElem(s.Array, s.Index)
+		x := w.value(s.Value, false)
+		if w.k.Shared[s.Array].Bits {
+			x = w.emit(spirv.OpBitcast, w.uintT(), x)
+		}
+		w.do(spirv.OpStore, p, x)
+	case *ir.Barrier:
+		w.barrier(s)
+	case *ir.Eval:
+		w.value(s.X, false)
 	case *ir.If:
 		c := w.value(s.Cond, false)
 		then, merge := w.id(), w.id()
@@ -186,8 +201,8 @@ func (w *writer) element(k int, index [3]ir.Value) uint32 {
 	is2 := w.emit(spirv.OpIEqual, b, rank, w.uconst(2))
 	off := w.emit(spirv.OpSelect, u, is1, ix[0], w.emit(spirv.OpSelect, u, is2, r2, r3))
 	addr := w.emit(spirv.OpIAdd, u, base, off)
-	et := w.irType(w.k.Views[k].Elem)
-	return w.emit(spirv.OpAccessChain, w.ptr(spirv.StorageClassStorageBuffer, et), w.bufs[k], w.uconst(0), addr)
+	return w.emit(spirv.OpAccessChain, w.ptr(spirv.StorageClassStorageBuffer, w.viewElem(k)), w.bufs[k], w.uconst(0),
+		addr)
 }
 
 // exactOp writes a float operation and marks it NoContraction unless fused.
@@ -214,7 +229,29 @@ func (w *writer) value(v ir.Value, fused bool) uint32 {
 		}
 		return w.pushLoad(w.irType(v.T), uint32(1+len(w.k.Views)+v.Index))
 	case *ir.ViewLoad:
-		return w.emit(spirv.OpLoad, w.irType(v.T), w.element(v.View, v.Index))
+		x := w.emit(spirv.OpLoad, w.viewElem(v.View), w.element(v.View, v.Index))
+		if w.k.Views[v.View].Bits {
+			x = w.emit(spirv.OpBitcast, w.irType(v.T), x)
+		}
+		return x
+	case *ir.SharedLoad:
+		sh := w.k.Shared[v.Array]
+		et := w.irType(sh.Elem)
+		if sh.Bits {
+			return w.emit(spirv.OpBitcast, et, w.emit(spirv.OpLoad, w.uintT(), w.sharedElem(v.Array, v.Index)))
+		}
+		return w.emit(spirv.OpLoad, et, w.sharedElem(v.Array, v.Index))
+	case *ir.SharedLen:
+		return w.emit(spirv.OpBitcast, w.intT(), w.lengths[v.Array])
+	case *ir.TileIndex:
+		return w.tileIndex(v)
+	case *ir.TileShape:
+		return w.tileExtent(v)
+	case *ir.Atomic:
+		return w.atomic(v)
+	case *ir.Seq:
+		w.stmts(v.Body)
+		return w.value(v.X, fused)
 	case *ir.ThreadIndex:
 		return w.emit(spirv.OpCompositeExtract, w.intT(), w.idx, uint32(v.Comp))
 	case *ir.Unary:

@@ -26,9 +26,16 @@ type writer struct {
 	k *ir.Kernel
 	// Module-scope ids.
 	push, ranks, gridLoop, wgSize uint32
-	wgID, numWG, localID          uint32
-	bufs                          []uint32
+	wgXYZ                         [3]uint32 // the workgroup size's spec constants
+	wgID, numWG, localID, globID  uint32
+	bufs, blocks                  []uint32 // each view's variable and block type
 	pushStruct                    uint32
+	// A Tiled body's: the tile's shape as specialization constants (tile),
+	// its tile_static arrays and their lengths, and whether it waits at a
+	// barrier (then the views it reads and writes are Coherent).
+	tile            *tileConsts
+	shared, lengths []uint32
+	barriers        bool
 	// The function being written: its body, current block and loops.
 	body   []inst
 	block  uint32 // the current block's label; 0 after a terminator
@@ -47,8 +54,20 @@ func Write(k *ir.Kernel) ([]byte, error) {
 	w := &writer{module: newModule(), k: k, vars: map[*ir.Var]uint32{}, exact: map[uint32]bool{}}
 	w.header()
 	w.interfaceVars()
-	each := w.eachFunc()
-	w.mainFunc(each)
+	if k.Tiled {
+		w.sharedVars()
+		w.tiledMain()
+	} else {
+		each := w.eachFunc()
+		w.mainFunc(each)
+	}
+	if w.barriers {
+		for i, v := range k.Views {
+			if v.Written && v.Read { // threads of a tile read what others wrote before a barrier
+				w.memberDecorate(w.blocks[i], 0, spirv.DecorationCoherent)
+			}
+		}
+	}
 	if w.errMsg != "" {
 		return nil, &Error{Kernel: k.Name, Reason: w.errMsg}
 	}
@@ -91,19 +110,27 @@ func (w *writer) interfaceVars() {
 	x := w.specConstant(ampabi.SpecLocalSizeX, 1, "ampLocalSizeX")
 	y := w.specConstant(ampabi.SpecLocalSizeY, 1, "ampLocalSizeY")
 	z := w.specConstant(ampabi.SpecLocalSizeZ, 1, "ampLocalSizeZ")
+	w.wgXYZ = [3]uint32{x, y, z}
 	w.wgSize = w.id()
 	add(&w.globals, spirv.OpSpecConstantComposite, w.vec(u, 3), w.wgSize, x, y, z)
 	w.decorate(w.wgSize, spirv.DecorationBuiltIn, uint32(spirv.BuiltInWorkgroupSize))
 	w.ranks = w.specConstant(ampabi.SpecRanks, 1, "AMP_RANKS")
-	w.gridLoop = w.specConstant(ampabi.SpecGridLoop, 1, "AMP_GRID_LOOP")
-
-	in := w.ptr(spirv.StorageClassInput, w.vec(u, 3))
-	for _, b := range []struct {
+	type builtin struct {
 		id   *uint32
 		bi   spirv.BuiltIn
 		name string
-	}{{&w.wgID, spirv.BuiltInWorkgroupId, "gl_WorkGroupID"}, {&w.numWG, spirv.BuiltInNumWorkgroups, "gl_NumWorkGroups"},
-		{&w.localID, spirv.BuiltInLocalInvocationId, "gl_LocalInvocationID"}} {
+	}
+	builtins := []builtin{{&w.wgID, spirv.BuiltInWorkgroupId, "gl_WorkGroupID"}}
+	if !w.k.Tiled { // a tiled body has no grid loop: a thread per point
+		w.gridLoop = w.specConstant(ampabi.SpecGridLoop, 1, "AMP_GRID_LOOP")
+		builtins = append(builtins, builtin{&w.numWG, spirv.BuiltInNumWorkgroups, "gl_NumWorkGroups"})
+	}
+	builtins = append(builtins, builtin{&w.localID, spirv.BuiltInLocalInvocationId, "gl_LocalInvocationID"})
+	if w.k.Tiled {
+		builtins = append(builtins, builtin{&w.globID, spirv.BuiltInGlobalInvocationId, "gl_GlobalInvocationID"})
+	}
+	in := w.ptr(spirv.StorageClassInput, w.vec(u, 3))
+	for _, b := range builtins {
 		*b.id = w.variable(in, spirv.StorageClassInput, b.name)
 		w.decorate(*b.id, spirv.DecorationBuiltIn, uint32(b.bi))
 	}
@@ -165,7 +192,7 @@ func (w *writer) pushBlock() {
 func (w *writer) buffers() {
 
 	for i, v := range w.k.Views {
-		et := w.irType(v.Elem)
+		et := w.viewElem(i)
 		_, declared := w.types[key("rta", et)]
 		rta := w.typ(key("rta", et), spirv.OpTypeRuntimeArray, et)
 		if !declared {
@@ -180,6 +207,7 @@ func (w *writer) buffers() {
 		if !v.Written {
 			w.memberDecorate(blk, 0, spirv.DecorationNonWritable)
 		}
+		w.blocks = append(w.blocks, blk)
 		b := w.variable(w.ptr(spirv.StorageClassStorageBuffer, blk), spirv.StorageClassStorageBuffer, "ampV_"+v.Name)
 		w.decorate(b, spirv.DecorationDescriptorSet, ampabi.DescriptorSet)
 		w.decorate(b, spirv.DecorationBinding, uint32(ampabi.DataBinding(i)))
@@ -299,10 +327,25 @@ func (w *writer) mainFunc(each uint32) {
 		w.label(merge)
 	})
 	w.funcs = append(w.funcs, body...)
+	w.entryPoint(main, w.wgID, w.numWG, w.localID)
+}
+
+// entryPoint declares main, with the Input variables it reads, as the
+// compute entry point.
+func (w *writer) entryPoint(main uint32, inputs ...uint32) {
 	add(&w.entries, spirv.OpEntryPoint, append(append([]uint32{uint32(spirv.ExecutionModelGLCompute), main},
-		str("main")...), w.wgID, w.numWG, w.localID)...)
+		str("main")...), inputs...)...)
 	add(&w.modes, spirv.OpExecutionMode, main, uint32(spirv.ExecutionModeLocalSize), 1, 1, 1)
 	add(&w.modes, spirv.OpExecutionMode, main, uint32(spirv.ExecutionModeSignedZeroInfNanPreserve), 32)
+}
+
+// viewElem returns the SPIR-V type of view k's buffer elements: a float32
+// view that atomics update holds uint bits.
+func (w *writer) viewElem(k int) uint32 {
+	if w.k.Views[k].Bits {
+		return w.uintT()
+	}
+	return w.irType(w.k.Views[k].Elem)
 }
 
 // delinearize returns the ivec3 index of point n of the domain, by its rank
