@@ -185,7 +185,10 @@ func TestDirectSubstituted(t *testing.T) {
 
 // BenchmarkBackends alternates each iteration between a kernel's glslc build
 // and its direct build on the first Vulkan device (a dispatch and its
-// outputs' synchronization each), and reports both times and their ratio.
+// outputs' synchronization each), and reports both times and their ratio:
+// kernels without tiles on 2^20 points, MatMul 256x256x256 in 16x16 tiles,
+// Stencil 1024x1024 in 16x16 tiles, Bitonic on 2^16 keys in tiles of 1024 and
+// TileSum on 2^20.
 func BenchmarkBackends(b *testing.B) {
 	direct := directModules(b)
 	var gpu *accelerator.View
@@ -209,6 +212,11 @@ func BenchmarkBackends(b *testing.B) {
 	floats := func() *arrayview.ReadView[float32] { return newView(b, randFloats(r, n, -2, 2), n).ReadOnly() }
 	fo, io := newView(b, make([]float32, n), n), newView(b, make([]int32, n), n)
 	uo1, uo2 := newView(b, make([]uint32, n), n), newView(b, make([]uint32, n), n)
+	const m, s = 256, 1024 // MatMul's and Stencil's sides
+	square := func() *arrayview.ReadView[float32] { return newView(b, randFloats(r, m*m, -1, 1), m, m).ReadOnly() }
+	mo, so := newView(b, make([]float32, m*m), m, m), newView(b, make([]float32, s*s), s, s)
+	keys := newView(b, randInts(r, n/16, -1e6, 1e6), n/16) // sorted by tiles of 1024 after the first run
+	sums := newView(b, make([]int32, 2*n/256), 2*n/256)
 	for _, c := range []struct {
 		name string
 		run  func(*accelerator.View, bool) error
@@ -217,6 +225,13 @@ func BenchmarkBackends(b *testing.B) {
 		{"Divide", rangeRun(runtime.Ext(n), corpus.Divide{A: ints(), B: ints(), Out: io}, io)},
 		{"Control", rangeRun(runtime.Ext(n), corpus.Control{In: ints(), Out: io, N: 40}, io)},
 		{"MinMax", rangeRun(runtime.Ext(n), corpus.MinMax{A: floats(), B: floats(), Lo: uo1, Hi: uo2}, uo1, uo2)},
+		{"MatMul", tiledRun(runtime.Ext(m, m).Tile(corpus.MatMulTS, corpus.MatMulTS),
+			corpus.MatMul{A: square(), B: square(), C: mo, K: m}, mo)},
+		{"Stencil", tiledRun(runtime.Ext(s, s).Tile(16, 16),
+			corpus.Stencil{In: newView(b, randFloats(r, s*s, -1, 1), s, s).ReadOnly(), Out: so, Rows: s, Cols: s}, so)},
+		{"Bitonic", tiledRun(runtime.Ext(n/16).Tile(1024), corpus.Bitonic{Keys: keys}, keys)},
+		{"TileSum", tiledRun(runtime.Ext(n).Tile(256), corpus.TileSum{In: ints(), Sums: sums,
+			Total: newView(b, make([]int32, 1), 1)}, sums)},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			var t [2]time.Duration
