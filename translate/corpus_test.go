@@ -215,6 +215,12 @@ var corpusCases = []corpusCase{
 		k := corpus.Outside{In: in(t, randInts(r, n, -1e6, 1e6), n), Out: o, Shift: r.Int32N(4), Write: r.Int32N(2)}
 		return ran(t, forEach(av, runtime.Ext(n-3), k), o, data)
 	}, exact},
+	{"OutsideArrays", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 512 // Shift and Pick 0: every access is inside
+		o, data := out[int32](t, n)
+		k := corpus.OutsideArrays{In: in(t, randInts(r, n, -1e6, 1e6), n), Out: o}
+		return ran(t, forEachTiled(av, runtime.Ext(n).Tile(64), k), o, data)
+	}, exact},
 	{"Vectors", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 200
 		v4 := func() []vec.Float4 {

@@ -127,7 +127,7 @@ func (t *tr) lower(prog string, decl *ast.FuncDecl) (*ir.Kernel, error) {
 	}
 	for _, v := range t.views {
 		et := l.irType(v.elem)
-		if et == ir.Invalid || et == ir.Bool {
+		if et == ir.Invalid || l.hasBool(et) {
 			return nil, l.fail(v.field.Pos(), fmt.Sprintf("views of %s", t.sub(v.elem)))
 		}
 		l.k.Views = append(l.k.Views, ir.View{Name: v.field.Name(), Elem: et, Written: v.written, Read: v.read,
@@ -165,9 +165,223 @@ func (l *lowerer) fail(pos token.Pos, construct string) *UnsupportedError {
 	return l.err
 }
 
+// hasBool reports whether t is or holds a Bool, which a view's buffer
+// cannot hold (Go's is one byte).
+func (l *lowerer) hasBool(t ir.Type) bool {
+	if !t.IsComposite() {
+		return t == ir.Bool
+	}
+	c := l.k.Composite(t)
+	if c.Fields == nil {
+		return l.hasBool(c.Elem)
+	}
+	for _, f := range c.Fields {
+		if l.hasBool(f.Type) {
+			return true
+		}
+	}
+	return false
+}
+
+// zero returns the zero value of type t.
+func zero(t ir.Type) ir.Value {
+	if t.IsComposite() {
+		return &ir.Zero{T: t}
+	}
+	return &ir.Const{T: t}
+}
+
+// place is an assignment's target: a local variable, or the part of one
+// that path selects (ir.Load's).
+type place struct {
+	v    *ir.Var
+	path []ir.Value
+	t    ir.Type
+}
+
+func (p *place) load() ir.Value {
+	if len(p.path) == 0 {
+		return &ir.Load{Var: p.v}
+	}
+	return &ir.Load{Var: p.v, Path: clonePath(p.path), T: p.t}
+}
+
+func (p *place) store(x ir.Value) ir.Stmt {
+	return &ir.Store{Var: p.v, Path: clonePath(p.path), Value: x}
+}
+
+func clonePath(path []ir.Value) []ir.Value {
+	if len(path) == 0 {
+		return nil
+	}
+	out := make([]ir.Value, len(path))
+	for i, x := range path {
+		out[i] = ir.Clone(x)
+	}
+	return out
+}
+
+// placeOf returns the local variable, or the part of one (a struct's field,
+// an array's element, at any depth), that e names, or nil.
+func (l *lowerer) placeOf(e ast.Expr) *place {
+	switch x := unparen(e).(type) {
+	case *ast.Ident:
+		obj := l.t.info.Uses[x]
+		if obj == nil {
+			obj = l.t.info.Defs[x]
+		}
+		if _, bound := l.env[obj]; bound {
+			return nil
+		}
+		v, ok := obj.(*types.Var)
+		if !ok || v.Parent() == nil || v.Parent() == v.Pkg().Scope() || obj == l.idx || obj == l.tidx ||
+			l.recvs[obj] || l.irType(v.Type()) == ir.Invalid {
+			return nil
+		}
+		lv := l.local(obj, x.Pos())
+		return &place{v: lv, t: lv.Type}
+	case *ast.SelectorExpr:
+		sel := l.t.info.Selections[x]
+		if sel == nil || sel.Kind() != types.FieldVal || l.field(x) != nil {
+			return nil
+		}
+		if _, ok := l.t.typeOf(x.X).Underlying().(*types.Struct); !ok {
+			return nil // through a pointer
+		}
+		p := l.placeOf(x.X)
+		if p == nil {
+			return nil
+		}
+		for _, i := range sel.Index() {
+			if !p.t.IsComposite() {
+				return nil
+			}
+			p.path = append(p.path, &ir.Const{T: ir.Int32, Bits: uint32(i)})
+			p.t = l.k.Part(p.t, i)
+		}
+		return p
+	case *ast.IndexExpr:
+		if _, ok := l.t.typeOf(x.X).Underlying().(*types.Array); !ok || isRuntime(l.t.typeOf(x.X), "Index") {
+			return nil
+		}
+		p := l.placeOf(x.X)
+		if p == nil || !p.t.IsComposite() {
+			return nil
+		}
+		p.path = append(p.path, l.expr(x.Index))
+		p.t = l.k.Part(p.t, 0)
+		return p
+	}
+	return nil
+}
+
+// part lowers x.f of a struct and x[i] of an array: a load of a local's
+// part, or a part of the value x.
+func (l *lowerer) part(e ast.Expr) ir.Value {
+	if p := l.placeOf(e); p != nil {
+		return p.load()
+	}
+	switch x := unparen(e).(type) {
+	case *ast.SelectorExpr:
+		v := l.expr(x.X)
+		for _, i := range l.t.info.Selections[x].Index() {
+			if !v.Type().IsComposite() {
+				return l.bad(e, "this selector")
+			}
+			v = &ir.Extract{X: v, Index: i, T: l.k.Part(v.Type(), i)}
+		}
+		return v
+	case *ast.IndexExpr:
+		v := l.expr(x.X)
+		if !v.Type().IsComposite() {
+			return l.bad(e, "this index")
+		}
+		et := l.k.Part(v.Type(), 0)
+		if c := l.t.info.Types[x.Index].Value; c != nil {
+			n, _ := constant.Int64Val(c)
+			return &ir.Extract{X: v, Index: int(n), T: et}
+		}
+		tmp := l.temp(v.Type())
+		return &ir.Seq{Body: []ir.Stmt{&ir.Store{Var: tmp, Value: v}},
+			X: &ir.Load{Var: tmp, Path: []ir.Value{l.expr(x.Index)}, T: et}}
+	}
+	return l.bad(e, "this expression")
+}
+
+// composite lowers a struct or array literal.
+func (l *lowerer) composite(x *ast.CompositeLit) ir.Value {
+	t := l.irType(l.t.typeOf(x))
+	if !t.IsComposite() {
+		return l.bad(x, fmt.Sprintf("composite literals of type %s", l.t.typeOf(x)))
+	}
+	c := l.k.Composite(t)
+	n := c.Len
+	if c.Fields != nil {
+		n = len(c.Fields)
+	}
+	parts := make([]ir.Value, n)
+	for i := range parts {
+		parts[i] = zero(l.k.Part(t, i))
+	}
+	next := 0
+	for _, el := range x.Elts {
+		v := el
+		if kv, ok := el.(*ast.KeyValueExpr); ok {
+			v = kv.Value
+			if id, ok := kv.Key.(*ast.Ident); ok && c.Fields != nil {
+				for j, f := range c.Fields {
+					if f.Name == id.Name {
+						next = j
+					}
+				}
+			} else if k := l.t.info.Types[kv.Key].Value; k != nil {
+				i, _ := constant.Int64Val(k)
+				next = int(i)
+			}
+		}
+		if next >= n {
+			return l.bad(el, "this element")
+		}
+		parts[next] = l.expr(v)
+		next++
+	}
+	return &ir.Make{T: t, Parts: parts}
+}
+
 // irType maps a Go type to the IR's, or ir.Invalid.
 func (l *lowerer) irType(ty types.Type) ir.Type {
-	b, ok := l.t.sub(ty).Underlying().(*types.Basic)
+	ty = l.t.sub(ty)
+	if isRuntime(ty, "Index") || isRuntime(ty, "TiledIndex") || isRuntime(ty, "Extent") {
+		return ir.Invalid // an Index is three variables (indexVars)
+	}
+	var c ir.Composite
+	switch u := ty.Underlying().(type) {
+	case *types.Struct:
+		for i := range u.NumFields() {
+			ft := l.irType(u.Field(i).Type())
+			if ft == ir.Invalid {
+				return ir.Invalid
+			}
+			c.Fields = append(c.Fields, ir.Field{Name: u.Field(i).Name(), Type: ft})
+		}
+		if c.Fields == nil {
+			return ir.Invalid
+		}
+	case *types.Array:
+		c.Elem, c.Len = l.irType(u.Elem()), int(u.Len())
+		if c.Elem == ir.Invalid || c.Len < 1 || c.Len > 4096 {
+			return ir.Invalid
+		}
+	}
+	if c.Fields != nil || c.Len > 0 {
+		c.Name = types.TypeString(ty, types.RelativeTo(l.t.pkg))
+		t, ok := l.k.AddType(c)
+		if !ok {
+			return ir.Invalid
+		}
+		return t
+	}
+	b, ok := ty.Underlying().(*types.Basic)
 	if !ok {
 		return ir.Invalid
 	}
@@ -215,15 +429,15 @@ func (l *lowerer) stmt(s ast.Stmt) []ir.Stmt {
 			}
 			return l.sharedUpdate(s.X.(*ast.IndexExpr), arr, op, one, s.Pos())
 		}
-		x := l.lvalue(s.X)
+		x := l.dest(s.X)
 		if x == nil {
 			return nil
 		}
-		one := &ir.Const{T: x.Type, Bits: 1}
-		if x.Type == ir.Float32 {
+		one := &ir.Const{T: x.t, Bits: 1}
+		if x.t == ir.Float32 {
 			one.Bits = math.Float32bits(1)
 		}
-		return []ir.Stmt{&ir.Store{Var: x, Value: l.binop(op, &ir.Load{Var: x}, one, s.Pos())}}
+		return l.update(x, op, one, s.Pos())
 	case *ast.DeclStmt:
 		return l.declStmt(s)
 	case *ast.IfStmt:
@@ -601,6 +815,28 @@ func (l *lowerer) temp(ty ir.Type) *ir.Var {
 	return v
 }
 
+// dest returns the place an assignment's left side names, or nil (blank).
+func (l *lowerer) dest(e ast.Expr) *place {
+	if id, ok := unparen(e).(*ast.Ident); ok && id.Name == "_" {
+		return nil
+	}
+	switch unparen(e).(type) {
+	case *ast.SelectorExpr, *ast.IndexExpr:
+		if ix, ok := unparen(e).(*ast.IndexExpr); !ok || !isRuntime(l.t.typeOf(ix.X), "Index") {
+			if p := l.placeOf(e); p != nil {
+				return p
+			}
+			l.fail(e.Pos(), "assignments to this place")
+			return nil
+		}
+	}
+	v := l.lvalue(e)
+	if v == nil {
+		return nil
+	}
+	return &place{v: v, t: v.Type}
+}
+
 // lvalue returns the variable an assignment's left side names, or nil (blank).
 func (l *lowerer) lvalue(e ast.Expr) *ir.Var {
 	if ix, ok := unparen(e).(*ast.IndexExpr); ok && isRuntime(l.t.typeOf(ix.X), "Index") {
@@ -649,7 +885,7 @@ func (l *lowerer) assign(s *ast.AssignStmt) []ir.Stmt {
 				token.AND_NOT_ASSIGN: token.AND_NOT, token.SHL_ASSIGN: token.SHL, token.SHR_ASSIGN: token.SHR}[s.Tok]
 			return l.sharedUpdate(unparen(s.Lhs[0]).(*ast.IndexExpr), arr, op, l.expr(s.Rhs[0]), s.TokPos)
 		}
-		x := l.lvalue(s.Lhs[0])
+		x := l.dest(s.Lhs[0])
 		if x == nil {
 			return nil
 		}
@@ -657,7 +893,7 @@ func (l *lowerer) assign(s *ast.AssignStmt) []ir.Stmt {
 			token.MUL_ASSIGN: token.MUL, token.QUO_ASSIGN: token.QUO, token.REM_ASSIGN: token.REM,
 			token.AND_ASSIGN: token.AND, token.OR_ASSIGN: token.OR, token.XOR_ASSIGN: token.XOR,
 			token.AND_NOT_ASSIGN: token.AND_NOT, token.SHL_ASSIGN: token.SHL, token.SHR_ASSIGN: token.SHR}[s.Tok]
-		return []ir.Stmt{&ir.Store{Var: x, Value: l.binop(op, &ir.Load{Var: x}, l.expr(s.Rhs[0]), s.TokPos)}}
+		return l.update(x, op, l.expr(s.Rhs[0]), s.TokPos)
 	}
 	if len(s.Lhs) == 1 {
 		return l.assignOne(s.Lhs[0], s.Rhs[0])
@@ -666,11 +902,33 @@ func (l *lowerer) assign(s *ast.AssignStmt) []ir.Stmt {
 	// through temporaries.
 	var out []ir.Stmt
 	idx := make([]*ir.Var, len(s.Lhs))
+	places := make([]*place, len(s.Lhs))
 	for i, e := range s.Lhs {
 		if _, ok := l.sharedOf(indexBase(e)); ok {
 			v := l.expr(unparen(e).(*ast.IndexExpr).Index)
 			idx[i] = l.temp(v.Type())
 			out = append(out, &ir.Store{Var: idx[i], Value: v})
+			continue
+		}
+		if isRuntime(l.t.typeOf(e), "Index") {
+			continue
+		}
+		if s.Tok == token.DEFINE {
+			if id, ok := e.(*ast.Ident); ok && l.t.info.Defs[id] != nil && id.Name != "_" {
+				v := l.local(l.t.info.Defs[id], id.Pos())
+				places[i] = &place{v: v, t: v.Type}
+				continue
+			}
+		}
+		places[i] = l.dest(e)
+		if p := places[i]; p != nil {
+			for j, x := range p.path {
+				if !isConst(x) {
+					tmp := l.temp(x.Type())
+					out = append(out, &ir.Store{Var: tmp, Value: x})
+					p.path[j] = &ir.Load{Var: tmp}
+				}
+			}
 		}
 	}
 	tmps := make([][]*ir.Var, len(s.Rhs))
@@ -695,6 +953,13 @@ func (l *lowerer) assign(s *ast.AssignStmt) []ir.Stmt {
 				Value: &ir.Load{Var: tmps[i][0]}})
 			continue
 		}
+		if p := places[i]; p != nil {
+			out = append(out, p.store(&ir.Load{Var: tmps[i][0]}))
+			continue
+		}
+		if !isRuntime(l.t.typeOf(e), "Index") {
+			continue // blank
+		}
 		dst := l.lvalues(e)
 		for c, x := range dst {
 			if x != nil && c < len(tmps[i]) {
@@ -703,6 +968,19 @@ func (l *lowerer) assign(s *ast.AssignStmt) []ir.Stmt {
 		}
 	}
 	return out
+}
+
+// update lowers x op= y: x's index operands evaluated once.
+func (l *lowerer) update(x *place, op token.Token, y ir.Value, pos token.Pos) []ir.Stmt {
+	var out []ir.Stmt
+	for i, v := range x.path {
+		if !isConst(v) && ir.HasEffects(v) {
+			tmp := l.temp(v.Type())
+			out = append(out, &ir.Store{Var: tmp, Value: v})
+			x.path[i] = &ir.Load{Var: tmp}
+		}
+	}
+	return append(out, x.store(l.binop(op, x.load(), y, pos)))
 }
 
 // callFun returns the function e calls, or nil.
@@ -725,7 +1003,32 @@ func (l *lowerer) assignResults(lhs, rhs []ast.Expr) []ir.Stmt {
 		l.fail(lhs[0].Pos(), "assignments of several results other than a call of the package's functions")
 		return nil
 	}
-	out, res := l.inlineBody(c, fn)
+	// The left sides' index operands first, then the call, then the
+	// assignments in order.
+	var out []ir.Stmt
+	hold := func(v ir.Value) ir.Value {
+		if isConst(v) {
+			return v
+		}
+		tmp := l.temp(v.Type())
+		out = append(out, &ir.Store{Var: tmp, Value: v})
+		return &ir.Load{Var: tmp}
+	}
+	dst := make([]func(ir.Value) ir.Stmt, len(lhs))
+	for i, e := range lhs {
+		if arr, ok := l.sharedOf(indexBase(e)); ok {
+			ix := hold(l.expr(unparen(e).(*ast.IndexExpr).Index))
+			dst[i] = func(v ir.Value) ir.Stmt { return &ir.SharedStore{Array: arr, Index: ix, Value: v} }
+			continue
+		}
+		if x := l.dest(e); x != nil {
+			for j, v := range x.path {
+				x.path[j] = hold(v)
+			}
+			dst[i] = x.store
+		}
+	}
+	body, res := l.inlineBody(c, fn)
 	if l.err != nil {
 		return nil
 	}
@@ -733,14 +1036,10 @@ func (l *lowerer) assignResults(lhs, rhs []ast.Expr) []ir.Stmt {
 		l.fail(c.Pos(), "this call's results")
 		return nil
 	}
-	for i, e := range lhs {
-		if arr, ok := l.sharedOf(indexBase(e)); ok {
-			out = append(out, &ir.SharedStore{Array: arr, Index: l.expr(unparen(e).(*ast.IndexExpr).Index),
-				Value: &ir.Load{Var: res[i]}})
-			continue
-		}
-		if x := l.lvalue(e); x != nil {
-			out = append(out, &ir.Store{Var: x, Value: &ir.Load{Var: res[i]}})
+	out = append(out, body...)
+	for i, d := range dst {
+		if d != nil {
+			out = append(out, d(&ir.Load{Var: res[i]}))
 		}
 	}
 	return out
@@ -758,6 +1057,12 @@ func (l *lowerer) assignOne(lhs, rhs ast.Expr) []ir.Stmt {
 		vals = ix[:]
 	} else {
 		vals = []ir.Value{l.expr(rhs)}
+	}
+	if !isRuntime(l.t.typeOf(rhs), "Index") {
+		if x := l.dest(lhs); x != nil {
+			return []ir.Stmt{x.store(vals[0])}
+		}
+		return nil
 	}
 	var out []ir.Stmt
 	for c, x := range l.lvalues(lhs) {
@@ -825,7 +1130,9 @@ func (l *lowerer) declStmt(s *ast.DeclStmt) []ir.Stmt {
 				continue
 			}
 			for _, x := range l.lvalues(n) { // the zero value
-				out = append(out, &ir.Store{Var: x, Value: &ir.Const{T: x.Type}})
+				if x != nil {
+					out = append(out, &ir.Store{Var: x, Value: zero(x.Type)})
+				}
 			}
 		}
 	}
@@ -851,6 +1158,9 @@ func (l *lowerer) forStmt(s *ast.ForStmt) []ir.Stmt {
 
 // rangeStmt lowers a range over an integer: for k := range n.
 func (l *lowerer) rangeStmt(s *ast.RangeStmt) []ir.Stmt {
+	if arr, ok := l.t.typeOf(s.X).Underlying().(*types.Array); ok {
+		return l.rangeArray(s, arr)
+	}
 	if s.Value != nil || !l.irType(l.t.typeOf(s.X)).IsInt() {
 		l.fail(s.Pos(), "range loops other than over an integer")
 		return nil
@@ -878,6 +1188,44 @@ func (l *lowerer) rangeStmt(s *ast.RangeStmt) []ir.Stmt {
 	return append(out, loop)
 }
 
+// rangeArray lowers a range over an array: with a value variable, over a
+// copy of the array, evaluated once (Go's); with the key alone the array is
+// not evaluated (its length is the type's).
+func (l *lowerer) rangeArray(s *ast.RangeStmt, arr *types.Array) []ir.Stmt {
+	var out []ir.Stmt
+	var src *ir.Var
+	if id, ok := s.Value.(*ast.Ident); s.Value != nil && !(ok && id.Name == "_") {
+		v := l.expr(s.X)
+		if !v.Type().IsComposite() {
+			l.fail(s.X.Pos(), "this range expression")
+			return nil
+		}
+		src = l.temp(v.Type())
+		out = append(out, &ir.Store{Var: src, Value: v})
+	}
+	ctr := l.temp(ir.Int32)
+	out = append(out, &ir.Store{Var: ctr, Value: &ir.Const{T: ir.Int32}})
+	loop := &ir.Loop{}
+	defer l.enter(loop, false)()
+	var body []ir.Stmt
+	if s.Key != nil {
+		if k := l.dest(s.Key); k != nil {
+			body = append(body, k.store(&ir.Load{Var: ctr}))
+		}
+	}
+	if src != nil {
+		if v := l.dest(s.Value); v != nil {
+			et := l.k.Part(src.Type, 0)
+			body = append(body, v.store(&ir.Load{Var: src, Path: []ir.Value{&ir.Load{Var: ctr}}, T: et}))
+		}
+	}
+	loop.Body = append(body, l.stmts(s.Body.List)...)
+	loop.Cond = &ir.Binary{Op: ir.Lt, X: &ir.Load{Var: ctr}, Y: &ir.Const{T: ir.Int32, Bits: uint32(arr.Len())}}
+	loop.Post = []ir.Stmt{&ir.Store{Var: ctr, Value: &ir.Binary{Op: ir.Add, X: &ir.Load{Var: ctr},
+		Y: &ir.Const{T: ir.Int32, Bits: 1}}}}
+	return append(out, loop)
+}
+
 // expr lowers a value; on failure it records the error and returns a zero
 // constant so that lowering can stop at the next statement.
 func (l *lowerer) expr(e ast.Expr) ir.Value {
@@ -899,6 +1247,14 @@ func (l *lowerer) expr(e ast.Expr) ir.Value {
 	case *ast.SelectorExpr:
 		if s, ok := l.field(x).(*scalarArg); ok {
 			return &ir.LoadScalar{Index: l.scalar[s], T: l.k.Scalars[l.scalar[s]].Type}
+		}
+		if sel := l.t.info.Selections[x]; sel != nil && sel.Kind() == types.FieldVal && l.field(x) == nil &&
+			!l.isTiled(x.X) {
+			return l.part(x)
+		}
+	case *ast.CompositeLit:
+		if !isRuntime(l.t.typeOf(x), "Index") {
+			return l.composite(x)
 		}
 	case *ast.IndexExpr:
 		if arr, ok := l.sharedOf(x.X); ok {
@@ -927,6 +1283,9 @@ func (l *lowerer) expr(e ast.Expr) ir.Value {
 				return &ir.Seq{Body: pre, X: sel}
 			}
 			return sel
+		}
+		if _, ok := l.t.typeOf(x.X).Underlying().(*types.Array); ok {
+			return l.part(x)
 		}
 	case *ast.CallExpr:
 		return l.call(x)
@@ -1408,6 +1767,10 @@ func (l *lowerer) binop(op token.Token, x, y ir.Value, pos token.Pos) ir.Value {
 		o = ir.Or
 	default:
 		l.fail(pos, "operator "+op.String())
+		return &ir.Const{T: ir.Int32}
+	}
+	if x.Type().IsComposite() {
+		l.fail(pos, "operator "+op.String()+" on structs and arrays")
 		return &ir.Const{T: ir.Int32}
 	}
 	n := &ir.Binary{Op: o, X: x, Y: y}

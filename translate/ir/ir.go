@@ -13,10 +13,12 @@ package ir
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
-// Type is the type of a value: one of the scalar types.
+// Type is the type of a value: one of the scalar types, or from
+// FirstComposite on a struct or array type of the kernel (Kernel.Types).
 type Type uint8
 
 // The scalar types. Go's int is Int32 on the GPU (the runtime refuses a field
@@ -42,6 +44,81 @@ func (t Type) String() string {
 // IsInt reports whether t is Int32 or Uint32.
 func (t Type) IsInt() bool { return t == Int32 || t == Uint32 }
 
+// FirstComposite is the first composite type: Type FirstComposite+i is
+// Kernel.Types[i].
+const FirstComposite Type = 16
+
+// IsComposite reports whether t is a struct or array type.
+func (t Type) IsComposite() bool { return t >= FirstComposite }
+
+// Composite is a struct type (Fields) or an array type (Len elements of
+// Elem). Its layout in a view's buffer is Go's: fields of 4-byte scalars
+// at 4-byte offsets in order, elements at Size(Elem) apart.
+type Composite struct {
+	Name   string
+	Fields []Field
+	Elem   Type
+	Len    int
+}
+
+// Field is a struct's field. A blank field is padding that is copied.
+type Field struct {
+	Name string
+	Type Type
+}
+
+// Composite returns composite type t.
+func (k *Kernel) Composite(t Type) *Composite { return &k.Types[t-FirstComposite] }
+
+// AddType returns the type of composite c, adding it unless a composite of
+// the same structure is there (Go types of one underlying type share it).
+func (k *Kernel) AddType(c Composite) (Type, bool) {
+	for i, d := range k.Types {
+		if d.Elem == c.Elem && d.Len == c.Len && slices.EqualFunc(d.Fields, c.Fields,
+			func(a, b Field) bool { return a.Type == b.Type }) {
+			return FirstComposite + Type(i), true
+		}
+	}
+	if len(k.Types) >= 255-int(FirstComposite) {
+		return Invalid, false
+	}
+	k.Types = append(k.Types, c)
+	return FirstComposite + Type(len(k.Types)-1), true
+}
+
+// Size returns the bytes of a value of type t in a view's buffer.
+func (k *Kernel) Size(t Type) int {
+	if !t.IsComposite() {
+		return 4
+	}
+	c := k.Composite(t)
+	if c.Fields == nil {
+		return c.Len * k.Size(c.Elem)
+	}
+	n := 0
+	for _, f := range c.Fields {
+		n += k.Size(f.Type)
+	}
+	return n
+}
+
+// Part returns the type of part i of composite t (a field, or an element).
+func (k *Kernel) Part(t Type, i int) Type {
+	c := k.Composite(t)
+	if c.Fields == nil {
+		return c.Elem
+	}
+	return c.Fields[i].Type
+}
+
+// TypeName returns t's name: a scalar's, or its composite's.
+func (k *Kernel) TypeName(t Type) string {
+	if t.IsComposite() && int(t-FirstComposite) < len(k.Types) {
+		return k.Composite(t).Name
+	}
+	return t.String()
+}
+
 // Kernel is one kernel instance.
 type Kernel struct {
 	// Name is the program's name (translate.Kernel.Program).
@@ -61,6 +138,8 @@ type Kernel struct {
 	Tiled bool
 	// Shared are the tile_static arrays, one per tile.
 	Shared []Shared
+	// Types are the struct and array types the kernel uses.
+	Types []Composite
 	// Extents is how many views the ampExtents push-constant array (after
 	// the scalars) covers, 2 words each: up to the last view whose
 	// dimensions past 0 the body reads (Shape), or 0 for no array.
@@ -165,8 +244,27 @@ type (
 		T    Type
 		Bits uint32
 	}
-	// Load reads a local variable.
-	Load struct{ Var *Var }
+	// Load reads a local variable, or with a Path the part of it that Path
+	// selects: a field's index (a Const) or an element's index per level
+	// of a composite, of type T.
+	Load struct {
+		Var  *Var
+		Path []Value
+		T    Type
+	}
+	// Make builds a value of composite type T from its parts in order.
+	Make struct {
+		T     Type
+		Parts []Value
+	}
+	// Extract is part Index (a field or an element) of composite X.
+	Extract struct {
+		X     Value
+		Index int
+		T     Type
+	}
+	// Zero is the zero value of composite type T.
+	Zero struct{ T Type }
 	// LoadScalar reads push-constant scalar field Index.
 	LoadScalar struct {
 		Index int
@@ -336,8 +434,19 @@ const (
 	Contains
 )
 
-func (c *Const) Type() Type      { return c.T }
-func (l *Load) Type() Type       { return l.Var.Type }
+func (c *Const) Type() Type { return c.T }
+func (l *Load) Type() Type {
+	if len(l.Path) > 0 {
+		return l.T
+	}
+	return l.Var.Type
+}
+func (m *Make) Type() Type       { return m.T }
+func (e *Extract) Type() Type    { return e.T }
+func (z *Zero) Type() Type       { return z.T }
+func (*Make) value()             {}
+func (*Extract) value()          {}
+func (*Zero) value()             {}
 func (l *LoadScalar) Type() Type { return l.T }
 func (l *ViewLoad) Type() Type   { return l.T }
 func (*ThreadIndex) Type() Type  { return Int32 }
@@ -387,9 +496,11 @@ func (b *Binary) Type() Type {
 type Stmt interface{ stmt() }
 
 type (
-	// Store writes Value into a local variable.
+	// Store writes Value into a local variable, or the part of it that
+	// Path selects (as Load's).
 	Store struct {
 		Var   *Var
+		Path  []Value
 		Value Value
 	}
 	// ViewStore writes Value into element Index of view View.
@@ -459,7 +570,7 @@ func (k *Kernel) String() string {
 		fmt.Fprintf(&b, "  shared %d []%s [%s] bits=%v\n", i, s.Elem, k.expr(s.Size), s.Bits)
 	}
 	for _, v := range k.Locals {
-		fmt.Fprintf(&b, "  var %s %s\n", v.Name, v.Type)
+		fmt.Fprintf(&b, "  var %s %s\n", v.Name, k.TypeName(v.Type))
 	}
 	k.printStmts(&b, k.Body, 1)
 	return b.String()
@@ -470,7 +581,7 @@ func (k *Kernel) printStmts(b *strings.Builder, list []Stmt, depth int) {
 	for _, s := range list {
 		switch s := s.(type) {
 		case *Store:
-			fmt.Fprintf(b, "%s%s = %s\n", ind, s.Var.Name, k.expr(s.Value))
+			fmt.Fprintf(b, "%s%s%s = %s\n", ind, s.Var.Name, k.path(s.Path), k.expr(s.Value))
 		case *ViewStore:
 			fmt.Fprintf(b, "%s%s[%s] = %s\n", ind, k.Views[s.View].Name, k.index(s.Index), k.expr(s.Value))
 		case *If:
@@ -511,6 +622,14 @@ func (k *Kernel) printStmts(b *strings.Builder, list []Stmt, depth int) {
 	}
 }
 
+func (k *Kernel) path(p []Value) string {
+	s := ""
+	for _, x := range p {
+		s += "[" + k.expr(x) + "]"
+	}
+	return s
+}
+
 func (k *Kernel) index(ix [3]Value) string {
 	return k.expr(ix[0]) + ", " + k.expr(ix[1]) + ", " + k.expr(ix[2])
 }
@@ -526,7 +645,17 @@ func (k *Kernel) expr(v Value) string {
 		}
 		return fmt.Sprintf("%s(%d)", v.T, v.Bits)
 	case *Load:
-		return v.Var.Name
+		return v.Var.Name + k.path(v.Path)
+	case *Make:
+		parts := make([]string, len(v.Parts))
+		for i, p := range v.Parts {
+			parts[i] = k.expr(p)
+		}
+		return k.TypeName(v.T) + "{" + strings.Join(parts, ", ") + "}"
+	case *Extract:
+		return fmt.Sprintf("%s.%d", k.expr(v.X), v.Index)
+	case *Zero:
+		return k.TypeName(v.T) + "{}"
 	case *LoadScalar:
 		return "k." + k.Scalars[v.Index].Name
 	case *ViewLoad:
@@ -599,6 +728,20 @@ func Clone(v Value) Value {
 		c := *v
 		return &c
 	case *Load:
+		c := &Load{Var: v.Var, T: v.T}
+		for _, x := range v.Path {
+			c.Path = append(c.Path, Clone(x))
+		}
+		return c
+	case *Make:
+		c := &Make{T: v.T}
+		for _, x := range v.Parts {
+			c.Parts = append(c.Parts, Clone(x))
+		}
+		return c
+	case *Extract:
+		return &Extract{X: Clone(v.X), Index: v.Index, T: v.T}
+	case *Zero:
 		c := *v
 		return &c
 	case *LoadScalar:
@@ -653,6 +796,12 @@ func HasEffects(v Value) bool {
 	switch v := v.(type) {
 	case *Atomic, *Seq:
 		return true
+	case *Load:
+		return anyEffects(v.Path...)
+	case *Make:
+		return anyEffects(v.Parts...)
+	case *Extract:
+		return HasEffects(v.X)
 	case *ViewLoad:
 		return anyEffects(v.Index[:]...)
 	case *Unary:

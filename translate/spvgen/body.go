@@ -20,8 +20,14 @@ func (w *writer) stmts(list []ir.Stmt) {
 func (w *writer) stmt(s ir.Stmt) {
 	switch s := s.(type) {
 	case *ir.Store:
-		w.do(spirv.OpStore, w.vars[s.Var], w.value(s.Value, false))
+		p := w.varPart(s.Var, s.Path)
+		w.do(spirv.OpStore, p, w.value(s.Value, false))
 	case *ir.ViewStore:
+		if t := w.k.Views[s.View].Elem; t.IsComposite() {
+			addr := w.elementAddr(s.View, s.Index)
+			w.storeParts([]uint32{w.bufs[s.View], w.uconst(0), addr}, t, w.value(s.Value, false))
+			return
+		}
 		p := w.element(s.View, s.Index)
 		x := w.value(s.Value, false)
 		if w.k.Views[s.View].Bits {
@@ -179,10 +185,80 @@ func (w *writer) shape(v *ir.Shape) uint32 {
 	return w.emit(spirv.OpBitcast, i, r)
 }
 
-// element returns a pointer to element index of view k: its AmpView's base
-// plus the index's offset by the view's rank (AMP_RANKS bits 2+2k), as the
-// GLSL path's ampAt.
+// element returns a pointer to element index of view k.
 func (w *writer) element(k int, index [3]ir.Value) uint32 {
+	addr := w.elementAddr(k, index)
+	return w.emit(spirv.OpAccessChain, w.ptr(spirv.StorageClassStorageBuffer, w.viewElem(k)), w.bufs[k], w.uconst(0),
+		addr)
+}
+
+// varPart returns a pointer to local v, or to the part of it path selects.
+func (w *writer) varPart(v *ir.Var, path []ir.Value) uint32 {
+	if len(path) == 0 {
+		return w.vars[v]
+	}
+	t := v.Type
+	ids := []uint32{w.vars[v]}
+	for _, x := range path {
+		c, ok := x.(*ir.Const)
+		if !t.IsComposite() || w.k.Composite(t).Fields != nil && !ok {
+			w.fail("a path into %s", w.k.TypeName(t))
+			return w.vars[v]
+		}
+		i := 0
+		if ok {
+			i = int(c.Bits)
+		}
+		t = w.k.Part(t, i)
+		ids = append(ids, w.value(x, false))
+	}
+	return w.emit(spirv.OpAccessChain, w.ptr(spirv.StorageClassFunction, w.irType(t)), ids...)
+}
+
+// loadParts loads a composite t of a view's buffer through the access chain
+// base (the buffer, 0, the element's address, the parts' indices so far),
+// scalar by scalar, into a value of t's plain type.
+func (w *writer) loadParts(base []uint32, t ir.Type) uint32 {
+	if !t.IsComposite() {
+		p := w.emit(spirv.OpAccessChain, w.ptr(spirv.StorageClassStorageBuffer, w.irType(t)), base...)
+		return w.emit(spirv.OpLoad, w.irType(t), p)
+	}
+	c := w.k.Composite(t)
+	n := c.Len
+	if c.Fields != nil {
+		n = len(c.Fields)
+	}
+	parts := make([]uint32, n)
+	for i := range parts {
+		parts[i] = w.loadParts(append(base[:len(base):len(base)], w.uconst(uint32(i))), w.k.Part(t, i))
+	}
+	return w.emit(spirv.OpCompositeConstruct, w.irType(t), parts...)
+}
+
+// storeParts stores value x of composite t into a view's buffer, scalar by
+// scalar (loadParts' converse).
+func (w *writer) storeParts(base []uint32, t ir.Type, x uint32) {
+	if !t.IsComposite() {
+		p := w.emit(spirv.OpAccessChain, w.ptr(spirv.StorageClassStorageBuffer, w.irType(t)), base...)
+		w.do(spirv.OpStore, p, x)
+		return
+	}
+	c := w.k.Composite(t)
+	n := c.Len
+	if c.Fields != nil {
+		n = len(c.Fields)
+	}
+	for i := range n {
+		pt := w.k.Part(t, i)
+		part := w.emit(spirv.OpCompositeExtract, w.irType(pt), x, uint32(i))
+		w.storeParts(append(base[:len(base):len(base)], w.uconst(uint32(i))), pt, part)
+	}
+}
+
+// elementAddr returns the address of element index of view k: its AmpView's
+// base plus the index's offset by the view's rank (AMP_RANKS bits 2+2k), as
+// the GLSL path's ampAt.
+func (w *writer) elementAddr(k int, index [3]ir.Value) uint32 {
 	u, b := w.uintT(), w.boolT()
 	var ix [3]uint32
 	for c, v := range index {
@@ -200,9 +276,7 @@ func (w *writer) element(k int, index [3]ir.Value) uint32 {
 	is1 := w.emit(spirv.OpIEqual, b, rank, w.uconst(1))
 	is2 := w.emit(spirv.OpIEqual, b, rank, w.uconst(2))
 	off := w.emit(spirv.OpSelect, u, is1, ix[0], w.emit(spirv.OpSelect, u, is2, r2, r3))
-	addr := w.emit(spirv.OpIAdd, u, base, off)
-	return w.emit(spirv.OpAccessChain, w.ptr(spirv.StorageClassStorageBuffer, w.viewElem(k)), w.bufs[k], w.uconst(0),
-		addr)
+	return w.emit(spirv.OpIAdd, u, base, off)
 }
 
 // exactOp writes a float operation and marks it NoContraction unless fused.
@@ -221,7 +295,24 @@ func (w *writer) value(v ir.Value, fused bool) uint32 {
 	case *ir.Const:
 		return w.constant(w.irType(v.T), v.Bits)
 	case *ir.Load:
-		return w.emit(spirv.OpLoad, w.irType(v.Var.Type), w.vars[v.Var])
+		return w.emit(spirv.OpLoad, w.irType(v.Type()), w.varPart(v.Var, v.Path))
+	case *ir.Make:
+		parts := make([]uint32, len(v.Parts))
+		for i, p := range v.Parts {
+			parts[i] = w.value(p, false)
+		}
+		return w.emit(spirv.OpCompositeConstruct, w.irType(v.T), parts...)
+	case *ir.Extract:
+		return w.emit(spirv.OpCompositeExtract, w.irType(v.T), w.value(v.X, false), uint32(v.Index))
+	case *ir.Zero:
+		t := w.irType(v.T)
+		if id, ok := w.types[key("null", t)]; ok {
+			return id
+		}
+		id := w.id()
+		add(&w.globals, spirv.OpConstantNull, t, id)
+		w.types[key("null", t)] = id
+		return id
 	case *ir.LoadScalar:
 		if v.T == ir.Bool {
 			x := w.pushLoad(w.uintT(), uint32(1+len(w.k.Views)+v.Index))
@@ -229,6 +320,10 @@ func (w *writer) value(v ir.Value, fused bool) uint32 {
 		}
 		return w.pushLoad(w.irType(v.T), uint32(1+len(w.k.Views)+v.Index))
 	case *ir.ViewLoad:
+		if v.T.IsComposite() {
+			addr := w.elementAddr(v.View, v.Index)
+			return w.loadParts([]uint32{w.bufs[v.View], w.uconst(0), addr}, v.T)
+		}
 		x := w.emit(spirv.OpLoad, w.viewElem(v.View), w.element(v.View, v.Index))
 		if w.k.Views[v.View].Bits {
 			x = w.emit(spirv.OpBitcast, w.irType(v.T), x)

@@ -99,8 +99,52 @@ func (w *writer) irType(t ir.Type) uint32 {
 	case ir.Float32:
 		return w.floatT()
 	}
+	if t.IsComposite() && int(t-ir.FirstComposite) < len(w.k.Types) {
+		return w.compositeType(t, false)
+	}
 	w.fail("type %s", t)
 	return w.intT()
+}
+
+// compositeType returns the SPIR-V type of composite t: for values and
+// function variables, or with layout for a view's buffer (Offset and
+// ArrayStride decorations, Go's layout). The two are distinct types.
+func (w *writer) compositeType(t ir.Type, layout bool) uint32 {
+	k := key("plain", uint32(t))
+	if layout {
+		k = key("layout", uint32(t))
+	}
+	if id, ok := w.types[k]; ok {
+		return id
+	}
+	c := w.k.Composite(t)
+	part := func(p ir.Type) uint32 {
+		if layout && p.IsComposite() {
+			return w.compositeType(p, true)
+		}
+		return w.irType(p)
+	}
+	id := w.id()
+	if c.Fields == nil {
+		add(&w.globals, spirv.OpTypeArray, id, part(c.Elem), w.uconst(uint32(c.Len)))
+		if layout {
+			w.decorate(id, spirv.DecorationArrayStride, uint32(w.k.Size(c.Elem)))
+		}
+	} else {
+		members := make([]uint32, len(c.Fields))
+		off := 0
+		for i, f := range c.Fields {
+			members[i] = part(f.Type)
+			if layout {
+				w.memberDecorate(id, i, spirv.DecorationOffset, uint32(off))
+			}
+			off += w.k.Size(f.Type)
+		}
+		add(&w.globals, spirv.OpTypeStruct, append([]uint32{id}, members...)...)
+		w.name(id, c.Name)
+	}
+	w.types[k] = id
+	return id
 }
 
 // interfaceVars declares the specialization constants, built-ins, the
@@ -196,7 +240,7 @@ func (w *writer) buffers() {
 		_, declared := w.types[key("rta", et)]
 		rta := w.typ(key("rta", et), spirv.OpTypeRuntimeArray, et)
 		if !declared {
-			w.decorate(rta, spirv.DecorationArrayStride, 4)
+			w.decorate(rta, spirv.DecorationArrayStride, uint32(w.k.Size(v.Elem)))
 		}
 		// One block type per buffer: each has its own NonWritable decoration.
 		blk := w.id()
@@ -344,6 +388,9 @@ func (w *writer) entryPoint(main uint32, inputs ...uint32) {
 func (w *writer) viewElem(k int) uint32 {
 	if w.k.Views[k].Bits {
 		return w.uintT()
+	}
+	if t := w.k.Views[k].Elem; t.IsComposite() {
+		return w.compositeType(t, true)
 	}
 	return w.irType(w.k.Views[k].Elem)
 }
