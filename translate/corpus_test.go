@@ -444,17 +444,10 @@ var corpusCases = []corpusCase{
 			Color: vec.F4(1, 2, 3, 4), Dir: vec.F3(-1, 0.5, 2), Steps: vec.I3(3, 5, 7), Tail: 11, Big: 1e9 + 0.25, Last: -3}
 		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
 	}, near(1e-5, 1e-6)},
-	{"GenericStruct[int32,float32]", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
-		const n = 300
-		x := randInts(r, 2*n, -1000, 1000)
-		d := make([]corpus.Duo[int32], n)
-		for i := range d {
-			d[i] = corpus.Duo[int32]{A: x[2*i], B: x[2*i+1]}
-		}
-		o, data := out[float32](t, n)
-		k := corpus.GenericStruct[int32, float32]{In: in(t, d, n), Out: o, F: 1.5}
-		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
-	}, exact},
+	{"GenericStruct[int32,float32]", genericStructCase[int32, float32](1.5), exact},
+	{"GenericStruct[int32,int32]", genericStructCase[int32, int32](3), exact},
+	{"GenericStruct[float32,int32]", genericStructCase[float32, int32](-2), exact},
+	{"GenericStruct[float32,float32]", genericStructCase[float32, float32](0.75), exact},
 	{"FieldOnly", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 300
 		x, y := randFloats(r, n, -1, 1), randInts(r, 2*n, -9, 9)
@@ -775,6 +768,22 @@ func each1D(n int, mk func(*arrayview.ReadView[int32], *arrayview.View[int32]) r
 	return func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		o, data := out[int32](t, n)
 		return ran(t, forEach(av, runtime.Ext(n), mk(in(t, randInts(r, n, -1000, 1000), n), o)), o, data)
+	}
+}
+
+// genericStructCase runs GenericStruct[T, U] with factor f on whole numbers
+// (every result exact in float32).
+func genericStructCase[T, U int32 | float32](f U) func(testing.TB, *accelerator.View, *rand.Rand) any {
+	return func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 300
+		x := randInts(r, 2*n, -1000, 1000)
+		d := make([]corpus.Duo[T], n)
+		for i := range d {
+			d[i] = corpus.Duo[T]{A: T(x[2*i]), B: T(x[2*i+1])}
+		}
+		o, data := out[U](t, n)
+		k := corpus.GenericStruct[T, U]{In: in(t, d, n), Out: o, F: f}
+		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
 	}
 }
 

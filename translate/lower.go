@@ -230,6 +230,9 @@ func (l *lowerer) placeOf(e ast.Expr) *place {
 		if obj == nil {
 			obj = l.t.info.Defs[x]
 		}
+		if r, ok := l.env[obj].(placeRef); ok {
+			return &place{v: r.p.v, path: clonePath(r.p.path), t: r.p.t}
+		}
 		if _, bound := l.env[obj]; bound {
 			return nil
 		}
@@ -245,10 +248,7 @@ func (l *lowerer) placeOf(e ast.Expr) *place {
 		if sel == nil || sel.Kind() != types.FieldVal || l.field(x) != nil {
 			return nil
 		}
-		if _, ok := l.t.typeOf(x.X).Underlying().(*types.Struct); !ok {
-			return nil // through a pointer
-		}
-		p := l.placeOf(x.X)
+		p := l.placeOf(x.X) // a pointer's place is where it points (placeRef)
 		if p == nil {
 			return nil
 		}
@@ -261,7 +261,7 @@ func (l *lowerer) placeOf(e ast.Expr) *place {
 		}
 		return p
 	case *ast.IndexExpr:
-		if _, ok := l.t.typeOf(x.X).Underlying().(*types.Array); !ok || isRuntime(l.t.typeOf(x.X), "Index") {
+		if isRuntime(l.t.typeOf(x.X), "Index") || !isArray(l.t.typeOf(x.X)) {
 			return nil
 		}
 		p := l.placeOf(x.X)
@@ -273,6 +273,15 @@ func (l *lowerer) placeOf(e ast.Expr) *place {
 		return p
 	}
 	return nil
+}
+
+// isArray reports whether t is an array or a pointer to one.
+func isArray(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	_, ok := t.Underlying().(*types.Array)
+	return ok
 }
 
 // part lowers x.f of a struct and x[i] of an array: a load of a local's
@@ -1158,7 +1167,11 @@ func (l *lowerer) forStmt(s *ast.ForStmt) []ir.Stmt {
 
 // rangeStmt lowers a range over an integer: for k := range n.
 func (l *lowerer) rangeStmt(s *ast.RangeStmt) []ir.Stmt {
-	if arr, ok := l.t.typeOf(s.X).Underlying().(*types.Array); ok {
+	xt := l.t.typeOf(s.X)
+	if p, ok := xt.Underlying().(*types.Pointer); ok {
+		xt = p.Elem()
+	}
+	if arr, ok := xt.Underlying().(*types.Array); ok {
 		return l.rangeArray(s, arr)
 	}
 	if s.Value != nil || !l.irType(l.t.typeOf(s.X)).IsInt() {
@@ -1189,19 +1202,29 @@ func (l *lowerer) rangeStmt(s *ast.RangeStmt) []ir.Stmt {
 }
 
 // rangeArray lowers a range over an array: with a value variable, over a
-// copy of the array, evaluated once (Go's); with the key alone the array is
+// copy of the array, evaluated once (Go's), or over a pointer to an array,
+// its elements as the loop reaches them; with the key alone the array is
 // not evaluated (its length is the type's).
 func (l *lowerer) rangeArray(s *ast.RangeStmt, arr *types.Array) []ir.Stmt {
 	var out []ir.Stmt
-	var src *ir.Var
+	var src *place
 	if id, ok := s.Value.(*ast.Ident); s.Value != nil && !(ok && id.Name == "_") {
-		v := l.expr(s.X)
-		if !v.Type().IsComposite() {
-			l.fail(s.X.Pos(), "this range expression")
-			return nil
+		if _, ptr := l.t.typeOf(s.X).Underlying().(*types.Pointer); ptr {
+			// Over a pointer to an array: its elements as the loop finds them.
+			if src = l.placeOf(s.X); src == nil {
+				l.fail(s.X.Pos(), "this range expression")
+				return nil
+			}
+		} else {
+			v := l.expr(s.X)
+			if !v.Type().IsComposite() {
+				l.fail(s.X.Pos(), "this range expression")
+				return nil
+			}
+			tmp := l.temp(v.Type())
+			out = append(out, &ir.Store{Var: tmp, Value: v})
+			src = &place{v: tmp, t: tmp.Type}
 		}
-		src = l.temp(v.Type())
-		out = append(out, &ir.Store{Var: src, Value: v})
 	}
 	ctr := l.temp(ir.Int32)
 	out = append(out, &ir.Store{Var: ctr, Value: &ir.Const{T: ir.Int32}})
@@ -1215,8 +1238,8 @@ func (l *lowerer) rangeArray(s *ast.RangeStmt, arr *types.Array) []ir.Stmt {
 	}
 	if src != nil {
 		if v := l.dest(s.Value); v != nil {
-			et := l.k.Part(src.Type, 0)
-			body = append(body, v.store(&ir.Load{Var: src, Path: []ir.Value{&ir.Load{Var: ctr}}, T: et}))
+			e := &place{v: src.v, path: append(clonePath(src.path), &ir.Load{Var: ctr}), t: l.k.Part(src.t, 0)}
+			body = append(body, v.store(e.load()))
 		}
 	}
 	loop.Body = append(body, l.stmts(s.Body.List)...)
@@ -1239,6 +1262,9 @@ func (l *lowerer) expr(e ast.Expr) ir.Value {
 		obj := l.t.info.Uses[x]
 		if v, ok := l.env[obj].(ir.Value); ok {
 			return ir.Clone(v)
+		}
+		if r, ok := l.env[obj].(placeRef); ok {
+			return (&place{v: r.p.v, path: clonePath(r.p.path), t: r.p.t}).load()
 		}
 		if v, ok := obj.(*types.Var); ok && v.Parent() != nil && v.Parent() != v.Pkg().Scope() && obj != l.idx &&
 			obj != l.recv {
@@ -1284,7 +1310,7 @@ func (l *lowerer) expr(e ast.Expr) ir.Value {
 			}
 			return sel
 		}
-		if _, ok := l.t.typeOf(x.X).Underlying().(*types.Array); ok {
+		if isArray(l.t.typeOf(x.X)) {
 			return l.part(x)
 		}
 	case *ast.CallExpr:
@@ -1399,15 +1425,97 @@ func (l *lowerer) callee(c *ast.CallExpr) *types.Func {
 		}
 	case *ast.SelectorExpr:
 		sel := l.t.info.Selections[f]
-		id, ok := unparen(f.X).(*ast.Ident)
-		if sel == nil || sel.Kind() != types.MethodVal || !ok || !l.recvs[l.t.info.Uses[id]] {
+		if sel == nil || sel.Kind() != types.MethodVal {
 			return nil
 		}
 		if fn, ok := sel.Obj().(*types.Func); ok && fn.Pkg() == l.t.pkg {
 			return fn
 		}
+	case *ast.IndexExpr: // f[T](...)
+		if id, ok := unparen(f.X).(*ast.Ident); ok {
+			fn, ok := l.t.info.Uses[id].(*types.Func)
+			if ok && fn.Pkg() == l.t.pkg {
+				return fn
+			}
+		}
 	}
 	return nil
+}
+
+// placeRef binds a pointer method's receiver (env) to the place it points
+// to.
+type placeRef struct{ p *place }
+
+// receiver returns, for a call of a method on other than the kernel's
+// receiver, the method's receiver and what it is bound to: the place a
+// pointer receiver points to, or a value receiver's value (through the
+// fields that promote the method); nil for other calls.
+func (l *lowerer) receiver(c *ast.CallExpr, decl *ast.FuncDecl, fn *types.Func) (types.Object, any) {
+	f, ok := unparen(c.Fun).(*ast.SelectorExpr)
+	if !ok || decl.Recv == nil {
+		return nil, nil
+	}
+	if l.kernelMethod(c) {
+		return nil, nil
+	}
+	sel := l.t.info.Selections[f]
+	var obj types.Object
+	if names := decl.Recv.List[0].Names; len(names) == 1 {
+		obj = l.t.info.Defs[names[0]]
+	}
+	rt := l.t.sub(l.t.typeOf(f.X))
+	for _, i := range sel.Index()[:len(sel.Index())-1] {
+		if p, ok := rt.Underlying().(*types.Pointer); ok {
+			rt = p.Elem()
+		}
+		rt = rt.Underlying().(*types.Struct).Field(i).Type()
+	}
+	if p, ok := rt.Underlying().(*types.Pointer); ok {
+		rt = p.Elem()
+	}
+	if n, ok := types.Unalias(rt).(*types.Named); ok {
+		if sig, ok := fn.Origin().Type().(*types.Signature); ok && sig.RecvTypeParams() != nil {
+			if l.t.subst == nil {
+				l.t.subst = map[*types.TypeParam]types.Type{}
+			}
+			for i := range min(sig.RecvTypeParams().Len(), n.TypeArgs().Len()) {
+				l.t.subst[sig.RecvTypeParams().At(i)] = l.t.sub(n.TypeArgs().At(i))
+			}
+		}
+	}
+	path := sel.Index()[:len(sel.Index())-1]
+	if _, ptr := fn.Type().(*types.Signature).Recv().Type().(*types.Pointer); ptr {
+		p := l.placeOf(f.X)
+		if p == nil {
+			l.fail(f.X.Pos(), "pointer methods of other than a local variable")
+			return nil, nil
+		}
+		for _, i := range path {
+			p.path = append(p.path, &ir.Const{T: ir.Int32, Bits: uint32(i)})
+			p.t = l.k.Part(p.t, i)
+		}
+		return obj, placeRef{p}
+	}
+	v := l.expr(f.X)
+	for _, i := range path {
+		if !v.Type().IsComposite() {
+			l.fail(f.X.Pos(), "this receiver")
+			return nil, nil
+		}
+		v = &ir.Extract{X: v, Index: i, T: l.k.Part(v.Type(), i)}
+	}
+	return obj, v
+}
+
+// kernelMethod reports whether c calls a method on the kernel's receiver
+// (or an inlined method's receiver of the kernel's type).
+func (l *lowerer) kernelMethod(c *ast.CallExpr) bool {
+	f, ok := unparen(c.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	id, ok := unparen(f.X).(*ast.Ident)
+	return ok && l.recvs[l.t.info.Uses[id]]
 }
 
 // inline lowers a call of a function of the package in an expression. A
@@ -1425,10 +1533,14 @@ func (l *lowerer) inline(c *ast.CallExpr, fn *types.Func) ir.Value {
 		if params == nil {
 			return l.bad(c, "calls of variadic functions")
 		}
-		// Every argument first, then the bindings: an argument may call the
-		// same function, f(1, f(2, 3)).
+		// The receiver and every argument first, then the bindings: an
+		// argument may call the same function, f(1, f(2, 3)).
+		robj, rarg := l.receiver(c, decl, fn)
 		args := make([]any, len(params))
 		pure := true
+		if v, ok := rarg.(ir.Value); ok && ir.HasEffects(v) {
+			pure = false
+		}
 		for i, p := range params {
 			args[i] = l.arg(p, c.Args[i])
 			if v, ok := args[i].(ir.Value); ok && ir.HasEffects(v) {
@@ -1436,6 +1548,9 @@ func (l *lowerer) inline(c *ast.CallExpr, fn *types.Func) ir.Value {
 			}
 		}
 		if pure {
+			if robj != nil {
+				l.env[robj] = rarg
+			}
 			for i, p := range params {
 				if obj := l.t.info.Defs[p]; obj != nil {
 					l.env[obj] = args[i]
@@ -1468,7 +1583,28 @@ func oneReturn(decl *ast.FuncDecl) (*ast.ReturnStmt, bool) {
 // returns the parameters, or nil where the arguments do not match them one
 // to one.
 func (l *lowerer) enterCall(c *ast.CallExpr, decl *ast.FuncDecl, fn *types.Func) []*ast.Ident {
-	if decl.Recv != nil && len(decl.Recv.List) == 1 && len(decl.Recv.List[0].Names) == 1 {
+	if sig, ok := fn.Origin().Type().(*types.Signature); ok && sig.TypeParams().Len() > 0 {
+		var id *ast.Ident
+		switch f := unparen(c.Fun).(type) {
+		case *ast.Ident:
+			id = f
+		case *ast.IndexExpr:
+			id, _ = unparen(f.X).(*ast.Ident)
+		case *ast.IndexListExpr:
+			id, _ = unparen(f.X).(*ast.Ident)
+		}
+		inst, ok := l.t.info.Instances[id]
+		if id == nil || !ok {
+			return nil
+		}
+		if l.t.subst == nil {
+			l.t.subst = map[*types.TypeParam]types.Type{}
+		}
+		for i := range min(sig.TypeParams().Len(), inst.TypeArgs.Len()) {
+			l.t.subst[sig.TypeParams().At(i)] = l.t.sub(inst.TypeArgs.At(i))
+		}
+	}
+	if decl.Recv != nil && l.kernelMethod(c) && len(decl.Recv.List) == 1 && len(decl.Recv.List[0].Names) == 1 {
 		l.recvs[l.t.info.Defs[decl.Recv.List[0].Names[0]]] = true
 		if sig, ok := fn.Origin().Type().(*types.Signature); ok && sig.RecvTypeParams() != nil && l.t.subst != nil {
 			for i := range min(sig.RecvTypeParams().Len(), len(l.t.targs)) {
@@ -1525,9 +1661,14 @@ func (l *lowerer) inlineBody(c *ast.CallExpr, fn *types.Func) ([]ir.Stmt, []*ir.
 		l.fail(c.Pos(), "calls of variadic functions")
 		return nil, nil
 	}
+	robj, rarg := l.receiver(c, decl, fn)
 	args := make([]any, len(params))
 	for i, p := range params {
 		args[i] = l.arg(p, c.Args[i])
+	}
+	if robj != nil {
+		params = append([]*ast.Ident{decl.Recv.List[0].Names[0]}, params...)
+		args = append([]any{rarg}, args...)
 	}
 	// The callee's variables are its own in each call: a call in another's
 	// arguments, f(1, f(2, 3)), must not share them.
@@ -1541,7 +1682,7 @@ func (l *lowerer) inlineBody(c *ast.CallExpr, fn *types.Func) ([]ir.Stmt, []*ir.
 			continue
 		}
 		switch a := args[i].(type) {
-		case tiledRef, sharedRef:
+		case tiledRef, sharedRef, placeRef:
 			l.env[obj] = a
 		case [3]ir.Value:
 			delete(l.ivars, obj)
