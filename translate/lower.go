@@ -197,9 +197,16 @@ type place struct {
 	v    *ir.Var
 	path []ir.Value
 	t    ir.Type
+	// shared: the place is element path[0] of tile_static array arr, or a
+	// part of it.
+	shared bool
+	arr    int
 }
 
 func (p *place) load() ir.Value {
+	if p.shared {
+		return &ir.SharedLoad{Array: p.arr, Index: ir.Clone(p.path[0]), Path: clonePath(p.path[1:]), T: p.t}
+	}
 	if len(p.path) == 0 {
 		return &ir.Load{Var: p.v}
 	}
@@ -207,7 +214,16 @@ func (p *place) load() ir.Value {
 }
 
 func (p *place) store(x ir.Value) ir.Stmt {
+	if p.shared {
+		return &ir.SharedStore{Array: p.arr, Index: ir.Clone(p.path[0]), Path: clonePath(p.path[1:]), Value: x}
+	}
 	return &ir.Store{Var: p.v, Path: clonePath(p.path), Value: x}
+}
+
+func (p *place) clone() *place {
+	c := *p
+	c.path = clonePath(p.path)
+	return &c
 }
 
 func clonePath(path []ir.Value) []ir.Value {
@@ -225,13 +241,15 @@ func clonePath(path []ir.Value) []ir.Value {
 // an array's element, at any depth), that e names, or nil.
 func (l *lowerer) placeOf(e ast.Expr) *place {
 	switch x := unparen(e).(type) {
+	case *ast.StarExpr: // *p of a pointer receiver
+		return l.placeOf(x.X)
 	case *ast.Ident:
 		obj := l.t.info.Uses[x]
 		if obj == nil {
 			obj = l.t.info.Defs[x]
 		}
 		if r, ok := l.env[obj].(placeRef); ok {
-			return &place{v: r.p.v, path: clonePath(r.p.path), t: r.p.t}
+			return r.p.clone()
 		}
 		if _, bound := l.env[obj]; bound {
 			return nil
@@ -261,6 +279,9 @@ func (l *lowerer) placeOf(e ast.Expr) *place {
 		}
 		return p
 	case *ast.IndexExpr:
+		if arr, ok := l.sharedOf(x.X); ok {
+			return &place{shared: true, arr: arr, path: []ir.Value{l.expr(x.Index)}, t: l.k.Shared[arr].Elem}
+		}
 		if isRuntime(l.t.typeOf(x.X), "Index") || !isArray(l.t.typeOf(x.X)) {
 			return nil
 		}
@@ -647,7 +668,7 @@ func (l *lowerer) tileStatic(s *ast.AssignStmt) {
 		return
 	}
 	et := l.irType(sl.Elem())
-	if et == ir.Invalid || et == ir.Bool {
+	if et == ir.Invalid || et == ir.Bool || l.t.floatSh[obj] && et != ir.Float32 {
 		l.fail(s.Pos(), fmt.Sprintf("tile_static arrays of %s", l.t.sub(sl.Elem())))
 		return
 	}
@@ -830,7 +851,7 @@ func (l *lowerer) dest(e ast.Expr) *place {
 		return nil
 	}
 	switch unparen(e).(type) {
-	case *ast.SelectorExpr, *ast.IndexExpr:
+	case *ast.SelectorExpr, *ast.IndexExpr, *ast.StarExpr:
 		if ix, ok := unparen(e).(*ast.IndexExpr); !ok || !isRuntime(l.t.typeOf(ix.X), "Index") {
 			if p := l.placeOf(e); p != nil {
 				return p
@@ -1264,7 +1285,7 @@ func (l *lowerer) expr(e ast.Expr) ir.Value {
 			return ir.Clone(v)
 		}
 		if r, ok := l.env[obj].(placeRef); ok {
-			return (&place{v: r.p.v, path: clonePath(r.p.path), t: r.p.t}).load()
+			return r.p.load()
 		}
 		if v, ok := obj.(*types.Var); ok && v.Parent() != nil && v.Parent() != v.Pkg().Scope() && obj != l.idx &&
 			obj != l.recv {
@@ -1486,8 +1507,8 @@ func (l *lowerer) receiver(c *ast.CallExpr, decl *ast.FuncDecl, fn *types.Func) 
 	path := sel.Index()[:len(sel.Index())-1]
 	if _, ptr := fn.Type().(*types.Signature).Recv().Type().(*types.Pointer); ptr {
 		p := l.placeOf(f.X)
-		if p == nil {
-			l.fail(f.X.Pos(), "pointer methods of other than a local variable")
+		if p == nil || ir.HasEffects(&ir.Make{Parts: p.path}) {
+			l.fail(f.X.Pos(), "pointer methods of other than a local variable, its part or a tile_static element")
 			return nil, nil
 		}
 		for _, i := range path {

@@ -321,10 +321,12 @@ type (
 		What ShapeOp
 		Comp Value
 	}
-	// SharedLoad reads element Index of tile_static array Array.
+	// SharedLoad reads element Index of tile_static array Array, or the
+	// part of it that Path selects (as Load's).
 	SharedLoad struct {
 		Array int
 		Index Value
+		Path  []Value
 		T     Type
 	}
 	// SharedLen is the length of tile_static array Array (Go's len).
@@ -529,10 +531,11 @@ type (
 	// Return ends the body for this point.
 	Return struct{}
 	// SharedStore writes Value into element Index of tile_static array
-	// Array.
+	// Array, or the part of it that Path selects.
 	SharedStore struct {
 		Array        int
 		Index, Value Value
+		Path         []Value
 	}
 	// Barrier waits for every thread of the tile, ordering the memory
 	// Fence names around it (tile_barrier's waits); with NoWait it is that
@@ -609,7 +612,8 @@ func (k *Kernel) printStmts(b *strings.Builder, list []Stmt, depth int) {
 		case *Return:
 			fmt.Fprintf(b, "%sreturn\n", ind)
 		case *SharedStore:
-			fmt.Fprintf(b, "%s%s[%s] = %s\n", ind, k.Shared[s.Array].Name, k.expr(s.Index), k.expr(s.Value))
+			fmt.Fprintf(b, "%s%s[%s]%s = %s\n", ind, k.Shared[s.Array].Name, k.expr(s.Index), k.path(s.Path),
+				k.expr(s.Value))
 		case *Barrier:
 			w := "wait"
 			if s.NoWait {
@@ -698,7 +702,7 @@ func (k *Kernel) expr(v Value) string {
 		}
 		return "t.TileExtent.Size()"
 	case *SharedLoad:
-		return fmt.Sprintf("%s[%s]", k.Shared[v.Array].Name, k.expr(v.Index))
+		return fmt.Sprintf("%s[%s]%s", k.Shared[v.Array].Name, k.expr(v.Index), k.path(v.Path))
 	case *SharedLen:
 		return fmt.Sprintf("len(%s)", k.Shared[v.Array].Name)
 	case *Atomic:
@@ -781,7 +785,11 @@ func Clone(v Value) Value {
 		}
 		return c
 	case *SharedLoad:
-		return &SharedLoad{Array: v.Array, Index: Clone(v.Index), T: v.T}
+		c := &SharedLoad{Array: v.Array, Index: Clone(v.Index), T: v.T}
+		for _, x := range v.Path {
+			c.Path = append(c.Path, Clone(x))
+		}
+		return c
 	case *SharedLen:
 		c := *v
 		return &c
@@ -819,7 +827,7 @@ func HasEffects(v Value) bool {
 	case *TileShape:
 		return anyEffects(v.Comp)
 	case *SharedLoad:
-		return HasEffects(v.Index)
+		return anyEffects(append([]Value{v.Index}, v.Path...)...)
 	}
 	return false
 }

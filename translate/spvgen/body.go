@@ -35,7 +35,7 @@ func (w *writer) stmt(s ir.Stmt) {
 		}
 		w.do(spirv.OpStore, p, x)
 	case *ir.SharedStore:
-		p := w.sharedElem(s.Array, s.Index)
+		p := w.sharedElem(s.Array, s.Index, s.Path...)
 		x := w.value(s.Value, false)
 		if w.k.Shared[s.Array].Bits {
 			x = w.emit(spirv.OpBitcast, w.uintT(), x)
@@ -331,11 +331,11 @@ func (w *writer) value(v ir.Value, fused bool) uint32 {
 		return x
 	case *ir.SharedLoad:
 		sh := w.k.Shared[v.Array]
-		et := w.irType(sh.Elem)
+		et := w.irType(v.T)
 		if sh.Bits {
 			return w.emit(spirv.OpBitcast, et, w.emit(spirv.OpLoad, w.uintT(), w.sharedElem(v.Array, v.Index)))
 		}
-		return w.emit(spirv.OpLoad, et, w.sharedElem(v.Array, v.Index))
+		return w.emit(spirv.OpLoad, et, w.sharedElem(v.Array, v.Index, v.Path...))
 	case *ir.SharedLen:
 		return w.emit(spirv.OpBitcast, w.intT(), w.lengths[v.Array])
 	case *ir.TileIndex:

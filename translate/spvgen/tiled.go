@@ -167,14 +167,29 @@ func (w *writer) tileExtent(v *ir.TileShape) uint32 {
 	return w.emit(spirv.OpBitcast, i, r)
 }
 
-// sharedElem returns a pointer to element index of tile_static array a.
-func (w *writer) sharedElem(a int, index ir.Value) uint32 {
-	et := w.irType(w.k.Shared[a].Elem)
+// sharedElem returns a pointer to element index of tile_static array a, or
+// to the part of it path selects.
+func (w *writer) sharedElem(a int, index ir.Value, path ...ir.Value) uint32 {
+	t := w.k.Shared[a].Elem
+	ids := []uint32{w.shared[a], w.value(index, false)}
+	for _, x := range path {
+		c, ok := x.(*ir.Const)
+		if !t.IsComposite() || w.k.Composite(t).Fields != nil && !ok {
+			w.fail("a path into %s", w.k.TypeName(t))
+			break
+		}
+		i := 0
+		if ok {
+			i = int(c.Bits)
+		}
+		t = w.k.Part(t, i)
+		ids = append(ids, w.value(x, false))
+	}
+	et := w.irType(t)
 	if w.k.Shared[a].Bits {
 		et = w.uintT()
 	}
-	ix := w.value(index, false)
-	return w.emit(spirv.OpAccessChain, w.ptr(spirv.StorageClassWorkgroup, et), w.shared[a], ix)
+	return w.emit(spirv.OpAccessChain, w.ptr(spirv.StorageClassWorkgroup, et), ids...)
 }
 
 // Memory semantics (SPIR-V's MemorySemantics mask) and scopes.
