@@ -1413,6 +1413,20 @@ func (l *lowerer) call(c *ast.CallExpr) ir.Value {
 	if v := l.shapeOf(c); v != nil {
 		return l.shape(c, v)
 	}
+	switch path, name := l.pkgFunc(c.Fun); {
+	case path == fmathPath:
+		if v := l.fmathCall(c, name); v != nil {
+			return v
+		}
+	case path == vecPath && len(name) == 2 && strings.ContainsRune("FIU", rune(name[0])):
+		return l.vecMake(c)
+	}
+	if f, ok := unparen(c.Fun).(*ast.SelectorExpr); ok {
+		if sel := l.t.info.Selections[f]; sel != nil && sel.Kind() == types.MethodVal && sel.Obj().Pkg() != nil &&
+			sel.Obj().Pkg().Path() == vecPath {
+			return l.vecMethod(c, f)
+		}
+	}
 	if fn := l.callee(c); fn != nil {
 		return l.inline(c, fn)
 	}
@@ -2097,4 +2111,220 @@ func callName(fun ast.Expr) string {
 		return callName(f.X)
 	}
 	return fmt.Sprintf("a %T", fun)
+}
+
+// fmathFns are package fmath's functions that are one GPU math function.
+var fmathFns = map[string]ir.BuiltinFn{"Sqrt": ir.Sqrt, "Rsqrt": ir.InverseSqrt, "Floor": ir.Floor, "Ceil": ir.Ceil,
+	"Trunc": ir.Trunc, "RoundEven": ir.RoundEven, "Abs": ir.FAbs}
+
+// pkgFunc returns the package path and name of the function fun names, or
+// "".
+func (l *lowerer) pkgFunc(fun ast.Expr) (string, string) {
+	var id *ast.Ident
+	switch f := unparen(fun).(type) {
+	case *ast.SelectorExpr:
+		id = f.Sel
+	case *ast.Ident:
+		id = f
+	default:
+		return "", ""
+	}
+	fn, ok := l.t.info.Uses[id].(*types.Func)
+	if !ok || fn.Pkg() == nil {
+		return "", ""
+	}
+	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
+		return "", "" // a method
+	}
+	return fn.Pkg().Path(), fn.Name()
+}
+
+// holder evaluates values once into temporaries (statements pre) for
+// expressions that use them several times.
+type holder struct {
+	l   *lowerer
+	pre []ir.Stmt
+}
+
+// hold returns a function that reads v: v itself where it is a constant or
+// a variable, else a temporary that v is stored into once.
+func (h *holder) hold(v ir.Value) func() ir.Value {
+	switch x := v.(type) {
+	case *ir.Const, *ir.LoadScalar:
+		return func() ir.Value { return ir.Clone(v) }
+	case *ir.Load:
+		if len(x.Path) == 0 {
+			return func() ir.Value { return ir.Clone(v) }
+		}
+	}
+	tmp := h.l.temp(v.Type())
+	h.pre = append(h.pre, &ir.Store{Var: tmp, Value: v})
+	return func() ir.Value { return &ir.Load{Var: tmp} }
+}
+
+// wrap returns v after the holder's statements.
+func (h *holder) wrap(v ir.Value) ir.Value {
+	if len(h.pre) == 0 {
+		return v
+	}
+	return &ir.Seq{Body: h.pre, X: v}
+}
+
+// fmathCall lowers package fmath's functions that the GPU has, and Min and
+// Max by fmath's rule (y if y < x, else x; x if x < y, else y), or returns
+// nil.
+func (l *lowerer) fmathCall(c *ast.CallExpr, name string) ir.Value {
+	if fn, ok := fmathFns[name]; ok && len(c.Args) == 1 {
+		return &ir.Builtin{Fn: fn, Args: []ir.Value{l.expr(c.Args[0])}}
+	}
+	if (name == "Min" || name == "Max") && len(c.Args) == 2 {
+		h := &holder{l: l}
+		x, y := h.hold(l.expr(c.Args[0])), h.hold(l.expr(c.Args[1]))
+		return h.wrap(fmathMinMax(name, x, y))
+	}
+	return nil
+}
+
+// fmathMinMax is fmath's Min or Max of x and y (GLSL's definitions).
+func fmathMinMax(name string, x, y func() ir.Value) ir.Value {
+	if name == "Min" {
+		return &ir.Select{Cond: &ir.Binary{Op: ir.Lt, X: y(), Y: x()}, X: y(), Y: x()}
+	}
+	return &ir.Select{Cond: &ir.Binary{Op: ir.Lt, X: x(), Y: y()}, X: y(), Y: x()}
+}
+
+// vecMake lowers vec.F2 ... vec.U4: a vector of the call's type from its
+// components (a 3-vector's padding zero).
+func (l *lowerer) vecMake(c *ast.CallExpr) ir.Value {
+	t := l.irType(l.t.typeOf(c))
+	if !t.IsComposite() {
+		return l.bad(c, "this vector")
+	}
+	comp := l.k.Composite(t)
+	parts := make([]ir.Value, len(comp.Fields))
+	next := 0
+	for i, f := range comp.Fields {
+		if f.Name == "_" || next >= len(c.Args) {
+			parts[i] = zero(f.Type)
+			continue
+		}
+		parts[i] = l.expr(c.Args[next])
+		next++
+	}
+	if next != len(c.Args) {
+		return l.bad(c, "this vector")
+	}
+	return &ir.Make{T: t, Parts: parts}
+}
+
+// vecMethod lowers a method of package vec's vectors: component by
+// component, as the GLSL path's vector operators and built-ins (Min and Max
+// by fmath's rule for floats, Go's for integers; Dot, Length and Normalize
+// with the GPU's rounding, within the documented error).
+func (l *lowerer) vecMethod(c *ast.CallExpr, f *ast.SelectorExpr) ir.Value {
+	h := &holder{l: l}
+	x := l.expr(f.X)
+	if f.Sel.Name == "Dot" && len(c.Args) == 1 {
+		if d, ok := constDot(x, l.expr(c.Args[0])); ok {
+			return d
+		}
+	}
+	a := h.hold(x)
+	t := a().Type()
+	if !t.IsComposite() {
+		return l.bad(c, "this vector")
+	}
+	comp := l.k.Composite(t)
+	ct := comp.Fields[0].Type
+	var real []int
+	for i, fl := range comp.Fields {
+		if fl.Name != "_" {
+			real = append(real, i)
+		}
+	}
+	ext := func(v func() ir.Value, i int) ir.Value { return &ir.Extract{X: v(), Index: i, T: ct} }
+	mk := func(fn func(i int) ir.Value) ir.Value {
+		parts := make([]ir.Value, len(comp.Fields))
+		for i, fl := range comp.Fields {
+			if fl.Name == "_" {
+				parts[i] = zero(fl.Type)
+			} else {
+				parts[i] = fn(i)
+			}
+		}
+		return &ir.Make{T: t, Parts: parts}
+	}
+	dot := func(x, y func() ir.Value) ir.Value {
+		var sum ir.Value
+		for _, i := range real {
+			p := l.binop(token.MUL, ext(x, i), ext(y, i), c.Pos())
+			if sum == nil {
+				sum = p
+			} else {
+				sum = l.binop(token.ADD, sum, p, c.Pos())
+			}
+		}
+		return sum
+	}
+	ops := map[string]token.Token{"Add": token.ADD, "Sub": token.SUB, "Mul": token.MUL, "Div": token.QUO}
+	name := f.Sel.Name
+	var arg func() ir.Value
+	if len(c.Args) == 1 {
+		arg = h.hold(l.expr(c.Args[0]))
+	}
+	var v ir.Value
+	switch {
+	case ops[name] != 0 && arg != nil:
+		v = mk(func(i int) ir.Value { return l.binop(ops[name], ext(a, i), ext(arg, i), c.Pos()) })
+	case name == "Scale" && arg != nil:
+		v = mk(func(i int) ir.Value { return l.binop(token.MUL, ext(a, i), arg(), c.Pos()) })
+	case name == "Neg" && arg == nil:
+		v = mk(func(i int) ir.Value { return &ir.Unary{Op: ir.Neg, X: ext(a, i)} })
+	case (name == "Min" || name == "Max") && arg != nil && ct == ir.Float32:
+		v = mk(func(i int) ir.Value {
+			return fmathMinMax(name, func() ir.Value { return ext(a, i) }, func() ir.Value { return ext(arg, i) })
+		})
+	case (name == "Min" || name == "Max") && arg != nil:
+		op := map[string]ir.Op{"Min": ir.Min, "Max": ir.Max}[name]
+		v = mk(func(i int) ir.Value { return &ir.Binary{Op: op, X: ext(a, i), Y: ext(arg, i)} })
+	case name == "Dot" && arg != nil:
+		v = dot(a, arg)
+	case name == "Length" && arg == nil && ct == ir.Float32:
+		v = &ir.Builtin{Fn: ir.Sqrt, Args: []ir.Value{dot(a, a)}}
+	case name == "Normalize" && arg == nil && ct == ir.Float32:
+		r := h.hold(&ir.Builtin{Fn: ir.InverseSqrt, Args: []ir.Value{dot(a, a)}})
+		v = mk(func(i int) ir.Value { return l.binop(token.MUL, ext(a, i), r(), c.Pos()) })
+	case name == "Cross" && arg != nil && len(real) == 3:
+		x := func(v func() ir.Value, i int) ir.Value { return ext(v, real[i]) }
+		cr := func(i, j int) ir.Value { // a_i*b_j - a_j*b_i
+			return l.binop(token.SUB, l.binop(token.MUL, x(a, i), x(arg, j), c.Pos()),
+				l.binop(token.MUL, x(a, j), x(arg, i), c.Pos()), c.Pos())
+		}
+		v = mk(func(i int) ir.Value { return [...]func() ir.Value{func() ir.Value { return cr(1, 2) },
+			func() ir.Value { return cr(2, 0) }, func() ir.Value { return cr(0, 1) }}[i]() })
+	default:
+		return l.bad(c, "the vector method "+name)
+	}
+	return h.wrap(v)
+}
+
+// constDot folds the dot product of two float vectors of constants as the
+// CPU computes it (exact products summed in float64, rounded once), where
+// the GPU's dot may round each step.
+func constDot(x, y ir.Value) (ir.Value, bool) {
+	mx, ok1 := x.(*ir.Make)
+	my, ok2 := y.(*ir.Make)
+	if !ok1 || !ok2 || len(mx.Parts) != len(my.Parts) {
+		return nil, false
+	}
+	sum := 0.0
+	for i := range mx.Parts {
+		a, ok1 := mx.Parts[i].(*ir.Const)
+		b, ok2 := my.Parts[i].(*ir.Const)
+		if !ok1 || !ok2 || a.T != ir.Float32 || b.T != ir.Float32 {
+			return nil, false
+		}
+		sum += float64(math.Float32frombits(a.Bits)) * float64(math.Float32frombits(b.Bits))
+	}
+	return &ir.Const{T: ir.Float32, Bits: math.Float32bits(float32(sum))}, true
 }

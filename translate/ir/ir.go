@@ -71,11 +71,12 @@ type Field struct {
 func (k *Kernel) Composite(t Type) *Composite { return &k.Types[t-FirstComposite] }
 
 // AddType returns the type of composite c, adding it unless a composite of
-// the same structure is there (Go types of one underlying type share it).
+// the same structure (its fields' types, and which are blank padding) is
+// there: Go types of one underlying type share it.
 func (k *Kernel) AddType(c Composite) (Type, bool) {
 	for i, d := range k.Types {
 		if d.Elem == c.Elem && d.Len == c.Len && slices.EqualFunc(d.Fields, c.Fields,
-			func(a, b Field) bool { return a.Type == b.Type }) {
+			func(a, b Field) bool { return a.Type == b.Type && (a.Name == "_") == (b.Name == "_") }) {
 			return FirstComposite + Type(i), true
 		}
 	}
@@ -265,6 +266,13 @@ type (
 	}
 	// Zero is the zero value of composite type T.
 	Zero struct{ T Type }
+	// Builtin applies a float32 math function of the GPU's (GLSL's) to Args:
+	// exact for the roundings and Abs, within the function's documented
+	// error for Sqrt and InverseSqrt.
+	Builtin struct {
+		Fn   BuiltinFn
+		Args []Value
+	}
 	// LoadScalar reads push-constant scalar field Index.
 	LoadScalar struct {
 		Index int
@@ -363,6 +371,31 @@ type (
 	}
 )
 
+// BuiltinFn is a math function of the GPU's.
+type BuiltinFn uint8
+
+// The math functions (package fmath's of the same names; InverseSqrt is
+// fmath.Rsqrt, FAbs fmath.Abs).
+const (
+	Sqrt BuiltinFn = iota + 1
+	InverseSqrt
+	Floor
+	Ceil
+	Trunc
+	RoundEven
+	FAbs
+)
+
+var builtinNames = [...]string{"", "sqrt", "inversesqrt", "floor", "ceil", "trunc", "roundEven", "abs"}
+
+// String returns the GLSL name of the function.
+func (f BuiltinFn) String() string {
+	if int(f) < len(builtinNames) {
+		return builtinNames[f]
+	}
+	return fmt.Sprintf("BuiltinFn(%d)", f)
+}
+
 // TileWhat names an index of a Tiled body.
 type TileWhat uint8
 
@@ -447,6 +480,8 @@ func (m *Make) Type() Type       { return m.T }
 func (e *Extract) Type() Type    { return e.T }
 func (z *Zero) Type() Type       { return z.T }
 func (*Make) value()             {}
+func (*Builtin) Type() Type      { return Float32 }
+func (*Builtin) value()          {}
 func (*Extract) value()          {}
 func (*Zero) value()             {}
 func (l *LoadScalar) Type() Type { return l.T }
@@ -660,6 +695,12 @@ func (k *Kernel) expr(v Value) string {
 		return fmt.Sprintf("%s.%d", k.expr(v.X), v.Index)
 	case *Zero:
 		return k.TypeName(v.T) + "{}"
+	case *Builtin:
+		args := make([]string, len(v.Args))
+		for i, a := range v.Args {
+			args[i] = k.expr(a)
+		}
+		return v.Fn.String() + "(" + strings.Join(args, ", ") + ")"
 	case *LoadScalar:
 		return "k." + k.Scalars[v.Index].Name
 	case *ViewLoad:
@@ -748,6 +789,12 @@ func Clone(v Value) Value {
 	case *Zero:
 		c := *v
 		return &c
+	case *Builtin:
+		c := &Builtin{Fn: v.Fn}
+		for _, x := range v.Args {
+			c.Args = append(c.Args, Clone(x))
+		}
+		return c
 	case *LoadScalar:
 		c := *v
 		return &c
@@ -808,6 +855,8 @@ func HasEffects(v Value) bool {
 		return anyEffects(v.Path...)
 	case *Make:
 		return anyEffects(v.Parts...)
+	case *Builtin:
+		return anyEffects(v.Args...)
 	case *Extract:
 		return HasEffects(v.X)
 	case *ViewLoad:

@@ -223,14 +223,14 @@ func (w *writer) loadParts(base []uint32, t ir.Type) uint32 {
 		p := w.emit(spirv.OpAccessChain, w.ptr(spirv.StorageClassStorageBuffer, w.irType(t)), base...)
 		return w.emit(spirv.OpLoad, w.irType(t), p)
 	}
-	c := w.k.Composite(t)
-	n := c.Len
-	if c.Fields != nil {
-		n = len(c.Fields)
-	}
+	n, member := w.members(t)
 	parts := make([]uint32, n)
 	for i := range parts {
-		parts[i] = w.loadParts(append(base[:len(base):len(base)], w.uconst(uint32(i))), w.k.Part(t, i))
+		if member[i] < 0 { // padding: zero
+			parts[i] = w.value(&ir.Zero{T: w.k.Part(t, i)}, false)
+			continue
+		}
+		parts[i] = w.loadParts(append(base[:len(base):len(base)], w.uconst(uint32(member[i]))), w.k.Part(t, i))
 	}
 	return w.emit(spirv.OpCompositeConstruct, w.irType(t), parts...)
 }
@@ -243,16 +243,38 @@ func (w *writer) storeParts(base []uint32, t ir.Type, x uint32) {
 		w.do(spirv.OpStore, p, x)
 		return
 	}
-	c := w.k.Composite(t)
-	n := c.Len
-	if c.Fields != nil {
-		n = len(c.Fields)
-	}
+	n, member := w.members(t)
 	for i := range n {
+		if member[i] < 0 {
+			continue // padding
+		}
 		pt := w.k.Part(t, i)
 		part := w.emit(spirv.OpCompositeExtract, w.irType(pt), x, uint32(i))
-		w.storeParts(append(base[:len(base):len(base)], w.uconst(uint32(i))), pt, part)
+		w.storeParts(append(base[:len(base):len(base)], w.uconst(uint32(member[i]))), pt, part)
 	}
+}
+
+// members returns composite t's parts and the member index of each in its
+// buffer layout (-1 for a struct's blank field, which the layout leaves out).
+func (w *writer) members(t ir.Type) (int, []int) {
+	c := w.k.Composite(t)
+	if c.Fields == nil {
+		m := make([]int, c.Len)
+		for i := range m {
+			m[i] = i
+		}
+		return c.Len, m
+	}
+	m := make([]int, len(c.Fields))
+	k := 0
+	for i, f := range c.Fields {
+		m[i] = -1
+		if f.Name != "_" {
+			m[i] = k
+			k++
+		}
+	}
+	return len(c.Fields), m
 }
 
 // elementAddr returns the address of element index of view k: its AmpView's
@@ -296,6 +318,8 @@ func (w *writer) value(v ir.Value, fused bool) uint32 {
 		return w.constant(w.irType(v.T), v.Bits)
 	case *ir.Load:
 		return w.emit(spirv.OpLoad, w.irType(v.Type()), w.varPart(v.Var, v.Path))
+	case *ir.Builtin:
+		return w.builtin(v)
 	case *ir.Make:
 		parts := make([]uint32, len(v.Parts))
 		for i, p := range v.Parts {
@@ -559,4 +583,24 @@ func (w *writer) convert(v *ir.Convert) uint32 {
 	}
 	w.fail("conversion from %s to %s", from, v.To)
 	return x
+}
+
+// glslFns are the GLSL.std.450 instructions of the IR's math functions.
+var glslFns = map[ir.BuiltinFn]spirv.GLSLstd450{ir.Sqrt: spirv.GLSLstd450Sqrt,
+	ir.InverseSqrt: spirv.GLSLstd450InverseSqrt, ir.Floor: spirv.GLSLstd450Floor, ir.Ceil: spirv.GLSLstd450Ceil,
+	ir.Trunc: spirv.GLSLstd450Trunc, ir.RoundEven: spirv.GLSLstd450RoundEven, ir.FAbs: spirv.GLSLstd450FAbs}
+
+// builtin writes a math function as a GLSL.std.450 instruction.
+func (w *writer) builtin(v *ir.Builtin) uint32 {
+	fn, ok := glslFns[v.Fn]
+	if !ok || len(v.Args) != 1 {
+		w.fail("math function %s", v.Fn)
+		return w.constant(w.floatT(), 0)
+	}
+	x := w.value(v.Args[0], false)
+	if w.glsl == 0 {
+		w.glsl = w.id()
+		add(&w.imports, spirv.OpExtInstImport, append([]uint32{w.glsl}, str("GLSL.std.450")...)...)
+	}
+	return w.emit(spirv.OpExtInst, w.floatT(), w.glsl, uint32(fn), x)
 }

@@ -26,9 +26,9 @@ type inst struct {
 type module struct {
 	next uint32
 	// The sections in the order the specification lays them out.
-	caps, exts, memModel, entries, modes, names, annots, globals, funcs []inst
-	types                                                               map[string]uint32
-	consts                                                              map[[2]uint32]uint32
+	caps, exts, imports, memModel, entries, modes, names, annots, globals, funcs []inst
+	types                                                                        map[string]uint32
+	consts                                                                       map[[2]uint32]uint32
 }
 
 func newModule() *module {
@@ -151,7 +151,7 @@ func (m *module) variable(ptrT uint32, class spirv.StorageClass, name string) ui
 // bytes encodes the module.
 func (m *module) bytes() []byte {
 	words := []uint32{spirv.MagicNumber, version, 0, m.next, 0}
-	for _, sec := range [][]inst{m.caps, m.exts, m.memModel, m.entries, m.modes, m.names, m.annots,
+	for _, sec := range [][]inst{m.caps, m.exts, m.imports, m.memModel, m.entries, m.modes, m.names, m.annots,
 		m.globals, m.funcs} {
 		for _, in := range sec {
 			words = append(words, uint32(1+len(in.args))<<16|uint32(in.op))

@@ -36,6 +36,7 @@ type writer struct {
 	tile            *tileConsts
 	shared, lengths []uint32
 	barriers        bool
+	glsl            uint32 // the GLSL.std.450 import, 0 before the first use
 	// The function being written: its body, current block and loops.
 	body   []inst
 	block  uint32 // the current block's label; 0 after a terminator
@@ -131,13 +132,19 @@ func (w *writer) compositeType(t ir.Type, layout bool) uint32 {
 			w.decorate(id, spirv.DecorationArrayStride, uint32(w.k.Size(c.Elem)))
 		}
 	} else {
-		members := make([]uint32, len(c.Fields))
+		// A buffer's struct leaves blank fields (padding) out, as the
+		// runtime's contract reads Go's elements: their bytes are kept.
+		var members []uint32
 		off := 0
-		for i, f := range c.Fields {
-			members[i] = part(f.Type)
-			if layout {
-				w.memberDecorate(id, i, spirv.DecorationOffset, uint32(off))
+		for _, f := range c.Fields {
+			if layout && f.Name == "_" {
+				off += w.k.Size(f.Type)
+				continue
 			}
+			if layout {
+				w.memberDecorate(id, len(members), spirv.DecorationOffset, uint32(off))
+			}
+			members = append(members, part(f.Type))
 			off += w.k.Size(f.Type)
 		}
 		add(&w.globals, spirv.OpTypeStruct, append([]uint32{id}, members...)...)
