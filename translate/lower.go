@@ -2300,8 +2300,10 @@ func (l *lowerer) vecMethod(c *ast.CallExpr, f *ast.SelectorExpr) ir.Value {
 			return l.binop(token.SUB, l.binop(token.MUL, x(a, i), x(arg, j), c.Pos()),
 				l.binop(token.MUL, x(a, j), x(arg, i), c.Pos()), c.Pos())
 		}
-		v = mk(func(i int) ir.Value { return [...]func() ir.Value{func() ir.Value { return cr(1, 2) },
-			func() ir.Value { return cr(2, 0) }, func() ir.Value { return cr(0, 1) }}[i]() })
+		v = mk(func(i int) ir.Value {
+			return [...]func() ir.Value{func() ir.Value { return cr(1, 2) },
+				func() ir.Value { return cr(2, 0) }, func() ir.Value { return cr(0, 1) }}[i]()
+		})
 	default:
 		return l.bad(c, "the vector method "+name)
 	}
