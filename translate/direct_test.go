@@ -17,10 +17,12 @@ import (
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/amptest"
 	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/cmd/ampview/demos"
 	"github.com/goamp/goamp/internal/hooks"
 	"github.com/goamp/goamp/runtime"
 	"github.com/goamp/goamp/translate"
 	"github.com/goamp/goamp/translate/testdata/corpus"
+	"github.com/goamp/goamp/vec"
 )
 
 // directDir, where set, is a directory that TestDirectBackend writes each
@@ -87,7 +89,35 @@ func TestDirectBackend(t *testing.T) {
 	t.Logf("the direct backend covers %d of %d corpus kernels: %s", len(covered), len(p.Kernels),
 		strings.Join(covered, " "))
 	require.GreaterOrEqual(t, len(covered), minDirect)
+	// The held-out kernels outside the corpus (ampview's n-body): each must
+	// be covered.
+	demos, err := translate.Load("../cmd/ampview/demos", translate.Options{Skip: "amp_gen.go", Direct: true})
+	require.NoError(t, err)
+	for _, k := range demos.Kernels {
+		for _, prog := range heldOut {
+			if k.Program == prog {
+				spv, err := translate.CompileDirect(k)
+				require.NoError(t, err, k.Program)
+				direct[k.Program] = spv
+				if *directDir != "" {
+					require.NoError(t, os.WriteFile(directFile(*directDir, k.Program), spv, 0o644))
+				}
+			}
+		}
+	}
 	runDirect(t, direct)
+}
+
+// heldOut are the corpus cases of kernels outside the corpus's package, by
+// case name, with their programs: the direct backend must cover them.
+var heldOut = map[string]string{"NBody": "github.com/goamp/goamp/cmd/ampview/demos.NBodyKernel"}
+
+// caseProgram is the program of corpus case name.
+func caseProgram(name string) string {
+	if p, ok := heldOut[name]; ok {
+		return p
+	}
+	return corpusProgram(name)
 }
 
 // corpusProgram is the program name of corpus kernel name (a corpusCase's).
@@ -100,8 +130,8 @@ func corpusProgram(name string) string {
 func readDirect(t testing.TB, dir string) map[string][]byte {
 	direct := map[string][]byte{}
 	for _, c := range corpusCases {
-		if spv, err := os.ReadFile(directFile(dir, corpusProgram(c.name))); err == nil {
-			direct[corpusProgram(c.name)] = spv
+		if spv, err := os.ReadFile(directFile(dir, caseProgram(c.name))); err == nil {
+			direct[caseProgram(c.name)] = spv
 		}
 	}
 	require.GreaterOrEqual(t, len(direct), minDirect, "direct modules in %s", dir)
@@ -114,7 +144,7 @@ func readDirect(t testing.TB, dir string) map[string][]byte {
 func runDirect(t *testing.T, direct map[string][]byte) {
 	var covered []string
 	for _, c := range corpusCases {
-		if _, ok := direct[corpusProgram(c.name)]; ok {
+		if _, ok := direct[caseProgram(c.name)]; ok {
 			covered = append(covered, c.name)
 		}
 	}
@@ -187,8 +217,8 @@ func TestDirectSubstituted(t *testing.T) {
 // and its direct build on the first Vulkan device (a dispatch and its
 // outputs' synchronization each), and reports both times and their ratio:
 // kernels without tiles on 2^20 points, MatMul 256x256x256 in 16x16 tiles,
-// Stencil 1024x1024 in 16x16 tiles, Bitonic on 2^16 keys in tiles of 1024 and
-// TileSum on 2^20.
+// Stencil 1024x1024 in 16x16 tiles, Bitonic on 2^16 keys in tiles of 1024,
+// TileSum on 2^20, ampview's NBodyKernel on 4096 bodies in tiles of 256.
 func BenchmarkBackends(b *testing.B) {
 	direct := directModules(b)
 	var gpu *accelerator.View
@@ -217,6 +247,8 @@ func BenchmarkBackends(b *testing.B) {
 	mo, so := newView(b, make([]float32, m*m), m, m), newView(b, make([]float32, s*s), s, s)
 	keys := newView(b, randInts(r, n/16, -1e6, 1e6), n/16) // sorted by tiles of 1024 after the first run
 	sums := newView(b, make([]int32, 2*n/256), 2*n/256)
+	const nb = 4096 // bodies
+	vel, np := newView(b, randVec4s(r, nb, -1, 1), nb), newView(b, make([]vec.Float4, nb), nb)
 	for _, c := range []struct {
 		name string
 		run  func(*accelerator.View, bool) error
@@ -232,6 +264,8 @@ func BenchmarkBackends(b *testing.B) {
 		{"Bitonic", tiledRun(runtime.Ext(n/16).Tile(1024), corpus.Bitonic{Keys: keys}, keys)},
 		{"TileSum", tiledRun(runtime.Ext(n).Tile(256), corpus.TileSum{In: ints(), Sums: sums,
 			Total: newView(b, make([]int32, 1), 1)}, sums)},
+		{"NBody", tiledRun(runtime.Ext(nb).Tile(256), demos.NBodyKernel{Pos: newView(b, randVec4s(r, nb, -4, 4),
+			nb).ReadOnly(), Vel: vel, NewPos: np, Dt: 0.01, Eps2: 0.05, Bodies: nb}, vel, np)},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			var t [2]time.Duration
@@ -272,11 +306,13 @@ func directModules(b *testing.B) map[string][]byte {
 	if dir := os.Getenv("GOAMP_DIRECT_SPV"); dir != "" {
 		return readDirect(b, dir)
 	}
-	p, err := translate.Load("testdata/corpus", translate.Options{Skip: "amp_gen.go", Direct: true})
-	require.NoError(b, err)
-	for _, k := range p.Kernels {
-		if spv, err := translate.CompileDirect(k); err == nil {
-			direct[k.Program] = spv
+	for _, dir := range []string{"testdata/corpus", "../cmd/ampview/demos"} {
+		p, err := translate.Load(dir, translate.Options{Skip: "amp_gen.go", Direct: true})
+		require.NoError(b, err)
+		for _, k := range p.Kernels {
+			if spv, err := translate.CompileDirect(k); err == nil {
+				direct[k.Program] = spv
+			}
 		}
 	}
 	return direct

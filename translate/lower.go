@@ -2300,10 +2300,8 @@ func (l *lowerer) vecMethod(c *ast.CallExpr, f *ast.SelectorExpr) ir.Value {
 			return l.binop(token.SUB, l.binop(token.MUL, x(a, i), x(arg, j), c.Pos()),
 				l.binop(token.MUL, x(a, j), x(arg, i), c.Pos()), c.Pos())
 		}
-		v = mk(func(i int) ir.Value {
-			return [...]func() ir.Value{func() ir.Value { return cr(1, 2) },
-				func() ir.Value { return cr(2, 0) }, func() ir.Value { return cr(0, 1) }}[i]()
-		})
+		pairs := [3][2]int{{1, 2}, {2, 0}, {0, 1}} // x, y, z: the components i, j of a_i*b_j - a_j*b_i
+		v = mk(func(i int) ir.Value { return cr(pairs[i][0], pairs[i][1]) })
 	default:
 		return l.bad(c, "the vector method "+name)
 	}
