@@ -119,6 +119,17 @@ func (w *writer) compositeType(t ir.Type, layout bool) uint32 {
 		return id
 	}
 	c := w.k.Composite(t)
+	if !layout && len(c.Fields) >= 2 && len(c.Fields) <= 4 && !c.Fields[0].Type.IsComposite() {
+		same := true
+		for _, f := range c.Fields {
+			same = same && f.Type == c.Fields[0].Type
+		}
+		if same { // a value of 2 to 4 scalars of one type (vec's vectors): a vector
+			id := w.vec(w.irType(c.Fields[0].Type), len(c.Fields))
+			w.types[k] = id
+			return id
+		}
+	}
 	part := func(p ir.Type) uint32 {
 		if layout && p.IsComposite() {
 			return w.compositeType(p, true)
