@@ -894,4 +894,3 @@ func anyEffects(vs ...Value) bool {
 func CloneIndex(ix [3]Value) [3]Value {
 	return [3]Value{Clone(ix[0]), Clone(ix[1]), Clone(ix[2])}
 }
-
