@@ -452,13 +452,6 @@ func (l *lowerer) stmt(s ast.Stmt) []ir.Stmt {
 		if s.Tok == token.DEC {
 			op = token.SUB
 		}
-		if arr, ok := l.sharedOf(indexBase(s.X)); ok {
-			one := &ir.Const{T: l.k.Shared[arr].Elem, Bits: 1}
-			if one.T == ir.Float32 {
-				one.Bits = math.Float32bits(1)
-			}
-			return l.sharedUpdate(s.X.(*ast.IndexExpr), arr, op, one, s.Pos())
-		}
 		x := l.dest(s.X)
 		if x == nil {
 			return nil
@@ -732,22 +725,6 @@ func (l *lowerer) tileShape(c *ast.CallExpr) ir.Value {
 	return l.bad(c, "TileExtent."+f.Sel.Name)
 }
 
-// sharedUpdate lowers s[i] op= y (and s[i]++): the index evaluated once.
-func (l *lowerer) sharedUpdate(ix *ast.IndexExpr, arr int, op token.Token, y ir.Value, pos token.Pos) []ir.Stmt {
-	var out []ir.Stmt
-	i := l.expr(ix.Index)
-	j := ir.Value(nil)
-	if ir.HasEffects(i) {
-		tmp := l.temp(i.Type())
-		out = append(out, &ir.Store{Var: tmp, Value: i})
-		i, j = &ir.Load{Var: tmp}, &ir.Load{Var: tmp}
-	} else {
-		j = ir.Clone(i)
-	}
-	old := &ir.SharedLoad{Array: arr, Index: j, T: l.k.Shared[arr].Elem}
-	return append(out, &ir.SharedStore{Array: arr, Index: i, Value: l.binop(op, old, y, pos)})
-}
-
 // viewMethod returns the view and method name of k.V.m(...), or nil.
 func (l *lowerer) viewMethod(c *ast.CallExpr) (*viewArg, string) {
 	f, ok := unparen(c.Fun).(*ast.SelectorExpr)
@@ -907,59 +884,41 @@ func (l *lowerer) assign(s *ast.AssignStmt) []ir.Stmt {
 	if len(s.Lhs) != len(s.Rhs) {
 		return l.assignResults(s.Lhs, s.Rhs)
 	}
-	if s.Tok != token.ASSIGN && s.Tok != token.DEFINE { // x op= y
-		if arr, ok := l.sharedOf(indexBase(s.Lhs[0])); ok {
-			op := map[token.Token]token.Token{token.ADD_ASSIGN: token.ADD, token.SUB_ASSIGN: token.SUB,
-				token.MUL_ASSIGN: token.MUL, token.QUO_ASSIGN: token.QUO, token.REM_ASSIGN: token.REM,
-				token.AND_ASSIGN: token.AND, token.OR_ASSIGN: token.OR, token.XOR_ASSIGN: token.XOR,
-				token.AND_NOT_ASSIGN: token.AND_NOT, token.SHL_ASSIGN: token.SHL, token.SHR_ASSIGN: token.SHR}[s.Tok]
-			return l.sharedUpdate(unparen(s.Lhs[0]).(*ast.IndexExpr), arr, op, l.expr(s.Rhs[0]), s.TokPos)
-		}
+	if op, ok := assignOps[s.Tok]; ok { // x op= y
 		x := l.dest(s.Lhs[0])
 		if x == nil {
 			return nil
 		}
-		op := map[token.Token]token.Token{token.ADD_ASSIGN: token.ADD, token.SUB_ASSIGN: token.SUB,
-			token.MUL_ASSIGN: token.MUL, token.QUO_ASSIGN: token.QUO, token.REM_ASSIGN: token.REM,
-			token.AND_ASSIGN: token.AND, token.OR_ASSIGN: token.OR, token.XOR_ASSIGN: token.XOR,
-			token.AND_NOT_ASSIGN: token.AND_NOT, token.SHL_ASSIGN: token.SHL, token.SHR_ASSIGN: token.SHR}[s.Tok]
 		return l.update(x, op, l.expr(s.Rhs[0]), s.TokPos)
 	}
 	if len(s.Lhs) == 1 {
 		return l.assignOne(s.Lhs[0], s.Rhs[0])
 	}
-	// a, b = x, y: the left sides' index operands, then every right side,
-	// through temporaries.
+	return l.assignTuple(s)
+}
+
+// assignOps are the operators of the assignments x op= y.
+var assignOps = map[token.Token]token.Token{token.ADD_ASSIGN: token.ADD, token.SUB_ASSIGN: token.SUB,
+	token.MUL_ASSIGN: token.MUL, token.QUO_ASSIGN: token.QUO, token.REM_ASSIGN: token.REM,
+	token.AND_ASSIGN: token.AND, token.OR_ASSIGN: token.OR, token.XOR_ASSIGN: token.XOR,
+	token.AND_NOT_ASSIGN: token.AND_NOT, token.SHL_ASSIGN: token.SHL, token.SHR_ASSIGN: token.SHR}
+
+// assignTuple lowers a, b = x, y (or :=): the left sides' index operands,
+// then every right side, through temporaries, then the assignments in order.
+func (l *lowerer) assignTuple(s *ast.AssignStmt) []ir.Stmt {
 	var out []ir.Stmt
-	idx := make([]*ir.Var, len(s.Lhs))
 	places := make([]*place, len(s.Lhs))
 	for i, e := range s.Lhs {
-		if _, ok := l.sharedOf(indexBase(e)); ok {
-			v := l.expr(unparen(e).(*ast.IndexExpr).Index)
-			idx[i] = l.temp(v.Type())
-			out = append(out, &ir.Store{Var: idx[i], Value: v})
-			continue
-		}
 		if isRuntime(l.t.typeOf(e), "Index") {
 			continue
 		}
-		if s.Tok == token.DEFINE {
-			if id, ok := e.(*ast.Ident); ok && l.t.info.Defs[id] != nil && id.Name != "_" {
-				v := l.local(l.t.info.Defs[id], id.Pos())
-				places[i] = &place{v: v, t: v.Type}
-				continue
-			}
+		if id, ok := e.(*ast.Ident); ok && s.Tok == token.DEFINE && l.t.info.Defs[id] != nil && id.Name != "_" {
+			v := l.local(l.t.info.Defs[id], id.Pos())
+			places[i] = &place{v: v, t: v.Type}
+			continue
 		}
 		places[i] = l.dest(e)
-		if p := places[i]; p != nil {
-			for j, x := range p.path {
-				if !isConst(x) {
-					tmp := l.temp(x.Type())
-					out = append(out, &ir.Store{Var: tmp, Value: x})
-					p.path[j] = &ir.Load{Var: tmp}
-				}
-			}
-		}
+		out = append(out, l.holdPath(places[i])...)
 	}
 	tmps := make([][]*ir.Var, len(s.Rhs))
 	for i, r := range s.Rhs {
@@ -977,12 +936,6 @@ func (l *lowerer) assign(s *ast.AssignStmt) []ir.Stmt {
 		}
 	}
 	for i, e := range s.Lhs {
-		if idx[i] != nil {
-			arr, _ := l.sharedOf(indexBase(e))
-			out = append(out, &ir.SharedStore{Array: arr, Index: &ir.Load{Var: idx[i]},
-				Value: &ir.Load{Var: tmps[i][0]}})
-			continue
-		}
 		if p := places[i]; p != nil {
 			out = append(out, p.store(&ir.Load{Var: tmps[i][0]}))
 			continue
@@ -990,11 +943,28 @@ func (l *lowerer) assign(s *ast.AssignStmt) []ir.Stmt {
 		if !isRuntime(l.t.typeOf(e), "Index") {
 			continue // blank
 		}
-		dst := l.lvalues(e)
-		for c, x := range dst {
+		for c, x := range l.lvalues(e) {
 			if x != nil && c < len(tmps[i]) {
 				out = append(out, &ir.Store{Var: x, Value: &ir.Load{Var: tmps[i][c]}})
 			}
+		}
+	}
+	return out
+}
+
+// holdPath evaluates the index operands of place p into temporaries (the
+// returned statements), for an assignment that evaluates them before its
+// right side.
+func (l *lowerer) holdPath(p *place) []ir.Stmt {
+	if p == nil {
+		return nil
+	}
+	var out []ir.Stmt
+	for j, x := range p.path {
+		if !isConst(x) {
+			tmp := l.temp(x.Type())
+			out = append(out, &ir.Store{Var: tmp, Value: x})
+			p.path[j] = &ir.Load{Var: tmp}
 		}
 	}
 	return out
@@ -1036,27 +1006,10 @@ func (l *lowerer) assignResults(lhs, rhs []ast.Expr) []ir.Stmt {
 	// The left sides' index operands first, then the call, then the
 	// assignments in order.
 	var out []ir.Stmt
-	hold := func(v ir.Value) ir.Value {
-		if isConst(v) {
-			return v
-		}
-		tmp := l.temp(v.Type())
-		out = append(out, &ir.Store{Var: tmp, Value: v})
-		return &ir.Load{Var: tmp}
-	}
-	dst := make([]func(ir.Value) ir.Stmt, len(lhs))
+	dst := make([]*place, len(lhs))
 	for i, e := range lhs {
-		if arr, ok := l.sharedOf(indexBase(e)); ok {
-			ix := hold(l.expr(unparen(e).(*ast.IndexExpr).Index))
-			dst[i] = func(v ir.Value) ir.Stmt { return &ir.SharedStore{Array: arr, Index: ix, Value: v} }
-			continue
-		}
-		if x := l.dest(e); x != nil {
-			for j, v := range x.path {
-				x.path[j] = hold(v)
-			}
-			dst[i] = x.store
-		}
+		dst[i] = l.dest(e)
+		out = append(out, l.holdPath(dst[i])...)
 	}
 	body, res := l.inlineBody(c, fn)
 	if l.err != nil {
@@ -1069,7 +1022,7 @@ func (l *lowerer) assignResults(lhs, rhs []ast.Expr) []ir.Stmt {
 	out = append(out, body...)
 	for i, d := range dst {
 		if d != nil {
-			out = append(out, d(&ir.Load{Var: res[i]}))
+			out = append(out, d.store(&ir.Load{Var: res[i]}))
 		}
 	}
 	return out
@@ -1077,10 +1030,6 @@ func (l *lowerer) assignResults(lhs, rhs []ast.Expr) []ir.Stmt {
 
 // assignOne lowers lhs = rhs (or :=).
 func (l *lowerer) assignOne(lhs, rhs ast.Expr) []ir.Stmt {
-	if arr, ok := l.sharedOf(indexBase(lhs)); ok {
-		i := l.expr(unparen(lhs).(*ast.IndexExpr).Index)
-		return []ir.Stmt{&ir.SharedStore{Array: arr, Index: i, Value: l.expr(rhs)}}
-	}
 	var vals []ir.Value
 	if isRuntime(l.t.typeOf(rhs), "Index") {
 		ix := l.index(rhs)
@@ -1304,35 +1253,8 @@ func (l *lowerer) expr(e ast.Expr) ir.Value {
 			return l.composite(x)
 		}
 	case *ast.IndexExpr:
-		if arr, ok := l.sharedOf(x.X); ok {
-			return &ir.SharedLoad{Array: arr, Index: l.expr(x.Index), T: l.k.Shared[arr].Elem}
-		}
-		if isRuntime(l.t.typeOf(x.X), "Index") {
-			if c := l.t.info.Types[x.Index].Value; c != nil {
-				if n, ok := constant.Int64Val(c); ok && n >= 0 && n < 3 {
-					return l.index(x.X)[n]
-				}
-			}
-			// A component chosen at run time: 0, 1, else 2 (Go panics past 2).
-			ix := l.index(x.X)
-			d := l.expr(x.Index)
-			var pre []ir.Stmt
-			if ir.HasEffects(d) {
-				tmp := l.temp(d.Type())
-				pre = []ir.Stmt{&ir.Store{Var: tmp, Value: d}}
-				d = &ir.Load{Var: tmp}
-			}
-			is := func(n uint32) ir.Value {
-				return &ir.Binary{Op: ir.Eq, X: ir.Clone(d), Y: &ir.Const{T: d.Type(), Bits: n}}
-			}
-			sel := &ir.Select{Cond: is(0), X: ix[0], Y: &ir.Select{Cond: is(1), X: ix[1], Y: ix[2]}}
-			if pre != nil {
-				return &ir.Seq{Body: pre, X: sel}
-			}
-			return sel
-		}
-		if isArray(l.t.typeOf(x.X)) {
-			return l.part(x)
+		if v := l.indexExpr(x); v != nil {
+			return v
 		}
 	case *ast.CallExpr:
 		return l.call(x)
@@ -1352,6 +1274,33 @@ func (l *lowerer) expr(e ast.Expr) ir.Value {
 		return l.bad(e, fmt.Sprintf("indexing a %s", l.t.typeOf(x.X)))
 	}
 	return l.bad(e, fmt.Sprintf("this expression (%T)", e))
+}
+
+// indexExpr lowers x[i] of a tile_static array, an Index and an array, or
+// returns nil.
+func (l *lowerer) indexExpr(x *ast.IndexExpr) ir.Value {
+	if arr, ok := l.sharedOf(x.X); ok {
+		return &ir.SharedLoad{Array: arr, Index: l.expr(x.Index), T: l.k.Shared[arr].Elem}
+	}
+	if isRuntime(l.t.typeOf(x.X), "Index") {
+		if c := l.t.info.Types[x.Index].Value; c != nil {
+			if n, ok := constant.Int64Val(c); ok && n >= 0 && n < 3 {
+				return l.index(x.X)[n]
+			}
+		}
+		// A component chosen at run time: 0, 1, else 2 (Go panics past 2).
+		ix := l.index(x.X)
+		h := &holder{l: l}
+		d := h.hold(l.expr(x.Index))
+		is := func(n uint32) ir.Value {
+			return &ir.Binary{Op: ir.Eq, X: d(), Y: &ir.Const{T: d().Type(), Bits: n}}
+		}
+		return h.wrap(&ir.Select{Cond: is(0), X: ix[0], Y: &ir.Select{Cond: is(1), X: ix[1], Y: ix[2]}})
+	}
+	if isArray(l.t.typeOf(x.X)) {
+		return l.part(x)
+	}
+	return nil
 }
 
 func (l *lowerer) bad(e ast.Expr, construct string) ir.Value {
@@ -2236,12 +2185,6 @@ func (l *lowerer) vecMethod(c *ast.CallExpr, f *ast.SelectorExpr) ir.Value {
 	}
 	comp := l.k.Composite(t)
 	ct := comp.Fields[0].Type
-	var real []int
-	for i, fl := range comp.Fields {
-		if fl.Name != "_" {
-			real = append(real, i)
-		}
-	}
 	ext := func(v func() ir.Value, i int) ir.Value { return &ir.Extract{X: v(), Index: i, T: ct} }
 	mk := func(fn func(i int) ir.Value) ir.Value {
 		parts := make([]ir.Value, len(comp.Fields))
@@ -2256,13 +2199,15 @@ func (l *lowerer) vecMethod(c *ast.CallExpr, f *ast.SelectorExpr) ir.Value {
 	}
 	dot := func(x, y func() ir.Value) ir.Value {
 		var sum ir.Value
-		for _, i := range real {
-			p := l.binop(token.MUL, ext(x, i), ext(y, i), c.Pos())
-			if sum == nil {
-				sum = p
-			} else {
-				sum = l.binop(token.ADD, sum, p, c.Pos())
+		for i, fl := range comp.Fields {
+			if fl.Name == "_" {
+				continue
 			}
+			p := l.binop(token.MUL, ext(x, i), ext(y, i), c.Pos())
+			if sum != nil {
+				p = l.binop(token.ADD, sum, p, c.Pos())
+			}
+			sum = p
 		}
 		return sum
 	}
@@ -2280,13 +2225,10 @@ func (l *lowerer) vecMethod(c *ast.CallExpr, f *ast.SelectorExpr) ir.Value {
 		v = mk(func(i int) ir.Value { return l.binop(token.MUL, ext(a, i), arg(), c.Pos()) })
 	case name == "Neg" && arg == nil:
 		v = mk(func(i int) ir.Value { return &ir.Unary{Op: ir.Neg, X: ext(a, i)} })
-	case (name == "Min" || name == "Max") && arg != nil && ct == ir.Float32:
+	case (name == "Min" || name == "Max") && arg != nil: // fmath's rule, Go's for integers
 		v = mk(func(i int) ir.Value {
 			return fmathMinMax(name, func() ir.Value { return ext(a, i) }, func() ir.Value { return ext(arg, i) })
 		})
-	case (name == "Min" || name == "Max") && arg != nil:
-		op := map[string]ir.Op{"Min": ir.Min, "Max": ir.Max}[name]
-		v = mk(func(i int) ir.Value { return &ir.Binary{Op: op, X: ext(a, i), Y: ext(arg, i)} })
 	case name == "Dot" && arg != nil:
 		v = dot(a, arg)
 	case name == "Length" && arg == nil && ct == ir.Float32:
@@ -2294,14 +2236,13 @@ func (l *lowerer) vecMethod(c *ast.CallExpr, f *ast.SelectorExpr) ir.Value {
 	case name == "Normalize" && arg == nil && ct == ir.Float32:
 		r := h.hold(&ir.Builtin{Fn: ir.InverseSqrt, Args: []ir.Value{dot(a, a)}})
 		v = mk(func(i int) ir.Value { return l.binop(token.MUL, ext(a, i), r(), c.Pos()) })
-	case name == "Cross" && arg != nil && len(real) == 3:
-		x := func(v func() ir.Value, i int) ir.Value { return ext(v, real[i]) }
-		cr := func(i, j int) ir.Value { // a_i*b_j - a_j*b_i
-			return l.binop(token.SUB, l.binop(token.MUL, x(a, i), x(arg, j), c.Pos()),
-				l.binop(token.MUL, x(a, j), x(arg, i), c.Pos()), c.Pos())
-		}
-		pairs := [3][2]int{{1, 2}, {2, 0}, {0, 1}} // x, y, z: the components i, j of a_i*b_j - a_j*b_i
-		v = mk(func(i int) ir.Value { return cr(pairs[i][0], pairs[i][1]) })
+	case name == "Cross" && arg != nil && len(comp.Fields) == 4 && comp.Fields[3].Name == "_":
+		pairs := [3][2]int{{1, 2}, {2, 0}, {0, 1}} // x, y, z: a_i*b_j - a_j*b_i
+		v = mk(func(k int) ir.Value {
+			i, j := pairs[k][0], pairs[k][1]
+			return l.binop(token.SUB, l.binop(token.MUL, ext(a, i), ext(arg, j), c.Pos()),
+				l.binop(token.MUL, ext(a, j), ext(arg, i), c.Pos()), c.Pos())
+		})
 	default:
 		return l.bad(c, "the vector method "+name)
 	}

@@ -6,9 +6,10 @@
 // sharing: each value has one use, so a writer may emit each where it meets
 // it.
 //
-// It covers elementwise (Each) and tiled kernels over views of 32-bit
-// scalars for now, with tile_static arrays, barriers and atomics; what it
-// does not cover the lowering refuses by name.
+// It covers elementwise (Each) and tiled kernels over 32-bit scalars and
+// structs and arrays of them, with tile_static arrays, barriers and atomics;
+// what it does not cover (8-, 16- and 64-bit values, most math functions)
+// the lowering refuses by name.
 package ir
 
 import (
@@ -686,21 +687,13 @@ func (k *Kernel) expr(v Value) string {
 	case *Load:
 		return v.Var.Name + k.path(v.Path)
 	case *Make:
-		parts := make([]string, len(v.Parts))
-		for i, p := range v.Parts {
-			parts[i] = k.expr(p)
-		}
-		return k.TypeName(v.T) + "{" + strings.Join(parts, ", ") + "}"
+		return k.TypeName(v.T) + "{" + k.list(v.Parts) + "}"
 	case *Extract:
 		return fmt.Sprintf("%s.%d", k.expr(v.X), v.Index)
 	case *Zero:
 		return k.TypeName(v.T) + "{}"
 	case *Builtin:
-		args := make([]string, len(v.Args))
-		for i, a := range v.Args {
-			args[i] = k.expr(a)
-		}
-		return v.Fn.String() + "(" + strings.Join(args, ", ") + ")"
+		return v.Fn.String() + "(" + k.list(v.Args) + ")"
 	case *LoadScalar:
 		return "k." + k.Scalars[v.Index].Name
 	case *ViewLoad:
@@ -732,6 +725,22 @@ func (k *Kernel) expr(v Value) string {
 			return n + ".Size()"
 		}
 		return fmt.Sprintf("%s.Contains(%s)", n, k.index(v.Index))
+	}
+	return k.tiledExpr(v)
+}
+
+// list prints values separated by commas.
+func (k *Kernel) list(vs []Value) string {
+	s := make([]string, len(vs))
+	for i, v := range vs {
+		s[i] = k.expr(v)
+	}
+	return strings.Join(s, ", ")
+}
+
+// tiledExpr prints the values of tiled kernels.
+func (k *Kernel) tiledExpr(v Value) string {
+	switch v := v.(type) {
 	case *TileIndex:
 		return fmt.Sprintf("t.%s[%d]", v.What, v.Comp)
 	case *TileShape:
@@ -747,16 +756,11 @@ func (k *Kernel) expr(v Value) string {
 	case *SharedLen:
 		return fmt.Sprintf("len(%s)", k.Shared[v.Array].Name)
 	case *Atomic:
-		var args []string
+		target := k.Views[v.Target].Name + "[" + k.index(v.Index) + "]"
 		if v.Shared {
-			args = append(args, k.Shared[v.Target].Name, k.expr(v.Index[0]))
-		} else {
-			args = append(args, k.Views[v.Target].Name, "["+k.index(v.Index)+"]")
+			target = k.Shared[v.Target].Name + "[" + k.expr(v.Index[0]) + "]"
 		}
-		for _, a := range v.Args {
-			args = append(args, k.expr(a))
-		}
-		return fmt.Sprintf("atomic%s(%s)", v.Op, strings.Join(args, ", "))
+		return fmt.Sprintf("atomic%s(%s, %s)", v.Op, target, k.list(v.Args))
 	case *Seq:
 		var b strings.Builder
 		k.printStmts(&b, v.Body, 2)
