@@ -639,14 +639,6 @@ func (l *lowerer) sharedOf(e ast.Expr) (int, bool) {
 	return int(n), ok
 }
 
-// indexBase returns x of x[i], or nil.
-func indexBase(e ast.Expr) ast.Expr {
-	if ix, ok := unparen(e).(*ast.IndexExpr); ok {
-		return ix.X
-	}
-	return nil
-}
-
 // tileStatic lowers name := runtime.TileStatic[T](t, n): a tile_static
 // array of the kernel.
 func (l *lowerer) tileStatic(s *ast.AssignStmt) {
