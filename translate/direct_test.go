@@ -57,7 +57,7 @@ func caseName(k *translate.Kernel) string {
 // backend. A kernel it does not cover yet must say which construct; a
 // covered one must pass spirv-val (CompileDirect runs it) and run on every
 // accelerator with the results of the CPU, on fresh random inputs, as its
-// glslc build does in the same run.
+// glslc build does in the same run (with -short the direct build alone).
 func TestDirectBackend(t *testing.T) {
 	if dir := os.Getenv("GOAMP_DIRECT_SPV"); dir != "" {
 		runDirect(t, readDirect(t, dir))
@@ -77,9 +77,11 @@ func TestDirectBackend(t *testing.T) {
 			continue
 		}
 		require.NoError(t, err, k.Program)
-		glslc, err := translate.Compile(k.Program, k.GLSL)
-		require.NoError(t, err, k.Program)
-		require.False(t, bytes.Equal(glslc, spv), "%s: the direct build is glslc's", k.Program)
+		if !testing.Short() {
+			glslc, err := translate.Compile(k.Program, k.GLSL)
+			require.NoError(t, err, k.Program)
+			require.False(t, bytes.Equal(glslc, spv), "%s: the direct build is glslc's", k.Program)
+		}
 		direct[k.Program] = spv
 		covered = append(covered, caseName(k))
 		if *directDir != "" {
@@ -153,11 +155,15 @@ func runDirect(t *testing.T, direct map[string][]byte) {
 	for _, c := range corpusCases {
 		cases[c.name] = c
 	}
+	backends := []string{"glslc", "direct"}
+	if testing.Short() { // TestCorpus runs the glslc builds
+		backends = backends[1:]
+	}
 	seed := amptest.Seed(t)
 	for _, name := range covered {
 		c := cases[name]
 		t.Run(name, func(t *testing.T) {
-			for _, backend := range []string{"glslc", "direct"} {
+			for _, backend := range backends {
 				t.Run(backend, func(t *testing.T) {
 					if backend == "direct" {
 						hooks.ProgramSPIRV.Store(&direct)
