@@ -10,9 +10,9 @@ import (
 	"github.com/goamp/goamp/runtime/ampimpl"
 )
 
-// This file is ampgen's version 1. Where ampimpl.V1_RunGoGenerate is undefined,
+// This file is ampgen's version 2. Where ampimpl.V2_RunGoGenerate is undefined,
 // goamp is of another version: run go generate in this package.
-const _ ampimpl.V1_RunGoGenerate = 0
+const _ ampimpl.V2_RunGoGenerate = 0
 
 // Program is accumulateKernel's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (accumulateKernel[T0]) Program() *amprt.Program {
@@ -239,22 +239,41 @@ var ampgenSPIRV embed.FS
 // changed since is an error (ampimpl.Sources).
 var ampgenPrograms = ampimpl.GeneratedFrom("api.go convolve.go elementwise.go histogram.go loopcap.go matmul.go reduce.go scan.go sort.go sortseg.go sortwin.go transpose.go", "37519bc91ca79e00254881e0c6c7728ecd027335edc1e9e0402077cc6d7b785b").Programs(ampgenSPIRV, "amp_gen", "github.com/goamp/goamp/algo")
 
-var ampgenAccumulateKernel = ampgenPrograms.Instances("accumulateKernel", "int32", "uint32", "float32")
-var ampgenAddKernel = ampgenPrograms.Instances("addKernel", "int32", "uint32", "float32")
-var ampgenConvCols = ampgenPrograms.Program("convCols")
-var ampgenConvRows = ampgenPrograms.Program("convRows")
-var ampgenFillKernel = ampgenPrograms.Instances("fillKernel", "int32", "uint32", "float32")
+var ampgenAccumulateKernel = ampgenPrograms.Instances("accumulateKernel", []string{"int32", "uint32", "float32"},
+	ampimpl.Indexed{Field: "Src", Thread: true},
+	ampimpl.Indexed{Field: "Dst", Thread: true})
+var ampgenAddKernel = ampgenPrograms.Instances("addKernel", []string{"int32", "uint32", "float32"})
+var ampgenConvCols = ampgenPrograms.Program("convCols",
+	ampimpl.Indexed{Field: "In", Rank: 2},
+	ampimpl.Indexed{Field: "Out", Thread: true})
+var ampgenConvRows = ampgenPrograms.Program("convRows",
+	ampimpl.Indexed{Field: "In", Rank: 2},
+	ampimpl.Indexed{Field: "Out", Thread: true})
+var ampgenFillKernel = ampgenPrograms.Instances("fillKernel", []string{"int32", "uint32", "float32"})
 var ampgenHistogramKernel = ampgenPrograms.Program("histogramKernel")
-var ampgenMatMulSimple = ampgenPrograms.Instances("matMulSimple", "int32", "float32")
-var ampgenMergeKernel = ampgenPrograms.Instances("mergeKernel", "int32", "uint32", "float32")
-var ampgenReduceKernel = ampgenPrograms.Instances("reduceKernel", "int32", "uint32", "float32")
+var ampgenMatMulSimple = ampgenPrograms.Instances("matMulSimple", []string{"int32", "float32"},
+	ampimpl.Indexed{Field: "A", Rank: 2},
+	ampimpl.Indexed{Field: "B", Rank: 2},
+	ampimpl.Indexed{Field: "C", Thread: true})
+var ampgenMergeKernel = ampgenPrograms.Instances("mergeKernel", []string{"int32", "uint32", "float32"})
+var ampgenReduceKernel = ampgenPrograms.Instances("reduceKernel", []string{"int32", "uint32", "float32"})
 var ampgenSaxpyKernel = ampgenPrograms.Program("saxpyKernel")
-var ampgenScanClearKernel = ampgenPrograms.Instances("scanClearKernel", "int32", "uint32", "float32")
-var ampgenScanKernel = ampgenPrograms.Instances("scanKernel", "int32", "uint32", "float32")
-var ampgenSortCopyKernel = ampgenPrograms.Instances("sortCopyKernel", "int32", "uint32", "float32")
-var ampgenSortFlattenKernel = ampgenPrograms.Instances("sortFlattenKernel", "int32", "uint32", "float32")
-var ampgenSortGatherKernel = ampgenPrograms.Instances("sortGatherKernel", "int32", "uint32", "float32")
-var ampgenSortRowIndexKernel = ampgenPrograms.Program("sortRowIndexKernel")
-var ampgenSortRowKeyKernel = ampgenPrograms.Program("sortRowKeyKernel")
-var ampgenSortZeroKernel = ampgenPrograms.Program("sortZeroKernel")
-var ampgenTransposeKernel = ampgenPrograms.Instances("transposeKernel", "int32", "uint32", "float32")
+var ampgenScanClearKernel = ampgenPrograms.Instances("scanClearKernel", []string{"int32", "uint32", "float32"})
+var ampgenScanKernel = ampgenPrograms.Instances("scanKernel", []string{"int32", "uint32", "float32"})
+var ampgenSortCopyKernel = ampgenPrograms.Instances("sortCopyKernel", []string{"int32", "uint32", "float32"},
+	ampimpl.Indexed{Field: "Src", Thread: true},
+	ampimpl.Indexed{Field: "Dst", Thread: true})
+var ampgenSortFlattenKernel = ampgenPrograms.Instances("sortFlattenKernel", []string{"int32", "uint32", "float32"},
+	ampimpl.Indexed{Field: "Src", Thread: true})
+var ampgenSortGatherKernel = ampgenPrograms.Instances("sortGatherKernel", []string{"int32", "uint32", "float32"},
+	ampimpl.Indexed{Field: "Dst", Thread: true})
+var ampgenSortRowIndexKernel = ampgenPrograms.Program("sortRowIndexKernel",
+	ampimpl.Indexed{Field: "Dst", Thread: true})
+var ampgenSortRowKeyKernel = ampgenPrograms.Program("sortRowKeyKernel",
+	ampimpl.Indexed{Field: "Perm", Thread: true},
+	ampimpl.Indexed{Field: "Dst", Thread: true})
+var ampgenSortZeroKernel = ampgenPrograms.Program("sortZeroKernel",
+	ampimpl.Indexed{Field: "Dst", Thread: true})
+var ampgenTransposeKernel = ampgenPrograms.Instances("transposeKernel", []string{"int32", "uint32", "float32"},
+	ampimpl.Indexed{Field: "In", Rank: 2},
+	ampimpl.Indexed{Field: "Out", Rank: 2})

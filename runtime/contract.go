@@ -11,6 +11,7 @@ import (
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/half"
 	"github.com/goamp/goamp/internal/ampabi"
+	"github.com/goamp/goamp/runtime/internal/genlink"
 	"github.com/goamp/goamp/vec"
 )
 
@@ -50,6 +51,36 @@ func (e *ContractError) Error() string {
 // Is reports whether target is ErrContract.
 func (e *ContractError) Is(target error) bool { return target == ErrContract }
 
+// IndexRankError reports a dispatch whose kernel indexes a view with an index of higher
+// rank than the view's: the thread's index of a domain of rank 2 on a view of rank 1
+// (a 10x10 domain writing a view of 10 elements), or runtime.Idx(a, b) on a view of rank
+// 1. Such an index's components past the view's rank are not 0, so the access lies
+// outside the view (C++ AMP's index<N> of an array_view<M>, N > M, does not compile).
+// The dispatch checks it before anything runs, on every accelerator, for the kernels
+// whose indices' ranks ampgen recorded (their Program comes from ampgen); the data is
+// left as it was. It matches ErrContract.
+type IndexRankError struct {
+	// Kernel is the kernel's Go type; Field is the view's field.
+	Kernel, Field string
+	// ViewRank is the view's rank; IndexRank is the index's.
+	ViewRank, IndexRank int
+	// Thread says that the index is the thread's (its rank is the domain's).
+	Thread bool
+}
+
+// Error implements error.
+func (e *IndexRankError) Error() string {
+	what := fmt.Sprintf("an index of rank %d", e.IndexRank)
+	if e.Thread {
+		what = fmt.Sprintf("the thread's index, of the domain's rank %d", e.IndexRank)
+	}
+	return fmt.Sprintf("goamp/runtime: kernel %s indexes view %s, of rank %d, with %s: "+
+		"the index's components past the view's rank are not 0, outside the view", e.Kernel, e.Field, e.ViewRank, what)
+}
+
+// Is reports whether target is ErrContract.
+func (e *IndexRankError) Is(target error) bool { return target == ErrContract }
+
 // contract is the tile-independent part of the check of one kernel layout against one
 // program, cached in the program per layout.
 type contract struct {
@@ -76,6 +107,9 @@ type contract struct {
 	// checked: the program is a Program.Checked, whose binding n (after the n data
 	// fields) is the check buffer.
 	checked bool
+	// indexed is, per data argument, how the kernel's body indexes it, where ampgen
+	// recorded it (Program.indexed; the zero value where not): checkRanks.
+	indexed []genlink.Indexed
 	last    atomic.Pointer[specCheck]
 	// able is the last accelerator checkDevice found to have what the program needs.
 	able atomic.Pointer[accelerator.Accelerator]
@@ -117,6 +151,16 @@ func newContract(l *kernelLayout, p *Program, infos []ArgInfo, checked bool) *co
 	}
 	c.elems = make([]reflect.Type, len(l.args))
 	c.readOnly = make([]bool, len(l.args))
+	for _, x := range p.indexed {
+		for k := range l.args {
+			if l.args[k].name == x.Field {
+				if c.indexed == nil {
+					c.indexed = make([]genlink.Indexed, len(l.args))
+				}
+				c.indexed[k] = x
+			}
+		}
+	}
 	for k, info := range infos {
 		if b := c.buf[k]; b != nil {
 			c.readOnly[k] = b.ReadOnly()
@@ -320,6 +364,22 @@ func (c *contract) checkArgs(l *kernelLayout, infos []ArgInfo) error {
 			return c.bad(l, l.args[k].name, fmt.Sprintf("a read-only argument (%s)", l.args[k].typ),
 				fmt.Sprintf("binding %d is writable (variable %q is not readonly)", k, w),
 				"the body may write the buffer of a read-only view: check the order of the view fields, or declare the buffer readonly")
+		}
+	}
+	return nil
+}
+
+// checkRanks checks that no data argument is indexed with an index of higher rank than
+// its own, for a domain of rank rank.
+func (c *contract) checkRanks(l *kernelLayout, rank int, infos []ArgInfo) error {
+	for k, x := range c.indexed {
+		vr := infos[k].Rank
+		switch {
+		case vr == 0: // not a view: nothing to compare
+		case x.Thread && rank > vr:
+			return &IndexRankError{Kernel: l.name, Field: l.args[k].name, ViewRank: vr, IndexRank: rank, Thread: true}
+		case x.Rank > vr:
+			return &IndexRankError{Kernel: l.name, Field: l.args[k].name, ViewRank: vr, IndexRank: x.Rank}
 		}
 	}
 	return nil

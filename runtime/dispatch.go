@@ -587,6 +587,11 @@ type dispatch struct {
 	push   []byte
 	pipe   *accelerator.Pipeline
 	check  *accelerator.Buffer // a bounds-checked dispatch's check buffer (bindCheck)
+
+	// spare is the zeroed copy of the last value kernel the pooled dispatch bound, of
+	// layout spareL: the next dispatch of the same kernel type reuses it.
+	spare  reflect.Value
+	spareL *kernelLayout
 }
 
 var dispatchPool = sync.Pool{New: func() any {
@@ -602,14 +607,18 @@ func (d *dispatch) release() {
 		d.hostDone()
 	}
 	if d.copy.IsValid() {
-		d.copy.Elem().SetZero()            // drop the references the kernel holds
-		d.l.copies.Put(d.copy.Interface()) // a pointer: no allocation
+		d.copy.Elem().SetZero() // drop the references the kernel holds
+		if d.spare.IsValid() && d.spareL != d.l {
+			d.spareL.copies.Put(d.spare.Interface()) // a pointer: no allocation
+		}
+		d.spare, d.spareL = d.copy, d.l
 	}
 	clear(d.args)
 	clear(d.infos)
 	clear(d.vargs)
 	d.devInfos = nil
-	*d = dispatch{args: d.args[:0], infos: d.infos[:0], vargs: d.vargs[:0], push: d.push}
+	*d = dispatch{args: d.args[:0], infos: d.infos[:0], vargs: d.vargs[:0], push: d.push,
+		spare: d.spare, spareL: d.spareL}
 	dispatchPool.Put(d)
 }
 
@@ -689,7 +698,9 @@ func (d *dispatch) address(kv reflect.Value) {
 		d.base = kv.UnsafePointer()
 		return
 	}
-	if p := d.l.copies.Get(); p != nil {
+	if d.spareL == d.l {
+		d.copy, d.spare, d.spareL = d.spare, reflect.Value{}, nil
+	} else if p := d.l.copies.Get(); p != nil {
 		d.copy = reflect.ValueOf(p)
 	} else {
 		d.copy = reflect.New(kv.Type())
@@ -827,6 +838,9 @@ func checkContract(l *kernelLayout, prog *Program, acc *accelerator.Accelerator,
 	if err := c.checkArgs(l, d.infos); err != nil {
 		return nil, 0, err
 	}
+	if err := c.checkRanks(l, rank, d.infos); err != nil {
+		return nil, 0, err
+	}
 	if err := c.checkDevice(l, acc); err != nil {
 		return nil, 0, err
 	}
@@ -886,7 +900,7 @@ func substitute(orig *Program, spv []byte) *Program {
 	if p, ok := substituted.Load(k); ok {
 		return p.(*Program)
 	}
-	p, _ := substituted.LoadOrStore(k, &Program{Name: orig.Name, SPIRV: spv, Rank: orig.Rank})
+	p, _ := substituted.LoadOrStore(k, &Program{Name: orig.Name, SPIRV: spv, Rank: orig.Rank, indexed: orig.indexed})
 	return p.(*Program)
 }
 

@@ -125,6 +125,11 @@
 //   - AMP_RANKS: when the module declares specialization constant 3, it is set
 //     to the domain's rank in bits 0-1 and data field k's rank in bits 2+2k and
 //     3+2k (0 otherwise), so that a body can specialize its index arithmetic.
+//   - Index ranks: a program that ampgen made records, per view field, the
+//     ranks of the indices its body indexes the view with that ampgen can tell
+//     (the thread's index, of the domain's rank; runtime.Idx(a, b), of rank 2).
+//     One of higher rank than the view's is an *IndexRankError (ErrContract):
+//     its components past the view's rank are not 0, outside the view.
 //   - Shared memory: the bytes of the module's shared variables for the
 //     dispatch's specialization values (array lengths may be expressions of
 //     them), or a SharedMemoryKernel's SharedBytes if larger, must fit the

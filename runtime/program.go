@@ -50,10 +50,11 @@ type Program struct {
 	// build reads and writes outside unchecked, as C++ AMP does.
 	Checked *Program
 
-	generated bool            // made for ampgen's generated code (ampimpl.EmbeddedProgram)
-	sources   genlink.Checker // what ampgen made it from, checked at the first dispatch
-	fsys      fs.FS           // an embedded program's files: load reads SPIRV from
-	file      string          // file, registering Name then
+	generated bool              // made for ampgen's generated code (ampimpl.EmbeddedProgram)
+	sources   genlink.Checker   // what ampgen made it from, checked at the first dispatch
+	indexed   []genlink.Indexed // how its kernel indexes its views, as ampgen found (checkRanks)
+	fsys      fs.FS             // an embedded program's files: load reads SPIRV from
+	file      string            // file, registering Name then
 
 	once   sync.Once
 	iface  *Interface

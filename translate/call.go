@@ -490,6 +490,7 @@ func (t *tr) viewCall(e *ast.CallExpr, v *viewArg, name string) string {
 		t.errorf(e.Pos(), "method %s of a view is not in the kernel language", name)
 		return "0"
 	}
+	t.noteIndex(v, e.Args[0])
 	at := "ampAt"
 	if t.checked && (name == "At4" || name == "Set4") {
 		at = "ampAtQ" // the bounds check covers the fourth element too

@@ -75,12 +75,13 @@ func TestBoundsChecked(t *testing.T) {
 
 // TestBoundsCheckedRank: an index of a higher rank than the view's, with a component past
 // the view's rank that is not 0, lies outside the view, in a bounds-checked GPU build as on
-// both CPU accelerators: corpus.Axpy, which indexes its views with the thread's index, over
-// a domain of rank 2 or 3 with views of rank 1 fails with a *BoundsError naming the
-// field, the index and the thread, where before every accelerator wrote row after row over
-// the same elements and returned nil.
+// both CPU accelerators: corpus.HiddenRank, which indexes its views with the thread's
+// index through a function (so that the dispatch cannot refuse it, as it refuses
+// corpus.Axpy: TestIndexRankContract), over a domain of rank 2 or 3 with views of rank 1
+// fails with a *BoundsError naming the field, the index and the thread, where before
+// every accelerator wrote row after row over the same elements and returned nil.
 func TestBoundsCheckedRank(t *testing.T) {
-	require.NotNil(t, corpus.Axpy[float32]{}.Program().Checked, "the build has the checked programs (-tags goampcheck)")
+	require.NotNil(t, corpus.HiddenRank{}.Program().Checked, "the build has the checked programs (-tags goampcheck)")
 	r := rand.New(rand.NewPCG(amptest.Seed(t), 0))
 	strict, err := accelerator.StrictCPU().CreateView(accelerator.Automatic)
 	require.NoError(t, err)
@@ -95,12 +96,12 @@ func TestBoundsCheckedRank(t *testing.T) {
 				}
 				src := randFloats(r, n, -1, 1)
 				y, _ := out[float32](t, n)
-				err := runtime.ParallelForEach(av, dom, corpus.Axpy[float32]{X: in(t, slices.Clone(src), n), Y: y, Alpha: 2})
+				err := runtime.ParallelForEach(av, dom, corpus.HiddenRank{In: in(t, slices.Clone(src), n), Out: y})
 				var pe *runtime.KernelPanicError
 				require.ErrorAs(t, err, &pe, "a rank-%d index of rank-1 views", rank)
 				var be *runtime.BoundsError
 				require.ErrorAs(t, err, &be)
-				assert.Contains(t, []string{"X", "Y"}, be.Field)
+				assert.Contains(t, []string{"In", "Out"}, be.Field)
 				assert.Equal(t, runtime.Ext(n), be.Extent)
 				assert.Equal(t, pe.Global, be.Index, "the thread's own index")
 				assert.NotZero(t, be.Index[rank-1], "a component past the view's rank")

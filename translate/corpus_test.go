@@ -221,6 +221,12 @@ var corpusCases = []corpusCase{
 		k := corpus.OutsideArrays{In: in(t, randInts(r, n, -1e6, 1e6), n), Out: o}
 		return ran(t, forEachTiled(av, runtime.Ext(n).Tile(64), k), o, data)
 	}, exact},
+	{"HiddenRank", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		n := 1 + r.IntN(1000)
+		o, data := out[float32](t, n)
+		k := corpus.HiddenRank{In: in(t, randFloats(r, n, -100, 100), n), Out: o}
+		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
+	}, exact},
 	{"Vectors", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 200
 		v4 := func() []vec.Float4 {
@@ -293,6 +299,9 @@ var corpusCases = []corpusCase{
 	}, exact},
 	{"MaxConst", each1D(100, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.IndexKernel {
 		return corpus.MaxConst{In: i, Out: o}
+	}), exact},
+	{"MinSwitch", each1D(100, func(i *arrayview.ReadView[int32], o *arrayview.View[int32]) runtime.IndexKernel {
+		return corpus.MinSwitch{In: i, Out: o}
 	}), exact},
 	{"FoldChain", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 60

@@ -97,17 +97,52 @@ func (p *Package) programVars(b *bytes.Buffer, files, typesOrder []string, byTyp
 		strings.Join(src, " "), hash, prefix, p.Path)
 	for _, typ := range typesOrder {
 		idx := byType[typ]
+		ix := p.indexed(idx)
 		if k := p.Kernels[idx[0]]; len(k.TypeArgs) == 0 {
-			fmt.Fprintf(b, "var %s = ampgenPrograms.Program(%q)\n", varName(typ), typ)
+			fmt.Fprintf(b, "var %s = ampgenPrograms.Program(%q%s)\n", varName(typ), typ, ix)
 			continue
 		}
 		args := make([]string, len(idx))
 		for a, i := range idx {
 			args[a] = fmt.Sprintf("%q", strings.Join(p.Kernels[i].TypeArgs, ","))
 		}
-		fmt.Fprintf(b, "var %s = ampgenPrograms.Instances(%q, %s)\n", varName(typ), typ, strings.Join(args, ", "))
+		fmt.Fprintf(b, "var %s = ampgenPrograms.Instances(%q, []string{%s}%s)\n", varName(typ), typ,
+			strings.Join(args, ", "), ix)
 	}
 	return nil
+}
+
+// indexed writes the ampimpl.Indexed arguments of the kernels idx (one type's instances:
+// of each view, the thread's index where any instance has it, and the largest rank), each
+// on its line after a comma, or "".
+func (p *Package) indexed(idx []int) string {
+	var views []string
+	by := map[string]*Indexed{}
+	for _, i := range idx {
+		for _, x := range p.Kernels[i].Indexed {
+			y := by[x.Field]
+			if y == nil {
+				y = &Indexed{Field: x.Field}
+				by[x.Field] = y
+				views = append(views, x.Field)
+			}
+			y.Thread = y.Thread || x.Thread
+			y.Rank = max(y.Rank, x.Rank)
+		}
+	}
+	var b strings.Builder
+	for _, f := range views {
+		x := by[f]
+		fmt.Fprintf(&b, ",\n\tampimpl.Indexed{Field: %q", f)
+		if x.Thread {
+			b.WriteString(", Thread: true")
+		}
+		if x.Rank > 0 {
+			fmt.Fprintf(&b, ", Rank: %d", x.Rank)
+		}
+		b.WriteString("}")
+	}
+	return b.String()
 }
 
 // sources returns the base names of the files of the package's directory that its
@@ -237,7 +272,7 @@ func (p *Package) CheckedGoFile(files []string) ([]byte, error) {
 
 // genVersion is the version of the code GoFile writes: runtime/ampimpl's Version,
 // which a test of this package compares (the translator imports nothing of goamp's).
-const genVersion = 1
+const genVersion = 2
 
 // versionCheck is the declaration by which a generated file of version v fails to
 // compile against a goamp of another version, saying what to do.

@@ -29,6 +29,8 @@ type viewArg struct {
 	at4      bool // At4 is used: the binding gets a 4-vector alias and ampAt4_k
 	set4     bool // Set4 is used: the alias and ampSet4_k
 	extent   bool // Extent().Dim(c) with c not 0, or Extent().Size(): the program reads ampExtents
+	thread   bool // indexed with the thread's index (Indexed)
+	idxRank  int  // the largest rank of its other indices of known rank (Indexed)
 }
 
 // scalarArg is a push-constant scalar field of the kernel.
@@ -110,8 +112,10 @@ type fnState struct {
 	labelFlag string       // and its flag
 	pass      bool         // the loop about to be translated is a switch's pass (switchStmt)
 	barrier   bool
-	results   []string              // the out parameters of a function with several results
-	uniform   map[types.Object]bool // parameters whose arguments are uniform (function)
+	results   []string                  // the out parameters of a function with several results
+	uniform   map[types.Object]bool     // parameters whose arguments are uniform (function)
+	changes   map[types.Object]bool     // what the function changes, found once (changed)
+	defs      map[types.Object]ast.Expr // the locals defined once with a value (changed)
 	tmp       int
 	indent    int
 	b         strings.Builder
@@ -183,6 +187,7 @@ func (pi *pkgInfo) translateAs(named *types.Named, decl *ast.FuncDecl, tiled boo
 	}
 	k.Files = t.sourceFiles(decl)
 	k.Notes = t.notes
+	k.Indexed = t.indexed()
 	return k, nil
 }
 

@@ -84,6 +84,10 @@ type Kernel struct {
 	// double precision where the fmath function would not. ampgen prints them on stderr;
 	// ampgen -strict refuses the package.
 	Notes []*Note
+	// Indexed says which views the body indexes with indices whose rank the translator
+	// can tell, and with which: the generated code records it, and a dispatch that
+	// indexes a view with an index of higher rank than the view's is an error.
+	Indexed []Indexed
 }
 
 // Package is a loaded, type-checked Go package with its kernels translated.

@@ -10,9 +10,9 @@ import (
 	"github.com/goamp/goamp/runtime/ampimpl"
 )
 
-// This file is ampgen's version 1. Where ampimpl.V1_RunGoGenerate is undefined,
+// This file is ampgen's version 2. Where ampimpl.V2_RunGoGenerate is undefined,
 // goamp is of another version: run go generate in this package.
-const _ ampimpl.V1_RunGoGenerate = 0
+const _ ampimpl.V2_RunGoGenerate = 0
 
 // Program is FmaPeak's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (FmaPeak) Program() *amprt.Program { return ampgenFmaPeak }
@@ -119,6 +119,10 @@ var ampgenSPIRV embed.FS
 // changed since is an error (ampimpl.Sources).
 var ampgenPrograms = ampimpl.GeneratedFrom("peak.go quantize.go", "f6611a421f4e4408dba063ba576b6b6bd2f6ea0dd68266d8a87123229e3e5319").Programs(ampgenSPIRV, "amp_gen", "github.com/goamp/goamp/cmd/ampbench")
 
-var ampgenFmaPeak = ampgenPrograms.Program("FmaPeak")
-var ampgenQuantizeEach = ampgenPrograms.Program("QuantizeEach")
+var ampgenFmaPeak = ampgenPrograms.Program("FmaPeak",
+	ampimpl.Indexed{Field: "In", Thread: true},
+	ampimpl.Indexed{Field: "Out", Thread: true})
+var ampgenQuantizeEach = ampgenPrograms.Program("QuantizeEach",
+	ampimpl.Indexed{Field: "In", Thread: true},
+	ampimpl.Indexed{Field: "Out", Thread: true})
 var ampgenQuantizeI8 = ampgenPrograms.Program("QuantizeI8")

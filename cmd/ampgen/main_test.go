@@ -163,7 +163,7 @@ func TestGenerateAndCheck(t *testing.T) {
 	assert.Contains(t, string(gen), "func (Scale) Program() *amprt.Program")
 	assert.Contains(t, string(gen), "//go:embed amp_gen_Scale.spv\n")
 	assert.Contains(t, string(gen), `.Programs(ampgenSPIRV, "amp_gen", "example.com/usermod")`)
-	assert.Contains(t, string(gen), `var ampgenScale = ampgenPrograms.Program("Scale")`)
+	assert.Contains(t, string(gen), "var ampgenScale = ampgenPrograms.Program(\"Scale\",\n\tampimpl.Indexed{Field: \"X\", Thread: true})\n")
 	spv, err := os.ReadFile(filepath.Join(dir, "amp_gen_Scale.spv"))
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, len(spv), 4)

@@ -9,9 +9,9 @@ import (
 	"github.com/goamp/goamp/runtime/ampimpl"
 )
 
-// This file is ampgen's version 1. Where ampimpl.V1_RunGoGenerate is undefined,
+// This file is ampgen's version 2. Where ampimpl.V2_RunGoGenerate is undefined,
 // goamp is of another version: run go generate in this package.
-const _ ampimpl.V1_RunGoGenerate = 0
+const _ ampimpl.V2_RunGoGenerate = 0
 
 // Program is ReduceRowPair's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (ReduceRowPair) Program() *amprt.Program { return ampgenReduceRowPair }
@@ -141,8 +141,16 @@ var ampgenSPIRV embed.FS
 // changed since is an error (ampimpl.Sources).
 var ampgenPrograms = ampimpl.GeneratedFrom("kernels.go", "244cf1ac8cd219321091060a1040120bbf0a24ac934d07c83e1da1afd1754f4a").Programs(ampgenSPIRV, "amp_gen", "github.com/goamp/goamp/examples/seeds")
 
-var ampgenReduceRowPair = ampgenPrograms.Program("ReduceRowPair")
-var ampgenReduceRowStride = ampgenPrograms.Program("ReduceRowStride")
-var ampgenSamplingAverage = ampgenPrograms.Program("SamplingAverage")
-var ampgenTileAverage = ampgenPrograms.Program("TileAverage")
-var ampgenTilingDescription = ampgenPrograms.Program("TilingDescription")
+var ampgenReduceRowPair = ampgenPrograms.Program("ReduceRowPair",
+	ampimpl.Indexed{Field: "Matrix", Rank: 2},
+	ampimpl.Indexed{Field: "Temp", Thread: true})
+var ampgenReduceRowStride = ampgenPrograms.Program("ReduceRowStride",
+	ampimpl.Indexed{Field: "Temp", Thread: true})
+var ampgenSamplingAverage = ampgenPrograms.Program("SamplingAverage",
+	ampimpl.Indexed{Field: "Matrix", Thread: true},
+	ampimpl.Indexed{Field: "Averages", Rank: 2})
+var ampgenTileAverage = ampgenPrograms.Program("TileAverage",
+	ampimpl.Indexed{Field: "Sample", Thread: true},
+	ampimpl.Indexed{Field: "Average", Thread: true})
+var ampgenTilingDescription = ampgenPrograms.Program("TilingDescription",
+	ampimpl.Indexed{Field: "Descriptions", Thread: true})

@@ -9,9 +9,9 @@ import (
 	"github.com/goamp/goamp/runtime/ampimpl"
 )
 
-// This file is ampgen's version 1. Where ampimpl.V1_RunGoGenerate is undefined,
+// This file is ampgen's version 2. Where ampimpl.V2_RunGoGenerate is undefined,
 // goamp is of another version: run go generate in this package.
-const _ ampimpl.V1_RunGoGenerate = 0
+const _ ampimpl.V2_RunGoGenerate = 0
 
 // Program is TileSum's GPU body: its Tiled method, translated to GLSL and SPIR-V by ampgen.
 func (TileSum) Program() *amprt.Program { return ampgenTileSum }
@@ -71,4 +71,6 @@ var ampgenSPIRV embed.FS
 // changed since is an error (ampimpl.Sources).
 var ampgenPrograms = ampimpl.GeneratedFrom("tilesum.go", "c41f94d85d9e471fd1dead119c263ad743d211ee26ed2127a0dcfce5d03c52b8").Programs(ampgenSPIRV, "amp_gen", "github.com/goamp/goamp/examples/tilesum")
 
-var ampgenTileSum = ampgenPrograms.Program("TileSum")
+var ampgenTileSum = ampgenPrograms.Program("TileSum",
+	ampimpl.Indexed{Field: "In", Thread: true},
+	ampimpl.Indexed{Field: "Sums", Thread: true})

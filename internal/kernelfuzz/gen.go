@@ -24,7 +24,7 @@ type Kernel struct {
 	Pre    []string // the body's first lines: the index, locals (never dropped)
 	Body   []*Node
 	Post   []string // the body's last lines: the locals written to Out
-	Slots  string   // one letter per element of Out a thread writes: u exact, f float32 bits
+	Slots  string   // one letter per element of Out a thread writes: u exact, f float32 bits, h a half's bits
 	NOutD  int      // float64 elements of OutD a thread writes
 	Finite bool     // generated under Options.Finite
 }
@@ -262,7 +262,7 @@ func (g *gen) outputs(locals []Var) {
 		case v.T == Bool:
 			set("b2u("+v.Name+")", 'u')
 		case v.T == Half:
-			set("hbits("+v.Name+")", 'u')
+			set("hbits("+v.Name+")", 'h')
 		case v.T.isVec():
 			for c := range typeInfo[v.T].comps {
 				x := v.Name + "." + comps[c]

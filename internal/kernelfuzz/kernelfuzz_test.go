@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -45,6 +46,40 @@ func TestGenerateFormats(t *testing.T) {
 		_, err = k.Source(Pkg, drop)
 		require.NoError(t, err, "seed %d, all dropped", s)
 	}
+}
+
+// TestSlotKinds: each word a kernel writes to Out is compared as what it holds: a
+// float32's bits as a float32 (f), a half's bits (hbits) as a half (h), other words
+// exactly (u), so that under Options.Finite a zero of either sign matches for halves
+// as for float32s, and no other integer word is compared loosely.
+func TestSlotKinds(t *testing.T) {
+	set := regexp.MustCompile(`^k\.Out\.Set\(runtime\.Idx\(lin\*\d+\+(\d+)\), (.*)\)$`)
+	halves := 0
+	for s := range uint64(300) {
+		k := generate(s, fmt.Sprintf("K%d", s))
+		n := 0
+		for _, p := range k.Post {
+			m := set.FindStringSubmatch(p)
+			if m == nil {
+				continue
+			}
+			slot, err := strconv.Atoi(m[1])
+			require.NoError(t, err)
+			want := byte('u')
+			switch {
+			case strings.HasPrefix(m[2], "hbits("):
+				want = 'h'
+				halves++
+			case strings.HasPrefix(m[2], "math.Float32bits("):
+				want = 'f'
+			}
+			require.Less(t, slot, len(k.Slots), "seed %d: %s", s, p)
+			assert.Equal(t, string(want), string(k.Slots[slot]), "seed %d: %s", s, p)
+			n++
+		}
+		assert.Len(t, k.Slots, n, "seed %d: a kind per word written", s)
+	}
+	assert.NotZero(t, halves, "the seeds write halves")
 }
 
 // TestKernels generates -kernels kernels in packages of -batch, translates each package

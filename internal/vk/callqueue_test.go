@@ -12,7 +12,8 @@ import (
 // TestCallQueue queues more calls of the debug-utils callback (a C function pointer) than
 // a queue holds, each with its message in the queue's memory, and checks that the
 // callback saw every message, in order and intact, and that each call's result is read
-// back: the queue runs itself when full without losing or reordering a call.
+// back: the queue runs itself when full without losing or reordering a call, and grows
+// each time it fills, to its maximum and no further.
 func TestCallQueue(t *testing.T) {
 	cb := messengerInfo().pfnUserCallback
 	if cb == 0 {
@@ -20,7 +21,7 @@ func TestCallQueue(t *testing.T) {
 	}
 	TakeMessages()
 	q := newCallQueue()
-	const n = 2*queuedCalls + 3
+	const n = 3*queuedCalls + 3 // fills at 512 calls, grows, fills again at 1,536
 	var want []string
 	for i := range n {
 		msg := fmt.Sprintf("queued call %d of %d", i, n)
@@ -28,8 +29,10 @@ func TestCallQueue(t *testing.T) {
 		dw := words[vkDebugUtilsMessengerCallbackDataEXT]()
 		mem := q.room(dw + (len(msg)+1+7)/8)
 		text := unsafe.Add(mem, 8*dw)
-		copy(unsafe.Slice((*byte)(text), len(msg)), msg) // NUL-terminated: room zeroes
-		(*vkDebugUtilsMessengerCallbackDataEXT)(mem).pMessage = text
+		b := unsafe.Slice((*byte)(text), len(msg)+1)
+		b[copy(b, msg)] = 0
+		*(*vkDebugUtilsMessengerCallbackDataEXT)(mem) = vkDebugUtilsMessengerCallbackDataEXT{
+			pMessage: text}
 		q.add(cb, vkDebugUtilsMessageSeverityErrorBitEXT, vkDebugUtilsMessageTypeValidationBitEXT,
 			uintptr(mem), 0, 0, 0, 0, 0, 0, 0)
 	}
@@ -39,4 +42,11 @@ func TestCallQueue(t *testing.T) {
 	assert.Equal(t, int32(vkFalse), q.result(last))
 	require.Equal(t, want, TakeMessages())
 	assert.Zero(t, q.n)
+	assert.Greater(t, len(q.recs)+len(q.data), queuedCalls+queuedWords, "the queue grew")
+	for range 10 {
+		q.full(false)
+		q.full(true)
+	}
+	assert.Len(t, q.recs, maxQueuedCalls)
+	assert.Len(t, q.data, maxQueuedWords)
 }

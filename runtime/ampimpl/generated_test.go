@@ -60,7 +60,7 @@ func TestGeneratedPrograms(t *testing.T) {
 	}
 	g := ampimpl.GeneratedFrom("gen_test.go", "").Programs(fsys, "gen", "example.com/gentest")
 	p := g.Program("Plain")
-	in := g.Instances("Generic", "int32,float32", "float32")
+	in := g.Instances("Generic", []string{"int32,float32", "float32"})
 	assert.Equal(t, "example.com/gentest.Plain", p.Name)
 	require.Len(t, in, 2)
 	assert.Equal(t, "example.com/gentest.Generic[int32,float32]", in["int32,float32"].Name)

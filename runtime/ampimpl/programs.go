@@ -17,16 +17,38 @@ import (
 // that a package's start-up costs no parsing: a module that is not valid is the first
 // dispatch's error. A contract mismatch of such a program says to run go generate.
 func EmbeddedProgram(fsys fs.FS, file, name string) *runtime.Program {
-	return embedded(fsys, file, name, nil)
+	return embedded(fsys, file, name, nil, nil)
 }
 
-// embedded is EmbeddedProgram with the sources the program was made from (nil: none).
-func embedded(fsys fs.FS, file, name string, src *Sources) *runtime.Program {
+// embedded is EmbeddedProgram with the sources the program was made from (nil: none)
+// and how its kernel indexes its views.
+func embedded(fsys fs.FS, file, name string, src *Sources, ix []Indexed) *runtime.Program {
 	var c genlink.Checker
 	if src != nil {
 		c = src
 	}
-	return genlink.EmbeddedProgram(fsys, file, name, c).(*runtime.Program)
+	var gix []genlink.Indexed
+	for _, x := range ix {
+		gix = append(gix, genlink.Indexed(x))
+	}
+	return genlink.EmbeddedProgram(fsys, file, name, c, gix).(*runtime.Program)
+}
+
+// Indexed is how a kernel's body indexes one of its views, where ampgen can tell the
+// indices' ranks: a dispatch whose kernel indexes a view of rank r with an index of
+// higher rank (the thread's index of a domain of rank 2 on a view of rank 1,
+// runtime.Idx(a, b) on a view of rank 1) is a *runtime.IndexRankError on every
+// accelerator, before anything runs.
+type Indexed struct {
+	// Field is the view's field.
+	Field string
+	// Thread says that the body indexes it with the thread's index (the Each body's
+	// index, or its TiledIndex's Global, Local, Tile or TileOrigin), of the domain's
+	// rank.
+	Thread bool
+	// Rank is the largest rank of the body's other indices of the view whose rank ampgen
+	// can tell (runtime.Idx(a, b): 2), or 0.
+	Rank int
 }
 
 // Instances are the programs of a generic kernel type, one for each instance ampgen
@@ -60,10 +82,12 @@ type Programs struct {
 	made   []made
 }
 
-// made is one program that a Programs made, and the file of its module.
+// made is one program that a Programs made, the file of its module and how its kernel
+// indexes its views.
 type made struct {
 	p    *runtime.Program
 	file string
+	ix   []Indexed
 }
 
 // Programs returns the Programs of the kernels of package pkg whose modules are in
@@ -74,31 +98,33 @@ func (s *Sources) Programs(fsys fs.FS, prefix, pkg string) *Programs {
 	return &Programs{fsys: fsys, prefix: prefix, pkg: pkg, src: s}
 }
 
-// Program returns the program of kernel type typ, which is not generic.
-func (g *Programs) Program(typ string) *runtime.Program {
-	return g.make(typ, "")
+// Program returns the program of kernel type typ, which is not generic, whose body
+// indexes its views as ix says.
+func (g *Programs) Program(typ string, ix ...Indexed) *runtime.Program {
+	return g.make(typ, "", ix)
 }
 
 // Instances returns the programs of generic kernel type typ, one for each of args: the
 // kinds of an instance's type arguments, joined by commas ("float32", "int32,float32").
-func (g *Programs) Instances(typ string, args ...string) Instances {
+// The type's body indexes its views as ix says.
+func (g *Programs) Instances(typ string, args []string, ix ...Indexed) Instances {
 	in := make(Instances, len(args))
 	for _, a := range args {
-		in[a] = g.make(typ, a)
+		in[a] = g.make(typ, a, ix)
 	}
 	return in
 }
 
 // make makes the program of typ's instance for type arguments args ("" for none).
-func (g *Programs) make(typ, args string) *runtime.Program {
+func (g *Programs) make(typ, args string, ix []Indexed) *runtime.Program {
 	file, name := g.prefix+"_"+typ, g.pkg+"."+typ
 	if args != "" {
 		file += "_" + strings.Map(fileRune, args)
 		name += "[" + args + "]"
 	}
 	file += ".spv"
-	p := embedded(g.fsys, file, name, g.src)
-	g.made = append(g.made, made{p, file})
+	p := embedded(g.fsys, file, name, g.src, ix)
+	g.made = append(g.made, made{p, file, ix})
 	return p
 }
 
@@ -115,6 +141,6 @@ func fileRune(r rune) rune {
 // .check.spv for .spv, which ampgen -checked writes.
 func (g *Programs) Checked(fsys fs.FS) {
 	for _, m := range g.made {
-		m.p.Checked = EmbeddedProgram(fsys, strings.TrimSuffix(m.file, ".spv")+".check.spv", m.p.Name+"#checked")
+		m.p.Checked = embedded(fsys, strings.TrimSuffix(m.file, ".spv")+".check.spv", m.p.Name+"#checked", nil, m.ix)
 	}
 }

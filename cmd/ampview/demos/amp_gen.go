@@ -12,9 +12,9 @@ import (
 	"github.com/goamp/goamp/vec"
 )
 
-// This file is ampgen's version 1. Where ampimpl.V1_RunGoGenerate is undefined,
+// This file is ampgen's version 2. Where ampimpl.V2_RunGoGenerate is undefined,
 // goamp is of another version: run go generate in this package.
-const _ ampimpl.V1_RunGoGenerate = 0
+const _ ampimpl.V2_RunGoGenerate = 0
 
 // Program is ClearKernel's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (ClearKernel) Program() *amprt.Program { return ampgenClearKernel }
@@ -318,10 +318,23 @@ var ampgenSPIRV embed.FS
 // changed since is an error (ampimpl.Sources).
 var ampgenPrograms = ampimpl.GeneratedFrom("kernels.go", "b367a2ddeba61c798fc909544c55a7ed21442f5e60d4afe3bcd658177208e16e").Programs(ampgenSPIRV, "amp_gen", "github.com/goamp/goamp/cmd/ampview/demos")
 
-var ampgenClearKernel = ampgenPrograms.Program("ClearKernel")
-var ampgenHeatKernel = ampgenPrograms.Program("HeatKernel")
-var ampgenMandelbrotKernel = ampgenPrograms.Program("MandelbrotKernel")
-var ampgenNBodyKernel = ampgenPrograms.Program("NBodyKernel")
+var ampgenClearKernel = ampgenPrograms.Program("ClearKernel",
+	ampimpl.Indexed{Field: "Img", Thread: true})
+var ampgenHeatKernel = ampgenPrograms.Program("HeatKernel",
+	ampimpl.Indexed{Field: "In", Rank: 2},
+	ampimpl.Indexed{Field: "Src", Thread: true},
+	ampimpl.Indexed{Field: "Out", Thread: true})
+var ampgenMandelbrotKernel = ampgenPrograms.Program("MandelbrotKernel",
+	ampimpl.Indexed{Field: "Iter", Thread: true},
+	ampimpl.Indexed{Field: "RGBA", Thread: true})
+var ampgenNBodyKernel = ampgenPrograms.Program("NBodyKernel",
+	ampimpl.Indexed{Field: "Pos", Thread: true},
+	ampimpl.Indexed{Field: "Vel", Thread: true},
+	ampimpl.Indexed{Field: "NewPos", Thread: true})
 var ampgenNBodySplitKernel = ampgenPrograms.Program("NBodySplitKernel")
-var ampgenSplatKernel = ampgenPrograms.Program("SplatKernel")
-var ampgenToneKernel = ampgenPrograms.Program("ToneKernel")
+var ampgenSplatKernel = ampgenPrograms.Program("SplatKernel",
+	ampimpl.Indexed{Field: "Pos", Thread: true},
+	ampimpl.Indexed{Field: "Count", Rank: 2})
+var ampgenToneKernel = ampgenPrograms.Program("ToneKernel",
+	ampimpl.Indexed{Field: "Count", Thread: true},
+	ampimpl.Indexed{Field: "RGBA", Thread: true})

@@ -9,9 +9,9 @@ import (
 	"github.com/goamp/goamp/runtime/ampimpl"
 )
 
-// This file is ampgen's version 1. Where ampimpl.V1_RunGoGenerate is undefined,
+// This file is ampgen's version 2. Where ampimpl.V2_RunGoGenerate is undefined,
 // goamp is of another version: run go generate in this package.
-const _ ampimpl.V1_RunGoGenerate = 0
+const _ ampimpl.V2_RunGoGenerate = 0
 
 // Program is Apply's GPU body: its Each method, translated to GLSL and SPIR-V by ampgen.
 func (Apply) Program() *amprt.Program { return ampgenApply }
@@ -36,4 +36,8 @@ var ampgenSPIRV embed.FS
 // changed since is an error (ampimpl.Sources).
 var ampgenPrograms = ampimpl.GeneratedFrom("fmathk.go", "065f689cff522764f07b0ba9fc140dade1799cb5da704840a6b5f437f915910e").Programs(ampgenSPIRV, "amp_gen", "github.com/goamp/goamp/fmath/internal/fmathk")
 
-var ampgenApply = ampgenPrograms.Program("Apply")
+var ampgenApply = ampgenPrograms.Program("Apply",
+	ampimpl.Indexed{Field: "X", Thread: true},
+	ampimpl.Indexed{Field: "Y", Thread: true},
+	ampimpl.Indexed{Field: "Z", Thread: true},
+	ampimpl.Indexed{Field: "Out", Thread: true})

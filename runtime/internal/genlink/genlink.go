@@ -11,7 +11,14 @@ type Checker interface {
 	Check(kernel string) error
 }
 
+// Indexed is how a generated kernel indexes one of its views (ampimpl.Indexed).
+type Indexed struct {
+	Field  string
+	Thread bool
+	Rank   int
+}
+
 // EmbeddedProgram makes the *runtime.Program (returned as any) name whose SPIR-V
-// module is file of fsys, generated from sources src (nil: not checked). Package
-// runtime sets it.
-var EmbeddedProgram func(fsys fs.FS, file, name string, src Checker) any
+// module is file of fsys, generated from sources src (nil: not checked), whose kernel
+// indexes its views as ix says. Package runtime sets it.
+var EmbeddedProgram func(fsys fs.FS, file, name string, src Checker, ix []Indexed) any

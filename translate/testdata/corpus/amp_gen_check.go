@@ -39,6 +39,7 @@ import "embed"
 //go:embed amp_gen_GenericStruct_float32_float32.check.spv
 //go:embed amp_gen_GroupMax.check.spv
 //go:embed amp_gen_HalfOps.check.spv
+//go:embed amp_gen_HiddenRank.check.spv
 //go:embed amp_gen_Index3.check.spv
 //go:embed amp_gen_IndexOnce.check.spv
 //go:embed amp_gen_Labeled.check.spv
@@ -48,6 +49,7 @@ import "embed"
 //go:embed amp_gen_Math.check.spv
 //go:embed amp_gen_MaxConst.check.spv
 //go:embed amp_gen_MinMax.check.spv
+//go:embed amp_gen_MinSwitch.check.spv
 //go:embed amp_gen_Named.check.spv
 //go:embed amp_gen_Names.check.spv
 //go:embed amp_gen_Narrow.check.spv

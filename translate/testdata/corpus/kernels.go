@@ -195,6 +195,24 @@ func (k Axpy[T]) Each(i runtime.Index) {
 	k.Y.Set(i, k.Alpha*k.X.At(i)+k.Y.At(i))
 }
 
+// HiddenRank adds 1 to In into Out at the thread's index, which reaches the views
+// through a function: ampgen does not follow an index's rank through calls, so a
+// domain of higher rank than the views' is not refused at dispatch, and only the CPU
+// and a bounds-checked build find such an index outside the views.
+type HiddenRank struct {
+	In  *arrayview.ReadView[float32]
+	Out *arrayview.View[float32]
+}
+
+// Each is the kernel.
+func (k HiddenRank) Each(i runtime.Index) {
+	j := same(i)
+	k.Out.Set(j, k.In.At(j)+1)
+}
+
+// same returns i.
+func same(i runtime.Index) runtime.Index { return i }
+
 // Vectors uses package vec.
 type Vectors struct {
 	A, B *arrayview.ReadView[vec.Float4]
@@ -1219,6 +1237,38 @@ func (k MaxConst) Each(i runtime.Index) {
 		v = -v
 	case 1:
 		v += 7
+	}
+	k.Out.Set(i, v)
+}
+
+// MinSwitch keeps a value through a loop of a switch whose first case does nothing:
+// where Go's min of integers was GLSL's min, glslc -O's optimizer stored the last case's
+// constant after the loop in every thread, the loop's value starting at a min of
+// constants (found by the kernel fuzzer, its K2197).
+type MinSwitch struct {
+	In  *arrayview.ReadView[int32]
+	Out *arrayview.View[int32]
+}
+
+// pickI32 returns a where c, else b.
+func pickI32(c bool, a, b int32) int32 {
+	if c {
+		return a
+	}
+	return b
+}
+
+// Each is the kernel.
+func (k MinSwitch) Each(i runtime.Index) {
+	var v int32
+	f := float32(k.In.At(i) & 3)
+	v += min(v, pickI32(true, v, v))
+	for j := 3; j >= 0; j-- {
+		switch {
+		case f != 2:
+		case true:
+			v = 124851409
+		}
 	}
 	k.Out.Set(i, v)
 }
