@@ -531,8 +531,7 @@ func (l *lowerer) exprStmt(s *ast.ExprStmt) []ir.Stmt {
 		body, _ := l.inlineBody(c, fn)
 		return body
 	}
-	l.fail(s.Pos(), fmt.Sprintf("the call statement of %s (the slice has a view's Set, barriers, fences, atomics "+
-		"and the package's functions)", callName(c.Fun)))
+	l.fail(s.Pos(), fmt.Sprintf("the call statement of %s", callName(c.Fun)))
 	return nil
 }
 
@@ -1371,8 +1370,7 @@ func (l *lowerer) call(c *ast.CallExpr) ir.Value {
 	if fn := l.callee(c); fn != nil {
 		return l.inline(c, fn)
 	}
-	return l.bad(c, fmt.Sprintf("the call of %s (the slice has a view's At and Set, conversions, min, max, "+
-		"math.Float32bits and Float32frombits and the package's one-statement functions)", callName(c.Fun)))
+	return l.bad(c, fmt.Sprintf("the call of %s", callName(c.Fun)))
 }
 
 // isFunc reports whether fun names function name of package path.
