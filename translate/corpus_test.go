@@ -390,6 +390,19 @@ var corpusCases = []corpusCase{
 		o, data := out[uint32](t, corpus.FloatRulesN*n)
 		return ran(t, forEach(av, runtime.Ext(n), corpus.FloatRules{In: in(t, randInts(r, n, math.MinInt32, math.MaxInt32), n), Out: o}), o, data)
 	}, exact},
+	{"ZeroOps", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 1000
+		x := randFloats(r, n, -1e3, 1e3)
+		special := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)),
+			float32(math.NaN()), math.Float32frombits(1), math.Float32frombits(0x80000001), math.MaxFloat32}
+		for i := range x {
+			if i%2 == 0 {
+				x[i] = special[r.IntN(len(special))]
+			}
+		}
+		o, data := out[uint32](t, corpus.ZeroOpsN*n)
+		return ran(t, forEach(av, runtime.Ext(n), corpus.ZeroOps{In: in(t, x, n), Out: o}), o, data)
+	}, exact},
 	{"ShiftBy", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 2000
 		o, data := out[int32](t, n)

@@ -1832,10 +1832,44 @@ func (l *lowerer) zeroFloat(e ast.Expr) bool {
 }
 
 func (l *lowerer) binary(b *ast.BinaryExpr) ir.Value {
-	if l.irType(l.t.typeOf(b.X)) == ir.Float32 && (l.zeroFloat(b.X) || l.zeroFloat(b.Y)) {
-		return l.bad(b, "float arithmetic with a constant zero operand")
+	if l.irType(l.t.typeOf(b.X)) == ir.Float32 {
+		switch {
+		case (b.Op == token.ADD || b.Op == token.MUL) && l.zeroFloat(b.Y):
+			return l.zeroOperand(b.Op, l.expr(b.X))
+		case (b.Op == token.ADD || b.Op == token.MUL || b.Op == token.SUB) && l.zeroFloat(b.X):
+			return l.zeroOperand(b.Op, l.expr(b.Y))
+		}
 	}
 	return l.binop(b.Op, l.expr(b.X), l.expr(b.Y), b.OpPos)
+}
+
+// zeroOperand lowers Go's x + 0 (and 0 + x), 0 - x and x * 0 (and 0 * x)
+// of a float32 x, the constant zero written as such, in integer operations
+// on x's bits that no compiler folds (lavapipe folds the float operations
+// to x, -x and 0 whatever the float controls say): the zero's sign (0 - +0
+// is +0), Inf * 0 = NaN (amd64's default NaN) and a NaN operand kept.
+func (l *lowerer) zeroOperand(op token.Token, v ir.Value) ir.Value {
+	h := &holder{l: l}
+	x := h.hold(v)
+	u := func(n uint32) ir.Value { return &ir.Const{T: ir.Uint32, Bits: n} }
+	bits := func() ir.Value { return &ir.Bits{To: ir.Uint32, X: x()} }
+	and := func(m uint32) ir.Value { return &ir.Binary{Op: ir.BitAnd, X: bits(), Y: u(m)} }
+	float := func(b ir.Value) ir.Value { return &ir.Bits{To: ir.Float32, X: b} }
+	zero := &ir.Const{T: ir.Float32}
+	var r ir.Value
+	switch op {
+	case token.ADD: // -0 + 0 is +0
+		r = &ir.Select{Cond: &ir.Binary{Op: ir.Eq, X: bits(), Y: u(0x80000000)}, X: zero, Y: x()}
+	case token.SUB: // 0 - x: +0 for a zero, x for a NaN, else x with its sign flipped
+		neg := float(&ir.Binary{Op: ir.BitXor, X: bits(), Y: u(0x80000000)})
+		r = &ir.Select{Cond: &ir.Binary{Op: ir.Eq, X: and(0x7fffffff), Y: u(0)}, X: zero,
+			Y: &ir.Select{Cond: &ir.Binary{Op: ir.Gt, X: and(0x7fffffff), Y: u(0x7f800000)}, X: x(), Y: neg}}
+	default: // x * 0: a zero of x's sign for a finite x, x for a NaN, NaN for an infinity
+		r = &ir.Select{Cond: &ir.Binary{Op: ir.Ne, X: and(0x7f800000), Y: u(0x7f800000)}, X: float(and(0x80000000)),
+			Y: &ir.Select{Cond: &ir.Binary{Op: ir.Ne, X: and(0x007fffff), Y: u(0)}, X: x(),
+				Y: float(u(0xffc00000))}}
+	}
+	return h.wrap(r)
 }
 
 // binop combines two lowered operands with Go's operator op.
