@@ -990,6 +990,9 @@ func (l *lowerer) assignResults(lhs, rhs []ast.Expr) []ir.Stmt {
 	if ok && len(rhs) == 1 {
 		fn = l.callee(c)
 	}
+	if fn == nil && ok && len(rhs) == 1 {
+		return l.assignBits(lhs, c)
+	}
 	if fn == nil {
 		l.fail(lhs[0].Pos(), "assignments of several results other than a call of the package's functions")
 		return nil
@@ -1014,6 +1017,34 @@ func (l *lowerer) assignResults(lhs, rhs []ast.Expr) []ir.Stmt {
 	for i, d := range dst {
 		if d != nil {
 			out = append(out, d.store(&ir.Load{Var: res[i]}))
+		}
+	}
+	return out
+}
+
+// assignBits lowers a, b = bits.Mul32(...) (Add32, Sub32): the left sides'
+// index operands, the call, then the assignments in order.
+func (l *lowerer) assignBits(lhs []ast.Expr, c *ast.CallExpr) []ir.Stmt {
+	var out []ir.Stmt
+	dst := make([]*place, len(lhs))
+	for i, e := range lhs {
+		dst[i] = l.dest(e)
+		out = append(out, l.holdPath(dst[i])...)
+	}
+	pre, res, ok := l.bitsResults(c)
+	if !ok || len(res) != len(lhs) {
+		l.fail(lhs[0].Pos(), "assignments of several results other than a call of the package's functions")
+		return nil
+	}
+	out = append(out, pre...)
+	tmps := make([]*ir.Var, len(res))
+	for i, r := range res { // every result before the first assignment
+		tmps[i] = l.temp(r.Type())
+		out = append(out, &ir.Store{Var: tmps[i], Value: r})
+	}
+	for i, d := range dst {
+		if d != nil {
+			out = append(out, d.store(&ir.Load{Var: tmps[i]}))
 		}
 	}
 	return out
@@ -1360,6 +1391,10 @@ func (l *lowerer) call(c *ast.CallExpr) ir.Value {
 		}
 	case path == vecPath && len(name) == 2 && strings.ContainsRune("FIU", rune(name[0])):
 		return l.vecMake(c)
+	case path == "math/bits":
+		if v := l.bitsCall(c, name); v != nil {
+			return v
+		}
 	}
 	if f, ok := unparen(c.Fun).(*ast.SelectorExpr); ok {
 		if sel := l.t.info.Selections[f]; sel != nil && sel.Kind() == types.MethodVal && sel.Obj().Pkg() != nil &&
@@ -1738,6 +1773,15 @@ func (l *lowerer) returnStmt(s *ast.ReturnStmt) []ir.Stmt {
 		var fn *types.Func
 		if ok {
 			fn = l.callee(c)
+		}
+		if ok && fn == nil {
+			if pre, res, isBits := l.bitsResults(c); isBits && len(res) == len(f.results) {
+				out = pre
+				for i, r := range res {
+					out = append(out, &ir.Store{Var: f.results[i], Value: r})
+				}
+				break
+			}
 		}
 		if fn == nil {
 			l.fail(s.Pos(), "this return")
@@ -2292,4 +2336,79 @@ func constDot(x, y ir.Value) (ir.Value, bool) {
 		sum += float64(math.Float32frombits(a.Bits)) * float64(math.Float32frombits(b.Bits))
 	}
 	return &ir.Const{T: ir.Float32, Bits: math.Float32bits(float32(sum))}, true
+}
+
+// bitsCall lowers package math/bits's 32-bit functions of one result, or
+// returns nil: Go's results, 32 for the zeros of LeadingZeros32 and
+// TrailingZeros32.
+func (l *lowerer) bitsCall(c *ast.CallExpr, name string) ir.Value {
+	h := &holder{l: l}
+	args := make([]func() ir.Value, len(c.Args))
+	for i, a := range c.Args {
+		args[i] = h.hold(l.expr(a))
+	}
+	u := func(n uint32) ir.Value { return &ir.Const{T: ir.Uint32, Bits: n} }
+	i32 := func(n int32) ir.Value { return &ir.Const{T: ir.Int32, Bits: uint32(n)} }
+	fn := func(f ir.BuiltinFn) ir.Value { return &ir.Builtin{Fn: f, Args: []ir.Value{args[0]()}} }
+	bin := func(op ir.Op, x, y ir.Value) ir.Value { return &ir.Binary{Op: op, X: x, Y: y} }
+	length := func() ir.Value { return bin(ir.Add, fn(ir.FindMSB), i32(1)) } // FindMSB(0) is -1
+	var v ir.Value
+	switch {
+	case name == "OnesCount32" && len(args) == 1:
+		v = fn(ir.BitCount)
+	case name == "Len32" && len(args) == 1:
+		v = length()
+	case name == "LeadingZeros32" && len(args) == 1:
+		v = bin(ir.Sub, i32(32), length())
+	case name == "TrailingZeros32" && len(args) == 1:
+		v = &ir.Select{Cond: bin(ir.Eq, args[0](), u(0)), X: i32(32), Y: fn(ir.FindLSB)}
+	case name == "Reverse32" && len(args) == 1:
+		v = fn(ir.BitReverse)
+	case name == "ReverseBytes32" && len(args) == 1:
+		x := args[0]
+		v = bin(ir.BitOr, bin(ir.BitOr, bin(ir.Shr, x(), u(24)), bin(ir.BitAnd, bin(ir.Shr, x(), u(8)), u(0xff00))),
+			bin(ir.BitOr, bin(ir.BitAnd, bin(ir.Shl, x(), u(8)), u(0xff0000)), bin(ir.Shl, x(), u(24))))
+	case name == "RotateLeft32" && len(args) == 2: // s := uint(k) & 31; x<<s | x>>(32-s)
+		s := h.hold(bin(ir.BitAnd, &ir.Convert{To: ir.Uint32, X: args[1]()}, u(31)))
+		v = bin(ir.BitOr, bin(ir.Shl, args[0](), s()), bin(ir.Shr, args[0](), bin(ir.Sub, u(32), s())))
+	default:
+		return nil
+	}
+	return h.wrap(v)
+}
+
+// bitsResults lowers math/bits's Mul32, Add32 and Sub32 (Go's formulas for
+// the carry and borrow): the statements that evaluate the arguments once
+// and the results, or ok false.
+func (l *lowerer) bitsResults(c *ast.CallExpr) (pre []ir.Stmt, res []ir.Value, ok bool) {
+	path, name := l.pkgFunc(c.Fun)
+	if path != "math/bits" {
+		return nil, nil, false
+	}
+	h := &holder{l: l}
+	args := make([]func() ir.Value, len(c.Args))
+	for i, a := range c.Args {
+		args[i] = h.hold(l.expr(a))
+	}
+	bin := func(op ir.Op, x, y ir.Value) ir.Value { return &ir.Binary{Op: op, X: x, Y: y} }
+	com := func(x ir.Value) ir.Value { return &ir.Unary{Op: ir.Com, X: x} }
+	u31 := &ir.Const{T: ir.Uint32, Bits: 31}
+	x, y := args[0], args[len(args)-1]
+	switch {
+	case name == "Mul32" && len(args) == 2: // hi, lo
+		res = []ir.Value{&ir.Builtin{Fn: ir.MulHi, Args: []ir.Value{x(), y()}}, bin(ir.Mul, x(), y())}
+	case name == "Add32" && len(args) == 3: // sum, carryOut
+		y = args[1]
+		sum := h.hold(bin(ir.Add, bin(ir.Add, x(), y()), args[2]()))
+		res = []ir.Value{sum(), bin(ir.Shr, bin(ir.BitOr, bin(ir.BitAnd, x(), y()),
+			bin(ir.AndNot, bin(ir.BitOr, x(), y()), sum())), u31)}
+	case name == "Sub32" && len(args) == 3: // diff, borrowOut
+		y = args[1]
+		diff := h.hold(bin(ir.Sub, bin(ir.Sub, x(), y()), args[2]()))
+		res = []ir.Value{diff(), bin(ir.Shr, bin(ir.BitOr, bin(ir.BitAnd, com(x()), y()),
+			bin(ir.BitAnd, com(bin(ir.BitXor, x(), y())), diff())), u31)}
+	default:
+		return nil, nil, false
+	}
+	return h.pre, res, true
 }

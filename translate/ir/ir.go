@@ -267,9 +267,10 @@ type (
 	}
 	// Zero is the zero value of composite type T.
 	Zero struct{ T Type }
-	// Builtin applies a float32 math function of the GPU's (GLSL's) to Args:
-	// exact for the roundings and Abs, within the function's documented
-	// error for Sqrt and InverseSqrt.
+	// Builtin applies a math function of the GPU's to Args: the float32
+	// functions exact for the roundings and Abs, within the function's
+	// documented error for Sqrt and InverseSqrt; the bit functions of a
+	// uint32 exact.
 	Builtin struct {
 		Fn   BuiltinFn
 		Args []Value
@@ -385,9 +386,15 @@ const (
 	Trunc
 	RoundEven
 	FAbs
+	BitCount   // the set bits of a uint32, an Int32
+	BitReverse // a uint32's bits reversed
+	FindLSB    // the lowest set bit's index of a uint32, -1 for 0: an Int32
+	FindMSB    // the highest set bit's index of a uint32, -1 for 0: an Int32
+	MulHi      // the high 32 bits of the 64-bit product of two uint32s
 )
 
-var builtinNames = [...]string{"", "sqrt", "inversesqrt", "floor", "ceil", "trunc", "roundEven", "abs"}
+var builtinNames = [...]string{"", "sqrt", "inversesqrt", "floor", "ceil", "trunc", "roundEven", "abs",
+	"bitCount", "bitfieldReverse", "findLSB", "findMSB", "mulHi"}
 
 // String returns the GLSL name of the function.
 func (f BuiltinFn) String() string {
@@ -477,11 +484,19 @@ func (l *Load) Type() Type {
 	}
 	return l.Var.Type
 }
-func (m *Make) Type() Type       { return m.T }
-func (e *Extract) Type() Type    { return e.T }
-func (z *Zero) Type() Type       { return z.T }
-func (*Make) value()             {}
-func (*Builtin) Type() Type      { return Float32 }
+func (m *Make) Type() Type    { return m.T }
+func (e *Extract) Type() Type { return e.T }
+func (z *Zero) Type() Type    { return z.T }
+func (*Make) value()          {}
+func (b *Builtin) Type() Type {
+	switch b.Fn {
+	case BitCount, FindLSB, FindMSB:
+		return Int32
+	case BitReverse, MulHi:
+		return Uint32
+	}
+	return Float32
+}
 func (*Builtin) value()          {}
 func (*Extract) value()          {}
 func (*Zero) value()             {}

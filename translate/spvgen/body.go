@@ -588,19 +588,34 @@ func (w *writer) convert(v *ir.Convert) uint32 {
 // glslFns are the GLSL.std.450 instructions of the IR's math functions.
 var glslFns = map[ir.BuiltinFn]spirv.GLSLstd450{ir.Sqrt: spirv.GLSLstd450Sqrt,
 	ir.InverseSqrt: spirv.GLSLstd450InverseSqrt, ir.Floor: spirv.GLSLstd450Floor, ir.Ceil: spirv.GLSLstd450Ceil,
-	ir.Trunc: spirv.GLSLstd450Trunc, ir.RoundEven: spirv.GLSLstd450RoundEven, ir.FAbs: spirv.GLSLstd450FAbs}
+	ir.Trunc: spirv.GLSLstd450Trunc, ir.RoundEven: spirv.GLSLstd450RoundEven, ir.FAbs: spirv.GLSLstd450FAbs,
+	ir.FindLSB: spirv.GLSLstd450FindILsb, ir.FindMSB: spirv.GLSLstd450FindUMsb}
 
-// builtin writes a math function as a GLSL.std.450 instruction.
+// builtin writes a math function: a core instruction or a GLSL.std.450 one.
 func (w *writer) builtin(v *ir.Builtin) uint32 {
-	fn, ok := glslFns[v.Fn]
-	if !ok || len(v.Args) != 1 {
-		w.fail("math function %s", v.Fn)
-		return w.constant(w.floatT(), 0)
+	args := make([]uint32, len(v.Args))
+	for i, a := range v.Args {
+		args[i] = w.value(a, false)
 	}
-	x := w.value(v.Args[0], false)
+	t := w.irType(v.Type())
+	switch {
+	case v.Fn == ir.BitCount && len(args) == 1:
+		return w.emit(spirv.OpBitCount, t, args[0])
+	case v.Fn == ir.BitReverse && len(args) == 1:
+		return w.emit(spirv.OpBitReverse, t, args[0])
+	case v.Fn == ir.MulHi && len(args) == 2:
+		u := w.uintT()
+		r := w.emit(spirv.OpUMulExtended, w.typ("umulext", spirv.OpTypeStruct, u, u), args[0], args[1])
+		return w.emit(spirv.OpCompositeExtract, u, r, 1)
+	}
+	fn, ok := glslFns[v.Fn]
+	if !ok || len(args) != 1 {
+		w.fail("math function %s", v.Fn)
+		return w.constant(t, 0)
+	}
 	if w.glsl == 0 {
 		w.glsl = w.id()
 		add(&w.imports, spirv.OpExtInstImport, append([]uint32{w.glsl}, str("GLSL.std.450")...)...)
 	}
-	return w.emit(spirv.OpExtInst, w.floatT(), w.glsl, uint32(fn), x)
+	return w.emit(spirv.OpExtInst, t, w.glsl, uint32(fn), args[0])
 }
