@@ -766,6 +766,9 @@ func (l *lowerer) index(e ast.Expr) [3]ir.Value {
 				&ir.TileIndex{What: what, Comp: 2}}
 		}
 	case *ast.CallExpr:
+		if ix, ok := l.indexCall(x); ok {
+			return ix
+		}
 		if l.isFunc(x.Fun, runtimePath, "Idx") && x.Ellipsis == token.NoPos && len(x.Args) >= 1 && len(x.Args) <= 3 {
 			out := [3]ir.Value{zero(), zero(), zero()}
 			for i, a := range x.Args {
@@ -1537,44 +1540,73 @@ func (l *lowerer) inline(c *ast.CallExpr, fn *types.Func) ir.Value {
 	if decl == nil || decl.Body == nil || l.depth > 8 {
 		return l.bad(c, fmt.Sprintf("the call of %s", callName(c.Fun)))
 	}
-	if ret, ok := oneReturn(decl); ok {
-		params := l.enterCall(c, decl, fn)
-		if params == nil {
-			return l.bad(c, "calls of variadic functions")
-		}
-		// The receiver and every argument first, then the bindings: an
-		// argument may call the same function, f(1, f(2, 3)).
-		robj, rarg := l.receiver(c, decl, fn)
-		args := make([]any, len(params))
-		pure := true
-		if v, ok := rarg.(ir.Value); ok && ir.HasEffects(v) {
-			pure = false
-		}
-		for i, p := range params {
-			args[i] = l.arg(p, c.Args[i])
-			if v, ok := args[i].(ir.Value); ok && ir.HasEffects(v) {
-				pure = false
-			}
-		}
-		if pure {
-			if robj != nil {
-				l.env[robj] = rarg
-			}
-			for i, p := range params {
-				if obj := l.t.info.Defs[p]; obj != nil {
-					l.env[obj] = args[i]
-				}
-			}
-			l.depth++
-			defer func() { l.depth-- }()
-			return l.expr(ret.Results[0])
-		}
+	if ret, ok := oneReturn(decl); ok && l.bindPure(c, decl, fn) {
+		l.depth++
+		defer func() { l.depth-- }()
+		return l.expr(ret.Results[0])
 	}
 	body, res := l.inlineBody(c, fn)
 	if len(res) != 1 {
 		return l.bad(c, fmt.Sprintf("the call of %s here (it has %d results)", callName(c.Fun), len(res)))
 	}
 	return &ir.Seq{Body: body, X: &ir.Load{Var: res[0]}}
+}
+
+// bindPure binds the parameters (and receiver) of a call of fn, declared by
+// decl, to its arguments' values where none has an effect, and reports
+// whether it did. The receiver and every argument are lowered first, then
+// bound: an argument may call the same function, f(1, f(2, 3)).
+func (l *lowerer) bindPure(c *ast.CallExpr, decl *ast.FuncDecl, fn *types.Func) bool {
+	params := l.enterCall(c, decl, fn)
+	if params == nil {
+		l.fail(c.Pos(), "calls of variadic functions")
+		return false
+	}
+	robj, rarg := l.receiver(c, decl, fn)
+	args := make([]any, len(params))
+	pure := true
+	if v, ok := rarg.(ir.Value); ok && ir.HasEffects(v) {
+		pure = false
+	}
+	for i, p := range params {
+		args[i] = l.arg(p, c.Args[i])
+		if v, ok := args[i].(ir.Value); ok && ir.HasEffects(v) {
+			pure = false
+		}
+	}
+	if !pure {
+		return false
+	}
+	if robj != nil {
+		l.env[robj] = rarg
+	}
+	for i, p := range params {
+		if obj := l.t.info.Defs[p]; obj != nil {
+			l.env[obj] = args[i]
+		}
+	}
+	return true
+}
+
+// indexCall lowers a call of a function of the package that returns a
+// runtime.Index in one statement.
+func (l *lowerer) indexCall(c *ast.CallExpr) ([3]ir.Value, bool) {
+	var out [3]ir.Value
+	fn := l.callee(c)
+	if fn == nil {
+		return out, false
+	}
+	decl := l.t.pkgInfo.funcs[fn.Origin()]
+	if decl == nil || decl.Body == nil || l.depth > 8 {
+		return out, false
+	}
+	ret, ok := oneReturn(decl)
+	if !ok || !l.bindPure(c, decl, fn) {
+		return out, false
+	}
+	l.depth++
+	defer func() { l.depth-- }()
+	return l.index(ret.Results[0]), true
 }
 
 // oneReturn returns the return statement that is all of decl's body, if it
