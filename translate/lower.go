@@ -127,7 +127,7 @@ func (t *tr) lower(prog string, decl *ast.FuncDecl) (*ir.Kernel, error) {
 	}
 	for _, v := range t.views {
 		et := l.irType(v.elem)
-		if et == ir.Invalid || l.hasBool(et) {
+		if et == ir.Invalid || l.hasBool(et) || et.IsComposite() && l.hasNarrow(et) {
 			return nil, l.fail(v.field.Pos(), fmt.Sprintf("views of %s", t.sub(v.elem)))
 		}
 		l.k.Views = append(l.k.Views, ir.View{Name: v.field.Name(), Elem: et, Written: v.written, Read: v.read,
@@ -136,7 +136,7 @@ func (t *tr) lower(prog string, decl *ast.FuncDecl) (*ir.Kernel, error) {
 	for i := range t.scalars {
 		s := &t.scalars[i]
 		st := l.irType(t.sub(s.field.Type()))
-		if st == ir.Invalid {
+		if st == ir.Invalid || st.IsComposite() { // a struct or array field: several words
 			return nil, l.fail(s.field.Pos(), fmt.Sprintf("scalar fields of type %s", t.sub(s.field.Type())))
 		}
 		l.scalar[s] = i
@@ -177,6 +177,25 @@ func (l *lowerer) hasBool(t ir.Type) bool {
 	}
 	for _, f := range c.Fields {
 		if l.hasBool(f.Type) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasNarrow reports whether composite t holds an 8- or 16-bit integer,
+// which a view's struct or array element cannot (their layout in 32-bit
+// registers is not Go's).
+func (l *lowerer) hasNarrow(t ir.Type) bool {
+	if !t.IsComposite() {
+		return t.Narrow() > 0
+	}
+	c := l.k.Composite(t)
+	if c.Fields == nil {
+		return l.hasNarrow(c.Elem)
+	}
+	for _, f := range c.Fields {
+		if l.hasNarrow(f.Type) {
 			return true
 		}
 	}
@@ -424,6 +443,17 @@ func (l *lowerer) irType(ty types.Type) ir.Type {
 		return ir.Uint32
 	case types.Float32:
 		return ir.Float32
+	case types.Int8:
+		return ir.Int8
+	case types.Uint8:
+		return ir.Uint8
+	case types.Int16:
+		return ir.Int16
+	case types.Uint16:
+		if isNamed(ty, halfPath, "Float16") {
+			return ir.Invalid // a half's bits: its arithmetic is package half's
+		}
+		return ir.Uint16
 	}
 	return ir.Invalid
 }
@@ -1342,10 +1372,10 @@ func (l *lowerer) constant(e ast.Expr, v constant.Value) ir.Value {
 			return &ir.Const{T: ty, Bits: 1}
 		}
 		return &ir.Const{T: ty}
-	case ir.Int32:
+	case ir.Int32, ir.Int8, ir.Int16: // sign-extended
 		n, _ := constant.Int64Val(constant.ToInt(v))
 		return &ir.Const{T: ty, Bits: uint32(int32(n))}
-	case ir.Uint32:
+	case ir.Uint32, ir.Uint8, ir.Uint16:
 		n, _ := constant.Uint64Val(constant.ToInt(v))
 		return &ir.Const{T: ty, Bits: uint32(n)}
 	case ir.Float32:

@@ -30,9 +30,16 @@ const (
 	Int32
 	Uint32
 	Float32
+	// The 8- and 16-bit integers: in registers 32-bit integers holding the
+	// value sign- or zero-extended, wrapped after every operation that can
+	// leave the type's range; in views 8- and 16-bit storage.
+	Int8
+	Uint8
+	Int16
+	Uint16
 )
 
-var typeNames = [...]string{"invalid", "bool", "int32", "uint32", "float32"}
+var typeNames = [...]string{"invalid", "bool", "int32", "uint32", "float32", "int8", "uint8", "int16", "uint16"}
 
 // String returns the Go name of the type.
 func (t Type) String() string {
@@ -42,8 +49,22 @@ func (t Type) String() string {
 	return fmt.Sprintf("Type(%d)", t)
 }
 
-// IsInt reports whether t is Int32 or Uint32.
-func (t Type) IsInt() bool { return t == Int32 || t == Uint32 }
+// IsInt reports whether t is an integer type.
+func (t Type) IsInt() bool { return t == Int32 || t == Uint32 || t.Narrow() > 0 }
+
+// Signed reports whether t is a signed integer type.
+func (t Type) Signed() bool { return t == Int32 || t == Int8 || t == Int16 }
+
+// Narrow returns the width of an 8- or 16-bit integer type, else 0.
+func (t Type) Narrow() int {
+	switch t {
+	case Int8, Uint8:
+		return 8
+	case Int16, Uint16:
+		return 16
+	}
+	return 0
+}
 
 // FirstComposite is the first composite type: Type FirstComposite+i is
 // Kernel.Types[i].
@@ -90,6 +111,9 @@ func (k *Kernel) AddType(c Composite) (Type, bool) {
 
 // Size returns the bytes of a value of type t in a view's buffer.
 func (k *Kernel) Size(t Type) int {
+	if n := t.Narrow(); n > 0 {
+		return n / 8
+	}
 	if !t.IsComposite() {
 		return 4
 	}

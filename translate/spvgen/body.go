@@ -30,8 +30,13 @@ func (w *writer) stmt(s ir.Stmt) {
 		}
 		p := w.element(s.View, s.Index)
 		x := w.value(s.Value, false)
-		if w.k.Views[s.View].Bits {
+		switch t := w.k.Views[s.View].Elem; {
+		case w.k.Views[s.View].Bits:
 			x = w.emit(spirv.OpBitcast, w.uintT(), x)
+		case t.Narrow() > 0 && t.Signed(): // the low bits
+			x = w.emit(spirv.OpSConvert, w.viewElem(s.View), x)
+		case t.Narrow() > 0:
+			x = w.emit(spirv.OpUConvert, w.viewElem(s.View), x)
 		}
 		w.do(spirv.OpStore, p, x)
 	case *ir.SharedStore:
@@ -349,8 +354,13 @@ func (w *writer) value(v ir.Value, fused bool) uint32 {
 			return w.loadParts([]uint32{w.bufs[v.View], w.uconst(0), addr}, v.T)
 		}
 		x := w.emit(spirv.OpLoad, w.viewElem(v.View), w.element(v.View, v.Index))
-		if w.k.Views[v.View].Bits {
+		switch {
+		case w.k.Views[v.View].Bits:
 			x = w.emit(spirv.OpBitcast, w.irType(v.T), x)
+		case v.T.Narrow() > 0 && v.T.Signed(): // 8- or 16-bit storage, extended
+			x = w.emit(spirv.OpSConvert, w.irType(v.T), x)
+		case v.T.Narrow() > 0:
+			x = w.emit(spirv.OpUConvert, w.irType(v.T), x)
 		}
 		return x
 	case *ir.SharedLoad:
@@ -398,11 +408,11 @@ func (w *writer) unary(v *ir.Unary) uint32 {
 	case v.Op == ir.Neg && v.Type() == ir.Float32:
 		return w.exactOp(false, spirv.OpFNegate, t, x)
 	case v.Op == ir.Neg:
-		return w.emit(spirv.OpSNegate, t, x)
+		return w.wrap(w.emit(spirv.OpSNegate, t, x), v.Type())
 	case v.Op == ir.Not:
 		return w.emit(spirv.OpLogicalNot, t, x)
 	case v.Op == ir.Com:
-		return w.emit(spirv.OpNot, t, x)
+		return w.wrap(w.emit(spirv.OpNot, t, x), v.Type())
 	}
 	w.fail("unary %s", v.Op)
 	return x
@@ -448,6 +458,9 @@ func (w *writer) binary(v *ir.Binary, fused bool) uint32 {
 		return w.emit(spirv.OpBitwiseAnd, t, x, w.emit(spirv.OpNot, t, y))
 	}
 	col := map[ir.Type]int{ir.Int32: 0, ir.Uint32: 1, ir.Float32: 2, ir.Bool: 3}[ot]
+	if ot.Narrow() > 0 && !ot.Signed() {
+		col = 1
+	}
 	op := binOps[v.Op][col]
 	if op == 0 {
 		w.fail("operator %s on %s", v.Op, ot)
@@ -456,10 +469,29 @@ func (w *writer) binary(v *ir.Binary, fused bool) uint32 {
 	if ot == ir.Float32 && !v.Op.IsCompare() {
 		return w.exactOp(fused || v.Fuse, op, t, x, y)
 	}
-	if ot == ir.Int32 && (v.Op == ir.Div || v.Op == ir.Rem) {
-		return w.signedDiv(v.Op, x, y)
+	if ot.Signed() && (v.Op == ir.Div || v.Op == ir.Rem) {
+		return w.wrap(w.signedDiv(v.Op, x, y), ot)
 	}
-	return w.emit(op, t, x, y)
+	r := w.emit(op, t, x, y)
+	if v.Op == ir.Add || v.Op == ir.Sub || v.Op == ir.Mul {
+		r = w.wrap(r, ot)
+	}
+	return r
+}
+
+// wrap makes x, the 32-bit result of an operation on an 8- or 16-bit type t,
+// a value of t as Go computes it (its low bits, sign- or zero-extended);
+// other types' x as it is.
+func (w *writer) wrap(x uint32, t ir.Type) uint32 {
+	n := t.Narrow()
+	if n == 0 {
+		return x
+	}
+	op := spirv.OpBitFieldUExtract
+	if t.Signed() {
+		op = spirv.OpBitFieldSExtract
+	}
+	return w.emit(op, w.irType(t), x, w.uconst(0), w.uconst(uint32(n)))
 }
 
 // shift writes Go's x << s and x >> s: the count read as unsigned (a
@@ -476,8 +508,8 @@ func (w *writer) shift(v *ir.Binary) uint32 {
 	zero := w.constant(t, 0)
 	switch {
 	case v.Op == ir.Shl:
-		return w.emit(spirv.OpSelect, t, big, zero, w.emit(spirv.OpShiftLeftLogical, t, x, s))
-	case v.Type() == ir.Int32:
+		return w.wrap(w.emit(spirv.OpSelect, t, big, zero, w.emit(spirv.OpShiftLeftLogical, t, x, s)), v.Type())
+	case v.Type().Signed():
 		s = w.emit(spirv.OpSelect, u, big, w.uconst(31), s)
 		return w.emit(spirv.OpShiftRightArithmetic, t, x, s)
 	}
@@ -505,8 +537,12 @@ func (w *writer) signedDiv(op ir.Op, x, y uint32) uint32 {
 func (w *writer) minMax(v *ir.Binary) uint32 {
 	x, y := w.value(v.X, false), w.value(v.Y, false)
 	t, b := w.irType(v.Type()), w.boolT()
-	lt := map[ir.Type]spirv.Op{ir.Int32: spirv.OpSLessThan, ir.Uint32: spirv.OpULessThan,
-		ir.Float32: spirv.OpFOrdLessThan}[v.Type()]
+	lt := map[bool]spirv.Op{true: spirv.OpSLessThan, false: spirv.OpULessThan}[v.Type().Signed()]
+	if v.Type() == ir.Float32 {
+		lt = spirv.OpFOrdLessThan
+	} else if !v.Type().IsInt() {
+		lt = 0
+	}
 	if lt == 0 {
 		w.fail("%s of %s", v.Op, v.Type())
 		return x
@@ -570,16 +606,16 @@ func (w *writer) convert(v *ir.Convert) uint32 {
 	switch {
 	case from == v.To:
 		return x // float32(a*b): the product stays exact (not fused)
-	case from.IsInt() && v.To.IsInt():
-		return w.emit(spirv.OpBitcast, t, x)
-	case from == ir.Int32 && v.To == ir.Float32:
+	case from.IsInt() && v.To.IsInt(): // the same bits, wrapped to a narrow type
+		return w.wrap(w.emit(spirv.OpBitcast, t, x), v.To)
+	case from.Signed() && v.To == ir.Float32:
 		return w.exactOp(false, spirv.OpConvertSToF, t, x)
-	case from == ir.Uint32 && v.To == ir.Float32:
+	case from.IsInt() && v.To == ir.Float32:
 		return w.exactOp(false, spirv.OpConvertUToF, t, x)
-	case from == ir.Float32 && v.To == ir.Int32:
-		return w.exactOp(false, spirv.OpConvertFToS, t, x)
-	case from == ir.Float32 && v.To == ir.Uint32:
-		return w.exactOp(false, spirv.OpConvertFToU, t, x)
+	case from == ir.Float32 && v.To.Signed():
+		return w.wrap(w.exactOp(false, spirv.OpConvertFToS, t, x), v.To)
+	case from == ir.Float32 && v.To.IsInt():
+		return w.wrap(w.exactOp(false, spirv.OpConvertFToU, t, x), v.To)
 	}
 	w.fail("conversion from %s to %s", from, v.To)
 	return x

@@ -99,6 +99,10 @@ func (w *writer) irType(t ir.Type) uint32 {
 		return w.uintT()
 	case ir.Float32:
 		return w.floatT()
+	case ir.Int8, ir.Int16: // in registers, 32 bits sign-extended
+		return w.intT()
+	case ir.Uint8, ir.Uint16:
+		return w.uintT()
 	}
 	if t.IsComposite() && int(t-ir.FirstComposite) < len(w.k.Types) {
 		return w.compositeType(t, false)
@@ -401,6 +405,25 @@ func (w *writer) entryPoint(main uint32, inputs ...uint32) {
 	add(&w.modes, spirv.OpExecutionMode, main, uint32(spirv.ExecutionModeSignedZeroInfNanPreserve), 32)
 }
 
+// narrowStorage returns the 8- or 16-bit integer type of a view of t,
+// declaring the storage capability and extension it needs.
+func (w *writer) narrowStorage(t ir.Type) uint32 {
+	n, signed := uint32(t.Narrow()), uint32(0)
+	if t.Signed() {
+		signed = 1
+	}
+	cap, ext := spirv.CapabilityStorageBuffer8BitAccess, "SPV_KHR_8bit_storage"
+	if n == 16 {
+		cap, ext = spirv.CapabilityStorageBuffer16BitAccess, "SPV_KHR_16bit_storage"
+	}
+	if _, ok := w.types[key("cap", uint32(cap))]; !ok {
+		w.types[key("cap", uint32(cap))] = 0
+		add(&w.caps, spirv.OpCapability, uint32(cap))
+		add(&w.exts, spirv.OpExtension, str(ext)...)
+	}
+	return w.typ(key("int", n, signed), spirv.OpTypeInt, n, signed)
+}
+
 // viewElem returns the SPIR-V type of view k's buffer elements: a float32
 // view that atomics update holds uint bits.
 func (w *writer) viewElem(k int) uint32 {
@@ -409,6 +432,8 @@ func (w *writer) viewElem(k int) uint32 {
 	}
 	if t := w.k.Views[k].Elem; t.IsComposite() {
 		return w.compositeType(t, true)
+	} else if n := t.Narrow(); n > 0 {
+		return w.narrowStorage(t)
 	}
 	return w.irType(w.k.Views[k].Elem)
 }
