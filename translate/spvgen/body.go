@@ -306,6 +306,25 @@ func (w *writer) elementAddr(k int, index [3]ir.Value) uint32 {
 	return w.emit(spirv.OpIAdd, u, base, off)
 }
 
+// viewLoad reads an element of a view: a composite part by part, a float32
+// that atomics update from its bits, an 8- or 16-bit integer extended.
+func (w *writer) viewLoad(v *ir.ViewLoad) uint32 {
+	if v.T.IsComposite() {
+		addr := w.elementAddr(v.View, v.Index)
+		return w.loadParts([]uint32{w.bufs[v.View], w.uconst(0), addr}, v.T)
+	}
+	x := w.emit(spirv.OpLoad, w.viewElem(v.View), w.element(v.View, v.Index))
+	switch {
+	case w.k.Views[v.View].Bits:
+		x = w.emit(spirv.OpBitcast, w.irType(v.T), x)
+	case v.T.Narrow() > 0 && v.T.Signed():
+		x = w.emit(spirv.OpSConvert, w.irType(v.T), x)
+	case v.T.Narrow() > 0:
+		x = w.emit(spirv.OpUConvert, w.irType(v.T), x)
+	}
+	return x
+}
+
 // exactOp writes a float operation and marks it NoContraction unless fused.
 func (w *writer) exactOp(fused bool, op spirv.Op, t uint32, args ...uint32) uint32 {
 	id := w.emit(op, t, args...)
@@ -349,20 +368,7 @@ func (w *writer) value(v ir.Value, fused bool) uint32 {
 		}
 		return w.pushLoad(w.irType(v.T), uint32(1+len(w.k.Views)+v.Index))
 	case *ir.ViewLoad:
-		if v.T.IsComposite() {
-			addr := w.elementAddr(v.View, v.Index)
-			return w.loadParts([]uint32{w.bufs[v.View], w.uconst(0), addr}, v.T)
-		}
-		x := w.emit(spirv.OpLoad, w.viewElem(v.View), w.element(v.View, v.Index))
-		switch {
-		case w.k.Views[v.View].Bits:
-			x = w.emit(spirv.OpBitcast, w.irType(v.T), x)
-		case v.T.Narrow() > 0 && v.T.Signed(): // 8- or 16-bit storage, extended
-			x = w.emit(spirv.OpSConvert, w.irType(v.T), x)
-		case v.T.Narrow() > 0:
-			x = w.emit(spirv.OpUConvert, w.irType(v.T), x)
-		}
-		return x
+		return w.viewLoad(v)
 	case *ir.SharedLoad:
 		sh := w.k.Shared[v.Array]
 		et := w.irType(v.T)
