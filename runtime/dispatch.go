@@ -249,11 +249,11 @@ type argField struct {
 	offset  uintptr
 	addr    bool // the field's pointer implements Arg, its value does not
 	nilable bool // the field's kind can be nil (pointer, interface, ...)
-	// elem is the pointed-to type of a pointer field (typ is *elem), nil for other kinds:
-	// collect makes the Arg with reflect.NewAt(elem, the field's pointer), whose pointer
-	// type reflect finds in elem itself, where NewAt(typ, the field's address) looks
-	// **elem up in a map on every dispatch.
-	elem reflect.Type
+	// ptr is, for a pointer field, an Arg holding a nil pointer of the field's type (nil
+	// for other kinds): collect makes the field's Arg by copying it and setting its data
+	// word, which for a pointer is the pointer itself, sparing reflect's conversion and
+	// the type assertion's table lookup on every dispatch.
+	ptr Arg
 }
 
 // kernelLayout is the reflected layout of a kernel type.
@@ -515,7 +515,7 @@ func (l *kernelLayout) addFields(st reflect.Type, base uintptr, prefix string) e
 				k == reflect.Func || k == reflect.Chan
 			a := argField{name: name, typ: f.Type, offset: off, nilable: nilable}
 			if k == reflect.Pointer {
-				a.elem = f.Type.Elem()
+				a.ptr = reflect.Zero(f.Type).Interface().(Arg)
 			}
 			l.args = append(l.args, a)
 		case reflect.PointerTo(f.Type).Implements(argType):
@@ -774,12 +774,13 @@ func (d *dispatch) collect() error {
 		f := &l.args[i]
 		var a Arg
 		switch {
-		case f.elem != nil:
+		case f.ptr != nil:
 			q := *(*unsafe.Pointer)(unsafe.Add(d.base, f.offset))
 			if q == nil {
 				return f.nilArg(l)
 			}
-			a = reflect.NewAt(f.elem, q).Interface().(Arg)
+			a = f.ptr
+			(*[2]unsafe.Pointer)(unsafe.Pointer(&a))[1] = q
 		case f.addr:
 			a = reflect.NewAt(f.typ, unsafe.Add(d.base, f.offset)).Interface().(Arg)
 		default:
