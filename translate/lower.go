@@ -157,7 +157,7 @@ func (t *tr) lower(prog string, decl *ast.FuncDecl) (*ir.Kernel, error) {
 	return l.k, nil
 }
 
-// fail records the first construct outside the slice and returns it.
+// fail records the first construct outside the direct backend; it returns it.
 func (l *lowerer) fail(pos token.Pos, construct string) *UnsupportedError {
 	if l.err == nil {
 		l.err = &UnsupportedError{Pos: l.t.fset.Position(pos), Kernel: l.k.Name, Construct: construct}
