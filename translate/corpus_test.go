@@ -215,6 +215,12 @@ var corpusCases = []corpusCase{
 		k := corpus.Outside{In: in(t, randInts(r, n, -1e6, 1e6), n), Out: o, Shift: r.Int32N(4), Write: r.Int32N(2)}
 		return ran(t, forEach(av, runtime.Ext(n-3), k), o, data)
 	}, exact},
+	{"Outside4", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 1000 // the domain leaves room for the shift, which makes most reads unaligned
+		o, data := out[float32](t, n)
+		k := corpus.Outside4{In: in(t, randFloats(r, n, -1, 1), n), Out: o, Shift: r.Int32N(4)}
+		return ran(t, forEach(av, runtime.Ext(n/4-1), k), o, data)
+	}, exact},
 	{"OutsideArrays", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 512 // Shift and Pick 0: every access is inside
 		o, data := out[int32](t, n)

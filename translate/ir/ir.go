@@ -305,10 +305,12 @@ type (
 		T     Type
 	}
 	// ViewLoad reads element Index (three int components, C++ order) of view
-	// View.
+	// View, or with Plus the element Plus places after it in the buffer
+	// (At4's, along the last dimension).
 	ViewLoad struct {
 		View  int
 		Index [3]Value
+		Plus  int
 		T     Type
 	}
 	// ThreadIndex is component Comp of the thread's index in the domain.
@@ -580,10 +582,12 @@ type (
 		Path  []Value
 		Value Value
 	}
-	// ViewStore writes Value into element Index of view View.
+	// ViewStore writes Value into element Index of view View (or Plus
+	// places after it, as ViewLoad's).
 	ViewStore struct {
 		View  int
 		Index [3]Value
+		Plus  int
 		Value Value
 	}
 	// If runs Then where Cond holds, else Else.
@@ -661,7 +665,11 @@ func (k *Kernel) printStmts(b *strings.Builder, list []Stmt, depth int) {
 		case *Store:
 			fmt.Fprintf(b, "%s%s%s = %s\n", ind, s.Var.Name, k.path(s.Path), k.expr(s.Value))
 		case *ViewStore:
-			fmt.Fprintf(b, "%s%s[%s] = %s\n", ind, k.Views[s.View].Name, k.index(s.Index), k.expr(s.Value))
+			plus := ""
+			if s.Plus != 0 {
+				plus = fmt.Sprintf("+%d", s.Plus)
+			}
+			fmt.Fprintf(b, "%s%s[%s]%s = %s\n", ind, k.Views[s.View].Name, k.index(s.Index), plus, k.expr(s.Value))
 		case *If:
 			fmt.Fprintf(b, "%sif %s {\n", ind, k.expr(s.Cond))
 			k.printStmts(b, s.Then, depth+1)
@@ -736,6 +744,9 @@ func (k *Kernel) expr(v Value) string {
 	case *LoadScalar:
 		return "k." + k.Scalars[v.Index].Name
 	case *ViewLoad:
+		if v.Plus != 0 {
+			return fmt.Sprintf("%s[%s]+%d", k.Views[v.View].Name, k.index(v.Index), v.Plus)
+		}
 		return fmt.Sprintf("%s[%s]", k.Views[v.View].Name, k.index(v.Index))
 	case *ThreadIndex:
 		return fmt.Sprintf("i[%d]", v.Comp)
@@ -842,7 +853,7 @@ func Clone(v Value) Value {
 		c := *v
 		return &c
 	case *ViewLoad:
-		return &ViewLoad{View: v.View, Index: CloneIndex(v.Index), T: v.T}
+		return &ViewLoad{View: v.View, Index: CloneIndex(v.Index), Plus: v.Plus, T: v.T}
 	case *ThreadIndex:
 		c := *v
 		return &c

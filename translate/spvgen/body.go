@@ -28,7 +28,7 @@ func (w *writer) stmt(s ir.Stmt) {
 			w.storeParts([]uint32{w.bufs[s.View], w.uconst(0), addr}, t, w.value(s.Value, false))
 			return
 		}
-		p := w.element(s.View, s.Index)
+		p := w.element(s.View, s.Index, s.Plus)
 		x := w.value(s.Value, false)
 		switch t := w.k.Views[s.View].Elem; {
 		case w.k.Views[s.View].Bits:
@@ -190,9 +190,13 @@ func (w *writer) shape(v *ir.Shape) uint32 {
 	return w.emit(spirv.OpBitcast, i, r)
 }
 
-// element returns a pointer to element index of view k.
-func (w *writer) element(k int, index [3]ir.Value) uint32 {
+// element returns a pointer to element index of view k, or to the one plus
+// places after it.
+func (w *writer) element(k int, index [3]ir.Value, plus int) uint32 {
 	addr := w.elementAddr(k, index)
+	if plus != 0 {
+		addr = w.emit(spirv.OpIAdd, w.uintT(), addr, w.uconst(uint32(plus)))
+	}
 	return w.emit(spirv.OpAccessChain, w.ptr(spirv.StorageClassStorageBuffer, w.viewElem(k)), w.bufs[k], w.uconst(0),
 		addr)
 }
@@ -313,7 +317,7 @@ func (w *writer) viewLoad(v *ir.ViewLoad) uint32 {
 		addr := w.elementAddr(v.View, v.Index)
 		return w.loadParts([]uint32{w.bufs[v.View], w.uconst(0), addr}, v.T)
 	}
-	x := w.emit(spirv.OpLoad, w.viewElem(v.View), w.element(v.View, v.Index))
+	x := w.emit(spirv.OpLoad, w.viewElem(v.View), w.element(v.View, v.Index, v.Plus))
 	switch {
 	case w.k.Views[v.View].Bits:
 		x = w.emit(spirv.OpBitcast, w.irType(v.T), x)
