@@ -136,11 +136,12 @@ func (t *tr) lower(prog string, decl *ast.FuncDecl) (*ir.Kernel, error) {
 	for i := range t.scalars {
 		s := &t.scalars[i]
 		st := l.irType(t.sub(s.field.Type()))
-		if st == ir.Invalid || st.IsComposite() { // a struct or array field: several words
+		if st == ir.Invalid || st.IsComposite() && (l.hasBool(st) || l.hasNarrow(st) || l.hasBlank(st)) {
 			return nil, l.fail(s.field.Pos(), fmt.Sprintf("scalar fields of type %s", t.sub(s.field.Type())))
 		}
 		l.scalar[s] = i
-		l.k.Scalars = append(l.k.Scalars, ir.Scalar{Name: s.field.Name(), Type: st})
+		l.k.Scalars = append(l.k.Scalars, ir.Scalar{Name: s.field.Name(), Type: st,
+			Vec: vecName(t.sub(s.field.Type())) != ""})
 	}
 	l.k.Extents = t.extentViews()
 	var init []ir.Stmt
@@ -196,6 +197,25 @@ func (l *lowerer) hasNarrow(t ir.Type) bool {
 	}
 	for _, f := range c.Fields {
 		if l.hasNarrow(f.Type) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasBlank reports whether composite t has a blank field other than a vec
+// 3-vector's padding (which the runtime's contract reads as words of a push
+// field).
+func (l *lowerer) hasBlank(t ir.Type) bool {
+	if !t.IsComposite() {
+		return false
+	}
+	c := l.k.Composite(t)
+	if c.Fields == nil {
+		return l.hasBlank(c.Elem)
+	}
+	for i, f := range c.Fields {
+		if f.Name == "_" && !(i == 3 && len(c.Fields) == 4) || l.hasBlank(f.Type) {
 			return true
 		}
 	}

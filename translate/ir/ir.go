@@ -198,11 +198,14 @@ type Shared struct {
 	Bits bool
 }
 
-// Scalar is a push-constant scalar field: one 32-bit word. A Bool is
-// pushed as a uint32 0 or 1.
+// Scalar is a push-constant field: one 32-bit word (a Bool is pushed as a
+// uint32 0 or 1; an 8- or 16-bit integer extended), or a struct or array of
+// words, or with Vec a vec vector, placed as the runtime places them (Go's
+// size at a 4-byte alignment; a vector std430's).
 type Scalar struct {
 	Name string
 	Type Type
+	Vec  bool
 }
 
 // Var is a function-local variable.

@@ -227,9 +227,9 @@ func (w *writer) varPart(v *ir.Var, path []ir.Value) uint32 {
 // loadParts loads a composite t of a view's buffer through the access chain
 // base (the buffer, 0, the element's address, the parts' indices so far),
 // scalar by scalar, into a value of t's plain type.
-func (w *writer) loadParts(base []uint32, t ir.Type) uint32 {
+func (w *writer) loadParts(class spirv.StorageClass, base []uint32, t ir.Type) uint32 {
 	if !t.IsComposite() {
-		p := w.emit(spirv.OpAccessChain, w.ptr(spirv.StorageClassStorageBuffer, w.irType(t)), base...)
+		p := w.emit(spirv.OpAccessChain, w.ptr(class, w.irType(t)), base...)
 		return w.emit(spirv.OpLoad, w.irType(t), p)
 	}
 	n, member := w.members(t)
@@ -239,7 +239,8 @@ func (w *writer) loadParts(base []uint32, t ir.Type) uint32 {
 			parts[i] = w.value(&ir.Zero{T: w.k.Part(t, i)}, false)
 			continue
 		}
-		parts[i] = w.loadParts(append(base[:len(base):len(base)], w.uconst(uint32(member[i]))), w.k.Part(t, i))
+		parts[i] = w.loadParts(class, append(base[:len(base):len(base)], w.uconst(uint32(member[i]))),
+			w.k.Part(t, i))
 	}
 	return w.emit(spirv.OpCompositeConstruct, w.irType(t), parts...)
 }
@@ -315,7 +316,7 @@ func (w *writer) elementAddr(k int, index [3]ir.Value) uint32 {
 func (w *writer) viewLoad(v *ir.ViewLoad) uint32 {
 	if v.T.IsComposite() {
 		addr := w.elementAddr(v.View, v.Index)
-		return w.loadParts([]uint32{w.bufs[v.View], w.uconst(0), addr}, v.T)
+		return w.loadParts(spirv.StorageClassStorageBuffer, []uint32{w.bufs[v.View], w.uconst(0), addr}, v.T)
 	}
 	x := w.emit(spirv.OpLoad, w.viewElem(v.View), w.element(v.View, v.Index, v.Plus))
 	switch {
@@ -366,6 +367,10 @@ func (w *writer) value(v ir.Value, fused bool) uint32 {
 		w.types[key("null", t)] = id
 		return id
 	case *ir.LoadScalar:
+		if v.T.IsComposite() {
+			member := w.uconst(uint32(1 + len(w.k.Views) + v.Index))
+			return w.loadParts(spirv.StorageClassPushConstant, []uint32{w.push, member}, v.T)
+		}
 		if v.T == ir.Bool {
 			x := w.pushLoad(w.uintT(), uint32(1+len(w.k.Views)+v.Index))
 			return w.emit(spirv.OpINotEqual, w.boolT(), x, w.uconst(0))

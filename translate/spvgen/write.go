@@ -220,9 +220,12 @@ func (w *writer) pushBlock() {
 		members = append(members, view)
 	}
 	for _, s := range w.k.Scalars {
-		if s.Type == ir.Bool {
+		switch {
+		case s.Type == ir.Bool:
 			members = append(members, u)
-		} else {
+		case s.Type.IsComposite():
+			members = append(members, w.compositeType(s.Type, true))
+		default:
 			members = append(members, w.irType(s.Type))
 		}
 	}
@@ -240,18 +243,42 @@ func (w *writer) pushBlock() {
 		w.memberDecorate(w.pushStruct, 1+i, spirv.DecorationOffset, uint32(ampabi.ViewOffset(i)))
 		w.memberName(w.pushStruct, 1+i, v.Name)
 	}
+	off := ampabi.ScalarOffset(len(w.k.Views))
 	for i, s := range w.k.Scalars {
-		off := ampabi.ScalarOffset(len(w.k.Views)) + ampabi.ScalarBytes*i
+		size, align := w.place(s)
+		off = (off + align - 1) &^ (align - 1)
 		w.memberDecorate(w.pushStruct, 1+len(w.k.Views)+i, spirv.DecorationOffset, uint32(off))
 		w.memberName(w.pushStruct, 1+len(w.k.Views)+i, s.Name)
+		off += size
 	}
 	if w.k.Extents > 0 {
 		m := 1 + len(w.k.Views) + len(w.k.Scalars)
-		off := ampabi.ScalarOffset(len(w.k.Views)) + ampabi.ScalarBytes*len(w.k.Scalars)
 		w.memberDecorate(w.pushStruct, m, spirv.DecorationOffset, uint32(off))
 		w.memberName(w.pushStruct, m, "ampExtents")
 	}
 	w.push = w.variable(w.ptr(spirv.StorageClassPushConstant, w.pushStruct), spirv.StorageClassPushConstant, "amp")
+}
+
+// place returns a push field's bytes and alignment as the runtime places
+// it: a word 4 and 4; a vec vector std430's (8 and 8 for two components, 4n
+// and 16 else); a struct or array of words Go's size at 4.
+func (w *writer) place(s ir.Scalar) (size, align int) {
+	if !s.Type.IsComposite() {
+		return ampabi.ScalarBytes, ampabi.ScalarBytes
+	}
+	if s.Vec {
+		n, member := w.members(s.Type)
+		for _, m := range member {
+			if m < 0 {
+				n--
+			}
+		}
+		if n == 2 {
+			return 8, 8
+		}
+		return 4 * n, 16
+	}
+	return w.k.Size(s.Type), 4
 }
 
 // buffers declares each view's storage buffer at its binding.
