@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/goamp/goamp/internal/device"
 	"github.com/goamp/goamp/internal/devlink"
 	"github.com/goamp/goamp/internal/vk"
 )
@@ -44,7 +45,7 @@ type Accelerator struct {
 	devErr error
 	def    *View
 	nextQ  int
-	pipes  map[PipelineKey]*Pipeline
+	pipes  map[device.PipelineKey]*pipeline
 	pipeMu sync.Mutex
 	pcache pipeCache // guarded by pipeMu after the device opens
 	limits Limits    // computed once: a dispatch reads them several times

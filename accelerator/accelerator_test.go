@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/goamp/goamp/internal/device"
 	"github.com/goamp/goamp/internal/vk"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -222,9 +223,9 @@ func TestViewsEveryAccelerator(t *testing.T) {
 			_, err = iv.CreateMarker()
 			assert.ErrorIs(t, err, ErrViewClosed)
 			if a.IsCPU() {
-				_, err := iv.Alloc(16)
+				_, err := iv.alloc(16)
 				assert.ErrorIs(t, err, ErrViewClosed)
-				b, err := v.Alloc(16)
+				b, err := v.alloc(16)
 				if a.Traits().Strict { // memory of its own
 					require.NoError(t, err)
 					assert.Len(t, b.Bytes(), 16)
@@ -256,7 +257,7 @@ func eachDeviceView(t *testing.T, f func(t *testing.T, v *View)) {
 func TestBufferRoundTripEveryDevice(t *testing.T) {
 	eachDeviceView(t, func(t *testing.T, v *View) {
 		const n = 3<<20 + 12
-		b, err := v.Alloc(n)
+		b, err := v.alloc(n)
 		require.NoError(t, err)
 		src := make([]byte, n)
 		for i := range src {
@@ -282,16 +283,16 @@ func TestDispatchFreedBuffer(t *testing.T) {
 	spirv, err := os.ReadFile("../internal/testprog/iota.spv")
 	require.NoError(t, err)
 	eachDeviceView(t, func(t *testing.T, v *View) {
-		p, err := v.Accelerator().Pipeline(PipelineKey{Module: sha256.Sum256(spirv), Spec: [4]uint32{64, 1, 1, 1}},
+		p, err := v.Accelerator().pipeline(device.PipelineKey{Module: sha256.Sum256(spirv), Spec: [4]uint32{64, 1, 1, 1}},
 			"iota", spirv, 1, 128)
 		require.NoError(t, err)
-		b, err := v.Alloc(256)
+		b, err := v.alloc(256)
 		require.NoError(t, err)
 		require.NoError(t, b.Free())
-		err = v.Dispatch(p, []Arg{{Buffer: b, Range: 256, Access: Write}}, nil, [3]uint32{1, 1, 1})
+		err = v.dispatch(p, []device.Arg{{Buffer: b, Range: 256, Access: device.Write}}, nil, [3]uint32{1, 1, 1})
 		require.ErrorIs(t, err, ErrBufferFreed)
 		assert.Contains(t, err.Error(), "binding 0")
-		err = v.Dispatch(p, []Arg{{Range: 256, Access: Write}}, nil, [3]uint32{1, 1, 1})
+		err = v.dispatch(p, []device.Arg{{Range: 256, Access: device.Write}}, nil, [3]uint32{1, 1, 1})
 		assert.ErrorContains(t, err, "binding 0 is a nil buffer")
 	})
 }
@@ -299,7 +300,7 @@ func TestDispatchFreedBuffer(t *testing.T) {
 // TestProfilingAfterUse turns timestamps on for a view that has already run commands.
 func TestProfilingAfterUse(t *testing.T) {
 	eachDeviceView(t, func(t *testing.T, v *View) {
-		b, err := v.Alloc(1 << 20)
+		b, err := v.alloc(1 << 20)
 		require.NoError(t, err)
 		defer b.Free()
 		require.NoError(t, b.Upload(0, make([]byte, 1<<20)))
@@ -316,7 +317,7 @@ func TestAtClose(t *testing.T) {
 		v, err := a.CreateView(Automatic)
 		require.NoError(t, err)
 		calls := 0
-		v.AtClose(func() { calls++ })
+		v.atClose(func() { calls++ })
 		require.NoError(t, v.Close())
 		require.NoError(t, v.Close())
 		assert.Equal(t, 1, calls, "%s: closers run once", a.Path())
@@ -324,8 +325,8 @@ func TestAtClose(t *testing.T) {
 		v, err = a.CreateView(Automatic)
 		require.NoError(t, err)
 		kept, dropped := 0, 0
-		v.AtClose(func() { kept++ })
-		cancel := v.AtClose(func() { dropped++ })
+		v.atClose(func() { kept++ })
+		cancel := v.atClose(func() { dropped++ })
 		cancel()
 		cancel()
 		require.NoError(t, v.Close())
@@ -359,7 +360,7 @@ func TestAllocPastMaxAllocationSize(t *testing.T) {
 		max := a.Limits().MaxMemoryAllocationSize
 		if a.IsCPU() {
 			assert.Zero(t, max)
-			b, err := v.Alloc(1 << 20)
+			b, err := v.alloc(1 << 20)
 			if a.Traits().Strict { // host memory of its own: Go's limits
 				require.NoError(t, err)
 				require.NoError(t, b.Free())
@@ -371,13 +372,13 @@ func TestAllocPastMaxAllocationSize(t *testing.T) {
 		}
 		require.NotZero(t, max, "%s reports maxMemoryAllocationSize", a.Path())
 		for _, size := range []uint64{max + 1, max + 64<<20 + 4096} {
-			_, err = v.Alloc(size)
+			_, err = v.alloc(size)
 			require.ErrorIs(t, err, ErrOutOfMemory, "%s: %d bytes", a.Path(), size)
 			var ae *AllocError
 			require.ErrorAs(t, err, &ae)
 			assert.Equal(t, AllocError{Accelerator: a.Path(), Bytes: size, Limit: max}, *ae)
 		}
-		b, err := v.Alloc(4096)
+		b, err := v.alloc(4096)
 		require.NoError(t, err, "the view still allocates")
 		require.NoError(t, b.Free())
 		require.NoError(t, v.Close())

@@ -3,6 +3,7 @@ package accelerator
 import (
 	"fmt"
 
+	"github.com/goamp/goamp/internal/device"
 	"github.com/goamp/goamp/internal/devlink"
 	"github.com/goamp/goamp/internal/vk"
 )
@@ -10,10 +11,11 @@ import (
 // The window that presents views (present/window) reaches the Vulkan objects behind them
 // through internal/devlink.
 func init() {
-	devlink.Set(devlink.Link[*View, *Buffer]{
+	devlink.Set(devlink.Link[*View, device.Buffer]{
 		Instance: func() *vk.Instance { return theRegistry().inst },
 		View:     linkView,
-		Buffer: func(b *Buffer) *vk.Buffer {
+		Buffer: func(db device.Buffer) *vk.Buffer {
+			b, _ := db.(*buffer)
 			if b == nil {
 				return nil
 			}

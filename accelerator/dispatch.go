@@ -5,34 +5,22 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"github.com/goamp/goamp/internal/device"
 	"github.com/goamp/goamp/internal/vk"
 )
 
-// PipelineKey identifies a compiled pipeline on one device: the module's content (its
-// sha256, so that two programs with one name never share a pipeline) and the
-// specialization constants (tile sizes, ranks) it was built with.
-type PipelineKey struct {
-	// Module is the sha256 of the SPIR-V module.
-	Module [32]byte
-	// Spec are the values of specialization constants 0 to 3: the tile's x, y and z sizes,
-	// then amp.glsl's AMP_RANKS.
-	Spec [4]uint32
-}
-
-// Pipeline is a compute pipeline on one accelerator.
-type Pipeline struct {
+// pipeline is a compute pipeline on one accelerator.
+type pipeline struct {
 	p        *vk.Pipeline
 	bindings int
 	pushSize int
 }
 
 // Bindings is the number of storage buffers the pipeline binds.
-func (p *Pipeline) Bindings() int { return p.bindings }
+func (p *pipeline) Bindings() int { return p.bindings }
 
-// Pipeline returns the pipeline for key, building it from SPIR-V on first use; name is
-// the program's, for messages. key.Module must be the sha256 of spirv. Pipelines live as
-// long as the accelerator.
-func (a *Accelerator) Pipeline(key PipelineKey, name string, spirv []byte, bindings, pushSize int) (*Pipeline, error) {
+// pipeline is device.View.Pipeline for the views of a.
+func (a *Accelerator) pipeline(key device.PipelineKey, name string, spirv []byte, bindings, pushSize int) (*pipeline, error) {
 	if a.info == nil {
 		return nil, &FeatureError{Accelerator: a.path, Feature: "SPIR-V pipelines"}
 	}
@@ -50,34 +38,16 @@ func (a *Accelerator) Pipeline(key PipelineKey, name string, spirv []byte, bindi
 		return nil, fmt.Errorf("goamp/accelerator: %s: program %s: %w", a.path, name, err)
 	}
 	if a.pipes == nil {
-		a.pipes = map[PipelineKey]*Pipeline{}
+		a.pipes = map[device.PipelineKey]*pipeline{}
 	}
-	p := &Pipeline{p: vp, bindings: bindings, pushSize: pushSize}
+	p := &pipeline{p: vp, bindings: bindings, pushSize: pushSize}
 	a.pipes[key] = p
 	a.savePipelineCache(dev)
 	return p, nil
 }
 
-// Arg is one storage-buffer binding of a dispatch: a byte range of a buffer and how the
-// kernel uses it.
-type Arg struct {
-	// Buffer is the buffer bound; it must live on the dispatching view.
-	Buffer *Buffer
-	// Offset is where the binding starts in the buffer, in bytes (a multiple of
-	// Limits.MinStorageBufferAlign).
-	Offset uint64
-	// Range is the binding's length in bytes.
-	Range uint64
-	// Access says whether the kernel reads the range, writes it, or both; it decides which
-	// later dispatches and copies wait for this one.
-	Access Access
-}
-
-// Dispatch records a dispatch of groups workgroups of pipeline p with the given buffer
-// bindings and push constants. A barrier precedes it only when it reads what an earlier
-// command of the view wrote or writes what an earlier one used. Automatic views submit when
-// the batch is large; immediate views submit at once.
-func (v *View) Dispatch(p *Pipeline, args []Arg, push []byte, groups [3]uint32) error {
+// dispatch is device.View.Dispatch.
+func (v *View) dispatch(p *pipeline, args []device.Arg, push []byte, groups [3]uint32) error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if err := v.checkTaking(); err != nil {
@@ -95,23 +65,24 @@ func (v *View) Dispatch(p *Pipeline, args []Arg, push []byte, groups [3]uint32) 
 	barrier := false
 	v.binds = v.binds[:0]
 	for i, a := range args {
+		b, _ := a.Buffer.(*buffer)
 		switch {
-		case a.Buffer == nil:
+		case b == nil:
 			return fmt.Errorf("goamp/accelerator: dispatch binding %d is a nil buffer", i)
-		case a.Buffer.vb == nil:
+		case b.vb == nil:
 			return fmt.Errorf("goamp/accelerator: dispatch binding %d: %w", i, ErrBufferFreed)
 		}
-		if a.Buffer.view != v {
-			return fmt.Errorf("goamp/accelerator: buffer of %s bound on %s", a.Buffer.view, v)
+		if b.view != v {
+			return fmt.Errorf("goamp/accelerator: buffer of %s bound on %s", b.view, v)
 		}
-		barrier = barrier || v.hazard(a.Buffer, a.Access)
-		v.binds = append(v.binds, vk.Binding{Buffer: a.Buffer.vb, Offset: a.Offset, Range: a.Range})
+		barrier = barrier || v.hazard(b, a.Access)
+		v.binds = append(v.binds, vk.Binding{Buffer: b.vb, Offset: a.Offset, Range: a.Range})
 	}
 	if barrier {
 		v.clearHazards()
 	}
 	for _, a := range args {
-		v.track(a.Buffer, a.Access)
+		v.track(a.Buffer.(*buffer), a.Access)
 	}
 	if err := v.stream.Dispatch(p.p, v.binds, push, groups, barrier); err != nil {
 		return fmt.Errorf("goamp/accelerator: %s: %w", v.acc.path, err)

@@ -27,7 +27,7 @@
 // (ErrDeviceLost, C++ AMP's accelerator_view_removed) removes the view, whose every later
 // operation returns the same error, while a new view works where the device does.
 //
-// The View methods that take buffers and pipelines (Alloc, Dispatch, Upload, Download) are
-// the contract that the runtime and arrayview packages build on; ordinary programs use
-// those packages instead.
+// A view's device memory and the kernels it runs are reached through packages arrayview
+// (arrays and array views) and runtime (ParallelForEach and its kind), not through this
+// package.
 package accelerator

@@ -21,8 +21,8 @@ var (
 	ErrViewRemoved = vk.ErrDeviceLost
 	// ErrNoVulkan: Vulkan cannot be used here; only the CPU accelerator exists.
 	ErrNoVulkan = vk.ErrUnavailable
-	// ErrBufferFreed: a Buffer was used after Free, such as a dispatch binding the buffer
-	// of an array view closed meanwhile (package arrayview's ErrClosed is the same value).
+	// ErrBufferFreed: device memory was used after it was freed, such as a kernel given
+	// an array view closed meanwhile (package arrayview's ErrClosed is the same value).
 	ErrBufferFreed = errors.New("goamp: buffer freed (its view closed)")
 	// ErrUnsupportedFeature: the accelerator lacks something the operation needs (C++ AMP unsupported_feature).
 	ErrUnsupportedFeature = errors.New("goamp/accelerator: unsupported feature")

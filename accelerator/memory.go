@@ -7,12 +7,14 @@ import (
 	goruntime "runtime"
 	"sync"
 
+	"github.com/goamp/goamp/internal/device"
 	"github.com/goamp/goamp/internal/vk"
 )
 
-// Buffer is device memory owned by one view. It is mapped for direct host access on
-// devices with unified memory; otherwise data moves through the view's staging buffers.
-type Buffer struct {
+// buffer is device memory owned by one view, a device.Buffer. It is mapped for direct
+// host access on devices with unified memory; otherwise data moves through the view's
+// staging buffers.
+type buffer struct {
 	view *View
 	vb   *vk.Buffer
 	host []byte // the memory of a strict CPU accelerator's buffer (vb is nil)
@@ -27,14 +29,11 @@ type Buffer struct {
 }
 
 // Size is the buffer's size in bytes.
-func (b *Buffer) Size() uint64 { return b.size }
-
-// View is the view that owns the buffer.
-func (b *Buffer) View() *View { return b.view }
+func (b *buffer) Size() uint64 { return b.size }
 
 // Bytes is the memory of a buffer of the strict CPU accelerator (StrictCPU), which its
 // kernels read and write; nil for a Vulkan buffer and after Free.
-func (b *Buffer) Bytes() []byte { return b.host }
+func (b *buffer) Bytes() []byte { return b.host }
 
 // stagingSize is the size of each of a view's staging buffers (stagingSlots of them): the
 // host fills one while the device copies out of the others. They are host-cached memory,
@@ -46,11 +45,8 @@ var stagingSize = 16 << 20
 
 const stagingSlots = 4
 
-// Alloc allocates a device buffer of size bytes on the view. More than the device's
-// maxMemoryAllocationSize (Limits) is an *AllocError, matching ErrOutOfMemory, before
-// anything is asked of the driver; a driver that runs out of memory gives a *DeviceError,
-// matching it too.
-func (v *View) Alloc(size uint64) (*Buffer, error) {
+// alloc is device.View.Alloc.
+func (v *View) alloc(size uint64) (*buffer, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if err := v.checkTaking(); err != nil {
@@ -59,7 +55,7 @@ func (v *View) Alloc(size uint64) (*Buffer, error) {
 	if v.acc.strict { // memory of its own, apart from the Go slices
 		v.inUse += size
 		v.acc.hostBytes.Add(size)
-		return &Buffer{view: v, host: make([]byte, size), size: size}, nil
+		return &buffer{view: v, host: make([]byte, size), size: size}, nil
 	}
 	if v.stream == nil {
 		return nil, &FeatureError{Accelerator: v.acc.path, Feature: "device buffers (the CPU uses host memory)"}
@@ -80,11 +76,11 @@ func (v *View) Alloc(size uint64) (*Buffer, error) {
 		return nil, v.deviceError(err)
 	}
 	v.inUse += size
-	return &Buffer{view: v, vb: vb, size: size, readEpoch: ^uint64(0), writeEpoch: ^uint64(0)}, nil
+	return &buffer{view: v, vb: vb, size: size, readEpoch: ^uint64(0), writeEpoch: ^uint64(0)}, nil
 }
 
 // Free releases the buffer once the device no longer uses it.
-func (b *Buffer) Free() error {
+func (b *buffer) Free() error {
 	v := b.view
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -114,7 +110,7 @@ func (b *Buffer) Free() error {
 }
 
 // Upload copies src into the buffer at byte offset off. It returns once src may be reused.
-func (b *Buffer) Upload(off uint64, src []byte) error {
+func (b *buffer) Upload(off uint64, src []byte) error {
 	return b.transfer(off, len(src), (*View).countUp, func(m []byte) { parallelCopy(m, src) }, func(v *View) error {
 		return v.pinned(b, src, func(lo, hi int) error { return b.uploadStaged(v, off+uint64(lo), src[lo:hi]) },
 			func(imp *vk.Buffer, lo, n int) error {
@@ -124,7 +120,7 @@ func (b *Buffer) Upload(off uint64, src []byte) error {
 }
 
 // uploadStaged is Upload through the staging buffers; v.mu is held.
-func (b *Buffer) uploadStaged(v *View, off uint64, src []byte) error {
+func (b *buffer) uploadStaged(v *View, off uint64, src []byte) error {
 	for done := 0; done < len(src); {
 		st, err := v.stagingSlot(min(len(src)-done, stagingSize))
 		if err != nil {
@@ -147,7 +143,7 @@ func (b *Buffer) uploadStaged(v *View, off uint64, src []byte) error {
 // transfer moves n bytes at offset off between the host and the buffer with the view
 // locked: direct copies through the mapping once the device is done with the buffer (unified
 // memory), staged goes through the view's staging buffers otherwise; count records it.
-func (b *Buffer) transfer(off uint64, n int, count func(*View, int), direct func(mapped []byte), staged func(*View) error) error {
+func (b *buffer) transfer(off uint64, n int, count func(*View, int), direct func(mapped []byte), staged func(*View) error) error {
 	if err := b.bounds(off, n); err != nil {
 		return err
 	}
@@ -177,7 +173,7 @@ func (b *Buffer) transfer(off uint64, n int, count func(*View, int), direct func
 
 // Download copies the buffer's bytes at offset off into dst, after the commands that write
 // them have run.
-func (b *Buffer) Download(off uint64, dst []byte) error {
+func (b *buffer) Download(off uint64, dst []byte) error {
 	return b.transfer(off, len(dst), (*View).countDown, func(m []byte) { parallelCopy(dst, m) }, func(v *View) error {
 		return v.pinned(b, dst, func(lo, hi int) error { return b.downloadStaged(v, off+uint64(lo), dst[lo:hi]) },
 			func(imp *vk.Buffer, lo, n int) error {
@@ -187,7 +183,7 @@ func (b *Buffer) Download(off uint64, dst []byte) error {
 }
 
 // downloadStaged is Download through the staging buffers; v.mu is held.
-func (b *Buffer) downloadStaged(v *View, off uint64, dst []byte) error {
+func (b *buffer) downloadStaged(v *View, off uint64, dst []byte) error {
 	// The device fills one staging buffer while the host drains the one before it.
 	type pending struct {
 		st       *staging
@@ -236,7 +232,7 @@ func (b *Buffer) downloadStaged(v *View, off uint64, dst []byte) error {
 	return nil
 }
 
-func (b *Buffer) bounds(off uint64, n int) error {
+func (b *buffer) bounds(off uint64, n int) error {
 	if b.vb == nil && b.host == nil {
 		return fmt.Errorf("goamp/accelerator: a %d-byte buffer used after Free: %w", b.size, ErrBufferFreed)
 	}
@@ -316,18 +312,18 @@ func (v *View) seqDone(seq uint64) bool {
 
 // recordCopy records a buffer copy; read and written name the tracked buffers involved
 // (nil for staging buffers, which are tracked by sequence number); v.mu is held.
-func (v *View) recordCopy(src *vk.Buffer, srcOff uint64, dst *vk.Buffer, dstOff, n uint64, read, written *Buffer) error {
-	if (read != nil && v.hazard(read, Read)) || (written != nil && v.hazard(written, Write)) {
+func (v *View) recordCopy(src *vk.Buffer, srcOff uint64, dst *vk.Buffer, dstOff, n uint64, read, written *buffer) error {
+	if (read != nil && v.hazard(read, device.Read)) || (written != nil && v.hazard(written, device.Write)) {
 		if err := v.stream.Barrier(); err != nil {
 			return err
 		}
 		v.clearHazards()
 	}
 	if read != nil {
-		v.track(read, Read)
+		v.track(read, device.Read)
 	}
 	if written != nil {
-		v.track(written, Write)
+		v.track(written, device.Write)
 	}
 	return v.stream.Copy(src, srcOff, dst, dstOff, n)
 }
@@ -336,9 +332,9 @@ func (v *View) recordCopy(src *vk.Buffer, srcOff uint64, dst *vk.Buffer, dstOff,
 // view: a read after a write, or a write after a read or write, since the last barrier;
 // v.mu is held. Buffers remember the barrier epoch in which they were last read and
 // written, so the check allocates nothing.
-func (v *View) hazard(b *Buffer, acc Access) bool {
+func (v *View) hazard(b *buffer, acc device.Access) bool {
 	w := b.writeEpoch == v.epoch
-	if acc&Write != 0 {
+	if acc&device.Write != 0 {
 		return w || b.readEpoch == v.epoch
 	}
 	return w
@@ -347,11 +343,11 @@ func (v *View) hazard(b *Buffer, acc Access) bool {
 // clearHazards starts a new barrier epoch: nothing recorded before it is a hazard.
 func (v *View) clearHazards() { v.epoch++ }
 
-func (v *View) track(b *Buffer, acc Access) {
-	if acc&Read != 0 {
+func (v *View) track(b *buffer, acc device.Access) {
+	if acc&device.Read != 0 {
 		b.readEpoch = v.epoch
 	}
-	if acc&Write != 0 {
+	if acc&device.Write != 0 {
 		b.writeEpoch = v.epoch
 	}
 	b.lastUse = v.seq

@@ -21,7 +21,7 @@ import (
 // Lifetime: an Upload or Download submits the copy and waits for it before it returns,
 // so the device never touches the slice outside the call: the slice's contents rules stay
 // as documented (Upload returns once src may be reused; Download once dst holds the
-// data). Importing pins pages, which costs the driver time, so a Buffer keeps the imports
+// data). Importing pins pages, which costs the driver time, so a buffer keeps the imports
 // of its last maxPins distinct slices for the next transfer of the same memory (an
 // arrayview source synchronizes the same slice again and again) and ends them when it is
 // freed (Free; an arrayview source frees its buffers when its last view is closed or its
@@ -65,13 +65,13 @@ func pinnedSpan(p []byte, align uint64) (lo, hi int) {
 	return lo, hi
 }
 
-// maxPins is the number of imports a Buffer keeps.
+// maxPins is the number of imports a buffer keeps.
 const maxPins = 2
 
 // pinned moves p through an import of its aligned interior, calling staged for the ranges
 // of p that go through the staging buffers and copy to record the interior's copy command
 // (imp holds p[lo:lo+n]); v.mu is held. It returns once the copy has run.
-func (v *View) pinned(b *Buffer, p []byte, staged func(lo, hi int) error, copy func(imp *vk.Buffer, lo, n int) error) error {
+func (v *View) pinned(b *buffer, p []byte, staged func(lo, hi int) error, copy func(imp *vk.Buffer, lo, n int) error) error {
 	dev, err := v.acc.device()
 	if err != nil {
 		return err
@@ -110,7 +110,7 @@ func (v *View) pinned(b *Buffer, p []byte, staged func(lo, hi int) error, copy f
 
 // pin returns b's import of q, importing it (and ending b's oldest import past maxPins,
 // which no copy uses: every transfer waits for its copies) if b has none; v.mu is held.
-func (b *Buffer) pin(dev *vk.Device, q []byte) (*vk.Buffer, error) {
+func (b *buffer) pin(dev *vk.Device, q []byte) (*vk.Buffer, error) {
 	for i, x := range b.pins {
 		if x.Pins(q) {
 			b.pins = append(append(b.pins[:i:i], b.pins[i+1:]...), x) // most recent last

@@ -72,7 +72,7 @@ func TestPinnedTransfer(t *testing.T) {
 			t.Skipf("%s has no VK_EXT_external_memory_host", a.Path())
 		}
 		size := 4*pinMin + 3*align + 77
-		b, err := v.Alloc(uint64(size + 4096))
+		b, err := v.alloc(uint64(size + 4096))
 		require.NoError(t, err)
 		defer func() { require.NoError(t, b.Free()) }()
 		for _, c := range []struct {

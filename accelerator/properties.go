@@ -34,8 +34,9 @@ type Limits struct {
 	// MaxMemoryAllocationCount is the most device memory allocations that may exist at
 	// once (maxMemoryAllocationCount); 0 on the CPU.
 	MaxMemoryAllocationCount uint32 `json:"max_memory_allocation_count"`
-	// MaxMemoryAllocationSize is the most bytes one device allocation (one Alloc) may
-	// have (maxMemoryAllocationSize, Vulkan 1.1); 0 on the CPU and where unknown.
+	// MaxMemoryAllocationSize is the most bytes one device allocation (one array's
+	// data, one scratch buffer) may have (maxMemoryAllocationSize, Vulkan 1.1); 0 on
+	// the CPU and where unknown.
 	MaxMemoryAllocationSize uint64 `json:"max_memory_allocation_size"`
 	// TimestampPeriodNs is the nanoseconds per tick of the device's timestamps
 	// (timestampPeriod); 0 on the CPU.

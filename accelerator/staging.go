@@ -20,4 +20,4 @@ func (a *Accelerator) mapsBuffers() bool { return a.SupportsCPUSharedMemory() &&
 // (unified memory) rather than by staging copies (a discrete GPU, or
 // GOAMP_FORCE_STAGING=1). It is false for a freed buffer; do not call it while another
 // goroutine frees the buffer.
-func (b *Buffer) HostMapped() bool { return b.vb != nil && b.vb.Mapped() != nil }
+func (b *buffer) HostMapped() bool { return b.vb != nil && b.vb.Mapped() != nil }

@@ -37,7 +37,7 @@ func TestStagingSizes(t *testing.T) {
 		require.NoError(t, err)
 		roundTrip := func(size int) {
 			t.Helper()
-			b, err := v.Alloc(uint64(size))
+			b, err := v.alloc(uint64(size))
 			require.NoError(t, err)
 			defer b.Free()
 			src, dst := make([]byte, size), make([]byte, size)

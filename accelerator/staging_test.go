@@ -30,7 +30,7 @@ func TestForceStaging(t *testing.T) {
 			v, err := a.CreateView(Automatic)
 			require.NoError(t, err)
 			for _, size := range []int{4100, stagingSlots*stagingSize + 4100} {
-				b, err := v.Alloc(uint64(size))
+				b, err := v.alloc(uint64(size))
 				require.NoError(t, err)
 				mapped := a.SupportsCPUSharedMemory() && !force
 				assert.Equal(t, mapped, b.HostMapped(), "%s, forced %v: mapped", a.Path(), force)
@@ -68,7 +68,7 @@ func TestForceStagingEnv(t *testing.T) {
 			}
 			v, err := a.CreateView(Automatic)
 			require.NoError(t, err)
-			b, err := v.Alloc(4096)
+			b, err := v.alloc(4096)
 			require.NoError(t, err)
 			assert.Equal(t, a.SupportsCPUSharedMemory() && want != "1", b.HostMapped(), a.Path())
 			require.NoError(t, b.Free())

@@ -21,9 +21,9 @@ func TestSubmitFoundFailed(t *testing.T) {
 	const n = 1 << 20
 	r := rand.New(rand.NewPCG(rand.Uint64(), 9))
 	eachDeviceView(t, func(t *testing.T, v *View) {
-		src, err := v.Alloc(n)
+		src, err := v.alloc(n)
 		require.NoError(t, err)
-		dst, err := v.Alloc(n)
+		dst, err := v.alloc(n)
 		require.NoError(t, err)
 		data := make([]byte, n)
 		for i := range data {
@@ -64,9 +64,9 @@ func TestCloseRemovedWithOpenBatch(t *testing.T) {
 	// milliseconds.
 	const n = 64 << 20
 	eachDeviceView(t, func(t *testing.T, v *View) {
-		a, err := v.Alloc(n)
+		a, err := v.alloc(n)
 		require.NoError(t, err)
-		b, err := v.Alloc(n)
+		b, err := v.alloc(n)
 		require.NoError(t, err)
 		v.mu.Lock()
 		err = v.recordCopy(a.vb, 0, b.vb, 0, n, a, b) // what a holds does not matter

@@ -25,8 +25,8 @@ type Traits struct {
 	Wide bool
 	// Strict says the accelerator runs kernels' Go definitions on the host, one goroutine
 	// per thread, over device copies of their data that it keeps apart from the Go slices,
-	// with tile_static memory and discarded data poisoned (StrictCPU). Its buffers are host
-	// memory (Buffer.Bytes). HostMemory and Wide are false.
+	// with tile_static memory and discarded data poisoned (StrictCPU). Its device memory is
+	// host memory of its own. HostMemory and Wide are false.
 	Strict bool
 }
 

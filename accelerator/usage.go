@@ -46,7 +46,7 @@ func (a *Accelerator) MemoryUsage() MemoryUsage {
 }
 
 // MemoryInUse is the bytes of the device buffers the view holds: those allocated on it
-// (Alloc: arrays, device copies of views, scratch memory) and its staging buffers, not yet
+// (arrays, device copies of views, scratch memory) and its staging buffers, not yet
 // freed. It is 0 for a view of the CPU.
 func (v *View) MemoryInUse() uint64 {
 	v.mu.Lock()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/amptest"
+	"github.com/goamp/goamp/internal/device"
 )
 
 // TestMemoryUsage checks goamp's count of device memory: a buffer's bytes appear in its
@@ -23,7 +24,7 @@ func TestMemoryUsage(t *testing.T) {
 		}
 		before := a.MemoryUsage().Allocated
 		const size = 3<<20 + 12
-		b, err := v.Alloc(size)
+		b, err := device.Of(v).Alloc(size)
 		require.NoError(t, err)
 		assert.EqualValues(t, size, v.MemoryInUse())
 		u := a.MemoryUsage()

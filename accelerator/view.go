@@ -31,19 +31,6 @@ func (m QueuingMode) String() string {
 // maxBatch is the number of commands after which an automatic view submits on its own.
 const maxBatch = 512
 
-// Access is how a dispatch uses a buffer.
-type Access int
-
-// Buffer accesses.
-const (
-	// Read: the kernel reads the buffer.
-	Read Access = 1 << iota
-	// Write: the kernel writes the buffer.
-	Write
-	// ReadWrite: the kernel reads and writes the buffer.
-	ReadWrite = Read | Write
-)
-
 // View is a C++ AMP accelerator_view: a queue of one accelerator with its command stream.
 // Its methods are safe for concurrent use.
 type View struct {
@@ -53,8 +40,8 @@ type View struct {
 
 	mu     sync.Mutex
 	closed bool
-	// closing is set when Close begins: from then on the view takes no new work (Dispatch,
-	// Alloc, AtCloseOpen) while the functions registered with AtClose bring data home.
+	// closing is set when Close begins: from then on the view takes no new work (dispatch,
+	// alloc, atCloseOpen) while the functions registered with atClose bring data home.
 	closing bool
 	stream  *vk.Stream
 	seq     uint64 // sequence number of the batch being recorded
@@ -64,13 +51,13 @@ type View struct {
 	epoch    uint64 // barrier epoch: bumped by every barrier recorded (see hazard)
 	binds    []vk.Binding
 	staging  [stagingSlots]staging
-	inUse    uint64 // bytes of the view's buffers (Alloc and staging) not yet freed
+	inUse    uint64 // bytes of the view's buffers (alloc and staging) not yet freed
 
 	stats Stats
 
 	closersMu sync.Mutex
 	closers   []*closer
-	// hostWork counts the dispatches running on the host for the view (StartHostWork),
+	// hostWork counts the dispatches running on the host for the view (startHostWork),
 	// which Close waits for.
 	hostWork sync.WaitGroup
 }
@@ -115,20 +102,18 @@ func (v *View) String() string { return fmt.Sprintf("%s view %d (%s)", v.acc.pat
 // viewIDs numbers the views.
 var viewIDs atomic.Uint64
 
-// CheckOpen returns an error matching ErrViewClosed if the view is closed. Work that runs
-// on the host for a CPU view (runtime's ParallelForEach, NewArray) checks it first, as a
-// Vulkan view refuses work once closed.
-func (v *View) CheckOpen() error {
+// openErr is device.View.CheckOpen.
+func (v *View) openErr() error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	return v.checkOpen()
 }
 
-// StartHostWork registers a dispatch that runs on the host over the view's buffers (the
+// startHostWork registers a dispatch that runs on the host over the view's buffers (the
 // strict CPU accelerator's), so that Close waits for it before it brings the view's data
 // home: call done when it has run. It returns an error matching ErrViewClosed, and
 // registers nothing, once Close has begun.
-func (v *View) StartHostWork() (done func(), err error) {
+func (v *View) startHostWork() (done func(), err error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if err := v.checkTaking(); err != nil {
@@ -138,9 +123,9 @@ func (v *View) StartHostWork() (done func(), err error) {
 	return v.hostWork.Done, nil
 }
 
-// CountDispatch counts a kernel run on the host for this view in Stats().Dispatches (a
-// Vulkan view counts its own in Dispatch).
-func (v *View) CountDispatch() { atomic.AddUint64(&v.stats.Dispatches, 1) }
+// countDispatch counts a kernel run on the host for this view in Stats().Dispatches (a
+// Vulkan view counts its own in dispatch).
+func (v *View) countDispatch() { atomic.AddUint64(&v.stats.Dispatches, 1) }
 
 // Stats returns the transfer and dispatch counters of the view.
 func (v *View) Stats() Stats {
@@ -282,12 +267,12 @@ func (v *View) CreateMarker() (*Marker, error) {
 	return &Marker{batch: b}, nil
 }
 
-// AtClose registers f to run when the view is closed, before it stops taking work, so that
+// atClose registers f to run when the view is closed, before it stops taking work, so that
 // caches of device data kept per view (the built-in kernels' scratch memory, the array
 // views' device copies, which bring what a kernel computed home) can save and free it. The
 // function it returns unregisters f, for a cache that frees its memory before the view
 // closes; it may be called more than once.
-func (v *View) AtClose(f func()) (cancel func()) {
+func (v *View) atClose(f func()) (cancel func()) {
 	c := &closer{f: f}
 	v.closersMu.Lock()
 	v.closers = append(v.closers, c)
@@ -304,11 +289,11 @@ func (v *View) AtClose(f func()) (cancel func()) {
 	}
 }
 
-// AtCloseOpen is AtClose for a cache that is about to keep data on the view: where the
+// atCloseOpen is atClose for a cache that is about to keep data on the view: where the
 // view is closing or closed, so that f might never run, it registers nothing and returns
 // the error (ErrViewClosed) instead.
-func (v *View) AtCloseOpen(f func()) (cancel func(), err error) {
-	cancel = v.AtClose(f)
+func (v *View) atCloseOpen(f func()) (cancel func(), err error) {
+	cancel = v.atClose(f)
 	v.mu.Lock()
 	err = v.checkTaking()
 	v.mu.Unlock()
@@ -327,10 +312,10 @@ func (v *View) checkTaking() error {
 	return v.checkOpen()
 }
 
-// closer is a function registered with AtClose.
+// closer is a function registered with atClose.
 type closer struct{ f func() }
 
-// Close runs the functions registered with AtClose, waits for the view's work and releases
+// Close runs the functions registered for the view's caches of device data, waits for the view's work and releases
 // its stream and staging memory. The default view of an accelerator should not be closed
 // while the program still uses it.
 func (v *View) Close() error {

@@ -237,7 +237,7 @@ var ampgenSPIRV embed.FS
 // ampgenPrograms makes the kernels' programs of their modules in ampgenSPIRV. It records
 // what this file was made from: in a test binary, a dispatch of a kernel whose source
 // changed since is an error (ampimpl.Sources).
-var ampgenPrograms = ampimpl.GeneratedFrom("api.go convolve.go elementwise.go histogram.go loopcap.go matmul.go reduce.go scan.go sort.go sortseg.go sortwin.go transpose.go", "37519bc91ca79e00254881e0c6c7728ecd027335edc1e9e0402077cc6d7b785b").Programs(ampgenSPIRV, "amp_gen", "github.com/goamp/goamp/algo")
+var ampgenPrograms = ampimpl.GeneratedFrom("api.go convolve.go elementwise.go histogram.go loopcap.go matmul.go reduce.go scan.go sort.go sortseg.go sortwin.go transpose.go", "1ec53853192b5dbfe83fbcffd720c24248fff32465bdd24dd9b221d06a7c08e8").Programs(ampgenSPIRV, "amp_gen", "github.com/goamp/goamp/algo")
 
 var ampgenAccumulateKernel = ampgenPrograms.Instances("accumulateKernel", []string{"int32", "uint32", "float32"},
 	ampimpl.Indexed{Field: "Src", Thread: true},

@@ -48,7 +48,7 @@ func Convolve2D(av *accelerator.View, in, out *arrayview.View[float32], rowKerne
 		return err
 	}
 	rows, cols := in.Extent().Dim(0), in.Extent().Dim(1)
-	av, err := runtime.ChooseView("algo."+op, op, av, []string{"in", "out"}, in, out)
+	av, err := chooseView("algo."+op, op, av, []string{"in", "out"}, in, out)
 	if err != nil {
 		return err
 	}

@@ -45,17 +45,19 @@
 //
 // # Several accelerators
 //
-// MatMulOn, ReduceOn and SortOn run over several accelerator views at once (split.go):
-// MatMul by blocks of c's rows, Reduce by partial results, Sort by sorting a block on each
-// view and merging the sorted runs on the fastest. Blocks follow each accelerator's
-// measured throughput (runtime.Blocks).
+// MatMulOn, ReduceOn and SortOn run over several accelerator views at once: MatMul by
+// blocks of c's rows, Reduce by partial results, Sort by sorting a block on each view and
+// merging the sorted runs on the fastest. Blocks follow each accelerator's measured
+// throughput, as runtime.ParallelForEachOn's do.
 //
 // # Imports
 //
 // algo sits above the core: it may import accelerator, arrayview, runtime, shaders (the
-// hand-written programs), fmath, vec and half, and internal/asm/gemm (the CPU matrix multiply's
-// AVX2 micro-kernels, with a portable fallback), never internal/vk (only accelerator
-// uses it) nor translate (kernels are translated by go generate, not at run time).
+// hand-written programs), fmath, vec and half, internal/device and internal/rtlink (a
+// view's hardware and the dispatcher's helpers, which programs do not see), and
+// internal/asm/gemm (the CPU matrix multiply's AVX2 micro-kernels, with a portable
+// fallback), never internal/vk (only accelerator uses it) nor translate (kernels are
+// translated by go generate, not at run time).
 // Nothing in goamp's core imports algo; programs (cmd/ampbench) and users do.
 package algo
 

@@ -11,6 +11,7 @@ import (
 	"github.com/goamp/goamp/algo"
 	"github.com/goamp/goamp/amptest"
 	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/internal/device"
 	"github.com/goamp/goamp/internal/vk"
 	"github.com/goamp/goamp/runtime"
 	"github.com/stretchr/testify/assert"
@@ -288,7 +289,7 @@ func requireRemovedOps(t *testing.T, av *accelerator.View, A, B, O *arrayview.Vi
 		{"Add", func() error { return algo.Add(av, A, B, O) }},
 		{"Flush", av.Flush},
 		{"Wait", av.Wait},
-		{"Alloc", func() error { _, err := av.Alloc(64); return err }},
+		{"Alloc", func() error { _, err := device.Of(av).Alloc(64); return err }},
 		{"CreateMarker", func() error { _, err := av.CreateMarker(); return err }},
 	}
 	for _, o := range ops {

@@ -51,7 +51,7 @@ func Histogram(av *accelerator.View, in *arrayview.View[float32], bins int, lo, 
 	if err != nil {
 		return nil, err
 	}
-	av, err = runtime.ChooseView("algo."+op, op, av, []string{"in"}, in)
+	av, err = chooseView("algo."+op, op, av, []string{"in"}, in)
 	if err != nil {
 		return nil, err
 	}

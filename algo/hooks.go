@@ -10,7 +10,7 @@ import (
 // algorithms run with the zero value.
 type testHooks struct {
 	// perThread runs the kernels' per-thread Go bodies (their definitions) on the CPU
-	// instead of the fast ones (runtime.PerThreadKernel), so that the conformance tests can
+	// instead of the fast ones (rtlink's PerThread), so that the conformance tests can
 	// check the fast bodies against them.
 	perThread bool
 	// noSubgroups runs the shared-memory GPU programs on devices with subgroup arithmetic.
@@ -46,7 +46,7 @@ var hooks testHooks
 // per-thread Each body on the CPU when hooks.perThread is set.
 func dispatch(av *accelerator.View, ext runtime.Extent, k runtime.IndexKernel) error {
 	if hooks.perThread {
-		return runtime.ParallelForEach(av, ext, runtime.PerThreadKernel{Kernel: k})
+		return runtime.ParallelForEach(av, ext, rt.PerThread(k).(runtime.IndexKernel))
 	}
 	return runtime.ParallelForEach(av, ext, k)
 }
@@ -55,7 +55,7 @@ func dispatch(av *accelerator.View, ext runtime.Extent, k runtime.IndexKernel) e
 // per-thread Tiled body on the CPU when hooks.perThread is set.
 func dispatchTiled(av *accelerator.View, dom runtime.TiledExtent, k runtime.TiledKernel) error {
 	if hooks.perThread {
-		return runtime.ParallelForEachTiled(av, dom, runtime.PerThreadKernel{Kernel: k})
+		return runtime.ParallelForEachTiled(av, dom, rt.PerThread(k).(runtime.TiledKernel))
 	}
 	return runtime.ParallelForEachTiled(av, dom, k)
 }

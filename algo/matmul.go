@@ -98,7 +98,7 @@ func MatMulWith[T MatMulElem](av *accelerator.View, a, b, c *arrayview.View[T], 
 		return err
 	}
 	m, k, n := a.Extent().Dim(0), a.Extent().Dim(1), b.Extent().Dim(1)
-	av, err := runtime.ChooseView("algo."+op, op, av, []string{"a", "b", "c"}, a, b, c)
+	av, err := chooseView("algo."+op, op, av, []string{"a", "b", "c"}, a, b, c)
 	if err != nil {
 		return err
 	}

@@ -127,7 +127,7 @@ func matMulNarrowWith[T half.Float16 | int8, O any](d matMulNarrow[T, O], av *ac
 	if opt.Path < MatMulAuto || opt.Path > MatMulShared {
 		return shapeErr(d.op, "unknown path %v", opt.Path)
 	}
-	av, err := runtime.ChooseView("algo."+d.op, d.op, av, []string{"a", "b", "c"}, a, b, c)
+	av, err := chooseView("algo."+d.op, d.op, av, []string{"a", "b", "c"}, a, b, c)
 	if err != nil {
 		return err
 	}

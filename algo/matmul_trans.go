@@ -44,7 +44,7 @@ func withTransposes[T scratchElem, O any](op string, av *accelerator.View, a, b 
 	if err := matMulApart(op, a, b, c); err != nil {
 		return err
 	}
-	av, err := runtime.ChooseView("algo.MatMul", op, av, []string{"a", "b", "c"}, a, b, c)
+	av, err := chooseView("algo.MatMul", op, av, []string{"a", "b", "c"}, a, b, c)
 	if err != nil {
 		return err
 	}

@@ -99,7 +99,7 @@ func Reduce[T Number](av *accelerator.View, in *arrayview.View[T], op Op) (T, er
 	if err != nil {
 		return zero, err
 	}
-	av, err = runtime.ChooseView("algo.Reduce", "Reduce", av, []string{"in"}, in)
+	av, err = chooseView("algo.Reduce", "Reduce", av, []string{"in"}, in)
 	if err != nil {
 		return zero, err
 	}

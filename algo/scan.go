@@ -78,7 +78,7 @@ func runScan[T Number](av *accelerator.View, in, out *arrayview.View[T], exclusi
 	if m != n {
 		return shapeErr(op, "in has %d elements, out has %d; they must match", n, m)
 	}
-	av, err = runtime.ChooseView("algo."+op, op, av, []string{"in", "out"}, in, out)
+	av, err = chooseView("algo."+op, op, av, []string{"in", "out"}, in, out)
 	if err != nil {
 		return err
 	}

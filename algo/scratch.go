@@ -9,6 +9,7 @@ import (
 
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/internal/device"
 	"github.com/goamp/goamp/runtime"
 )
 
@@ -24,7 +25,7 @@ import (
 //     call may take the buffer at once.
 //   - Each accelerator view's idle buffers (at most scratchKeep, the least recently used
 //     beyond that freed) are kept by its scratchCache, made on the view's first use and
-//     emptied when the view is closed (accelerator.View.AtClose): every idle buffer is
+//     emptied when the view is closed (the view's AtClose, internal/device): every idle buffer is
 //     freed then, and a buffer given back later is freed at once.
 //   - A buffer is a view over a Go slice of its own, discarded when made: nothing is ever
 //     uploaded for it, and only what a call reads back (a result element) is copied to the
@@ -115,7 +116,7 @@ func scratchFor(av *accelerator.View) *scratchCache {
 	c, loaded := scratchCaches.LoadOrStore(av, &scratchCache{})
 	cache := c.(*scratchCache)
 	if !loaded {
-		av.AtClose(func() {
+		device.Of(av).AtClose(func() {
 			scratchCaches.Delete(av)
 			cache.close()
 		})

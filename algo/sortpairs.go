@@ -27,7 +27,7 @@ func SortWith[T Number](av *accelerator.View, v *arrayview.View[T], opt SortOpti
 	if err != nil || rows*cols < 2 || cols < 2 {
 		return err
 	}
-	if av, err = runtime.ChooseView("algo.Sort", "SortWith", av, []string{"v"}, v); err != nil {
+	if av, err = chooseView("algo.Sort", "SortWith", av, []string{"v"}, v); err != nil {
 		return err
 	}
 	tc := sortCode[T](opt)
@@ -62,7 +62,7 @@ func SortPairs[K, V Number](av *accelerator.View, keys *arrayview.View[K], value
 	if err != nil || rows*cols < 2 || cols < 2 {
 		return err
 	}
-	av, err = runtime.ChooseView("algo.SortPairs", "SortPairs", av, []string{"keys", "values"}, keys, values)
+	av, err = chooseView("algo.SortPairs", "SortPairs", av, []string{"keys", "values"}, keys, values)
 	if err != nil {
 		return err
 	}
@@ -89,7 +89,7 @@ func Argsort[T Number](av *accelerator.View, keys *arrayview.View[T], idx *array
 	if err != nil || rows*cols == 0 {
 		return err
 	}
-	if av, err = runtime.ChooseView("algo.Argsort", "Argsort", av, []string{"keys", "idx"}, keys, idx); err != nil {
+	if av, err = chooseView("algo.Argsort", "Argsort", av, []string{"keys", "idx"}, keys, idx); err != nil {
 		return err
 	}
 	if cols == 1 {

@@ -9,9 +9,9 @@ import (
 )
 
 // Built-ins over several accelerators: MatMulOn, ReduceOn and SortOn cut their
-// work into blocks over the accelerator views given (runtime.Blocks, in proportion to the
+// work into blocks over the accelerator views given (rtlink's Blocks, in proportion to the
 // throughput measured for each built-in and element type on each accelerator) and run the
-// blocks at once (runtime.RunBlocks): MatMul by rows of the output, Reduce by partial
+// blocks at once (rtlink's RunBlocks): MatMul by rows of the output, Reduce by partial
 // results combined on the host, Sort by sorting each block's run where it lies and merging
 // the sorted runs on the fastest view. Arguments are checked before any block runs (an
 // Array, which lives on one view, split over others is a *runtime.AcceleratorMismatchError
@@ -27,11 +27,11 @@ const (
 // splitKey is the throughput key of built-in op on element type T.
 func splitKey[T any](op string) string { return fmt.Sprintf("algo.%s[%T]", op, *new(T)) }
 
-// onBlocks runs f for each of blocks (runtime.RunBlocks with key and rowWork) with the
+// onBlocks runs f for each of blocks (RunBlocks with key and rowWork) with the
 // sections of the block's rows of dimension 0 of views, and releases them after f.
 func onBlocks[T Number](key string, blocks []runtime.Block, rowWork float64, views []*arrayview.View[T],
 	f func(b runtime.Block, secs []*arrayview.View[T]) error) error {
-	return runtime.RunBlocks(key, blocks, rowWork, func(b runtime.Block) error {
+	return rt.RunBlocks(key, blocks, rowWork, func(b runtime.Block) error {
 		secs := make([]*arrayview.View[T], 0, len(views))
 		var err error
 		for _, v := range views {
@@ -56,7 +56,7 @@ func onBlocks[T Number](key string, blocks []runtime.Block, rowWork float64, vie
 func fastest(key string, blocks []runtime.Block) *accelerator.View {
 	at, best := blocks[0].View, 0.0
 	for _, b := range blocks {
-		if r, ok := runtime.Throughput(key, b.View.Accelerator()); ok && r > best {
+		if r, ok := rt.Throughput(key, b.View.Accelerator()); ok && r > best {
 			at, best = b.View, r
 		}
 	}
@@ -73,7 +73,7 @@ func checkHomes[T any](op string, blocks []runtime.Block, names []string, views 
 		args[i] = v
 	}
 	for _, b := range blocks {
-		if _, err := runtime.ChooseView("algo."+op, op, b.View, names, args...); err != nil {
+		if _, err := chooseView("algo."+op, op, b.View, names, args...); err != nil {
 			return err
 		}
 	}
@@ -103,7 +103,7 @@ func MatMulOn[T MatMulElem](avs []*accelerator.View, a, b, c *arrayview.View[T])
 	}
 	m, k, n := a.Extent().Dim(0), a.Extent().Dim(1), b.Extent().Dim(1)
 	key := splitKey[T]("MatMul")
-	blocks, err := runtime.Blocks(key, avs, m, splitRows)
+	blocks, err := rt.Blocks(key, avs, m, splitRows)
 	if err != nil {
 		return err
 	}
@@ -130,7 +130,7 @@ func ReduceOn[T Number](avs []*accelerator.View, in *arrayview.View[T], op Op) (
 		return zero, err
 	}
 	key := splitKey[T]("Reduce")
-	blocks, err := runtime.Blocks(key, avs, n, splitElems)
+	blocks, err := rt.Blocks(key, avs, n, splitElems)
 	if err != nil {
 		return zero, err
 	}
@@ -163,7 +163,7 @@ func SortOn[T Number](avs []*accelerator.View, v *arrayview.View[T], opt SortOpt
 		return err
 	}
 	key := splitKey[T]("Sort")
-	blocks, err := runtime.Blocks(key, avs, n, splitElems)
+	blocks, err := rt.Blocks(key, avs, n, splitElems)
 	if err != nil {
 		return err
 	}

@@ -39,7 +39,7 @@ func Transpose[T Number](av *accelerator.View, in, out *arrayview.View[T]) error
 	if out.Extent().Dim(0) != cols || out.Extent().Dim(1) != rows {
 		return shapeErr(op, "in is %dx%d, so out must be %dx%d, not %s", rows, cols, cols, rows, out.Extent())
 	}
-	av, err := runtime.ChooseView("algo."+op, op, av, []string{"in", "out"}, in, out)
+	av, err := chooseView("algo."+op, op, av, []string{"in", "out"}, in, out)
 	if err != nil {
 		return err
 	}

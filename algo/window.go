@@ -174,7 +174,7 @@ func ewRun[T Number](av *accelerator.View, op string, names []string, views []*a
 	for i, v := range views {
 		args[i] = v
 	}
-	if av, err = runtime.ChooseView("algo."+op, op, av, names, args...); err != nil {
+	if av, err = chooseView("algo."+op, op, av, names, args...); err != nil {
 		return err
 	}
 	w := splitLen(av, n, views...)

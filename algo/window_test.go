@@ -325,7 +325,7 @@ func TestMatMulOn(t *testing.T) {
 		require.NoError(t, MatMul(x, av, bv, cv))
 		require.NoError(t, cv.Close())
 	}
-	runtime.ResetThroughput(splitKey[float32]("MatMul"))
+	rt.ResetThroughput(splitKey[float32]("MatMul"))
 	before := dispatches(avs)
 	c := convRandom(r, m*n)
 	cv := arrayview.MustNew(runtime.Ext(m, n), c)
@@ -386,7 +386,7 @@ func TestSplitArrayHome(t *testing.T) {
 	require.NoError(t, err)
 	ca, err := arrayview.NewArray(home, runtime.Ext(m, n), ci)
 	require.NoError(t, err)
-	runtime.ResetThroughput("")
+	rt.ResetThroughput("")
 	for _, err := range []error{SortOn(avs, arr.View, SortOptions{}), MatMulOn(avs, av, bv, ca.View)} {
 		var me *runtime.AcceleratorMismatchError
 		require.ErrorAs(t, err, &me)
@@ -417,7 +417,7 @@ func TestSplitBuiltins(t *testing.T) {
 		for _, x := range ints {
 			sum += x
 		}
-		runtime.ResetThroughput("")
+		rt.ResetThroughput("")
 		before := dispatches(avs)
 		got, err := ReduceOn(avs, v, Sum)
 		require.NoError(t, err)
@@ -441,7 +441,7 @@ func TestSplitBuiltins(t *testing.T) {
 				slices.Reverse(want)
 			}
 			kv := arrayview.MustNew(runtime.Ext(n), keys)
-			runtime.ResetThroughput("") // equal shares: every view gets a block
+			rt.ResetThroughput("") // equal shares: every view gets a block
 			before := dispatches(avs)
 			require.NoError(t, SortOn(avs, kv, SortOptions{Descending: desc}))
 			if n > len(avs)*splitElems {

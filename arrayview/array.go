@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/internal/device"
 	"github.com/goamp/goamp/runtime"
 )
 
@@ -49,7 +50,7 @@ func checkArray[T any](av *accelerator.View, ext runtime.Extent, fn string) (ele
 	if av == nil {
 		return info, &ArgumentError{Func: fn, Reason: "the accelerator view is nil"}
 	}
-	if err := av.CheckOpen(); err != nil {
+	if err := device.Of(av).CheckOpen(); err != nil {
 		return info, fmt.Errorf("goamp/arrayview: %s: %w", fn, err)
 	}
 	acc := av.Accelerator()
@@ -73,7 +74,7 @@ func newArray[T any](av *accelerator.View, ext runtime.Extent, info elemInfo, ow
 	a := &Array[T]{View: newView(own, src, rowMajor(ext), info), av: av}
 	if !av.Accelerator().Traits().HostMemory { // else own is the array's storage already
 		src.mu.Lock()
-		err := src.acquire(av, accelerator.Read, a.fp)
+		err := src.acquire(av, runtime.Read, a.fp)
 		src.mu.Unlock()
 		if err != nil {
 			return nil, err
@@ -160,7 +161,7 @@ func (v *View[T]) CopyFrom(data []T) error {
 	}
 	// Every element is overwritten: discard first so that nothing is copied back for it.
 	v.src.setLocked(v.fp, 0)
-	if err := v.hostLocked("CopyFrom", accelerator.ReadWrite); err != nil {
+	if err := v.hostLocked("CopyFrom", runtime.ReadWrite); err != nil {
 		return err
 	}
 	k := 0

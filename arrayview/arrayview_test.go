@@ -34,11 +34,11 @@ func deviceWrite(t *testing.T, v *View[int32], av *accelerator.View, val func(i 
 	e := v.Extent()
 	before := av.Stats().BytesUp
 	if av.Accelerator().Traits().HostMemory {
-		require.NoError(t, v.BindHost(accelerator.ReadWrite))
+		require.NoError(t, v.BindHost(runtime.ReadWrite))
 		forIndex(e, func(i runtime.Index) { v.data[v.g.offset(i)] = val(i) })
 		return av.Stats().BytesUp - before
 	}
-	b, err := v.BindDevice(av, accelerator.ReadWrite)
+	b, err := v.BindDevice(av, runtime.ReadWrite)
 	require.NoError(t, err)
 	up := av.Stats().BytesUp - before
 	buf := make([]byte, 4)
@@ -158,7 +158,7 @@ func TestRefreshAfterHostWrite(t *testing.T) {
 			return
 		}
 		assert.Equal(t, uint64(128), av.Stats().BytesUp-before)
-		b, err := v.BindDevice(av, accelerator.Read)
+		b, err := v.BindDevice(av, runtime.Read)
 		require.NoError(t, err)
 		got := make([]byte, 4)
 		require.NoError(t, b.Buffer.Download(b.Offset+4*5, got))
@@ -193,10 +193,10 @@ func TestReadOnlyUseNeverCopiesBack(t *testing.T) {
 		assert.Equal(t, runtime.Read, r.ArgInfo().Access)
 		assert.Equal(t, runtime.ReadWrite, v.ArgInfo().Access)
 		if !av.Accelerator().Traits().HostMemory {
-			_, err := r.BindDevice(av, accelerator.ReadWrite)
+			_, err := r.BindDevice(av, runtime.ReadWrite)
 			require.NoError(t, err)
 		} else {
-			require.NoError(t, r.BindHost(accelerator.ReadWrite))
+			require.NoError(t, r.BindHost(runtime.ReadWrite))
 		}
 		before := av.Stats().BytesDown
 		require.NoError(t, v.Synchronize())
@@ -333,7 +333,7 @@ func TestArrayAndCopy(t *testing.T) {
 		require.NoError(t, fs.Wait(t.Context()))
 		require.NoError(t, a.Close())
 		require.NoError(t, a.Close(), "second Close is a no-op")
-		_, err = a.BindDevice(av, accelerator.Read)
+		_, err = a.BindDevice(av, runtime.Read)
 		assert.ErrorIs(t, err, ErrClosed)
 	})
 }
@@ -405,13 +405,13 @@ func TestBindWindowPastStorageRange(t *testing.T) {
 			data := make([]int32, n)
 			data[n-1] = 12345
 			v := MustNew(runtime.Ext(n), data)
-			_, err = v.BindDevice(av, accelerator.Read)
+			_, err = v.BindDevice(av, runtime.Read)
 			var tl *TooLargeError
 			require.ErrorAs(t, err, &tl)
 			assert.ErrorIs(t, err, ErrTooLarge)
 			tail, err := v.Section(runtime.Idx(n-100), runtime.Ext(100))
 			require.NoError(t, err)
-			b, err := tail.BindDevice(av, accelerator.Read)
+			b, err := tail.BindDevice(av, runtime.Read)
 			require.NoError(t, err)
 			assert.LessOrEqual(t, b.Range, uint64(lim))
 			got := make([]byte, 4)

@@ -6,7 +6,6 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/internal/atom"
 	"github.com/goamp/goamp/runtime"
 )
@@ -64,7 +63,7 @@ func notAtomicType[T any](v *View[T], op string, floats bool) {
 // slot returns a pointer to the host copy of element i, made current for writing.
 func (v *View[T]) slot(i runtime.Index) unsafe.Pointer {
 	if v.hostW.Load() != v.src.version.Load() {
-		v.mustHost("atomic operation", accelerator.ReadWrite)
+		v.mustHost("atomic operation", runtime.ReadWrite)
 	}
 	return unsafe.Pointer(&v.data[v.index(i)])
 }

@@ -56,7 +56,7 @@ func BenchmarkSynchronize(b *testing.B) {
 			b.SetBytes(bytes)
 			for b.Loop() {
 				for _, p := range parts {
-					if _, err := p.BindDevice(av, accelerator.ReadWrite); err != nil {
+					if _, err := p.BindDevice(av, runtime.ReadWrite); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -11,8 +11,13 @@ import (
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/amptest"
 	"github.com/goamp/goamp/arrayview"
+	"github.com/goamp/goamp/internal/rtlink"
 	"github.com/goamp/goamp/runtime"
 )
+
+// perThreadOf wraps a kernel so that the CPU runs its Go definition thread by thread,
+// never its fast CPU body.
+var perThreadOf = rtlink.Get[runtime.Block]().PerThread
 
 // shiftK writes Out[i] = In[i+S]: the threads past len-S read outside In. EachRange is its
 // fast CPU body, as ampgen writes one (the views' Hosts, an index per thread).
@@ -82,14 +87,14 @@ func TestBoundsErrorNamesFieldAndThread(t *testing.T) {
 			return runtime.ParallelForEach(av, runtime.Ext(n), shiftK{In: in.ReadOnly(), Out: out, S: s})
 		}},
 		{"per thread", "arrayview_test.shiftK", func(av *accelerator.View, in, out *arrayview.View[int32], n, s int) error {
-			return runtime.ParallelForEach(av, runtime.Ext(n), runtime.PerThreadKernel{Kernel: shiftK{In: in.ReadOnly(), Out: out, S: s}})
+			return runtime.ParallelForEach(av, runtime.Ext(n), perThreadOf(shiftK{In: in.ReadOnly(), Out: out, S: s}).(runtime.IndexKernel))
 		}},
 		{"fast tile", "arrayview_test.shiftTK", func(av *accelerator.View, in, out *arrayview.View[int32], n, s int) error {
 			return runtime.ParallelForEachTiled(av, runtime.Ext(n).Tile(8), shiftTK{In: in.ReadOnly(), Out: out, S: s})
 		}},
 		{"tile per thread", "arrayview_test.shiftTK", func(av *accelerator.View, in, out *arrayview.View[int32], n, s int) error {
 			return runtime.ParallelForEachTiled(av, runtime.Ext(n).Tile(8),
-				runtime.PerThreadKernel{Kernel: shiftTK{In: in.ReadOnly(), Out: out, S: s}})
+				perThreadOf(shiftTK{In: in.ReadOnly(), Out: out, S: s}).(runtime.TiledKernel))
 		}},
 	}
 	for _, acc := range cpuAccelerators() {
@@ -164,7 +169,7 @@ func TestHigherRankIndex(t *testing.T) {
 				out := arrayview.MustNew(runtime.Ext(rows), data)
 				var k runtime.IndexKernel = rowK{Out: out}
 				if perThread {
-					k = runtime.PerThreadKernel{Kernel: k}
+					k = perThreadOf(k).(runtime.IndexKernel)
 				}
 				err = runtime.ParallelForEach(av, runtime.Ext(rows, cols), k)
 				var pe *runtime.KernelPanicError

@@ -1,7 +1,6 @@
 package arrayview
 
 import (
-	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/runtime"
 )
 
@@ -27,7 +26,7 @@ type Host[T any] struct {
 // if the view is closed.
 func (v *View[T]) KernelHost() Host[T] {
 	if v.hostW.Load() != v.src.version.Load() {
-		v.mustHost("Set", accelerator.ReadWrite)
+		v.mustHost("Set", runtime.ReadWrite)
 	}
 	return v.hostOf()
 }
@@ -38,7 +37,7 @@ func (v *View[T]) KernelHost() Host[T] {
 func (r *ReadView[T]) KernelHost() Host[T] {
 	v := r.v
 	if v.hostR.Load() != v.src.version.Load() {
-		v.mustHost("At", accelerator.Read)
+		v.mustHost("At", runtime.Read)
 	}
 	return v.hostOf()
 }

@@ -144,12 +144,12 @@ func TestUseAfterClose(t *testing.T) {
 		require.Equal(t, want, data, "Close brought the result home")
 
 		errs := map[string]error{"Synchronize": v.Synchronize(), "CopyFrom": v.CopyFrom(randInts(rng, n)),
-			"CopyTo": v.CopyTo(make([]int32, n)), "BindHost": v.BindHost(accelerator.Read),
+			"CopyTo": v.CopyTo(make([]int32, n)), "BindHost": v.BindHost(runtime.Read),
 			"SynchronizeTo": v.SynchronizeTo(av), "Discard": v.Discard()}
 		_, errs["Data"] = v.Data()
 		_, errs["ReadData"] = v.ReadData()
 		_, errs["Section"] = v.Section(runtime.Idx(1), runtime.Ext(2))
-		_, errs["BindDevice"] = v.BindDevice(av, accelerator.Read)
+		_, errs["BindDevice"] = v.BindDevice(av, runtime.Read)
 		open := arrayview.MustNew(runtime.Ext(n), make([]int32, n))
 		errs["Copy"] = arrayview.Copy(open, v)
 		errs["Copy "] = arrayview.Copy(v, open) // the closed view as the destination
@@ -301,8 +301,8 @@ func TestNilView(t *testing.T) {
 		err := runtime.ParallelForEach(av, runtime.Ext(8), iota{Out: &arrayview.View[int32]{}, Scale: 1})
 		require.ErrorIs(t, err, arrayview.ErrInvalidArgument, av.Accelerator().Path())
 		z := &arrayview.View[int32]{}
-		require.ErrorIs(t, z.BindHost(accelerator.Read), arrayview.ErrInvalidArgument)
-		_, err = z.BindDevice(av, accelerator.Read)
+		require.ErrorIs(t, z.BindHost(runtime.Read), arrayview.ErrInvalidArgument)
+		_, err = z.BindDevice(av, runtime.Read)
 		require.ErrorIs(t, err, arrayview.ErrInvalidArgument)
 	}
 }

@@ -1,6 +1,7 @@
 package arrayview
 
 import (
+	"github.com/goamp/goamp/runtime"
 	"math/bits"
 	"reflect"
 	goruntime "runtime"
@@ -12,6 +13,7 @@ import (
 	"weak"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/internal/device"
 	"github.com/goamp/goamp/internal/hooks"
 	"github.com/goamp/goamp/internal/poison"
 )
@@ -43,7 +45,7 @@ type source struct {
 type location struct {
 	view   *accelerator.View
 	per    int
-	chunks []*accelerator.Buffer
+	chunks []device.Buffer
 	// cancel unregisters the location's AtClose function (see evict).
 	cancel func()
 }
@@ -78,7 +80,7 @@ func (l *location) ensure(lo, hi, n, esize int) error {
 			continue
 		}
 		elems := min((k+1)*l.per, n) - k*l.per
-		buf, err := l.view.Alloc(uint64(elems * esize))
+		buf, err := device.Of(l.view).Alloc(uint64(elems * esize))
 		if err != nil {
 			return err
 		}
@@ -89,7 +91,7 @@ func (l *location) ensure(lo, hi, n, esize int) error {
 
 // each calls f for each chunk part of elements [lo, hi): the chunk's buffer, the part's
 // byte offset in it and its elements [a, b).
-func (l *location) each(lo, hi, n, esize int, f func(buf *accelerator.Buffer, off uint64, a, b int) error) error {
+func (l *location) each(lo, hi, n, esize int, f func(buf device.Buffer, off uint64, a, b int) error) error {
 	for a := lo; a < hi; {
 		k, end := l.span(a, n)
 		b := min(hi, end)
@@ -199,9 +201,9 @@ func (s *source) bit(v *accelerator.View) (uint32, *location, error) {
 		return 0, nil, &TooManyViewsError{Limit: maxLocations, View: v.String()}
 	}
 	per := chunkLen(v.Accelerator(), s.n, s.esize)
-	l := &location{view: v, per: per, chunks: make([]*accelerator.Buffer, max((s.n+per-1)/per, 1))}
+	l := &location{view: v, per: per, chunks: make([]device.Buffer, max((s.n+per-1)/per, 1))}
 	if s.n <= per { // one chunk: allocate it now, as a copy always was
-		buf, err := v.Alloc(uint64(s.n * s.esize))
+		buf, err := device.Of(v).Alloc(uint64(s.n * s.esize))
 		if err != nil {
 			return 0, nil, err
 		}
@@ -211,7 +213,7 @@ func (s *source) bit(v *accelerator.View) (uint32, *location, error) {
 		free = len(s.locs)
 		s.locs = append(s.locs, nil)
 	}
-	cancel, err := v.AtCloseOpen(func() { s.evict(l) })
+	cancel, err := device.Of(v).AtCloseOpen(func() { s.evict(l) })
 	if err != nil { // the view began closing: keep nothing on it
 		_ = l.free()
 		return 0, nil, err
@@ -267,7 +269,7 @@ type piece struct {
 // acquire makes location v hold the current data of the element ranges in fp for access
 // acc: it copies what v lacks (unless discarded), then marks v as the only valid location
 // for writes; s.mu is held.
-func (s *source) acquire(v *accelerator.View, acc accelerator.Access, fp []span) error {
+func (s *source) acquire(v *accelerator.View, acc runtime.Access, fp []span) error {
 	if s.host == nil && v != s.home { // a device-only array: its view is its only place
 		e := &NoHostCopyError{Array: s.name, Home: s.home.String()}
 		if v != nil {
@@ -297,7 +299,7 @@ func (s *source) acquire(v *accelerator.View, acc accelerator.Access, fp []span)
 		})
 	}
 	for _, p := range discarded { // a strict accelerator's copy of discarded data: poison
-		_ = l.each(p.lo, p.hi, s.n, s.esize, func(buf *accelerator.Buffer, off uint64, a, b int) error {
+		_ = l.each(p.lo, p.hi, s.n, s.esize, func(buf device.Buffer, off uint64, a, b int) error {
 			poison.Fill(s.typ, buf.Bytes()[off:off+uint64((b-a)*s.esize)])
 			return nil
 		})
@@ -324,7 +326,7 @@ func (s *source) acquire(v *accelerator.View, acc accelerator.Access, fp []span)
 			changed = true
 		}
 	}
-	if acc&accelerator.Write != 0 {
+	if acc&runtime.Write != 0 {
 		for _, r := range fp {
 			if s.state.update(r.lo, r.hi, func(uint32) uint32 { return bit }) {
 				changed = true
@@ -339,14 +341,14 @@ func (s *source) acquire(v *accelerator.View, acc accelerator.Access, fp []span)
 
 // download copies elements [lo, hi) from l's chunks to the host copy.
 func (s *source) download(l *location, lo, hi int) error {
-	return l.each(lo, hi, s.n, s.esize, func(buf *accelerator.Buffer, off uint64, a, b int) error {
+	return l.each(lo, hi, s.n, s.esize, func(buf device.Buffer, off uint64, a, b int) error {
 		return buf.Download(off, s.host[a*s.esize:b*s.esize])
 	})
 }
 
 // upload copies elements [lo, hi) from the host copy to l's chunks.
 func (s *source) upload(l *location, lo, hi int) error {
-	return l.each(lo, hi, s.n, s.esize, func(buf *accelerator.Buffer, off uint64, a, b int) error {
+	return l.each(lo, hi, s.n, s.esize, func(buf device.Buffer, off uint64, a, b int) error {
 		return buf.Upload(off, s.host[a*s.esize:b*s.esize])
 	})
 }

@@ -1,7 +1,6 @@
 package arrayview
 
 import (
-	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/runtime"
 )
 
@@ -19,7 +18,7 @@ import (
 // reads of the host copy.
 func (v *View[T]) At4(i runtime.Index) [4]T {
 	if v.hostR.Load() != v.src.version.Load() {
-		v.mustHost("At4", accelerator.Read)
+		v.mustHost("At4", runtime.Read)
 	}
 	j := v.index4(i)
 	return [4]T{v.data[j], v.data[j+1], v.data[j+2], v.data[j+3]}
@@ -31,7 +30,7 @@ func (v *View[T]) At4(i runtime.Index) [4]T {
 // outside the extent, and if the view is closed.
 func (v *View[T]) Set4(i runtime.Index, x [4]T) {
 	if v.hostW.Load() != v.src.version.Load() {
-		v.mustHost("Set4", accelerator.ReadWrite)
+		v.mustHost("Set4", runtime.ReadWrite)
 	}
 	j := v.index4(i)
 	v.data[j], v.data[j+1], v.data[j+2], v.data[j+3] = x[0], x[1], x[2], x[3]

@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/internal/device"
 	"github.com/goamp/goamp/runtime"
 )
 
@@ -88,7 +89,7 @@ type View[T any] struct {
 	// same binding needs no coherence work (guarded by src.mu).
 	bound struct {
 		av  *accelerator.View
-		acc accelerator.Access
+		acc runtime.Access
 		ver uint64
 		b   runtime.Binding
 	}
@@ -276,7 +277,7 @@ func outside(i runtime.Index, e runtime.Extent, key any) {
 // rank that is not 0, lies outside), and if the view is closed.
 func (v *View[T]) At(i runtime.Index) T {
 	if v.hostR.Load() != v.src.version.Load() {
-		v.mustHost("At", accelerator.Read)
+		v.mustHost("At", runtime.Read)
 	}
 	return v.data[v.index(i)]
 }
@@ -285,12 +286,12 @@ func (v *View[T]) At(i runtime.Index) T {
 // range. It panics as At does if i lies outside the extent, and if the view is closed.
 func (v *View[T]) Set(i runtime.Index, x T) {
 	if v.hostW.Load() != v.src.version.Load() {
-		v.mustHost("Set", accelerator.ReadWrite)
+		v.mustHost("Set", runtime.ReadWrite)
 	}
 	v.data[v.index(i)] = x
 }
 
-func (v *View[T]) mustHost(op string, acc accelerator.Access) {
+func (v *View[T]) mustHost(op string, acc runtime.Access) {
 	if err := v.host(op, acc); err != nil {
 		if errors.Is(err, ErrClosed) || errors.Is(err, ErrNoHostCopy) {
 			panic(err) // a kernel's *runtime.KernelPanicError unwraps to it
@@ -310,7 +311,7 @@ func (v *View[T]) closedError(op string) error { return &ClosedError{View: v.Str
 
 // host makes the host copy of the view current for access acc and arms the fast path; op
 // names the operation for the error of a closed view.
-func (v *View[T]) host(op string, acc accelerator.Access) error {
+func (v *View[T]) host(op string, acc runtime.Access) error {
 	if v == nil || v.src == nil {
 		return zeroError(op)
 	}
@@ -320,7 +321,7 @@ func (v *View[T]) host(op string, acc accelerator.Access) error {
 }
 
 // hostLocked is host with v.src.mu held.
-func (v *View[T]) hostLocked(op string, acc accelerator.Access) error {
+func (v *View[T]) hostLocked(op string, acc runtime.Access) error {
 	s := v.src
 	if v.closed.Load() {
 		return v.closedError(op)
@@ -330,7 +331,7 @@ func (v *View[T]) hostLocked(op string, acc accelerator.Access) error {
 	}
 	ver := s.version.Load()
 	v.hostR.Store(ver)
-	if acc&accelerator.Write != 0 {
+	if acc&runtime.Write != 0 {
 		v.hostW.Store(ver)
 	}
 	return nil
@@ -339,7 +340,7 @@ func (v *View[T]) hostLocked(op string, acc accelerator.Access) error {
 // Synchronize copies data that a device modified back to the Go slice, for this view's range.
 // It returns an error matching ErrClosed on a closed view, and an *ArgumentError on a nil
 // or zero one.
-func (v *View[T]) Synchronize() error { return v.host("Synchronize", accelerator.Read) }
+func (v *View[T]) Synchronize() error { return v.host("Synchronize", runtime.Read) }
 
 // SynchronizeTo makes accelerator view av hold the current data of this view's range. A
 // closed av is an error matching accelerator.ErrViewClosed, on the CPU as on GPUs.
@@ -348,7 +349,7 @@ func (v *View[T]) SynchronizeTo(av *accelerator.View) error {
 		return zeroError("SynchronizeTo")
 	}
 	if av != nil {
-		if err := av.CheckOpen(); err != nil {
+		if err := device.Of(av).CheckOpen(); err != nil {
 			return err
 		}
 	}
@@ -357,7 +358,7 @@ func (v *View[T]) SynchronizeTo(av *accelerator.View) error {
 	if v.closed.Load() {
 		return v.closedError("SynchronizeTo")
 	}
-	return v.src.acquire(av, accelerator.Read, v.fp)
+	return v.src.acquire(av, runtime.Read, v.fp)
 }
 
 // Future is the result of an asynchronous operation (C++ AMP completion_future).
@@ -444,15 +445,15 @@ func (v *View[T]) trySet(op string, m uint32) error {
 // Data brings the host copy up to date and returns the view's elements as a slice of the
 // underlying data, for views whose elements are contiguous (rank 1, or full rows). Writes
 // through the slice are seen by later kernels, since Data marks the host copy as modified.
-func (v *View[T]) Data() ([]T, error) { return v.hostSlice("Data", accelerator.ReadWrite) }
+func (v *View[T]) Data() ([]T, error) { return v.hostSlice("Data", runtime.ReadWrite) }
 
 // ReadData is Data for reading only: it brings the host copy up to date without marking it
 // modified, so device copies stay valid. The slice must not be written. CPU kernel bodies
 // use it to loop over their inputs.
-func (v *View[T]) ReadData() ([]T, error) { return v.hostSlice("ReadData", accelerator.Read) }
+func (v *View[T]) ReadData() ([]T, error) { return v.hostSlice("ReadData", runtime.Read) }
 
 // hostSlice is Data (op "Data", acc ReadWrite) and ReadData (op "ReadData", acc Read).
-func (v *View[T]) hostSlice(op string, acc accelerator.Access) ([]T, error) {
+func (v *View[T]) hostSlice(op string, acc runtime.Access) ([]T, error) {
 	if v == nil || v.src == nil {
 		return nil, zeroError(op)
 	}
@@ -478,7 +479,7 @@ func (v *View[T]) CopyTo(dst []T) error {
 	if v.src.host == nil {
 		return v.deviceTransfer("CopyTo", dst, false)
 	}
-	if err := v.host("CopyTo", accelerator.Read); err != nil {
+	if err := v.host("CopyTo", runtime.Read); err != nil {
 		return err
 	}
 	k := 0
@@ -498,9 +499,9 @@ func (v *View[T]) deviceTransfer(op string, buf []T, up bool) error {
 	if v.closed.Load() {
 		return v.closedError(op)
 	}
-	acc := accelerator.Read
+	acc := runtime.Read
 	if up {
-		acc = accelerator.ReadWrite
+		acc = runtime.ReadWrite
 		s.setLocked(v.fp, 0) // every element is overwritten: nothing to keep
 	}
 	if err := s.acquire(s.home, acc, v.fp); err != nil {
@@ -512,7 +513,7 @@ func (v *View[T]) deviceTransfer(op string, buf []T, up bool) error {
 	}
 	k := 0
 	for _, r := range v.fp {
-		err := l.each(r.lo, r.hi, s.n, s.esize, func(b *accelerator.Buffer, off uint64, lo, hi int) error {
+		err := l.each(r.lo, r.hi, s.n, s.esize, func(b device.Buffer, off uint64, lo, hi int) error {
 			part := buf[k+lo-r.lo : k+hi-r.lo]
 			bytes := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(part))), len(part)*s.esize)
 			if up {
@@ -567,7 +568,7 @@ func (v *View[T]) close(op string, sync bool) error {
 			// this one, comes home too before release frees the device copies.
 			fp = []span{{0, s.n}}
 		}
-		err = s.acquire(nil, accelerator.Read, fp)
+		err = s.acquire(nil, runtime.Read, fp)
 	}
 	v.markClosed()
 	if rerr := s.release(); err == nil {
@@ -598,10 +599,10 @@ func (v *View[T]) ReadOnly() *ReadView[T] { return &ReadView[T]{v: v} }
 func (v *View[T]) ArgInfo() runtime.ArgInfo {
 	if v == nil || v.src == nil { // a nil or zero view: BindHost and BindDevice say so
 		info := checkElem[T]()
-		return runtime.ArgInfo{Rank: 1, ElemSize: info.size, Elem: info.typ, Access: accelerator.ReadWrite, Float64: info.float64,
+		return runtime.ArgInfo{Rank: 1, ElemSize: info.size, Elem: info.typ, Access: runtime.ReadWrite, Float64: info.float64,
 			Float16: info.float16, Int8: info.int8}
 	}
-	return runtime.ArgInfo{Rank: v.Rank(), Extent: v.g.ext, ElemSize: v.info.size, Elem: v.info.typ, Access: accelerator.ReadWrite, Home: v.src.home,
+	return runtime.ArgInfo{Rank: v.Rank(), Extent: v.g.ext, ElemSize: v.info.size, Elem: v.info.typ, Access: runtime.ReadWrite, Home: v.src.home,
 		Float64: v.info.float64, Float16: v.info.float16, Int8: v.info.int8, Key: v}
 }
 
@@ -623,11 +624,11 @@ func (v *View[T]) deviceCopy(b runtime.Binding) *View[T] {
 }
 
 // BindHost makes the host copy current for a dispatch on the CPU (runtime.Arg).
-func (v *View[T]) BindHost(acc accelerator.Access) error { return v.host("BindHost", acc) }
+func (v *View[T]) BindHost(acc runtime.Access) error { return v.host("BindHost", acc) }
 
 // BindDevice makes av's buffer current for a dispatch and says where the view lies in it
 // (runtime.Arg).
-func (v *View[T]) BindDevice(av *accelerator.View, acc accelerator.Access) (runtime.Binding, error) {
+func (v *View[T]) BindDevice(av *accelerator.View, acc runtime.Access) (runtime.Binding, error) {
 	if v == nil || v.src == nil {
 		return runtime.Binding{}, zeroError("BindDevice")
 	}
@@ -772,16 +773,16 @@ func (r *ReadView[T]) ArgInfo() runtime.ArgInfo {
 		v = r.v
 	}
 	i := v.ArgInfo()
-	i.Access = accelerator.Read
+	i.Access = runtime.Read
 	return i
 }
 
 // BindHost prepares the host copy for reading (runtime.Arg).
-func (r *ReadView[T]) BindHost(accelerator.Access) error { return r.v.BindHost(accelerator.Read) }
+func (r *ReadView[T]) BindHost(runtime.Access) error { return r.v.BindHost(runtime.Read) }
 
 // BindDevice prepares a device copy for reading (runtime.Arg).
-func (r *ReadView[T]) BindDevice(av *accelerator.View, _ accelerator.Access) (runtime.Binding, error) {
-	return r.v.BindDevice(av, accelerator.Read)
+func (r *ReadView[T]) BindDevice(av *accelerator.View, _ runtime.Access) (runtime.Binding, error) {
+	return r.v.BindDevice(av, runtime.Read)
 }
 
 // DeviceCopy returns a read-only handle on View.DeviceCopy's view (runtime.DeviceCopier).

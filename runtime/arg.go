@@ -4,16 +4,20 @@ import (
 	"reflect"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/internal/device"
 )
 
 // Access is how a kernel uses one of its data arguments.
-type Access = accelerator.Access
+type Access int
 
 // The accesses a kernel argument declares.
 const (
-	Read      = accelerator.Read
-	Write     = accelerator.Write
-	ReadWrite = accelerator.ReadWrite
+	// Read: the kernel reads the argument.
+	Read Access = 1 << iota
+	// Write: the kernel writes the argument.
+	Write
+	// ReadWrite: the kernel reads and writes the argument.
+	ReadWrite = Read | Write
 )
 
 // Arg is what a kernel's data field must provide so that ParallelForEach can run the kernel
@@ -82,7 +86,10 @@ type DeviceCopier interface {
 // element i of a rank-3 view is at Base + i0*Strides[0] + i1*Strides[1] + i2 in the buffer
 // range (rank 2: Base + i0*Strides[0] + i1; rank 1: Base + i0), counted in elements.
 type Binding struct {
-	Buffer  *accelerator.Buffer
+	// Buffer is the device memory that holds the data, allocated on the view by
+	// goamp's own packages (arrayview), which alone can make one.
+	Buffer device.Buffer
+	// Offset and Range are the byte range of Buffer that the kernel binds.
 	Offset  uint64
 	Range   uint64
 	Base    uint32

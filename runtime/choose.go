@@ -2,26 +2,16 @@ package runtime
 
 import "github.com/goamp/goamp/accelerator"
 
-// ChooseView applies C++ AMP's rule for the accelerator view a kernel runs on, the rule
-// ParallelForEach applies, for code that needs the view before it dispatches (the
-// algorithm library takes scratch memory on it, sizes tiles for its device, and reports a
-// mismatch before it discards an output): view when it is not nil, else the view the data
-// arguments live on (ArgInfo().Home, an arrayview.Array's view; all must agree), else the
-// default view of accelerator.Default().
-//
-// An argument that lives on another view than the one chosen first is an
-// *AcceleratorMismatchError: its Kernel is kernel, its Field names[i] for args[i] (names
-// must be as long as args), and its WantFrom "the view passed to CALLER" (caller is the
-// function view was passed to, e.g. "Sort") or "field NAME" for the argument the view came
-// from.
-func ChooseView(kernel, caller string, view *accelerator.View, names []string, args ...Arg) (*accelerator.View, error) {
-	chosen, from, bad := pickView(view, len(args), func(i int) *accelerator.View { return args[i].ArgInfo().Home })
+// chooseHomes is rtlink's ChooseView: C++ AMP's rule over the views the data arguments
+// live on, homes (nil: on no view), named names.
+func chooseHomes(kernel, caller string, view *accelerator.View, names []string, homes []*accelerator.View) (*accelerator.View, error) {
+	chosen, from, bad := pickView(view, len(homes), func(i int) *accelerator.View { return homes[i] })
 	if bad >= 0 {
 		fromField := ""
 		if from >= 0 {
 			fromField = names[from]
 		}
-		return nil, mismatchError(kernel, caller, chosen, fromField, names[bad], args[bad].ArgInfo().Home)
+		return nil, mismatchError(kernel, caller, chosen, fromField, names[bad], homes[bad])
 	}
 	if chosen != nil {
 		return chosen, nil
@@ -29,7 +19,7 @@ func ChooseView(kernel, caller string, view *accelerator.View, names []string, a
 	return defaultView()
 }
 
-// chooseView is ChooseView for run: the arguments' ArgInfo are infos, their names the
+// chooseView is chooseHomes for run: the arguments' ArgInfo are infos, their names the
 // layout's fields.
 func chooseView(view *accelerator.View, l *kernelLayout, infos []ArgInfo) (*accelerator.View, error) {
 	chosen, from, bad := pickView(view, len(infos), func(i int) *accelerator.View { return infos[i].Home })

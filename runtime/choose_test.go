@@ -9,7 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestChooseView checks C++ AMP's view rule as ChooseView exports it: the view passed,
+// TestChooseView checks C++ AMP's view rule as rtlink's ChooseView gives it to goamp's
+// packages: the view passed,
 // else the arguments' home (all agreeing), else the default view, and the mismatch errors
 // with the names the caller gave.
 func TestChooseView(t *testing.T) {
@@ -47,13 +48,7 @@ func TestChooseView(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			names := []string{"a", "b", "c"}[:len(c.homes)]
-			args := make([]amprt.Arg, len(c.homes))
-			for i, h := range c.homes {
-				a := newArg(amprt.Ext(4), amprt.Read)
-				a.home = h
-				args[i] = a
-			}
-			got, err := amprt.ChooseView("pkg.Op", "Op", c.view, names, args...)
+			got, err := rt.ChooseView("pkg.Op", "Op", c.view, names, c.homes)
 			if c.want != nil {
 				require.NoError(t, err)
 				assert.Same(t, c.want, got)
@@ -75,13 +70,14 @@ func TestChooseView(t *testing.T) {
 }
 
 // TestChooseViewAgreesWithParallelForEach runs a kernel with no view passed and checks that
-// it ran on the view ChooseView names for its arguments (counted in the view's Stats).
+// it ran on the view rtlink's ChooseView names for its arguments (counted in the view's Stats).
 func TestChooseViewAgreesWithParallelForEach(t *testing.T) {
 	eachView(t, func(t *testing.T, v *accelerator.View) {
 		out := newArg(amprt.Ext(64), amprt.Write)
 		defer out.free()
 		out.home = v
-		chosen, err := amprt.ChooseView("k", "ParallelForEach", nil, []string{"Out"}, out)
+		chosen, err := rt.ChooseView("k", "ParallelForEach", nil, []string{"Out"},
+			[]*accelerator.View{out.ArgInfo().Home})
 		require.NoError(t, err)
 		require.Same(t, v, chosen)
 		before := chosen.Stats().Dispatches

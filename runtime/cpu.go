@@ -364,7 +364,7 @@ func (w *tileWorker) runThread(s *tileState, th *threadState) {
 // Each does for every row-major offset lo..hi-1 of the domain, in one call, so that it can
 // loop over slices without a call per index. RunCPU uses it when the kernel has it. Each
 // stays the kernel's definition (and what single-source translation reads); the
-// conformance tests check that both bodies agree (see PerThreadKernel).
+// conformance tests check that both bodies agree.
 type RangeKernel interface {
 	IndexKernel
 	EachRange(domain Extent, lo, hi int)
@@ -380,16 +380,16 @@ type TileKernel interface {
 	EachTile(domain TiledExtent, tile Index)
 }
 
-// PerThreadKernel wraps a kernel so that the CPU executor ignores its RangeKernel or
-// TileKernel body and runs Each or Tiled per index, as the GPU does. Tests use it to
-// check that the fast bodies agree with the definition.
-type PerThreadKernel struct{ Kernel any }
+// perThreadKernel wraps a kernel so that the CPU executor ignores its RangeKernel or
+// TileKernel body and runs Each or Tiled per index, as the GPU does. Tests use it
+// (rtlink's PerThread) to check that the fast bodies agree with the definition.
+type perThreadKernel struct{ Kernel any }
 
 // Each forwards to the wrapped kernel's Each.
-func (p PerThreadKernel) Each(i Index) { p.Kernel.(IndexKernel).Each(i) }
+func (p perThreadKernel) Each(i Index) { p.Kernel.(IndexKernel).Each(i) }
 
 // Tiled forwards to the wrapped kernel's Tiled.
-func (p PerThreadKernel) Tiled(t TiledIndex) { p.Kernel.(TiledKernel).Tiled(t) }
+func (p perThreadKernel) Tiled(t TiledIndex) { p.Kernel.(TiledKernel).Tiled(t) }
 
 // EnvRaceFastBodies, set to "1" in a build with the race detector, keeps the CPU
 // accelerator on tiled kernels' fast bodies (TileKernel) and on contiguous chunks of
@@ -410,7 +410,7 @@ const EnvRaceFastBodies = "GOAMP_RACE_FAST_BODIES"
 var raceThreads = raceBuild && os.Getenv(EnvRaceFastBodies) != "1"
 
 func perThread(k any) bool {
-	_, ok := k.(PerThreadKernel)
+	_, ok := k.(perThreadKernel)
 	return ok
 }
 

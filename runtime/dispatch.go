@@ -13,6 +13,7 @@ import (
 
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/internal/ampabi"
+	"github.com/goamp/goamp/internal/device"
 	"github.com/goamp/goamp/internal/hooks"
 )
 
@@ -451,8 +452,8 @@ func (l *kernelLayout) scalarBytes() int { return l.scalarEnd - ampabi.ScalarOff
 // lastPipeline is a kernelLayout's remembered pipeline.
 type lastPipeline struct {
 	acc  *accelerator.Accelerator
-	key  accelerator.PipelineKey
-	pipe *accelerator.Pipeline
+	key  device.PipelineKey
+	pipe device.Pipeline
 }
 
 var layouts sync.Map // reflect.Type -> *kernelLayout
@@ -561,7 +562,7 @@ func (l *kernelLayout) addFields(st reflect.Type, base uintptr, prefix string) e
 type dispatch struct {
 	ctx       context.Context
 	ext, tile Extent // tile has rank 0 for a non-tiled domain
-	kernel    any    // the kernel whose fields are bound (a PerThreadKernel's own kernel)
+	kernel    any    // the kernel whose fields are bound (a perThreadKernel's own kernel)
 	exec      any    // what the goroutine executor runs: the kernel as passed
 	l         *kernelLayout
 	base      unsafe.Pointer // the kernel struct: the pointer passed, or copy
@@ -583,10 +584,10 @@ type dispatch struct {
 
 	// What the Vulkan executor prepares.
 	groups [3]uint32
-	vargs  []accelerator.Arg
+	vargs  []device.Arg
 	push   []byte
-	pipe   *accelerator.Pipeline
-	check  *accelerator.Buffer // a bounds-checked dispatch's check buffer (bindCheck)
+	pipe   device.Pipeline
+	check  device.Buffer // a bounds-checked dispatch's check buffer (bindCheck)
 
 	// spare is the zeroed copy of the last value kernel the pooled dispatch bound, of
 	// layout spareL: the next dispatch of the same kernel type reuses it.
@@ -650,11 +651,11 @@ func run(ctx context.Context, view *accelerator.View, ext, tile Extent, kernel a
 }
 
 // bind binds the dispatch to its kernel (the layout, the data arguments and their
-// ArgInfo, the program, whose rank and push constants must fit), to its view (ChooseView's
-// rule), which must be open, and to the view's executor.
+// ArgInfo, the program, whose rank and push constants must fit), to its view (C++ AMP's
+// rule: chooseView), which must be open, and to the view's executor.
 func (d *dispatch) bind(ctx context.Context, view *accelerator.View, ext, tile Extent, kernel any) error {
 	d.ctx, d.ext, d.tile, d.exec = ctx, ext, tile, kernel
-	if p, ok := kernel.(PerThreadKernel); ok {
+	if p, ok := kernel.(perThreadKernel); ok {
 		if kernel = p.Kernel; isNil(kernel) {
 			return nilKernel(kernel)
 		}
@@ -684,7 +685,7 @@ func (d *dispatch) bind(ctx context.Context, view *accelerator.View, ext, tile E
 	if err != nil {
 		return err
 	}
-	if err := view.CheckOpen(); err != nil {
+	if err := device.Of(view).CheckOpen(); err != nil {
 		return fmt.Errorf("goamp/runtime: kernel %s: %w", d.l.name, err)
 	}
 	d.view, d.x = view, executorFor(view.Accelerator())

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/internal/device"
 	"github.com/goamp/goamp/vec"
 )
 
@@ -210,5 +211,16 @@ func TestPushPlaces(t *testing.T) {
 			assert.Equal(t, c.end, l.scalarEnd)
 			assert.Equal(t, (c.end+15)&^15, l.pushSize)
 		})
+	}
+}
+
+// TestAccessIsDevices checks that an argument's Access converts to the device's access of
+// the same meaning, as the Vulkan executor converts it for each binding.
+func TestAccessIsDevices(t *testing.T) {
+	for _, c := range []struct {
+		acc  Access
+		want device.Access
+	}{{Read, device.Read}, {Write, device.Write}, {ReadWrite, device.ReadWrite}} {
+		assert.Equal(t, c.want, device.Access(c.acc), "access %d", c.acc)
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/amptest"
+	"github.com/goamp/goamp/internal/device"
 	"github.com/goamp/goamp/internal/testprog"
 	amprt "github.com/goamp/goamp/runtime"
 )
@@ -36,7 +37,7 @@ type devArg struct {
 
 	mu    sync.Mutex
 	host  []int32
-	bufs  map[*accelerator.View]*accelerator.Buffer
+	bufs  map[*accelerator.View]device.Buffer
 	valid map[*accelerator.View]bool // views whose buffer holds the current data
 	dirty *accelerator.View          // the view holding the only current copy, or nil
 }
@@ -108,13 +109,13 @@ func (a *devArg) BindDevice(v *accelerator.View, acc amprt.Access) (amprt.Bindin
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.bufs == nil {
-		a.bufs = map[*accelerator.View]*accelerator.Buffer{}
+		a.bufs = map[*accelerator.View]device.Buffer{}
 		a.valid = map[*accelerator.View]bool{}
 	}
 	b := a.bufs[v]
 	if b == nil {
 		var err error
-		if b, err = v.Alloc(uint64(4 * len(a.host))); err != nil {
+		if b, err = device.Of(v).Alloc(uint64(4 * len(a.host))); err != nil {
 			return amprt.Binding{}, err
 		}
 		a.bufs[v] = b

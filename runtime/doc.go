@@ -36,8 +36,7 @@
 // GPUKernel has a GPU body, a Program of SPIR-V compiled from GLSL (package
 // shaders), and runs on Vulkan accelerators; on the CPU accelerator the Go body
 // runs on the goroutine executor. The accelerator view is the one passed, else
-// the one the data lives on, else the default accelerator's (C++ AMP's rule,
-// which ChooseView exports for code that needs the view before it dispatches).
+// the one the data lives on, else the default accelerator's (C++ AMP's rule).
 // A dispatch goes the same four steps on every accelerator: bind (the kernel's
 // fields, program, view and the view's executor), validate (the program's
 // contract, the device's limits), encode (bind the data; on a GPU also the push
@@ -52,10 +51,9 @@
 // ParallelForEachOn and ParallelForEachTiledOn run one kernel over several accelerator
 // views at once, as C++ AMP programs ran a parallel_for_each per accelerator: dimension 0
 // of the domain is cut into contiguous blocks (whole tiles), in proportion to the
-// throughput measured for the kernel type on each accelerator (Blocks, RunBlocks,
-// Throughput), and a function the caller gives returns each block's kernel over its
-// sections of the data. The blocks run at once; the data's coherence brings the results
-// to the host as for one view.
+// throughput measured for the kernel type on each accelerator, and a function the caller
+// gives returns each block's kernel over its sections of the data. The blocks run at
+// once; the data's coherence brings the results to the host as for one view.
 //
 // # Programs
 //

@@ -24,7 +24,7 @@ func TestPanicMessages(t *testing.T) {
 			"goamp/runtime: kernel oob.Shift panicked at global index (3): boom"},
 		{"fast range", panicError("integer divide by zero", Index{768}, 1, "range"),
 			"goamp/runtime: kernel panicked in the range of threads from global index (768) (a fast CPU body): integer divide by zero"},
-		{"nil kernel", nilKernel((*PerThreadKernel)(nil)), "goamp/runtime: nil kernel (a nil *runtime.PerThreadKernel)"},
+		{"nil kernel", nilKernel((*perThreadKernel)(nil)), "goamp/runtime: nil kernel (a nil *runtime.perThreadKernel)"},
 		{"shift", &ShiftError{Kernel: "S", Count: -3},
 			"goamp/runtime: kernel S: negative shift amount -3 (a bounds-checked GPU dispatch)"},
 	}

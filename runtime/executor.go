@@ -9,6 +9,7 @@ import (
 
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/internal/ampabi"
+	"github.com/goamp/goamp/internal/device"
 )
 
 // executor runs the dispatches of one kind of accelerator: run binds a kernel to its view
@@ -22,8 +23,8 @@ import (
 // with their Go bodies and Programs, whose data arguments are Args (BindHost, BindDevice),
 // dispatched over an Extent. The accelerator package knows only buffers, pipelines and
 // queues, and cannot import runtime (imports point down: runtime -> accelerator ->
-// internal/vk), so the executors are built here on the accelerator's View.Dispatch and
-// Pipeline. It is unexported: the three executors are the whole set, chosen by the
+// internal/vk), so the executors are built here on a view's hardware (internal/device:
+// Dispatch and Pipeline). It is unexported: the three executors are the whole set, chosen by the
 // accelerator's traits (executorFor), and a kernel's author never picks one.
 type executor interface {
 	// validate checks what this executor needs beyond the checks every dispatch passes
@@ -63,7 +64,7 @@ func (hostExecutor) validate(*dispatch) error { return nil }
 
 // encode counts the dispatch on the view and binds every argument on the host.
 func (hostExecutor) encode(d *dispatch) error {
-	d.view.CountDispatch()
+	device.Of(d.view).CountDispatch()
 	for i, a := range d.args {
 		if err := a.BindHost(d.infos[i].Access); err != nil {
 			return fmt.Errorf("goamp/runtime: kernel %s: field %s: %w", d.l.name, d.l.args[i].name, err)
@@ -75,7 +76,7 @@ func (hostExecutor) encode(d *dispatch) error {
 // prepare has nothing to build: Go bodies need no compiling.
 func (hostExecutor) prepare(*dispatch) error { return nil }
 
-// submit runs the Go body of the kernel as passed (a PerThreadKernel runs per thread).
+// submit runs the Go body of the kernel as passed (a perThreadKernel runs per thread).
 func (hostExecutor) submit(d *dispatch) error { return d.runGo(false, d.infos) }
 
 // runGo runs d.exec, the kernel's Go body, on the CPU, with tile_static memory poisoned
@@ -124,12 +125,12 @@ func (strictExecutor) prepare(*dispatch) error { return nil }
 // encode binds every argument on the view and makes d.exec the kernel struct's copy over
 // the device copies, run per thread.
 func (strictExecutor) encode(d *dispatch) error {
-	done, err := d.view.StartHostWork()
+	done, err := device.Of(d.view).StartHostWork()
 	if err != nil {
 		return fmt.Errorf("goamp/runtime: kernel %s: %w", d.l.name, err)
 	}
 	d.hostDone = done
-	d.view.CountDispatch()
+	device.Of(d.view).CountDispatch()
 	st := d.l.typ
 	cp := reflect.New(st)
 	cp.Elem().Set(reflect.NewAt(st, d.base).Elem())
@@ -158,7 +159,7 @@ func (strictExecutor) encode(d *dispatch) error {
 			devInfos[i].Key = da.ArgInfo().Key
 		}
 	}
-	d.exec, d.devInfos = PerThreadKernel{Kernel: cp.Interface()}, devInfos
+	d.exec, d.devInfos = perThreadKernel{Kernel: cp.Interface()}, devInfos
 	return nil
 }
 
@@ -264,7 +265,7 @@ func (vulkanExecutor) prepare(d *dispatch) error { return d.pipeline() }
 
 // submit records the dispatch on the view's command stream.
 func (vulkanExecutor) submit(d *dispatch) error {
-	if err := d.view.Dispatch(d.pipe, d.vargs, d.push[:d.pushSize()], d.groups); err != nil {
+	if err := device.Of(d.view).Dispatch(d.pipe, d.vargs, d.push[:d.pushSize()], d.groups); err != nil {
 		if d.check != nil {
 			_ = d.check.Free()
 		}
@@ -288,7 +289,7 @@ func (d *dispatch) bindCheck() error {
 		}
 	}
 	binary.LittleEndian.PutUint32(words[4*ampabi.CheckLoopCap(n):], d.view.Accelerator().Limits().MaxLoopIterations)
-	b, err := d.view.Alloc(uint64(len(words)))
+	b, err := device.Of(d.view).Alloc(uint64(len(words)))
 	if err != nil {
 		return fmt.Errorf("goamp/runtime: kernel %s: the bounds check's buffer: %w", d.l.name, err)
 	}
@@ -297,7 +298,7 @@ func (d *dispatch) bindCheck() error {
 		return fmt.Errorf("goamp/runtime: kernel %s: the bounds check's buffer: %w", d.l.name, err)
 	}
 	d.check = b
-	d.vargs = append(d.vargs, accelerator.Arg{Buffer: b, Range: uint64(len(words)), Access: ReadWrite})
+	d.vargs = append(d.vargs, device.Arg{Buffer: b, Range: uint64(len(words)), Access: device.ReadWrite})
 	return nil
 }
 
@@ -341,7 +342,7 @@ func (d *dispatch) readCheck() error {
 // kernel's last one when it matches, else the accelerator's cached or new one.
 func (d *dispatch) pipeline() error {
 	acc, l := d.view.Accelerator(), d.l
-	key := accelerator.PipelineKey{Module: d.prog.hash, Spec: d.spec}
+	key := device.PipelineKey{Module: d.prog.hash, Spec: d.spec}
 	if p := l.pipe.Load(); p != nil && p.acc == acc && p.key == key {
 		d.pipe = p.pipe
 		return nil
@@ -350,7 +351,7 @@ func (d *dispatch) pipeline() error {
 	if d.checked {
 		bindings++ // the check buffer
 	}
-	pipe, err := acc.Pipeline(key, d.prog.Name, d.prog.SPIRV, bindings, d.pushSize())
+	pipe, err := device.Of(d.view).Pipeline(key, d.prog.Name, d.prog.SPIRV, bindings, d.pushSize())
 	if err != nil {
 		return fmt.Errorf("goamp/runtime: kernel %s: %w", l.name, err)
 	}
@@ -388,7 +389,7 @@ func (d *dispatch) bindDevice(push []byte) error {
 		le.PutUint32(push[o+4*ampabi.ViewS0:], b.Strides[0])
 		le.PutUint32(push[o+4*ampabi.ViewS1:], b.Strides[1])
 		le.PutUint32(push[o+4*ampabi.ViewE0:], uint32(d.infos[i].Extent.Dim(0))) // e0: k.V.Extent().Dim(0)
-		d.vargs = append(d.vargs, accelerator.Arg{Buffer: b.Buffer, Offset: b.Offset, Range: b.Range, Access: access})
+		d.vargs = append(d.vargs, device.Arg{Buffer: b.Buffer, Offset: b.Offset, Range: b.Range, Access: device.Access(access)})
 	}
 	return nil
 }

@@ -65,8 +65,8 @@ func TestFastBodiesAgreeWithDefinition(t *testing.T) {
 		assert.Positive(t, calls.Load(), "EachRange was used")
 	}
 	calls.Store(0)
-	require.NoError(t, RunCPU(context.Background(), Ext(n), PerThreadKernel{squares{slow, &calls}}))
-	assert.Zero(t, calls.Load(), "PerThreadKernel runs Each")
+	require.NoError(t, RunCPU(context.Background(), Ext(n), perThreadKernel{squares{slow, &calls}}))
+	assert.Zero(t, calls.Load(), "perThreadKernel runs Each")
 	assert.Equal(t, slow, fast)
 
 	var tiles atomic.Int64
@@ -77,8 +77,8 @@ func TestFastBodiesAgreeWithDefinition(t *testing.T) {
 		want = 0 // a race build runs a goroutine per thread (EnvRaceFastBodies)
 	}
 	assert.Equal(t, want, tiles.Load())
-	require.NoError(t, RunTiledCPU(context.Background(), Ext(4096).Tile(256), PerThreadKernel{tileSums{slowT, &tiles}}))
-	assert.Equal(t, want, tiles.Load(), "PerThreadKernel runs Tiled")
+	require.NoError(t, RunTiledCPU(context.Background(), Ext(4096).Tile(256), perThreadKernel{tileSums{slowT, &tiles}}))
+	assert.Equal(t, want, tiles.Load(), "perThreadKernel runs Tiled")
 	assert.Equal(t, slowT, fastT)
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/internal/device"
 )
 
 // One job over several accelerators.
@@ -26,7 +27,7 @@ import (
 // and results reach the host as for one view.
 
 // Block is one accelerator view's part of a domain split over several (ParallelForEachOn,
-// Blocks): the rows [Lo, Hi) of the domain's dimension 0.
+// ParallelForEachTiledOn): the rows [Lo, Hi) of the domain's dimension 0.
 type Block struct {
 	// Index is the block's position among the blocks of its split, from 0.
 	Index int
@@ -75,18 +76,18 @@ var rates = struct {
 	m map[string]map[string]float64
 }{m: map[string]map[string]float64{}}
 
-// Throughput returns the throughput measured for the job key on acc (work units per
-// second, as RunBlocks records it), and whether one was measured.
-func Throughput(key string, acc *accelerator.Accelerator) (float64, bool) {
+// throughput returns the throughput measured for the job key on acc (work units per
+// second, as runBlocks records it), and whether one was measured.
+func throughput(key string, acc *accelerator.Accelerator) (float64, bool) {
 	rates.Lock()
 	defer rates.Unlock()
 	r, ok := rates.m[key][acc.Path()]
 	return r, ok
 }
 
-// ResetThroughput forgets the throughput measured for the job key (for every key when key
-// is ""): the next Blocks for it gives equal shares again.
-func ResetThroughput(key string) {
+// resetThroughput forgets the throughput measured for the job key (for every key when key
+// is ""): the next split for it gives equal shares again.
+func resetThroughput(key string) {
 	rates.Lock()
 	defer rates.Unlock()
 	if key == "" {
@@ -96,10 +97,10 @@ func ResetThroughput(key string) {
 	delete(rates.m, key)
 }
 
-// RecordThroughput folds a measurement into the throughput of the job key on acc: work
-// units done in d. RunBlocks records each block it runs; code that runs blocks itself may
-// call it. A non-positive work or duration is ignored.
-func RecordThroughput(key string, acc *accelerator.Accelerator, work float64, d time.Duration) {
+// recordThroughput folds a measurement into the throughput of the job key on acc: work
+// units done in d. runBlocks records each block it runs. A non-positive work or duration
+// is ignored.
+func recordThroughput(key string, acc *accelerator.Accelerator, work float64, d time.Duration) {
 	if work <= 0 || d <= 0 {
 		return
 	}
@@ -124,7 +125,7 @@ func weights(key string, views []*accelerator.View) []float64 {
 	var sum float64
 	var known int
 	for i, v := range views {
-		if r, ok := Throughput(key, v.Accelerator()); ok {
+		if r, ok := throughput(key, v.Accelerator()); ok {
 			w[i], sum, known = r, sum+r, known+1
 		}
 	}
@@ -140,12 +141,12 @@ func weights(key string, views []*accelerator.View) []float64 {
 	return w
 }
 
-// Blocks cuts rows rows into contiguous blocks over views, each a multiple of unit rows
+// splitBlocks cuts rows rows into contiguous blocks over views, each a multiple of unit rows
 // (but the last block, which ends at rows), in proportion to the throughput measured for
 // the job key on each view's accelerator (equal shares until measured). A view whose
 // share rounds to no rows gets no block. No view, a nil or repeated view, rows < 1 or
-// unit < 1 is a *SplitError; a closed view is its CheckOpen error.
-func Blocks(key string, views []*accelerator.View, rows, unit int) ([]Block, error) {
+// unit < 1 is a *SplitError; a closed view is its error (ErrViewClosed).
+func splitBlocks(key string, views []*accelerator.View, rows, unit int) ([]Block, error) {
 	if err := checkSplit(views, rows, unit); err != nil {
 		return nil, err
 	}
@@ -191,7 +192,7 @@ func shareUnits(units int, w []float64) []int {
 	return count
 }
 
-// checkSplit checks Blocks' arguments.
+// checkSplit checks splitBlocks' arguments.
 func checkSplit(views []*accelerator.View, rows, unit int) error {
 	names := make([]string, len(views))
 	for i, v := range views {
@@ -217,21 +218,21 @@ func checkSplit(views []*accelerator.View, rows, unit int) error {
 		}
 	}
 	for _, v := range views { // before any block runs: a closed view must not leave a job half done
-		if err := v.CheckOpen(); err != nil {
+		if err := device.Of(v).CheckOpen(); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// RunBlocks runs f for every block at once, each in its own goroutine, and returns when
+// runBlocks runs f for every block at once, each in its own goroutine, and returns when
 // every f has returned: on a GPU that is when the block's work is queued, on the CPU when
 // it is done. It then measures each block: on the CPU f's own time, on a GPU the time
 // from f's start to the completion of the work queued on the block's view (a marker
-// waited for in the background); RecordThroughput folds rowWork work units per row of the
+// waited for in the background); recordThroughput folds rowWork work units per row of the
 // block, over that time, into the throughput of key on the block's accelerator, which
-// the next Blocks for key divides by. The errors of all blocks are joined.
-func RunBlocks(key string, blocks []Block, rowWork float64, f func(Block) error) error {
+// the next splitBlocks for key divides by. The errors of all blocks are joined.
+func runBlocks(key string, blocks []Block, rowWork float64, f func(Block) error) error {
 	errs := make([]error, len(blocks))
 	var wg sync.WaitGroup
 	for i, b := range blocks {
@@ -243,7 +244,7 @@ func RunBlocks(key string, blocks []Block, rowWork float64, f func(Block) error)
 			work := rowWork * float64(b.Rows())
 			acc := b.View.Accelerator()
 			if acc.Traits().HostMemory {
-				RecordThroughput(key, acc, work, time.Since(start))
+				recordThroughput(key, acc, work, time.Since(start))
 				return
 			}
 			m, err := b.View.CreateMarker()
@@ -253,7 +254,7 @@ func RunBlocks(key string, blocks []Block, rowWork float64, f func(Block) error)
 			}
 			go func() {
 				if m.Wait(context.Background()) == nil {
-					RecordThroughput(key, acc, work, time.Since(start))
+					recordThroughput(key, acc, work, time.Since(start))
 				}
 			}()
 		})
@@ -267,10 +268,10 @@ func keyOf[K any]() string { return reflect.TypeFor[K]().String() }
 
 // ParallelForEachOn runs one kernel over domain on several accelerator views at once, as
 // C++ AMP programs ran a parallel_for_each per accelerator: it cuts dimension 0 of domain
-// into contiguous blocks (Blocks, in proportion to the throughput measured for the kernel
+// into contiguous blocks (in proportion to the throughput measured for the kernel
 // type K on each view's accelerator), calls split for each block to get the block's
 // kernel, and runs it over the block's domain (Block.Of: the rows Hi - Lo) on the block's
-// view, all blocks at once (RunBlocks). It returns when every block is queued (done, on
+// view, all blocks at once. It returns when every block is queued (done, on
 // the CPU); results reach the host as for one view (Synchronize, Data, Close).
 //
 // split gives the block its data: the sections of the kernel's views that hold the
@@ -287,12 +288,12 @@ func ParallelForEachOn[K IndexKernel](views []*accelerator.View, domain Extent, 
 	if err := validateDomain(domain); err != nil {
 		return err
 	}
-	blocks, err := Blocks(keyOf[K](), views, domain.d[0], 1)
+	blocks, err := splitBlocks(keyOf[K](), views, domain.d[0], 1)
 	if err != nil {
 		return err
 	}
 	rowWork := float64(domain.Size() / domain.d[0])
-	return RunBlocks(keyOf[K](), blocks, rowWork, func(b Block) error {
+	return runBlocks(keyOf[K](), blocks, rowWork, func(b Block) error {
 		k, err := split(b)
 		if err != nil {
 			return err
@@ -308,12 +309,12 @@ func ParallelForEachTiledOn[K TiledKernel](views []*accelerator.View, domain Til
 	if err := domain.Validate(); err != nil {
 		return err
 	}
-	blocks, err := Blocks(keyOf[K](), views, domain.Extent.d[0], domain.Tile.d[0])
+	blocks, err := splitBlocks(keyOf[K](), views, domain.Extent.d[0], domain.Tile.d[0])
 	if err != nil {
 		return err
 	}
 	rowWork := float64(domain.Extent.Size() / domain.Extent.d[0])
-	return RunBlocks(keyOf[K](), blocks, rowWork, func(b Block) error {
+	return runBlocks(keyOf[K](), blocks, rowWork, func(b Block) error {
 		k, err := split(b)
 		if err != nil {
 			return err

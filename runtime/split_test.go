@@ -7,10 +7,14 @@ import (
 
 	"github.com/goamp/goamp/accelerator"
 	"github.com/goamp/goamp/amptest"
+	"github.com/goamp/goamp/internal/rtlink"
 	amprt "github.com/goamp/goamp/runtime"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+// rt is what runtime gives goamp's packages.
+var rt = rtlink.Get[amprt.Block]()
 
 // TestBlocks checks Blocks' cuts: contiguous, whole units but the last, every row given,
 // shares following the recorded throughput, and typed errors for bad splits.
@@ -24,9 +28,9 @@ func TestBlocks(t *testing.T) {
 		two = avs[:2]
 	}
 	const key = "TestBlocks"
-	amprt.ResetThroughput(key)
+	rt.ResetThroughput(key)
 	for _, c := range []struct{ rows, unit int }{{1, 1}, {1000, 1}, {1000, 128}, {1025, 64}, {7, 16}} {
-		blocks, err := amprt.Blocks(key, two, c.rows, c.unit)
+		blocks, err := rt.Blocks(key, two, c.rows, c.unit)
 		require.NoError(t, err)
 		lo := 0
 		for i, b := range blocks {
@@ -45,16 +49,16 @@ func TestBlocks(t *testing.T) {
 		}
 	}
 	if two[0].Accelerator() != two[1].Accelerator() {
-		amprt.RecordThroughput(key, two[0].Accelerator(), 3e6, time.Second)
-		amprt.RecordThroughput(key, two[1].Accelerator(), 1e6, time.Second)
-		r, ok := amprt.Throughput(key, two[0].Accelerator())
+		amprt.RecordThroughputForTest(key, two[0].Accelerator(), 3e6, time.Second)
+		amprt.RecordThroughputForTest(key, two[1].Accelerator(), 1e6, time.Second)
+		r, ok := rt.Throughput(key, two[0].Accelerator())
 		assert.True(t, ok)
 		assert.Equal(t, 3e6, r)
-		blocks, err := amprt.Blocks(key, two, 800, 1)
+		blocks, err := rt.Blocks(key, two, 800, 1)
 		require.NoError(t, err)
 		assert.Equal(t, []int{600, 200}, []int{blocks[0].Rows(), blocks[1].Rows()}, "3:1")
-		amprt.ResetThroughput(key)
-		_, ok = amprt.Throughput(key, two[0].Accelerator())
+		rt.ResetThroughput(key)
+		_, ok = rt.Throughput(key, two[0].Accelerator())
 		assert.False(t, ok)
 	}
 	for _, c := range []struct {
@@ -68,7 +72,7 @@ func TestBlocks(t *testing.T) {
 		{[]*accelerator.View{cpu}, 0, 1, "no rows"},
 		{[]*accelerator.View{cpu}, 10, 0, "a unit must be at least 1 row"},
 	} {
-		_, err := amprt.Blocks(key, c.views, c.rows, c.unit)
+		_, err := rt.Blocks(key, c.views, c.rows, c.unit)
 		var se *amprt.SplitError
 		require.ErrorAs(t, err, &se)
 		assert.ErrorIs(t, err, amprt.ErrInvalidSplit)
@@ -82,12 +86,12 @@ func TestBlocks(t *testing.T) {
 func TestRunBlocks(t *testing.T) {
 	avs := amptest.Views(t)
 	const key = "TestRunBlocks"
-	amprt.ResetThroughput(key)
-	blocks, err := amprt.Blocks(key, avs, 100*len(avs), 1)
+	rt.ResetThroughput(key)
+	blocks, err := rt.Blocks(key, avs, 100*len(avs), 1)
 	require.NoError(t, err)
 	ran := make([]bool, len(blocks))
 	boom := errors.New("boom")
-	err = amprt.RunBlocks(key, blocks, 10, func(b amprt.Block) error {
+	err = rt.RunBlocks(key, blocks, 10, func(b amprt.Block) error {
 		ran[b.Index] = true
 		time.Sleep(time.Millisecond)
 		if b.Index == 0 && len(blocks) > 1 {
@@ -107,11 +111,11 @@ func TestRunBlocks(t *testing.T) {
 	// for a GPU when its marker completes, in the background. The failed one's is not.
 	last := blocks[len(blocks)-1]
 	a := last.View.Accelerator()
-	assert.Eventually(t, func() bool { _, ok := amprt.Throughput(key, a); return ok }, 10*time.Second, time.Millisecond)
-	r, _ := amprt.Throughput(key, a)
+	assert.Eventually(t, func() bool { _, ok := rt.Throughput(key, a); return ok }, 10*time.Second, time.Millisecond)
+	r, _ := rt.Throughput(key, a)
 	assert.LessOrEqual(t, r, 10*float64(last.Rows())/1e-3, "rows*10 units in at least 1 ms")
 	if len(blocks) > 1 {
-		_, ok := amprt.Throughput(key, blocks[0].View.Accelerator())
+		_, ok := rt.Throughput(key, blocks[0].View.Accelerator())
 		assert.False(t, ok, "no throughput for a failed block")
 	}
 }

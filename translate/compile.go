@@ -23,8 +23,9 @@ var ErrNoCompiler = errors.New("goamp/translate: glslc not found on PATH: instal
 	"(apt-get install glslc) or the Vulkan SDK")
 
 // Compile compiles GLSL compute-shader source to SPIR-V with glslc and, when spirv-val is
-// on PATH, validates the result for Vulkan 1.1; where the optimized module fails validation
-// and the unoptimized one passes, it returns the unoptimized one. name labels messages.
+// on PATH, validates the result for Vulkan 1.1; where the optimizer crashes, or the
+// optimized module fails validation, and the unoptimized one passes, it returns the
+// unoptimized one. name labels messages.
 func Compile(name, glsl string) ([]byte, error) {
 	glslc, err := exec.LookPath("glslc")
 	if err != nil {
@@ -42,9 +43,18 @@ func Compile(name, glsl string) ([]byte, error) {
 	var stderr bytes.Buffer
 	cmd := exec.Command(glslc, append(append([]string(nil), GlslcFlags...), "-o", out, src)...)
 	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil && !(crashed(err) && optimizeApart(glslc, src, out) == nil) {
+	if err := cmd.Run(); err != nil && crashed(err) {
+		if err := optimizeApart(glslc, src, out); err != nil {
+			// spirv-opt -O crashed too (the same optimizer): the unoptimized module.
+			if spv, uerr := unoptimized(name, out+".raw"); uerr == nil {
+				return spv, nil
+			}
+			return nil, fmt.Errorf("goamp/translate: glslc -O crashed on the GLSL of %s and compiling it apart failed (a translator bug: please report it with the kernel): %v",
+				name, err)
+		}
+	} else if err != nil {
 		msg := strings.TrimSpace(stderr.String())
-		if msg == "" { // glslc crashed: say how
+		if msg == "" { // glslc said nothing: say how it ended
 			msg = "glslc: " + err.Error()
 		}
 		return nil, fmt.Errorf("goamp/translate: glslc rejected the GLSL of %s (a translator bug: please report it with the kernel):\n%s\n%s",
@@ -155,6 +165,11 @@ func optimize(opt, name, raw string) ([]byte, error) {
 	cmd := exec.Command(opt, "-O", "--strip-debug", "--target-env=vulkan1.1", raw, "-o", out)
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
+		if crashed(err) { // as glslc -O crashes on some modules: the unoptimized one
+			if spv, uerr := unoptimized(name, raw); uerr == nil {
+				return spv, nil
+			}
+		}
 		return nil, fmt.Errorf("goamp/translate: spirv-opt failed on the SPIR-V of %s (a translator bug: please report it with the kernel): %v\n%s",
 			name, err, strings.TrimSpace(stderr.String()))
 	}

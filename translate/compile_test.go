@@ -81,3 +81,23 @@ func TestCompileInvalidOptimized(t *testing.T) {
 	require.NoError(t, errs[0])
 	require.NoError(t, Validate("K4004346", all[0]))
 }
+
+// TestCompileOptimizerCrash compiles the GLSL of a kernel (the kernel fuzzer's seed
+// 6107148) on whose SPIR-V Debian bookworm's glslc -O and spirv-opt -O both crash, with
+// Compile and CompileAll: both return the unoptimized module, which spirv-val accepts,
+// and not an error.
+func TestCompileOptimizerCrash(t *testing.T) {
+	for _, tool := range []string{"glslc", "spirv-opt", "spirv-val"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skip(err)
+		}
+	}
+	src, err := os.ReadFile("testdata/spirv-opt-crash.comp")
+	require.NoError(t, err)
+	spv, err := Compile("K6107148", string(src))
+	require.NoError(t, err)
+	require.NoError(t, Validate("K6107148", spv))
+	all, errs := CompileAll([]string{"K6107148"}, []string{string(src)}, 1)
+	require.NoError(t, errs[0])
+	require.NoError(t, Validate("K6107148", all[0]))
+}

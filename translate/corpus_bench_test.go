@@ -10,6 +10,7 @@ import (
 	"github.com/goamp/goamp/cmd/ampview/demos"
 	"github.com/goamp/goamp/fmath"
 	"github.com/goamp/goamp/half"
+	"github.com/goamp/goamp/internal/rtlink"
 	"github.com/goamp/goamp/runtime"
 	"github.com/goamp/goamp/translate/testdata/corpus"
 	"github.com/goamp/goamp/vec"
@@ -49,11 +50,11 @@ func rangeRun[T any](ext runtime.Extent, k runtime.IndexKernel, outs ...*arrayvi
 	}, outs...)
 }
 
-// perThreadIf returns kernel k, or where pt is set k in a runtime.PerThreadKernel, which
+// perThreadIf returns kernel k, or where pt is set k wrapped by rtlink's PerThread, which
 // hides its fast CPU body so that the CPU runs it thread by thread.
 func perThreadIf[K any](pt bool, k K) K {
 	if pt {
-		return any(runtime.PerThreadKernel{Kernel: k}).(K)
+		return rtlink.Get[runtime.Block]().PerThread(k).(K)
 	}
 	return k
 }
@@ -163,7 +164,7 @@ var benchKernels = []benchKernel{
 // BenchmarkCorpusCPUBodies times corpus kernels three ways in one run: the CPU
 // accelerator with the generated fast body (EachTile, or EachRange for the kernels without
 // tiles), the CPU accelerator's
-// per-thread executor (runtime.PerThreadKernel), and the GPU body on the first Vulkan
+// per-thread executor (rtlink's PerThread), and the GPU body on the first Vulkan
 // device (lavapipe here), each dispatch followed by the outputs' Synchronize. It reports
 // each in wall ms and process CPU ms (all threads, lavapipe's too) per dispatch, and the
 // wall-time ratios perthread/fast and vulkan/fast:

@@ -13,6 +13,7 @@ import (
 	"github.com/goamp/goamp/amptest"
 	"github.com/goamp/goamp/arrayview"
 	"github.com/goamp/goamp/cmd/ampview/demos"
+	"github.com/goamp/goamp/internal/rtlink"
 	"github.com/goamp/goamp/runtime"
 	"github.com/goamp/goamp/translate/testdata/corpus"
 	"github.com/goamp/goamp/vec"
@@ -726,7 +727,7 @@ func randVec4s(r *rand.Rand, n int, lo, hi float32) []vec.Float4 {
 }
 
 // perThread makes forEach and forEachTiled run the kernels' per-thread Go bodies
-// (runtime.PerThreadKernel) instead of their generated fast CPU bodies.
+// (rtlink's PerThread) instead of their generated fast CPU bodies.
 var perThread bool
 
 // fastBodies counts the dispatches of kernels that have a generated fast CPU body.
@@ -739,7 +740,7 @@ func body[K any](k K, fast bool) K {
 		fastBodies++
 	}
 	if perThread {
-		return any(runtime.PerThreadKernel{Kernel: k}).(K)
+		return rtlink.Get[runtime.Block]().PerThread(k).(K)
 	}
 	return k
 }

@@ -1,7 +1,7 @@
 // Package kernelfuzz generates random kernels of the kernel language and runs each four
 // ways, with Go as the oracle: its Each method called in a plain loop over the domain (a
 // tiled kernel's Tiled method on the CPU executor's threads, which hold its barriers and
-// tile_static memory), the CPU accelerator per thread (runtime.PerThreadKernel), the CPU
+// tile_static memory), the CPU accelerator per thread (internal/rtlink's PerThread), the CPU
 // accelerator through the fast body ampgen writes, and each Vulkan device asked for
 // (lavapipe here, the GPU on GPU machines), with the validation layer on where the
 // environment asks for it. Any difference fails.

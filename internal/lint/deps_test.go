@@ -53,16 +53,22 @@ var allowedImports = map[string][]string{
 	// The one door to Vulkan, and what may open it.
 	"internal/vk":      {"github.com/ebitengine/purego"},
 	"internal/devlink": {"internal/vk"},
-	"accelerator":      {"internal/vk", "internal/devlink", "internal/pipecache", "internal/spvwords", "internal/spirv"},
+	// The hardware layer of a view, which accelerator implements: goamp's packages only.
+	"internal/device": nil,
+	"accelerator": {"internal/vk", "internal/devlink", "internal/device", "internal/pipecache", "internal/spvwords",
+		"internal/spirv"},
 
 	// The translator knows nothing of Vulkan nor of the runtime.
 	"translate": {"internal/spvwords", "internal/srchash", "internal/ampabi", "internal/spirv", "translate/ir",
 		"translate/spvgen", "golang.org/x/tools/go/packages"},
 
+	// What runtime gives goamp's packages above it, and not programs.
+	"internal/rtlink": {"accelerator"},
+
 	// The core: never arrayview (it implements runtime's kernel-argument interface).
-	"runtime": {"accelerator", "half", "vec", "internal/atom", "internal/poison", "internal/hooks",
-		"internal/spvwords", "internal/spirv", "internal/ampabi", "runtime/internal/genlink"},
-	"arrayview": {"accelerator", "runtime", "half", "vec", "internal/atom", "internal/hooks",
+	"runtime": {"accelerator", "internal/device", "internal/rtlink", "half", "vec", "internal/atom", "internal/poison",
+		"internal/hooks", "internal/spvwords", "internal/spirv", "internal/ampabi", "runtime/internal/genlink"},
+	"arrayview": {"accelerator", "internal/device", "runtime", "half", "vec", "internal/atom", "internal/hooks",
 		"internal/poison"},
 	"shaders":                  {"runtime"},
 	"runtime/internal/genlink": nil,
@@ -70,10 +76,10 @@ var allowedImports = map[string][]string{
 	"runtime/ampimpl": {"runtime", "runtime/internal/genlink", "internal/srchash"},
 
 	// Above the core.
-	"algo": {"accelerator", "arrayview", "runtime", "runtime/ampimpl", "shaders", "half", "vec", "fmath",
-		"internal/asm/gemm"},
+	"algo": {"accelerator", "internal/device", "internal/rtlink", "arrayview", "runtime", "runtime/ampimpl", "shaders", "half", "vec",
+		"fmath", "internal/asm/gemm"},
 	"present": {"accelerator", "arrayview", "runtime"},
-	"present/window": {"present", "accelerator", "runtime", "internal/vk", "internal/devlink",
+	"present/window": {"present", "accelerator", "runtime", "internal/vk", "internal/devlink", "internal/device",
 		"github.com/go-gl/glfw/v3.3/glfw"},
 
 	// Test support.

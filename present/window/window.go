@@ -13,6 +13,7 @@ import (
 	"github.com/go-gl/glfw/v3.3/glfw"
 
 	"github.com/goamp/goamp/accelerator"
+	"github.com/goamp/goamp/internal/device"
 	"github.com/goamp/goamp/internal/devlink"
 	"github.com/goamp/goamp/internal/vk"
 	"github.com/goamp/goamp/present"
@@ -29,8 +30,8 @@ const Available = true
 
 // link is package accelerator's link to the Vulkan objects of its views and buffers, which
 // its init installs before this package's code can run.
-func link() devlink.Link[*accelerator.View, *accelerator.Buffer] {
-	l, ok := devlink.Get[*accelerator.View, *accelerator.Buffer]()
+func link() devlink.Link[*accelerator.View, device.Buffer] {
+	l, ok := devlink.Get[*accelerator.View, device.Buffer]()
 	if !ok {
 		panic("goamp/window: package accelerator installed no devlink.Link")
 	}
@@ -85,8 +86,8 @@ type Window struct {
 // pass is the frame pass on one view: its pipeline, the swapchain-sized buffer it writes,
 // and the buffer host pixels are uploaded to (when the frame is not on a presenting device).
 type pass struct {
-	pipe    *accelerator.Pipeline
-	dst, up *accelerator.Buffer
+	pipe    device.Pipeline
+	dst, up device.Buffer
 }
 
 // New opens a window of width x height pixels (not resizable) titled title.
@@ -174,9 +175,9 @@ func (w *Window) Show(av *accelerator.View, f present.Frame, vp Viewport) error 
 	if err != nil {
 		return err
 	}
-	args := []accelerator.Arg{src, {Buffer: p.dst, Range: p.dst.Size(), Access: accelerator.Write}}
+	args := []device.Arg{src, {Buffer: p.dst, Range: p.dst.Size(), Access: device.Write}}
 	groups := [3]uint32{uint32(width+15) / 16, uint32(height+15) / 16, 1}
-	if err := target.Dispatch(p.pipe, args, push.bytes(), groups); err != nil {
+	if err := device.Of(target).Dispatch(p.pipe, args, push.bytes(), groups); err != nil {
 		return err
 	}
 	if err := target.Flush(); err != nil {
@@ -196,32 +197,32 @@ func (w *Window) Show(av *accelerator.View, f present.Frame, vp Viewport) error 
 
 // source returns the frame pass's source binding: the frame's own buffer on target
 // (direct), or its pixels read on the host and uploaded to p.up.
-func (w *Window) source(target *accelerator.View, f present.Frame, p *pass, direct bool, push *framePush) (accelerator.Arg, error) {
+func (w *Window) source(target *accelerator.View, f present.Frame, p *pass, direct bool, push *framePush) (device.Arg, error) {
 	if direct {
 		var b runtime.Binding
 		var err error
 		if f.Field != nil {
 			push.Field = 1
-			b, err = f.Field.BindDevice(target, accelerator.Read)
+			b, err = f.Field.BindDevice(target, runtime.Read)
 		} else {
-			b, err = f.RGBA.BindDevice(target, accelerator.Read)
+			b, err = f.RGBA.BindDevice(target, runtime.Read)
 		}
 		if err != nil {
-			return accelerator.Arg{}, err
+			return device.Arg{}, err
 		}
 		push.Base, push.Stride = b.Base, b.Strides[0]
 		w.via = target.Accelerator().Path() + ", on the device"
-		return accelerator.Arg{Buffer: b.Buffer, Offset: b.Offset, Range: b.Range, Access: accelerator.Read}, nil
+		return device.Arg{Buffer: b.Buffer, Offset: b.Offset, Range: b.Range, Access: device.Read}, nil
 	}
 	px, err := f.Pixels()
 	if err != nil {
-		return accelerator.Arg{}, err
+		return device.Arg{}, err
 	}
 	if err := p.up.Upload(0, unsafe.Slice((*byte)(unsafe.Pointer(&px[0])), 4*len(px))); err != nil {
-		return accelerator.Arg{}, err
+		return device.Arg{}, err
 	}
 	w.via = "uploaded to " + target.Accelerator().Path()
-	return accelerator.Arg{Buffer: p.up, Range: p.up.Size(), Access: accelerator.Read}, nil
+	return device.Arg{Buffer: p.up, Range: p.up.Size(), Access: device.Read}, nil
 }
 
 // target returns the view that presents frames of av: av itself when its device can
@@ -286,7 +287,7 @@ func (w *Window) swapchainOn(dev *vk.Device) error {
 func (w *Window) passOn(target *accelerator.View, dstSize, upSize uint64, direct bool) (*pass, error) {
 	p := w.passes[target]
 	if p == nil {
-		pipe, err := target.Accelerator().Pipeline(accelerator.PipelineKey{Module: sha256.Sum256(frameSPV)}, "present/window frame",
+		pipe, err := device.Of(target).Pipeline(device.PipelineKey{Module: sha256.Sum256(frameSPV)}, "present/window frame",
 			frameSPV, 2, pushSize)
 		if err != nil {
 			return nil, err
@@ -307,7 +308,7 @@ func (w *Window) passOn(target *accelerator.View, dstSize, upSize uint64, direct
 }
 
 // resize returns b when it has size bytes, else a new buffer of size bytes on v (freeing b).
-func resize(v *accelerator.View, b *accelerator.Buffer, size uint64) (*accelerator.Buffer, error) {
+func resize(v *accelerator.View, b device.Buffer, size uint64) (device.Buffer, error) {
 	if b != nil && b.Size() == size {
 		return b, nil
 	}
@@ -316,7 +317,7 @@ func resize(v *accelerator.View, b *accelerator.Buffer, size uint64) (*accelerat
 			return nil, err
 		}
 	}
-	return v.Alloc(size)
+	return device.Of(v).Alloc(size)
 }
 
 // Close waits for the frames in flight and closes the window.
@@ -332,7 +333,7 @@ func (w *Window) Close() error {
 		w.sc = nil
 	}
 	for _, p := range w.passes {
-		for _, b := range []*accelerator.Buffer{p.dst, p.up} {
+		for _, b := range []device.Buffer{p.dst, p.up} {
 			if b != nil {
 				if err := b.Free(); err != nil && first == nil {
 					first = err
