@@ -2501,44 +2501,22 @@ func (l *lowerer) bitsResults(c *ast.CallExpr) (pre []ir.Stmt, res []ir.Value, o
 	return h.pre, res, true
 }
 
-// at4 lowers a view's At4: four loads, of the element at the index and the
-// three after it in the buffer (as the CPU's; the GLSL path loads 16 bytes
-// at once where the first is a multiple of four elements).
+// at4 lowers a view's At4 (of 32-bit scalars).
 func (l *lowerer) at4(c *ast.CallExpr, v *viewArg) ir.Value {
 	et := l.k.Views[v.index].Elem
 	at := l.irType(l.t.typeOf(c))
-	if et.IsComposite() || et.Narrow() > 0 || !at.IsComposite() {
+	if et.IsComposite() || et.Narrow() > 0 || l.k.Views[v.index].Bits || !at.IsComposite() {
 		return l.bad(c, "At4 of a view of "+l.k.TypeName(et))
 	}
-	h := &holder{l: l}
-	ix := l.hold3(h, l.index(c.Args[0]))
-	parts := make([]ir.Value, 4)
-	for j := range parts {
-		parts[j] = &ir.ViewLoad{View: v.index, Index: [3]ir.Value{ix[0](), ix[1](), ix[2]()}, Plus: j, T: et}
-	}
-	return h.wrap(&ir.Make{T: at, Parts: parts})
+	return &ir.ViewLoad4{View: v.index, Index: l.index(c.Args[0]), T: at}
 }
 
-// set4 lowers a view's Set4: the index, then the four values, then four
-// stores (At4's converse).
+// set4 lowers a view's Set4 (of 32-bit scalars).
 func (l *lowerer) set4(c *ast.CallExpr, v *viewArg) []ir.Stmt {
 	et := l.k.Views[v.index].Elem
 	if et.IsComposite() || et.Narrow() > 0 || l.k.Views[v.index].Bits {
 		l.fail(c.Pos(), "Set4 of a view of "+l.k.TypeName(et))
 		return nil
 	}
-	h := &holder{l: l}
-	ix := l.hold3(h, l.index(c.Args[0]))
-	x := h.hold(l.expr(c.Args[1]))
-	out := h.pre
-	for j := range 4 {
-		out = append(out, &ir.ViewStore{View: v.index, Index: [3]ir.Value{ix[0](), ix[1](), ix[2]()}, Plus: j,
-			Value: &ir.Extract{X: x(), Index: j, T: et}})
-	}
-	return out
-}
-
-// hold3 holds an index's three components.
-func (l *lowerer) hold3(h *holder, ix [3]ir.Value) [3]func() ir.Value {
-	return [3]func() ir.Value{h.hold(ix[0]), h.hold(ix[1]), h.hold(ix[2])}
+	return []ir.Stmt{&ir.ViewStore4{View: v.index, Index: l.index(c.Args[0]), Value: l.expr(c.Args[1])}}
 }

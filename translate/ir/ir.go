@@ -308,12 +308,17 @@ type (
 		T     Type
 	}
 	// ViewLoad reads element Index (three int components, C++ order) of view
-	// View, or with Plus the element Plus places after it in the buffer
-	// (At4's, along the last dimension).
+	// View.
 	ViewLoad struct {
 		View  int
 		Index [3]Value
-		Plus  int
+		T     Type
+	}
+	// ViewLoad4 reads element Index of view View and the three after it in
+	// the buffer (At4's): an array of four, of type T.
+	ViewLoad4 struct {
+		View  int
+		Index [3]Value
 		T     Type
 	}
 	// ThreadIndex is component Comp of the thread's index in the domain.
@@ -561,6 +566,8 @@ func (*Const) value()            {}
 func (*Load) value()             {}
 func (*LoadScalar) value()       {}
 func (*ViewLoad) value()         {}
+func (*ViewLoad4) value()        {}
+func (l *ViewLoad4) Type() Type  { return l.T }
 func (*ThreadIndex) value()      {}
 func (*Unary) value()            {}
 func (*Binary) value()           {}
@@ -585,12 +592,17 @@ type (
 		Path  []Value
 		Value Value
 	}
-	// ViewStore writes Value into element Index of view View (or Plus
-	// places after it, as ViewLoad's).
+	// ViewStore writes Value into element Index of view View.
 	ViewStore struct {
 		View  int
 		Index [3]Value
-		Plus  int
+		Value Value
+	}
+	// ViewStore4 writes the array of four Value into element Index of view
+	// View and the three after it (Set4's).
+	ViewStore4 struct {
+		View  int
+		Index [3]Value
 		Value Value
 	}
 	// If runs Then where Cond holds, else Else.
@@ -632,6 +644,7 @@ type (
 
 func (*Store) stmt()       {}
 func (*ViewStore) stmt()   {}
+func (*ViewStore4) stmt()  {}
 func (*If) stmt()          {}
 func (*Loop) stmt()        {}
 func (*Break) stmt()       {}
@@ -668,11 +681,9 @@ func (k *Kernel) printStmts(b *strings.Builder, list []Stmt, depth int) {
 		case *Store:
 			fmt.Fprintf(b, "%s%s%s = %s\n", ind, s.Var.Name, k.path(s.Path), k.expr(s.Value))
 		case *ViewStore:
-			plus := ""
-			if s.Plus != 0 {
-				plus = fmt.Sprintf("+%d", s.Plus)
-			}
-			fmt.Fprintf(b, "%s%s[%s]%s = %s\n", ind, k.Views[s.View].Name, k.index(s.Index), plus, k.expr(s.Value))
+			fmt.Fprintf(b, "%s%s[%s] = %s\n", ind, k.Views[s.View].Name, k.index(s.Index), k.expr(s.Value))
+		case *ViewStore4:
+			fmt.Fprintf(b, "%s%s.Set4(%s, %s)\n", ind, k.Views[s.View].Name, k.index(s.Index), k.expr(s.Value))
 		case *If:
 			fmt.Fprintf(b, "%sif %s {\n", ind, k.expr(s.Cond))
 			k.printStmts(b, s.Then, depth+1)
@@ -747,10 +758,9 @@ func (k *Kernel) expr(v Value) string {
 	case *LoadScalar:
 		return "k." + k.Scalars[v.Index].Name
 	case *ViewLoad:
-		if v.Plus != 0 {
-			return fmt.Sprintf("%s[%s]+%d", k.Views[v.View].Name, k.index(v.Index), v.Plus)
-		}
 		return fmt.Sprintf("%s[%s]", k.Views[v.View].Name, k.index(v.Index))
+	case *ViewLoad4:
+		return fmt.Sprintf("%s.At4(%s)", k.Views[v.View].Name, k.index(v.Index))
 	case *ThreadIndex:
 		return fmt.Sprintf("i[%d]", v.Comp)
 	case *Unary:
@@ -856,7 +866,9 @@ func Clone(v Value) Value {
 		c := *v
 		return &c
 	case *ViewLoad:
-		return &ViewLoad{View: v.View, Index: CloneIndex(v.Index), Plus: v.Plus, T: v.T}
+		return &ViewLoad{View: v.View, Index: CloneIndex(v.Index), T: v.T}
+	case *ViewLoad4:
+		return &ViewLoad4{View: v.View, Index: CloneIndex(v.Index), T: v.T}
 	case *ThreadIndex:
 		c := *v
 		return &c
@@ -917,6 +929,8 @@ func HasEffects(v Value) bool {
 	case *Extract:
 		return HasEffects(v.X)
 	case *ViewLoad:
+		return anyEffects(v.Index[:]...)
+	case *ViewLoad4:
 		return anyEffects(v.Index[:]...)
 	case *Unary:
 		return HasEffects(v.X)

@@ -28,7 +28,7 @@ func (w *writer) stmt(s ir.Stmt) {
 			w.storeParts([]uint32{w.bufs[s.View], w.uconst(0), addr}, t, w.value(s.Value, false))
 			return
 		}
-		p := w.element(s.View, s.Index, s.Plus)
+		p := w.element(s.View, s.Index)
 		x := w.value(s.Value, false)
 		switch t := w.k.Views[s.View].Elem; {
 		case w.k.Views[s.View].Bits:
@@ -46,6 +46,8 @@ func (w *writer) stmt(s ir.Stmt) {
 			x = w.emit(spirv.OpBitcast, w.uintT(), x)
 		}
 		w.do(spirv.OpStore, p, x)
+	case *ir.ViewStore4:
+		w.store4(s)
 	case *ir.Barrier:
 		w.barrier(s)
 	case *ir.Eval:
@@ -190,13 +192,9 @@ func (w *writer) shape(v *ir.Shape) uint32 {
 	return w.emit(spirv.OpBitcast, i, r)
 }
 
-// element returns a pointer to element index of view k, or to the one plus
-// places after it.
-func (w *writer) element(k int, index [3]ir.Value, plus int) uint32 {
+// element returns a pointer to element index of view k.
+func (w *writer) element(k int, index [3]ir.Value) uint32 {
 	addr := w.elementAddr(k, index)
-	if plus != 0 {
-		addr = w.emit(spirv.OpIAdd, w.uintT(), addr, w.uconst(uint32(plus)))
-	}
 	return w.emit(spirv.OpAccessChain, w.ptr(spirv.StorageClassStorageBuffer, w.viewElem(k)), w.bufs[k], w.uconst(0),
 		addr)
 }
@@ -318,7 +316,7 @@ func (w *writer) viewLoad(v *ir.ViewLoad) uint32 {
 		addr := w.elementAddr(v.View, v.Index)
 		return w.loadParts(spirv.StorageClassStorageBuffer, []uint32{w.bufs[v.View], w.uconst(0), addr}, v.T)
 	}
-	x := w.emit(spirv.OpLoad, w.viewElem(v.View), w.element(v.View, v.Index, v.Plus))
+	x := w.emit(spirv.OpLoad, w.viewElem(v.View), w.element(v.View, v.Index))
 	switch {
 	case w.k.Views[v.View].Bits:
 		x = w.emit(spirv.OpBitcast, w.irType(v.T), x)
@@ -378,6 +376,8 @@ func (w *writer) value(v ir.Value, fused bool) uint32 {
 		return w.pushLoad(w.irType(v.T), uint32(1+len(w.k.Views)+v.Index))
 	case *ir.ViewLoad:
 		return w.viewLoad(v)
+	case *ir.ViewLoad4:
+		return w.load4(v)
 	case *ir.SharedLoad:
 		sh := w.k.Shared[v.Array]
 		et := w.irType(v.T)

@@ -248,7 +248,7 @@ func (w *writer) atomic(v *ir.Atomic) uint32 {
 		p = w.sharedElem(v.Target, v.Index[0])
 		scope = w.uconst(uint32(spirv.ScopeWorkgroup))
 	} else {
-		p = w.element(v.Target, v.Index, 0)
+		p = w.element(v.Target, v.Index)
 	}
 	args := make([]uint32, len(v.Args))
 	for i, a := range v.Args {

@@ -36,7 +36,8 @@ type writer struct {
 	tile            *tileConsts
 	shared, lengths []uint32
 	barriers        bool
-	glsl            uint32 // the GLSL.std.450 import, 0 before the first use
+	glsl            uint32         // the GLSL.std.450 import, 0 before the first use
+	aliases         map[int]uint32 // the views\' 4-vector aliases (At4, Set4)
 	// The function being written: its body, current block and loops.
 	body   []inst
 	block  uint32 // the current block's label; 0 after a terminator
