@@ -415,6 +415,22 @@ var corpusCases = []corpusCase{
 		o, data := out[uint32](t, corpus.ZeroOpsN*n)
 		return ran(t, forEach(av, runtime.Ext(n), corpus.ZeroOps{In: in(t, x, n), Out: o}), o, data)
 	}, exact},
+	{"ZeroOps64", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		if !av.Accelerator().SupportsDoublePrecision() {
+			t.Skip("no float64 on", av.Accelerator().Path())
+		}
+		const n = 1000
+		x := randFloat64s(r, n)
+		special := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(),
+			math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64, math.MaxFloat64}
+		for i := range x {
+			if i%2 == 0 {
+				x[i] = special[r.IntN(len(special))]
+			}
+		}
+		o, data := out[float64](t, 2*corpus.ZeroOpsN*n)
+		return ran(t, forEach(av, runtime.Ext(n), corpus.ZeroOps64{In: in(t, x, n), Out: o}), o, data)
+	}, exact},
 	{"ShiftBy", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 2000
 		o, data := out[int32](t, n)

@@ -463,6 +463,8 @@ func (l *lowerer) irType(ty types.Type) ir.Type {
 		return ir.Uint32
 	case types.Float32:
 		return ir.Float32
+	case types.Float64:
+		return ir.Float64
 	case types.Int8:
 		return ir.Int8
 	case types.Uint8:
@@ -1404,6 +1406,9 @@ func (l *lowerer) constant(e ast.Expr, v constant.Value) ir.Value {
 	case ir.Float32:
 		f, _ := constant.Float32Val(constant.ToFloat(v))
 		return &ir.Const{T: ty, Bits: math.Float32bits(f)}
+	case ir.Float64:
+		f, _ := constant.Float64Val(constant.ToFloat(v))
+		return f64(math.Float64bits(f))
 	}
 	return l.bad(e, fmt.Sprintf("constants of type %s", l.t.typeOf(e)))
 }
@@ -1452,6 +1457,10 @@ func (l *lowerer) call(c *ast.CallExpr) ir.Value {
 		return l.vecMake(c)
 	case path == "math/bits":
 		if v := l.bitsCall(c, name); v != nil {
+			return v
+		}
+	case path == "math":
+		if v := l.mathCall(c, name); v != nil {
 			return v
 		}
 	}
@@ -1913,8 +1922,8 @@ func (l *lowerer) conversion(c *ast.CallExpr) ir.Value {
 	if to == ir.Invalid || len(c.Args) != 1 {
 		return l.bad(c, fmt.Sprintf("conversions to %s", l.t.typeOf(c)))
 	}
-	if to == ir.Float32 {
-		if a, ok := unparen(c.Args[0]).(*ast.CallExpr); ok {
+	if to == ir.Float32 || to == ir.Float64 {
+		if a, ok := unparen(c.Args[0]).(*ast.CallExpr); ok && to == ir.Float32 {
 			switch {
 			case l.isFunc(a.Fun, "math", "NaN"):
 				return &ir.Const{T: ir.Float32, Bits: math.Float32bits(float32(math.NaN()))}
@@ -1930,7 +1939,7 @@ func (l *lowerer) conversion(c *ast.CallExpr) ir.Value {
 	if to == ir.Bool || (x.Type() == ir.Bool) != (to == ir.Bool) {
 		return l.bad(c, "conversions of bools")
 	}
-	if b, ok := x.(*ir.Binary); ok && b.Op == ir.Mul && to == ir.Float32 && x.Type() == ir.Float32 {
+	if b, ok := x.(*ir.Binary); ok && b.Op == ir.Mul && to.IsFloat() && x.Type() == to {
 		// float32(a*b): rounded on its own, so it must not fuse with an add around
 		// it; the Convert node keeps it from being an add's operand.
 		return &ir.Convert{To: to, X: x}
@@ -1960,10 +1969,18 @@ func (l *lowerer) unary(u *ast.UnaryExpr) ir.Value {
 // x+0, 0-x and x*0 (signed zeros, infinities) make special.
 func (l *lowerer) zeroFloat(e ast.Expr) bool {
 	tv := l.t.info.Types[e]
-	return tv.Value != nil && l.irType(tv.Type) == ir.Float32 && constant.Sign(tv.Value) == 0
+	return tv.Value != nil && l.irType(tv.Type).IsFloat() && constant.Sign(tv.Value) == 0
 }
 
 func (l *lowerer) binary(b *ast.BinaryExpr) ir.Value {
+	if l.irType(l.t.typeOf(b.X)) == ir.Float64 {
+		switch {
+		case (b.Op == token.ADD || b.Op == token.MUL) && l.zeroFloat(b.Y):
+			return l.zeroOperand64(b.Op, l.expr(b.X))
+		case (b.Op == token.ADD || b.Op == token.MUL || b.Op == token.SUB) && l.zeroFloat(b.X):
+			return l.zeroOperand64(b.Op, l.expr(b.Y))
+		}
+	}
 	if l.irType(l.t.typeOf(b.X)) == ir.Float32 {
 		switch {
 		case (b.Op == token.ADD || b.Op == token.MUL) && l.zeroFloat(b.Y):
@@ -2055,7 +2072,7 @@ func (l *lowerer) binop(op token.Token, x, y ir.Value, pos token.Pos) ir.Value {
 		return &ir.Const{T: ir.Int32}
 	}
 	n := &ir.Binary{Op: o, X: x, Y: y}
-	if (o == ir.Add || o == ir.Sub) && x.Type() == ir.Float32 {
+	if (o == ir.Add || o == ir.Sub) && x.Type().IsFloat() {
 		n.Fuse = isMul(x) || isMul(y)
 	}
 	return n
@@ -2065,7 +2082,7 @@ func (l *lowerer) binop(op token.Token, x, y ir.Value, pos token.Pos) ir.Value {
 // with).
 func isMul(v ir.Value) bool {
 	b, ok := v.(*ir.Binary)
-	return ok && b.Op == ir.Mul && b.Type() == ir.Float32
+	return ok && b.Op == ir.Mul && b.Type().IsFloat()
 }
 
 // switchStmt lowers a switch to a chain of ifs: the tag evaluated once, the
@@ -2519,4 +2536,89 @@ func (l *lowerer) set4(c *ast.CallExpr, v *viewArg) []ir.Stmt {
 		return nil
 	}
 	return []ir.Stmt{&ir.ViewStore4{View: v.index, Index: l.index(c.Args[0]), Value: l.expr(c.Args[1])}}
+}
+
+// f64 is the Float64 constant of bits b.
+func f64(b uint64) *ir.Const { return &ir.Const{T: ir.Float64, Bits: uint32(b), Hi: uint32(b >> 32)} }
+
+// words returns functions that read a Float64's low and high words.
+func words(x func() ir.Value) (lo, hi func() ir.Value) {
+	return func() ir.Value { return &ir.Builtin{Fn: ir.LowWord, Args: []ir.Value{x()}} },
+		func() ir.Value { return &ir.Builtin{Fn: ir.HighWord, Args: []ir.Value{x()}} }
+}
+
+// pack is the Float64 of words lo and hi.
+func pack(lo, hi ir.Value) ir.Value { return &ir.Builtin{Fn: ir.Pack64, Args: []ir.Value{lo, hi}} }
+
+// zeroOperand64 is zeroOperand's rules for a float64 x, on its two words.
+func (l *lowerer) zeroOperand64(op token.Token, v ir.Value) ir.Value {
+	h := &holder{l: l}
+	x := h.hold(v)
+	lo, hi := words(x)
+	u := func(n uint32) ir.Value { return &ir.Const{T: ir.Uint32, Bits: n} }
+	bin := func(op ir.Op, a, b ir.Value) ir.Value { return &ir.Binary{Op: op, X: a, Y: b} }
+	loZero := func() ir.Value { return bin(ir.Eq, lo(), u(0)) }
+	var r ir.Value
+	switch op {
+	case token.ADD: // -0 + 0 is +0
+		r = &ir.Select{Cond: bin(ir.And, bin(ir.Eq, hi(), u(0x80000000)), loZero()), X: f64(0), Y: x()}
+	case token.SUB: // 0 - x: +0 for a zero, x for a NaN, else x with its sign flipped
+		m := func() ir.Value { return bin(ir.BitAnd, hi(), u(0x7fffffff)) }
+		nan := bin(ir.Or, bin(ir.Gt, m(), u(0x7ff00000)), bin(ir.And, bin(ir.Eq, m(), u(0x7ff00000)),
+			&ir.Unary{Op: ir.Not, X: loZero()}))
+		r = &ir.Select{Cond: bin(ir.And, bin(ir.Eq, m(), u(0)), loZero()), X: f64(0),
+			Y: &ir.Select{Cond: nan, X: x(), Y: pack(lo(), bin(ir.BitXor, hi(), u(0x80000000)))}}
+	default: // x * 0: a zero of x's sign for a finite x, x for a NaN, NaN for an infinity
+		finite := bin(ir.Ne, bin(ir.BitAnd, hi(), u(0x7ff00000)), u(0x7ff00000))
+		nan := bin(ir.Or, bin(ir.Ne, bin(ir.BitAnd, hi(), u(0x000fffff)), u(0)), &ir.Unary{Op: ir.Not, X: loZero()})
+		r = &ir.Select{Cond: finite, X: pack(u(0), bin(ir.BitAnd, hi(), u(0x80000000))),
+			Y: &ir.Select{Cond: nan, X: x(), Y: pack(u(0), u(0xfff80000))}}
+	}
+	return h.wrap(r)
+}
+
+// mathCall lowers package math's float64 classification and sign
+// functions (Inf and NaN, IsNaN, IsInf, Signbit, Copysign), or returns nil.
+func (l *lowerer) mathCall(c *ast.CallExpr, name string) ir.Value {
+	if name == "NaN" && len(c.Args) == 0 {
+		return f64(math.Float64bits(math.NaN()))
+	}
+	if name == "Inf" && len(c.Args) == 1 {
+		if s := l.t.info.Types[c.Args[0]].Value; s != nil {
+			n, _ := constant.Int64Val(constant.ToInt(s))
+			return f64(math.Float64bits(math.Inf(int(n))))
+		}
+		return nil
+	}
+	h := &holder{l: l}
+	args := make([]func() ir.Value, len(c.Args))
+	for i, a := range c.Args {
+		if args[i] = h.hold(l.expr(a)); args[i]().Type() != ir.Float64 && i == 0 {
+			return nil
+		}
+	}
+	u := func(n uint32) ir.Value { return &ir.Const{T: ir.Uint32, Bits: n} }
+	bin := func(op ir.Op, a, b ir.Value) ir.Value { return &ir.Binary{Op: op, X: a, Y: b} }
+	var v ir.Value
+	switch {
+	case name == "IsNaN" && len(args) == 1:
+		v = &ir.Builtin{Fn: ir.IsNaN, Args: []ir.Value{args[0]()}}
+	case name == "IsInf" && len(args) == 2: // sign > 0: +Inf, < 0: -Inf, 0: either
+		inf := &ir.Builtin{Fn: ir.IsInf, Args: []ir.Value{args[0]()}}
+		sign := args[1]()
+		zero := &ir.Const{T: sign.Type()}
+		pos := bin(ir.And, bin(ir.Ge, sign, zero), bin(ir.Gt, args[0](), f64(0)))
+		neg := bin(ir.And, bin(ir.Le, ir.Clone(sign), &ir.Const{T: sign.Type()}), bin(ir.Lt, args[0](), f64(0)))
+		v = bin(ir.And, inf, bin(ir.Or, pos, neg))
+	case name == "Signbit" && len(args) == 1:
+		_, hi := words(args[0])
+		v = bin(ir.Ne, bin(ir.BitAnd, hi(), u(0x80000000)), u(0))
+	case name == "Copysign" && len(args) == 2:
+		lo, hi := words(args[0])
+		_, hy := words(args[1])
+		v = pack(lo(), bin(ir.BitOr, bin(ir.BitAnd, hi(), u(0x7fffffff)), bin(ir.BitAnd, hy(), u(0x80000000))))
+	default:
+		return nil
+	}
+	return h.wrap(v)
 }

@@ -37,9 +37,14 @@ const (
 	Uint8
 	Int16
 	Uint16
+	Float64
 )
 
-var typeNames = [...]string{"invalid", "bool", "int32", "uint32", "float32", "int8", "uint8", "int16", "uint16"}
+var typeNames = [...]string{"invalid", "bool", "int32", "uint32", "float32", "int8", "uint8", "int16", "uint16",
+	"float64"}
+
+// IsFloat reports whether t is Float32 or Float64.
+func (t Type) IsFloat() bool { return t == Float32 || t == Float64 }
 
 // String returns the Go name of the type.
 func (t Type) String() string {
@@ -113,6 +118,9 @@ func (k *Kernel) AddType(c Composite) (Type, bool) {
 func (k *Kernel) Size(t Type) int {
 	if n := t.Narrow(); n > 0 {
 		return n / 8
+	}
+	if t == Float64 {
+		return 8
 	}
 	if !t.IsComposite() {
 		return 4
@@ -268,10 +276,10 @@ func (o Op) IsCompare() bool { return o >= Eq && o <= Ge }
 
 type (
 	// Const is a constant; Bits holds its 32 bits (Float32: IEEE bits;
-	// Bool: 0 or 1).
+	// Bool: 0 or 1), or a Float64's low word and Hi its high word.
 	Const struct {
-		T    Type
-		Bits uint32
+		T        Type
+		Bits, Hi uint32
 	}
 	// Load reads a local variable, or with a Path the part of it that Path
 	// selects: a field's index (a Const) or an element's index per level
@@ -425,10 +433,15 @@ const (
 	FindLSB    // the lowest set bit's index of a uint32, -1 for 0: an Int32
 	FindMSB    // the highest set bit's index of a uint32, -1 for 0: an Int32
 	MulHi      // the high 32 bits of the 64-bit product of two uint32s
+	LowWord    // a Float64's low 32 bits, a Uint32
+	HighWord   // a Float64's high 32 bits, a Uint32
+	Pack64     // the Float64 of low and high words
+	IsNaN      // whether a float is a NaN: a Bool
+	IsInf      // whether a float is an infinity: a Bool
 )
 
 var builtinNames = [...]string{"", "sqrt", "inversesqrt", "floor", "ceil", "trunc", "roundEven", "abs",
-	"bitCount", "bitfieldReverse", "findLSB", "findMSB", "mulHi"}
+	"bitCount", "bitfieldReverse", "findLSB", "findMSB", "mulHi", "lowWord", "highWord", "pack64", "isnan", "isinf"}
 
 // String returns the GLSL name of the function.
 func (f BuiltinFn) String() string {
@@ -526,8 +539,12 @@ func (b *Builtin) Type() Type {
 	switch b.Fn {
 	case BitCount, FindLSB, FindMSB:
 		return Int32
-	case BitReverse, MulHi:
+	case BitReverse, MulHi, LowWord, HighWord:
 		return Uint32
+	case Pack64:
+		return Float64
+	case IsNaN, IsInf:
+		return Bool
 	}
 	return Float32
 }
@@ -740,6 +757,9 @@ func (k *Kernel) expr(v Value) string {
 	case *Const:
 		if v.T == Float32 {
 			return fmt.Sprintf("f32(%#08x)", v.Bits)
+		}
+		if v.T == Float64 {
+			return fmt.Sprintf("f64(%#08x%08x)", v.Hi, v.Bits)
 		}
 		if v.T == Int32 {
 			return fmt.Sprint(int32(v.Bits))

@@ -342,6 +342,9 @@ func (w *writer) exactOp(fused bool, op spirv.Op, t uint32, args ...uint32) uint
 func (w *writer) value(v ir.Value, fused bool) uint32 {
 	switch v := v.(type) {
 	case *ir.Const:
+		if v.T == ir.Float64 {
+			return w.double(w.irType(v.T), v.Bits, v.Hi)
+		}
 		return w.constant(w.irType(v.T), v.Bits)
 	case *ir.Load:
 		return w.emit(spirv.OpLoad, w.irType(v.Type()), w.varPart(v.Var, v.Path))
@@ -420,7 +423,7 @@ func (w *writer) unary(v *ir.Unary) uint32 {
 	x := w.value(v.X, false)
 	t := w.irType(v.Type())
 	switch {
-	case v.Op == ir.Neg && v.Type() == ir.Float32:
+	case v.Op == ir.Neg && v.Type().IsFloat():
 		return w.exactOp(false, spirv.OpFNegate, t, x)
 	case v.Op == ir.Neg:
 		return w.wrap(w.emit(spirv.OpSNegate, t, x), v.Type())
@@ -472,7 +475,7 @@ func (w *writer) binary(v *ir.Binary, fused bool) uint32 {
 	if v.Op == ir.AndNot {
 		return w.emit(spirv.OpBitwiseAnd, t, x, w.emit(spirv.OpNot, t, y))
 	}
-	col := map[ir.Type]int{ir.Int32: 0, ir.Uint32: 1, ir.Float32: 2, ir.Bool: 3}[ot]
+	col := map[ir.Type]int{ir.Int32: 0, ir.Uint32: 1, ir.Float32: 2, ir.Float64: 2, ir.Bool: 3}[ot]
 	if ot.Narrow() > 0 && !ot.Signed() {
 		col = 1
 	}
@@ -481,7 +484,7 @@ func (w *writer) binary(v *ir.Binary, fused bool) uint32 {
 		w.fail("operator %s on %s", v.Op, ot)
 		return x
 	}
-	if ot == ir.Float32 && !v.Op.IsCompare() {
+	if ot.IsFloat() && !v.Op.IsCompare() {
 		return w.exactOp(fused || v.Fuse, op, t, x, y)
 	}
 	if ot.Signed() && (v.Op == ir.Div || v.Op == ir.Rem) {
@@ -553,7 +556,7 @@ func (w *writer) minMax(v *ir.Binary) uint32 {
 	x, y := w.value(v.X, false), w.value(v.Y, false)
 	t, b := w.irType(v.Type()), w.boolT()
 	lt := map[bool]spirv.Op{true: spirv.OpSLessThan, false: spirv.OpULessThan}[v.Type().Signed()]
-	if v.Type() == ir.Float32 {
+	if v.Type().IsFloat() {
 		lt = spirv.OpFOrdLessThan
 	} else if !v.Type().IsInt() {
 		lt = 0
@@ -568,10 +571,13 @@ func (w *writer) minMax(v *ir.Binary) uint32 {
 	}
 	less := w.emit(lt, b, first, second)
 	pick := w.emit(spirv.OpSelect, t, less, x, y)
-	if v.Type() != ir.Float32 {
+	if !v.Type().IsFloat() {
 		return pick
 	}
 	u := w.uintT()
+	if v.Type() == ir.Float64 {
+		u = w.vec(u, 2)
+	}
 	xb, yb := w.emit(spirv.OpBitcast, u, x), w.emit(spirv.OpBitcast, u, y)
 	bitOp := spirv.OpBitwiseOr
 	if v.Op == ir.Max {
@@ -623,14 +629,16 @@ func (w *writer) convert(v *ir.Convert) uint32 {
 		return x // float32(a*b): the product stays exact (not fused)
 	case from.IsInt() && v.To.IsInt(): // the same bits, wrapped to a narrow type
 		return w.wrap(w.emit(spirv.OpBitcast, t, x), v.To)
-	case from.Signed() && v.To == ir.Float32:
+	case from.Signed() && v.To.IsFloat():
 		return w.exactOp(false, spirv.OpConvertSToF, t, x)
-	case from.IsInt() && v.To == ir.Float32:
+	case from.IsInt() && v.To.IsFloat():
 		return w.exactOp(false, spirv.OpConvertUToF, t, x)
-	case from == ir.Float32 && v.To.Signed():
+	case from.IsFloat() && v.To.Signed():
 		return w.wrap(w.exactOp(false, spirv.OpConvertFToS, t, x), v.To)
-	case from == ir.Float32 && v.To.IsInt():
+	case from.IsFloat() && v.To.IsInt():
 		return w.wrap(w.exactOp(false, spirv.OpConvertFToU, t, x), v.To)
+	case from.IsFloat() && v.To.IsFloat():
+		return w.exactOp(false, spirv.OpFConvert, t, x)
 	}
 	w.fail("conversion from %s to %s", from, v.To)
 	return x
@@ -654,6 +662,16 @@ func (w *writer) builtin(v *ir.Builtin) uint32 {
 		return w.emit(spirv.OpBitCount, t, args[0])
 	case v.Fn == ir.BitReverse && len(args) == 1:
 		return w.emit(spirv.OpBitReverse, t, args[0])
+	case (v.Fn == ir.LowWord || v.Fn == ir.HighWord) && len(args) == 1:
+		u := w.uintT()
+		words := w.emit(spirv.OpBitcast, w.vec(u, 2), args[0])
+		return w.emit(spirv.OpCompositeExtract, u, words, map[ir.BuiltinFn]uint32{ir.LowWord: 0, ir.HighWord: 1}[v.Fn])
+	case v.Fn == ir.Pack64 && len(args) == 2:
+		return w.emit(spirv.OpBitcast, t, w.emit(spirv.OpCompositeConstruct, w.vec(w.uintT(), 2), args[0], args[1]))
+	case v.Fn == ir.IsNaN && len(args) == 1:
+		return w.emit(spirv.OpIsNan, t, args[0])
+	case v.Fn == ir.IsInf && len(args) == 1:
+		return w.emit(spirv.OpIsInf, t, args[0])
 	case v.Fn == ir.MulHi && len(args) == 2:
 		u := w.uintT()
 		r := w.emit(spirv.OpUMulExtended, w.typ("umulext", spirv.OpTypeStruct, u, u), args[0], args[1])

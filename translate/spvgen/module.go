@@ -28,11 +28,11 @@ type module struct {
 	// The sections in the order the specification lays them out.
 	caps, exts, imports, memModel, entries, modes, names, annots, globals, funcs []inst
 	types                                                                        map[string]uint32
-	consts                                                                       map[[2]uint32]uint32
+	consts                                                                       map[[3]uint32]uint32
 }
 
 func newModule() *module {
-	return &module{next: 1, types: map[string]uint32{}, consts: map[[2]uint32]uint32{}}
+	return &module{next: 1, types: map[string]uint32{}, consts: map[[3]uint32]uint32{}}
 }
 
 func (m *module) id() uint32 {
@@ -111,7 +111,7 @@ func key(kind string, ids ...uint32) string {
 
 // constant returns the id of a 32-bit constant of type t (bool: 0 or 1).
 func (m *module) constant(t, bits uint32) uint32 {
-	k := [2]uint32{t, bits}
+	k := [3]uint32{t, bits}
 	if id, ok := m.consts[k]; ok {
 		return id
 	}
@@ -124,6 +124,18 @@ func (m *module) constant(t, bits uint32) uint32 {
 	default:
 		add(&m.globals, spirv.OpConstant, t, id, bits)
 	}
+	m.consts[k] = id
+	return id
+}
+
+// double returns the id of the float64 constant of words lo and hi.
+func (m *module) double(t, lo, hi uint32) uint32 {
+	k := [3]uint32{t, lo, hi}
+	if id, ok := m.consts[k]; ok {
+		return id
+	}
+	id := m.id()
+	add(&m.globals, spirv.OpConstant, t, id, lo, hi)
 	m.consts[k] = id
 	return id
 }

@@ -100,6 +100,11 @@ func (w *writer) irType(t ir.Type) uint32 {
 		return w.uintT()
 	case ir.Float32:
 		return w.floatT()
+	case ir.Float64:
+		if _, ok := w.types["double"]; !ok {
+			add(&w.caps, spirv.OpCapability, uint32(spirv.CapabilityFloat64))
+		}
+		return w.typ("double", spirv.OpTypeFloat, 64)
 	case ir.Int8, ir.Int16: // in registers, 32 bits sign-extended
 		return w.intT()
 	case ir.Uint8, ir.Uint16:
@@ -264,6 +269,9 @@ func (w *writer) pushBlock() {
 // it: a word 4 and 4; a vec vector std430's (8 and 8 for two components, 4n
 // and 16 else); a struct or array of words Go's size at 4.
 func (w *writer) place(s ir.Scalar) (size, align int) {
+	if s.Type == ir.Float64 {
+		return 8, 8
+	}
 	if !s.Type.IsComposite() {
 		return ampabi.ScalarBytes, ampabi.ScalarBytes
 	}
@@ -431,6 +439,9 @@ func (w *writer) entryPoint(main uint32, inputs ...uint32) {
 		str("main")...), inputs...)...)
 	add(&w.modes, spirv.OpExecutionMode, main, uint32(spirv.ExecutionModeLocalSize), 1, 1, 1)
 	add(&w.modes, spirv.OpExecutionMode, main, uint32(spirv.ExecutionModeSignedZeroInfNanPreserve), 32)
+	if _, ok := w.types["double"]; ok {
+		add(&w.modes, spirv.OpExecutionMode, main, uint32(spirv.ExecutionModeSignedZeroInfNanPreserve), 64)
+	}
 }
 
 // narrowStorage returns the 8- or 16-bit integer type of a view of t,

@@ -2382,3 +2382,29 @@ func (k ZeroOps) Each(i runtime.Index) {
 		k.Out.Set(runtime.Idx(i[0]*ZeroOpsN+j), b)
 	}
 }
+
+// ZeroOps64 is ZeroOps for float64: each result, NaN as 7, and its sign as math.Copysign's
+// 1 or -1 (which tells the zeros apart).
+type ZeroOps64 struct {
+	In  *arrayview.ReadView[float64]
+	Out *arrayview.View[float64]
+}
+
+// signed returns r, NaN as 7, and its sign.
+func signed(r float64) (float64, float64) {
+	if r != r {
+		return 7, 7
+	}
+	return r, math.Copysign(1, r)
+}
+
+// Each is the kernel.
+func (k ZeroOps64) Each(i runtime.Index) {
+	x := k.In.At(i)
+	r := [ZeroOpsN]float64{x + 0, 0 + x, 0 - x, x * 0, 0 * x}
+	for j, v := range r {
+		a, s := signed(v)
+		k.Out.Set(runtime.Idx(i[0]*2*ZeroOpsN+2*j), a)
+		k.Out.Set(runtime.Idx(i[0]*2*ZeroOpsN+2*j+1), s)
+	}
+}
