@@ -216,6 +216,23 @@ var corpusCases = []corpusCase{
 		k := corpus.Outside{In: in(t, randInts(r, n, -1e6, 1e6), n), Out: o, Shift: r.Int32N(4), Write: r.Int32N(2)}
 		return ran(t, forEach(av, runtime.Ext(n-3), k), o, data)
 	}, exact},
+	{"Outside4", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 1000 // the domain leaves room for the shift: reads aligned, then not
+		src := randFloats(r, n, -1, 1)
+		var all []float32
+		for _, shift := range []int32{0, 1 + r.Int32N(3)} {
+			o, data := out[float32](t, n)
+			k := corpus.Outside4{In: in(t, src, n), Out: o, Shift: shift}
+			all = append(all, ran(t, forEach(av, runtime.Ext(n/4-1), k), o, data)...)
+		}
+		return all
+	}, exact},
+	{"OutsideArrays", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 512 // Shift and Pick 0: every access is inside
+		o, data := out[int32](t, n)
+		k := corpus.OutsideArrays{In: in(t, randInts(r, n, -1e6, 1e6), n), Out: o}
+		return ran(t, forEachTiled(av, runtime.Ext(n).Tile(64), k), o, data)
+	}, exact},
 	{"HiddenRank", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		n := 1 + r.IntN(1000)
 		o, data := out[float32](t, n)
@@ -385,6 +402,35 @@ var corpusCases = []corpusCase{
 		o, data := out[uint32](t, corpus.FloatRulesN*n)
 		return ran(t, forEach(av, runtime.Ext(n), corpus.FloatRules{In: in(t, randInts(r, n, math.MinInt32, math.MaxInt32), n), Out: o}), o, data)
 	}, exact},
+	{"ZeroOps", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 1000
+		x := randFloats(r, n, -1e3, 1e3)
+		special := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)),
+			float32(math.NaN()), math.Float32frombits(1), math.Float32frombits(0x80000001), math.MaxFloat32}
+		for i := range x {
+			if i%2 == 0 {
+				x[i] = special[r.IntN(len(special))]
+			}
+		}
+		o, data := out[uint32](t, corpus.ZeroOpsN*n)
+		return ran(t, forEach(av, runtime.Ext(n), corpus.ZeroOps{In: in(t, x, n), Out: o}), o, data)
+	}, exact},
+	{"ZeroOps64", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		if !av.Accelerator().SupportsDoublePrecision() {
+			t.Skip("no float64 on", av.Accelerator().Path())
+		}
+		const n = 1000
+		x := randFloat64s(r, n)
+		special := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(),
+			math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64, math.MaxFloat64}
+		for i := range x {
+			if i%2 == 0 {
+				x[i] = special[r.IntN(len(special))]
+			}
+		}
+		o, data := out[float64](t, 2*corpus.ZeroOpsN*n)
+		return ran(t, forEach(av, runtime.Ext(n), corpus.ZeroOps64{In: in(t, x, n), Out: o}), o, data)
+	}, exact},
 	{"ShiftBy", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 2000
 		o, data := out[int32](t, n)
@@ -448,17 +494,10 @@ var corpusCases = []corpusCase{
 			Color: vec.F4(1, 2, 3, 4), Dir: vec.F3(-1, 0.5, 2), Steps: vec.I3(3, 5, 7), Tail: 11, Big: 1e9 + 0.25, Last: -3}
 		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
 	}, near(1e-5, 1e-6)},
-	{"GenericStruct[int32,float32]", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
-		const n = 300
-		x := randInts(r, 2*n, -1000, 1000)
-		d := make([]corpus.Duo[int32], n)
-		for i := range d {
-			d[i] = corpus.Duo[int32]{A: x[2*i], B: x[2*i+1]}
-		}
-		o, data := out[float32](t, n)
-		k := corpus.GenericStruct[int32, float32]{In: in(t, d, n), Out: o, F: 1.5}
-		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
-	}, exact},
+	{"GenericStruct[int32,float32]", genericStructCase[int32, float32](1.5), exact},
+	{"GenericStruct[int32,int32]", genericStructCase[int32, int32](3), exact},
+	{"GenericStruct[float32,int32]", genericStructCase[float32, int32](-2), exact},
+	{"GenericStruct[float32,float32]", genericStructCase[float32, float32](0.75), exact},
 	{"FieldOnly", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const n = 300
 		x, y := randFloats(r, n, -1, 1), randInts(r, 2*n, -9, 9)
@@ -638,6 +677,12 @@ var corpusCases = []corpusCase{
 		k := corpus.TileRev[int32]{In: in(t, randInts(r, n, -1e6, 1e6), n), Out: o}
 		return ran(t, forEachTiled(av, runtime.Ext(n).Tile(64), k), o, data)
 	}, exact},
+	{"TileRev[float32]", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 384
+		o, data := out[float32](t, n)
+		k := corpus.TileRev[float32]{In: in(t, randFloats(r, n, -1e3, 1e3), n), Out: o}
+		return ran(t, forEachTiled(av, runtime.Ext(n).Tile(128), k), o, data)
+	}, exact},
 	{"MatMul", func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		const m, kk, n = 48, 64, 32
 		o, data := out[float32](t, m, n)
@@ -773,6 +818,22 @@ func each1D(n int, mk func(*arrayview.ReadView[int32], *arrayview.View[int32]) r
 	return func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
 		o, data := out[int32](t, n)
 		return ran(t, forEach(av, runtime.Ext(n), mk(in(t, randInts(r, n, -1000, 1000), n), o)), o, data)
+	}
+}
+
+// genericStructCase runs GenericStruct[T, U] with factor f on whole numbers
+// (every result exact in float32).
+func genericStructCase[T, U int32 | float32](f U) func(testing.TB, *accelerator.View, *rand.Rand) any {
+	return func(t testing.TB, av *accelerator.View, r *rand.Rand) any {
+		const n = 300
+		x := randInts(r, 2*n, -1000, 1000)
+		d := make([]corpus.Duo[T], n)
+		for i := range d {
+			d[i] = corpus.Duo[T]{A: T(x[2*i]), B: T(x[2*i+1])}
+		}
+		o, data := out[U](t, n)
+		k := corpus.GenericStruct[T, U]{In: in(t, d, n), Out: o, F: f}
+		return ran(t, forEach(av, runtime.Ext(n), k), o, data)
 	}
 }
 

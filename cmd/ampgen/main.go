@@ -22,8 +22,10 @@
 //	ampgen [-o amp_gen.go] [-glsl] [-check] [-checked] [-strict] [-backend glslc|spirv] [-amp-glsl DIR] [package directories]
 //
 // With -backend=spirv it writes each kernel's SPIR-V itself, from the translator's
-// intermediate representation, with no glslc: for elementwise (Each) kernels over views
-// and scalars of int32, uint32 and float32 for now; a kernel outside that is an error
+// intermediate representation, with no glslc: for elementwise and tiled kernels over
+// int32, uint32 and float32 values, structs and arrays of them and package vec's vectors,
+// with tile_static memory, barriers, atomics and the package's functions, for now; a
+// kernel outside that (8-, 16- or 64-bit values, math/bits, most of fmath) is an error
 // naming the construct, and nothing is written. glslc stays the default.
 //
 // With -checked it also writes each kernel's bounds-checked build (amp_gen_TYPE.check.spv)

@@ -499,10 +499,14 @@ func TestBackendSPIRV(t *testing.T) {
 	require.Equal(t, 0, code, stderr, "float division is in the slice")
 	arr := fixture(t, strings.Replace(scaleKernel, "k.A*k.X.At(i)", "[2]float32{k.A, 1}[0]*k.X.At(i)", 1))
 	code, _, stderr = ampgen("-backend=spirv", arr)
+	require.Equal(t, 0, code, stderr, "array literals are in the slice")
+	exp := fixture(t, strings.Replace(strings.Replace(scaleKernel, "k.A*k.X.At(i)", "fmath.Exp(k.A)*k.X.At(i)", 1),
+		"import (", "import (\n\t\"github.com/goamp/goamp/fmath\"", 1))
+	code, _, stderr = ampgen("-backend=spirv", exp)
 	assert.Equal(t, 1, code)
 	assert.Regexp(t, `kernel.go:\d+:\d+: example.com/usermod.Scale: the direct SPIR-V backend does not cover `+
-		`indexing a \[2\]float32 yet`, stderr)
-	assert.NoFileExists(t, filepath.Join(arr, "amp_gen.go"))
+		`the call of fmath.Exp yet`, stderr)
+	assert.NoFileExists(t, filepath.Join(exp, "amp_gen.go"))
 
 	code, _, stderr = ampgen("-backend=llvm", dir)
 	assert.Equal(t, 2, code)

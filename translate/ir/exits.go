@@ -11,14 +11,19 @@ import "fmt"
 // flags of the loops further out and breaks again, until the target tests
 // its own flag and breaks (1) or continues (2). Afterwards every Break and
 // Continue has a nil Loop.
-func Structurize(k *Kernel) {
+func Structurize(k *Kernel) { k.Body = StructurizeList(k, k.Body) }
+
+// StructurizeList is Structurize of a statement list of k whose jumps
+// target only loops inside it (an inlined function's body): it returns the
+// rewritten list, which sets its flags to 0 first; the flags are k's locals.
+func StructurizeList(k *Kernel, list []Stmt) []Stmt {
 	s := &structurizer{k: k, flags: map[*Loop]*Var{}}
-	k.Body = s.list(k.Body, nil)
+	list = s.list(list, nil)
 	var init []Stmt
 	for _, l := range s.order {
 		init = append(init, &Store{Var: s.flags[l], Value: &Const{T: Int32}})
 	}
-	k.Body = append(init, k.Body...)
+	return append(init, list...)
 }
 
 type structurizer struct {

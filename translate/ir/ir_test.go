@@ -107,3 +107,62 @@ func TestStructurize(t *testing.T) {
 `
 	assert.Equal(t, want, k.String())
 }
+
+// TestEffects checks which values have an effect (an atomic, an inlined
+// call's statements), which Clone refuses and the lowering evaluates once.
+func TestEffects(t *testing.T) {
+	i := func() ir.Value { return &ir.Const{T: ir.Int32, Bits: 1} }
+	atomic := &ir.Atomic{Op: ir.AtomicAdd, Shared: true, Index: [3]ir.Value{i()}, Args: []ir.Value{i()}, T: ir.Int32}
+	seq := &ir.Seq{Body: []ir.Stmt{&ir.Barrier{Fence: ir.FenceAll}}, X: i()}
+	for _, tc := range []struct {
+		name    string
+		v       ir.Value
+		effects bool
+	}{
+		{"atomic", atomic, true},
+		{"seq", seq, true},
+		{"an atomic's sum", &ir.Binary{Op: ir.Add, X: i(), Y: atomic}, true},
+		{"an element at a seq", &ir.SharedLoad{Index: seq, T: ir.Int32}, true},
+		{"a part at an atomic", &ir.Load{Var: &ir.Var{Type: ir.FirstComposite}, Path: []ir.Value{atomic}, T: ir.Int32},
+			true},
+		{"a tile index", &ir.Binary{Op: ir.Add, X: &ir.TileIndex{What: ir.Local}, Y: &ir.TileShape{What: ir.Size}},
+			false},
+		{"a vector", &ir.Make{T: ir.FirstComposite, Parts: []ir.Value{i(), &ir.Builtin{Fn: ir.Sqrt,
+			Args: []ir.Value{&ir.SharedLen{}}}}}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.effects, ir.HasEffects(tc.v))
+			if tc.effects {
+				assert.Panics(t, func() { ir.Clone(tc.v) })
+				return
+			}
+			c := ir.Clone(tc.v)
+			assert.Equal(t, tc.v, c)
+			assert.NotSame(t, tc.v, c)
+		})
+	}
+}
+
+// TestTiledString prints a tiled kernel's nodes.
+func TestTiledString(t *testing.T) {
+	k := &ir.Kernel{Name: "t", Tiled: true, Views: []ir.View{{Name: "Out", Elem: ir.Int32, Written: true}},
+		Shared: []ir.Shared{{Name: "s", Elem: ir.Int32, Size: &ir.TileShape{What: ir.Size}}}}
+	l := &ir.TileIndex{What: ir.Local}
+	k.Body = []ir.Stmt{
+		&ir.SharedStore{Array: 0, Index: l, Value: &ir.TileShape{What: ir.Dim, Comp: &ir.Const{T: ir.Int32, Bits: 1}}},
+		&ir.Barrier{Fence: ir.FenceTileStatic},
+		&ir.Eval{X: &ir.Atomic{Op: ir.AtomicMax, Target: 0, Index: [3]ir.Value{&ir.TileIndex{What: ir.Tile},
+			&ir.Const{T: ir.Int32}, &ir.Const{T: ir.Int32}}, Args: []ir.Value{&ir.SharedLoad{Array: 0,
+			Index: &ir.SharedLen{Array: 0}, T: ir.Int32}}, T: ir.Int32}},
+		&ir.Barrier{Fence: ir.FenceGlobal, NoWait: true},
+	}
+	want := `kernel t
+  view 0 Out []int32 written=true
+  shared 0 []int32 [t.TileExtent.Size()] bits=false
+	s[t.Local[0]] = t.TileExtent.Dim(1)
+	wait tile_static
+	atomicMax(Out[t.Tile[0], 0, 0], s[len(s)])
+	fence global
+`
+	assert.Equal(t, want, k.String())
+}

@@ -26,13 +26,13 @@ type inst struct {
 type module struct {
 	next uint32
 	// The sections in the order the specification lays them out.
-	caps, exts, memModel, entries, modes, names, annots, globals, funcs []inst
-	types                                                               map[string]uint32
-	consts                                                              map[[2]uint32]uint32
+	caps, exts, imports, memModel, entries, modes, names, annots, globals, funcs []inst
+	types                                                                        map[string]uint32
+	consts                                                                       map[[3]uint32]uint32
 }
 
 func newModule() *module {
-	return &module{next: 1, types: map[string]uint32{}, consts: map[[2]uint32]uint32{}}
+	return &module{next: 1, types: map[string]uint32{}, consts: map[[3]uint32]uint32{}}
 }
 
 func (m *module) id() uint32 {
@@ -111,7 +111,7 @@ func key(kind string, ids ...uint32) string {
 
 // constant returns the id of a 32-bit constant of type t (bool: 0 or 1).
 func (m *module) constant(t, bits uint32) uint32 {
-	k := [2]uint32{t, bits}
+	k := [3]uint32{t, bits}
 	if id, ok := m.consts[k]; ok {
 		return id
 	}
@@ -124,6 +124,18 @@ func (m *module) constant(t, bits uint32) uint32 {
 	default:
 		add(&m.globals, spirv.OpConstant, t, id, bits)
 	}
+	m.consts[k] = id
+	return id
+}
+
+// double returns the id of the float64 constant of words lo and hi.
+func (m *module) double(t, lo, hi uint32) uint32 {
+	k := [3]uint32{t, lo, hi}
+	if id, ok := m.consts[k]; ok {
+		return id
+	}
+	id := m.id()
+	add(&m.globals, spirv.OpConstant, t, id, lo, hi)
 	m.consts[k] = id
 	return id
 }
@@ -151,7 +163,7 @@ func (m *module) variable(ptrT uint32, class spirv.StorageClass, name string) ui
 // bytes encodes the module.
 func (m *module) bytes() []byte {
 	words := []uint32{spirv.MagicNumber, version, 0, m.next, 0}
-	for _, sec := range [][]inst{m.caps, m.exts, m.memModel, m.entries, m.modes, m.names, m.annots,
+	for _, sec := range [][]inst{m.caps, m.exts, m.imports, m.memModel, m.entries, m.modes, m.names, m.annots,
 		m.globals, m.funcs} {
 		for _, in := range sec {
 			words = append(words, uint32(1+len(in.args))<<16|uint32(in.op))

@@ -26,9 +26,18 @@ type writer struct {
 	k *ir.Kernel
 	// Module-scope ids.
 	push, ranks, gridLoop, wgSize uint32
-	wgID, numWG, localID          uint32
-	bufs                          []uint32
+	wgXYZ                         [3]uint32 // the workgroup size's spec constants
+	wgID, numWG, localID, globID  uint32
+	bufs, blocks                  []uint32 // each view's variable and block type
 	pushStruct                    uint32
+	// A Tiled body's: the tile's shape as specialization constants (tile),
+	// its tile_static arrays and their lengths, and whether it waits at a
+	// barrier (then the views it reads and writes are Coherent).
+	tile            *tileConsts
+	shared, lengths []uint32
+	barriers        bool
+	glsl            uint32         // the GLSL.std.450 import, 0 before the first use
+	aliases         map[int]uint32 // the views\' 4-vector aliases (At4, Set4)
 	// The function being written: its body, current block and loops.
 	body   []inst
 	block  uint32 // the current block's label; 0 after a terminator
@@ -47,8 +56,20 @@ func Write(k *ir.Kernel) ([]byte, error) {
 	w := &writer{module: newModule(), k: k, vars: map[*ir.Var]uint32{}, exact: map[uint32]bool{}}
 	w.header()
 	w.interfaceVars()
-	each := w.eachFunc()
-	w.mainFunc(each)
+	if k.Tiled {
+		w.sharedVars()
+		w.tiledMain()
+	} else {
+		each := w.eachFunc()
+		w.mainFunc(each)
+	}
+	if w.barriers {
+		for i, v := range k.Views {
+			if v.Written && v.Read { // threads of a tile read what others wrote before a barrier
+				w.memberDecorate(w.blocks[i], 0, spirv.DecorationCoherent)
+			}
+		}
+	}
 	if w.errMsg != "" {
 		return nil, &Error{Kernel: k.Name, Reason: w.errMsg}
 	}
@@ -79,9 +100,79 @@ func (w *writer) irType(t ir.Type) uint32 {
 		return w.uintT()
 	case ir.Float32:
 		return w.floatT()
+	case ir.Float64:
+		if _, ok := w.types["double"]; !ok {
+			add(&w.caps, spirv.OpCapability, uint32(spirv.CapabilityFloat64))
+		}
+		return w.typ("double", spirv.OpTypeFloat, 64)
+	case ir.Int8, ir.Int16: // in registers, 32 bits sign-extended
+		return w.intT()
+	case ir.Uint8, ir.Uint16:
+		return w.uintT()
+	}
+	if t.IsComposite() && int(t-ir.FirstComposite) < len(w.k.Types) {
+		return w.compositeType(t, false)
 	}
 	w.fail("type %s", t)
 	return w.intT()
+}
+
+// compositeType returns the SPIR-V type of composite t: for values and
+// function variables, or with layout for a view's buffer (Offset and
+// ArrayStride decorations, Go's layout). The two are distinct types.
+func (w *writer) compositeType(t ir.Type, layout bool) uint32 {
+	k := key("plain", uint32(t))
+	if layout {
+		k = key("layout", uint32(t))
+	}
+	if id, ok := w.types[k]; ok {
+		return id
+	}
+	c := w.k.Composite(t)
+	if !layout && len(c.Fields) >= 2 && len(c.Fields) <= 4 && !c.Fields[0].Type.IsComposite() {
+		same := true
+		for _, f := range c.Fields {
+			same = same && f.Type == c.Fields[0].Type
+		}
+		if same { // a value of 2 to 4 scalars of one type (vec's vectors): a vector
+			id := w.vec(w.irType(c.Fields[0].Type), len(c.Fields))
+			w.types[k] = id
+			return id
+		}
+	}
+	part := func(p ir.Type) uint32 {
+		if layout && p.IsComposite() {
+			return w.compositeType(p, true)
+		}
+		return w.irType(p)
+	}
+	id := w.id()
+	if c.Fields == nil {
+		add(&w.globals, spirv.OpTypeArray, id, part(c.Elem), w.uconst(uint32(c.Len)))
+		if layout {
+			w.decorate(id, spirv.DecorationArrayStride, uint32(w.k.Size(c.Elem)))
+		}
+	} else {
+		// A buffer's struct leaves blank fields (padding) out, as the
+		// runtime's contract reads Go's elements: their bytes are kept.
+		var members []uint32
+		off := 0
+		for _, f := range c.Fields {
+			if layout && f.Name == "_" {
+				off += w.k.Size(f.Type)
+				continue
+			}
+			if layout {
+				w.memberDecorate(id, len(members), spirv.DecorationOffset, uint32(off))
+			}
+			members = append(members, part(f.Type))
+			off += w.k.Size(f.Type)
+		}
+		add(&w.globals, spirv.OpTypeStruct, append([]uint32{id}, members...)...)
+		w.name(id, c.Name)
+	}
+	w.types[k] = id
+	return id
 }
 
 // interfaceVars declares the specialization constants, built-ins, the
@@ -91,19 +182,27 @@ func (w *writer) interfaceVars() {
 	x := w.specConstant(ampabi.SpecLocalSizeX, 1, "ampLocalSizeX")
 	y := w.specConstant(ampabi.SpecLocalSizeY, 1, "ampLocalSizeY")
 	z := w.specConstant(ampabi.SpecLocalSizeZ, 1, "ampLocalSizeZ")
+	w.wgXYZ = [3]uint32{x, y, z}
 	w.wgSize = w.id()
 	add(&w.globals, spirv.OpSpecConstantComposite, w.vec(u, 3), w.wgSize, x, y, z)
 	w.decorate(w.wgSize, spirv.DecorationBuiltIn, uint32(spirv.BuiltInWorkgroupSize))
 	w.ranks = w.specConstant(ampabi.SpecRanks, 1, "AMP_RANKS")
-	w.gridLoop = w.specConstant(ampabi.SpecGridLoop, 1, "AMP_GRID_LOOP")
-
-	in := w.ptr(spirv.StorageClassInput, w.vec(u, 3))
-	for _, b := range []struct {
+	type builtin struct {
 		id   *uint32
 		bi   spirv.BuiltIn
 		name string
-	}{{&w.wgID, spirv.BuiltInWorkgroupId, "gl_WorkGroupID"}, {&w.numWG, spirv.BuiltInNumWorkgroups, "gl_NumWorkGroups"},
-		{&w.localID, spirv.BuiltInLocalInvocationId, "gl_LocalInvocationID"}} {
+	}
+	builtins := []builtin{{&w.wgID, spirv.BuiltInWorkgroupId, "gl_WorkGroupID"}}
+	if !w.k.Tiled { // a tiled body has no grid loop: a thread per point
+		w.gridLoop = w.specConstant(ampabi.SpecGridLoop, 1, "AMP_GRID_LOOP")
+		builtins = append(builtins, builtin{&w.numWG, spirv.BuiltInNumWorkgroups, "gl_NumWorkGroups"})
+	}
+	builtins = append(builtins, builtin{&w.localID, spirv.BuiltInLocalInvocationId, "gl_LocalInvocationID"})
+	if w.k.Tiled {
+		builtins = append(builtins, builtin{&w.globID, spirv.BuiltInGlobalInvocationId, "gl_GlobalInvocationID"})
+	}
+	in := w.ptr(spirv.StorageClassInput, w.vec(u, 3))
+	for _, b := range builtins {
 		*b.id = w.variable(in, spirv.StorageClassInput, b.name)
 		w.decorate(*b.id, spirv.DecorationBuiltIn, uint32(b.bi))
 	}
@@ -127,9 +226,12 @@ func (w *writer) pushBlock() {
 		members = append(members, view)
 	}
 	for _, s := range w.k.Scalars {
-		if s.Type == ir.Bool {
+		switch {
+		case s.Type == ir.Bool:
 			members = append(members, u)
-		} else {
+		case s.Type.IsComposite():
+			members = append(members, w.compositeType(s.Type, true))
+		default:
 			members = append(members, w.irType(s.Type))
 		}
 	}
@@ -147,29 +249,56 @@ func (w *writer) pushBlock() {
 		w.memberDecorate(w.pushStruct, 1+i, spirv.DecorationOffset, uint32(ampabi.ViewOffset(i)))
 		w.memberName(w.pushStruct, 1+i, v.Name)
 	}
+	off := ampabi.ScalarOffset(len(w.k.Views))
 	for i, s := range w.k.Scalars {
-		off := ampabi.ScalarOffset(len(w.k.Views)) + ampabi.ScalarBytes*i
+		size, align := w.place(s)
+		off = (off + align - 1) &^ (align - 1)
 		w.memberDecorate(w.pushStruct, 1+len(w.k.Views)+i, spirv.DecorationOffset, uint32(off))
 		w.memberName(w.pushStruct, 1+len(w.k.Views)+i, s.Name)
+		off += size
 	}
 	if w.k.Extents > 0 {
 		m := 1 + len(w.k.Views) + len(w.k.Scalars)
-		off := ampabi.ScalarOffset(len(w.k.Views)) + ampabi.ScalarBytes*len(w.k.Scalars)
 		w.memberDecorate(w.pushStruct, m, spirv.DecorationOffset, uint32(off))
 		w.memberName(w.pushStruct, m, "ampExtents")
 	}
 	w.push = w.variable(w.ptr(spirv.StorageClassPushConstant, w.pushStruct), spirv.StorageClassPushConstant, "amp")
 }
 
+// place returns a push field's bytes and alignment as the runtime places
+// it: a word 4 and 4; a vec vector std430's (8 and 8 for two components, 4n
+// and 16 else); a struct or array of words Go's size at 4.
+func (w *writer) place(s ir.Scalar) (size, align int) {
+	if s.Type == ir.Float64 {
+		return 8, 8
+	}
+	if !s.Type.IsComposite() {
+		return ampabi.ScalarBytes, ampabi.ScalarBytes
+	}
+	if s.Vec {
+		n, member := w.members(s.Type)
+		for _, m := range member {
+			if m < 0 {
+				n--
+			}
+		}
+		if n == 2 {
+			return 8, 8
+		}
+		return 4 * n, 16
+	}
+	return w.k.Size(s.Type), 4
+}
+
 // buffers declares each view's storage buffer at its binding.
 func (w *writer) buffers() {
 
 	for i, v := range w.k.Views {
-		et := w.irType(v.Elem)
+		et := w.viewElem(i)
 		_, declared := w.types[key("rta", et)]
 		rta := w.typ(key("rta", et), spirv.OpTypeRuntimeArray, et)
 		if !declared {
-			w.decorate(rta, spirv.DecorationArrayStride, 4)
+			w.decorate(rta, spirv.DecorationArrayStride, uint32(w.k.Size(v.Elem)))
 		}
 		// One block type per buffer: each has its own NonWritable decoration.
 		blk := w.id()
@@ -180,6 +309,7 @@ func (w *writer) buffers() {
 		if !v.Written {
 			w.memberDecorate(blk, 0, spirv.DecorationNonWritable)
 		}
+		w.blocks = append(w.blocks, blk)
 		b := w.variable(w.ptr(spirv.StorageClassStorageBuffer, blk), spirv.StorageClassStorageBuffer, "ampV_"+v.Name)
 		w.decorate(b, spirv.DecorationDescriptorSet, ampabi.DescriptorSet)
 		w.decorate(b, spirv.DecorationBinding, uint32(ampabi.DataBinding(i)))
@@ -299,10 +429,52 @@ func (w *writer) mainFunc(each uint32) {
 		w.label(merge)
 	})
 	w.funcs = append(w.funcs, body...)
+	w.entryPoint(main, w.wgID, w.numWG, w.localID)
+}
+
+// entryPoint declares main, with the Input variables it reads, as the
+// compute entry point.
+func (w *writer) entryPoint(main uint32, inputs ...uint32) {
 	add(&w.entries, spirv.OpEntryPoint, append(append([]uint32{uint32(spirv.ExecutionModelGLCompute), main},
-		str("main")...), w.wgID, w.numWG, w.localID)...)
+		str("main")...), inputs...)...)
 	add(&w.modes, spirv.OpExecutionMode, main, uint32(spirv.ExecutionModeLocalSize), 1, 1, 1)
 	add(&w.modes, spirv.OpExecutionMode, main, uint32(spirv.ExecutionModeSignedZeroInfNanPreserve), 32)
+	if _, ok := w.types["double"]; ok {
+		add(&w.modes, spirv.OpExecutionMode, main, uint32(spirv.ExecutionModeSignedZeroInfNanPreserve), 64)
+	}
+}
+
+// narrowStorage returns the 8- or 16-bit integer type of a view of t,
+// declaring the storage capability and extension it needs.
+func (w *writer) narrowStorage(t ir.Type) uint32 {
+	n, signed := uint32(t.Narrow()), uint32(0)
+	if t.Signed() {
+		signed = 1
+	}
+	cap, ext := spirv.CapabilityStorageBuffer8BitAccess, "SPV_KHR_8bit_storage"
+	if n == 16 {
+		cap, ext = spirv.CapabilityStorageBuffer16BitAccess, "SPV_KHR_16bit_storage"
+	}
+	if _, ok := w.types[key("cap", uint32(cap))]; !ok {
+		w.types[key("cap", uint32(cap))] = 0
+		add(&w.caps, spirv.OpCapability, uint32(cap))
+		add(&w.exts, spirv.OpExtension, str(ext)...)
+	}
+	return w.typ(key("int", n, signed), spirv.OpTypeInt, n, signed)
+}
+
+// viewElem returns the SPIR-V type of view k's buffer elements: a float32
+// view that atomics update holds uint bits.
+func (w *writer) viewElem(k int) uint32 {
+	if w.k.Views[k].Bits {
+		return w.uintT()
+	}
+	if t := w.k.Views[k].Elem; t.IsComposite() {
+		return w.compositeType(t, true)
+	} else if n := t.Narrow(); n > 0 {
+		return w.narrowStorage(t)
+	}
+	return w.irType(w.k.Views[k].Elem)
 }
 
 // delinearize returns the ivec3 index of point n of the domain, by its rank

@@ -94,6 +94,8 @@ import "embed"
 //go:embed amp_gen_VecMaxConst.check.spv
 //go:embed amp_gen_Vectors.check.spv
 //go:embed amp_gen_WidenConst.check.spv
+//go:embed amp_gen_ZeroOps.check.spv
+//go:embed amp_gen_ZeroOps64.check.spv
 var ampgenCheckedSPIRV embed.FS
 
 // init gives each kernel's program its bounds-checked build, which GPU dispatches run.

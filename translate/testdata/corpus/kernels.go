@@ -2362,3 +2362,49 @@ func (k FieldMethod) Tiled(t runtime.TiledIndex) {
 	}
 	k.Out.Set(t.Global, acc)
 }
+
+// ZeroOpsN is how many results a ZeroOps thread writes.
+const ZeroOpsN = 5
+
+// ZeroOps applies Go's float rules for a constant zero operand (x + 0, 0 + x, 0 - x,
+// x * 0, 0 * x) to zeros of both signs, infinities, NaN and other values: compilers fold
+// them to x, -x and 0, which loses a zero's sign (0 - +0 is +0) and Inf * 0's NaN.
+type ZeroOps struct {
+	In  *arrayview.ReadView[float32]
+	Out *arrayview.View[uint32]
+}
+
+// Each is the kernel.
+func (k ZeroOps) Each(i runtime.Index) {
+	x := k.In.At(i)
+	r := [ZeroOpsN]uint32{nanless(x + 0), nanless(0 + x), nanless(0 - x), nanless(x * 0), nanless(0 * x)}
+	for j, b := range r {
+		k.Out.Set(runtime.Idx(i[0]*ZeroOpsN+j), b)
+	}
+}
+
+// ZeroOps64 is ZeroOps for float64: each result, NaN as 7, and its sign as math.Copysign's
+// 1 or -1 (which tells the zeros apart).
+type ZeroOps64 struct {
+	In  *arrayview.ReadView[float64]
+	Out *arrayview.View[float64]
+}
+
+// signed returns r, NaN as 7, and its sign.
+func signed(r float64) (float64, float64) {
+	if r != r {
+		return 7, 7
+	}
+	return r, math.Copysign(1, r)
+}
+
+// Each is the kernel.
+func (k ZeroOps64) Each(i runtime.Index) {
+	x := k.In.At(i)
+	r := [ZeroOpsN]float64{x + 0, 0 + x, 0 - x, x * 0, 0 * x}
+	for j, v := range r {
+		a, s := signed(v)
+		k.Out.Set(runtime.Idx(i[0]*2*ZeroOpsN+2*j), a)
+		k.Out.Set(runtime.Idx(i[0]*2*ZeroOpsN+2*j+1), s)
+	}
+}
