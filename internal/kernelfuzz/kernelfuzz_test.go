@@ -244,7 +244,7 @@ func (g *generated) run(t *testing.T) ([]Outcome, []Rejection) {
 	outs, log, err := g.b.Run()
 	require.NoError(t, err)
 	t.Logf("%d kernels: ampgen %v, go test %v", g.n, g.took.Round(time.Second), time.Since(start).Round(time.Second))
-	if len(outs) == 0 {
+	if !slices.ContainsFunc(outs, func(o Outcome) bool { return o.Status != "missing" }) {
 		t.Fatalf("the harness of %s printed no outcome:\n%s", filepath.Base(g.b.Dir), log)
 	}
 	return outs, g.rej
@@ -435,4 +435,27 @@ func TestBuildGPU(t *testing.T) {
 // generate is GenerateWith under -ieee.
 func generate(seed uint64, name string) *Kernel {
 	return GenerateWith(seed, name, Options{Finite: !*ieee})
+}
+
+// TestMissingOutcomes checks that a batch's kernels the harness did not report (it
+// crashed or was killed after some) are outcomes of their own, "missing" on each mode
+// the harness reported for others, the first with the log's end: a crash in a driver
+// does not make kernels vanish from the counts.
+func TestMissingOutcomes(t *testing.T) {
+	b := &Batch{Kernels: []*Kernel{{Name: "K1", Seed: 1}, {Name: "K2", Seed: 2}, {Name: "K3", Seed: 3}}}
+	outs := []Outcome{{Status: "ok", Kernel: "K1", Seed: 1, Mode: "cpu"}, {Status: "diff", Kernel: "K1", Seed: 1, Mode: "vulkan:0"},
+		{Status: "ok", Kernel: "K2", Seed: 2, Mode: "cpu"}}
+	got := b.missing(slices.Clone(outs), "KERNELFUZZ ok K2 2 cpu\nSIGSEGV: segmentation violation")
+	require.Len(t, got, 6)
+	require.Equal(t, outs, got[:3])
+	var missing [][2]string
+	for _, o := range got[3:] {
+		assert.Equal(t, "missing", o.Status)
+		missing = append(missing, [2]string{o.Kernel, o.Mode})
+	}
+	assert.Equal(t, [][2]string{{"K2", "vulkan:0"}, {"K3", "cpu"}, {"K3", "vulkan:0"}}, missing)
+	assert.Contains(t, got[3].Detail, "SIGSEGV")
+	assert.Contains(t, got[4].Detail, "as for K2")
+	assert.Equal(t, uint64(3), got[4].Seed)
+	assert.Len(t, b.missing(nil, ""), 3, "nothing reported: each kernel is missing once")
 }

@@ -164,7 +164,7 @@ var goError = regexp.MustCompile(`k_(K\w+)\.go:\d+:\d+: [^\n]*`)
 
 // Outcome is one run of one kernel in one mode, as the harness prints it.
 type Outcome struct {
-	Status string // ok, nofast, diff, error, validation, oracle-error
+	Status string // ok, nofast, diff, error, validation, oracle-error, missing
 	Kernel string
 	Seed   uint64
 	Mode   string
@@ -180,7 +180,43 @@ func (b *Batch) Run(env ...string) ([]Outcome, string, error) {
 	cmd.Dir = b.Dir
 	cmd.Env = append(os.Environ(), env...)
 	out, _ := cmd.CombinedOutput() // failures are outcomes
-	return parseOutcomes(out), string(out), nil
+	return b.missing(parseOutcomes(out), string(out)), string(out), nil
+}
+
+// missing adds a "missing" outcome for each kernel of the batch without one on a mode
+// that the harness reported for another kernel: a harness that crashed (a driver's
+// signal), was killed or did not build leaves its remaining kernels unreported, which
+// would otherwise go uncounted. The detail is the end of the log.
+func (b *Batch) missing(outs []Outcome, log string) []Outcome {
+	var modes []string
+	have := map[[2]string]bool{}
+	for _, o := range outs {
+		if !slices.Contains(modes, o.Mode) {
+			modes = append(modes, o.Mode)
+		}
+		have[[2]string{o.Kernel, o.Mode}] = true
+	}
+	if len(modes) == 0 {
+		modes = []string{"run"} // nothing ran at all
+	}
+	tail := strings.TrimSpace(log)
+	if i := len(tail) - 2000; i > 0 {
+		tail = "..." + tail[i:]
+	}
+	first := ""
+	for _, k := range b.Kernels {
+		for _, m := range modes {
+			if have[[2]string{k.Name, m}] {
+				continue
+			}
+			detail := "the harness reported nothing for it, as for " + first
+			if first == "" {
+				first, detail = k.Name, "the harness reported nothing for it; its log ends:\n"+tail
+			}
+			outs = append(outs, Outcome{Status: "missing", Kernel: k.Name, Seed: k.Seed, Mode: m, Detail: detail})
+		}
+	}
+	return outs
 }
 
 // parseOutcomes reads the harness's KERNELFUZZ lines.
