@@ -35,9 +35,12 @@ ivec3 ampTile() { return ampFromXYZ(gl_WorkGroupID); }
 ivec3 ampTileOrigin() { return ampFromXYZ(gl_WorkGroupID * gl_WorkGroupSize); }
 `,
 	// Go's signed division and remainder: truncated, and math.MinInt32 / -1 wraps to
-	// math.MinInt32 (remainder 0), which GLSL leaves undefined.
-	"rem": `int ampDiv(int a, int b) { return b == -1 ? -a : a / b; }
-int ampRem(int a, int b) { return b == -1 ? 0 : a - b * (a / b); }
+	// math.MinInt32 (remainder 0), which GLSL leaves undefined. The division never sees
+	// -1: glslc makes the ?: a select, which divides whatever the condition, and a CPU's
+	// division of math.MinInt32 by -1 traps (lavapipe's compiler folding a constant one
+	// raised SIGFPE in the process).
+	"rem": `int ampDiv(int a, int b) { int q = a / (b == -1 ? 1 : b); return b == -1 ? -a : q; }
+int ampRem(int a, int b) { return b == -1 ? 0 : a - b * (a / (b == -1 ? 1 : b)); }
 `,
 	// ampShr's count is a select, not GLSL's min: glslc -O's optimizer mishandles UMin of
 	// counts it resolves to constants (as with Go's min and max: translator.builtin).

@@ -167,7 +167,7 @@ func TestKernels(t *testing.T) {
 	fmt.Printf("kernelfuzz: %d kernels (seeds %d..%d)\n%s", len(seeds), seeds[0], seeds[len(seeds)-1], summary(counts, "\n"))
 }
 
-// found are kernels that differed on lavapipe, each since fixed (testdata/repro's README
+// found are kernels that differed or crashed on lavapipe, each since fixed (testdata/repro's README
 // says how): TestKernels runs them, under Options.Finite, in its first package. A seed
 // stands for the kernel this generator gives it.
 var found = []uint64{
@@ -177,6 +177,10 @@ var found = []uint64{
 	// Signed right shifts by counts that reach the shift through functions: lavapipe
 	// shifted by another count where the prelude wrote the count as GLSL's min.
 	2000136, 2000420, 2001824,
+	// A signed division whose divisor the prelude selected after dividing: lavapipe's
+	// compiler divided math.MinInt32 by -1 while folding constants and the process died
+	// of SIGFPE (the harness reported nothing after it).
+	6111106,
 }
 
 // foundKernels generates the kernels of found, named K<seed>f.

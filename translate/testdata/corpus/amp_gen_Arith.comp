@@ -42,8 +42,8 @@ ivec3 ampDelinearize(uint n) {
 	uint t = n / amp.domain.z;
 	return ivec3(int(t / amp.domain.y), int(t % amp.domain.y), int(n % amp.domain.z));
 }
-int ampDiv(int a, int b) { return b == -1 ? -a : a / b; }
-int ampRem(int a, int b) { return b == -1 ? 0 : a - b * (a / b); }
+int ampDiv(int a, int b) { int q = a / (b == -1 ? 1 : b); return b == -1 ? -a : q; }
+int ampRem(int a, int b) { return b == -1 ? 0 : a - b * (a / (b == -1 ? 1 : b)); }
 int ampShl(int x, uint s) { return s >= 32u ? 0 : x << s; }
 uint ampShl(uint x, uint s) { return s >= 32u ? 0u : x << s; }
 int ampShr(int x, uint s) { return x >> (s < 31u ? s : 31u); }

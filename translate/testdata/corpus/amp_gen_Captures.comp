@@ -40,8 +40,8 @@ int ampMinI(int x, int y) { return y < x ? y : x; }
 uint ampMinI(uint x, uint y) { return y < x ? y : x; }
 int ampMaxI(int x, int y) { return y > x ? y : x; }
 uint ampMaxI(uint x, uint y) { return y > x ? y : x; }
-int ampDiv(int a, int b) { return b == -1 ? -a : a / b; }
-int ampRem(int a, int b) { return b == -1 ? 0 : a - b * (a / b); }
+int ampDiv(int a, int b) { int q = a / (b == -1 ? 1 : b); return b == -1 ? -a : q; }
+int ampRem(int a, int b) { return b == -1 ? 0 : a - b * (a / (b == -1 ? 1 : b)); }
 const uint ampR0 = (AMP_RANKS >> 2u) & 3u;
 uint ampAt0(ivec3 i) { return amp.In.base + (ampR0 == 1u ? uint(i.x) : ampR0 == 2u ? uint(i.x) * amp.In.s0 + uint(i.y) : uint(i.x) * amp.In.s0 + uint(i.y) * amp.In.s1 + uint(i.z)); }
 int ampDim0(int c) { return c == 0 ? int(amp.In.e0) : c > 0 && uint(c) < ampR0 ? int(amp.ampExtents[0 + c - 1]) : 0; }

@@ -23,8 +23,8 @@ ivec3 ampDelinearize(uint n) {
 	uint t = n / amp.domain.z;
 	return ivec3(int(t / amp.domain.y), int(t % amp.domain.y), int(n % amp.domain.z));
 }
-int ampDiv(int a, int b) { return b == -1 ? -a : a / b; }
-int ampRem(int a, int b) { return b == -1 ? 0 : a - b * (a / b); }
+int ampDiv(int a, int b) { int q = a / (b == -1 ? 1 : b); return b == -1 ? -a : q; }
+int ampRem(int a, int b) { return b == -1 ? 0 : a - b * (a / (b == -1 ? 1 : b)); }
 float ampUnfold(float x) { return x; }
 vec2 ampUnfold(vec2 x) { return x; }
 vec3 ampUnfold(vec3 x) { return x; }

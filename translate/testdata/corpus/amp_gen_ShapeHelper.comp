@@ -18,8 +18,8 @@ int ampMinI(int x, int y) { return y < x ? y : x; }
 uint ampMinI(uint x, uint y) { return y < x ? y : x; }
 int ampMaxI(int x, int y) { return y > x ? y : x; }
 uint ampMaxI(uint x, uint y) { return y > x ? y : x; }
-int ampDiv(int a, int b) { return b == -1 ? -a : a / b; }
-int ampRem(int a, int b) { return b == -1 ? 0 : a - b * (a / b); }
+int ampDiv(int a, int b) { int q = a / (b == -1 ? 1 : b); return b == -1 ? -a : q; }
+int ampRem(int a, int b) { return b == -1 ? 0 : a - b * (a / (b == -1 ? 1 : b)); }
 ivec3 ampFromXYZ(uvec3 v) {
 	return ampRank == 1u ? ivec3(int(v.x), 0, 0) : ampRank == 2u ? ivec3(int(v.y), int(v.x), 0) : ivec3(v.zyx);
 }
