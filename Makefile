@@ -48,7 +48,7 @@ SWIFTSHADER_ICD := $(GOAMP_CACHE)/swiftshader/usr/lib/chromium/vk_swiftshader_ic
 WINE        ?= /usr/lib/wine/wine64
 WINEENV     := WINEPREFIX=$(GOAMP_CACHE)/wine WINEDEBUG=-all
 
-.PHONY: all setup run test test-allocs lint fmt-check vet staticcheck vklatency-check vklayout vklayout-check nohdr-check cross-check test-wine test-swiftshader shaders shaders-check ampgen-check test-vulkan test-race-threads test-checked test-nocgo test-cpu test-staging test-nopush bench gpu-binaries fuzz fuzz-short soak fuzz-kernels fuzz-kernels-short fuzz-kernels-gpu
+.PHONY: all setup run test test-allocs lint fmt-check vet staticcheck vklatency-check vklayout vklayout-check nohdr-check cross-check test-wine test-swiftshader shaders shaders-check ampgen-check test-vulkan test-race-algo test-race-threads test-checked test-nocgo test-cpu test-staging test-nopush bench gpu-binaries fuzz fuzz-short soak fuzz-kernels fuzz-kernels-short fuzz-kernels-gpu
 
 all: run
 
@@ -144,8 +144,16 @@ test-allocs:
 # (algo's large CPU sorts and products would take too long per thread); test-race-threads runs
 # the corpus, the examples, the demos and ampbench's kernels per thread under the detector, and
 # algo's convolution, elementwise, histogram, product, reduction, scan and transpose kernels.
+# algo runs with -short under the detector, beside the rest (its full sizes took 387 s of
+# make test's 20 minutes there); test-staging runs its full sizes without the detector,
+# test-race-algo with it (make soak runs it).
 test-vulkan:
-	GOAMP_RACE_FAST_BODIES=1 $(TESTENV) $(GO) test -race -count=1 ./...
+	GOAMP_RACE_FAST_BODIES=1 $(TESTENV) $(GO) test -race -short -count=1 ./algo/ & algo=$$!; \
+	GOAMP_RACE_FAST_BODIES=1 $(TESTENV) $(GO) test -race -count=1 $$($(GO) list ./... | grep -v '/algo$$'); \
+	rc=$$?; wait $$algo && exit $$rc
+
+test-race-algo:
+	GOAMP_RACE_FAST_BODIES=1 $(TESTENV) $(GO) test -race -count=1 ./algo/
 
 test-race-threads:
 	$(TESTENV) $(GO) test -race -count=1 ./translate/ ./examples/... ./cmd/ampview/demos/ ./cmd/ampbench/ ./runtime/ ./amptest/
@@ -288,7 +296,7 @@ bench: setup
 # when the Go heap, resident memory or device memory grows by more than 64 MiB after the
 # first round. Not part of make test (minutes); figures in RESULTS.md.
 SOAK_KERNELS ?= 20000
-soak: setup
+soak: setup test-race-algo
 	$(GO) run ./cmd/ampsoak -accelerator all
 	@$(MAKE) --no-print-directory fuzz-kernels N=$(SOAK_KERNELS)
 
