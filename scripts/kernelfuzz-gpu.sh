@@ -24,14 +24,24 @@ case $part in
 	fi
 	;;
 esac
-log=$(mktemp)
+# Each binary writes its own log, under $OUT where the GPU machine's tool collects it (else a
+# new folder), and the binaries run at once: a driver that crashes ends one binary, not the
+# part, and what ran is kept when a time limit ends the run.
+logs=${OUT:-$(mktemp -d)}
+mkdir -p "$logs"
 status=0
+pids=
 for b in $(find "$dir" -name 'kernelfuzz-*.test' | sort); do
-	"$b" -test.run '^TestGenerated$' -test.v "$@" >>"$log" 2>&1 || status=1
+	"$b" -test.run '^TestGenerated$' -test.v "$@" >"$logs/$(basename "$b").log" 2>&1 &
+	pids="$pids $!"
 done
+for p in $pids; do wait "$p" || status=1; done
+log=$(mktemp)
+cat "$logs"/kernelfuzz-*.log >"$log"
+grep -l 'SIGSEGV\|SIGFPE\|signal arrived' "$logs"/kernelfuzz-*.log | sed 's/^/crashed: /'
 echo "kernels: $(grep '^KERNELFUZZ ' "$log" | awk '$5 != "oracle" { print $3 }' | sort -u | wc -l)"
 grep '^KERNELFUZZ ' "$log" | awk '{ n[$5 " " $2]++ } END { for (k in n) print k ": " n[k] }' | sort
 grep '^KERNELFUZZ ' "$log" | grep -v '^KERNELFUZZ \(ok\|nofast\) ' | head -50
-echo "log: $log"
+echo "logs: $logs"
 [ "$dir" != "$part" ] && rm -rf "$dir"
 exit $status
